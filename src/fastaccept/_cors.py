@@ -1,0 +1,37 @@
+"""CORS-safelisted ``accept`` values (WHATWG Fetch), with a diagnostic report.
+
+Fetch: a value is safelisted for ``accept`` when it is at most 128 bytes long
+and contains no CORS-unsafe request-header byte: a byte below 0x20 other than
+0x09 (HT), one of ``"():<>?@[\\]{}``, or 0x7F. The comma is not unsafe, and
+bytes 0x80-0xFF are not unsafe. A ``str`` character above U+00FF is no header
+byte at all, so it is reported as unsafe too.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from ._errors import coerce_value
+from ._grammar import CORS_MAX_LENGTH, CORS_UNSAFE_BYTES, as_header_text
+
+
+class CorsReport(NamedTuple):
+    """Why a value is or is not CORS-safelisted."""
+
+    safelisted: bool
+    length: int
+    too_long: bool
+    #: (index, byte) of each CORS-unsafe byte; for a str, the code point.
+    unsafe: tuple[tuple[int, int], ...]
+
+
+def cors_unsafe_bytes(value: str | bytes | bytearray | memoryview) -> CorsReport:
+    """Each offending byte with its index, and whether the length limit is exceeded."""
+    original = as_header_text(coerce_value(value))[0]
+    unsafe = tuple(
+        (index, ord(char))
+        for index, char in enumerate(original)
+        if ord(char) in CORS_UNSAFE_BYTES or ord(char) > 0xFF
+    )
+    too_long = len(original) > CORS_MAX_LENGTH
+    return CorsReport(not too_long and not unsafe, len(original), too_long, unsafe)

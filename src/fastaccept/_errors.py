@@ -1,0 +1,168 @@
+"""The error type and the messages of every parse error, shared by both engines.
+
+The engines report a violation as ``(code, position)``; the text a person reads
+is built here, once, so both engines give the same message for the same input.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from ._grammar import TCHARS
+
+# Error codes reported by the scanners (the Cython engine mirrors these numbers).
+EXPECTED_TYPE: Final = 1
+EXPECTED_SLASH: Final = 2
+EXPECTED_SUBTYPE: Final = 3
+WILDCARD_TYPE: Final = 4
+BARE_WILDCARD: Final = 5
+EXPECTED_SEPARATOR: Final = 6
+EXPECTED_PARAM_NAME: Final = 7
+EXPECTED_EQUALS: Final = 8
+EXPECTED_VALUE: Final = 9
+UNTERMINATED_QUOTE: Final = 10
+BAD_QUOTED_CHAR: Final = 11
+BAD_ESCAPE: Final = 12
+BAD_WEIGHT: Final = 13
+SHORT_WEIGHT: Final = 14
+DUPLICATE_PARAM: Final = 15
+
+
+class AcceptError(ValueError):
+    """An Accept value that breaks RFC 9110 §12.5.1 (strict mode) or a limit.
+
+    ``value`` is the value as given (bytearray and memoryview as ``bytes``),
+    ``position`` the index of the offending character (for a missing character:
+    where it was expected), ``reason`` the message without the position.
+    """
+
+    def __init__(self, reason: str, value: str | bytes, position: int) -> None:
+        super().__init__(f"invalid Accept value at position {position}: {reason}")
+        self.reason = reason
+        self.value = value
+        self.position = position
+
+
+def describe_char(text: str, pos: int) -> str:
+    """Name the character at ``pos`` the way an error message shows it."""
+    if pos >= len(text):
+        return "the end of the value"
+    code = ord(text[pos])
+    if code > 0xFF:
+        return f"non-Latin-1 character U+{code:04X} (not a header byte)"
+    if code == 0x20:
+        return "a space"
+    if code == 0x09:
+        return "a tab"
+    if code < 0x20 or code == 0x7F:
+        return f"control byte 0x{code:02X}"
+    if code >= 0x80:
+        return f"byte 0x{code:02X}"
+    return repr(text[pos])
+
+
+def _token_before(text: str, end: int) -> str:
+    start = end
+    while start > 0 and text[start - 1] in TCHARS:
+        start -= 1
+    return text[start:end]
+
+
+def _token_at(text: str, pos: int) -> str:
+    end = pos
+    while end < len(text) and text[end] in TCHARS:
+        end += 1
+    return text[pos:end]
+
+
+def _weight_at(text: str, pos: int) -> str:
+    """The weight text starting at ``pos``: a token, or a quoted string."""
+    if pos < len(text) and text[pos] == '"':
+        end = text.find('"', pos + 1)
+        return text[pos : (len(text) if end < 0 else end + 1)]
+    return _token_at(text, pos)
+
+
+def _whitespace_hint(text: str, pos: int) -> str:
+    if pos < len(text) and text[pos] in " \t":
+        return " (no whitespace is allowed around '=', RFC 9110 §5.6.6)"
+    return ""
+
+
+def reason(code: int, text: str, pos: int) -> str:
+    """The message for error ``code`` found at ``pos`` of ``text``."""
+    found = describe_char(text, pos)
+    if code == EXPECTED_TYPE:
+        return f"expected a media type (a token such as 'text'), found {found}"
+    if code == EXPECTED_SLASH:
+        return f"expected '/' after the type {_token_before(text, pos)!r}, found {found}"
+    if code == EXPECTED_SUBTYPE:
+        return f"expected a subtype token after '/', found {found}"
+    if code == WILDCARD_TYPE:
+        return (
+            f"expected '*' after '*/' (a wildcard type takes only a wildcard "
+            f"subtype), found {found}"
+        )
+    if code == BARE_WILDCARD:
+        return (
+            f"expected '/' after '*', found {found} (a bare '*' is a legacy "
+            "form of '*/*', accepted only in lenient mode)"
+        )
+    if code == EXPECTED_SEPARATOR:
+        return f"expected ';' or ',' after the media range, found {found}"
+    if code == EXPECTED_PARAM_NAME:
+        return f"expected a parameter name after ';', found {found}"
+    if code == EXPECTED_EQUALS:
+        name = _token_before(text, pos)
+        return (
+            f"expected '=' after the parameter name {name!r}, found {found}"
+            + _whitespace_hint(text, pos)
+        )
+    if code == EXPECTED_VALUE:
+        name = _token_before(text, pos - 1)
+        return (
+            f"expected a value (a token or a quoted string) after '{name}=', "
+            f"found {found}" + _whitespace_hint(text, pos)
+        )
+    if code == UNTERMINATED_QUOTE:
+        return "the quoted string that starts here is never closed"
+    if code == BAD_QUOTED_CHAR:
+        return f"expected a quoted-string character, found {found}"
+    if code == BAD_ESCAPE:
+        return f"expected a visible character, space or tab after '\\', found {found}"
+    if code == BAD_WEIGHT:
+        return (
+            f"invalid weight {_weight_at(text, pos)!r}: a weight is a number from "
+            "0 to 1 with at most three decimals, such as 0.8 (RFC 9110 §12.4.2)"
+        )
+    if code == SHORT_WEIGHT:
+        weight = _weight_at(text, pos)
+        return (
+            f"invalid weight {weight!r}: write '0{weight}' (the form without "
+            "the leading zero is accepted only in lenient mode)"
+        )
+    if code == DUPLICATE_PARAM:
+        return f"duplicate parameter {_token_at(text, pos).lower()!r}"
+    raise AssertionError(f"unknown error code {code}")  # pragma: no cover
+
+
+def too_long(value: str | bytes, length: int, max_length: int) -> AcceptError:
+    """The error for a value over ``max_length`` (RFC 9110 §5.4: answer 4xx)."""
+    return AcceptError(
+        f"the value is {length} characters long, over the limit of {max_length} "
+        "(raise max_length, or pass max_length=None, to accept longer values)",
+        value,
+        max_length,
+    )
+
+
+def coerce_value(value: object) -> str | bytes:
+    """Accept ``bytearray``/``memoryview`` (as bytes) and reject other types."""
+    if isinstance(value, (str, bytes)):
+        return value
+    if isinstance(value, (bytearray, memoryview)):
+        return bytes(value)
+    raise TypeError(
+        "an Accept value must be str, bytes, bytearray, memoryview or None, "
+        f"not {type(value).__name__}"
+    )

@@ -1,0 +1,29 @@
+"""Type stub of the Cython engine; the pure-Python twin ``_scan_py`` has the same API."""
+
+from collections.abc import Iterable
+from typing import Final, TypeVar
+
+from ._types import Accept
+
+_D = TypeVar("_D")
+
+Value = str | bytes | bytearray | memoryview | None
+
+ERROR_CODES: Final[dict[str, int]]
+
+def parse(value: Value, *, strict: bool = False, max_length: int | None = 8192) -> Accept: ...
+def is_cors_safelisted(value: str | bytes | bytearray | memoryview) -> bool: ...
+
+class Negotiator:
+    @property
+    def offers(self) -> tuple[str, ...]: ...
+    def __init__(
+        self,
+        offers: Iterable[str],
+        *,
+        cache_size: int = 256,
+        max_length: int | None = 8192,
+    ) -> None: ...
+    def choose_index(self, value: Value) -> int: ...
+    def choose(self, value: Value, default: _D = None) -> str | _D: ...  # type: ignore[assignment]
+    def rank(self, value: Value) -> list[tuple[str, float]]: ...

@@ -1,0 +1,731 @@
+# cython: language_level=3
+"""The Cython engine: one pass over the header bytes into C structs.
+
+The grammar, the error codes and positions, and every result are those of the
+pure-Python twin ``_scan_py`` (which documents the grammar); the differential
+tests hold the two to that. Input is read in place: a ``str`` whose characters
+are all Latin-1 through its internal one-byte buffer, ``bytes`` through its
+buffer. Negotiation matches the pre-parsed offers against the C structs, so it
+creates no Python object per media range.
+"""
+
+from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize, PyBytes_GET_SIZE
+from cpython.mem cimport PyMem_Free, PyMem_Malloc, PyMem_Realloc
+from cpython.unicode cimport (
+    PyUnicode_1BYTE_KIND,
+    PyUnicode_DATA,
+    PyUnicode_DecodeLatin1,
+    PyUnicode_GET_LENGTH,
+    PyUnicode_KIND,
+)
+from libc.string cimport memcpy
+
+from ._cache import store
+from ._errors import AcceptError, coerce_value, reason, too_long
+from ._grammar import CORS_MAX_LENGTH, CORS_UNSAFE_BYTES, TCHARS, as_header_text
+from ._scan_py import parse_offers
+from ._types import Accept, MediaRange, SkippedMember
+
+# Error codes: the numbers of ``_errors`` (checked by the tests).
+cdef enum:
+    EXPECTED_TYPE = 1
+    EXPECTED_SLASH = 2
+    EXPECTED_SUBTYPE = 3
+    WILDCARD_TYPE = 4
+    BARE_WILDCARD = 5
+    EXPECTED_SEPARATOR = 6
+    EXPECTED_PARAM_NAME = 7
+    EXPECTED_EQUALS = 8
+    EXPECTED_VALUE = 9
+    UNTERMINATED_QUOTE = 10
+    BAD_QUOTED_CHAR = 11
+    BAD_ESCAPE = 12
+    BAD_WEIGHT = 13
+    SHORT_WEIGHT = 14
+    DUPLICATE_PARAM = 15
+
+ERROR_CODES = {
+    "EXPECTED_TYPE": EXPECTED_TYPE, "EXPECTED_SLASH": EXPECTED_SLASH,
+    "EXPECTED_SUBTYPE": EXPECTED_SUBTYPE, "WILDCARD_TYPE": WILDCARD_TYPE,
+    "BARE_WILDCARD": BARE_WILDCARD, "EXPECTED_SEPARATOR": EXPECTED_SEPARATOR,
+    "EXPECTED_PARAM_NAME": EXPECTED_PARAM_NAME, "EXPECTED_EQUALS": EXPECTED_EQUALS,
+    "EXPECTED_VALUE": EXPECTED_VALUE, "UNTERMINATED_QUOTE": UNTERMINATED_QUOTE,
+    "BAD_QUOTED_CHAR": BAD_QUOTED_CHAR, "BAD_ESCAPE": BAD_ESCAPE,
+    "BAD_WEIGHT": BAD_WEIGHT, "SHORT_WEIGHT": SHORT_WEIGHT,
+    "DUPLICATE_PARAM": DUPLICATE_PARAM,
+}
+
+# Character classes, one table lookup per byte.
+cdef enum:
+    C_TCHAR = 1     # token character, RFC 9110 §5.6.2
+    C_QDTEXT = 2    # qdtext, RFC 9110 §5.6.4
+    C_QPAIR = 4     # may follow a backslash in a quoted string
+    C_UNSAFE = 8    # CORS-unsafe request-header byte (Fetch)
+
+# Up to this many parameters in one member are checked for repeats pairwise;
+# beyond it a set keeps the check linear.
+cdef enum:
+    PAIRWISE_LIMIT = 16
+    SMALL = 16
+
+cdef unsigned char CLASS[256]
+cdef unsigned char LOWER[256]
+
+
+cdef void _init_tables():
+    cdef int c
+    for c in range(256):
+        CLASS[c] = 0
+        LOWER[c] = c + 32 if 65 <= c <= 90 else c
+        if chr(c) in TCHARS:
+            CLASS[c] |= C_TCHAR
+        if c == 9 or c == 32 or c == 0x21 or 0x23 <= c <= 0x5B or 0x5D <= c <= 0x7E or c >= 0x80:
+            CLASS[c] |= C_QDTEXT
+        if c == 9 or 0x20 <= c <= 0x7E or c >= 0x80:
+            CLASS[c] |= C_QPAIR
+        if c in CORS_UNSAFE_BYTES:
+            CLASS[c] |= C_UNSAFE
+
+
+_init_tables()
+
+
+cdef struct Param:
+    Py_ssize_t name_start, name_end
+    Py_ssize_t value_start, value_end    # inside the quotes for a quoted value
+    bint escaped                         # a quoted value with backslash escapes
+
+cdef struct Range:
+    Py_ssize_t type_start, type_end, sub_start, sub_end
+    Py_ssize_t first_param, n_params
+    int weight                           # thousandths
+    int parts                            # non-'*' parts of type/subtype
+
+cdef struct Skip:
+    Py_ssize_t start, end, pos
+    int code
+
+cdef struct Scan:
+    Range* ranges
+    Py_ssize_t n_ranges, cap_ranges
+    Param* params
+    Py_ssize_t n_params, cap_params
+    Skip* skips
+    Py_ssize_t n_skips, cap_skips
+    bint unsafe                          # a CORS-unsafe byte was seen
+    Range small_ranges[SMALL]
+    Param small_params[SMALL]
+    Skip small_skips[SMALL]
+
+
+cdef inline void scan_init(Scan* sc) noexcept:
+    sc.ranges = sc.small_ranges
+    sc.params = sc.small_params
+    sc.skips = sc.small_skips
+    sc.n_ranges = sc.n_params = sc.n_skips = 0
+    sc.cap_ranges = sc.cap_params = sc.cap_skips = SMALL
+    sc.unsafe = False
+
+
+cdef inline void scan_free(Scan* sc) noexcept:
+    if sc.ranges != sc.small_ranges:
+        PyMem_Free(sc.ranges)
+    if sc.params != sc.small_params:
+        PyMem_Free(sc.params)
+    if sc.skips != sc.small_skips:
+        PyMem_Free(sc.skips)
+
+
+cdef void* grow(void* data, void* small, Py_ssize_t* cap, size_t item) except NULL:
+    """Double an array's capacity, moving it off the stack the first time."""
+    cdef Py_ssize_t new_cap = cap[0] * 2
+    cdef void* out
+    if data == small:
+        out = PyMem_Malloc(new_cap * item)
+        if out != NULL:
+            memcpy(out, data, cap[0] * item)
+    else:
+        out = PyMem_Realloc(data, new_cap * item)
+    if out == NULL:
+        raise MemoryError()
+    cap[0] = new_cap
+    return out
+
+
+cdef inline Range* push_range(Scan* sc) except NULL:
+    if sc.n_ranges == sc.cap_ranges:
+        sc.ranges = <Range*>grow(sc.ranges, sc.small_ranges, &sc.cap_ranges, sizeof(Range))
+    sc.n_ranges += 1
+    return &sc.ranges[sc.n_ranges - 1]
+
+
+cdef inline Param* push_param(Scan* sc) except NULL:
+    if sc.n_params == sc.cap_params:
+        sc.params = <Param*>grow(sc.params, sc.small_params, &sc.cap_params, sizeof(Param))
+    sc.n_params += 1
+    return &sc.params[sc.n_params - 1]
+
+
+cdef inline int push_skip(Scan* sc, Py_ssize_t start, Py_ssize_t end, Py_ssize_t pos, int code) except -1:
+    if sc.n_skips == sc.cap_skips:
+        sc.skips = <Skip*>grow(sc.skips, sc.small_skips, &sc.cap_skips, sizeof(Skip))
+    sc.skips[sc.n_skips].start = start
+    sc.skips[sc.n_skips].end = end
+    sc.skips[sc.n_skips].pos = pos
+    sc.skips[sc.n_skips].code = code
+    sc.n_skips += 1
+    return 0
+
+
+cdef inline Py_ssize_t skip_token(const unsigned char* s, Py_ssize_t i, Py_ssize_t n) noexcept nogil:
+    while i < n and CLASS[s[i]] & C_TCHAR:
+        i += 1
+    return i
+
+
+cdef inline Py_ssize_t skip_ows(const unsigned char* s, Py_ssize_t i, Py_ssize_t n) noexcept nogil:
+    while i < n and (s[i] == 32 or s[i] == 9):
+        i += 1
+    return i
+
+
+cdef int parse_weight(const unsigned char* s, Py_ssize_t v, Py_ssize_t u, bint strict) noexcept nogil:
+    """The qvalue in thousandths, or minus an error code (RFC 9110 §12.4.2)."""
+    cdef Py_ssize_t length = u - v, i, first
+    cdef int weight = 0, digits
+    if s[v] == 46:  # '.d', '.dd', '.ddd': the legacy JDK form
+        if length < 2 or length > 4:
+            return -BAD_WEIGHT
+        first = v + 1
+    elif s[v] == 48 or s[v] == 49:  # '0' or '1'
+        if length == 1:
+            return 0 if s[v] == 48 else 1000
+        if s[v + 1] != 46 or length > 5:
+            return -BAD_WEIGHT
+        first = v + 2
+    else:
+        return -BAD_WEIGHT
+    for i in range(first, u):
+        if s[i] < 48 or s[i] > 57 or (s[v] == 49 and s[i] != 48):
+            return -BAD_WEIGHT
+        weight = weight * 10 + (s[i] - 48)
+    if s[v] == 49:
+        return 1000
+    if s[v] == 46 and strict:
+        return -SHORT_WEIGHT
+    digits = <int>(u - first)
+    while digits < 3:
+        weight *= 10
+        digits += 1
+    return weight
+
+
+cdef inline bint same_name(const unsigned char* s, Param* a, Param* b) noexcept nogil:
+    cdef Py_ssize_t length = a.name_end - a.name_start, i
+    if b.name_end - b.name_start != length:
+        return False
+    for i in range(length):
+        if LOWER[s[a.name_start + i]] != LOWER[s[b.name_start + i]]:
+            return False
+    return True
+
+
+cdef inline bytes lower_name(const unsigned char* s, Param* p):
+    return PyBytes_FromStringAndSize(<const char*>s + p.name_start, p.name_end - p.name_start).lower()
+
+
+cdef int scan_member(const unsigned char* s, Py_ssize_t n, Py_ssize_t start, bint strict,
+                     Scan* sc, Py_ssize_t* out) except -1:
+    """Parse the member at ``start``; 0 and its end in ``out``, or a code and position."""
+    cdef Py_ssize_t j, k, p, t, v, u, m, sub_start, first_param = sc.n_params
+    cdef int weight = -1, w, code = 0, parts
+    cdef bint type_star, sub_star, escaped
+    cdef Param* param
+    cdef Range* rng
+    cdef set seen = None
+    cdef bytes name
+
+    j = skip_token(s, start, n)
+    if j == start:
+        out[0] = start
+        return EXPECTED_TYPE
+    type_star = j == start + 1 and s[start] == 42
+    if j < n and s[j] == 47:
+        k = skip_token(s, j + 1, n)
+        if k == j + 1:
+            out[0] = j + 1
+            return EXPECTED_SUBTYPE
+        sub_star = k == j + 2 and s[j + 1] == 42
+        if type_star and not sub_star:
+            out[0] = j + 1
+            return WILDCARD_TYPE
+        sub_start = j + 1
+    elif type_star:  # the legacy bare '*'
+        if strict:
+            out[0] = j
+            return BARE_WILDCARD
+        sub_star = True
+        sub_start = k = j
+    else:
+        out[0] = j
+        return EXPECTED_SLASH
+
+    p = k
+    while True:
+        p = skip_ows(s, p, n)
+        if p >= n or s[p] == 44:
+            break
+        if s[p] != 59:
+            code, out[0] = EXPECTED_SEPARATOR, p
+            break
+        p = skip_ows(s, p + 1, n)
+        if p >= n or s[p] == 44 or s[p] == 59:
+            continue
+        t = skip_token(s, p, n)
+        if t == p:
+            code, out[0] = EXPECTED_PARAM_NAME, p
+            break
+        if t >= n or s[t] != 61:
+            code, out[0] = EXPECTED_EQUALS, t
+            break
+        v = t + 1
+        escaped = False
+        if v < n and s[v] == 34:
+            u = v + 1
+            while True:
+                if u >= n:
+                    code = UNTERMINATED_QUOTE
+                    break
+                if s[u] == 34:
+                    break
+                if s[u] == 92:
+                    if u + 1 >= n:
+                        code = UNTERMINATED_QUOTE
+                        break
+                    if not CLASS[s[u + 1]] & C_QPAIR:
+                        code, v = BAD_ESCAPE, u + 1
+                        break
+                    escaped = True
+                    u += 2
+                elif CLASS[s[u]] & C_QDTEXT:
+                    u += 1
+                else:
+                    code, v = BAD_QUOTED_CHAR, u
+                    break
+            if code:
+                out[0] = v
+                break
+            sc.unsafe = True  # '"' is a CORS-unsafe byte
+            u += 1
+        else:
+            u = skip_token(s, v, n)
+            if u == v:
+                code, out[0] = EXPECTED_VALUE, v
+                break
+        if t == p + 1 and LOWER[s[p]] == 113:  # 'q': the weight
+            if weight >= 0:
+                code, out[0] = DUPLICATE_PARAM, p
+                break
+            w = -BAD_WEIGHT if s[v] == 34 else parse_weight(s, v, u, strict)
+            if w < 0:
+                code, out[0] = -w, v
+                break
+            weight = w
+        else:
+            param = push_param(sc)
+            param.name_start, param.name_end = p, t
+            if s[v] == 34:
+                param.value_start, param.value_end = v + 1, u - 1
+            else:
+                param.value_start, param.value_end = v, u
+            param.escaped = escaped
+            if seen is None and sc.n_params - first_param <= PAIRWISE_LIMIT:
+                for m in range(first_param, sc.n_params - 1):
+                    if same_name(s, &sc.params[m], param):
+                        code, out[0] = DUPLICATE_PARAM, p
+                        break
+                if code:
+                    break
+            else:
+                if seen is None:
+                    seen = {lower_name(s, &sc.params[m]) for m in range(first_param, sc.n_params - 1)}
+                name = lower_name(s, param)
+                if name in seen:
+                    code, out[0] = DUPLICATE_PARAM, p
+                    break
+                seen.add(name)
+        p = u
+
+    if code:
+        sc.n_params = first_param
+        return code
+    parts = (not type_star) + (not sub_star)
+    rng = push_range(sc)
+    rng.type_start, rng.type_end = start, j
+    rng.sub_start, rng.sub_end = sub_start, k
+    rng.first_param, rng.n_params = first_param, sc.n_params - first_param
+    rng.weight = 1000 if weight < 0 else weight
+    rng.parts = parts
+    out[0] = p
+    return 0
+
+
+cdef Py_ssize_t member_end(const unsigned char* s, Py_ssize_t n, Py_ssize_t i, Scan* sc) noexcept nogil:
+    """The next comma outside quotes (``"`` opens one, ``\\`` escapes in it), or n.
+
+    Notes any CORS-unsafe byte on the way.
+    """
+    cdef bint in_quote = False
+    cdef unsigned char flags = 0, c
+    while i < n:
+        c = s[i]
+        flags |= CLASS[c]
+        if in_quote:
+            if c == 34:
+                in_quote = False
+            elif c == 92:
+                i += 1
+                if i < n:
+                    flags |= CLASS[s[i]]
+        elif c == 44:
+            break
+        elif c == 34:
+            in_quote = True
+        i += 1
+    if flags & C_UNSAFE:
+        sc.unsafe = True
+    return i if i < n else n
+
+
+cdef int scan(const unsigned char* s, Py_ssize_t n, bint strict, Scan* sc) except -1:
+    """Scan a whole value; in strict mode the first violation is the only skip."""
+    cdef Py_ssize_t i = 0, pos, end
+    cdef int code
+    while True:
+        while i < n and (s[i] == 32 or s[i] == 9 or s[i] == 44):
+            i += 1
+        if i >= n:
+            return 0
+        code = scan_member(s, n, i, strict, sc, &pos)
+        if code:
+            end = member_end(s, n, i, sc)
+            push_skip(sc, i, end, pos, code)
+            if strict:
+                return 0
+            i = end
+        else:
+            i = pos
+
+
+cdef object read_input(object value, const unsigned char** data, Py_ssize_t* length):
+    """Point ``data`` at the value's bytes; return the object that owns them."""
+    if isinstance(value, str):
+        if PyUnicode_KIND(value) == PyUnicode_1BYTE_KIND:
+            data[0] = <const unsigned char*>PyUnicode_DATA(value)
+            length[0] = PyUnicode_GET_LENGTH(value)
+            return value
+        value = as_header_text(value)[1].encode("latin-1")
+    elif not isinstance(value, bytes):
+        value = coerce_value(value)
+    data[0] = <const unsigned char*>PyBytes_AS_STRING(value)
+    length[0] = PyBytes_GET_SIZE(value)
+    return value
+
+
+cdef inline void check_length(object value, Py_ssize_t n, object max_length) except *:
+    if max_length is not None and n > max_length:
+        raise too_long(coerce_value(value), n, max_length)
+
+
+cdef str token_text(const unsigned char* s, Py_ssize_t a, Py_ssize_t b):
+    if b - a == 1 and s[a] == 42:
+        return "*"
+    return PyUnicode_DecodeLatin1(<const char*>s + a, b - a, NULL).lower()
+
+
+cdef str value_text(const unsigned char* s, Param* p):
+    cdef Py_ssize_t i = p.value_start, k = 0
+    cdef bytearray buf
+    if not p.escaped:
+        return PyUnicode_DecodeLatin1(<const char*>s + i, p.value_end - i, NULL)
+    buf = bytearray(p.value_end - i)
+    while i < p.value_end:
+        if s[i] == 92:
+            i += 1
+        buf[k] = s[i]
+        k += 1
+        i += 1
+    return PyUnicode_DecodeLatin1(<const char*>buf, k, NULL)
+
+
+_new_range = tuple.__new__
+_ABSENT = Accept(present=False)
+
+
+def parse(value, *, bint strict=False, max_length=8192):
+    """Parse an Accept value (RFC 9110 §12.5.1). See ``fastaccept.parse``."""
+    cdef const unsigned char* s
+    cdef Py_ssize_t n, i, m
+    cdef Scan sc
+    cdef Range* r
+    cdef Skip* sk
+    if value is None:
+        return _ABSENT
+    owner = read_input(value, &s, &n)
+    check_length(value, n, max_length)
+    scan_init(&sc)
+    try:
+        scan(s, n, strict, &sc)
+        if sc.n_skips:
+            coerced = coerce_value(value)
+            original = as_header_text(coerced)[0]
+            if strict:
+                sk = &sc.skips[0]
+                raise AcceptError(reason(sk.code, original, sk.pos), coerced, sk.pos)
+            skipped = []
+            for i in range(sc.n_skips):
+                sk = &sc.skips[i]
+                skipped.append(SkippedMember(
+                    sk.start, sk.end, original[sk.start:sk.end].rstrip(" \t"),
+                    sk.pos, reason(sk.code, original, sk.pos)))
+        else:
+            skipped = ()
+        ranges = []
+        for i in range(sc.n_ranges):
+            r = &sc.ranges[i]
+            params = tuple([
+                (token_text(s, sc.params[m].name_start, sc.params[m].name_end),
+                 value_text(s, &sc.params[m]))
+                for m in range(r.first_param, r.first_param + r.n_params)
+            ])
+            ranges.append(_new_range(MediaRange, (
+                token_text(s, r.type_start, r.type_end),
+                "*" if r.parts < 2 else token_text(s, r.sub_start, r.sub_end),
+                params, r.weight)))
+        safe = n <= CORS_MAX_LENGTH and not sc.unsafe
+        return Accept(ranges, skipped=skipped, cors_safelisted=safe)
+    finally:
+        scan_free(&sc)
+        owner = None
+
+
+def is_cors_safelisted(value):
+    """Fetch: at most 128 bytes and no CORS-unsafe request-header byte."""
+    cdef const unsigned char* s
+    cdef Py_ssize_t n, i
+    owner = read_input(value, &s, &n)
+    if n > CORS_MAX_LENGTH:
+        return False
+    for i in range(n):
+        if CLASS[s[i]] & C_UNSAFE:
+            return False
+    return True
+
+
+# --- negotiation on C structs --------------------------------------------------
+
+cdef struct OfferParam:
+    const unsigned char* name
+    Py_ssize_t name_len
+    const unsigned char* value
+    Py_ssize_t value_len
+    bint fold                            # charset: compare case-insensitively
+
+cdef struct COffer:
+    const unsigned char* type
+    Py_ssize_t type_len
+    const unsigned char* sub
+    Py_ssize_t sub_len
+    OfferParam* params
+    Py_ssize_t n_params
+
+
+cdef inline bint span_is(const unsigned char* s, Py_ssize_t a, Py_ssize_t b,
+                         const unsigned char* lower, Py_ssize_t length) noexcept nogil:
+    """The span ``s[a:b]``, ASCII case folded, equals the lower-case ``lower``."""
+    cdef Py_ssize_t i
+    if b - a != length:
+        return False
+    for i in range(length):
+        if LOWER[s[a + i]] != lower[i]:
+            return False
+    return True
+
+
+cdef inline bint value_is(const unsigned char* s, Param* p, OfferParam* op) noexcept nogil:
+    cdef Py_ssize_t i = p.value_start, k = 0
+    cdef unsigned char c
+    while i < p.value_end:
+        c = s[i]
+        if p.escaped and c == 92:
+            i += 1
+            c = s[i]
+        if op.fold:
+            c = LOWER[c]
+        if k >= op.value_len or op.value[k] != c:
+            return False
+        k += 1
+        i += 1
+    return k == op.value_len
+
+
+cdef bint range_matches(const unsigned char* s, Scan* sc, Range* r, COffer* o) noexcept nogil:
+    """Type and subtype equal or '*'; every range parameter present and equal."""
+    cdef Py_ssize_t m, k
+    cdef Param* p
+    cdef OfferParam* op
+    if r.parts >= 1 and not span_is(s, r.type_start, r.type_end, o.type, o.type_len):
+        return False
+    if r.parts == 2 and not span_is(s, r.sub_start, r.sub_end, o.sub, o.sub_len):
+        return False
+    for m in range(r.first_param, r.first_param + r.n_params):
+        p = &sc.params[m]
+        op = NULL
+        for k in range(o.n_params):
+            if span_is(s, p.name_start, p.name_end, o.params[k].name, o.params[k].name_len):
+                op = &o.params[k]
+                break
+        if op == NULL or not value_is(s, p, op):
+            return False
+    return True
+
+
+cdef void score(const unsigned char* s, Scan* sc, COffer* o, int* weight, long long* spec) noexcept nogil:
+    """Weight and specificity of the most specific matching range (rule 10)."""
+    cdef Py_ssize_t i
+    cdef long long rspec
+    cdef Range* r
+    weight[0], spec[0] = 0, -1
+    for i in range(sc.n_ranges):
+        r = &sc.ranges[i]
+        if range_matches(s, sc, r, o):
+            rspec = (<long long>r.parts << 32) | r.n_params
+            if rspec > spec[0] or (rspec == spec[0] and r.weight > weight[0]):
+                weight[0], spec[0] = r.weight, rspec
+
+
+cdef class Negotiator:
+    """Offers parsed once; ``choose``/``rank`` per request, with a bounded cache.
+
+    See ``fastaccept.Negotiator`` for the documented behaviour.
+    """
+
+    cdef readonly tuple offers
+    cdef COffer* _offers
+    cdef Py_ssize_t _n
+    cdef list _keep
+    cdef dict _cache
+    cdef Py_ssize_t _cache_size
+    cdef object _max_length
+
+    def __cinit__(self, offers, *, Py_ssize_t cache_size=256, max_length=8192):
+        cdef Py_ssize_t i, k
+        cdef COffer* o
+        cdef bytes b
+        if cache_size < 0:
+            raise ValueError("cache_size must be 0 or more")
+        self.offers = tuple(offers)
+        parsed = parse_offers(self.offers)
+        self._n = len(parsed)
+        self._keep = []
+        self._cache = {}
+        self._cache_size = cache_size
+        self._max_length = max_length
+        self._offers = <COffer*>PyMem_Malloc(max(self._n, 1) * sizeof(COffer))
+        if self._offers == NULL:
+            raise MemoryError()
+        for i in range(self._n):
+            self._offers[i].params = NULL
+            self._offers[i].n_params = 0
+        for i in range(self._n):
+            offer = parsed[i]
+            o = &self._offers[i]
+            b = self._hold(offer.type)
+            o.type, o.type_len = <const unsigned char*>PyBytes_AS_STRING(b), len(b)
+            b = self._hold(offer.subtype)
+            o.sub, o.sub_len = <const unsigned char*>PyBytes_AS_STRING(b), len(b)
+            o.params = <OfferParam*>PyMem_Malloc(max(len(offer.params), 1) * sizeof(OfferParam))
+            if o.params == NULL:
+                raise MemoryError()
+            for k, (name, val) in enumerate(offer.params.items()):
+                b = self._hold(name)
+                o.params[k].name, o.params[k].name_len = <const unsigned char*>PyBytes_AS_STRING(b), len(b)
+                b = self._hold(val)
+                o.params[k].value, o.params[k].value_len = <const unsigned char*>PyBytes_AS_STRING(b), len(b)
+                o.params[k].fold = name == "charset"
+                o.n_params = k + 1
+
+    def __dealloc__(self):
+        cdef Py_ssize_t i
+        if self._offers != NULL:
+            for i in range(self._n):
+                PyMem_Free(self._offers[i].params)
+            PyMem_Free(self._offers)
+
+    cdef bytes _hold(self, str text):
+        cdef bytes b = text.encode("latin-1")
+        self._keep.append(b)
+        return b
+
+    cdef Py_ssize_t _compute(self, value) except -2:
+        """Index of the best acceptable offer (rule 11), -1 if none."""
+        cdef const unsigned char* s
+        cdef Py_ssize_t n, i, best = -1
+        cdef int weight, best_weight = 0
+        cdef long long spec, best_spec = -1
+        cdef Scan sc
+        if value is None:
+            return 0 if self._n else -1
+        owner = read_input(value, &s, &n)
+        check_length(value, n, self._max_length)
+        scan_init(&sc)
+        try:
+            scan(s, n, False, &sc)
+            for i in range(self._n):
+                score(s, &sc, &self._offers[i], &weight, &spec)
+                if weight > best_weight or (weight == best_weight and weight > 0 and spec > best_spec):
+                    best, best_weight, best_spec = i, weight, spec
+            return best
+        finally:
+            scan_free(&sc)
+
+    cpdef Py_ssize_t choose_index(self, value) except -2:
+        """The index of the best offer for ``value``, or -1 when none is acceptable."""
+        cdef Py_ssize_t index
+        if type(value) is str or type(value) is bytes:
+            found = self._cache.get(value)
+            if found is not None:
+                return found
+            index = self._compute(value)
+            store(self._cache, self._cache_size, value, index)
+            return index
+        return self._compute(value)
+
+    def choose(self, value, default=None):
+        """The best acceptable offer (the very object given), else ``default``."""
+        cdef Py_ssize_t index = self.choose_index(value)
+        return default if index < 0 else self.offers[index]
+
+    def rank(self, value):
+        """Acceptable offers with their q, best first; q=0 offers left out."""
+        cdef const unsigned char* s
+        cdef Py_ssize_t n, i
+        cdef int weight
+        cdef long long spec
+        cdef Scan sc
+        if value is None:
+            return [(offer, 1.0) for offer in self.offers]
+        owner = read_input(value, &s, &n)
+        check_length(value, n, self._max_length)
+        scored = []
+        scan_init(&sc)
+        try:
+            scan(s, n, False, &sc)
+            for i in range(self._n):
+                score(s, &sc, &self._offers[i], &weight, &spec)
+                if weight > 0:
+                    scored.append((-weight, -spec, i))
+        finally:
+            scan_free(&sc)
+        scored.sort()
+        return [(self.offers[i], -w / 1000) for w, _, i in scored]

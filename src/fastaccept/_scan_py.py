@@ -1,0 +1,335 @@
+"""The pure-Python engine: the same scanner and results as ``_scan.pyx``.
+
+Grammar (RFC 9110 §12.5.1, §5.6.2, §5.6.4, §5.6.6)::
+
+    Accept      = #( media-range )        ; empty members and OWS ignored
+    media-range = ( "*/*" / type "/*" / type "/" subtype ) parameters
+    parameters  = *( OWS ";" OWS [ name "=" ( token / quoted-string ) ] )
+
+A parameter named ``q`` (any case, any position) is the weight. Members are
+split on commas outside quoted strings; a member that breaks a rule is skipped
+(lenient) or raises ``AcceptError`` (strict). Every loop is linear: tokens and
+quoted strings are matched by single-class regular expressions that cannot
+backtrack.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Final
+
+from . import _errors as E
+from ._cache import store
+from ._errors import AcceptError, coerce_value, reason, too_long
+from ._grammar import CORS_MAX_LENGTH, as_header_text, ascii_lower
+from ._match import Offer, best_index, rank
+from ._types import Accept, MediaRange, SkippedMember
+
+_TOKEN: Final = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
+_OWS: Final = re.compile(r"[ \t]*")
+_SEPARATORS: Final = re.compile(r"[ \t,]*")
+_QUOTED_BODY: Final = re.compile(
+    r'(?:[\t \x21\x23-\x5b\x5d-\x7e\x80-\xff]|\\[\t \x21-\x7e\x80-\xff])*'
+)
+_QUOTED_PAIR: Final = re.compile(r"\\(.)", re.DOTALL)
+_COMMA_OR_QUOTE: Final = re.compile(r'[,"]')
+_QUOTE_OR_BACKSLASH: Final = re.compile(r'["\\]')
+_QVALUE: Final = re.compile(r"0(?:\.[0-9]{0,3})?|1(?:\.0{0,3})?")
+_SHORT_QVALUE: Final = re.compile(r"\.[0-9]{1,3}")
+_CORS_UNSAFE: Final = re.compile('[\x00-\x08\x0a-\x1f"():<>?@\\[\\\\\\]{}\x7f]')
+
+#: A parsed member: (error code, position, range, weighted). On success the code
+#: is 0 and the position is where the member ends (a comma, or the end).
+MemberResult = tuple[int, int, MediaRange | None, bool]
+
+_ABSENT: Final = Accept(present=False)
+
+
+def _weight(value: str, strict: bool) -> int:
+    """The qvalue in thousandths, or minus an error code (RFC 9110 §12.4.2)."""
+    if _QVALUE.fullmatch(value):
+        return 1000 if value[0] == "1" else int((value[2:] + "000")[:3])
+    if _SHORT_QVALUE.fullmatch(value):  # legacy '.2' (JDK HttpURLConnection)
+        return -E.SHORT_WEIGHT if strict else int((value[1:] + "000")[:3])
+    return -E.BAD_WEIGHT
+
+
+def scan_member(text: str, start: int, strict: bool) -> MemberResult:
+    """Parse the member that starts at ``start`` (not OWS, not a comma)."""
+    n = len(text)
+    m = _TOKEN.match(text, start)
+    if m is None:
+        return E.EXPECTED_TYPE, start, None, False
+    j = m.end()
+    type_ = text[start:j].lower()
+    if j < n and text[j] == "/":
+        m = _TOKEN.match(text, j + 1)
+        if m is None:
+            return E.EXPECTED_SUBTYPE, j + 1, None, False
+        p = m.end()
+        subtype = text[j + 1 : p].lower()
+        if type_ == "*" and subtype != "*":
+            return E.WILDCARD_TYPE, j + 1, None, False
+    elif type_ == "*":  # legacy bare '*' (JDK HttpURLConnection)
+        if strict:
+            return E.BARE_WILDCARD, j, None, False
+        subtype, p = "*", j
+    else:
+        return E.EXPECTED_SLASH, j, None, False
+
+    params: list[tuple[str, str]] = []
+    names: set[str] = set()
+    weight = -1
+    while True:
+        if p < n and text[p] in " \t":
+            p = _OWS.match(text, p).end()  # type: ignore[union-attr]
+        if p >= n or text[p] == ",":
+            break
+        if text[p] != ";":
+            return E.EXPECTED_SEPARATOR, p, None, False
+        p += 1
+        if p < n and text[p] in " \t":
+            p = _OWS.match(text, p).end()  # type: ignore[union-attr]
+        if p >= n or text[p] in ",;":
+            continue  # an empty parameter
+        m = _TOKEN.match(text, p)
+        if m is None:
+            return E.EXPECTED_PARAM_NAME, p, None, False
+        t = m.end()
+        if t >= n or text[t] != "=":
+            return E.EXPECTED_EQUALS, t, None, False
+        v = t + 1
+        if v < n and text[v] == '"':
+            e = _QUOTED_BODY.match(text, v + 1).end()  # type: ignore[union-attr]
+            if e >= n or (text[e] == "\\" and e + 1 >= n):
+                return E.UNTERMINATED_QUOTE, v, None, False
+            if text[e] == "\\":
+                return E.BAD_ESCAPE, e + 1, None, False
+            if text[e] != '"':
+                return E.BAD_QUOTED_CHAR, e, None, False
+            value = text[v + 1 : e]
+            if "\\" in value:
+                value = _QUOTED_PAIR.sub(r"\1", value)
+            quoted, after = True, e + 1
+        else:
+            m = _TOKEN.match(text, v)
+            if m is None:
+                return E.EXPECTED_VALUE, v, None, False
+            after = m.end()
+            value, quoted = text[v:after], False
+        name = text[p:t].lower()
+        if name == "q":
+            if weight >= 0:
+                return E.DUPLICATE_PARAM, p, None, False
+            weight = -E.BAD_WEIGHT if quoted else _weight(value, strict)
+            if weight < 0:
+                return -weight, v, None, False
+        else:
+            if name in names:
+                return E.DUPLICATE_PARAM, p, None, False
+            names.add(name)
+            params.append((name, value))
+        p = after
+    rng = MediaRange(type_, subtype, tuple(params), 1000 if weight < 0 else weight)
+    return 0, p, rng, weight >= 0
+
+
+def member_end(text: str, start: int) -> int:
+    """Where the member at ``start`` ends: the next comma outside quotes, or the end.
+
+    Every ``"`` opens a quoted string, in which ``\\`` escapes the next character
+    (RFC 9110 §5.6.4), so a skipped member never swallows part of the next.
+    """
+    n = len(text)
+    i = start
+    in_quote = False
+    while True:
+        m = (_QUOTE_OR_BACKSLASH if in_quote else _COMMA_OR_QUOTE).search(text, i)
+        if m is None:
+            return n
+        i = m.start()
+        char = text[i]
+        if char == ",":
+            return i
+        if char == '"':
+            in_quote = not in_quote
+            i += 1
+        else:  # a backslash inside a quoted string
+            i += 2
+
+
+#: A raw skipped member: (start, end, error position, error code).
+RawSkip = tuple[int, int, int, int]
+
+
+def scan(text: str, strict: bool) -> tuple[list[MediaRange], list[RawSkip]]:
+    """Scan a whole value; in strict mode the first violation is the only skip."""
+    ranges: list[MediaRange] = []
+    skipped: list[RawSkip] = []
+    n = len(text)
+    i = 0
+    while True:
+        i = _SEPARATORS.match(text, i).end()  # type: ignore[union-attr]
+        if i >= n:
+            return ranges, skipped
+        code, pos, rng, _ = scan_member(text, i, strict)
+        if code:
+            end = member_end(text, i)
+            skipped.append((i, end, pos, code))
+            if strict:
+                return ranges, skipped
+            i = end
+        else:
+            ranges.append(rng)  # type: ignore[arg-type]
+            i = pos
+
+
+def _text(value: object, max_length: int | None) -> tuple[str | bytes, str, str]:
+    """(coerced value, original text, scanned text), the length limit applied."""
+    coerced = coerce_value(value)
+    original, text = as_header_text(coerced)
+    if max_length is not None and len(text) > max_length:
+        raise too_long(coerced, len(text), max_length)
+    return coerced, original, text
+
+
+def parse(
+    value: str | bytes | bytearray | memoryview | None,
+    *,
+    strict: bool = False,
+    max_length: int | None = 8192,
+) -> Accept:
+    """Parse an Accept value (RFC 9110 §12.5.1). See ``fastaccept.parse``."""
+    if value is None:
+        return _ABSENT
+    coerced, original, text = _text(value, max_length)
+    ranges, raw = scan(text, strict)
+    if strict and raw:
+        code, pos = raw[0][3], raw[0][2]
+        raise AcceptError(reason(code, original, pos), coerced, pos)
+    skipped = [
+        SkippedMember(
+            start, end, original[start:end].rstrip(" \t"), pos, reason(code, original, pos)
+        )
+        for start, end, pos, code in raw
+    ]
+    safe = len(text) <= CORS_MAX_LENGTH and _CORS_UNSAFE.search(text) is None
+    return Accept(ranges, skipped=skipped, cors_safelisted=safe)
+
+
+def _ranges(value: object, max_length: int | None) -> list[MediaRange] | None:
+    """The valid ranges of a value in lenient mode (``None``: header absent)."""
+    if value is None:
+        return None
+    return scan(_text(value, max_length)[2], False)[0]
+
+
+def parse_single(item: object, what: str) -> tuple[MediaRange, bool]:
+    """One media range and whether it carried a weight; ``ValueError`` otherwise."""
+    if not isinstance(item, str):
+        raise TypeError(f"{what} must be a str, not {type(item).__name__}")
+    text = as_header_text(item)[1]
+    start = _OWS.match(text).end()  # type: ignore[union-attr]
+    code, pos, rng, weighted = scan_member(text, start, True)
+    if code:
+        raise ValueError(
+            f"invalid {what} {item!r} at position {pos}: {reason(code, item, pos)}"
+        )
+    if pos < len(text):
+        raise ValueError(
+            f"invalid {what} {item!r}: found ',' at position {pos}; give one "
+            "media type per item"
+        )
+    assert rng is not None
+    return rng, weighted
+
+
+def parse_offer(offer: object) -> Offer:
+    """Validate and pre-parse one offer: a concrete ``type/subtype[;params]``.
+
+    Raises ``ValueError`` for a wildcard, a weight, a list, or bad syntax
+    (DESIGN rule 13), ``TypeError`` for a non-str.
+    """
+    rng, weighted = parse_single(offer, "offer")
+    if rng.type == "*" or rng.subtype == "*":
+        raise ValueError(
+            f"invalid offer {offer!r}: offers must be concrete media types "
+            "(type/subtype), not ranges with '*'"
+        )
+    if weighted:
+        raise ValueError(
+            f"invalid offer {offer!r}: an offer takes no weight ('q' parameter)"
+        )
+    params = {
+        name: ascii_lower(value) if name == "charset" else value
+        for name, value in rng.params
+    }
+    return Offer(offer, rng.type, rng.subtype, params)  # type: ignore[arg-type]
+
+
+def parse_offers(offers: Iterable[str]) -> list[Offer]:
+    """``parse_offer`` for each offer, in order."""
+    return [parse_offer(offer) for offer in offers]
+
+
+def is_cors_safelisted(value: str | bytes | bytearray | memoryview) -> bool:
+    """Fetch: at most 128 bytes and no CORS-unsafe request-header byte."""
+    text = as_header_text(coerce_value(value))[1]
+    return len(text) <= CORS_MAX_LENGTH and _CORS_UNSAFE.search(text) is None
+
+
+class Negotiator:
+    """Offers parsed once; ``choose``/``rank`` per request, with a bounded cache.
+
+    See ``fastaccept.Negotiator`` for the documented behaviour.
+    """
+
+    __slots__ = ("_cache", "_cache_size", "_max_length", "_offers", "_parsed")
+
+    def __init__(
+        self,
+        offers: Iterable[str],
+        *,
+        cache_size: int = 256,
+        max_length: int | None = 8192,
+    ) -> None:
+        if cache_size < 0:
+            raise ValueError("cache_size must be 0 or more")
+        self._offers: tuple[str, ...] = tuple(offers)
+        self._parsed: list[Offer] = parse_offers(self._offers)
+        self._cache: dict[str | bytes, int] = {}
+        self._cache_size = cache_size
+        self._max_length = max_length
+
+    @property
+    def offers(self) -> tuple[str, ...]:
+        """The offers, in server order, as given."""
+        return self._offers
+
+    def choose_index(self, value: str | bytes | bytearray | memoryview | None) -> int:
+        """The index of the best offer for ``value``, or -1 when none is acceptable."""
+        kind = type(value)
+        if kind is str or kind is bytes:
+            index = self._cache.get(value)  # type: ignore[arg-type]
+            if index is None:
+                index = best_index(_ranges(value, self._max_length), self._parsed)
+                store(self._cache, self._cache_size, value, index)  # type: ignore[arg-type]
+            return index
+        return best_index(_ranges(value, self._max_length), self._parsed)
+
+    def choose(
+        self,
+        value: str | bytes | bytearray | memoryview | None,
+        default: str | None = None,
+    ) -> str | None:
+        """The best acceptable offer (the very object given), else ``default``."""
+        index = self.choose_index(value)
+        return default if index < 0 else self._offers[index]
+
+    def rank(
+        self, value: str | bytes | bytearray | memoryview | None
+    ) -> list[tuple[str, float]]:
+        """Acceptable offers with their q, best first; q=0 offers left out."""
+        ranked = rank(_ranges(value, self._max_length), self._parsed)
+        return [(self._offers[i], w / 1000) for i, w in ranked]

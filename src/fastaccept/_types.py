@@ -1,0 +1,185 @@
+"""The values both engines return: ``MediaRange``, ``SkippedMember``, ``Accept``.
+
+Weights are kept as integers in thousandths (RFC 9110 §12.4.2 allows at most
+three decimals), so no comparison ever depends on binary floating point.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, NamedTuple, TypeVar, overload
+
+from ._grammar import TCHARS
+
+if TYPE_CHECKING:
+    from ._match import Offer
+
+_T = TypeVar("_T")
+_D = TypeVar("_D")
+
+
+
+def format_weight(weight: int) -> str:
+    """Thousandths as the shortest qvalue text: 500 -> '0.5', 0 -> '0'."""
+    if weight >= 1000:
+        return "1"
+    if weight <= 0:
+        return "0"
+    return f"0.{weight:03d}".rstrip("0")
+
+
+def format_param_value(value: str) -> str:
+    """A parameter value as a token, or as a quoted string when it must be."""
+    if value and all(c in TCHARS for c in value):
+        return value
+    escaped = value.replace("\\", "\\\\").replace('"', '\\"')
+    return f'"{escaped}"'
+
+
+class MediaRange(NamedTuple):
+    """One member of an Accept value: ``type/subtype;params`` and its weight.
+
+    ``type``, ``subtype`` and parameter names are lower-case (RFC 9110 §8.3.1);
+    parameter values are unquoted and unescaped, case preserved. ``weight`` is
+    the q value in thousandths (RFC 9110 §12.4.2).
+    """
+
+    type: str
+    subtype: str
+    params: tuple[tuple[str, str], ...] = ()
+    weight: int = 1000
+
+    @property
+    def q(self) -> float:
+        """The weight as a float: thousandths / 1000."""
+        return self.weight / 1000
+
+    @property
+    def essence(self) -> str:
+        """``type/subtype`` without parameters."""
+        return f"{self.type}/{self.subtype}"
+
+    @property
+    def specificity(self) -> tuple[int, int]:
+        """(non-``*`` parts of type/subtype, number of parameters): RFC 9110 §12.5.1."""
+        parts = (self.type != "*") + (self.subtype != "*")
+        return (parts, len(self.params))
+
+    def matches(self, media_type: str) -> bool:
+        """Whether this range matches the concrete ``media_type`` (DESIGN rule 9)."""
+        from ._match import range_matches
+        from ._scan_py import parse_offer
+
+        return range_matches(self, parse_offer(media_type))
+
+    def __str__(self) -> str:
+        text = self.essence + "".join(
+            f";{name}={format_param_value(value)}" for name, value in self.params
+        )
+        if self.weight != 1000:
+            text += f";q={format_weight(self.weight)}"
+        return text
+
+
+class SkippedMember(NamedTuple):
+    """A member lenient mode skipped: where it was, what it said, and why."""
+
+    start: int
+    end: int
+    text: str
+    position: int
+    reason: str
+
+
+class Accept(Sequence[MediaRange]):
+    """A parsed Accept value: an immutable sequence of ``MediaRange`` in header order.
+
+    ``present`` is False when the header was absent (``None``): then every type
+    is acceptable at q=1 (RFC 9110 §12.5.1). ``skipped`` lists the members that
+    lenient mode ignored. ``cors_safelisted`` is the Fetch verdict on the value.
+    """
+
+    __slots__ = ("_ranges", "cors_safelisted", "present", "skipped")
+
+    def __init__(
+        self,
+        ranges: Iterable[MediaRange] = (),
+        *,
+        present: bool = True,
+        skipped: Iterable[SkippedMember] = (),
+        cors_safelisted: bool = True,
+    ) -> None:
+        self._ranges: tuple[MediaRange, ...] = tuple(ranges)
+        self.present = present
+        self.skipped: tuple[SkippedMember, ...] = tuple(skipped)
+        self.cors_safelisted = cors_safelisted
+
+    @overload
+    def __getitem__(self, index: int) -> MediaRange: ...
+    @overload
+    def __getitem__(self, index: slice) -> tuple[MediaRange, ...]: ...
+    def __getitem__(self, index: int | slice) -> MediaRange | tuple[MediaRange, ...]:
+        return self._ranges[index]
+
+    def __len__(self) -> int:
+        return len(self._ranges)
+
+    def __iter__(self) -> Iterator[MediaRange]:
+        return iter(self._ranges)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Accept):
+            return self._ranges == other._ranges and self.present == other.present
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((self._ranges, self.present))
+
+    def __repr__(self) -> str:
+        if not self.present:
+            return "Accept(None)"
+        return f"Accept({str(self)!r})"
+
+    def __str__(self) -> str:
+        """A canonical header value that parses back to the same ranges."""
+        return ", ".join(str(r) for r in self._ranges)
+
+    @staticmethod
+    def _parse_offers(offers: Iterable[str]) -> list[Offer]:
+        from ._scan_py import parse_offers
+
+        return parse_offers(offers)
+
+    def quality(self, media_type: str) -> float:
+        """The weight this value gives the concrete ``media_type`` (rule 10)."""
+        from ._match import score
+        from ._scan_py import parse_offer
+
+        if not self.present:
+            return 1.0
+        return score(self._ranges, parse_offer(media_type))[0] / 1000
+
+    def accepts(self, media_type: str) -> bool:
+        """Whether ``media_type`` is acceptable (its quality is above 0)."""
+        return self.quality(media_type) > 0
+
+    def rank(self, offers: Iterable[str]) -> list[tuple[str, float]]:
+        """Acceptable offers with their q, best first (rule 11); q=0 left out."""
+        from ._match import rank
+
+        parsed = self._parse_offers(offers)
+        return [
+            (parsed[i].value, w / 1000)
+            for i, w in rank(self._ranges if self.present else None, parsed)
+        ]
+
+    def best(self, offers: Iterable[_T], default: _D = None) -> _T | _D:  # type: ignore[assignment]
+        """The best acceptable offer (the very object given), else ``default``."""
+        from ._match import best_index
+
+        items = list(offers)
+        index = best_index(
+            self._ranges if self.present else None,
+            self._parse_offers(items),  # type: ignore[arg-type]
+        )
+        return default if index < 0 else items[index]
