@@ -614,7 +614,7 @@ cdef class Negotiator:
     cdef COffer* _offers
     cdef Py_ssize_t _n
     cdef list _keep
-    cdef dict _cache
+    cdef readonly dict _cache
     cdef Py_ssize_t _cache_size
     cdef object _max_length
 

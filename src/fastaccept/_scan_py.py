@@ -228,7 +228,7 @@ def _ranges(value: object, max_length: int | None) -> list[MediaRange] | None:
 def parse_single(item: object, what: str) -> tuple[MediaRange, bool]:
     """One media range and whether it carried a weight; ``ValueError`` otherwise."""
     if not isinstance(item, str):
-        raise TypeError(f"{what} must be a str, not {type(item).__name__}")
+        raise TypeError(f"each {what} must be a str, not {type(item).__name__}")
     text = as_header_text(item)[1]
     start = _OWS.match(text).end()  # type: ignore[union-attr]
     code, pos, rng, weighted = scan_member(text, start, True)

@@ -1,0 +1,115 @@
+"""``python -m fastaccept explain VALUE [--offer TYPE ...] [--strict]``.
+
+Shows how fastaccept reads an Accept value: the media ranges, what lenient
+mode skipped and why, the CORS verdict, and which offer a server would choose.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from . import (
+    IMPLEMENTATION,
+    AcceptError,
+    Negotiator,
+    cors_unsafe_bytes,
+    parse,
+)
+from ._types import format_param_value, format_weight
+
+
+def _table(rows: list[list[str]]) -> list[str]:
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    return ["  " + "  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in rows]
+
+
+def _byte(code: int) -> str:
+    return f"U+{code:04X}" if code > 0xFF else f"0x{code:02X} {chr(code)!r}"
+
+
+def explain(value: str, offers: Sequence[str], strict: bool, max_length: int | None) -> int:
+    """Print the explanation; return the process exit code."""
+    print(f"value:   {value!r}")
+    print(f"engine:  {IMPLEMENTATION}")
+    try:
+        accept = parse(value, strict=strict, max_length=max_length)
+    except AcceptError as exc:
+        print(f"\nerror: {exc}", file=sys.stderr)
+        print(f"  {value}\n  {' ' * exc.position}^", file=sys.stderr)
+        return 1
+    print(f"\nmedia ranges ({len(accept)}):")
+    if len(accept):
+        rows = [["#", "type", "subtype", "params", "q", "specificity"]]
+        for i, rng in enumerate(accept, 1):
+            params = ";".join(f"{n}={format_param_value(v)}" for n, v in rng.params)
+            rows.append(
+                [str(i), rng.type, rng.subtype, params or "-",
+                 format_weight(rng.weight), str(rng.specificity)]
+            )
+        print("\n".join(_table(rows)))
+    else:
+        print("  none: a present header with no valid member accepts nothing")
+    print(f"\nskipped ({len(accept.skipped)}):")
+    for skip in accept.skipped:
+        print(f"  {skip.text!r} at {skip.start}: {skip.reason} (position {skip.position})")
+    if not accept.skipped:
+        print("  none")
+    report = cors_unsafe_bytes(value)
+    verdict = "yes" if report.safelisted else "no"
+    print(f"\nCORS-safelisted (Fetch): {verdict}, {report.length} bytes (limit 128)")
+    if report.too_long:
+        print("  too long: over 128 bytes")
+    for index, code in report.unsafe:
+        print(f"  CORS-unsafe byte {_byte(code)} at {index}")
+    if offers:
+        try:
+            negotiator = Negotiator(offers, max_length=max_length)
+        except (TypeError, ValueError) as exc:
+            print(f"\nerror: {exc}", file=sys.stderr)
+            return 2
+        ranked = dict(negotiator.rank(value))
+        print("\noffers:")
+        for offer in offers:
+            print(f"  {offer}: q={ranked.get(offer, 0.0):g}")
+        chosen = negotiator.choose(value)
+        if chosen is None:
+            print("chosen:  none acceptable -> answer 406 Not Acceptable, or a default")
+        else:
+            print(f"chosen:  {chosen} (q={ranked[chosen]:g})")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m fastaccept",
+        description="Parse HTTP Accept values and negotiate content types (RFC 9110).",
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    ex = commands.add_parser(
+        "explain",
+        help="show how an Accept value is read and which offer it selects",
+        description=(
+            "Print the media ranges of an Accept value as a table, the members "
+            "lenient mode skipped (with reasons), the CORS-safelist verdict, and "
+            "with --offer the offer a server would choose. Exits 1 when --strict "
+            "is given and the value is invalid."
+        ),
+    )
+    ex.add_argument("value", metavar="VALUE", help="the Accept header value")
+    ex.add_argument(
+        "--offer", action="append", default=[], metavar="TYPE",
+        help="a media type the server can send (repeat, in server preference order)",
+    )
+    ex.add_argument("--strict", action="store_true", help="reject any violation of RFC 9110")
+    ex.add_argument(
+        "--max-length", type=int, default=8192, metavar="N",
+        help="longest value accepted (default 8192; 0 for no limit)",
+    )
+    args = parser.parse_args(argv)
+    return explain(args.value, args.offer, args.strict, args.max_length or None)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

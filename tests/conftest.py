@@ -1,0 +1,52 @@
+"""One fixture yields each engine; every engine-level test runs on both."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from fastaccept._shortcuts import Shortcuts
+from fastaccept._types import Accept
+
+
+@dataclass(frozen=True)
+class Engine:
+    """The public functions as one engine provides them."""
+
+    name: str
+    module: ModuleType
+    parse: Callable[..., Accept]
+    negotiate: Callable[..., Any]
+    quality: Callable[..., float]
+    Negotiator: type[Any]
+    is_cors_safelisted: Callable[[Any], bool]
+
+
+def load_engine(name: str) -> Engine:
+    # The Cython engine is imported directly: a broken build fails, never skips.
+    module = importlib.import_module(
+        "fastaccept._scan" if name == "cython" else "fastaccept._scan_py"
+    )
+    shortcuts = Shortcuts(module.Negotiator)
+    return Engine(
+        name,
+        module,
+        module.parse,
+        shortcuts.negotiate,
+        shortcuts.quality,
+        module.Negotiator,
+        module.is_cors_safelisted,
+    )
+
+
+ENGINES = {name: load_engine(name) for name in ("cython", "python")}
+
+
+@pytest.fixture(params=sorted(ENGINES))
+def engine(request: pytest.FixtureRequest) -> Engine:
+    return ENGINES[request.param]

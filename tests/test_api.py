@@ -1,0 +1,225 @@
+"""The public API of DESIGN §2: inputs, values, helpers, engine selection."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Sequence
+
+import pytest
+
+import fastaccept
+from fastaccept import (
+    BROWSER_DEFAULTS,
+    Accept,
+    AcceptError,
+    MediaRange,
+    cors_unsafe_bytes,
+    format_accept,
+)
+from fastaccept._cache import CACHE_KEY_MAX_LENGTH
+
+from .conftest import Engine
+
+VALUE = "text/html;level=1;q=0.5, */*;q=0.1"
+
+
+@pytest.mark.parametrize(
+    "value",
+    [VALUE, VALUE.encode(), bytearray(VALUE.encode()), memoryview(VALUE.encode())],
+    ids=["str", "bytes", "bytearray", "memoryview"],
+)
+def test_every_input_type_gives_the_same_result(engine: Engine, value: object) -> None:
+    assert tuple(engine.parse(value)) == tuple(engine.parse(VALUE))
+    assert engine.negotiate(value, ["a/b", "text/html;level=1"]) == "text/html;level=1"
+    assert engine.Negotiator(["a/b"]).choose(value) == "a/b"
+    assert engine.is_cors_safelisted(value) is True
+
+
+def test_bytes_are_latin1(engine: Engine) -> None:
+    accept = engine.parse(b'a/b;p="\xe9t\xe9"')
+    assert accept[0].params == (("p", "\xe9t\xe9"),)
+
+
+def test_non_latin1_member_skipped_lenient_raises_strict(engine: Engine) -> None:
+    value = 'a/b;p="\u20ac", c/d'
+    accept = engine.parse(value)
+    assert [str(r) for r in accept] == ["c/d"]
+    assert accept.skipped[0].text == 'a/b;p="\u20ac"'
+    assert "U+20AC" in accept.skipped[0].reason
+    with pytest.raises(AcceptError, match="U\\+20AC"):
+        engine.parse(value, strict=True)
+    assert engine.is_cors_safelisted("a/\u20ac") is False
+
+
+def test_media_range() -> None:
+    rng = MediaRange("text", "html", (("level", "1"),), 500)
+    assert (rng.q, rng.essence, rng.specificity) == (0.5, "text/html", (2, 1))
+    assert MediaRange("text", "*").specificity == (1, 0)
+    assert MediaRange("*", "*").specificity == (0, 0)
+    assert str(rng) == "text/html;level=1;q=0.5"
+    assert str(MediaRange("a", "b", (("p", 'x "y"'), ("e", "")), 125)) == 'a/b;p="x \\"y\\"";e="";q=0.125'
+    assert rng.matches("text/html;level=1;x=y") and not rng.matches("text/html")
+    assert MediaRange("*", "*").matches("a/b")
+    assert hash(rng) == hash(MediaRange("text", "html", (("level", "1"),), 500))
+    with pytest.raises(AttributeError):
+        rng.q = 1  # type: ignore[misc]
+    with pytest.raises(ValueError):
+        rng.matches("text/*")
+
+
+def test_accept_is_an_immutable_sequence(engine: Engine) -> None:
+    accept = engine.parse("a/b, c/d;q=0")
+    assert isinstance(accept, Sequence) and isinstance(accept, Accept)
+    assert len(accept) == 2 and accept[1].type == "c" and accept[-1].weight == 0
+    assert [r.essence for r in accept[:1]] == ["a/b"]
+    assert repr(accept) == "Accept('a/b, c/d;q=0')"
+    assert repr(engine.parse(None)) == "Accept(None)"
+    assert accept == engine.parse("A/B ,c/d;Q=0.000")
+    assert accept != engine.parse("a/b")
+    with pytest.raises(AttributeError):
+        accept.extra = 1  # type: ignore[attr-defined]
+    with pytest.raises(TypeError):
+        accept[0] = accept[1]  # type: ignore[index]
+
+
+def test_accept_methods(engine: Engine) -> None:
+    accept = engine.parse("text/*;q=0.5, text/html, image/png;q=0")
+    offers = ["image/png", "text/plain", "text/html"]
+    assert accept.best(offers) == "text/html"
+    assert accept.best(["image/png"], default="none") == "none"
+    assert accept.rank(offers) == [("text/html", 1.0), ("text/plain", 0.5)]
+    assert accept.accepts("text/css") and not accept.accepts("image/png")
+    assert accept.quality("text/css") == 0.5
+    absent = engine.parse(None)
+    assert absent.best(offers) == "image/png" and absent.quality("x/y") == 1.0
+    assert absent.rank(["x/y"]) == [("x/y", 1.0)]
+
+
+def test_canonical_str_keeps_quoted_strings(engine: Engine) -> None:
+    value = 'Text/HTML ; q=0.50 ; p="a,b;c" ;x="\\\\" , */*;q=0'
+    accept = engine.parse(value)
+    assert str(accept) == 'text/html;p="a,b;c";x="\\\\";q=0.5, */*;q=0'
+    assert tuple(engine.parse(str(accept), strict=True)) == tuple(accept)
+
+
+def test_negotiator(engine: Engine) -> None:
+    offers = ["application/json", "text/html"]
+    negotiator = engine.Negotiator(iter(offers))
+    assert negotiator.offers == tuple(offers)
+    assert negotiator.choose("text/*") == "text/html"
+    assert negotiator.choose("image/*", default="x") == "x"
+    assert negotiator.choose_index("image/*") == -1
+    assert negotiator.rank("*/*;q=0.5, application/json") == [
+        ("application/json", 1.0),
+        ("text/html", 0.5),
+    ]
+    assert engine.Negotiator([]).choose("*/*") is None
+    with pytest.raises(ValueError, match="cache_size"):
+        engine.Negotiator(offers, cache_size=-1)
+
+
+def test_negotiator_cache_is_bounded(engine: Engine) -> None:
+    negotiator = engine.Negotiator(["a/b", "c/d"], cache_size=8)
+    cache = negotiator._cache
+    for i in range(100):
+        assert negotiator.choose(f"c/d, x/y;q=0.{i:03d}") == "c/d"
+        assert len(cache) <= 8
+    assert len(cache) == 8
+    assert "c/d, x/y;q=0.099" in cache  # the newest stay, the oldest went
+    assert "c/d, x/y;q=0.000" not in cache
+    long_value = "c/d" + " " * CACHE_KEY_MAX_LENGTH
+    assert negotiator.choose(long_value) == "c/d"
+    assert long_value not in cache
+    uncached = engine.Negotiator(["a/b"], cache_size=0)
+    uncached.choose("a/b")
+    assert len(uncached._cache) == 0
+
+
+def test_negotiator_cache_answers_like_a_fresh_computation(engine: Engine) -> None:
+    negotiator = engine.Negotiator(["a/b", "c/d"])
+    for value in ["c/d", b"c/d", "a/b;q=0, c/d;q=0", "c/d", b"c/d"]:
+        fresh = engine.Negotiator(["a/b", "c/d"], cache_size=0).choose(value)
+        assert negotiator.choose(value) == fresh
+
+
+def test_negotiate_returns_the_very_offer_object(engine: Engine) -> None:
+    first = "".join(["text/", "html"])
+    second = "".join(["text/", "html"])
+    assert first is not second
+    assert engine.negotiate("text/html", [first]) is first
+    assert engine.negotiate("text/html", (second,)) is second
+
+
+def test_format_accept() -> None:
+    assert format_accept(["application/json", ("text/html", 0.5), "image/*"]) == (
+        "application/json, text/html;q=0.5, image/*"
+    )
+    assert format_accept([MediaRange("a", "b", (("p", "x y"),), 0)]) == 'a/b;p="x y";q=0'
+    assert format_accept(["Text/Plain; charset=UTF-8 ;q=0.80"]) == "text/plain;charset=UTF-8;q=0.8"
+    assert format_accept([]) == ""
+    with pytest.raises(ValueError, match="invalid weight 1.5"):
+        format_accept([("a/b", 1.5)])
+    with pytest.raises(ValueError, match="invalid weight 0.0001"):
+        format_accept([("a/b", 0.0001)])
+    with pytest.raises(ValueError, match="invalid media type"):
+        format_accept(["a/b, c/d"])
+    with pytest.raises(TypeError):
+        format_accept([("a/b", "0.5")])  # type: ignore[list-item]
+
+
+def test_browser_defaults_parse_cleanly(engine: Engine) -> None:
+    assert {"navigate", "image", "style", "script", "fetch", "json", "cli"} <= set(BROWSER_DEFAULTS)
+    for context, value in BROWSER_DEFAULTS.items():
+        accept = engine.parse(value)
+        assert len(accept) > 0 and not accept.skipped, context
+        # No CORS-unsafe byte; only Chrome's navigation value is over 128 bytes.
+        report = cors_unsafe_bytes(value)
+        assert report.unsafe == (), context
+        assert engine.is_cors_safelisted(value) is (len(value) <= 128), context
+    with pytest.raises(TypeError):
+        BROWSER_DEFAULTS["navigate"] = "x"  # type: ignore[index]
+
+
+def test_browser_defaults_negotiate_sensibly() -> None:
+    api = ["application/json", "text/html"]
+    assert fastaccept.negotiate(BROWSER_DEFAULTS["chrome-navigate"], api) == "text/html"
+    assert fastaccept.negotiate(BROWSER_DEFAULTS["curl"], api) == "application/json"
+    assert fastaccept.negotiate(BROWSER_DEFAULTS["jdk-legacy"], api) == "text/html"
+    images = ["image/jpeg", "image/webp", "image/png"]
+    assert fastaccept.negotiate(BROWSER_DEFAULTS["chrome-image"], images) == "image/webp"
+    assert fastaccept.negotiate(BROWSER_DEFAULTS["image"], images) == "image/png"
+
+
+def test_cors_unsafe_bytes() -> None:
+    report = cors_unsafe_bytes('a/b;p="x",c/d')
+    assert report.safelisted is False and report.too_long is False
+    assert report.unsafe == ((6, 0x22), (8, 0x22))
+    long_report = cors_unsafe_bytes("a" * 129)
+    assert (long_report.safelisted, long_report.too_long, long_report.length) == (False, True, 129)
+    assert cors_unsafe_bytes(b"a/b,\tc/d\xe9").safelisted is True
+    assert cors_unsafe_bytes("a/\u20ac").unsafe == ((2, 0x20AC),)
+    assert cors_unsafe_bytes("a/b\x1f\x7f").unsafe == ((3, 0x1F), (4, 0x7F))
+
+
+def test_public_names() -> None:
+    for name in fastaccept.__all__:
+        assert hasattr(fastaccept, name), name
+    assert fastaccept.IMPLEMENTATION in ("cython", "python")
+    assert issubclass(AcceptError, ValueError)
+
+
+def _implementation(env: dict[str, str]) -> str:
+    code = "import fastaccept; print(fastaccept.IMPLEMENTATION, fastaccept.Negotiator.__module__)"
+    out = subprocess.run(
+        [sys.executable, "-c", code], env={**os.environ, **env},
+        capture_output=True, text=True, check=True,
+    )
+    return out.stdout.strip()
+
+
+def test_env_var_forces_pure_python() -> None:
+    assert _implementation({"FASTACCEPT_NO_EXTENSIONS": "1"}) == "python fastaccept._scan_py"
+    assert _implementation({"FASTACCEPT_NO_EXTENSIONS": ""}) == "cython fastaccept._scan"
+    assert _implementation({"FASTACCEPT_NO_EXTENSIONS": "0"}) == "cython fastaccept._scan"

@@ -1,0 +1,55 @@
+"""``python -m fastaccept explain``."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from fastaccept.__main__ import main
+
+
+def test_explain_prints_table_and_choice(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["explain", "text/html;q=0.5, */*;q=0.1", "--offer", "application/json", "--offer", "text/html"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "#  type  subtype  params  q    specificity" in out
+    assert "1  text  html     -       0.5  (2, 0)" in out
+    assert "2  *     *        -       0.1  (0, 0)" in out
+    assert "CORS-safelisted (Fetch): yes" in out
+    assert "application/json: q=0.1" in out
+    assert "chosen:  text/html (q=0.5)" in out
+
+
+def test_explain_skipped_and_cors(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["explain", 'a/b;p="x", c d', "--offer", "x/y"]) == 0
+    out = capsys.readouterr().out
+    assert "'c d' at 11: expected '/' after the type 'c', found a space (position 12)" in out
+    assert "CORS-unsafe byte 0x22 '\"' at 6" in out
+    assert "chosen:  none acceptable -> answer 406" in out
+
+
+def test_explain_strict_exits_nonzero(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["explain", "a/b c", "--strict"]) == 1
+    err = capsys.readouterr().err
+    assert "position 4: expected ';' or ','" in err
+    assert "\n      ^" in err
+
+
+def test_explain_bad_offer(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["explain", "a/b", "--offer", "*/*"]) == 2
+    assert "offers must be concrete" in capsys.readouterr().err
+
+
+def test_module_runs() -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "fastaccept", "explain", "*/*", "--offer", "a/b"],
+        capture_output=True, text=True, check=True,
+    ).stdout
+    assert "chosen:  a/b (q=1)" in out
+    help_text = subprocess.run(
+        [sys.executable, "-m", "fastaccept", "explain", "--help"],
+        capture_output=True, text=True, check=True,
+    ).stdout
+    assert "--offer TYPE" in help_text and "--strict" in help_text

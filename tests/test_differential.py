@@ -1,0 +1,110 @@
+"""Differential tests: the Cython engine and the pure-Python twin agree on everything.
+
+Same ranges, same skipped members, same errors (message and position), same
+negotiation, ranking and quality, same CORS verdicts -- on grammar-shaped values
+with defects, and on arbitrary text and bytes. ``FASTACCEPT_FUZZ_EXAMPLES``
+raises the example count for long runs.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from fastaccept import AcceptError, MediaRange, parse
+
+from .conftest import ENGINES, Engine
+from .strategies import ANY_VALUE, OFFERS
+
+CYTHON, PYTHON = ENGINES["cython"], ENGINES["python"]
+EXAMPLES = int(os.environ.get("FASTACCEPT_FUZZ_EXAMPLES", "400"))
+FUZZ = settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+
+
+def parse_outcome(engine: Engine, value: Any, strict: bool) -> Any:
+    try:
+        accept = engine.parse(value, strict=strict)
+    except AcceptError as exc:
+        return ("error", str(exc), exc.position, exc.reason, exc.value)
+    return (
+        "ok",
+        tuple(accept),
+        accept.skipped,
+        accept.cors_safelisted,
+        [type(r) for r in accept],
+    )
+
+
+def offers_for(value: Any) -> list[str]:
+    """The fixed offers plus every concrete range of the value, as an offer."""
+    extra = [
+        str(r._replace(weight=1000))
+        for r in PYTHON.parse(value)
+        if r.type != "*" and r.subtype != "*"
+    ]
+    return OFFERS + extra
+
+
+@FUZZ
+@given(ANY_VALUE)
+def test_parse_agrees(value: Any) -> None:
+    for strict in (False, True):
+        assert parse_outcome(CYTHON, value, strict) == parse_outcome(PYTHON, value, strict)
+
+
+@FUZZ
+@given(ANY_VALUE)
+def test_negotiation_agrees(value: Any) -> None:
+    offers = offers_for(value)
+    for engine in (CYTHON, PYTHON):
+        assert isinstance(engine.parse(value), type(parse(value)))
+    ranked = CYTHON.Negotiator(offers).rank(value)
+    assert ranked == PYTHON.Negotiator(offers).rank(value)
+    # The struct matcher (Cython) and the object matcher (Accept) agree too.
+    assert ranked == PYTHON.parse(value).rank(offers)
+    chosen = CYTHON.Negotiator(offers).choose(value)
+    assert chosen == PYTHON.Negotiator(offers).choose(value)
+    assert chosen == (ranked[0][0] if ranked else None)
+    for offer in offers:
+        assert CYTHON.quality(value, offer) == PYTHON.quality(value, offer)
+
+
+@FUZZ
+@given(ANY_VALUE)
+def test_cors_agrees(value: Any) -> None:
+    verdict = CYTHON.is_cors_safelisted(value)
+    assert verdict == PYTHON.is_cors_safelisted(value)
+    assert verdict == CYTHON.parse(value).cors_safelisted
+
+
+@FUZZ
+@given(ANY_VALUE)
+def test_canonical_str_round_trips(value: Any) -> None:
+    for engine in (CYTHON, PYTHON):
+        accept = engine.parse(value)
+        again = engine.parse(str(accept), strict=True)
+        assert tuple(again) == tuple(accept)
+        assert not again.skipped
+
+
+@FUZZ
+@given(ANY_VALUE, st.integers(0, 80))
+def test_max_length_agrees(value: Any, limit: int) -> None:
+    outcomes = []
+    for engine in (CYTHON, PYTHON):
+        try:
+            outcomes.append(("ok", tuple(engine.parse(value, max_length=limit))))
+        except AcceptError as exc:
+            outcomes.append(("error", str(exc), exc.position))
+    assert outcomes[0] == outcomes[1]
+
+
+def test_media_range_type_is_shared() -> None:
+    assert type(CYTHON.parse("a/b")[0]) is MediaRange is type(PYTHON.parse("a/b")[0])

@@ -1,0 +1,207 @@
+"""One test (at least) per rule of DESIGN §3, each failing if its rule broke."""
+
+from __future__ import annotations
+
+import pytest
+
+from fastaccept import AcceptError, MediaRange
+
+from .conftest import Engine
+
+
+def ranges(engine: Engine, value: str, **kw: object) -> list[tuple[str, str, tuple[tuple[str, str], ...], int]]:
+    return [tuple(r) for r in engine.parse(value, **kw)]  # type: ignore[misc]
+
+
+# Rule 1: split on commas outside quoted strings; empty members and OWS ignored.
+def test_rule1_commas_inside_quotes_do_not_split(engine: Engine) -> None:
+    assert ranges(engine, 'a/b;p="x,y" , ,\tc/d ,') == [
+        ("a", "b", (("p", "x,y"),), 1000),
+        ("c", "d", (), 1000),
+    ]
+
+
+def test_rule1_skipped_member_ends_at_comma_outside_quotes(engine: Engine) -> None:
+    accept = engine.parse('a/b c;p="1,2", d/e')
+    assert ranges(engine, 'a/b c;p="1,2", d/e') == [("d", "e", (), 1000)]
+    assert accept.skipped[0].text == 'a/b c;p="1,2"'
+    assert (accept.skipped[0].start, accept.skipped[0].end) == (0, 13)
+
+
+# Rule 2: media-range forms; tokens lower-cased; '*/subtype' invalid.
+def test_rule2_case_folded_and_forms(engine: Engine) -> None:
+    assert ranges(engine, "TEXT/HTML;LEVEL=One, Image/*, */*") == [
+        ("text", "html", (("level", "One"),), 1000),
+        ("image", "*", (), 1000),
+        ("*", "*", (), 1000),
+    ]
+
+
+def test_rule2_wildcard_type_needs_wildcard_subtype(engine: Engine) -> None:
+    assert ranges(engine, "*/html, a/b") == [("a", "b", (), 1000)]
+    with pytest.raises(AcceptError):
+        engine.parse("*/html", strict=True)
+
+
+# Rule 3: values are tokens or quoted strings (unquoted, unescaped); no space at '='.
+def test_rule3_quoted_values_unescaped(engine: Engine) -> None:
+    assert ranges(engine, r'a/b;x="q\"uo\\te";y=tok') == [
+        ("a", "b", (("x", 'q"uo\\te'), ("y", "tok")), 1000)
+    ]
+
+
+@pytest.mark.parametrize("value", ["a/b;x =1", "a/b;x= 1", "a/b;x\t=1"])
+def test_rule3_no_whitespace_around_equals(engine: Engine, value: str) -> None:
+    assert ranges(engine, value) == []
+    with pytest.raises(AcceptError):
+        engine.parse(value, strict=True)
+
+
+# Rule 4: 'q' any case, any position; qvalue grammar; thousandths.
+def test_rule4_weight_any_case_any_position(engine: Engine) -> None:
+    assert ranges(engine, "a/b;Q=0.25;x=1") == [("a", "b", (("x", "1"),), 250)]
+
+
+def test_rule4_weights_are_thousandths(engine: Engine) -> None:
+    rng = engine.parse("a/b;q=0.001")[0]
+    assert rng.weight == 1 and rng.q == 0.001
+    # 0.3 and 0.300 are the same weight: a tie, so server order decides.
+    assert engine.negotiate("c/d;q=0.300, a/b;q=0.3", ["a/b", "c/d"]) == "a/b"
+
+
+@pytest.mark.parametrize("weight", ["1.5", "2", "-0", "0.1234", "1.01", "1e0", "0x1", "inf", "nan"])
+def test_rule4_outside_qvalue_grammar(engine: Engine, weight: str) -> None:
+    assert ranges(engine, f"a/b;q={weight}, c/d") == [("c", "d", (), 1000)]
+
+
+# Rule 5: a repeated parameter name is invalid.
+@pytest.mark.parametrize("value", ["a/b;x=1;X=2", "a/b;q=1;Q=0.5"])
+def test_rule5_repeated_parameter(engine: Engine, value: str) -> None:
+    assert ranges(engine, value) == []
+
+
+def test_rule5_many_distinct_parameters_are_fine(engine: Engine) -> None:
+    names = [f"p{i}" for i in range(40)]
+    value = "a/b;" + ";".join(f"{n}=1" for n in names)
+    assert [n for n, _ in engine.parse(value, strict=True)[0].params] == names
+    assert ranges(engine, value + ";P39=2") == []  # repeat found past the pairwise limit
+
+
+# Rule 6: lenient skips bad members; exactly two recoveries.
+def test_rule6_jdk_recoveries(engine: Engine) -> None:
+    value = "text/html, image/gif, image/jpeg, *; q=.2, */*; q=.2"
+    assert ranges(engine, value)[-2:] == [("*", "*", (), 200), ("*", "*", (), 200)]
+    assert not engine.parse(value).skipped
+
+
+@pytest.mark.parametrize("value", ["a/b;q=0,5", "a/b;q=.", "a/b;q=.2345", "*x", "text", "a/b;q=1.0.0"])
+def test_rule6_nothing_else_is_repaired(engine: Engine, value: str) -> None:
+    assert ranges(engine, value + ", c/d")[0] != ("a", "b", (), 500)
+    assert len(engine.parse(value).skipped) >= 1
+
+
+# Rule 7: strict mode raises at the first violation; the recoveries are errors.
+@pytest.mark.parametrize("value,position", [("*; q=0.2", 1), ("a/b; q=.2", 7), ("a/b, c d, e/", 6)])
+def test_rule7_strict_raises_first_violation(engine: Engine, value: str, position: int) -> None:
+    with pytest.raises(AcceptError) as info:
+        engine.parse(value, strict=True)
+    assert info.value.position == position
+
+
+# Rule 8: the length limit, both modes, every entry point; None lifts it.
+def test_rule8_limit(engine: Engine) -> None:
+    value = "a/b," * 3000  # 12000 characters
+    for strict in (False, True):
+        with pytest.raises(AcceptError) as info:
+            engine.parse(value, strict=strict)
+        assert info.value.position == 8192
+        assert "over the limit of 8192" in str(info.value)
+    with pytest.raises(AcceptError):
+        engine.negotiate(value, ["a/b"])
+    with pytest.raises(AcceptError):
+        engine.quality(value, "a/b")
+    with pytest.raises(AcceptError):
+        engine.Negotiator(["a/b"]).choose(value)
+    with pytest.raises(AcceptError):
+        engine.Negotiator(["a/b"]).rank(value)
+    assert len(engine.parse(value, max_length=None)) == 3000
+    assert engine.negotiate(value, ["a/b"], max_length=None) == "a/b"
+    assert engine.Negotiator(["a/b"], max_length=None).choose(value) == "a/b"
+    assert engine.quality(value, "a/b", max_length=12000) == 1.0
+
+
+def test_rule8_limit_is_inclusive(engine: Engine) -> None:
+    assert len(engine.parse("a/b", max_length=3)) == 1
+    with pytest.raises(AcceptError):
+        engine.parse("a/b", max_length=2)
+
+
+# Rule 9: matching.
+def test_rule9_params_must_be_present_and_equal(engine: Engine) -> None:
+    accept = engine.parse("text/html;level=1")
+    assert accept.quality("text/html;level=1;extra=x") == 1.0  # extra params fine
+    assert accept.quality("text/html") == 0.0  # missing param
+    assert accept.quality("text/html;level=2") == 0.0
+
+
+def test_rule9_charset_case_insensitive_others_exact(engine: Engine) -> None:
+    assert engine.quality('text/plain;charset="UTF-8"', "text/plain;charset=utf-8") == 1.0
+    assert engine.quality("text/plain;format=Flowed", "text/plain;format=flowed") == 0.0
+
+
+# Rule 10: the most specific matching range gives the quality.
+def test_rule10_most_specific_wins_even_with_lower_q(engine: Engine) -> None:
+    assert engine.quality("text/*;q=0.9, text/html;q=0.1", "text/html") == 0.1
+    assert engine.quality("*/*;q=0.9, text/*;q=0.2", "text/css") == 0.2
+
+
+def test_rule10_equal_specificity_higher_q(engine: Engine) -> None:
+    assert engine.quality("a/b;q=0.2, a/b;q=0.7", "a/b") == 0.7
+
+
+def test_rule10_q0_is_not_acceptable(engine: Engine) -> None:
+    assert engine.negotiate("*/*, a/b;q=0", ["a/b"]) is None
+    assert not engine.parse("*/*, a/b;q=0").accepts("a/b")
+
+
+# Rule 11: highest q, then the more specific range, then server order.
+def test_rule11_ties(engine: Engine) -> None:
+    assert engine.negotiate("a/*, a/c", ["a/b", "a/c"]) == "a/c"
+    assert engine.negotiate("a/b, a/c", ["a/c", "a/b"]) == "a/c"
+    assert engine.Negotiator(["a/b", "a/c"]).rank("a/*;q=0.5, a/c") == [
+        ("a/c", 1.0),
+        ("a/b", 0.5),
+    ]
+
+
+# Rule 12: absent header, empty header, no valid member.
+def test_rule12_absent_empty_invalid(engine: Engine) -> None:
+    offers = ["a/b", "c/d"]
+    assert engine.negotiate(None, offers) == "a/b"
+    assert engine.Negotiator(offers).rank(None) == [("a/b", 1.0), ("c/d", 1.0)]
+    assert engine.negotiate("", offers, default="406") == "406"
+    assert engine.negotiate("bad, also bad", offers, default="406") == "406"
+    assert engine.parse(None).present is False
+    assert engine.parse("").present is True
+    assert engine.quality(None, "x/y") == 1.0
+
+
+# Rule 13: offers are concrete types, checked when given.
+@pytest.mark.parametrize(
+    "offer",
+    ["*/*", "text/*", "text", "text/html;q=0.5", "text/html, a/b", "", "a/b;x", "a/\u20ac"],
+)
+def test_rule13_bad_offers_raise_at_construction(engine: Engine, offer: str) -> None:
+    with pytest.raises(ValueError, match="invalid offer"):
+        engine.Negotiator(["a/b", offer])
+    with pytest.raises(ValueError, match="invalid offer"):
+        engine.negotiate("*/*", [offer])
+
+
+def test_rule13_non_str_offer(engine: Engine) -> None:
+    with pytest.raises(TypeError, match="offer must be a str, not bytes"):
+        engine.Negotiator([b"a/b"])
+
+
+def test_media_range_is_the_shared_type(engine: Engine) -> None:
+    assert engine.parse("a/b")[0] == MediaRange("a", "b")
