@@ -5,16 +5,66 @@ from __future__ import annotations
 from hypothesis import strategies as st
 
 TOKENS = st.sampled_from(
-    ["text", "html", "TEXT", "Html", "application", "json", "x-c", "a", "b", "*",
-     "q", "Q", "level", "charset", "v", "b3", "*x", "1", "0", "!#$%&'+-.^_`|~"]
+    [
+        "text",
+        "html",
+        "TEXT",
+        "Html",
+        "application",
+        "json",
+        "x-c",
+        "a",
+        "b",
+        "*",
+        "q",
+        "Q",
+        "level",
+        "charset",
+        "v",
+        "b3",
+        "*x",
+        "1",
+        "0",
+        "!#$%&'+-.^_`|~",
+    ]
 )
 WEIGHTS = st.sampled_from(
-    ["0", "1", "0.", "1.", "0.5", "0.123", "1.000", "0.8", "0.9", "0.25", "0.001",
-     "1.0000", "0.1234", "1.001",
-     ".2", ".25", ".125", ".1234", ".", "2", "11", "-1", "+0.5", "0..1", "a",
-     "inf", "nan", '"0.5"', "", "00", "01", "1e-3"]
+    [
+        "0",
+        "1",
+        "0.",
+        "1.",
+        "0.5",
+        "0.123",
+        "1.000",
+        "0.8",
+        "0.9",
+        "0.25",
+        "0.001",
+        "1.0000",
+        "0.1234",
+        "1.001",
+        ".2",
+        ".25",
+        ".125",
+        ".1234",
+        ".",
+        "2",
+        "11",
+        "-1",
+        "+0.5",
+        "0..1",
+        "a",
+        "inf",
+        "nan",
+        '"0.5"',
+        "",
+        "00",
+        "01",
+        "1e-3",
+    ]
 )
-QUOTED_PIECES = list('abc ,;=\t\xe9(:@') + ['\\"', "\\\\", "\\a"]
+QUOTED_PIECES = [*"abc ,;=\t\xe9(:@", '\\"', "\\\\", "\\a"]
 QUOTED = st.builds(
     lambda body: '"' + "".join(body) + '"',
     st.lists(st.sampled_from(QUOTED_PIECES), max_size=8)
@@ -22,8 +72,31 @@ QUOTED = st.builds(
 )
 VALUES = st.one_of(TOKENS, QUOTED, st.sampled_from(["", "UTF-8", "utf-8", "a b"]))
 JUNK = st.sampled_from(
-    [" ", "\t", ",", ";", "=", "/", '"', "\\", "\x00", "\x1f", "\x7f", "\r\n",
-     "\xe9", "\u20ac", "\U0001f600", "*", "(", ")", ":", "@", "?", "[", "{"]
+    [
+        " ",
+        "\t",
+        ",",
+        ";",
+        "=",
+        "/",
+        '"',
+        "\\",
+        "\x00",
+        "\x1f",
+        "\x7f",
+        "\r\n",
+        "\xe9",
+        "\u20ac",
+        "\U0001f600",
+        "*",
+        "(",
+        ")",
+        ":",
+        "@",
+        "?",
+        "[",
+        "{",
+    ]
 )
 
 
@@ -62,9 +135,12 @@ def member(draw: st.DrawFn) -> str:
 @st.composite
 def accept_values(draw: st.DrawFn) -> str:
     members = draw(st.lists(member(), max_size=6))
-    seps = [draw(st.sampled_from([",", ", ", " ,", ",,", " , ", ",\t"])) for _ in members]
-    text = "".join(m + s for m, s in zip(members, seps))
-    return text[: -len(seps[-1])] if seps and draw(st.booleans()) else text
+    seps = [
+        draw(st.sampled_from([",", ", ", " ,", ",,", " , ", ",\t"])) for _ in members
+    ]
+    text = "".join(m + s for m, s in zip(members, seps, strict=True))
+    trim_last: bool = draw(st.booleans())
+    return text[: -len(seps[-1])] if seps and trim_last else text
 
 
 #: Anything a client could send, as str or as bytes.

@@ -59,7 +59,10 @@ def test_media_range() -> None:
     assert MediaRange("text", "*").specificity == (1, 0)
     assert MediaRange("*", "*").specificity == (0, 0)
     assert str(rng) == "text/html;level=1;q=0.5"
-    assert str(MediaRange("a", "b", (("p", 'x "y"'), ("e", "")), 125)) == 'a/b;p="x \\"y\\"";e="";q=0.125'
+    assert (
+        str(MediaRange("a", "b", (("p", 'x "y"'), ("e", "")), 125))
+        == 'a/b;p="x \\"y\\"";e="";q=0.125'
+    )
     assert rng.matches("text/html;level=1;x=y") and not rng.matches("text/html")
     assert MediaRange("*", "*").matches("a/b")
     assert hash(rng) == hash(MediaRange("text", "html", (("level", "1"),), 500))
@@ -156,12 +159,17 @@ def test_format_accept() -> None:
     assert format_accept(["application/json", ("text/html", 0.5), "image/*"]) == (
         "application/json, text/html;q=0.5, image/*"
     )
-    assert format_accept([MediaRange("a", "b", (("p", "x y"),), 0)]) == 'a/b;p="x y";q=0'
-    assert format_accept(["Text/Plain; charset=UTF-8 ;q=0.80"]) == "text/plain;charset=UTF-8;q=0.8"
+    assert (
+        format_accept([MediaRange("a", "b", (("p", "x y"),), 0)]) == 'a/b;p="x y";q=0'
+    )
+    assert (
+        format_accept(["Text/Plain; charset=UTF-8 ;q=0.80"])
+        == "text/plain;charset=UTF-8;q=0.8"
+    )
     assert format_accept([]) == ""
-    with pytest.raises(ValueError, match="invalid weight 1.5"):
+    with pytest.raises(ValueError, match=r"invalid weight 1\.5"):
         format_accept([("a/b", 1.5)])
-    with pytest.raises(ValueError, match="invalid weight 0.0001"):
+    with pytest.raises(ValueError, match=r"invalid weight 0\.0001"):
         format_accept([("a/b", 0.0001)])
     with pytest.raises(ValueError, match="invalid media type"):
         format_accept(["a/b, c/d"])
@@ -170,7 +178,9 @@ def test_format_accept() -> None:
 
 
 def test_browser_defaults_parse_cleanly(engine: Engine) -> None:
-    assert {"navigate", "image", "style", "script", "fetch", "json", "cli"} <= set(BROWSER_DEFAULTS)
+    assert {"navigate", "image", "style", "script", "fetch", "json", "cli"} <= set(
+        BROWSER_DEFAULTS
+    )
     for context, value in BROWSER_DEFAULTS.items():
         accept = engine.parse(value)
         assert len(accept) > 0 and not accept.skipped, context
@@ -188,7 +198,9 @@ def test_browser_defaults_negotiate_sensibly() -> None:
     assert fastaccept.negotiate(BROWSER_DEFAULTS["curl"], api) == "application/json"
     assert fastaccept.negotiate(BROWSER_DEFAULTS["jdk-legacy"], api) == "text/html"
     images = ["image/jpeg", "image/webp", "image/png"]
-    assert fastaccept.negotiate(BROWSER_DEFAULTS["chrome-image"], images) == "image/webp"
+    assert (
+        fastaccept.negotiate(BROWSER_DEFAULTS["chrome-image"], images) == "image/webp"
+    )
     assert fastaccept.negotiate(BROWSER_DEFAULTS["image"], images) == "image/png"
 
 
@@ -197,7 +209,11 @@ def test_cors_unsafe_bytes() -> None:
     assert report.safelisted is False and report.too_long is False
     assert report.unsafe == ((6, 0x22), (8, 0x22))
     long_report = cors_unsafe_bytes("a" * 129)
-    assert (long_report.safelisted, long_report.too_long, long_report.length) == (False, True, 129)
+    assert (long_report.safelisted, long_report.too_long, long_report.length) == (
+        False,
+        True,
+        129,
+    )
     assert cors_unsafe_bytes(b"a/b,\tc/d\xe9").safelisted is True
     assert cors_unsafe_bytes("a/\u20ac").unsafe == ((2, 0x20AC),)
     assert cors_unsafe_bytes("a/b\x1f\x7f").unsafe == ((3, 0x1F), (4, 0x7F))
@@ -213,13 +229,23 @@ def test_public_names() -> None:
 def _implementation(env: dict[str, str]) -> str:
     code = "import fastaccept; print(fastaccept.IMPLEMENTATION, fastaccept.Negotiator.__module__)"
     out = subprocess.run(
-        [sys.executable, "-c", code], env={**os.environ, **env},
-        capture_output=True, text=True, check=True,
+        [sys.executable, "-c", code],
+        env={**os.environ, **env},
+        capture_output=True,
+        text=True,
+        check=True,
     )
     return out.stdout.strip()
 
 
 def test_env_var_forces_pure_python() -> None:
-    assert _implementation({"FASTACCEPT_NO_EXTENSIONS": "1"}) == "python fastaccept._scan_py"
-    assert _implementation({"FASTACCEPT_NO_EXTENSIONS": ""}) == "cython fastaccept._scan"
-    assert _implementation({"FASTACCEPT_NO_EXTENSIONS": "0"}) == "cython fastaccept._scan"
+    assert (
+        _implementation({"FASTACCEPT_NO_EXTENSIONS": "1"})
+        == "python fastaccept._scan_py"
+    )
+    assert (
+        _implementation({"FASTACCEPT_NO_EXTENSIONS": ""}) == "cython fastaccept._scan"
+    )
+    assert (
+        _implementation({"FASTACCEPT_NO_EXTENSIONS": "0"}) == "cython fastaccept._scan"
+    )

@@ -11,7 +11,16 @@ from fastaccept.__main__ import main
 
 
 def test_explain_prints_table_and_choice(capsys: pytest.CaptureFixture[str]) -> None:
-    code = main(["explain", "text/html;q=0.5, */*;q=0.1", "--offer", "application/json", "--offer", "text/html"])
+    code = main(
+        [
+            "explain",
+            "text/html;q=0.5, */*;q=0.1",
+            "--offer",
+            "application/json",
+            "--offer",
+            "text/html",
+        ]
+    )
     out = capsys.readouterr().out
     assert code == 0
     assert "#  type  subtype  params  q    specificity" in out
@@ -25,7 +34,10 @@ def test_explain_prints_table_and_choice(capsys: pytest.CaptureFixture[str]) -> 
 def test_explain_skipped_and_cors(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["explain", 'a/b;p="x", c d', "--offer", "x/y"]) == 0
     out = capsys.readouterr().out
-    assert "'c d' at 11: expected '/' after the type 'c', found a space (position 12)" in out
+    assert (
+        "'c d' at 11: expected '/' after the type 'c', found a space (position 12)"
+        in out
+    )
     assert "CORS-unsafe byte 0x22 '\"' at 6" in out
     assert "chosen:  none acceptable -> answer 406" in out
 
@@ -45,11 +57,15 @@ def test_explain_bad_offer(capsys: pytest.CaptureFixture[str]) -> None:
 def test_module_runs() -> None:
     out = subprocess.run(
         [sys.executable, "-m", "fastaccept", "explain", "*/*", "--offer", "a/b"],
-        capture_output=True, text=True, check=True,
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout
     assert "chosen:  a/b (q=1)" in out
     help_text = subprocess.run(
         [sys.executable, "-m", "fastaccept", "explain", "--help"],
-        capture_output=True, text=True, check=True,
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout
     assert "--offer TYPE" in help_text and "--strict" in help_text

@@ -35,8 +35,12 @@ def as_lists(accept: Any) -> list[list[Any]]:
     return [[r.type, r.subtype, dict(r.params), r.q] for r in accept]
 
 
-@pytest.mark.skipif(not SHARED.is_dir(), reason="no ../shared/conformance beside the repo")
-@pytest.mark.parametrize("name", ["negotiate.jsonl", "quality.jsonl", "parse.jsonl", "cors.jsonl"])
+@pytest.mark.skipif(
+    not SHARED.is_dir(), reason="no ../shared/conformance beside the repo"
+)
+@pytest.mark.parametrize(
+    "name", ["negotiate.jsonl", "quality.jsonl", "parse.jsonl", "cors.jsonl"]
+)
 def test_copy_matches_shared(name: str) -> None:
     assert (HERE / name).read_bytes() == (SHARED / name).read_bytes(), (
         f"tests/conformance/{name} is out of date: copy ../shared/conformance/{name}"
@@ -61,7 +65,9 @@ def test_negotiate(engine: Engine, case: dict[str, Any]) -> None:
 @pytest.mark.parametrize("case", QUALITY, ids=ids(QUALITY, "media_type"))
 def test_quality(engine: Engine, case: dict[str, Any]) -> None:
     assert engine.quality(case["accept"], case["media_type"]) == case["expected_q"]
-    assert engine.parse(case["accept"]).quality(case["media_type"]) == case["expected_q"]
+    assert (
+        engine.parse(case["accept"]).quality(case["media_type"]) == case["expected_q"]
+    )
 
 
 @pytest.mark.parametrize("case", PARSE, ids=ids(PARSE, "accept"))

@@ -56,7 +56,9 @@ def offers_for(value: Any) -> list[str]:
 @given(ANY_VALUE)
 def test_parse_agrees(value: Any) -> None:
     for strict in (False, True):
-        assert parse_outcome(CYTHON, value, strict) == parse_outcome(PYTHON, value, strict)
+        assert parse_outcome(CYTHON, value, strict) == parse_outcome(
+            PYTHON, value, strict
+        )
 
 
 @FUZZ
@@ -97,7 +99,7 @@ def test_canonical_str_round_trips(value: Any) -> None:
 @FUZZ
 @given(ANY_VALUE, st.integers(0, 80))
 def test_max_length_agrees(value: Any, limit: int) -> None:
-    outcomes = []
+    outcomes: list[tuple[object, ...]] = []
     for engine in (CYTHON, PYTHON):
         try:
             outcomes.append(("ok", tuple(engine.parse(value, max_length=limit))))

@@ -9,7 +9,9 @@ from fastaccept import AcceptError, MediaRange
 from .conftest import Engine
 
 
-def ranges(engine: Engine, value: str, **kw: object) -> list[tuple[str, str, tuple[tuple[str, str], ...], int]]:
+def ranges(
+    engine: Engine, value: str, **kw: object
+) -> list[tuple[str, str, tuple[tuple[str, str], ...], int]]:
     return [tuple(r) for r in engine.parse(value, **kw)]  # type: ignore[misc]
 
 
@@ -69,7 +71,9 @@ def test_rule4_weights_are_thousandths(engine: Engine) -> None:
     assert engine.negotiate("c/d;q=0.300, a/b;q=0.3", ["a/b", "c/d"]) == "a/b"
 
 
-@pytest.mark.parametrize("weight", ["1.5", "2", "-0", "0.1234", "1.01", "1e0", "0x1", "inf", "nan"])
+@pytest.mark.parametrize(
+    "weight", ["1.5", "2", "-0", "0.1234", "1.01", "1e0", "0x1", "inf", "nan"]
+)
 def test_rule4_outside_qvalue_grammar(engine: Engine, weight: str) -> None:
     assert ranges(engine, f"a/b;q={weight}, c/d") == [("c", "d", (), 1000)]
 
@@ -84,7 +88,9 @@ def test_rule5_many_distinct_parameters_are_fine(engine: Engine) -> None:
     names = [f"p{i}" for i in range(40)]
     value = "a/b;" + ";".join(f"{n}=1" for n in names)
     assert [n for n, _ in engine.parse(value, strict=True)[0].params] == names
-    assert ranges(engine, value + ";P39=2") == []  # repeat found past the pairwise limit
+    assert (
+        ranges(engine, value + ";P39=2") == []
+    )  # repeat found past the pairwise limit
 
 
 # Rule 6: lenient skips bad members; exactly two recoveries.
@@ -94,15 +100,21 @@ def test_rule6_jdk_recoveries(engine: Engine) -> None:
     assert not engine.parse(value).skipped
 
 
-@pytest.mark.parametrize("value", ["a/b;q=0,5", "a/b;q=.", "a/b;q=.2345", "*x", "text", "a/b;q=1.0.0"])
+@pytest.mark.parametrize(
+    "value", ["a/b;q=0,5", "a/b;q=.", "a/b;q=.2345", "*x", "text", "a/b;q=1.0.0"]
+)
 def test_rule6_nothing_else_is_repaired(engine: Engine, value: str) -> None:
     assert ranges(engine, value + ", c/d")[0] != ("a", "b", (), 500)
     assert len(engine.parse(value).skipped) >= 1
 
 
 # Rule 7: strict mode raises at the first violation; the recoveries are errors.
-@pytest.mark.parametrize("value,position", [("*; q=0.2", 1), ("a/b; q=.2", 7), ("a/b, c d, e/", 6)])
-def test_rule7_strict_raises_first_violation(engine: Engine, value: str, position: int) -> None:
+@pytest.mark.parametrize(
+    "value,position", [("*; q=0.2", 1), ("a/b; q=.2", 7), ("a/b, c d, e/", 6)]
+)
+def test_rule7_strict_raises_first_violation(
+    engine: Engine, value: str, position: int
+) -> None:
     with pytest.raises(AcceptError) as info:
         engine.parse(value, strict=True)
     assert info.value.position == position
@@ -145,7 +157,9 @@ def test_rule9_params_must_be_present_and_equal(engine: Engine) -> None:
 
 
 def test_rule9_charset_case_insensitive_others_exact(engine: Engine) -> None:
-    assert engine.quality('text/plain;charset="UTF-8"', "text/plain;charset=utf-8") == 1.0
+    assert (
+        engine.quality('text/plain;charset="UTF-8"', "text/plain;charset=utf-8") == 1.0
+    )
     assert engine.quality("text/plain;format=Flowed", "text/plain;format=flowed") == 0.0
 
 
@@ -189,7 +203,16 @@ def test_rule12_absent_empty_invalid(engine: Engine) -> None:
 # Rule 13: offers are concrete types, checked when given.
 @pytest.mark.parametrize(
     "offer",
-    ["*/*", "text/*", "text", "text/html;q=0.5", "text/html, a/b", "", "a/b;x", "a/\u20ac"],
+    [
+        "*/*",
+        "text/*",
+        "text",
+        "text/html;q=0.5",
+        "text/html, a/b",
+        "",
+        "a/b;x",
+        "a/\u20ac",
+    ],
 )
 def test_rule13_bad_offers_raise_at_construction(engine: Engine, offer: str) -> None:
     with pytest.raises(ValueError, match="invalid offer"):

@@ -9,7 +9,7 @@ it is built; a pure-Python twin gives identical results otherwise. Set
 from __future__ import annotations
 
 import os
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from . import _scan_py
 from ._cors import CorsReport, cors_unsafe_bytes
@@ -21,13 +21,21 @@ from ._types import Accept, MediaRange, SkippedMember
 
 IMPLEMENTATION: Literal["cython", "python"]
 
-if os.environ.get("FASTACCEPT_NO_EXTENSIONS", "").strip().lower() in ("", "0", "false", "no"):
+
+def _no_extensions() -> bool:
+    value = os.environ.get("FASTACCEPT_NO_EXTENSIONS", "").strip().lower()
+    return value not in ("", "0", "false", "no")
+
+
+if TYPE_CHECKING:  # both engines have this API; the stub of _scan describes it
+    from . import _scan as _engine
+elif _no_extensions():
+    _engine = _scan_py
+else:
     try:
         from . import _scan as _engine
     except ImportError:  # not built: the pure-Python engine gives the same results
-        _engine = _scan_py  # type: ignore[assignment]
-else:
-    _engine = _scan_py  # type: ignore[assignment]
+        _engine = _scan_py
 
 IMPLEMENTATION = "python" if _engine is _scan_py else "cython"
 

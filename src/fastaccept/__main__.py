@@ -22,14 +22,19 @@ from ._types import format_param_value, format_weight
 
 def _table(rows: list[list[str]]) -> list[str]:
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    return ["  " + "  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in rows]
+    return [
+        "  " + "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip()
+        for row in rows
+    ]
 
 
 def _byte(code: int) -> str:
     return f"U+{code:04X}" if code > 0xFF else f"0x{code:02X} {chr(code)!r}"
 
 
-def explain(value: str, offers: Sequence[str], strict: bool, max_length: int | None) -> int:
+def explain(
+    value: str, offers: Sequence[str], strict: bool, max_length: int | None
+) -> int:
     """Print the explanation; return the process exit code."""
     print(f"value:   {value!r}")
     print(f"engine:  {IMPLEMENTATION}")
@@ -45,15 +50,23 @@ def explain(value: str, offers: Sequence[str], strict: bool, max_length: int | N
         for i, rng in enumerate(accept, 1):
             params = ";".join(f"{n}={format_param_value(v)}" for n, v in rng.params)
             rows.append(
-                [str(i), rng.type, rng.subtype, params or "-",
-                 format_weight(rng.weight), str(rng.specificity)]
+                [
+                    str(i),
+                    rng.type,
+                    rng.subtype,
+                    params or "-",
+                    format_weight(rng.weight),
+                    str(rng.specificity),
+                ]
             )
         print("\n".join(_table(rows)))
     else:
         print("  none: a present header with no valid member accepts nothing")
     print(f"\nskipped ({len(accept.skipped)}):")
     for skip in accept.skipped:
-        print(f"  {skip.text!r} at {skip.start}: {skip.reason} (position {skip.position})")
+        print(
+            f"  {skip.text!r} at {skip.start}: {skip.reason} (position {skip.position})"
+        )
     if not accept.skipped:
         print("  none")
     report = cors_unsafe_bytes(value)
@@ -99,12 +112,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     ex.add_argument("value", metavar="VALUE", help="the Accept header value")
     ex.add_argument(
-        "--offer", action="append", default=[], metavar="TYPE",
+        "--offer",
+        action="append",
+        default=[],
+        metavar="TYPE",
         help="a media type the server can send (repeat, in server preference order)",
     )
-    ex.add_argument("--strict", action="store_true", help="reject any violation of RFC 9110")
     ex.add_argument(
-        "--max-length", type=int, default=8192, metavar="N",
+        "--strict", action="store_true", help="reject any violation of RFC 9110"
+    )
+    ex.add_argument(
+        "--max-length",
+        type=int,
+        default=8192,
+        metavar="N",
         help="longest value accepted (default 8192; 0 for no limit)",
     )
     args = parser.parse_args(argv)

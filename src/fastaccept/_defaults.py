@@ -23,9 +23,13 @@ BROWSER_DEFAULTS: Final[Mapping[str, str]] = MappingProxyType(
             "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,"
             "image/webp,image/apng,*/*;q=0.8,application/signed-exchange;v=b3;q=0.7"
         ),
-        "chrome-image": "image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8",
+        "chrome-image": (
+            "image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8"
+        ),
         "firefox-navigate": _NAVIGATE,
-        "firefox-image": "image/avif,image/webp,image/png,image/svg+xml,image/*;q=0.8,*/*;q=0.5",
+        "firefox-image": (
+            "image/avif,image/webp,image/png,image/svg+xml,image/*;q=0.8,*/*;q=0.5"
+        ),
         "safari-navigate": _NAVIGATE,
         "safari-image": (
             "image/webp,image/avif,image/jxl,image/heic,image/heic-sequence,"

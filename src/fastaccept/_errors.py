@@ -95,7 +95,9 @@ def reason(code: int, text: str, pos: int) -> str:
     if code == EXPECTED_TYPE:
         return f"expected a media type (a token such as 'text'), found {found}"
     if code == EXPECTED_SLASH:
-        return f"expected '/' after the type {_token_before(text, pos)!r}, found {found}"
+        return (
+            f"expected '/' after the type {_token_before(text, pos)!r}, found {found}"
+        )
     if code == EXPECTED_SUBTYPE:
         return f"expected a subtype token after '/', found {found}"
     if code == WILDCARD_TYPE:

@@ -7,8 +7,7 @@ from typing import Final
 
 #: tchar, RFC 9110 §5.6.2: the characters of a token.
 TCHARS: Final = frozenset(
-    "!#$%&'*+-.^_`|~0123456789"
-    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+    "!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 )
 
 #: CORS-unsafe request-header bytes (Fetch): controls other than HT, the listed

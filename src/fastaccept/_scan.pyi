@@ -1,4 +1,4 @@
-"""Type stub of the Cython engine; the pure-Python twin ``_scan_py`` has the same API."""
+"""Type stub of the Cython engine; ``_scan_py`` (the pure-Python twin) matches it."""
 
 from collections.abc import Iterable
 from typing import Final, TypeVar
@@ -11,7 +11,9 @@ Value = str | bytes | bytearray | memoryview | None
 
 ERROR_CODES: Final[dict[str, int]]
 
-def parse(value: Value, *, strict: bool = False, max_length: int | None = 8192) -> Accept: ...
+def parse(
+    value: Value, *, strict: bool = False, max_length: int | None = 8192
+) -> Accept: ...
 def is_cors_safelisted(value: str | bytes | bytearray | memoryview) -> bool: ...
 
 class Negotiator:

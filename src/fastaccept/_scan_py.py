@@ -30,7 +30,7 @@ _TOKEN: Final = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
 _OWS: Final = re.compile(r"[ \t]*")
 _SEPARATORS: Final = re.compile(r"[ \t,]*")
 _QUOTED_BODY: Final = re.compile(
-    r'(?:[\t \x21\x23-\x5b\x5d-\x7e\x80-\xff]|\\[\t \x21-\x7e\x80-\xff])*'
+    r"(?:[\t \x21\x23-\x5b\x5d-\x7e\x80-\xff]|\\[\t \x21-\x7e\x80-\xff])*"
 )
 _QUOTED_PAIR: Final = re.compile(r"\\(.)", re.DOTALL)
 _COMMA_OR_QUOTE: Final = re.compile(r'[,"]')
@@ -210,7 +210,11 @@ def parse(
         raise AcceptError(reason(code, original, pos), coerced, pos)
     skipped = [
         SkippedMember(
-            start, end, original[start:end].rstrip(" \t"), pos, reason(code, original, pos)
+            start,
+            end,
+            original[start:end].rstrip(" \t"),
+            pos,
+            reason(code, original, pos),
         )
         for start, end, pos, code in raw
     ]
@@ -309,12 +313,11 @@ class Negotiator:
 
     def choose_index(self, value: str | bytes | bytearray | memoryview | None) -> int:
         """The index of the best offer for ``value``, or -1 when none is acceptable."""
-        kind = type(value)
-        if kind is str or kind is bytes:
-            index = self._cache.get(value)  # type: ignore[arg-type]
+        if type(value) is str or type(value) is bytes:
+            index = self._cache.get(value)
             if index is None:
                 index = best_index(_ranges(value, self._max_length), self._parsed)
-                store(self._cache, self._cache_size, value, index)  # type: ignore[arg-type]
+                store(self._cache, self._cache_size, value, index)
             return index
         return best_index(_ranges(value, self._max_length), self._parsed)
 

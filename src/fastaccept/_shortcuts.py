@@ -19,7 +19,11 @@ Value = str | bytes | bytearray | memoryview | None
 
 class NegotiatorLike(Protocol):
     def __init__(
-        self, offers: Iterable[str], *, cache_size: int = ..., max_length: int | None = ...
+        self,
+        offers: Iterable[str],
+        *,
+        cache_size: int = ...,
+        max_length: int | None = ...,
     ) -> None: ...
     def choose_index(self, value: Value) -> int: ...
     def rank(self, value: Value) -> list[tuple[str, float]]: ...
@@ -39,7 +43,9 @@ class Shortcuts:
         except TypeError:  # an unhashable offer: let the Negotiator say what is wrong
             return self._negotiator(offers, cache_size=0, max_length=max_length)
         if found is None:
-            found = self._negotiator(offers, cache_size=VALUES_KEPT, max_length=max_length)
+            found = self._negotiator(
+                offers, cache_size=VALUES_KEPT, max_length=max_length
+            )
             store(self._kept, NEGOTIATORS_KEPT, key, found)
         return found
 
@@ -64,6 +70,6 @@ class Shortcuts:
     def quality(
         self, value: Value, media_type: str, *, max_length: int | None = 8192
     ) -> float:
-        """The weight ``value`` gives the concrete ``media_type`` (0.0: not acceptable)."""
+        """The weight ``value`` gives the concrete ``media_type`` (0.0: refused)."""
         ranked = self._for((media_type,), max_length).rank(value)
         return ranked[0][1] if ranked else 0.0

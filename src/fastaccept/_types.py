@@ -18,7 +18,6 @@ _T = TypeVar("_T")
 _D = TypeVar("_D")
 
 
-
 def format_weight(weight: int) -> str:
     """Thousandths as the shortest qvalue text: 500 -> '0.5', 0 -> '0'."""
     if weight >= 1000:
