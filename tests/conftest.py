@@ -10,7 +10,6 @@ from typing import Any
 
 import pytest
 
-from fastaccept._shortcuts import Shortcuts
 from fastaccept._types import Accept
 
 
@@ -32,13 +31,12 @@ def load_engine(name: str) -> Engine:
     module = importlib.import_module(
         "fastaccept._scan" if name == "cython" else "fastaccept._scan_py"
     )
-    shortcuts = Shortcuts(module.Negotiator)
     return Engine(
         name,
         module,
         module.parse,
-        shortcuts.negotiate,
-        shortcuts.quality,
+        module.negotiate,
+        module.quality,
         module.Negotiator,
         module.is_cors_safelisted,
     )

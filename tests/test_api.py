@@ -129,8 +129,7 @@ def test_negotiator_cache_is_bounded(engine: Engine) -> None:
     for i in range(100):
         assert negotiator.choose(f"c/d, x/y;q=0.{i:03d}") == "c/d"
         assert len(cache) <= 8
-    assert len(cache) == 8
-    assert "c/d, x/y;q=0.099" in cache  # the newest stay, the oldest went
+    assert "c/d, x/y;q=0.099" in cache  # the newest is kept, the oldest went
     assert "c/d, x/y;q=0.000" not in cache
     long_value = "c/d" + " " * CACHE_KEY_MAX_LENGTH
     assert negotiator.choose(long_value) == "c/d"

@@ -16,7 +16,6 @@ from ._cors import CorsReport, cors_unsafe_bytes
 from ._defaults import BROWSER_DEFAULTS
 from ._errors import AcceptError
 from ._format import format_accept
-from ._shortcuts import Shortcuts
 from ._types import Accept, MediaRange, SkippedMember
 
 IMPLEMENTATION: Literal["cython", "python"]
@@ -42,9 +41,8 @@ IMPLEMENTATION = "python" if _engine is _scan_py else "cython"
 parse = _engine.parse
 is_cors_safelisted = _engine.is_cors_safelisted
 Negotiator = _engine.Negotiator
-_shortcuts = Shortcuts(Negotiator)
-negotiate = _shortcuts.negotiate
-quality = _shortcuts.quality
+negotiate = _engine.negotiate
+quality = _engine.quality
 
 __version__ = "0.1.0"
 

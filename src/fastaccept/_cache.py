@@ -14,15 +14,14 @@ _V = TypeVar("_V")
 
 
 def store(cache: dict[_K, _V], size: int, key: _K, value: _V) -> None:
-    """Remember ``key -> value``, evicting the oldest entries to stay within ``size``.
+    """Remember ``key -> value`` in a cache of at most ``size`` entries.
 
-    A key longer than ``CACHE_KEY_MAX_LENGTH`` is not stored.
+    A full cache is emptied before the new entry goes in: O(1) per store, no
+    bookkeeping on the hit path, and a working set smaller than ``size`` is back
+    after one miss each. A key longer than ``CACHE_KEY_MAX_LENGTH`` is not stored.
     """
     if size <= 0 or (isinstance(key, Sized) and len(key) > CACHE_KEY_MAX_LENGTH):
         return
-    while len(cache) >= size:
-        try:
-            del cache[next(iter(cache))]
-        except (KeyError, RuntimeError, StopIteration):  # another thread got there
-            break
+    if len(cache) >= size:
+        cache.clear()
     cache[key] = value

@@ -15,6 +15,14 @@ def parse(
     value: Value, *, strict: bool = False, max_length: int | None = 8192
 ) -> Accept: ...
 def is_cors_safelisted(value: str | bytes | bytearray | memoryview) -> bool: ...
+def negotiate(
+    value: Value,
+    offers: Iterable[str],
+    *,
+    default: _D = None,  # type: ignore[assignment]
+    max_length: int | None = 8192,
+) -> str | _D: ...
+def quality(value: Value, media_type: str, *, max_length: int | None = 8192) -> float: ...
 
 class Negotiator:
     @property

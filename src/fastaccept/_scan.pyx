@@ -10,7 +10,10 @@ creates no Python object per media range.
 """
 
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize, PyBytes_GET_SIZE
+from cpython.dict cimport PyDict_Clear, PyDict_SetItem, PyDict_Size
 from cpython.mem cimport PyMem_Free, PyMem_Malloc, PyMem_Realloc
+from cpython.object cimport PyObject
+from cpython.ref cimport Py_INCREF, Py_XDECREF
 from cpython.unicode cimport (
     PyUnicode_1BYTE_KIND,
     PyUnicode_DATA,
@@ -20,10 +23,14 @@ from cpython.unicode cimport (
 )
 from libc.string cimport memcpy
 
-from ._cache import store
+cdef extern from "Python.h":
+    const Py_ssize_t PY_SSIZE_T_MAX
+
+from ._cache import CACHE_KEY_MAX_LENGTH
 from ._errors import AcceptError, coerce_value, reason, too_long
 from ._grammar import CORS_MAX_LENGTH, CORS_UNSAFE_BYTES, TCHARS, as_header_text
 from ._scan_py import parse_offers
+from ._shortcuts import NEGOTIATORS_KEPT, VALUES_KEPT
 from ._types import Accept, MediaRange, SkippedMember
 
 # Error codes: the numbers of ``_errors`` (checked by the tests).
@@ -113,6 +120,8 @@ cdef struct Scan:
     Skip* skips
     Py_ssize_t n_skips, cap_skips
     bint unsafe                          # a CORS-unsafe byte was seen
+    PyObject* names                      # set of one member's parameter names,
+                                         # past PAIRWISE_LIMIT only (owned)
     Range small_ranges[SMALL]
     Param small_params[SMALL]
     Skip small_skips[SMALL]
@@ -125,9 +134,17 @@ cdef inline void scan_init(Scan* sc) noexcept:
     sc.n_ranges = sc.n_params = sc.n_skips = 0
     sc.cap_ranges = sc.cap_params = sc.cap_skips = SMALL
     sc.unsafe = False
+    sc.names = NULL
+
+
+cdef inline void forget_names(Scan* sc) noexcept:
+    if sc.names != NULL:
+        Py_XDECREF(sc.names)
+        sc.names = NULL
 
 
 cdef inline void scan_free(Scan* sc) noexcept:
+    forget_names(sc)
     if sc.ranges != sc.small_ranges:
         PyMem_Free(sc.ranges)
     if sc.params != sc.small_params:
@@ -177,14 +194,18 @@ cdef inline int push_skip(Scan* sc, Py_ssize_t start, Py_ssize_t end, Py_ssize_t
     return 0
 
 
+# The buffers scanned (a compact str's data, a bytes object's) always end with a
+# NUL, which is neither a tchar nor OWS: the two hot loops stop on it without a
+# bounds check. ``read_input`` only ever hands out such buffers.
+
 cdef inline Py_ssize_t skip_token(const unsigned char* s, Py_ssize_t i, Py_ssize_t n) noexcept nogil:
-    while i < n and CLASS[s[i]] & C_TCHAR:
+    while CLASS[s[i]] & C_TCHAR:
         i += 1
     return i
 
 
 cdef inline Py_ssize_t skip_ows(const unsigned char* s, Py_ssize_t i, Py_ssize_t n) noexcept nogil:
-    while i < n and (s[i] == 32 or s[i] == 9):
+    while s[i] == 32 or s[i] == 9:
         i += 1
     return i
 
@@ -234,6 +255,32 @@ cdef inline bytes lower_name(const unsigned char* s, Param* p):
     return PyBytes_FromStringAndSize(<const char*>s + p.name_start, p.name_end - p.name_start).lower()
 
 
+cdef bint repeated_name(const unsigned char* s, Scan* sc, Py_ssize_t first_param) except -1:
+    """Whether the member's newest parameter name repeats an earlier one.
+
+    Pairwise up to ``PAIRWISE_LIMIT`` parameters; past it a set (``sc.names``,
+    released by ``forget_names``) keeps the check linear.
+    """
+    cdef Py_ssize_t m, last = sc.n_params - 1
+    cdef Param* param = &sc.params[last]
+    cdef set names
+    if sc.names == NULL:
+        if last - first_param < PAIRWISE_LIMIT:
+            for m in range(first_param, last):
+                if same_name(s, &sc.params[m], param):
+                    return True
+            return False
+        names = {lower_name(s, &sc.params[m]) for m in range(first_param, last)}
+        Py_INCREF(names)
+        sc.names = <PyObject*>names
+    names = <set>sc.names
+    name = lower_name(s, param)
+    if name in names:
+        return True
+    names.add(name)
+    return False
+
+
 cdef int scan_member(const unsigned char* s, Py_ssize_t n, Py_ssize_t start, bint strict,
                      Scan* sc, Py_ssize_t* out) except -1:
     """Parse the member at ``start``; 0 and its end in ``out``, or a code and position."""
@@ -242,8 +289,6 @@ cdef int scan_member(const unsigned char* s, Py_ssize_t n, Py_ssize_t start, bin
     cdef bint type_star, sub_star, escaped
     cdef Param* param
     cdef Range* rng
-    cdef set seen = None
-    cdef bytes name
 
     j = skip_token(s, start, n)
     if j == start:
@@ -339,23 +384,12 @@ cdef int scan_member(const unsigned char* s, Py_ssize_t n, Py_ssize_t start, bin
             else:
                 param.value_start, param.value_end = v, u
             param.escaped = escaped
-            if seen is None and sc.n_params - first_param <= PAIRWISE_LIMIT:
-                for m in range(first_param, sc.n_params - 1):
-                    if same_name(s, &sc.params[m], param):
-                        code, out[0] = DUPLICATE_PARAM, p
-                        break
-                if code:
-                    break
-            else:
-                if seen is None:
-                    seen = {lower_name(s, &sc.params[m]) for m in range(first_param, sc.n_params - 1)}
-                name = lower_name(s, param)
-                if name in seen:
-                    code, out[0] = DUPLICATE_PARAM, p
-                    break
-                seen.add(name)
+            if repeated_name(s, sc, first_param):
+                code, out[0] = DUPLICATE_PARAM, p
+                break
         p = u
 
+    forget_names(sc)
     if code:
         sc.n_params = first_param
         return code
@@ -418,7 +452,11 @@ cdef int scan(const unsigned char* s, Py_ssize_t n, bint strict, Scan* sc) excep
 
 
 cdef object read_input(object value, const unsigned char** data, Py_ssize_t* length):
-    """Point ``data`` at the value's bytes; return the object that owns them."""
+    """Point ``data`` at the value's bytes; return the object that owns them.
+
+    The buffer is always NUL-terminated (``data[length] == 0``): a one-byte-kind
+    str's data or a bytes object's, as CPython lays them out.
+    """
     if isinstance(value, str):
         if PyUnicode_KIND(value) == PyUnicode_1BYTE_KIND:
             data[0] = <const unsigned char*>PyUnicode_DATA(value)
@@ -432,9 +470,29 @@ cdef object read_input(object value, const unsigned char** data, Py_ssize_t* len
     return value
 
 
-cdef inline void check_length(object value, Py_ssize_t n, object max_length) except *:
-    if max_length is not None and n > max_length:
+cdef Py_ssize_t as_limit(object max_length) except -2:
+    """``max_length`` as a C integer; ``None`` (no limit) as the largest one."""
+    if max_length is None:
+        return PY_SSIZE_T_MAX
+    if max_length < 0:
+        return -1
+    return max_length
+
+
+cdef inline int check_length(object value, Py_ssize_t n, Py_ssize_t limit, object max_length) except -1:
+    if n > limit:
         raise too_long(coerce_value(value), n, max_length)
+    return 0
+
+
+cdef int cache_store(dict cache, Py_ssize_t size, object key, object value) except -1:
+    """Remember ``key -> value``; a full cache is emptied first (see ``_cache``)."""
+    if size <= 0:
+        return 0
+    if PyDict_Size(cache) >= size:
+        PyDict_Clear(cache)
+    PyDict_SetItem(cache, key, value)
+    return 0
 
 
 cdef str token_text(const unsigned char* s, Py_ssize_t a, Py_ssize_t b):
@@ -472,7 +530,7 @@ def parse(value, *, bint strict=False, max_length=8192):
     if value is None:
         return _ABSENT
     owner = read_input(value, &s, &n)
-    check_length(value, n, max_length)
+    check_length(value, n, as_limit(max_length), max_length)
     scan_init(&sc)
     try:
         scan(s, n, strict, &sc)
@@ -617,6 +675,7 @@ cdef class Negotiator:
     cdef readonly dict _cache
     cdef Py_ssize_t _cache_size
     cdef object _max_length
+    cdef Py_ssize_t _limit
 
     def __cinit__(self, offers, *, Py_ssize_t cache_size=256, max_length=8192):
         cdef Py_ssize_t i, k
@@ -631,6 +690,7 @@ cdef class Negotiator:
         self._cache = {}
         self._cache_size = cache_size
         self._max_length = max_length
+        self._limit = as_limit(max_length)
         self._offers = <COffer*>PyMem_Malloc(max(self._n, 1) * sizeof(COffer))
         if self._offers == NULL:
             raise MemoryError()
@@ -677,7 +737,7 @@ cdef class Negotiator:
         if value is None:
             return 0 if self._n else -1
         owner = read_input(value, &s, &n)
-        check_length(value, n, self._max_length)
+        check_length(value, n, self._limit, self._max_length)
         scan_init(&sc)
         try:
             scan(s, n, False, &sc)
@@ -697,13 +757,20 @@ cdef class Negotiator:
             if found is not None:
                 return found
             index = self._compute(value)
-            store(self._cache, self._cache_size, value, index)
+            if len(value) <= CACHE_KEY_MAX_LENGTH:
+                cache_store(self._cache, self._cache_size, value, index)
             return index
         return self._compute(value)
 
     def choose(self, value, default=None):
         """The best acceptable offer (the very object given), else ``default``."""
-        cdef Py_ssize_t index = self.choose_index(value)
+        cdef Py_ssize_t index
+        if type(value) is str or type(value) is bytes:
+            found = self._cache.get(value)  # the hot path: one dict look-up
+            if found is not None:
+                index = found
+                return default if index < 0 else self.offers[index]
+        index = self.choose_index(value)
         return default if index < 0 else self.offers[index]
 
     def rank(self, value):
@@ -716,7 +783,7 @@ cdef class Negotiator:
         if value is None:
             return [(offer, 1.0) for offer in self.offers]
         owner = read_input(value, &s, &n)
-        check_length(value, n, self._max_length)
+        check_length(value, n, self._limit, self._max_length)
         scored = []
         scan_init(&sc)
         try:
@@ -729,3 +796,61 @@ cdef class Negotiator:
             scan_free(&sc)
         scored.sort()
         return [(self.offers[i], -w / 1000) for w, _, i in scored]
+
+
+# --- the one-call forms --------------------------------------------------------
+
+cdef dict _kept = {}
+#: (offers object, max_length, its items, Negotiator) of the last call: a server
+#: passes the same offers list every time, so this skips building a key.
+cdef tuple _last = (None, None, (), None)
+
+
+cdef bint same_items(object offers, tuple items):
+    """``offers`` is a list or tuple holding exactly the objects of ``items``."""
+    cdef Py_ssize_t i, n = len(items)
+    if not (type(offers) is list or type(offers) is tuple) or len(offers) != n:
+        return False
+    for i in range(n):
+        if offers[i] is not items[i]:
+            return False
+    return True
+
+
+cdef Negotiator kept_negotiator(tuple items, object max_length):
+    """The Negotiator kept for these offers, made on first use."""
+    key = (items, max_length)
+    try:
+        found = _kept.get(key)
+    except TypeError:  # an unhashable offer: let the Negotiator say what is wrong
+        return Negotiator(items, cache_size=0, max_length=max_length)
+    if found is None:
+        found = Negotiator(items, cache_size=VALUES_KEPT, max_length=max_length)
+        cache_store(_kept, NEGOTIATORS_KEPT, key, found)
+    return <Negotiator>found
+
+
+def negotiate(value, offers, *, default=None, max_length=8192):
+    """The best acceptable offer for ``value`` (RFC 9110 §12.5.1), else ``default``.
+
+    Returns the very object passed in ``offers``. See ``fastaccept.negotiate``.
+    """
+    global _last
+    cdef tuple last = _last
+    cdef tuple items
+    cdef Negotiator negotiator
+    cdef Py_ssize_t index
+    if offers is last[0] and max_length is last[1] and same_items(offers, <tuple>last[2]):
+        items, negotiator = <tuple>last[2], <Negotiator>last[3]
+    else:
+        items = offers if type(offers) is tuple else tuple(offers)
+        negotiator = kept_negotiator(items, max_length)
+        _last = (offers, max_length, items, negotiator)
+    index = negotiator.choose_index(value)
+    return default if index < 0 else items[index]
+
+
+def quality(value, media_type, *, max_length=8192):
+    """The weight ``value`` gives the concrete ``media_type`` (0.0: refused)."""
+    ranked = kept_negotiator((media_type,), max_length).rank(value)
+    return ranked[0][1] if ranked else 0.0

@@ -24,6 +24,7 @@ from ._cache import store
 from ._errors import AcceptError, coerce_value, reason, too_long
 from ._grammar import CORS_MAX_LENGTH, as_header_text, ascii_lower
 from ._match import Offer, best_index, rank
+from ._shortcuts import Shortcuts
 from ._types import Accept, MediaRange, SkippedMember
 
 _TOKEN: Final = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
@@ -336,3 +337,8 @@ class Negotiator:
         """Acceptable offers with their q, best first; q=0 offers left out."""
         ranked = rank(_ranges(value, self._max_length), self._parsed)
         return [(self._offers[i], w / 1000) for i, w in ranked]
+
+
+_shortcuts = Shortcuts(Negotiator)
+negotiate = _shortcuts.negotiate
+quality = _shortcuts.quality

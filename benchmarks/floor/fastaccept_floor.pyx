@@ -1,0 +1,46 @@
+# cython: language_level=3
+"""The benchmark floor: the least work a compiled negotiation call can do.
+
+``choose(value, offers)`` reads the value's bytes once and returns one of the
+offers; ``Floor(offers).choose(value)`` is the same as a method; ``.empty(value)``
+returns an offer without reading anything. Not part of fastaccept: it only
+gives the benchmarks a yardstick (DESIGN §5).
+"""
+
+from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_GET_SIZE
+from cpython.unicode cimport PyUnicode_DATA, PyUnicode_GET_LENGTH, PyUnicode_KIND
+
+
+cdef inline Py_ssize_t read_once(object value) except -1:
+    cdef const unsigned char* s
+    cdef Py_ssize_t n, i, acc = 0
+    if isinstance(value, str):
+        # Read the str's own buffer (one byte per character for Latin-1 text).
+        s = <const unsigned char*>PyUnicode_DATA(value)
+        n = PyUnicode_GET_LENGTH(value) * PyUnicode_KIND(value)
+    else:
+        s = <const unsigned char*>PyBytes_AS_STRING(value)
+        n = PyBytes_GET_SIZE(value)
+    for i in range(n):
+        acc += s[i]
+    return acc
+
+
+def choose(value, offers):
+    """Read ``value`` once; return one of ``offers``."""
+    return offers[read_once(value) % len(offers)]
+
+
+cdef class Floor:
+    """The method forms, for comparison with ``Negotiator.choose``."""
+
+    cdef tuple offers
+
+    def __init__(self, offers):
+        self.offers = tuple(offers)
+
+    def choose(self, value, default=None):
+        return self.offers[read_once(value) % len(self.offers)]
+
+    def empty(self, value, default=None):
+        return self.offers[0]
