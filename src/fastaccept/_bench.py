@@ -11,6 +11,7 @@ same header values, so ratios compare like with like.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -67,8 +68,7 @@ def _peer(module: str, build: Callable[[Any], Negotiate]) -> Callable[[], Negoti
 
 
 def _django(module: Any) -> Negotiate:
-    from django.conf import settings
-
+    settings = importlib.import_module("django.conf").settings
     if not settings.configured:
         settings.configure()
     http = module
@@ -104,9 +104,12 @@ PEERS: dict[str, Callable[[], Negotiate]] = {
     "mimeparse": _peer("mimeparse", lambda m: lambda v, o: m.best_match(o, v)),
     "webob": _peer("webob.acceptparse", _webob),
     "django": _peer("django.http", _django),
-    "falcon": _peer("falcon.util.mediatypes", lambda m: lambda v, o: m.best_match(o, v)),
+    "falcon": _peer(
+        "falcon.util.mediatypes", lambda m: lambda v, o: m.best_match(o, v)
+    ),
     "litestar": _peer(
-        "litestar.datastructures.headers", lambda m: lambda v, o: m.Accept(v).best_match(o)
+        "litestar.datastructures.headers",
+        lambda m: lambda v, o: m.Accept(v).best_match(o),
     ),
     "sanic": _peer("sanic.headers", lambda m: lambda v, o: m.parse_accept(v).match(*o)),
 }
@@ -136,15 +139,15 @@ def engines() -> dict[str, Any]:
     from . import _scan_py
 
     found: dict[str, Any] = {}
-    try:
+    with contextlib.suppress(ImportError):
         found["cython"] = importlib.import_module("fastaccept._scan")
-    except ImportError:
-        pass
     found["python"] = _scan_py
     return found
 
 
-def time_calls2(fn: Negotiate, values: list[str], offers: Sequence[str], repeat: int) -> float:
+def time_calls2(
+    fn: Negotiate, values: list[str], offers: Sequence[str], repeat: int
+) -> float:
     """Best-of-``repeat`` seconds per ``fn(value, offers)`` call over ``values``."""
     best = float("inf")
     for _ in range(repeat):

@@ -10,7 +10,10 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from ._grammar import ascii_lower
-from ._types import MediaRange
+from ._types import RangeTuple
+
+#: Specificity is encoded as ``non_star_parts << 32 | parameter_count``.
+_EXACT, _TYPE_ONLY, _ANY = 2 << 32, 1 << 32, 0
 
 
 class Offer(NamedTuple):
@@ -26,13 +29,35 @@ class Offer(NamedTuple):
     params: dict[str, str]
 
 
-def range_matches(rng: MediaRange, offer: Offer) -> bool:
-    """Type and subtype equal or ``*``; every range parameter present and equal."""
-    if rng.type != "*" and rng.type != offer.type:
-        return False
-    if rng.subtype != "*" and rng.subtype != offer.subtype:
-        return False
-    for name, value in rng.params:
+class OfferSet:
+    """Offers in server order, indexed by the ranges that can match them.
+
+    ``by_essence["type/subtype"]`` lists ``(offer index, specificity)`` for the
+    offers a parameterless range ``type/subtype`` (or ``type/*``, ``*/*``)
+    matches, so scoring a range is one dictionary look-up.
+    """
+
+    __slots__ = ("by_essence", "offers")
+
+    def __init__(self, offers: Sequence[Offer]) -> None:
+        self.offers = tuple(offers)
+        by_essence: dict[str, list[tuple[int, int]]] = {}
+        for index, offer in enumerate(self.offers):
+            for key, spec in (
+                (f"{offer.type}/{offer.subtype}", _EXACT),
+                (f"{offer.type}/*", _TYPE_ONLY),
+                ("*/*", _ANY),
+            ):
+                by_essence.setdefault(key, []).append((index, spec))
+        self.by_essence = {key: tuple(hits) for key, hits in by_essence.items()}
+
+    def __len__(self) -> int:
+        return len(self.offers)
+
+
+def _params_match(params: tuple[tuple[str, str], ...], offer: Offer) -> bool:
+    """Every range parameter present in the offer with an equal value (rule 9)."""
+    for name, value in params:
         wanted = offer.params.get(name)
         if wanted is None:
             return False
@@ -41,49 +66,71 @@ def range_matches(rng: MediaRange, offer: Offer) -> bool:
     return True
 
 
-def score(ranges: Sequence[MediaRange], offer: Offer) -> tuple[int, int]:
-    """(weight, specificity) of the most specific matching range; ties: higher q.
+def range_matches(rng: RangeTuple, offer: Offer) -> bool:
+    """Type and subtype equal or ``*``; every range parameter present and equal."""
+    rtype, rsub, params, _ = rng
+    return (
+        (rtype == "*" or rtype == offer.type)
+        and (rsub == "*" or rsub == offer.subtype)
+        and _params_match(params, offer)
+    )
 
-    Specificity is encoded as ``non_star_parts << 32 | parameter_count``; no
-    matching range gives ``(0, -1)``.
+
+def scores(
+    ranges: Sequence[RangeTuple], offers: OfferSet
+) -> tuple[list[int], list[int]]:
+    """Per offer: the weight and specificity of its most specific matching range.
+
+    Between equally specific ranges the higher q wins (rule 10). An offer no
+    range matches has weight 0 and specificity -1.
     """
-    best_weight, best_spec = 0, -1
-    for rng in ranges:
-        if range_matches(rng, offer):
-            spec = ((rng.type != "*") + (rng.subtype != "*")) << 32 | len(rng.params)
-            if spec > best_spec or (spec == best_spec and rng.weight > best_weight):
-                best_weight, best_spec = rng.weight, spec
-    return best_weight, best_spec
+    weights = [0] * len(offers)
+    specs = [-1] * len(offers)
+    hits_for = offers.by_essence.get
+    for rtype, rsub, params, weight in ranges:
+        hits = hits_for(f"{rtype}/{rsub}")
+        if hits is None:
+            continue
+        for index, spec in hits:
+            if params:
+                if not _params_match(params, offers.offers[index]):
+                    continue
+                spec |= len(params)
+            if spec > specs[index] or (
+                spec == specs[index] and weight > weights[index]
+            ):
+                weights[index], specs[index] = weight, spec
+    return weights, specs
 
 
-def best_index(ranges: Sequence[MediaRange] | None, offers: Sequence[Offer]) -> int:
+def best_index(ranges: Sequence[RangeTuple] | None, offers: OfferSet) -> int:
     """Index of the best acceptable offer, -1 if none (rules 11 and 12).
 
     Highest q wins; ties go to the offer matched by the more specific range,
     then to the earlier offer. ``None`` (header absent) accepts every offer.
     """
     if ranges is None:
-        return 0 if offers else -1
+        return 0 if len(offers) else -1
+    weights, specs = scores(ranges, offers)
     best, best_weight, best_spec = -1, 0, -1
-    for index, offer in enumerate(offers):
-        weight, spec = score(ranges, offer)
+    for index, weight in enumerate(weights):
         if weight > best_weight or (
-            weight == best_weight and weight > 0 and spec > best_spec
+            weight == best_weight and weight > 0 and specs[index] > best_spec
         ):
-            best, best_weight, best_spec = index, weight, spec
+            best, best_weight, best_spec = index, weight, specs[index]
     return best
 
 
 def rank(
-    ranges: Sequence[MediaRange] | None, offers: Sequence[Offer]
+    ranges: Sequence[RangeTuple] | None, offers: OfferSet
 ) -> list[tuple[int, int]]:
     """(index, weight) of every acceptable offer, in the order of ``best_index``."""
     if ranges is None:
         return [(index, 1000) for index in range(len(offers))]
-    scored = []
-    for index, offer in enumerate(offers):
-        weight, spec = score(ranges, offer)
-        if weight > 0:
-            scored.append((-weight, -spec, index))
-    scored.sort()
-    return [(index, -weight) for weight, _, index in scored]
+    weights, specs = scores(ranges, offers)
+    ordered = sorted(
+        (-weight, -specs[index], index)
+        for index, weight in enumerate(weights)
+        if weight > 0
+    )
+    return [(index, -weight) for weight, _, index in ordered]

@@ -22,7 +22,9 @@ def negotiate(
     default: _D = None,  # type: ignore[assignment]
     max_length: int | None = 8192,
 ) -> str | _D: ...
-def quality(value: Value, media_type: str, *, max_length: int | None = 8192) -> float: ...
+def quality(
+    value: Value, media_type: str, *, max_length: int | None = 8192
+) -> float: ...
 
 class Negotiator:
     @property

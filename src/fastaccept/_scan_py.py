@@ -20,14 +20,29 @@ from collections.abc import Iterable
 from typing import Final
 
 from . import _errors as E
-from ._cache import store
+from ._cache import CACHE_KEY_MAX_LENGTH
 from ._errors import AcceptError, coerce_value, reason, too_long
 from ._grammar import CORS_MAX_LENGTH, as_header_text, ascii_lower
-from ._match import Offer, best_index, rank
+from ._match import Offer, OfferSet, best_index, rank
 from ._shortcuts import Shortcuts
-from ._types import Accept, MediaRange, SkippedMember
+from ._types import Accept, MediaRange, RangeTuple, SkippedMember
 
-_TOKEN: Final = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
+_TOKEN_RE: Final = r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+"
+_TOKEN: Final = re.compile(_TOKEN_RE)
+#: The members real clients send: ``type/subtype`` and token-valued parameters
+#: (the weight among them). Anything else takes the exact path, ``scan_member``.
+#: Each part is a single character class followed by a fixed delimiter, so a
+#: failed match backtracks at most once over each character.
+_COMMON_PARAMS: Final = rf"(?:[ \t]*;[ \t]*{_TOKEN_RE}={_TOKEN_RE})*"
+#: One common member, OWS around it.
+_COMMON_MEMBER: Final = re.compile(
+    rf"[ \t]*{_TOKEN_RE}/{_TOKEN_RE}{_COMMON_PARAMS}[ \t]*"
+)
+#: A value made of common members only (empty members and OWS allowed).
+_COMMON_VALUE: Final = re.compile(
+    rf"[ \t,]*(?:{_TOKEN_RE}/{_TOKEN_RE}{_COMMON_PARAMS}[ \t]*(?:,[ \t,]*|\Z))*"
+)
+
 _OWS: Final = re.compile(r"[ \t]*")
 _SEPARATORS: Final = re.compile(r"[ \t,]*")
 _QUOTED_BODY: Final = re.compile(
@@ -36,24 +51,45 @@ _QUOTED_BODY: Final = re.compile(
 _QUOTED_PAIR: Final = re.compile(r"\\(.)", re.DOTALL)
 _COMMA_OR_QUOTE: Final = re.compile(r'[,"]')
 _QUOTE_OR_BACKSLASH: Final = re.compile(r'["\\]')
-_QVALUE: Final = re.compile(r"0(?:\.[0-9]{0,3})?|1(?:\.0{0,3})?")
-_SHORT_QVALUE: Final = re.compile(r"\.[0-9]{1,3}")
 _CORS_UNSAFE: Final = re.compile('[\x00-\x08\x0a-\x1f"():<>?@\\[\\\\\\]{}\x7f]')
 
 #: A parsed member: (error code, position, range, weighted). On success the code
 #: is 0 and the position is where the member ends (a comma, or the end).
-MemberResult = tuple[int, int, MediaRange | None, bool]
+MemberResult = tuple[int, int, RangeTuple | None, bool]
 
 _ABSENT: Final = Accept(present=False)
+_new_range: Final = tuple.__new__
+
+
+def _qvalue_spellings() -> dict[str, int]:
+    """Every text the qvalue grammar admits, with its thousandths (RFC 9110 §12.4.2).
+
+    ``( "0" [ "." 0*3DIGIT ] ) / ( "1" [ "." 0*3("0") ] )``: 1,117 spellings.
+    """
+    table = {"0": 0, "0.": 0, "1": 1000, "1.": 1000}
+    for digits in (1, 2, 3):
+        for value in range(10**digits):
+            table[f"0.{value:0{digits}d}"] = value * 10 ** (3 - digits)
+        table["1." + "0" * digits] = 1000
+    return table
+
+
+_QVALUES: Final = _qvalue_spellings()
+#: The legacy ``.d``/``.dd``/``.ddd`` form (JDK HttpURLConnection), lenient only.
+_SHORT_QVALUES: Final = {
+    k[1:]: v for k, v in _QVALUES.items() if len(k) > 2 and k[0] == "0"
+}
 
 
 def _weight(value: str, strict: bool) -> int:
     """The qvalue in thousandths, or minus an error code (RFC 9110 §12.4.2)."""
-    if _QVALUE.fullmatch(value):
-        return 1000 if value[0] == "1" else int((value[2:] + "000")[:3])
-    if _SHORT_QVALUE.fullmatch(value):  # legacy '.2' (JDK HttpURLConnection)
-        return -E.SHORT_WEIGHT if strict else int((value[1:] + "000")[:3])
-    return -E.BAD_WEIGHT
+    weight = _QVALUES.get(value)
+    if weight is not None:
+        return weight
+    weight = _SHORT_QVALUES.get(value)
+    if weight is None:
+        return -E.BAD_WEIGHT
+    return -E.SHORT_WEIGHT if strict else weight
 
 
 def scan_member(text: str, start: int, strict: bool) -> MemberResult:
@@ -132,8 +168,95 @@ def scan_member(text: str, start: int, strict: bool) -> MemberResult:
             names.add(name)
             params.append((name, value))
         p = after
-    rng = MediaRange(type_, subtype, tuple(params), 1000 if weight < 0 else weight)
+    rng = (type_, subtype, tuple(params), 1000 if weight < 0 else weight)
     return 0, p, rng, weight >= 0
+
+
+def _common_range(
+    type_: str, subtype: str, params_text: str, strict: bool
+) -> RangeTuple | None:
+    """The range of a member of a ``_COMMON_VALUE``, or None for the exact path.
+
+    ``params_text`` is what follows the first ``;``. None when the member breaks
+    a rule the pattern does not check (``*/x``, a bad or repeated weight, a
+    repeated name): ``scan_member`` then reports it.
+    """
+    if type_ == "*" and subtype != "*":
+        return None
+    if not params_text:
+        return (type_, subtype, (), 1000)
+    weight = -1
+    params = []
+    for item in params_text.split(";"):
+        name, _, value = item.strip(" \t").partition("=")
+        name = name.lower()
+        if name != "q":
+            params.append((name, value))
+        elif weight >= 0:
+            return None
+        else:
+            weight = _weight(value, strict)
+            if weight < 0:
+                return None
+    if len(params) > 1 and len({name for name, _ in params}) < len(params):
+        return None
+    return (type_, subtype, tuple(params), 1000 if weight < 0 else weight)
+
+
+def common_ranges(text: str, strict: bool) -> list[RangeTuple] | None:
+    """The ranges of a value of common members only, or None for the exact path.
+
+    ``_COMMON_VALUE`` validates the whole value first, so its members hold only
+    tokens and split on ``,`` and ``;`` like plain text.
+    """
+    if not _COMMON_VALUE.fullmatch(text):
+        return None
+    fold = text != text.lower()  # tokens are compared lower-case
+    ranges: list[RangeTuple] = []
+    for member in text.split(","):
+        member = member.strip(" \t")
+        if not member:
+            continue
+        essence, _, params_text = member.partition(";")
+        essence = essence.rstrip(" \t")
+        if fold:
+            essence = essence.lower()
+        type_, _, subtype = essence.partition("/")
+        rng = _common_range(type_, subtype, params_text, strict)
+        if rng is None:
+            return None
+        ranges.append(rng)
+    return ranges
+
+
+def matchable_ranges(text: str, offers: OfferSet) -> list[RangeTuple] | None:
+    """The valid ranges that can match an offer, or None for the exact path.
+
+    With no quoted string in the value, members split on commas exactly as the
+    exact path splits them. A member whose ``type/subtype`` no offer can match
+    changes nothing whether valid or not, so only the others are validated and
+    read. Anything else (a bare ``*``, a member that is not common) goes to the
+    exact path.
+    """
+    if '"' in text:
+        return None
+    wanted = offers.by_essence
+    ranges: list[RangeTuple] = []
+    for member in text.split(","):
+        essence, _, params_text = member.partition(";")
+        essence = essence.strip(" \t").lower()
+        if essence not in wanted:
+            if "/" in essence or not essence:
+                continue  # empty, or a type/subtype (valid or not) no offer has
+            return None
+        if not _COMMON_MEMBER.fullmatch(member):
+            return None
+        type_, _, subtype = essence.partition("/")
+        rng = _common_range(type_, subtype, params_text, False)
+        if rng is None:
+            return None
+        ranges.append(rng)
+    return ranges
 
 
 def member_end(text: str, start: int) -> int:
@@ -164,17 +287,29 @@ def member_end(text: str, start: int) -> int:
 RawSkip = tuple[int, int, int, int]
 
 
-def scan(text: str, strict: bool) -> tuple[list[MediaRange], list[RawSkip]]:
-    """Scan a whole value; in strict mode the first violation is the only skip."""
-    ranges: list[MediaRange] = []
+def scan(text: str, strict: bool) -> tuple[list[RangeTuple], list[RawSkip]]:
+    """Scan a whole value; in strict mode the first violation is the only skip.
+
+    A value of common members only is read by ``common_ranges``; any other
+    value member by member with ``scan_member``.
+    """
+    ranges = common_ranges(text, strict)
+    if ranges is not None:
+        return ranges, []
+    return _scan_exact(text, 0, strict, [])
+
+
+def _scan_exact(
+    text: str, i: int, strict: bool, ranges: list[RangeTuple]
+) -> tuple[list[RangeTuple], list[RawSkip]]:
+    """Scan from ``i`` member by member with ``scan_member``."""
     skipped: list[RawSkip] = []
     n = len(text)
-    i = 0
     while True:
         i = _SEPARATORS.match(text, i).end()  # type: ignore[union-attr]
         if i >= n:
             return ranges, skipped
-        code, pos, rng, _ = scan_member(text, i, strict)
+        code, pos, found, _ = scan_member(text, i, strict)
         if code:
             end = member_end(text, i)
             skipped.append((i, end, pos, code))
@@ -182,12 +317,16 @@ def scan(text: str, strict: bool) -> tuple[list[MediaRange], list[RawSkip]]:
                 return ranges, skipped
             i = end
         else:
-            ranges.append(rng)  # type: ignore[arg-type]
+            ranges.append(found)  # type: ignore[arg-type]
             i = pos
 
 
 def _text(value: object, max_length: int | None) -> tuple[str | bytes, str, str]:
     """(coerced value, original text, scanned text), the length limit applied."""
+    if type(value) is str and value.isascii():  # the common case, first
+        if max_length is not None and len(value) > max_length:
+            raise too_long(value, len(value), max_length)
+        return value, value, value
     coerced = coerce_value(value)
     original, text = as_header_text(coerced)
     if max_length is not None and len(text) > max_length:
@@ -205,10 +344,11 @@ def parse(
     if value is None:
         return _ABSENT
     coerced, original, text = _text(value, max_length)
-    ranges, raw = scan(text, strict)
+    found, raw = scan(text, strict)
     if strict and raw:
         code, pos = raw[0][3], raw[0][2]
         raise AcceptError(reason(code, original, pos), coerced, pos)
+    ranges: list[MediaRange] = [_new_range(MediaRange, rng) for rng in found]
     skipped = [
         SkippedMember(
             start,
@@ -223,11 +363,18 @@ def parse(
     return Accept(ranges, skipped=skipped, cors_safelisted=safe)
 
 
-def _ranges(value: object, max_length: int | None) -> list[MediaRange] | None:
-    """The valid ranges of a value in lenient mode (``None``: header absent)."""
+def _ranges(
+    value: object, max_length: int | None, offers: OfferSet
+) -> list[RangeTuple] | None:
+    """The valid ranges of a value that can match ``offers`` (lenient mode).
+
+    ``None``: the header is absent. Ranges no offer can match may be left out.
+    """
     if value is None:
         return None
-    return scan(_text(value, max_length)[2], False)[0]
+    text = _text(value, max_length)[2]
+    ranges = matchable_ranges(text, offers)
+    return scan(text, False)[0] if ranges is None else ranges
 
 
 def parse_single(item: object, what: str) -> tuple[MediaRange, bool]:
@@ -247,7 +394,7 @@ def parse_single(item: object, what: str) -> tuple[MediaRange, bool]:
             "media type per item"
         )
     assert rng is not None
-    return rng, weighted
+    return _new_range(MediaRange, rng), weighted
 
 
 def parse_offer(offer: object) -> Offer:
@@ -302,7 +449,7 @@ class Negotiator:
         if cache_size < 0:
             raise ValueError("cache_size must be 0 or more")
         self._offers: tuple[str, ...] = tuple(offers)
-        self._parsed: list[Offer] = parse_offers(self._offers)
+        self._parsed = OfferSet(parse_offers(self._offers))
         self._cache: dict[str | bytes, int] = {}
         self._cache_size = cache_size
         self._max_length = max_length
@@ -315,12 +462,18 @@ class Negotiator:
     def choose_index(self, value: str | bytes | bytearray | memoryview | None) -> int:
         """The index of the best offer for ``value``, or -1 when none is acceptable."""
         if type(value) is str or type(value) is bytes:
-            index = self._cache.get(value)
+            cache = self._cache
+            index = cache.get(value)
             if index is None:
-                index = best_index(_ranges(value, self._max_length), self._parsed)
-                store(self._cache, self._cache_size, value, index)
+                index = best_index(
+                    _ranges(value, self._max_length, self._parsed), self._parsed
+                )
+                if len(value) <= CACHE_KEY_MAX_LENGTH and self._cache_size:
+                    if len(cache) >= self._cache_size:  # the policy of _cache.store
+                        cache.clear()
+                    cache[value] = index
             return index
-        return best_index(_ranges(value, self._max_length), self._parsed)
+        return best_index(_ranges(value, self._max_length, self._parsed), self._parsed)
 
     def choose(
         self,
@@ -335,7 +488,7 @@ class Negotiator:
         self, value: str | bytes | bytearray | memoryview | None
     ) -> list[tuple[str, float]]:
         """Acceptable offers with their q, best first; q=0 offers left out."""
-        ranked = rank(_ranges(value, self._max_length), self._parsed)
+        ranked = rank(_ranges(value, self._max_length, self._parsed), self._parsed)
         return [(self._offers[i], w / 1000) for i, w in ranked]
 
 

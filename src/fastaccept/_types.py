@@ -12,7 +12,10 @@ from typing import TYPE_CHECKING, NamedTuple, TypeVar, overload
 from ._grammar import TCHARS
 
 if TYPE_CHECKING:
-    from ._match import Offer
+    from ._match import OfferSet
+
+#: A media range as the engines build it: (type, subtype, params, weight).
+RangeTuple = tuple[str, str, tuple[tuple[str, str], ...], int]
 
 _T = TypeVar("_T")
 _D = TypeVar("_D")
@@ -144,19 +147,20 @@ class Accept(Sequence[MediaRange]):
         return ", ".join(str(r) for r in self._ranges)
 
     @staticmethod
-    def _parse_offers(offers: Iterable[str]) -> list[Offer]:
+    def _parse_offers(offers: Iterable[str]) -> OfferSet:
+        from ._match import OfferSet
         from ._scan_py import parse_offers
 
-        return parse_offers(offers)
+        return OfferSet(parse_offers(offers))
 
     def quality(self, media_type: str) -> float:
         """The weight this value gives the concrete ``media_type`` (rule 10)."""
-        from ._match import score
-        from ._scan_py import parse_offer
+        from ._match import scores
 
+        offers = self._parse_offers([media_type])
         if not self.present:
             return 1.0
-        return score(self._ranges, parse_offer(media_type))[0] / 1000
+        return scores(self._ranges, offers)[0][0] / 1000
 
     def accepts(self, media_type: str) -> bool:
         """Whether ``media_type`` is acceptable (its quality is above 0)."""
@@ -168,7 +172,7 @@ class Accept(Sequence[MediaRange]):
 
         parsed = self._parse_offers(offers)
         return [
-            (parsed[i].value, w / 1000)
+            (parsed.offers[i].value, w / 1000)
             for i, w in rank(self._ranges if self.present else None, parsed)
         ]
 
