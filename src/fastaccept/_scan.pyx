@@ -12,8 +12,9 @@ creates no Python object per media range.
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize, PyBytes_GET_SIZE
 from cpython.dict cimport PyDict_Clear, PyDict_SetItem, PyDict_Size
 from cpython.mem cimport PyMem_Free, PyMem_Malloc, PyMem_Realloc
-from cpython.object cimport PyObject
-from cpython.ref cimport Py_INCREF, Py_XDECREF
+from cpython.object cimport PyObject, PyTypeObject
+from cpython.ref cimport Py_DECREF, Py_INCREF, Py_XDECREF
+from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 from cpython.unicode cimport (
     PyUnicode_1BYTE_KIND,
     PyUnicode_DATA,
@@ -21,7 +22,7 @@ from cpython.unicode cimport (
     PyUnicode_GET_LENGTH,
     PyUnicode_KIND,
 )
-from libc.string cimport memcpy
+from libc.string cimport memcmp, memcpy
 
 cdef extern from "Python.h":
     const Py_ssize_t PY_SSIZE_T_MAX
@@ -495,10 +496,41 @@ cdef int cache_store(dict cache, Py_ssize_t size, object key, object value) exce
     return 0
 
 
+# Lower-case token strings, interned in a small fixed table: the same few tokens
+# (text, html, application, q...) recur in every header, and a hit returns the
+# existing str instead of decoding and lower-casing a new one. Bounded: at most
+# TOKEN_SLOTS strings of at most TOKEN_MAX characters. No result is cached.
+cdef enum:
+    TOKEN_SLOTS = 1024
+    TOKEN_MAX = 32
+
+cdef PyObject* TOKENS[TOKEN_SLOTS]
+
+
 cdef str token_text(const unsigned char* s, Py_ssize_t a, Py_ssize_t b):
-    if b - a == 1 and s[a] == 42:
-        return "*"
-    return PyUnicode_DecodeLatin1(<const char*>s + a, b - a, NULL).lower()
+    """The token ``s[a:b]``, lower-case (RFC 9110 §8.3.1: case-insensitive)."""
+    cdef Py_ssize_t n = b - a, i
+    cdef size_t h = <size_t>n
+    cdef unsigned char lowered[TOKEN_MAX]
+    cdef const unsigned char* known
+    cdef PyObject* slot
+    cdef str text
+    if n > TOKEN_MAX:
+        return PyUnicode_DecodeLatin1(<const char*>s + a, n, NULL).lower()
+    for i in range(n):
+        lowered[i] = LOWER[s[a + i]]
+        h = h * 31 + lowered[i]
+    h &= TOKEN_SLOTS - 1
+    slot = TOKENS[h]
+    if slot != NULL and PyUnicode_GET_LENGTH(<object>slot) == n:
+        known = <const unsigned char*>PyUnicode_DATA(<object>slot)
+        if memcmp(known, lowered, n) == 0:
+            return <str>slot
+    text = PyUnicode_DecodeLatin1(<const char*>lowered, n, NULL)
+    Py_INCREF(text)
+    TOKENS[h] = <PyObject*>text
+    Py_XDECREF(slot)
+    return text
 
 
 cdef str value_text(const unsigned char* s, Param* p):
@@ -516,8 +548,23 @@ cdef str value_text(const unsigned char* s, Param* p):
     return PyUnicode_DecodeLatin1(<const char*>buf, k, NULL)
 
 
-_new_range = tuple.__new__
 _ABSENT = Accept(present=False)
+
+
+cdef extern from "Python.h":
+    ctypedef struct TypeWithNew "PyTypeObject":
+        PyObject* (*tp_new)(PyTypeObject*, PyObject*, PyObject*)
+
+
+cdef inline object new_range(str type_, str subtype, tuple params, int weight):
+    """A MediaRange, made by tuple's own constructor without a Python-level call."""
+    cdef tuple args = ((type_, subtype, params, weight),)
+    cdef PyObject* made = (<TypeWithNew*>tuple).tp_new(<PyTypeObject*>MediaRange, <PyObject*>args, NULL)
+    if made == NULL:
+        raise MemoryError()
+    result = <object>made
+    Py_DECREF(result)  # <object> took a reference of its own
+    return result
 
 
 def parse(value, *, bint strict=False, max_length=8192):
@@ -548,20 +595,25 @@ def parse(value, *, bint strict=False, max_length=8192):
                     sk.pos, reason(sk.code, original, sk.pos)))
         else:
             skipped = ()
-        ranges = []
+        ranges = PyTuple_New(sc.n_ranges)
         for i in range(sc.n_ranges):
             r = &sc.ranges[i]
-            params = tuple([
-                (token_text(s, sc.params[m].name_start, sc.params[m].name_end),
-                 value_text(s, &sc.params[m]))
-                for m in range(r.first_param, r.first_param + r.n_params)
-            ])
-            ranges.append(_new_range(MediaRange, (
+            if r.n_params:
+                params = tuple([
+                    (token_text(s, sc.params[m].name_start, sc.params[m].name_end),
+                     value_text(s, &sc.params[m]))
+                    for m in range(r.first_param, r.first_param + r.n_params)
+                ])
+            else:
+                params = ()
+            rng = new_range(
                 token_text(s, r.type_start, r.type_end),
                 "*" if r.parts < 2 else token_text(s, r.sub_start, r.sub_end),
-                params, r.weight)))
+                params, r.weight)
+            Py_INCREF(rng)  # PyTuple_SET_ITEM steals it
+            PyTuple_SET_ITEM(ranges, i, rng)
         safe = n <= CORS_MAX_LENGTH and not sc.unsafe
-        return Accept(ranges, skipped=skipped, cors_safelisted=safe)
+        return Accept(ranges, True, skipped, safe)
     finally:
         scan_free(&sc)
         owner = None

@@ -106,7 +106,6 @@ class Accept(Sequence[MediaRange]):
     def __init__(
         self,
         ranges: Iterable[MediaRange] = (),
-        *,
         present: bool = True,
         skipped: Iterable[SkippedMember] = (),
         cors_safelisted: bool = True,
