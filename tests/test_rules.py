@@ -228,3 +228,15 @@ def test_rule13_non_str_offer(engine: Engine) -> None:
 
 def test_media_range_is_the_shared_type(engine: Engine) -> None:
     assert engine.parse("a/b")[0] == MediaRange("a", "b")
+
+
+def test_many_offers(engine: Engine) -> None:
+    # More offers than the engines keep on the stack.
+    offers = [f"x/y{i}" for i in range(40)] + ["text/html", "x/y7;p=1"]
+    value = "x/y39;q=0.5, text/*;q=0.9, x/y7;p=1;q=0.95, x/y3;q=0"
+    assert engine.negotiate(value, offers) == "x/y7;p=1"
+    assert engine.Negotiator(offers).rank(value) == [
+        ("x/y7;p=1", 0.95),
+        ("text/html", 0.9),
+        ("x/y39", 0.5),
+    ]

@@ -128,7 +128,38 @@ def main(argv: Sequence[str] | None = None) -> int:
         metavar="N",
         help="longest value accepted (default 8192; 0 for no limit)",
     )
+    bench = commands.add_parser(
+        "bench",
+        help="compare both engines with the installed peers, side by side",
+        description=(
+            "Time negotiate, Negotiator.choose, parse, quality and is_cors_safelisted "
+            "on real header values (cold: distinct values; hot: one value) for both "
+            "engines, the benchmark floor and every installed peer (pip install "
+            "'fastaccept[bench]'), and print the tables with the speed-up ratios."
+        ),
+    )
+    bench.add_argument(
+        "--quick", action="store_true", help="a smoke run: a few calls, no real figures"
+    )
+    bench.add_argument(
+        "--growth",
+        action="store_true",
+        help="also time hostile values from 1 KiB to 1 MiB (takes minutes)",
+    )
+    bench.add_argument(
+        "--peer",
+        action="append",
+        metavar="NAME",
+        help="compare with these peers only (repeat); default: every installed one",
+    )
     args = parser.parse_args(argv)
+    if args.command == "bench":
+        from ._bench import PEERS, report
+
+        print(
+            report(quick=args.quick, growth=args.growth, peer_names=args.peer or PEERS)
+        )
+        return 0
     return explain(args.value, args.offer, args.strict, args.max_length or None)
 
 

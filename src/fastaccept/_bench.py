@@ -167,3 +167,295 @@ def time_calls1(fn: Callable[[str], Any], values: list[str], repeat: int) -> flo
             fn(value)
         best = min(best, time.perf_counter() - start)
     return best / len(values)
+
+
+# --- the report --------------------------------------------------------------
+
+
+def _ns(seconds: float) -> str:
+    return f"{seconds * 1e9:,.0f}"
+
+
+def _table(header: list[str], rows: list[list[str]]) -> str:
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    line = (
+        "| "
+        + " | ".join(h.ljust(w) for h, w in zip(header, widths, strict=True))
+        + " |"
+    )
+    rule = "|" + "|".join("-" * (w + 2) for w in widths) + "|"
+    body = [
+        "| " + " | ".join(c.rjust(w) for c, w in zip(row, widths, strict=True)) + " |"
+        for row in rows
+    ]
+    return "\n".join([line, rule, *body])
+
+
+@dataclass
+class Settings:
+    """How long to measure: ``quick`` is a smoke run (CI), not a measurement."""
+
+    values: int = COLD_VALUES
+    repeat: int = 7
+    peer_repeat: int = 3
+    peer_values: int = 512
+
+    @classmethod
+    def quick(cls) -> Settings:
+        return cls(values=200, repeat=1, peer_repeat=1, peer_values=20)
+
+
+def negotiate_tables(
+    settings: Settings, peers: dict[str, Negotiate], floor: Any
+) -> str:
+    """Cold ``negotiate`` on every case, and hot ``Negotiator.choose``."""
+    found = engines()
+    cold_rows, hot_rows = [], []
+    peer_names = list(peers)
+    for case in CASES:
+        offers = list(case.offers)
+        cold = cold_values(case, settings.values)
+        times: dict[str, float] = {}
+        if floor is not None:
+            times["floor"] = time_calls2(floor.choose, cold, offers, settings.repeat)
+        for name, engine in found.items():
+            repeat = settings.repeat if name == "cython" else settings.peer_repeat
+            times[name] = time_calls2(engine.negotiate, cold, offers, repeat)
+        for name, fn in peers.items():
+            times[name] = time_calls2(
+                fn, cold[: settings.peer_values], offers, settings.peer_repeat
+            )
+        row = [case.name, *[_ns(times[k]) for k in times]]
+        cy, py = times.get("cython"), times["python"]
+        fastest = min((times[p], p) for p in peer_names) if peer_names else None
+        row.append(
+            f"{times['floor'] and cy / times['floor']:.1f}x" if cy and floor else "-"
+        )
+        row.append(
+            f"{times['werkzeug'] / cy:.0f}x" if cy and "werkzeug" in times else "-"
+        )
+        row.append(f"{fastest[0] / cy:.0f}x ({fastest[1]})" if cy and fastest else "-")
+        row.append(f"{fastest[0] / py:.1f}x ({fastest[1]})" if fastest else "-")
+        cold_rows.append(row)
+        cold_header = [
+            "case (cold, ns/call)",
+            *times,
+            "cython/floor",
+            "werkzeug/cython",
+            "fastest peer/cython",
+            "fastest peer/python",
+        ]
+        hot = hot_values(case, settings.values)
+        hot_times = {
+            f"{name} Negotiator.choose": time_calls1(
+                engine.Negotiator(offers).choose, hot, settings.repeat
+            )
+            for name, engine in found.items()
+        }
+        if floor is not None:
+            method = floor.Floor(offers)
+            hot_times["floor .empty"] = time_calls1(method.empty, hot, settings.repeat)
+            hot_times["floor .choose"] = time_calls1(
+                method.choose, hot, settings.repeat
+            )
+        hot_row = [case.name, *[_ns(t) for t in hot_times.values()]]
+        if floor is not None and "cython Negotiator.choose" in hot_times:
+            ratio = hot_times["cython Negotiator.choose"] / hot_times["floor .empty"]
+            hot_row.append(f"{ratio:.2f}x")
+        hot_rows.append(hot_row)
+        hot_header = ["case (hot, ns/call)", *hot_times]
+        if floor is not None and "cython Negotiator.choose" in hot_times:
+            hot_header.append("cython/floor .empty")
+    return (
+        "negotiate(value, offers), cold: a stream of distinct values\n\n"
+        + _table(cold_header, cold_rows)
+        + "\n\nNegotiator.choose(value), hot: one value repeated\n\n"
+        + _table(hot_header, hot_rows)
+    )
+
+
+def _quality_of(engine: Any, offer: str) -> Callable[[str], float]:
+    def quality(value: str) -> float:
+        return float(engine.quality(value, offer))
+
+    return quality
+
+
+def _uncached(engine: Any) -> Negotiate:
+    """The engine's negotiation with the limit lifted and no value cache."""
+    negotiator = engine.Negotiator(API_OFFERS, cache_size=0, max_length=None)
+
+    def negotiate(value: str, offers: Sequence[str]) -> Any:
+        return negotiator.choose(value)
+
+    return negotiate
+
+
+def parse_table(settings: Settings, have_werkzeug: bool) -> str:
+    """Cold ``parse`` to MediaRange objects, and the other entry points."""
+    found = engines()
+    parse_werkzeug: Callable[[str], Any] | None = None
+    if have_werkzeug:
+        http = importlib.import_module("werkzeug.http")
+        mime = importlib.import_module("werkzeug.datastructures").MIMEAccept
+
+        def parse_werkzeug(value: str) -> Any:
+            return http.parse_accept_header(value, mime)
+
+    rows = []
+    header = ["case (cold, ns/call)"]
+    for case in CASES:
+        cold = cold_values(case, settings.values)
+        times: dict[str, float] = {}
+        for name, engine in found.items():
+            repeat = settings.repeat if name == "cython" else settings.peer_repeat
+            times[f"{name} parse"] = time_calls1(engine.parse, cold, repeat)
+        if parse_werkzeug is not None:
+            times["werkzeug parse_accept_header"] = time_calls1(
+                parse_werkzeug, cold[: settings.peer_values], settings.peer_repeat
+            )
+        for name, engine in found.items():
+            offer = case.offers[0]
+            times[f"{name} quality"] = time_calls1(
+                _quality_of(engine, offer), cold, settings.peer_repeat
+            )
+            times[f"{name} is_cors_safelisted"] = time_calls1(
+                engine.is_cors_safelisted, cold, settings.repeat
+            )
+        row = [case.name, *[_ns(t) for t in times.values()]]
+        header = ["case (cold, ns/call)", *times]
+        if "cython parse" in times and "werkzeug parse_accept_header" in times:
+            row.append(
+                f"{times['werkzeug parse_accept_header'] / times['cython parse']:.1f}x"
+            )
+            header.append("werkzeug/cython parse")
+        rows.append(row)
+    return "parse(value) and the other entry points, cold\n\n" + _table(header, rows)
+
+
+# --- growth: hostile shapes at increasing sizes --------------------------------
+
+KIB = 1024
+GROWTH_SIZES = (KIB, 16 * KIB, 256 * KIB, 1024 * KIB)
+
+
+def _repeat_to(unit: str, size: int) -> str:
+    return (unit * (size // len(unit) + 1))[:size]
+
+
+#: Hostile shapes, each a function of the size in characters.
+SHAPES: dict[str, Callable[[int], str]] = {
+    "many members": lambda n: _repeat_to("a/b,", n),
+    "many parameters": lambda n: (
+        "a/b" + "".join(f";p{i}=1" for i in range(n // 6))[: n - 3]
+    ),
+    "long quoted string": lambda n: 'a/b;p="' + "x" * (n - 8) + '"',
+    "unterminated quote": lambda n: 'a/b;p="' + "x" * (n - 7),
+    "spaces before a bad byte": lambda n: "a/b" + " " * (n - 4) + "\x01",
+    "commas before a bad byte": lambda n: "," * (n - 1) + "\x01",
+    "'; ' before a bad byte": lambda n: "a/b" + _repeat_to("; ", n - 4) + "\x01",
+}
+
+#: A peer is not run at the next size when that would likely take longer.
+PEER_CAP_SECONDS = 5.0
+
+
+def _time_once(fn: Negotiate, value: str) -> float:
+    start = time.perf_counter()
+    with contextlib.suppress(Exception):  # a peer giving up still took its time
+        fn(value, API_OFFERS)
+    return time.perf_counter() - start
+
+
+def growth_table(
+    peers: dict[str, Negotiate], sizes: Sequence[int] = GROWTH_SIZES
+) -> str:
+    """negotiate() time per size for each shape; growth = t(largest) / t(smallest).
+
+    Linear work gives a growth near ``sizes[-1] / sizes[0]`` (1024 for 1 KiB ->
+    1 MiB); the target is at most 1.5 times that. Limits are lifted.
+    """
+    contenders: dict[str, Negotiate] = {
+        f"fastaccept {name}": _uncached(engine) for name, engine in engines().items()
+    }
+    contenders.update(peers)
+    linear = sizes[-1] / sizes[0]
+    rows = []
+    for shape, make in SHAPES.items():
+        for name, fn in contenders.items():
+            times: list[float | None] = []
+            for i, size in enumerate(sizes):
+                previous = times[-1] if times else None
+                if i > 0 and previous is None:
+                    times.append(None)
+                    continue
+                if previous is not None and not name.startswith("fastaccept"):
+                    growth = sizes[i] / sizes[i - 1]
+                    if previous * growth * growth > PEER_CAP_SECONDS:
+                        times.append(None)  # it would likely run over the cap
+                        continue
+                # Distinct values (leading OWS, ignored by every parser), so no
+                # cache of any library answers a repeat.
+                runs = 5 if size < 64 * KIB else 1
+                times.append(
+                    min(
+                        _time_once(fn, " " * run + make(size - run))
+                        for run in range(runs)
+                    )
+                )
+            cells = [f"{t * 1e3:,.2f}" if t is not None else "> cap" for t in times]
+            first, last = times[0], times[-1]
+            if first and last:
+                verdict = f"{last / first:,.0f} ({last / first / linear:.2f}x linear)"
+            else:
+                verdict = "not run to the end (projected over the cap)"
+            rows.append([shape, name, *cells, verdict])
+    header = ["shape", "who", *[f"{s // KIB} KiB (ms)" for s in sizes], "growth"]
+    title = (
+        f"negotiate() on hostile values, limit lifted; linear growth = {linear:,.0f}"
+    )
+    return title + "\n\n" + _table(header, rows)
+
+
+def _cpu() -> str:
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as info:
+            for line in info:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    import platform
+
+    return platform.processor() or "cpu unknown"
+
+
+def report(
+    quick: bool = False, growth: bool = False, peer_names: Iterable[str] = PEERS
+) -> str:
+    """The whole comparison as text: what ``python -m fastaccept bench`` prints."""
+    import platform
+    import sys
+
+    settings = Settings.quick() if quick else Settings()
+    peers, missing = load_peers(peer_names)
+    floor = load_floor()
+    notes = [
+        f"python {sys.version.split()[0]} on {platform.machine()}, {_cpu()}",
+        f"engines: {', '.join(engines())}",
+        "peers: " + (", ".join(peers) or "none"),
+    ]
+    if missing:
+        notes.append("left out: " + "; ".join(missing))
+    if floor is None:
+        notes.append("floor: not installed (pip install ./benchmarks/floor)")
+    if quick:
+        notes.append("QUICK MODE: a smoke run, the figures are not measurements")
+    parts = [
+        "\n".join(notes),
+        negotiate_tables(settings, peers, floor),
+        parse_table(settings, "werkzeug" in peers),
+    ]
+    if growth:
+        parts.append(growth_table(peers, GROWTH_SIZES[:2] if quick else GROWTH_SIZES))
+    return "\n\n".join(parts) + "\n"

@@ -113,6 +113,22 @@ cdef struct Skip:
     Py_ssize_t start, end, pos
     int code
 
+cdef struct OfferParam:
+    const unsigned char* name
+    Py_ssize_t name_len
+    const unsigned char* value
+    Py_ssize_t value_len
+    bint fold                            # charset: compare case-insensitively
+
+cdef struct COffer:
+    const unsigned char* type
+    Py_ssize_t type_len
+    const unsigned char* sub
+    Py_ssize_t sub_len
+    OfferParam* params
+    Py_ssize_t n_params
+
+
 cdef struct Scan:
     Range* ranges
     Py_ssize_t n_ranges, cap_ranges
@@ -123,6 +139,12 @@ cdef struct Scan:
     bint unsafe                          # a CORS-unsafe byte was seen
     PyObject* names                      # set of one member's parameter names,
                                          # past PAIRWISE_LIMIT only (owned)
+    # Negotiation: each range is scored against the offers as soon as it is
+    # parsed, then dropped, so memory stays O(offers) whatever the value.
+    COffer* offers                       # NULL: keep every range and skip
+    Py_ssize_t n_offers
+    int* weights                         # per offer: best weight so far
+    long long* specs                     # per offer: its range's specificity
     Range small_ranges[SMALL]
     Param small_params[SMALL]
     Skip small_skips[SMALL]
@@ -136,6 +158,7 @@ cdef inline void scan_init(Scan* sc) noexcept:
     sc.cap_ranges = sc.cap_params = sc.cap_skips = SMALL
     sc.unsafe = False
     sc.names = NULL
+    sc.offers = NULL
 
 
 cdef inline void forget_names(Scan* sc) noexcept:
@@ -444,12 +467,16 @@ cdef int scan(const unsigned char* s, Py_ssize_t n, bint strict, Scan* sc) excep
         code = scan_member(s, n, i, strict, sc, &pos)
         if code:
             end = member_end(s, n, i, sc)
-            push_skip(sc, i, end, pos, code)
+            if sc.offers == NULL:
+                push_skip(sc, i, end, pos, code)
             if strict:
                 return 0
             i = end
         else:
             i = pos
+            if sc.offers != NULL:
+                score_range(s, sc, &sc.ranges[sc.n_ranges - 1])
+                sc.n_ranges = sc.n_params = 0
 
 
 cdef object read_input(object value, const unsigned char** data, Py_ssize_t* length):
@@ -634,22 +661,6 @@ def is_cors_safelisted(value):
 
 # --- negotiation on C structs --------------------------------------------------
 
-cdef struct OfferParam:
-    const unsigned char* name
-    Py_ssize_t name_len
-    const unsigned char* value
-    Py_ssize_t value_len
-    bint fold                            # charset: compare case-insensitively
-
-cdef struct COffer:
-    const unsigned char* type
-    Py_ssize_t type_len
-    const unsigned char* sub
-    Py_ssize_t sub_len
-    OfferParam* params
-    Py_ssize_t n_params
-
-
 cdef inline bint span_is(const unsigned char* s, Py_ssize_t a, Py_ssize_t b,
                          const unsigned char* lower, Py_ssize_t length) noexcept nogil:
     """The span ``s[a:b]``, ASCII case folded, equals the lower-case ``lower``."""
@@ -700,18 +711,29 @@ cdef bint range_matches(const unsigned char* s, Scan* sc, Range* r, COffer* o) n
     return True
 
 
-cdef void score(const unsigned char* s, Scan* sc, COffer* o, int* weight, long long* spec) noexcept nogil:
-    """Weight and specificity of the most specific matching range (rule 10)."""
-    cdef Py_ssize_t i
-    cdef long long rspec
-    cdef Range* r
-    weight[0], spec[0] = 0, -1
-    for i in range(sc.n_ranges):
-        r = &sc.ranges[i]
-        if range_matches(s, sc, r, o):
-            rspec = (<long long>r.parts << 32) | r.n_params
-            if rspec > spec[0] or (rspec == spec[0] and r.weight > weight[0]):
-                weight[0], spec[0] = r.weight, rspec
+cdef void score_range(const unsigned char* s, Scan* sc, Range* r) noexcept nogil:
+    """Credit range ``r`` to every offer it matches (rule 10).
+
+    Each offer keeps the weight of its most specific matching range; between
+    equally specific ranges, the higher weight.
+    """
+    cdef Py_ssize_t k
+    cdef long long spec = (<long long>r.parts << 32) | r.n_params
+    for k in range(sc.n_offers):
+        if range_matches(s, sc, r, &sc.offers[k]):
+            if spec > sc.specs[k] or (spec == sc.specs[k] and r.weight > sc.weights[k]):
+                sc.weights[k], sc.specs[k] = r.weight, spec
+
+
+cdef int* scratch(Py_ssize_t n, long long** specs) except NULL:
+    """Per-call weight and specificity arrays for more than SMALL offers."""
+    cdef int* weights = <int*>PyMem_Malloc(n * sizeof(int))
+    specs[0] = <long long*>PyMem_Malloc(n * sizeof(long long))
+    if weights == NULL or specs[0] == NULL:
+        PyMem_Free(weights)
+        PyMem_Free(specs[0])
+        raise MemoryError()
+    return weights
 
 
 cdef class Negotiator:
@@ -779,27 +801,49 @@ cdef class Negotiator:
         self._keep.append(b)
         return b
 
-    cdef Py_ssize_t _compute(self, value) except -2:
-        """Index of the best acceptable offer (rule 11), -1 if none."""
+    cdef int _score(self, value, int* weights, long long* specs) except -1:
+        """Each offer's weight and specificity for ``value`` (not None)."""
         cdef const unsigned char* s
-        cdef Py_ssize_t n, i, best = -1
-        cdef int weight, best_weight = 0
-        cdef long long spec, best_spec = -1
+        cdef Py_ssize_t n, i
         cdef Scan sc
-        if value is None:
-            return 0 if self._n else -1
         owner = read_input(value, &s, &n)
         check_length(value, n, self._limit, self._max_length)
+        for i in range(self._n):
+            weights[i], specs[i] = 0, -1
         scan_init(&sc)
+        sc.offers, sc.n_offers = self._offers, self._n
+        sc.weights, sc.specs = weights, specs
         try:
             scan(s, n, False, &sc)
-            for i in range(self._n):
-                score(s, &sc, &self._offers[i], &weight, &spec)
-                if weight > best_weight or (weight == best_weight and weight > 0 and spec > best_spec):
-                    best, best_weight, best_spec = i, weight, spec
-            return best
         finally:
             scan_free(&sc)
+        return 0
+
+    cdef Py_ssize_t _compute(self, value) except -2:
+        """Index of the best acceptable offer (rule 11), -1 if none."""
+        cdef int small_weights[SMALL]
+        cdef long long small_specs[SMALL]
+        cdef int* weights = small_weights
+        cdef long long* specs = small_specs
+        cdef Py_ssize_t i, best = -1
+        cdef int best_weight = 0
+        cdef long long best_spec = -1
+        if value is None:
+            return 0 if self._n else -1
+        if self._n > SMALL:
+            weights = scratch(self._n, &specs)
+        try:
+            self._score(value, weights, specs)
+            for i in range(self._n):
+                if weights[i] > best_weight or (
+                    weights[i] == best_weight and weights[i] > 0 and specs[i] > best_spec
+                ):
+                    best, best_weight, best_spec = i, weights[i], specs[i]
+            return best
+        finally:
+            if weights != small_weights:
+                PyMem_Free(weights)
+                PyMem_Free(specs)
 
     cpdef Py_ssize_t choose_index(self, value) except -2:
         """The index of the best offer for ``value``, or -1 when none is acceptable."""
@@ -827,26 +871,24 @@ cdef class Negotiator:
 
     def rank(self, value):
         """Acceptable offers with their q, best first; q=0 offers left out."""
-        cdef const unsigned char* s
-        cdef Py_ssize_t n, i
-        cdef int weight
-        cdef long long spec
-        cdef Scan sc
+        cdef int small_weights[SMALL]
+        cdef long long small_specs[SMALL]
+        cdef int* weights = small_weights
+        cdef long long* specs = small_specs
+        cdef Py_ssize_t i
         if value is None:
             return [(offer, 1.0) for offer in self.offers]
-        owner = read_input(value, &s, &n)
-        check_length(value, n, self._limit, self._max_length)
-        scored = []
-        scan_init(&sc)
+        if self._n > SMALL:
+            weights = scratch(self._n, &specs)
         try:
-            scan(s, n, False, &sc)
-            for i in range(self._n):
-                score(s, &sc, &self._offers[i], &weight, &spec)
-                if weight > 0:
-                    scored.append((-weight, -spec, i))
+            self._score(value, weights, specs)
+            scored = sorted(
+                [(-weights[i], -specs[i], i) for i in range(self._n) if weights[i] > 0]
+            )
         finally:
-            scan_free(&sc)
-        scored.sort()
+            if weights != small_weights:
+                PyMem_Free(weights)
+                PyMem_Free(specs)
         return [(self.offers[i], -w / 1000) for w, _, i in scored]
 
 
