@@ -248,3 +248,15 @@ def test_env_var_forces_pure_python() -> None:
     assert (
         _implementation({"FASTACCEPT_NO_EXTENSIONS": "0"}) == "cython fastaccept._scan"
     )
+
+
+def test_negotiate_sees_an_offers_list_changed_in_place(engine: Engine) -> None:
+    offers = ["application/json", "text/html"]
+    assert engine.negotiate("text/html", offers) == "text/html"
+    offers[1] = "text/csv"  # same list object, different item
+    assert engine.negotiate("text/html", offers) is None
+    offers.append("text/html")  # same list object, longer
+    assert engine.negotiate("text/html", offers) == "text/html"
+    assert engine.negotiate("text/html", offers, max_length=None) == "text/html"
+    with pytest.raises(AcceptError):
+        engine.negotiate("text/html", offers, max_length=3)

@@ -1,0 +1,44 @@
+"""Fixtures of the benchmark suite: cases, engines, peers and the floor.
+
+Run: ``pytest benchmarks/`` (measure) or ``pytest benchmarks/ --benchmark-disable``
+(each benchmark once: the smoke run CI does). Cold benchmarks time a batch of
+``BATCH`` distinct values; divide by ``BATCH`` (``extra_info["calls"]``) for
+the time per call.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from fastaccept import _bench
+
+BATCH = 256
+ENGINES = _bench.engines()
+PEERS, MISSING = _bench.load_peers()
+FLOOR = _bench.load_floor()
+
+
+@pytest.fixture(params=_bench.CASES, ids=[case.name for case in _bench.CASES])
+def case(request: pytest.FixtureRequest) -> _bench.Case:
+    return request.param  # type: ignore[no-any-return]
+
+
+@pytest.fixture(params=sorted(ENGINES))
+def engine(request: pytest.FixtureRequest) -> Any:
+    return ENGINES[request.param]
+
+
+@pytest.fixture(params=sorted(_bench.PEERS))
+def peer(request: pytest.FixtureRequest) -> _bench.Negotiate:
+    if request.param not in PEERS:
+        pytest.skip(f"{request.param} is not installed (pip install '.[bench]')")
+    return PEERS[request.param]
+
+
+@pytest.fixture
+def floor() -> Any:
+    if FLOOR is None:
+        pytest.skip("the floor is not installed (pip install ./benchmarks/floor)")
+    return FLOOR

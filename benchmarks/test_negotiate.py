@@ -1,0 +1,49 @@
+"""negotiate (cold) and Negotiator.choose (hot): engines, floor, peers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastaccept import _bench
+
+from .conftest import BATCH
+
+
+def _cold(benchmark: Any, fn: _bench.Negotiate, case: _bench.Case) -> None:
+    values = _bench.cold_values(case, BATCH)
+    offers = list(case.offers)
+    benchmark.group = f"negotiate cold: {case.name}"
+    benchmark.extra_info["calls"] = BATCH
+
+    def batch() -> None:
+        for value in values:
+            fn(value, offers)
+
+    benchmark(batch)
+
+
+def test_engine_cold(benchmark: Any, engine: Any, case: _bench.Case) -> None:
+    offers = list(case.offers)
+    expected = engine.negotiate(case.value, offers)
+    assert expected in case.offers  # every case has an acceptable offer
+    _cold(benchmark, engine.negotiate, case)
+
+
+def test_floor_cold(benchmark: Any, floor: Any, case: _bench.Case) -> None:
+    _cold(benchmark, floor.choose, case)
+
+
+def test_peer_cold(benchmark: Any, peer: _bench.Negotiate, case: _bench.Case) -> None:
+    assert peer(case.value, list(case.offers))  # the adapter works for this case
+    _cold(benchmark, peer, case)
+
+
+def test_engine_hot(benchmark: Any, engine: Any, case: _bench.Case) -> None:
+    negotiator = engine.Negotiator(case.offers)
+    benchmark.group = f"Negotiator.choose hot: {case.name}"
+    assert benchmark(negotiator.choose, case.value) in case.offers
+
+
+def test_floor_hot_empty(benchmark: Any, floor: Any, case: _bench.Case) -> None:
+    benchmark.group = f"Negotiator.choose hot: {case.name}"
+    benchmark(floor.Floor(case.offers).empty, case.value)
