@@ -110,3 +110,22 @@ def test_max_length_agrees(value: Any, limit: int) -> None:
 
 def test_media_range_type_is_shared() -> None:
     assert type(CYTHON.parse("a/b")[0]) is MediaRange is type(PYTHON.parse("a/b")[0])
+
+
+@FUZZ
+@given(ANY_VALUE)
+def test_everything_agrees(value: Any) -> None:
+    """All of the above in one property: the long-run target (1,000,000+ examples).
+
+    ``FASTACCEPT_FUZZ_EXAMPLES=1000000 pytest tests/test_differential.py -k everything``
+    """
+    for strict in (False, True):
+        assert parse_outcome(CYTHON, value, strict) == parse_outcome(PYTHON, value, strict)
+    offers = offers_for(value)
+    ranked = CYTHON.Negotiator(offers).rank(value)
+    assert ranked == PYTHON.Negotiator(offers).rank(value)
+    assert ranked == PYTHON.parse(value).rank(offers)
+    assert CYTHON.negotiate(value, offers) == PYTHON.negotiate(value, offers)
+    assert CYTHON.quality(value, offers[0]) == PYTHON.quality(value, offers[0])
+    verdict = CYTHON.is_cors_safelisted(value)
+    assert verdict == PYTHON.is_cors_safelisted(value) == CYTHON.parse(value).cors_safelisted
