@@ -120,7 +120,9 @@ def test_everything_agrees(value: Any) -> None:
     ``FASTACCEPT_FUZZ_EXAMPLES=1000000 pytest tests/test_differential.py -k everything``
     """
     for strict in (False, True):
-        assert parse_outcome(CYTHON, value, strict) == parse_outcome(PYTHON, value, strict)
+        assert parse_outcome(CYTHON, value, strict) == parse_outcome(
+            PYTHON, value, strict
+        )
     offers = offers_for(value)
     ranked = CYTHON.Negotiator(offers).rank(value)
     assert ranked == PYTHON.Negotiator(offers).rank(value)
@@ -128,4 +130,8 @@ def test_everything_agrees(value: Any) -> None:
     assert CYTHON.negotiate(value, offers) == PYTHON.negotiate(value, offers)
     assert CYTHON.quality(value, offers[0]) == PYTHON.quality(value, offers[0])
     verdict = CYTHON.is_cors_safelisted(value)
-    assert verdict == PYTHON.is_cors_safelisted(value) == CYTHON.parse(value).cors_safelisted
+    assert (
+        verdict
+        == PYTHON.is_cors_safelisted(value)
+        == CYTHON.parse(value).cors_safelisted
+    )

@@ -1,0 +1,163 @@
+"""Leaks, reference counts and threads, on both engines.
+
+``FASTACCEPT_STRESS_CALLS`` sets the number of rounds of the leak test (each
+round calls every entry point about 30 times); the default keeps the suite fast,
+``FASTACCEPT_STRESS_CALLS=50000`` makes the million-call run.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import os
+import sys
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from fastaccept import (
+    BROWSER_DEFAULTS,
+    AcceptError,
+    cors_unsafe_bytes,
+    format_accept,
+)
+
+from .conftest import Engine
+
+ROUNDS = int(os.environ.get("FASTACCEPT_STRESS_CALLS", "2000"))
+OFFERS = ["application/json", "text/html", "text/plain;charset=utf-8", "image/png"]
+CHROME = BROWSER_DEFAULTS["chrome-navigate"]
+VALUES: list[Any] = [
+    CHROME,
+    CHROME.encode(),
+    bytearray(b"text/*;q=0.5, application/json"),
+    memoryview(b"image/*, */*;q=0.1"),
+    None,
+    "",
+    'text/html;p="a\\"b", a/b c, */x, text/plain;q=2',
+    "text/html, image/gif, image/jpeg, *; q=.2, */*; q=.2",
+    "a/b;" + ";".join(f"p{i}=1" for i in range(40)),
+    "text/html;charset=\u20ac",
+    "x" * 200,
+]
+
+
+def _rss_bytes() -> int:
+    with open("/proc/self/statm") as statm:
+        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+def _round(engine: Engine, negotiator: Any, i: int) -> int:
+    """One round: every entry point, valid and invalid, hits and misses."""
+    calls = 0
+    fresh = f"{CHROME}, x-stress/v{i % 5000};q=0.01"  # cache misses, then evictions
+    for value in [*VALUES, fresh]:
+        for strict in (False, True):
+            with contextlib.suppress(AcceptError):
+                engine.parse(value, strict=strict)
+        engine.negotiate(value, OFFERS)
+        negotiator.choose(value)
+        negotiator.rank(value)
+        engine.quality(value, "text/html")
+        calls += 6
+        if value is not None:
+            engine.is_cors_safelisted(value)
+            cors_unsafe_bytes(value)
+            calls += 2
+    for call in (
+        lambda: engine.parse("a/b," * 3000),
+        lambda: negotiator.choose("a/b," * 3000),
+        lambda: engine.parse(12),
+        lambda: engine.Negotiator(["*/*"]),
+    ):
+        with contextlib.suppress(AcceptError, TypeError, ValueError):
+            call()
+        calls += 1
+    format_accept(["a/b", ("c/d", 0.5)])
+    return calls + 1
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/statm"), reason="needs /proc")
+def test_memory_stays_flat(engine: Engine) -> None:
+    negotiator = engine.Negotiator(OFFERS, cache_size=64)
+    for i in range(max(ROUNDS // 10, 200)):  # warm up: caches, token table, arenas
+        _round(engine, negotiator, i)
+    gc.collect()
+    before = _rss_bytes()
+    calls = sum(_round(engine, negotiator, i) for i in range(ROUNDS))
+    gc.collect()
+    grown = _rss_bytes() - before
+    print(
+        f"{engine.name}: {calls:,} calls, resident memory grew {grown / 1024:,.0f} KiB"
+    )
+    assert grown < 4 * 1024 * 1024, f"{grown} bytes more after {calls} calls"
+
+
+def _refcounts_unchanged(objects: list[object], work: Callable[[], object]) -> None:
+    """1,000 more calls leave every reference count as it was after the first.
+
+    The first call may fill a bounded cache (offers -> Negotiator), by design.
+    """
+    work()
+    before = [sys.getrefcount(o) for o in objects]
+    for _ in range(1000):
+        work()
+    assert [sys.getrefcount(o) for o in objects] == before
+
+
+def test_returned_offer_and_default_are_not_leaked(engine: Engine) -> None:
+    offers = ["".join(["text/", "html"]), "".join(["application/", "json"])]
+    default = object()
+    negotiator = engine.Negotiator(offers)
+    tracked: list[object] = [*offers, default]
+    _refcounts_unchanged(tracked, lambda: negotiator.choose("text/html"))  # cache hit
+    _refcounts_unchanged(tracked, lambda: negotiator.choose("image/png", default))
+    _refcounts_unchanged(tracked, lambda: negotiator.choose(b"application/json"))
+    _refcounts_unchanged(
+        tracked, lambda: engine.negotiate("text/*", offers, default=default)
+    )
+    _refcounts_unchanged(tracked, lambda: negotiator.rank("*/*"))
+    _refcounts_unchanged(tracked, lambda: negotiator.choose(None))
+
+
+def test_parse_results_hold_no_stray_references(engine: Engine) -> None:
+    accept = engine.parse("text/html;level=1, */*;q=0.1")
+    token = accept[0].type  # may be shared through the token table
+    absent = engine.parse(None)
+    _refcounts_unchanged([token, absent], lambda: engine.parse("text/html;level=1"))
+    _refcounts_unchanged([token, absent], lambda: engine.parse(None))
+
+
+def test_shared_negotiator_across_threads(engine: Engine) -> None:
+    values = [
+        f"text/*;q=0.{i % 9 + 1}, application/json;q=0.{(i * 7) % 9 + 1}"
+        for i in range(300)
+    ]
+    values += [BROWSER_DEFAULTS[k] for k in sorted(BROWSER_DEFAULTS)]
+    expected = [engine.Negotiator(OFFERS, cache_size=0).choose(v) for v in values]
+    shared = engine.Negotiator(OFFERS, cache_size=32)  # small: constant turnover
+    failures: list[str] = []
+    start = threading.Barrier(8)
+
+    def worker(seed: int) -> None:
+        start.wait()
+        for round_ in range(20):
+            for k in range(len(values)):
+                j = (k * 31 + seed * 17 + round_) % len(values)
+                for got in (
+                    shared.choose(values[j]),
+                    engine.negotiate(values[j], OFFERS),
+                    engine.parse(values[j]).best(OFFERS),
+                ):
+                    if got != expected[j]:
+                        failures.append(f"{values[j]!r}: {got!r} != {expected[j]!r}")
+
+    threads = [threading.Thread(target=worker, args=(seed,)) for seed in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not failures, failures[:5]
+    assert len(shared._cache) <= 32
