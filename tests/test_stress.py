@@ -161,3 +161,24 @@ def test_shared_negotiator_across_threads(engine: Engine) -> None:
         thread.join()
     assert not failures, failures[:5]
     assert len(shared._cache) <= 32
+
+
+@pytest.mark.parametrize("unit", ["a/b,", "a/b;p=1;", 'a/b;p="x",', " ,"])
+def test_accept_size_is_linear_in_the_value(engine: Engine, unit: str) -> None:
+    import tracemalloc
+
+    def retained(size: int) -> int:
+        value = unit * (size // len(unit))
+        gc.collect()
+        tracemalloc.start()
+        accept = engine.parse(value, max_length=None)
+        current = tracemalloc.get_traced_memory()[0]
+        tracemalloc.stop()
+        assert len(accept) >= 0
+        return current
+
+    small, large = retained(16 * 1024), retained(256 * 1024)
+    # 16x the input keeps at most ~16x the memory (plus slack), and stays
+    # within a fixed number of bytes per input character.
+    assert large <= 20 * max(small, 1)
+    assert large <= 128 * 256 * 1024
