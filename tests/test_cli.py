@@ -69,3 +69,34 @@ def test_module_runs() -> None:
         check=True,
     ).stdout
     assert "--offer TYPE" in help_text and "--strict" in help_text
+
+
+def test_explain_json(capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    assert (
+        main(["explain", "text/html;q=0.5, x y", "--offer", "text/html", "--json"]) == 0
+    )
+    facts = json.loads(capsys.readouterr().out)
+    assert facts["ranges"] == [
+        {
+            "type": "text",
+            "subtype": "html",
+            "params": [],
+            "q": 0.5,
+            "specificity": [2, 0],
+        }
+    ]
+    assert facts["skipped"][0]["position"] == 18
+    assert facts["cors"]["safelisted"] is True
+    assert facts["offers"] == [{"offer": "text/html", "q": 0.5}]
+    assert facts["chosen"] == "text/html"
+
+
+def test_explain_json_strict_error(capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    assert main(["explain", "a/b c", "--strict", "--json"]) == 1
+    facts = json.loads(capsys.readouterr().out)
+    assert facts["error"]["position"] == 4
+    assert facts["error"]["reason"].startswith("expected ';' or ','")

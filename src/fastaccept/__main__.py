@@ -7,8 +7,10 @@ mode skipped and why, the CORS verdict, and which offer a server would choose.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from . import (
     IMPLEMENTATION,
@@ -32,65 +34,126 @@ def _byte(code: int) -> str:
     return f"U+{code:04X}" if code > 0xFF else f"0x{code:02X} {chr(code)!r}"
 
 
-def explain(
+def describe(
     value: str, offers: Sequence[str], strict: bool, max_length: int | None
-) -> int:
-    """Print the explanation; return the process exit code."""
-    print(f"value:   {value!r}")
-    print(f"engine:  {IMPLEMENTATION}")
-    try:
-        accept = parse(value, strict=strict, max_length=max_length)
-    except AcceptError as exc:
-        print(f"\nerror: {exc}", file=sys.stderr)
-        print(f"  {value}\n  {' ' * exc.position}^", file=sys.stderr)
-        return 1
-    print(f"\nmedia ranges ({len(accept)}):")
-    if len(accept):
+) -> dict[str, Any]:
+    """Everything ``explain`` shows, as plain data (the ``--json`` document).
+
+    Raises ``AcceptError`` for an invalid value in strict mode or an over-long
+    one, ``TypeError``/``ValueError`` for a bad offer.
+    """
+    accept = parse(value, strict=strict, max_length=max_length)
+    report = cors_unsafe_bytes(value)
+    facts: dict[str, Any] = {
+        "value": value,
+        "engine": IMPLEMENTATION,
+        "ranges": [
+            {
+                "type": rng.type,
+                "subtype": rng.subtype,
+                "params": [list(pair) for pair in rng.params],
+                "q": rng.q,
+                "specificity": list(rng.specificity),
+            }
+            for rng in accept
+        ],
+        "skipped": [skip._asdict() for skip in accept.skipped],
+        "cors": {
+            "safelisted": report.safelisted,
+            "length": report.length,
+            "too_long": report.too_long,
+            "unsafe": [{"index": i, "byte": b} for i, b in report.unsafe],
+        },
+    }
+    if offers:
+        negotiator = Negotiator(offers, max_length=max_length)
+        ranked = dict(negotiator.rank(value))
+        facts["offers"] = [{"offer": o, "q": ranked.get(o, 0.0)} for o in offers]
+        facts["chosen"] = negotiator.choose(value)
+    return facts
+
+
+def _print_text(facts: dict[str, Any]) -> None:
+    print(f"value:   {facts['value']!r}")
+    print(f"engine:  {facts['engine']}")
+    ranges = facts["ranges"]
+    print(f"\nmedia ranges ({len(ranges)}):")
+    if ranges:
         rows = [["#", "type", "subtype", "params", "q", "specificity"]]
-        for i, rng in enumerate(accept, 1):
-            params = ";".join(f"{n}={format_param_value(v)}" for n, v in rng.params)
+        for i, rng in enumerate(ranges, 1):
+            params = ";".join(f"{n}={format_param_value(v)}" for n, v in rng["params"])
             rows.append(
                 [
                     str(i),
-                    rng.type,
-                    rng.subtype,
+                    rng["type"],
+                    rng["subtype"],
                     params or "-",
-                    format_weight(rng.weight),
-                    str(rng.specificity),
+                    format_weight(round(rng["q"] * 1000)),
+                    str(tuple(rng["specificity"])),
                 ]
             )
         print("\n".join(_table(rows)))
     else:
         print("  none: a present header with no valid member accepts nothing")
-    print(f"\nskipped ({len(accept.skipped)}):")
-    for skip in accept.skipped:
+    print(f"\nskipped ({len(facts['skipped'])}):")
+    for skip in facts["skipped"]:
         print(
-            f"  {skip.text!r} at {skip.start}: {skip.reason} (position {skip.position})"
+            f"  {skip['text']!r} at {skip['start']}: {skip['reason']} "
+            f"(position {skip['position']})"
         )
-    if not accept.skipped:
+    if not facts["skipped"]:
         print("  none")
-    report = cors_unsafe_bytes(value)
-    verdict = "yes" if report.safelisted else "no"
-    print(f"\nCORS-safelisted (Fetch): {verdict}, {report.length} bytes (limit 128)")
-    if report.too_long:
+    cors = facts["cors"]
+    verdict = "yes" if cors["safelisted"] else "no"
+    print(f"\nCORS-safelisted (Fetch): {verdict}, {cors['length']} bytes (limit 128)")
+    if cors["too_long"]:
         print("  too long: over 128 bytes")
-    for index, code in report.unsafe:
-        print(f"  CORS-unsafe byte {_byte(code)} at {index}")
-    if offers:
-        try:
-            negotiator = Negotiator(offers, max_length=max_length)
-        except (TypeError, ValueError) as exc:
-            print(f"\nerror: {exc}", file=sys.stderr)
-            return 2
-        ranked = dict(negotiator.rank(value))
+    for item in cors["unsafe"]:
+        print(f"  CORS-unsafe byte {_byte(item['byte'])} at {item['index']}")
+    if "offers" in facts:
         print("\noffers:")
-        for offer in offers:
-            print(f"  {offer}: q={ranked.get(offer, 0.0):g}")
-        chosen = negotiator.choose(value)
+        for item in facts["offers"]:
+            print(f"  {item['offer']}: q={item['q']:g}")
+        chosen = facts["chosen"]
         if chosen is None:
             print("chosen:  none acceptable -> answer 406 Not Acceptable, or a default")
         else:
-            print(f"chosen:  {chosen} (q={ranked[chosen]:g})")
+            q = next(i["q"] for i in facts["offers"] if i["offer"] == chosen)
+            print(f"chosen:  {chosen} (q={q:g})")
+
+
+def explain(
+    value: str,
+    offers: Sequence[str],
+    strict: bool,
+    max_length: int | None,
+    as_json: bool = False,
+) -> int:
+    """Print the explanation (a table, or JSON); return the process exit code."""
+    try:
+        facts = describe(value, offers, strict, max_length)
+    except AcceptError as exc:
+        if as_json:
+            error = {
+                "position": exc.position,
+                "reason": exc.reason,
+                "message": str(exc),
+            }
+            print(
+                json.dumps({"value": value, "engine": IMPLEMENTATION, "error": error})
+            )
+        else:
+            print(f"value:   {value!r}")
+            print(f"\nerror: {exc}", file=sys.stderr)
+            print(f"  {value}\n  {' ' * exc.position}^", file=sys.stderr)
+        return 1
+    except (TypeError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    if as_json:
+        print(json.dumps(facts, indent=2))
+    else:
+        _print_text(facts)
     return 0
 
 
@@ -120,6 +183,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     ex.add_argument(
         "--strict", action="store_true", help="reject any violation of RFC 9110"
+    )
+    ex.add_argument(
+        "--json", action="store_true", help="print one JSON document, for scripts"
     )
     ex.add_argument(
         "--max-length",
@@ -160,7 +226,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             report(quick=args.quick, growth=args.growth, peer_names=args.peer or PEERS)
         )
         return 0
-    return explain(args.value, args.offer, args.strict, args.max_length or None)
+    return explain(
+        args.value, args.offer, args.strict, args.max_length or None, args.json
+    )
 
 
 if __name__ == "__main__":
