@@ -3,29 +3,32 @@
 from collections.abc import Iterable
 from typing import Final, TypeVar
 
+from typing_extensions import disjoint_base
+
 from ._types import Accept
 
 _D = TypeVar("_D")
 
-Value = str | bytes | bytearray | memoryview | None
+_Value = str | bytes | bytearray | memoryview | None
 
 ERROR_CODES: Final[dict[str, int]]
 
 def parse(
-    value: Value, *, strict: bool = False, max_length: int | None = 8192
+    value: _Value, *, strict: bool = False, max_length: int | None = 8192
 ) -> Accept: ...
 def is_cors_safelisted(value: str | bytes | bytearray | memoryview) -> bool: ...
 def negotiate(
-    value: Value,
+    value: _Value,
     offers: Iterable[str],
     *,
     default: _D = None,  # type: ignore[assignment]
     max_length: int | None = 8192,
 ) -> str | _D: ...
 def quality(
-    value: Value, media_type: str, *, max_length: int | None = 8192
+    value: _Value, media_type: str, *, max_length: int | None = 8192
 ) -> float: ...
 
+@disjoint_base
 class Negotiator:
     @property
     def offers(self) -> tuple[str, ...]: ...
@@ -36,6 +39,6 @@ class Negotiator:
         cache_size: int = 256,
         max_length: int | None = 8192,
     ) -> None: ...
-    def choose_index(self, value: Value) -> int: ...
-    def choose(self, value: Value, default: _D = None) -> str | _D: ...  # type: ignore[assignment]
-    def rank(self, value: Value) -> list[tuple[str, float]]: ...
+    def choose_index(self, value: _Value) -> int: ...
+    def choose(self, value: _Value, default: _D = None) -> str | _D: ...  # type: ignore[assignment]
+    def rank(self, value: _Value) -> list[tuple[str, float]]: ...

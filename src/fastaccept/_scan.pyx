@@ -1,4 +1,4 @@
-# cython: language_level=3
+# cython: language_level=3, auto_pickle=False, autotestdict=False
 """The Cython engine: one pass over the header bytes into C structs.
 
 The grammar, the error codes and positions, and every result are those of the
@@ -22,17 +22,26 @@ from cpython.unicode cimport (
     PyUnicode_GET_LENGTH,
     PyUnicode_KIND,
 )
-from libc.string cimport memcmp, memcpy
+from libc.string cimport memcmp, memcpy, memset
 
 cdef extern from "Python.h":
     const Py_ssize_t PY_SSIZE_T_MAX
 
-from ._cache import CACHE_KEY_MAX_LENGTH
-from ._errors import AcceptError, coerce_value, reason, too_long
-from ._grammar import CORS_MAX_LENGTH, CORS_UNSAFE_BYTES, TCHARS, as_header_text
-from ._scan_py import parse_offers
-from ._shortcuts import NEGOTIATORS_KEPT, VALUES_KEPT
-from ._types import Accept, MediaRange, SkippedMember
+from ._cache import CACHE_KEY_MAX_LENGTH as _CACHE_KEY_MAX_LENGTH
+from ._errors import AcceptError as _AcceptError
+from ._errors import coerce_value as _coerce_value
+from ._errors import reason as _reason
+from ._errors import too_long as _too_long
+from ._grammar import CORS_MAX_LENGTH as _CORS_MAX_LENGTH
+from ._grammar import CORS_UNSAFE_BYTES as _CORS_UNSAFE_BYTES
+from ._grammar import TCHARS as _TCHARS
+from ._grammar import as_header_text as _as_header_text
+from ._scan_py import parse_offers as _parse_offers
+from ._shortcuts import NEGOTIATORS_KEPT as _NEGOTIATORS_KEPT
+from ._shortcuts import VALUES_KEPT as _VALUES_KEPT
+from ._types import Accept as _Accept
+from ._types import MediaRange as _MediaRange
+from ._types import SkippedMember as _SkippedMember
 
 # Error codes: the numbers of ``_errors`` (checked by the tests).
 cdef enum:
@@ -85,13 +94,13 @@ cdef void _init_tables():
     for c in range(256):
         CLASS[c] = 0
         LOWER[c] = c + 32 if 65 <= c <= 90 else c
-        if chr(c) in TCHARS:
+        if chr(c) in _TCHARS:
             CLASS[c] |= C_TCHAR
         if c == 9 or c == 32 or c == 0x21 or 0x23 <= c <= 0x5B or 0x5D <= c <= 0x7E or c >= 0x80:
             CLASS[c] |= C_QDTEXT
         if c == 9 or 0x20 <= c <= 0x7E or c >= 0x80:
             CLASS[c] |= C_QPAIR
-        if c in CORS_UNSAFE_BYTES:
+        if c in _CORS_UNSAFE_BYTES:
             CLASS[c] |= C_UNSAFE
 
 
@@ -137,8 +146,8 @@ cdef struct Scan:
     Skip* skips
     Py_ssize_t n_skips, cap_skips
     bint unsafe                          # a CORS-unsafe byte was seen
-    PyObject* names                      # set of one member's parameter names,
-                                         # past PAIRWISE_LIMIT only (owned)
+    # A set of one member's parameter names, past PAIRWISE_LIMIT only (owned).
+    PyObject* names
     # Negotiation: each range is scored against the offers as soon as it is
     # parsed, then dropped, so memory stays O(offers) whatever the value.
     COffer* offers                       # NULL: keep every range and skip
@@ -308,7 +317,7 @@ cdef bint repeated_name(const unsigned char* s, Scan* sc, Py_ssize_t first_param
 cdef int scan_member(const unsigned char* s, Py_ssize_t n, Py_ssize_t start, bint strict,
                      Scan* sc, Py_ssize_t* out) except -1:
     """Parse the member at ``start``; 0 and its end in ``out``, or a code and position."""
-    cdef Py_ssize_t j, k, p, t, v, u, m, sub_start, first_param = sc.n_params
+    cdef Py_ssize_t j, k, p, t, v, u, sub_start, first_param = sc.n_params
     cdef int weight = -1, w, code = 0, parts
     cdef bint type_star, sub_star, escaped
     cdef Param* param
@@ -490,9 +499,9 @@ cdef object read_input(object value, const unsigned char** data, Py_ssize_t* len
             data[0] = <const unsigned char*>PyUnicode_DATA(value)
             length[0] = PyUnicode_GET_LENGTH(value)
             return value
-        value = as_header_text(value)[1].encode("latin-1")
+        value = _as_header_text(value)[1].encode("latin-1")
     elif not isinstance(value, bytes):
-        value = coerce_value(value)
+        value = _coerce_value(value)
     data[0] = <const unsigned char*>PyBytes_AS_STRING(value)
     length[0] = PyBytes_GET_SIZE(value)
     return value
@@ -509,7 +518,7 @@ cdef Py_ssize_t as_limit(object max_length) except -2:
 
 cdef inline int check_length(object value, Py_ssize_t n, Py_ssize_t limit, object max_length) except -1:
     if n > limit:
-        raise too_long(coerce_value(value), n, max_length)
+        raise _too_long(_coerce_value(value), n, max_length)
     return 0
 
 
@@ -575,7 +584,7 @@ cdef str value_text(const unsigned char* s, Param* p):
     return PyUnicode_DecodeLatin1(<const char*>buf, k, NULL)
 
 
-_ABSENT = Accept(present=False)
+_ABSENT = _Accept(present=False)
 
 
 cdef extern from "Python.h":
@@ -586,7 +595,7 @@ cdef extern from "Python.h":
 cdef inline object new_range(str type_, str subtype, tuple params, int weight):
     """A MediaRange, made by tuple's own constructor without a Python-level call."""
     cdef tuple args = ((type_, subtype, params, weight),)
-    cdef PyObject* made = (<TypeWithNew*>tuple).tp_new(<PyTypeObject*>MediaRange, <PyObject*>args, NULL)
+    cdef PyObject* made = (<TypeWithNew*>tuple).tp_new(<PyTypeObject*>_MediaRange, <PyObject*>args, NULL)
     if made == NULL:
         raise MemoryError()
     result = <object>made
@@ -603,23 +612,23 @@ def parse(value, *, bint strict=False, max_length=8192):
     cdef Skip* sk
     if value is None:
         return _ABSENT
-    owner = read_input(value, &s, &n)
+    _owner = read_input(value, &s, &n)  # keeps the buffer alive
     check_length(value, n, as_limit(max_length), max_length)
     scan_init(&sc)
     try:
         scan(s, n, strict, &sc)
         if sc.n_skips:
-            coerced = coerce_value(value)
-            original = as_header_text(coerced)[0]
+            coerced = _coerce_value(value)
+            original = _as_header_text(coerced)[0]
             if strict:
                 sk = &sc.skips[0]
-                raise AcceptError(reason(sk.code, original, sk.pos), coerced, sk.pos)
+                raise _AcceptError(_reason(sk.code, original, sk.pos), coerced, sk.pos)
             skipped = []
             for i in range(sc.n_skips):
                 sk = &sc.skips[i]
-                skipped.append(SkippedMember(
+                skipped.append(_SkippedMember(
                     sk.start, sk.end, original[sk.start:sk.end].rstrip(" \t"),
-                    sk.pos, reason(sk.code, original, sk.pos)))
+                    sk.pos, _reason(sk.code, original, sk.pos)))
         else:
             skipped = ()
         ranges = PyTuple_New(sc.n_ranges)
@@ -639,19 +648,18 @@ def parse(value, *, bint strict=False, max_length=8192):
                 params, r.weight)
             Py_INCREF(rng)  # PyTuple_SET_ITEM steals it
             PyTuple_SET_ITEM(ranges, i, rng)
-        safe = n <= CORS_MAX_LENGTH and not sc.unsafe
-        return Accept(ranges, True, skipped, safe)
+        safe = n <= _CORS_MAX_LENGTH and not sc.unsafe
+        return _Accept(ranges, True, skipped, safe)
     finally:
         scan_free(&sc)
-        owner = None
 
 
 def is_cors_safelisted(value):
     """Fetch: at most 128 bytes and no CORS-unsafe request-header byte."""
     cdef const unsigned char* s
     cdef Py_ssize_t n, i
-    owner = read_input(value, &s, &n)
-    if n > CORS_MAX_LENGTH:
+    _owner = read_input(value, &s, &n)  # keeps the buffer alive
+    if n > _CORS_MAX_LENGTH:
         return False
     for i in range(n):
         if CLASS[s[i]] & C_UNSAFE:
@@ -751,14 +759,19 @@ cdef class Negotiator:
     cdef object _max_length
     cdef Py_ssize_t _limit
 
-    def __cinit__(self, offers, *, Py_ssize_t cache_size=256, max_length=8192):
+    def __cinit__(self):
+        self._offers = NULL
+        self._n = 0
+
+    def __init__(self, offers, *, Py_ssize_t cache_size=256, max_length=8192):
         cdef Py_ssize_t i, k
         cdef COffer* o
         cdef bytes b
         if cache_size < 0:
             raise ValueError("cache_size must be 0 or more")
+        self._release()  # __init__ called again: start afresh
         self.offers = tuple(offers)
-        parsed = parse_offers(self.offers)
+        parsed = _parse_offers(self.offers)
         self._n = len(parsed)
         self._keep = []
         self._cache = {}
@@ -767,10 +780,10 @@ cdef class Negotiator:
         self._limit = as_limit(max_length)
         self._offers = <COffer*>PyMem_Malloc(max(self._n, 1) * sizeof(COffer))
         if self._offers == NULL:
+            self._n = 0
             raise MemoryError()
-        for i in range(self._n):
-            self._offers[i].params = NULL
-            self._offers[i].n_params = 0
+        # Zeroed first: an __init__ cut short leaves offers that match nothing.
+        memset(self._offers, 0, max(self._n, 1) * sizeof(COffer))
         for i in range(self._n):
             offer = parsed[i]
             o = &self._offers[i]
@@ -789,12 +802,17 @@ cdef class Negotiator:
                 o.params[k].fold = name == "charset"
                 o.n_params = k + 1
 
-    def __dealloc__(self):
+    cdef void _release(self) noexcept:
         cdef Py_ssize_t i
         if self._offers != NULL:
             for i in range(self._n):
                 PyMem_Free(self._offers[i].params)
             PyMem_Free(self._offers)
+        self._offers = NULL
+        self._n = 0
+
+    def __dealloc__(self):
+        self._release()
 
     cdef bytes _hold(self, str text):
         cdef bytes b = text.encode("latin-1")
@@ -806,7 +824,7 @@ cdef class Negotiator:
         cdef const unsigned char* s
         cdef Py_ssize_t n, i
         cdef Scan sc
-        owner = read_input(value, &s, &n)
+        _owner = read_input(value, &s, &n)  # keeps the buffer alive
         check_length(value, n, self._limit, self._max_length)
         for i in range(self._n):
             weights[i], specs[i] = 0, -1
@@ -853,7 +871,7 @@ cdef class Negotiator:
             if found is not None:
                 return found
             index = self._compute(value)
-            if len(value) <= CACHE_KEY_MAX_LENGTH:
+            if len(value) <= _CACHE_KEY_MAX_LENGTH:
                 cache_store(self._cache, self._cache_size, value, index)
             return index
         return self._compute(value)
@@ -919,8 +937,8 @@ cdef Negotiator kept_negotiator(tuple items, object max_length):
     except TypeError:  # an unhashable offer: let the Negotiator say what is wrong
         return Negotiator(items, cache_size=0, max_length=max_length)
     if found is None:
-        found = Negotiator(items, cache_size=VALUES_KEPT, max_length=max_length)
-        cache_store(_kept, NEGOTIATORS_KEPT, key, found)
+        found = Negotiator(items, cache_size=_VALUES_KEPT, max_length=max_length)
+        cache_store(_kept, _NEGOTIATORS_KEPT, key, found)
     return <Negotiator>found
 
 
