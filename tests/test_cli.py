@@ -100,3 +100,29 @@ def test_explain_json_strict_error(capsys: pytest.CaptureFixture[str]) -> None:
     facts = json.loads(capsys.readouterr().out)
     assert facts["error"]["position"] == 4
     assert facts["error"]["reason"].startswith("expected ';' or ','")
+
+
+def test_help_texts() -> None:
+    def help_of(*args: str) -> str:
+        return subprocess.run(
+            [sys.executable, "-m", "fastaccept", *args, "--help"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+
+    top = help_of()
+    assert "explain" in top and "bench" in top
+    bench = help_of("bench")
+    assert "--quick" in bench and "--growth" in bench and "--peer NAME" in bench
+    assert "--json" in help_of("explain")
+
+
+def test_typed_usage_example_runs() -> None:
+    from pathlib import Path
+
+    example = Path(__file__).resolve().parents[1] / "examples" / "typed_usage.py"
+    out = subprocess.run(
+        [sys.executable, str(example)], capture_output=True, text=True, check=True
+    ).stdout
+    assert out.startswith("typed usage ok:")

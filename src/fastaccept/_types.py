@@ -175,7 +175,11 @@ class Accept(Sequence[MediaRange]):
             for i, w in rank(self._ranges if self.present else None, parsed)
         ]
 
-    def best(self, offers: Iterable[_T], default: _D = None) -> _T | _D:  # type: ignore[assignment]
+    @overload
+    def best(self, offers: Iterable[_T]) -> _T | None: ...
+    @overload
+    def best(self, offers: Iterable[_T], default: _D) -> _T | _D: ...
+    def best(self, offers: Iterable[_T], default: object = None) -> object:
         """The best acceptable offer (the very object given), else ``default``."""
         from ._match import best_index
 
