@@ -8,35 +8,15 @@ it is built; a pure-Python twin gives identical results otherwise. Set
 
 from __future__ import annotations
 
-import os
-from typing import TYPE_CHECKING, Literal
-
-from . import _scan_py
 from ._cors import CorsReport, cors_unsafe_bytes
 from ._defaults import BROWSER_DEFAULTS
+from ._engine import IMPLEMENTATION
+from ._engine import engine as _engine
 from ._errors import AcceptError
 from ._format import format_accept
+from ._headers import header_from_environ, header_from_scope
+from ._responses import Consumes, Decision, Produces
 from ._types import Accept, MediaRange, SkippedMember
-
-IMPLEMENTATION: Literal["cython", "python"]
-
-
-def _no_extensions() -> bool:
-    value = os.environ.get("FASTACCEPT_NO_EXTENSIONS", "").strip().lower()
-    return value not in ("", "0", "false", "no")
-
-
-if TYPE_CHECKING:  # both engines have this API; the stub of _scan describes it
-    from . import _scan as _engine
-elif _no_extensions():
-    _engine = _scan_py
-else:
-    try:
-        from . import _scan as _engine
-    except ImportError:  # not built: the pure-Python engine gives the same results
-        _engine = _scan_py
-
-IMPLEMENTATION = "python" if _engine is _scan_py else "cython"
 
 parse = _engine.parse
 is_cors_safelisted = _engine.is_cors_safelisted
@@ -51,12 +31,17 @@ __all__ = [
     "IMPLEMENTATION",
     "Accept",
     "AcceptError",
+    "Consumes",
     "CorsReport",
+    "Decision",
     "MediaRange",
     "Negotiator",
+    "Produces",
     "SkippedMember",
     "cors_unsafe_bytes",
     "format_accept",
+    "header_from_environ",
+    "header_from_scope",
     "is_cors_safelisted",
     "negotiate",
     "parse",

@@ -1,0 +1,48 @@
+"""Read a request header's raw value from an ASGI scope or a WSGI environ.
+
+Both readers return the value as the server delivered it, with no decoding
+beyond what the interface defines, so it can go straight to ``Negotiator``,
+``Produces`` or ``Consumes`` (which read bytes as Latin-1, RFC 9110 §5.5).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+
+def header_from_scope(scope: Mapping[str, Any], name: str = "accept") -> bytes | None:
+    """The value of header ``name`` in an ASGI HTTP ``scope``, or None if absent.
+
+    ASGI keeps each field line of the request (``scope["headers"]``, pairs of
+    bytes). Several lines of one field are combined in order, joined by
+    ``", "``, which RFC 9110 §5.3 defines as the same field value. Names
+    compare case-insensitively (RFC 9110 §5.1). Frameworks' own header maps
+    often keep only the first line (Starlette's ``request.headers["accept"]``):
+    read the scope to see them all.
+    """
+    wanted = name.lower().encode("latin-1")
+    size = len(wanted)
+    lines = [
+        value
+        for key, value in scope.get("headers", ())
+        if len(key) == size and key.lower() == wanted
+    ]
+    if not lines:
+        return None
+    return lines[0] if len(lines) == 1 else b", ".join(lines)
+
+
+def header_from_environ(environ: Mapping[str, Any], name: str = "accept") -> str | None:
+    """The value of header ``name`` in a WSGI ``environ``, or None if absent.
+
+    PEP 3333 gives header values as ``str`` decoded as Latin-1, under
+    ``HTTP_`` + the upper-cased name with ``-`` as ``_`` (``CONTENT_TYPE`` and
+    ``CONTENT_LENGTH`` without the prefix); the server has already combined
+    repeated field lines (RFC 9110 §5.3).
+    """
+    key = name.upper().replace("-", "_")
+    if key not in ("CONTENT_TYPE", "CONTENT_LENGTH"):
+        key = "HTTP_" + key
+    value = environ.get(key)
+    return value if isinstance(value, str) else None

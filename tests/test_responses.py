@@ -1,0 +1,243 @@
+"""Produces, Consumes and Decision; the ASGI and WSGI header readers."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from fastaccept import (
+    Consumes,
+    Decision,
+    Produces,
+    header_from_environ,
+    header_from_scope,
+)
+
+OFFERS = ["application/json", "text/html; charset=utf-8"]
+TEXT = ("Content-Type", "text/plain; charset=utf-8")
+
+
+# --- readers ---------------------------------------------------------------
+
+
+def test_scope_reader_absent_header() -> None:
+    assert header_from_scope({"headers": [(b"host", b"x")]}) is None
+    assert header_from_scope({}) is None
+
+
+def test_scope_reader_one_line_is_returned_as_is() -> None:
+    value = b"text/html;q=0.9"
+    scope = {"headers": [(b"host", b"x"), (b"accept", value)]}
+    assert header_from_scope(scope) is value
+
+
+def test_scope_reader_combines_lines_in_order() -> None:
+    # RFC 9110 §5.3: the lines of one field are one comma-separated list.
+    scope = {
+        "headers": [
+            [b"accept", b"image/png"],
+            (b"accept-language", b"en"),
+            (b"Accept", b"text/html;q=0.5"),
+            (b"ACCEPT", b""),
+        ]
+    }
+    assert header_from_scope(scope) == b"image/png, text/html;q=0.5, "
+
+
+def test_scope_reader_other_names() -> None:
+    scope = {"headers": [(b"content-type", b"application/json")]}
+    assert header_from_scope(scope, "Content-Type") == b"application/json"
+    assert header_from_scope(scope, "accept") is None
+
+
+def test_environ_reader() -> None:
+    environ = {
+        "HTTP_ACCEPT": "text/html,\xff",
+        "CONTENT_TYPE": "application/json",
+        "HTTP_X_NUMBER": 5,
+    }
+    assert header_from_environ(environ) == "text/html,\xff"
+    assert header_from_environ(environ, "Content-Type") == "application/json"
+    assert header_from_environ(environ, "x-number") is None  # not a str
+    assert header_from_environ({}) is None
+    assert header_from_environ({"HTTP_CONTENT_TYPE": "a/b"}, "content-type") is None
+
+
+# --- Produces --------------------------------------------------------------
+
+
+def test_produces_chooses_with_content_type_and_vary() -> None:
+    produces = Produces(OFFERS)
+    decision = produces.select("text/html")
+    assert decision.ok
+    assert decision.status == 200
+    assert decision.media_type is OFFERS[1]
+    assert decision.headers == {"Content-Type": OFFERS[1], "Vary": "Accept"}
+    assert decision.body == ""
+
+
+@pytest.mark.parametrize("value", ["text/html", b"text/html", bytearray(b"text/html")])
+def test_produces_takes_str_and_bytes(value: str | bytes | bytearray) -> None:
+    assert Produces(OFFERS).select(value).media_type == OFFERS[1]
+
+
+def test_produces_absent_header_gets_the_first_offer() -> None:
+    assert Produces(OFFERS).select(None).media_type == OFFERS[0]
+
+
+def test_produces_406() -> None:
+    decision = Produces(OFFERS).select("image/png")
+    assert not decision.ok
+    assert decision.status == 406
+    assert decision.reason == "Not Acceptable"
+    assert decision.media_type == ""
+    assert decision.headers == {"Content-Type": TEXT[1], "Vary": "Accept"}
+    assert decision.body == (
+        "406 Not Acceptable: the Accept header allows none of the media types "
+        "this resource has. Available:\napplication/json\ntext/html; charset=utf-8\n"
+    )
+
+
+def test_produces_default_instead_of_406() -> None:
+    produces = Produces(OFFERS, default=OFFERS[1])
+    assert produces.select("image/png").media_type == OFFERS[1]
+    assert produces.select("application/json").media_type == OFFERS[0]
+
+
+def test_produces_431_over_the_limit() -> None:
+    produces = Produces(OFFERS, max_length=20)
+    assert produces.select("text/html,text/html,").ok  # 20 characters
+    decision = produces.select("text/html, text/html, text/")
+    assert decision.status == 431
+    assert decision.reason == "Request Header Fields Too Large"
+    assert decision.headers == {"Content-Type": TEXT[1], "Vary": "Accept"}
+    assert decision.body == (
+        "431 Request Header Fields Too Large: the Accept header is 27 characters "
+        "long; the limit is 20.\n"
+    )
+
+
+def test_produces_without_a_limit() -> None:
+    produces = Produces(OFFERS, max_length=None)
+    assert produces.select("text/html, " * 2000).media_type == OFFERS[1]
+
+
+def test_produces_offers() -> None:
+    assert Produces(iter(OFFERS)).offers == tuple(OFFERS)
+
+
+@pytest.mark.parametrize(
+    ("offers", "default", "message"),
+    [
+        ([], None, "at least one media type"),
+        (["text/*"], None, "concrete"),
+        (["text/html;q=0.5"], None, "no weight"),
+        (OFFERS, "image/png", "not one of the offers"),
+    ],
+)
+def test_produces_rejects_bad_configuration(
+    offers: list[str], default: str | None, message: str
+) -> None:
+    with pytest.raises(ValueError, match=message):
+        Produces(offers, default=default)
+
+
+# --- Consumes --------------------------------------------------------------
+
+BODY = [
+    "application/json",
+    "application/x-www-form-urlencoded",
+    "image/*",
+    "text/plain;charset=utf-8",
+]
+
+
+@pytest.mark.parametrize(
+    ("content_type", "accepted"),
+    [
+        ("application/json", "application/json"),
+        ("Application/JSON; charset=UTF-8", "application/json"),
+        (b"application/json", "application/json"),
+        (memoryview(b"application/json"), "application/json"),
+        ("  application/x-www-form-urlencoded  ", "application/x-www-form-urlencoded"),
+        ("image/png", "image/*"),
+        ('text/plain; charset="UTF-8"; format=flowed', "text/plain;charset=utf-8"),
+    ],
+)
+def test_consumes_accepts(
+    content_type: str | bytes | memoryview, accepted: str
+) -> None:
+    decision = Consumes(BODY).check(content_type)
+    assert decision.ok
+    assert decision.media_type == accepted
+    assert decision.headers == {}
+
+
+@pytest.mark.parametrize(
+    ("content_type", "problem"),
+    [
+        (None, "missing"),
+        ("", "missing"),
+        (b"", "missing"),
+        ("application/xml", "not one this resource accepts"),
+        ("text/plain", "not one this resource accepts"),  # no charset=utf-8
+        ("text/plain;charset=latin-1", "not one this resource accepts"),
+        ("application/json, text/csv", "malformed"),
+        ("application/*", "malformed"),
+        ("json", "malformed"),
+        (b"\xff/\xfe", "malformed"),
+        ("application/json;q=1", "malformed"),
+        ("text/html\u0100", "malformed"),
+    ],
+)
+def test_consumes_415(content_type: str | bytes | None, problem: str) -> None:
+    consumes = Consumes(BODY)
+    decision = consumes.check(content_type)
+    assert decision.status == 415
+    assert decision.reason == "Unsupported Media Type"
+    assert decision.headers == {"Content-Type": TEXT[1], "Accept": consumes.accept}
+    assert decision.body.startswith(
+        f"415 Unsupported Media Type: the request's Content-Type is {problem}. "
+    )
+    assert decision.body.endswith("\n".join(BODY) + "\n")
+
+
+def test_consumes_accept_value() -> None:
+    assert Consumes(BODY).accept == (
+        "application/json, application/x-www-form-urlencoded, image/*, "
+        "text/plain;charset=utf-8"
+    )
+
+
+def test_consumes_431_over_the_limit() -> None:
+    consumes = Consumes(BODY, max_length=30)
+    assert consumes.check("application/json;a=b;c=d;e=ff").ok  # 30 characters
+    decision = consumes.check("application/json;a=b;c=d;e=f;g=h")
+    assert decision.status == 431
+    assert (
+        "the Content-Type header is 32 characters long; the limit is 30"
+        in decision.body
+    )
+
+
+@pytest.mark.parametrize(
+    ("types", "message"),
+    [
+        ([], "at least one"),
+        (["image/png;q=0.5"], "no weight"),
+        (["png"], "invalid media type"),
+    ],
+)
+def test_consumes_rejects_bad_configuration(types: list[str], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        Consumes(types)
+
+
+def test_decision_is_immutable_and_headers_are_a_copy() -> None:
+    decision = Produces(OFFERS).select(None)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        decision.status = 500  # type: ignore[misc]
+    decision.headers["Vary"] = "Cookie"
+    assert decision.headers["Vary"] == "Accept"
+    assert hash(decision) == hash(Decision(200, OFFERS[0], decision.header_items))
