@@ -1,0 +1,61 @@
+"""examples/httpx_client.py: choosing what to send from a 415's Accept header."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import httpx
+import pytest
+
+from fastaccept import quality
+
+
+def load_client_example() -> ModuleType:
+    path = Path(__file__).resolve().parent.parent / "examples" / "httpx_client.py"
+    spec = importlib.util.spec_from_file_location("httpx_client", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["httpx_client"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize(
+    ("server_accept", "sent"),
+    [
+        # The server's Accept response header picks among the client's encodings.
+        ("application/json", ["text/csv", "application/json"]),
+        (
+            "application/json, application/x-www-form-urlencoded;q=0.5",
+            ["text/csv", "application/json"],
+        ),
+        ("application/*", ["text/csv", "application/x-www-form-urlencoded"]),
+        # Nothing in common, or no Accept header: the 415 stands.
+        ("application/xml", ["text/csv"]),
+        (None, ["text/csv"]),
+        ("text/csv;q=0", ["text/csv"]),
+    ],
+)
+def test_client_chooses_from_the_415_accept_header(
+    server_accept: str | None, sent: list[str]
+) -> None:
+    example = load_client_example()
+    seen: list[str] = []
+
+    def server(request: httpx.Request) -> httpx.Response:
+        media_type = request.headers["content-type"]
+        seen.append(media_type)
+        if server_accept is not None and quality(server_accept, media_type) > 0:
+            return httpx.Response(201)
+        headers = {"Accept": server_accept} if server_accept else {}
+        return httpx.Response(415, headers=headers)
+
+    with httpx.Client(
+        transport=httpx.MockTransport(server), base_url="http://t"
+    ) as client:
+        response = example.create(client, "/users", {"name": "n", "email": "e"})
+    assert seen == sent
+    assert response.status_code == (201 if len(sent) == 2 else 415)
