@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ._defaults import BROWSER_DEFAULTS
+from ._engine import IMPLEMENTATION
+from ._responses import Produces
 
 API_OFFERS = ("application/json", "text/html")
 IMAGE_OFFERS = ("image/jpeg", "image/webp", "image/png")
@@ -252,6 +254,10 @@ def negotiate_tables(
             )
             for name, engine in found.items()
         }
+        # The framework-neutral wrapper, on the active engine: choose + a look-up.
+        hot_times[f"{IMPLEMENTATION} Produces.select"] = time_calls1(
+            Produces(offers).select, hot, settings.repeat
+        )
         if floor is not None:
             method = floor.Floor(offers)
             hot_times["floor .empty"] = time_calls1(method.empty, hot, settings.repeat)
@@ -269,8 +275,8 @@ def negotiate_tables(
     return (
         "negotiate(value, offers), cold: a stream of distinct values\n\n"
         + _table(cold_header, cold_rows)
-        + "\n\nNegotiator.choose(value), hot: one value repeated\n\n"
-        + _table(hot_header, hot_rows)
+        + "\n\nNegotiator.choose(value) and Produces.select(value), hot: one value "
+        "repeated\n\n" + _table(hot_header, hot_rows)
     )
 
 
