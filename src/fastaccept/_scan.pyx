@@ -231,13 +231,13 @@ cdef inline int push_skip(Scan* sc, Py_ssize_t start, Py_ssize_t end, Py_ssize_t
 # NUL, which is neither a tchar nor OWS: the two hot loops stop on it without a
 # bounds check. ``read_input`` only ever hands out such buffers.
 
-cdef inline Py_ssize_t skip_token(const unsigned char* s, Py_ssize_t i, Py_ssize_t n) noexcept nogil:
+cdef inline Py_ssize_t skip_token(const unsigned char* s, Py_ssize_t i) noexcept nogil:
     while CLASS[s[i]] & C_TCHAR:
         i += 1
     return i
 
 
-cdef inline Py_ssize_t skip_ows(const unsigned char* s, Py_ssize_t i, Py_ssize_t n) noexcept nogil:
+cdef inline Py_ssize_t skip_ows(const unsigned char* s, Py_ssize_t i) noexcept nogil:
     while s[i] == 32 or s[i] == 9:
         i += 1
     return i
@@ -323,13 +323,13 @@ cdef int scan_member(const unsigned char* s, Py_ssize_t n, Py_ssize_t start, bin
     cdef Param* param
     cdef Range* rng
 
-    j = skip_token(s, start, n)
+    j = skip_token(s, start)
     if j == start:
         out[0] = start
         return EXPECTED_TYPE
     type_star = j == start + 1 and s[start] == 42
     if j < n and s[j] == 47:
-        k = skip_token(s, j + 1, n)
+        k = skip_token(s, j + 1)
         if k == j + 1:
             out[0] = j + 1
             return EXPECTED_SUBTYPE
@@ -350,16 +350,16 @@ cdef int scan_member(const unsigned char* s, Py_ssize_t n, Py_ssize_t start, bin
 
     p = k
     while True:
-        p = skip_ows(s, p, n)
+        p = skip_ows(s, p)
         if p >= n or s[p] == 44:
             break
         if s[p] != 59:
             code, out[0] = EXPECTED_SEPARATOR, p
             break
-        p = skip_ows(s, p + 1, n)
+        p = skip_ows(s, p + 1)
         if p >= n or s[p] == 44 or s[p] == 59:
             continue
-        t = skip_token(s, p, n)
+        t = skip_token(s, p)
         if t == p:
             code, out[0] = EXPECTED_PARAM_NAME, p
             break
@@ -396,7 +396,7 @@ cdef int scan_member(const unsigned char* s, Py_ssize_t n, Py_ssize_t start, bin
             sc.unsafe = True  # '"' is a CORS-unsafe byte
             u += 1
         else:
-            u = skip_token(s, v, n)
+            u = skip_token(s, v)
             if u == v:
                 code, out[0] = EXPECTED_VALUE, v
                 break
