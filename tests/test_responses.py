@@ -86,8 +86,10 @@ def test_produces_absent_header_gets_the_first_offer() -> None:
     assert Produces(OFFERS).select(None).media_type == OFFERS[0]
 
 
-def test_produces_406() -> None:
-    decision = Produces(OFFERS).select("image/png")
+@pytest.mark.parametrize("value", ["image/png", "", " , ", "junk", "text/html;q=0"])
+def test_produces_406(value: str) -> None:
+    # Present but empty, or no valid member, or nothing acceptable: 406.
+    decision = Produces(OFFERS).select(value)
     assert not decision.ok
     assert decision.status == 406
     assert decision.reason == "Not Acceptable"

@@ -208,6 +208,14 @@ def test_hostile_accept_is_not_a_500(client: httpx.Client) -> None:
         assert response.status_code in (200, 406), value
 
 
+def test_head_has_the_headers_of_get_and_no_body(client: httpx.Client) -> None:
+    response = client.head("/users/1", headers={"Accept": "text/csv"})
+    assert response.status_code == 200
+    assert response.headers["content-type"] == USER_TYPES[2]
+    assert response.headers["vary"] == "Accept"
+    assert response.content == b""
+
+
 def test_404_for_an_unknown_user(client: httpx.Client) -> None:
     response = client.get("/users/999", headers={"Accept": "application/json"})
     assert response.status_code == 404
