@@ -15,8 +15,9 @@ from dataclasses import dataclass
 from http import HTTPStatus
 
 from ._engine import engine
-from ._errors import AcceptError
+from ._errors import AcceptError, coerce_value
 from ._format import format_accept
+from ._grammar import as_header_text
 from ._match import range_matches
 from ._scan_py import parse_offer, parse_single
 
@@ -73,22 +74,17 @@ def _too_large(
     return Decision(431, "", (_TEXT, *extra), body)
 
 
-def _as_text(value: str | bytes | bytearray | memoryview) -> str:
-    return value if isinstance(value, str) else bytes(value).decode("latin-1")
-
-
 class Produces:
     """The media types a resource can send, and the answer to each Accept value.
 
     ``offers`` are concrete types (``type/subtype[;params]``) in order of
     preference; a ``Negotiator`` of the active engine chooses among them.
     ``select(accept)`` gives: the chosen offer, with it as ``Content-Type``
-    and ``Vary: Accept``; when no
-    offer is acceptable, 406 whose body lists the offers — or, with
-    ``default``, that offer instead (RFC 9110 §12.5.1 allows either); 431 when
-    the value is longer than ``max_length``. A missing header (None) accepts
-    anything: the first offer. Every answer carries ``Vary: Accept``, since
-    every answer depends on it (§12.5.5).
+    and ``Vary: Accept``; when no offer is acceptable, 406 whose body lists the
+    offers — or, with ``default``, that offer instead (RFC 9110 §12.5.1 allows
+    either); 431 when the value is longer than ``max_length``. A missing header
+    (None) accepts anything: the first offer. Every answer carries
+    ``Vary: Accept``, since every answer depends on it (§12.5.5).
     """
 
     __slots__ = ("_chosen", "_max_length", "_negotiator", "_unacceptable")
@@ -171,7 +167,7 @@ class Consumes:
         self._accepted = tuple(Decision(200, item) for item in types)
         self._max_length = max_length
         #: The ``Accept`` response header value that lists the types.
-        self.accept = format_accept(types)
+        self.accept = format_accept(self._ranges)
         headers = (_TEXT, ("Accept", self.accept))
         self._unsupported = {
             problem: Decision(
@@ -189,9 +185,9 @@ class Consumes:
 
     def check(self, content_type: _Value) -> Decision:
         """The answer to a request whose body has this Content-Type (None: absent)."""
-        if content_type is None or not content_type:
+        if not content_type:
             return self._unsupported["missing"]
-        text = _as_text(content_type)
+        text = as_header_text(coerce_value(content_type))[0]
         if len(text) > self._max_length:
             return _too_large("Content-Type", len(text), self._max_length)
         try:
