@@ -43,20 +43,17 @@ TEXT = "text/plain; charset=utf-8"
 
 
 class Refusal(Exception):
-    """An error answer: status, plain-text message, extra headers."""
+    """An error answer, as a fastaccept Decision: status, headers, plain-text body."""
 
-    def __init__(self, status: int, message: str, **headers: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.headers = {"Content-Type": TEXT, **headers}
-        self.body = f"{status} {message}\n"
+    def __init__(self, decision: Decision) -> None:
+        super().__init__(decision.body)
+        self.decision = decision
 
-    @classmethod
-    def from_decision(cls, decision: Decision) -> Refusal:
-        refusal = cls(decision.status, "")
-        refusal.headers = decision.headers
-        refusal.body = decision.body
-        return refusal
+
+def refused(status: int, message: str, **headers: str) -> Refusal:
+    """A plain-text error answer, ``<status> <message>``, with extra headers."""
+    items = (("Content-Type", TEXT), *headers.items())
+    return Refusal(Decision(status, "", items, f"{status} {message}\n"))
 
 
 def render(user: User, media_type: str) -> str:
@@ -88,15 +85,15 @@ def new_user_fields(body: bytes, media_type: str) -> dict[str, str]:
         else:
             data = dict(parse_qsl(body.decode(), strict_parsing=True, max_num_fields=8))
     except (ValueError, UnicodeDecodeError) as error:
-        raise Refusal(
+        raise refused(
             400, f"Bad Request: the content does not parse ({error})"
         ) from None
     if not isinstance(data, dict):
-        raise Refusal(400, "Bad Request: expected an object with name and email")
+        raise refused(400, "Bad Request: expected an object with name and email")
     fields = {key: data.get(key) for key in ("name", "email")}
     for key, value in fields.items():
         if not isinstance(value, str) or not 0 < len(value) <= 200:
-            raise Refusal(400, f"Bad Request: {key!r} must be a string of 1-200 chars")
+            raise refused(400, f"Bad Request: {key!r} must be a string of 1-200 chars")
     return fields  # type: ignore[return-value]  # checked just above
 
 
@@ -118,7 +115,7 @@ class UsersAPI:
         if scheme.lower() != b"bearer" or not hmac.compare_digest(
             credentials, self._token
         ):
-            raise Refusal(
+            raise refused(
                 401,
                 "Unauthorized: send Authorization: Bearer <token>",
                 **{"WWW-Authenticate": 'Bearer realm="users"'},
@@ -132,7 +129,8 @@ class UsersAPI:
         try:
             status, headers, body = await self._route(scope, receive)
         except Refusal as refusal:
-            status, headers, body = refusal.status, refusal.headers, refusal.body
+            answer = refusal.decision
+            status, headers, body = answer.status, answer.headers, answer.body
         content = body.encode()
         headers["Content-Length"] = str(len(content))
         raw = [(k.encode("latin-1"), v.encode("latin-1")) for k, v in headers.items()]
@@ -145,19 +143,19 @@ class UsersAPI:
         method, path = scope["method"], scope["path"]
         if path == "/users":
             if method != "POST":
-                raise Refusal(405, "Method Not Allowed", Allow="POST")
+                raise refused(405, "Method Not Allowed", Allow="POST")
             return await self._create(scope, receive)
         prefix, _, user_id = path.rpartition("/")
         if prefix == "/users" and user_id.isascii() and user_id.isdigit():
             if method not in ("GET", "HEAD"):
-                raise Refusal(405, "Method Not Allowed", Allow="GET, HEAD")
+                raise refused(405, "Method Not Allowed", Allow="GET, HEAD")
             return self._read(scope, int(user_id))
-        raise Refusal(404, "Not Found")
+        raise refused(404, "Not Found")
 
     def _representation(self, scope: Scope) -> Decision:
         decision = USER_TYPES.select(header_from_scope(scope))
         if not decision.ok:
-            raise Refusal.from_decision(decision)
+            raise Refusal(decision)
         return decision
 
     def _read(self, scope: Scope, user_id: int) -> tuple[int, dict[str, str], str]:
@@ -165,7 +163,7 @@ class UsersAPI:
         decision = self._representation(scope)
         user = self._users.get(user_id)
         if user is None:
-            raise Refusal(404, f"Not Found: no user {user_id}", Vary="Accept")
+            raise refused(404, f"Not Found: no user {user_id}", Vary="Accept")
         return 200, decision.headers, render(user, decision.media_type)
 
     async def _create(
@@ -174,7 +172,7 @@ class UsersAPI:
         self._authorize(scope)
         content = NEW_USER_TYPES.check(header_from_scope(scope, "content-type"))
         if not content.ok:
-            raise Refusal.from_decision(content)
+            raise Refusal(content)
         decision = self._representation(scope)
         fields = new_user_fields(await read_body(receive), content.media_type)
         user_id = max(self._users, default=0) + 1
@@ -201,7 +199,7 @@ async def read_body(receive: Receive) -> bytes:
         chunk = message.get("body", b"")
         size += len(chunk)
         if size > MAX_BODY:
-            raise Refusal(413, f"Content Too Large: the limit is {MAX_BODY} bytes")
+            raise refused(413, f"Content Too Large: the limit is {MAX_BODY} bytes")
         chunks.append(chunk)
         more = message.get("more_body", False)
     return b"".join(chunks)
