@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import importlib
+import importlib.util
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -48,3 +51,24 @@ ENGINES = {name: load_engine(name) for name in ("cython", "python")}
 @pytest.fixture(params=sorted(ENGINES))
 def engine(request: pytest.FixtureRequest) -> Engine:
     return ENGINES[request.param]
+
+
+#: The repository's examples/ folder (scripts and framework recipes).
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+def load_example(relative: str) -> ModuleType:
+    """Import ``examples/<relative>`` once, as a module named after the file.
+
+    It is registered in ``sys.modules`` before it runs: Django's recipe names
+    itself as ROOT_URLCONF.
+    """
+    name = Path(relative).stem
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, EXAMPLES / relative)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module

@@ -9,6 +9,8 @@ import pytest
 
 from fastaccept.__main__ import main
 
+from .conftest import EXAMPLES
+
 
 def test_explain_prints_table_and_choice(capsys: pytest.CaptureFixture[str]) -> None:
     code = main(
@@ -119,9 +121,7 @@ def test_help_texts() -> None:
 
 
 def test_typed_usage_example_runs() -> None:
-    from pathlib import Path
-
-    example = Path(__file__).resolve().parents[1] / "examples" / "typed_usage.py"
+    example = EXAMPLES / "typed_usage.py"
     out = subprocess.run(
         [sys.executable, str(example)], capture_output=True, text=True, check=True
     ).stdout

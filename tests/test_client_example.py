@@ -2,25 +2,12 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-from types import ModuleType
-
 import httpx
 import pytest
 
 from fastaccept import quality
 
-
-def load_client_example() -> ModuleType:
-    path = Path(__file__).resolve().parent.parent / "examples" / "httpx_client.py"
-    spec = importlib.util.spec_from_file_location("httpx_client", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["httpx_client"] = module
-    spec.loader.exec_module(module)
-    return module
+from .conftest import load_example
 
 
 @pytest.mark.parametrize(
@@ -42,7 +29,7 @@ def load_client_example() -> ModuleType:
 def test_client_chooses_from_the_415_accept_header(
     server_accept: str | None, sent: list[str]
 ) -> None:
-    example = load_client_example()
+    example = load_example("httpx_client.py")
     seen: list[str] = []
 
     def server(request: httpx.Request) -> httpx.Response:

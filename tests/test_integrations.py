@@ -9,12 +9,9 @@ must never become a 500.
 from __future__ import annotations
 
 import asyncio
-import importlib.util
-import sys
 import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -23,7 +20,8 @@ import werkzeug.test
 
 from fastaccept import BROWSER_DEFAULTS
 
-RECIPES = Path(__file__).resolve().parent.parent / "examples" / "frameworks"
+from .conftest import load_example
+
 OFFERS = ("application/json", "text/html; charset=utf-8")
 BODY_TYPES = "application/json, application/x-www-form-urlencoded"
 JDK_LEGACY = "text/html, image/gif, image/jpeg, *; q=.2, */*; q=.2"
@@ -42,14 +40,7 @@ Call = Callable[[str, str, Headers, bytes], Reply]
 
 
 def load_recipe(name: str) -> ModuleType:
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, RECIPES / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # Django resolves ROOT_URLCONF by module name
-    spec.loader.exec_module(module)
-    return module
+    return load_example(f"frameworks/{name}.py")
 
 
 def lower_keys(headers: Any) -> dict[str, str]:

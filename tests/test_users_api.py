@@ -23,9 +23,10 @@ import pytest
 
 from fastaccept import BROWSER_DEFAULTS
 
+from .conftest import EXAMPLES
+
 pytest.importorskip("uvicorn", reason="the [examples] extra is not installed")
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 TOKEN = "e2e-token-4f1c"
 USER_TYPES = ("application/json", "text/html; charset=utf-8", "text/csv; charset=utf-8")
 JDK_LEGACY = "text/html, image/gif, image/jpeg, *; q=.2, */*; q=.2"
