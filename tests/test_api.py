@@ -18,7 +18,8 @@ from fastaccept import (
     cors_unsafe_bytes,
     format_accept,
 )
-from fastaccept._cache import CACHE_KEY_MAX_LENGTH
+from fastaccept._limits import CACHE_KEY_MAX_LENGTH
+from fastaccept._text import HeaderText
 
 from .conftest import Engine
 
@@ -30,7 +31,9 @@ VALUE = "text/html;level=1;q=0.5, */*;q=0.1"
     [VALUE, VALUE.encode(), bytearray(VALUE.encode()), memoryview(VALUE.encode())],
     ids=["str", "bytes", "bytearray", "memoryview"],
 )
-def test_every_input_type_gives_the_same_result(engine: Engine, value: object) -> None:
+def test_every_input_type_gives_the_same_result(
+    engine: Engine, value: HeaderText
+) -> None:
     assert tuple(engine.parse(value)) == tuple(engine.parse(VALUE))
     assert engine.negotiate(value, ["a/b", "text/html;level=1"]) == "text/html;level=1"
     assert engine.Negotiator(["a/b"]).choose(value) == "a/b"
@@ -125,7 +128,7 @@ def test_negotiator(engine: Engine) -> None:
 
 def test_negotiator_cache_is_bounded(engine: Engine) -> None:
     negotiator = engine.Negotiator(["a/b", "c/d"], cache_size=8)
-    cache = negotiator._cache
+    cache = negotiator._cache  # type: ignore[attr-defined]
     for i in range(100):
         assert negotiator.choose(f"c/d, x/y;q=0.{i:03d}") == "c/d"
         assert len(cache) <= 8
@@ -136,12 +139,13 @@ def test_negotiator_cache_is_bounded(engine: Engine) -> None:
     assert long_value not in cache
     uncached = engine.Negotiator(["a/b"], cache_size=0)
     uncached.choose("a/b")
-    assert len(uncached._cache) == 0
+    assert len(uncached._cache) == 0  # type: ignore[attr-defined]
 
 
 def test_negotiator_cache_answers_like_a_fresh_computation(engine: Engine) -> None:
     negotiator = engine.Negotiator(["a/b", "c/d"])
-    for value in ["c/d", b"c/d", "a/b;q=0, c/d;q=0", "c/d", b"c/d"]:
+    values: list[str | bytes] = ["c/d", b"c/d", "a/b;q=0, c/d;q=0", "c/d", b"c/d"]
+    for value in values:
         fresh = engine.Negotiator(["a/b", "c/d"], cache_size=0).choose(value)
         assert negotiator.choose(value) == fresh
 

@@ -11,15 +11,17 @@ from __future__ import annotations
 import os
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from fastaccept import AcceptError, MediaRange, parse
 
-from .conftest import ENGINES, Engine
+from .conftest import CYTHON_MISSING, ENGINES, Engine
 from .strategies import ANY_VALUE, OFFERS
 
-CYTHON, PYTHON = ENGINES["cython"], ENGINES["python"]
+pytestmark = pytest.mark.skipif(CYTHON_MISSING is not None, reason=str(CYTHON_MISSING))
+CYTHON, PYTHON = ENGINES.get("cython", ENGINES["python"]), ENGINES["python"]
 EXAMPLES = int(os.environ.get("FASTACCEPT_FUZZ_EXAMPLES", "400"))
 FUZZ = settings(
     max_examples=EXAMPLES,

@@ -156,24 +156,51 @@ BODY = [
 
 
 @pytest.mark.parametrize(
-    ("content_type", "accepted"),
+    ("content_type", "accepted", "request_type"),
     [
-        ("application/json", "application/json"),
-        ("Application/JSON; charset=UTF-8", "application/json"),
-        (b"application/json", "application/json"),
-        (memoryview(b"application/json"), "application/json"),
-        ("  application/x-www-form-urlencoded  ", "application/x-www-form-urlencoded"),
-        ("image/png", "image/*"),
-        ('text/plain; charset="UTF-8"; format=flowed', "text/plain;charset=utf-8"),
+        ("application/json", "application/json", "application/json"),
+        (
+            "Application/JSON; charset=UTF-8",
+            "application/json",
+            "application/json;charset=UTF-8",
+        ),
+        (b"application/json", "application/json", "application/json"),
+        (memoryview(b"application/json"), "application/json", "application/json"),
+        (
+            "  application/x-www-form-urlencoded  ",
+            "application/x-www-form-urlencoded",
+            "application/x-www-form-urlencoded",
+        ),
+        ("image/png", "image/*", "image/png"),
+        ("IMAGE/Png", "image/*", "image/png"),
+        (
+            'text/plain; charset="UTF-8"; format=flowed',
+            "text/plain;charset=utf-8",
+            "text/plain;charset=UTF-8;format=flowed",
+        ),
+        # In a Content-Type, q is an ordinary parameter (RFC 9110 §8.3), not a weight.
+        ("application/json;q=0.5", "application/json", "application/json;q=0.5"),
+        ("application/json;Q=banana", "application/json", "application/json;q=banana"),
     ],
 )
 def test_consumes_accepts(
-    content_type: str | bytes | memoryview, accepted: str
+    content_type: str | bytes | memoryview, accepted: str, request_type: str
 ) -> None:
     decision = Consumes(BODY).check(content_type)
     assert decision.ok
-    assert decision.media_type == accepted
+    assert decision.media_type == accepted  # the accepted range that matched
+    assert decision.content_type == request_type  # the request's own media type
     assert decision.headers == {}
+
+
+def test_consumes_q_is_a_parameter_of_the_request_only() -> None:
+    # A repeated q is a repeated parameter: malformed.
+    decision = Consumes(BODY).check("text/plain;charset=utf-8;q=1;q=2")
+    assert decision.status == 415
+    assert "is malformed" in decision.body
+    # A type Consumes takes is written as an Accept member: no weight there.
+    with pytest.raises(ValueError, match="takes no weight"):
+        Consumes(["application/json;q=0.5"])
 
 
 @pytest.mark.parametrize(
@@ -189,7 +216,7 @@ def test_consumes_accepts(
         ("application/*", "malformed"),
         ("json", "malformed"),
         (b"\xff/\xfe", "malformed"),
-        ("application/json;q=1", "malformed"),
+        ("application/json;charset=a;charset=b", "malformed"),
         ("text/html\u0100", "malformed"),
     ],
 )

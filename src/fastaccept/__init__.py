@@ -6,23 +6,21 @@ it is built; a pure-Python twin gives identical results otherwise. Set
 ``FASTACCEPT_NO_EXTENSIONS=1`` to force the pure-Python engine.
 """
 
-from __future__ import annotations
-
 from ._cors import CorsReport, cors_unsafe_bytes
 from ._defaults import BROWSER_DEFAULTS
-from ._engine import IMPLEMENTATION
-from ._engine import engine as _engine
+from ._engine import (
+    IMPLEMENTATION,
+    Negotiator,
+    is_cors_safelisted,
+    negotiate,
+    parse,
+    quality,
+)
 from ._errors import AcceptError
 from ._format import format_accept
 from ._headers import header_from_environ, header_from_scope
 from ._responses import Consumes, Decision, Produces
 from ._types import Accept, MediaRange, SkippedMember
-
-parse = _engine.parse
-is_cors_safelisted = _engine.is_cors_safelisted
-Negotiator = _engine.Negotiator
-negotiate = _engine.negotiate
-quality = _engine.quality
 
 __version__ = "0.1.0"
 

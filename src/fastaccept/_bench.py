@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from . import _scan_py
 from ._defaults import BROWSER_DEFAULTS
 from ._engine import IMPLEMENTATION
 from ._responses import Produces
@@ -138,8 +139,6 @@ def load_floor() -> Any | None:
 
 def engines() -> dict[str, Any]:
     """The engine modules that can be imported here, by name."""
-    from . import _scan_py
-
     found: dict[str, Any] = {}
     with contextlib.suppress(ImportError):
         found["cython"] = importlib.import_module("fastaccept._scan")

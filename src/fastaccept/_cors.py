@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from ._errors import coerce_value
-from ._grammar import CORS_MAX_LENGTH, CORS_UNSAFE_BYTES, as_header_text
+from ._grammar import CORS_MAX_LENGTH, CORS_UNSAFE_BYTES
+from ._text import HeaderText, as_header_text, coerce_value
 
 
 class CorsReport(NamedTuple):
@@ -25,7 +25,7 @@ class CorsReport(NamedTuple):
     unsafe: tuple[tuple[int, int], ...]
 
 
-def cors_unsafe_bytes(value: str | bytes | bytearray | memoryview) -> CorsReport:
+def cors_unsafe_bytes(value: HeaderText) -> CorsReport:
     """Each offending byte with its index, and whether the length limit is exceeded."""
     original = as_header_text(coerce_value(value))[0]
     unsafe = tuple(

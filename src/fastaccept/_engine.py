@@ -1,7 +1,8 @@
 """Which engine does the work: chosen once, at import (the propcache/yarl way).
 
-The Cython engine when it is built, unless ``FASTACCEPT_NO_EXTENSIONS`` is set
-to a true value; the pure-Python twin otherwise. Both give the same results.
+The Cython engine ``_scan`` when it is built, unless ``FASTACCEPT_NO_EXTENSIONS``
+is set to a true value; the pure-Python twin ``_scan_py`` otherwise. Both give
+the same results. This is the only module that imports an engine.
 """
 
 from __future__ import annotations
@@ -10,10 +11,17 @@ import os
 from typing import TYPE_CHECKING, Literal
 
 from . import _scan_py
+from ._interface import Engine
 
-__all__ = ["IMPLEMENTATION", "engine"]
-
-IMPLEMENTATION: Literal["cython", "python"]
+__all__ = [
+    "IMPLEMENTATION",
+    "Negotiator",
+    "engine",
+    "is_cors_safelisted",
+    "negotiate",
+    "parse",
+    "quality",
+]
 
 
 def _no_extensions() -> bool:
@@ -21,14 +29,29 @@ def _no_extensions() -> bool:
     return value not in ("", "0", "false", "no")
 
 
-if TYPE_CHECKING:  # both engines have this API; the stub of _scan describes it
-    from . import _scan as engine
-elif _no_extensions():
-    engine = _scan_py
+engine: Engine
+IMPLEMENTATION: Literal["cython", "python"]
+
+if _no_extensions():
+    engine, IMPLEMENTATION = _scan_py, "python"
 else:
     try:
-        from . import _scan as engine
-    except ImportError:  # not built: the pure-Python engine gives the same results
-        engine = _scan_py
+        from . import _scan
+    except ModuleNotFoundError as error:
+        if error.name != f"{__package__}._scan":
+            raise  # the extension is there but broken: say so, never hide it
+        engine, IMPLEMENTATION = _scan_py, "python"  # not built: same results
+    else:
+        engine, IMPLEMENTATION = _scan, "cython"
 
-IMPLEMENTATION = "python" if engine is _scan_py else "cython"
+if TYPE_CHECKING:
+    # mypy holds both engines to the one interface...
+    _both: tuple[Engine, Engine] = (_scan, _scan_py)
+    # ...and types the public names as the compiled engine's stub declares them.
+    from ._scan import Negotiator, is_cors_safelisted, negotiate, parse, quality
+else:
+    Negotiator = engine.Negotiator
+    is_cors_safelisted = engine.is_cors_safelisted
+    negotiate = engine.negotiate
+    parse = engine.parse
+    quality = engine.quality

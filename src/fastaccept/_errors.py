@@ -42,6 +42,10 @@ class AcceptError(ValueError):
         self.value = value
         self.position = position
 
+    def __reduce__(self) -> tuple[type[AcceptError], tuple[str, str | bytes, int]]:
+        """Pickle and copy by the constructor's arguments (multiprocessing, logging)."""
+        return (type(self), (self.reason, self.value, self.position))
+
 
 def describe_char(text: str, pos: int) -> str:
     """Name the character at ``pos`` the way an error message shows it."""
@@ -155,16 +159,4 @@ def too_long(value: str | bytes, length: int, max_length: int) -> AcceptError:
         "(raise max_length, or pass max_length=None, to accept longer values)",
         value,
         max_length,
-    )
-
-
-def coerce_value(value: object) -> str | bytes:
-    """Accept ``bytearray``/``memoryview`` (as bytes) and reject other types."""
-    if isinstance(value, (str, bytes)):
-        return value
-    if isinstance(value, (bytearray, memoryview)):
-        return bytes(value)
-    raise TypeError(
-        "an Accept value must be str, bytes, bytearray, memoryview or None, "
-        f"not {type(value).__name__}"
     )

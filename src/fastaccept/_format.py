@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ._scan_py import parse_single
+from ._member import parse_single
 from ._types import MediaRange
 
 
@@ -35,10 +35,9 @@ def format_accept(items: Iterable[str | tuple[str, float] | MediaRange]) -> str:
         elif isinstance(item, tuple):
             if len(item) != 2:
                 raise ValueError(f"expected a (media type, q) pair, got {item!r}")
-            rng = parse_single(item[0], "media type")[0]._replace(
-                weight=_weight(item[1])
-            )
+            rng = MediaRange._make(parse_single(item[0], "media type")[0])
+            rng = rng._replace(weight=_weight(item[1]))
         else:
-            rng = parse_single(item, "media type")[0]
+            rng = MediaRange._make(parse_single(item, "media type")[0])
         parts.append(str(rng))
     return ", ".join(parts)

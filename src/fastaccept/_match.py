@@ -1,32 +1,19 @@
-"""Matching and choosing on parsed values (RFC 9110 §12.5.1; DESIGN rules 9-12).
+"""Matching and choosing on parsed values (RFC 9110 §12.5.1; README rules 9-12).
 
-Used by ``Accept``'s methods and by the pure-Python engine; the Cython engine
-runs the same rules on C structs and is differential-tested against this.
+Used by ``Accept``'s methods, ``Consumes`` and the pure-Python engine; the
+Cython engine runs the same rules on C structs and is differential-tested
+against this.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
 
-from ._grammar import ascii_lower
-from ._types import RangeTuple
+from ._member import Offer, RangeTuple
+from ._text import ascii_lower
 
 #: Specificity is encoded as ``non_star_parts << 32 | parameter_count``.
 _EXACT, _TYPE_ONLY, _ANY = 2 << 32, 1 << 32, 0
-
-
-class Offer(NamedTuple):
-    """A concrete media type a server can produce, parsed once.
-
-    ``value`` is the object the caller gave; ``params`` maps lower-case names to
-    values, ``charset`` values lower-cased (they compare case-insensitively).
-    """
-
-    value: str
-    type: str
-    subtype: str
-    params: dict[str, str]
 
 
 class OfferSet:

@@ -12,16 +12,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import partial
 from http import HTTPStatus
 
-from ._engine import engine
-from ._errors import AcceptError, coerce_value
+from ._engine import Negotiator
+from ._errors import AcceptError
 from ._format import format_accept
-from ._grammar import as_header_text
+from ._limits import DEFAULT_CACHE_SIZE, DEFAULT_MAX_LENGTH
 from ._match import range_matches
-from ._scan_py import parse_offer, parse_single
-
-_Value = str | bytes | bytearray | memoryview | None
+from ._member import concrete, parse_single
+from ._text import HeaderValue, as_header_text, coerce_value
+from ._types import MediaRange
 
 _TEXT = ("Content-Type", "text/plain; charset=utf-8")
 _VARY = ("Vary", "Accept")
@@ -33,15 +34,18 @@ class Decision:
 
     ``ok`` (``status`` 200): go on, and answer with your own success status;
     ``media_type`` is the chosen offer (``Produces``) or the accepted type the
-    request's content matched (``Consumes``), the very string given. Otherwise
-    ``media_type`` is ``""``: answer ``status`` with ``body`` (plain text) at
-    once. In both cases send ``headers``.
+    request's content matched (``Consumes``), the very string given, and for
+    ``Consumes`` ``content_type`` is the request's own media type, canonical
+    (``image/png`` for ``IMAGE/PNG``; parameters kept, ``q`` among them).
+    Otherwise ``media_type`` is ``""``: answer ``status`` with ``body`` (plain
+    text) at once. In both cases send ``headers``.
     """
 
     status: int
     media_type: str = ""
     header_items: tuple[tuple[str, str], ...] = ()
     body: str = ""
+    content_type: str = ""
 
     @property
     def ok(self) -> bool:
@@ -87,20 +91,29 @@ class Produces:
     ``Vary: Accept``, since every answer depends on it (§12.5.5).
     """
 
-    __slots__ = ("_chosen", "_max_length", "_negotiator", "_unacceptable")
+    __slots__ = (
+        "_cache_size",
+        "_chosen",
+        "_default",
+        "_max_length",
+        "_negotiator",
+        "_unacceptable",
+    )
 
     def __init__(
         self,
         offers: Iterable[str],
         *,
         default: str | None = None,
-        max_length: int | None = 8192,
-        cache_size: int = 256,
+        max_length: int | None = DEFAULT_MAX_LENGTH,
+        cache_size: int = DEFAULT_CACHE_SIZE,
     ) -> None:
-        self._negotiator = engine.Negotiator(
+        self._negotiator = Negotiator(
             offers, cache_size=cache_size, max_length=max_length
         )
         self._max_length = max_length
+        self._cache_size = cache_size
+        self._default = default
         offers = self._negotiator.offers
         if not offers:
             raise ValueError("Produces needs at least one media type to offer")
@@ -128,7 +141,37 @@ class Produces:
         """The offers, in order of preference."""
         return self._negotiator.offers
 
-    def select(self, accept: _Value) -> Decision:
+    def _key(self) -> tuple[tuple[str, ...], str | None, int | None, int]:
+        return (self.offers, self._default, self._max_length, self._cache_size)
+
+    def __repr__(self) -> str:
+        return (
+            f"Produces({self.offers!r}, default={self._default!r}, "
+            f"max_length={self._max_length!r}, cache_size={self._cache_size!r})"
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __reduce__(self) -> tuple[partial[Produces], tuple[()]]:
+        """Pickle and copy by the constructor's arguments."""
+        return (
+            partial(
+                type(self),
+                self.offers,
+                default=self._default,
+                max_length=self._max_length,
+                cache_size=self._cache_size,
+            ),
+            (),
+        )
+
+    def select(self, accept: HeaderValue) -> Decision:
         """The answer to a request with this Accept value (None: header absent)."""
         try:
             index = self._negotiator.choose_index(accept)
@@ -143,17 +186,28 @@ class Consumes:
 
     ``media_types`` may be ranges (``image/*``) and carry parameters; a
     request's ``Content-Type`` is accepted when one of them matches it by the
-    rules of Accept (DESIGN rule 9: extra parameters in the request are
-    allowed, ``charset`` compares case-insensitively). ``check(content_type)``
-    gives the first matching type (the string given), or 415 with an
+    rules of Accept (README rule 9: extra parameters in the request are
+    allowed, ``charset`` compares case-insensitively). In a Content-Type
+    (RFC 9110 §8.3) ``q`` is an ordinary parameter, not a weight.
+    ``check(content_type)`` gives the first matching type (the string given)
+    with the request's own media type as ``content_type``, or 415 with an
     ``Accept`` response header listing them (RFC 9110 §15.5.16) when the
     Content-Type is missing, malformed or not accepted; 431 over
     ``max_length``.
     """
 
-    __slots__ = ("_accepted", "_max_length", "_ranges", "_unsupported", "accept")
+    __slots__ = (
+        "_accepted",
+        "_max_length",
+        "_ranges",
+        "_unsupported",
+        "accept",
+        "media_types",
+    )
 
-    def __init__(self, media_types: Iterable[str], *, max_length: int = 8192) -> None:
+    def __init__(
+        self, media_types: Iterable[str], *, max_length: int = DEFAULT_MAX_LENGTH
+    ) -> None:
         types = tuple(media_types)
         if not types:
             raise ValueError("Consumes needs at least one media type")
@@ -162,7 +216,9 @@ class Consumes:
             rng, weighted = parse_single(item, "media type")
             if weighted:
                 raise ValueError(f"invalid media type {item!r}: it takes no weight")
-            ranges.append(rng)
+            ranges.append(MediaRange._make(rng))
+        #: The media types taken, as given.
+        self.media_types = types
         self._ranges = tuple(ranges)
         self._accepted = tuple(Decision(200, item) for item in types)
         self._max_length = max_length
@@ -183,7 +239,25 @@ class Consumes:
             for problem in ("missing", "malformed", "not one this resource accepts")
         }
 
-    def check(self, content_type: _Value) -> Decision:
+    def __repr__(self) -> str:
+        return f"Consumes({self.media_types!r}, max_length={self._max_length!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return (self.media_types, self._max_length) == (
+            other.media_types,
+            other._max_length,
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.media_types, self._max_length))
+
+    def __reduce__(self) -> tuple[partial[Consumes], tuple[()]]:
+        """Pickle and copy by the constructor's arguments."""
+        return (partial(type(self), self.media_types, max_length=self._max_length), ())
+
+    def check(self, content_type: HeaderValue) -> Decision:
         """The answer to a request whose body has this Content-Type (None: absent)."""
         if not content_type:
             return self._unsupported["missing"]
@@ -191,10 +265,12 @@ class Consumes:
         if len(text) > self._max_length:
             return _too_large("Content-Type", len(text), self._max_length)
         try:
-            offer = parse_offer(text)
+            rng = parse_single(text, "Content-Type", weighted=False)[0]
+            offer = concrete(text, rng, "Content-Type")
         except ValueError:
             return self._unsupported["malformed"]
-        for rng, accepted in zip(self._ranges, self._accepted, strict=True):
-            if range_matches(rng, offer):
-                return accepted
+        for accepted_range, accepted in zip(self._ranges, self._accepted, strict=True):
+            if range_matches(accepted_range, offer):
+                canonical = str(MediaRange._make(rng))
+                return Decision(200, accepted.media_type, content_type=canonical)
         return self._unsupported["not one this resource accepts"]

@@ -1,9 +1,9 @@
 # cython: language_level=3, auto_pickle=False, autotestdict=False
 """The Cython engine: one pass over the header bytes into C structs.
 
-The grammar, the error codes and positions, and every result are those of the
-pure-Python twin ``_scan_py`` (which documents the grammar); the differential
-tests hold the two to that. Input is read in place: a ``str`` whose characters
+The grammar (``_member``, README "The rules in short"), the error codes and
+positions, and every result are those of the pure-Python twin ``_scan_py``;
+the differential tests hold the two to that. Input is read in place: a ``str`` whose characters
 are all Latin-1 through its internal one-byte buffer, ``bytes`` through its
 buffer. Negotiation matches the pre-parsed offers against the C structs, so it
 creates no Python object per media range.
@@ -27,18 +27,23 @@ from libc.string cimport memcmp, memcpy, memset
 cdef extern from "Python.h":
     const Py_ssize_t PY_SSIZE_T_MAX
 
-from ._cache import CACHE_KEY_MAX_LENGTH as _CACHE_KEY_MAX_LENGTH
+from functools import partial as _partial
+
 from ._errors import AcceptError as _AcceptError
-from ._errors import coerce_value as _coerce_value
 from ._errors import reason as _reason
 from ._errors import too_long as _too_long
 from ._grammar import CORS_MAX_LENGTH as _CORS_MAX_LENGTH
 from ._grammar import CORS_UNSAFE_BYTES as _CORS_UNSAFE_BYTES
 from ._grammar import TCHARS as _TCHARS
-from ._grammar import as_header_text as _as_header_text
-from ._scan_py import parse_offers as _parse_offers
-from ._shortcuts import NEGOTIATORS_KEPT as _NEGOTIATORS_KEPT
-from ._shortcuts import VALUES_KEPT as _VALUES_KEPT
+from ._limits import CACHE_KEY_MAX_LENGTH as _CACHE_KEY_MAX_LENGTH
+from ._limits import DEFAULT_CACHE_SIZE as _DEFAULT_CACHE_SIZE
+from ._limits import DEFAULT_MAX_LENGTH as _DEFAULT_MAX_LENGTH
+from ._limits import NEGOTIATORS_KEPT as _NEGOTIATORS_KEPT
+from ._limits import VALUES_KEPT as _VALUES_KEPT
+from ._limits import checked_cache_size as _checked_cache_size
+from ._member import parse_offers as _parse_offers
+from ._text import as_header_text as _as_header_text
+from ._text import coerce_value as _coerce_value
 from ._types import Accept as _Accept
 from ._types import MediaRange as _MediaRange
 from ._types import SkippedMember as _SkippedMember
@@ -78,6 +83,11 @@ cdef enum:
     C_QDTEXT = 2    # qdtext, RFC 9110 §5.6.4
     C_QPAIR = 4     # may follow a backslash in a quoted string
     C_UNSAFE = 8    # CORS-unsafe request-header byte (Fetch)
+
+# The cache policy's constants (``_limits``), as C values for the hot path.
+cdef Py_ssize_t CACHE_KEY_MAX_LENGTH = _CACHE_KEY_MAX_LENGTH
+cdef Py_ssize_t NEGOTIATORS_KEPT = _NEGOTIATORS_KEPT
+cdef Py_ssize_t VALUES_KEPT = _VALUES_KEPT
 
 # Up to this many parameters in one member are checked for repeats pairwise;
 # beyond it a set keeps the check linear.
@@ -522,13 +532,13 @@ cdef inline int check_length(object value, Py_ssize_t n, Py_ssize_t limit, objec
     return 0
 
 
-cdef int cache_store(dict cache, Py_ssize_t size, object key, object value) except -1:
-    """Remember ``key -> value``; a full cache is emptied first (see ``_cache``)."""
-    if size <= 0:
-        return 0
-    if PyDict_Size(cache) >= size:
-        PyDict_Clear(cache)
-    PyDict_SetItem(cache, key, value)
+cdef int cache_store(dict cache, Py_ssize_t size, object key, Py_ssize_t key_length,
+                     object value) except -1:
+    """``_limits.store`` compiled: the cache policy, with its constants."""
+    if size > 0 and key_length <= CACHE_KEY_MAX_LENGTH:
+        if PyDict_Size(cache) >= size:
+            PyDict_Clear(cache)
+        PyDict_SetItem(cache, key, value)
     return 0
 
 
@@ -603,8 +613,8 @@ cdef inline object new_range(str type_, str subtype, tuple params, int weight):
     return result
 
 
-def parse(value, *, bint strict=False, max_length=8192):
-    """Parse an Accept value (RFC 9110 §12.5.1). See ``fastaccept.parse``."""
+def parse(value, *, bint strict=False, max_length=_DEFAULT_MAX_LENGTH):
+    """Parse an Accept value (RFC 9110 §12.5.1) into an ``Accept``."""
     cdef const unsigned char* s
     cdef Py_ssize_t n, i, m
     cdef Scan sc
@@ -745,10 +755,12 @@ cdef int* scratch(Py_ssize_t n, long long** specs) except NULL:
 
 
 cdef class Negotiator:
-    """Offers parsed once; ``choose``/``rank`` per request, with a bounded cache.
+    # The first lines are the constructor's signature for ``inspect`` (CPython
+    # reads a type's ``__text_signature__`` from them); names resolve here.
+    """Negotiator(offers, *, cache_size=_DEFAULT_CACHE_SIZE, max_length=_DEFAULT_MAX_LENGTH)
+--
 
-    See ``fastaccept.Negotiator`` for the documented behaviour.
-    """
+Offers parsed once; ``choose``/``rank`` per request, with a bounded cache."""
 
     cdef readonly tuple offers
     cdef COffer* _offers
@@ -763,19 +775,17 @@ cdef class Negotiator:
         self._offers = NULL
         self._n = 0
 
-    def __init__(self, offers, *, Py_ssize_t cache_size=256, max_length=8192):
+    def __init__(self, offers, *, cache_size=_DEFAULT_CACHE_SIZE, max_length=_DEFAULT_MAX_LENGTH):
         cdef Py_ssize_t i, k
         cdef COffer* o
         cdef bytes b
-        if cache_size < 0:
-            raise ValueError("cache_size must be 0 or more")
+        self._cache_size = _checked_cache_size(cache_size)
         self._release()  # __init__ called again: start afresh
         self.offers = tuple(offers)
         parsed = _parse_offers(self.offers)
         self._n = len(parsed)
         self._keep = []
         self._cache = {}
-        self._cache_size = cache_size
         self._max_length = max_length
         self._limit = as_limit(max_length)
         self._offers = <COffer*>PyMem_Malloc(max(self._n, 1) * sizeof(COffer))
@@ -813,6 +823,30 @@ cdef class Negotiator:
 
     def __dealloc__(self):
         self._release()
+
+    cdef tuple _key(self):
+        return (self.offers, self._cache_size, self._max_length)
+
+    def __repr__(self):
+        return (
+            f"Negotiator({self.offers!r}, cache_size={self._cache_size!r}, "
+            f"max_length={self._max_length!r})"
+        )
+
+    def __eq__(self, other):
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._key() == (<Negotiator>other)._key()
+
+    def __hash__(self):
+        return hash(self._key())
+
+    def __reduce__(self):
+        """Pickle and copy by the constructor's arguments; the cache starts empty."""
+        made = _partial(
+            type(self), self.offers, cache_size=self._cache_size, max_length=self._max_length
+        )
+        return (made, ())
 
     cdef bytes _hold(self, str text):
         cdef bytes b = text.encode("latin-1")
@@ -871,8 +905,7 @@ cdef class Negotiator:
             if found is not None:
                 return found
             index = self._compute(value)
-            if len(value) <= _CACHE_KEY_MAX_LENGTH:
-                cache_store(self._cache, self._cache_size, value, index)
+            cache_store(self._cache, self._cache_size, value, len(value), index)
             return index
         return self._compute(value)
 
@@ -937,16 +970,13 @@ cdef Negotiator kept_negotiator(tuple items, object max_length):
     except TypeError:  # an unhashable offer: let the Negotiator say what is wrong
         return Negotiator(items, cache_size=0, max_length=max_length)
     if found is None:
-        found = Negotiator(items, cache_size=_VALUES_KEPT, max_length=max_length)
-        cache_store(_kept, _NEGOTIATORS_KEPT, key, found)
+        found = Negotiator(items, cache_size=VALUES_KEPT, max_length=max_length)
+        cache_store(_kept, NEGOTIATORS_KEPT, key, len(key), found)
     return <Negotiator>found
 
 
-def negotiate(value, offers, *, default=None, max_length=8192):
-    """The best acceptable offer for ``value`` (RFC 9110 §12.5.1), else ``default``.
-
-    Returns the very object passed in ``offers``. See ``fastaccept.negotiate``.
-    """
+def negotiate(value, offers, *, default=None, max_length=_DEFAULT_MAX_LENGTH):
+    """The best acceptable offer for ``value`` (RFC 9110 §12.5.1), else ``default``."""
     global _last
     cdef tuple last = _last
     cdef tuple items
@@ -962,7 +992,7 @@ def negotiate(value, offers, *, default=None, max_length=8192):
     return default if index < 0 else items[index]
 
 
-def quality(value, media_type, *, max_length=8192):
+def quality(value, media_type, *, max_length=_DEFAULT_MAX_LENGTH):
     """The weight ``value`` gives the concrete ``media_type`` (0.0: refused)."""
     ranked = kept_negotiator((media_type,), max_length).rank(value)
     return ranked[0][1] if ranked else 0.0

@@ -1,177 +1,62 @@
-"""The pure-Python engine: the same scanner and results as ``_scan.pyx``.
+"""The pure-Python engine: the same results as the Cython engine ``_scan``.
 
-Grammar (RFC 9110 §12.5.1, §5.6.2, §5.6.4, §5.6.6)::
-
-    Accept      = #( media-range )        ; empty members and OWS ignored
-    media-range = ( "*/*" / type "/*" / type "/" subtype ) parameters
-    parameters  = *( OWS ";" OWS [ name "=" ( token / quoted-string ) ] )
-
-A parameter named ``q`` (any case, any position) is the weight. Members are
-split on commas outside quoted strings; a member that breaks a rule is skipped
-(lenient) or raises ``AcceptError`` (strict). Every loop is linear: tokens and
-quoted strings are matched by single-class regular expressions that cannot
-backtrack.
+Whole values are scanned here; each member is read by the grammar of
+``_member`` (README "The rules in short"; RFC 9110 §12.5.1). Members are split
+on commas outside quoted strings; a member that breaks a rule is skipped
+(lenient) or raises ``AcceptError`` (strict). Two fast paths read the values
+real clients send with regular expressions that backtrack at most once over
+each character; anything else takes the exact path, member by member.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import Final
+from functools import partial
+from typing import Any, Final, TypeVar
 
-from . import _errors as E
-from ._cache import CACHE_KEY_MAX_LENGTH
-from ._errors import AcceptError, coerce_value, reason, too_long
-from ._grammar import CORS_MAX_LENGTH, as_header_text, ascii_lower
-from ._match import Offer, OfferSet, best_index, rank
-from ._shortcuts import Shortcuts
-from ._types import Accept, MediaRange, RangeTuple, SkippedMember
+from ._errors import AcceptError, reason, too_long
+from ._grammar import CORS_MAX_LENGTH
+from ._limits import (
+    DEFAULT_CACHE_SIZE,
+    DEFAULT_MAX_LENGTH,
+    NEGOTIATORS_KEPT,
+    VALUES_KEPT,
+    checked_cache_size,
+    store,
+)
+from ._match import OfferSet, best_index, rank
+from ._member import (
+    TOKEN_RE,
+    RangeTuple,
+    member_end,
+    parse_offers,
+    scan_member,
+    weight,
+)
+from ._text import HeaderText, HeaderValue, as_header_text, coerce_value
+from ._types import Accept, MediaRange, SkippedMember
 
-_TOKEN_RE: Final = r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+"
-_TOKEN: Final = re.compile(_TOKEN_RE)
+_D = TypeVar("_D")
+
 #: The members real clients send: ``type/subtype`` and token-valued parameters
 #: (the weight among them). Anything else takes the exact path, ``scan_member``.
 #: Each part is a single character class followed by a fixed delimiter, so a
 #: failed match backtracks at most once over each character.
-_COMMON_PARAMS: Final = rf"(?:[ \t]*;[ \t]*{_TOKEN_RE}={_TOKEN_RE})*"
+_COMMON_PARAMS: Final = rf"(?:[ \t]*;[ \t]*{TOKEN_RE}={TOKEN_RE})*"
 #: One common member, OWS around it.
 _COMMON_MEMBER: Final = re.compile(
-    rf"[ \t]*{_TOKEN_RE}/{_TOKEN_RE}{_COMMON_PARAMS}[ \t]*"
+    rf"[ \t]*{TOKEN_RE}/{TOKEN_RE}{_COMMON_PARAMS}[ \t]*"
 )
 #: A value made of common members only (empty members and OWS allowed).
 _COMMON_VALUE: Final = re.compile(
-    rf"[ \t,]*(?:{_TOKEN_RE}/{_TOKEN_RE}{_COMMON_PARAMS}[ \t]*(?:,[ \t,]*|\Z))*"
+    rf"[ \t,]*(?:{TOKEN_RE}/{TOKEN_RE}{_COMMON_PARAMS}[ \t]*(?:,[ \t,]*|\Z))*"
 )
-
-_OWS: Final = re.compile(r"[ \t]*")
 _SEPARATORS: Final = re.compile(r"[ \t,]*")
-#: The inside of a quoted string: runs of qdtext between quoted-pairs, the
-#: unrolled form of ``*( qdtext / quoted-pair )`` (RFC 9110 §5.6.4): one
-#: character class per run, no group repeated per character.
-_QDTEXT: Final = r"[\t \x21\x23-\x5b\x5d-\x7e\x80-\xff]*"
-_QUOTED_BODY: Final = re.compile(rf"{_QDTEXT}(?:\\[\t \x21-\x7e\x80-\xff]{_QDTEXT})*")
-_QUOTED_PAIR: Final = re.compile(r"\\(.)", re.DOTALL)
-_COMMA_OR_QUOTE: Final = re.compile(r'[,"]')
-_QUOTE_OR_BACKSLASH: Final = re.compile(r'["\\]')
 _CORS_UNSAFE: Final = re.compile('[\x00-\x08\x0a-\x1f"():<>?@\\[\\\\\\]{}\x7f]')
-
-#: A parsed member: (error code, position, range, weighted). On success the code
-#: is 0 and the position is where the member ends (a comma, or the end).
-MemberResult = tuple[int, int, RangeTuple | None, bool]
 
 _ABSENT: Final = Accept(present=False)
 _new_range: Final = tuple.__new__
-
-
-def _qvalue_spellings() -> dict[str, int]:
-    """Every text the qvalue grammar admits, with its thousandths (RFC 9110 §12.4.2).
-
-    ``( "0" [ "." 0*3DIGIT ] ) / ( "1" [ "." 0*3("0") ] )``: 1,117 spellings.
-    """
-    table = {"0": 0, "0.": 0, "1": 1000, "1.": 1000}
-    for digits in (1, 2, 3):
-        for value in range(10**digits):
-            table[f"0.{value:0{digits}d}"] = value * 10 ** (3 - digits)
-        table["1." + "0" * digits] = 1000
-    return table
-
-
-_QVALUES: Final = _qvalue_spellings()
-#: The legacy ``.d``/``.dd``/``.ddd`` form (JDK HttpURLConnection), lenient only.
-_SHORT_QVALUES: Final = {
-    k[1:]: v for k, v in _QVALUES.items() if len(k) > 2 and k[0] == "0"
-}
-
-
-def _weight(value: str, strict: bool) -> int:
-    """The qvalue in thousandths, or minus an error code (RFC 9110 §12.4.2)."""
-    weight = _QVALUES.get(value)
-    if weight is not None:
-        return weight
-    weight = _SHORT_QVALUES.get(value)
-    if weight is None:
-        return -E.BAD_WEIGHT
-    return -E.SHORT_WEIGHT if strict else weight
-
-
-def scan_member(text: str, start: int, strict: bool) -> MemberResult:
-    """Parse the member that starts at ``start`` (not OWS, not a comma)."""
-    n = len(text)
-    m = _TOKEN.match(text, start)
-    if m is None:
-        return E.EXPECTED_TYPE, start, None, False
-    j = m.end()
-    type_ = text[start:j].lower()
-    if j < n and text[j] == "/":
-        m = _TOKEN.match(text, j + 1)
-        if m is None:
-            return E.EXPECTED_SUBTYPE, j + 1, None, False
-        p = m.end()
-        subtype = text[j + 1 : p].lower()
-        if type_ == "*" and subtype != "*":
-            return E.WILDCARD_TYPE, j + 1, None, False
-    elif type_ == "*":  # legacy bare '*' (JDK HttpURLConnection)
-        if strict:
-            return E.BARE_WILDCARD, j, None, False
-        subtype, p = "*", j
-    else:
-        return E.EXPECTED_SLASH, j, None, False
-
-    params: list[tuple[str, str]] = []
-    names: set[str] = set()
-    weight = -1
-    while True:
-        if p < n and text[p] in " \t":
-            p = _OWS.match(text, p).end()  # type: ignore[union-attr]
-        if p >= n or text[p] == ",":
-            break
-        if text[p] != ";":
-            return E.EXPECTED_SEPARATOR, p, None, False
-        p += 1
-        if p < n and text[p] in " \t":
-            p = _OWS.match(text, p).end()  # type: ignore[union-attr]
-        if p >= n or text[p] in ",;":
-            continue  # an empty parameter
-        m = _TOKEN.match(text, p)
-        if m is None:
-            return E.EXPECTED_PARAM_NAME, p, None, False
-        t = m.end()
-        if t >= n or text[t] != "=":
-            return E.EXPECTED_EQUALS, t, None, False
-        v = t + 1
-        if v < n and text[v] == '"':
-            e = _QUOTED_BODY.match(text, v + 1).end()  # type: ignore[union-attr]
-            if e >= n or (text[e] == "\\" and e + 1 >= n):
-                return E.UNTERMINATED_QUOTE, v, None, False
-            if text[e] == "\\":
-                return E.BAD_ESCAPE, e + 1, None, False
-            if text[e] != '"':
-                return E.BAD_QUOTED_CHAR, e, None, False
-            value = text[v + 1 : e]
-            if "\\" in value:
-                value = _QUOTED_PAIR.sub(r"\1", value)
-            quoted, after = True, e + 1
-        else:
-            m = _TOKEN.match(text, v)
-            if m is None:
-                return E.EXPECTED_VALUE, v, None, False
-            after = m.end()
-            value, quoted = text[v:after], False
-        name = text[p:t].lower()
-        if name == "q":
-            if weight >= 0:
-                return E.DUPLICATE_PARAM, p, None, False
-            weight = -E.BAD_WEIGHT if quoted else _weight(value, strict)
-            if weight < 0:
-                return -weight, v, None, False
-        else:
-            if name in names:
-                return E.DUPLICATE_PARAM, p, None, False
-            names.add(name)
-            params.append((name, value))
-        p = after
-    rng = (type_, subtype, tuple(params), 1000 if weight < 0 else weight)
-    return 0, p, rng, weight >= 0
 
 
 def _common_range(
@@ -179,30 +64,33 @@ def _common_range(
 ) -> RangeTuple | None:
     """The range of a member of a ``_COMMON_VALUE``, or None for the exact path.
 
-    ``params_text`` is what follows the first ``;``. None when the member breaks
-    a rule the pattern does not check (``*/x``, a bad or repeated weight, a
-    repeated name): ``scan_member`` then reports it.
+    ``params_text`` is what follows the first ``;``. None as soon as the member
+    breaks a rule the pattern does not check (``*/x``, a bad or repeated
+    weight, a repeated name): ``scan_member`` then reports it, reading no
+    further than the violation.
     """
     if type_ == "*" and subtype != "*":
         return None
     if not params_text:
         return (type_, subtype, (), 1000)
-    weight = -1
+    found_weight = -1
     params = []
+    names = set()
     for item in params_text.split(";"):
         name, _, value = item.strip(" \t").partition("=")
         name = name.lower()
         if name != "q":
+            if name in names:
+                return None
+            names.add(name)
             params.append((name, value))
-        elif weight >= 0:
+        elif found_weight >= 0:
             return None
         else:
-            weight = _weight(value, strict)
-            if weight < 0:
+            found_weight = weight(value, strict)
+            if found_weight < 0:
                 return None
-    if len(params) > 1 and len({name for name, _ in params}) < len(params):
-        return None
-    return (type_, subtype, tuple(params), 1000 if weight < 0 else weight)
+    return (type_, subtype, tuple(params), 1000 if found_weight < 0 else found_weight)
 
 
 def common_ranges(text: str, strict: bool) -> list[RangeTuple] | None:
@@ -261,30 +149,6 @@ def matchable_ranges(text: str, offers: OfferSet) -> list[RangeTuple] | None:
     return ranges
 
 
-def member_end(text: str, start: int) -> int:
-    """Where the member at ``start`` ends: the next comma outside quotes, or the end.
-
-    Every ``"`` opens a quoted string, in which ``\\`` escapes the next character
-    (RFC 9110 §5.6.4), so a skipped member never swallows part of the next.
-    """
-    n = len(text)
-    i = start
-    in_quote = False
-    while True:
-        m = (_QUOTE_OR_BACKSLASH if in_quote else _COMMA_OR_QUOTE).search(text, i)
-        if m is None:
-            return n
-        i = m.start()
-        char = text[i]
-        if char == ",":
-            return i
-        if char == '"':
-            in_quote = not in_quote
-            i += 1
-        else:  # a backslash inside a quoted string
-            i += 2
-
-
 #: A raw skipped member: (start, end, error position, error code).
 RawSkip = tuple[int, int, int, int]
 
@@ -293,20 +157,16 @@ def scan(text: str, strict: bool) -> tuple[list[RangeTuple], list[RawSkip]]:
     """Scan a whole value; in strict mode the first violation is the only skip.
 
     A value of common members only is read by ``common_ranges``; any other
-    value member by member with ``scan_member``.
+    value member by member with ``scan_member``: a member stops being read at
+    its first violation, and the scan goes on at its end (``member_end``).
     """
     ranges = common_ranges(text, strict)
     if ranges is not None:
         return ranges, []
-    return _scan_exact(text, 0, strict, [])
-
-
-def _scan_exact(
-    text: str, i: int, strict: bool, ranges: list[RangeTuple]
-) -> tuple[list[RangeTuple], list[RawSkip]]:
-    """Scan from ``i`` member by member with ``scan_member``."""
+    ranges = []
     skipped: list[RawSkip] = []
     n = len(text)
+    i = 0
     while True:
         i = _SEPARATORS.match(text, i).end()  # type: ignore[union-attr]
         if i >= n:
@@ -337,12 +197,12 @@ def _text(value: object, max_length: int | None) -> tuple[str | bytes, str, str]
 
 
 def parse(
-    value: str | bytes | bytearray | memoryview | None,
+    value: HeaderValue,
     *,
     strict: bool = False,
-    max_length: int | None = 8192,
+    max_length: int | None = DEFAULT_MAX_LENGTH,
 ) -> Accept:
-    """Parse an Accept value (RFC 9110 §12.5.1). See ``fastaccept.parse``."""
+    """Parse an Accept value (RFC 9110 §12.5.1) into an ``Accept``."""
     if value is None:
         return _ABSENT
     coerced, original, text = _text(value, max_length)
@@ -379,65 +239,14 @@ def _ranges(
     return scan(text, False)[0] if ranges is None else ranges
 
 
-def parse_single(item: object, what: str) -> tuple[MediaRange, bool]:
-    """One media range and whether it carried a weight; ``ValueError`` otherwise."""
-    if not isinstance(item, str):
-        raise TypeError(f"each {what} must be a str, not {type(item).__name__}")
-    text = as_header_text(item)[1]
-    start = _OWS.match(text).end()  # type: ignore[union-attr]
-    code, pos, rng, weighted = scan_member(text, start, True)
-    if code:
-        raise ValueError(
-            f"invalid {what} {item!r} at position {pos}: {reason(code, item, pos)}"
-        )
-    if pos < len(text):
-        raise ValueError(
-            f"invalid {what} {item!r}: found ',' at position {pos}; give one "
-            "media type per item"
-        )
-    assert rng is not None
-    return _new_range(MediaRange, rng), weighted
-
-
-def parse_offer(offer: object) -> Offer:
-    """Validate and pre-parse one offer: a concrete ``type/subtype[;params]``.
-
-    Raises ``ValueError`` for a wildcard, a weight, a list, or bad syntax
-    (DESIGN rule 13), ``TypeError`` for a non-str.
-    """
-    rng, weighted = parse_single(offer, "offer")
-    if rng.type == "*" or rng.subtype == "*":
-        raise ValueError(
-            f"invalid offer {offer!r}: offers must be concrete media types "
-            "(type/subtype), not ranges with '*'"
-        )
-    if weighted:
-        raise ValueError(
-            f"invalid offer {offer!r}: an offer takes no weight ('q' parameter)"
-        )
-    params = {
-        name: ascii_lower(value) if name == "charset" else value
-        for name, value in rng.params
-    }
-    return Offer(offer, rng.type, rng.subtype, params)  # type: ignore[arg-type]
-
-
-def parse_offers(offers: Iterable[str]) -> list[Offer]:
-    """``parse_offer`` for each offer, in order."""
-    return [parse_offer(offer) for offer in offers]
-
-
-def is_cors_safelisted(value: str | bytes | bytearray | memoryview) -> bool:
+def is_cors_safelisted(value: HeaderText) -> bool:
     """Fetch: at most 128 bytes and no CORS-unsafe request-header byte."""
     text = as_header_text(coerce_value(value))[1]
     return len(text) <= CORS_MAX_LENGTH and _CORS_UNSAFE.search(text) is None
 
 
 class Negotiator:
-    """Offers parsed once; ``choose``/``rank`` per request, with a bounded cache.
-
-    See ``fastaccept.Negotiator`` for the documented behaviour.
-    """
+    """Offers parsed once; ``choose``/``rank`` per request, with a bounded cache."""
 
     __slots__ = ("_cache", "_cache_size", "_max_length", "_offers", "_parsed")
 
@@ -445,15 +254,13 @@ class Negotiator:
         self,
         offers: Iterable[str],
         *,
-        cache_size: int = 256,
-        max_length: int | None = 8192,
+        cache_size: int = DEFAULT_CACHE_SIZE,
+        max_length: int | None = DEFAULT_MAX_LENGTH,
     ) -> None:
-        if cache_size < 0:
-            raise ValueError("cache_size must be 0 or more")
+        self._cache_size = checked_cache_size(cache_size)
         self._offers: tuple[str, ...] = tuple(offers)
         self._parsed = OfferSet(parse_offers(self._offers))
         self._cache: dict[str | bytes, int] = {}
-        self._cache_size = cache_size
         self._max_length = max_length
 
     @property
@@ -461,39 +268,89 @@ class Negotiator:
         """The offers, in server order, as given."""
         return self._offers
 
-    def choose_index(self, value: str | bytes | bytearray | memoryview | None) -> int:
+    def _key(self) -> tuple[tuple[str, ...], int, int | None]:
+        return (self._offers, self._cache_size, self._max_length)
+
+    def __repr__(self) -> str:
+        return (
+            f"Negotiator({self._offers!r}, cache_size={self._cache_size!r}, "
+            f"max_length={self._max_length!r})"
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __reduce__(self) -> tuple[partial[Negotiator], tuple[()]]:
+        """Pickle and copy by the constructor's arguments; the cache starts empty."""
+        made = partial(
+            type(self),
+            self._offers,
+            cache_size=self._cache_size,
+            max_length=self._max_length,
+        )
+        return (made, ())
+
+    def choose_index(self, value: HeaderValue) -> int:
         """The index of the best offer for ``value``, or -1 when none is acceptable."""
         if type(value) is str or type(value) is bytes:
-            cache = self._cache
-            index = cache.get(value)
+            index = self._cache.get(value)
             if index is None:
                 index = best_index(
                     _ranges(value, self._max_length, self._parsed), self._parsed
                 )
-                if len(value) <= CACHE_KEY_MAX_LENGTH and self._cache_size:
-                    if len(cache) >= self._cache_size:  # the policy of _cache.store
-                        cache.clear()
-                    cache[value] = index
+                store(self._cache, self._cache_size, value, index)
             return index
         return best_index(_ranges(value, self._max_length, self._parsed), self._parsed)
 
-    def choose(
-        self,
-        value: str | bytes | bytearray | memoryview | None,
-        default: str | None = None,
-    ) -> str | None:
+    def choose(self, value: HeaderValue, default: Any = None) -> Any:
         """The best acceptable offer (the very object given), else ``default``."""
         index = self.choose_index(value)
         return default if index < 0 else self._offers[index]
 
-    def rank(
-        self, value: str | bytes | bytearray | memoryview | None
-    ) -> list[tuple[str, float]]:
+    def rank(self, value: HeaderValue) -> list[tuple[str, float]]:
         """Acceptable offers with their q, best first; q=0 offers left out."""
         ranked = rank(_ranges(value, self._max_length, self._parsed), self._parsed)
         return [(self._offers[i], w / 1000) for i, w in ranked]
 
 
-_shortcuts = Shortcuts(Negotiator)
-negotiate = _shortcuts.negotiate
-quality = _shortcuts.quality
+#: ``negotiate``/``quality``: the Negotiator of each recent (offers, max_length).
+_kept: dict[tuple[tuple[str, ...], int | None], Negotiator] = {}
+
+
+def _kept_negotiator(offers: tuple[str, ...], max_length: int | None) -> Negotiator:
+    """The Negotiator kept for these offers, made on first use."""
+    key = (offers, max_length)
+    try:
+        found = _kept.get(key)
+    except TypeError:  # an unhashable offer: let the Negotiator say what is wrong
+        return Negotiator(offers, cache_size=0, max_length=max_length)
+    if found is None:
+        found = Negotiator(offers, cache_size=VALUES_KEPT, max_length=max_length)
+        store(_kept, NEGOTIATORS_KEPT, key, found)
+    return found
+
+
+def negotiate(
+    value: HeaderValue,
+    offers: Iterable[str],
+    *,
+    default: Any = None,
+    max_length: int | None = DEFAULT_MAX_LENGTH,
+) -> Any:
+    """The best acceptable offer for ``value`` (RFC 9110 §12.5.1), else ``default``."""
+    items = offers if type(offers) is tuple else tuple(offers)
+    index = _kept_negotiator(items, max_length).choose_index(value)
+    return default if index < 0 else items[index]
+
+
+def quality(
+    value: HeaderValue, media_type: str, *, max_length: int | None = DEFAULT_MAX_LENGTH
+) -> float:
+    """The weight ``value`` gives the concrete ``media_type`` (0.0: refused)."""
+    ranked = _kept_negotiator((media_type,), max_length).rank(value)
+    return ranked[0][1] if ranked else 0.0

@@ -7,15 +7,11 @@ three decimals), so no comparison ever depends on binary floating point.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING, NamedTuple, TypeVar, overload
+from typing import NamedTuple, TypeVar, overload
 
 from ._grammar import TCHARS
-
-if TYPE_CHECKING:
-    from ._match import OfferSet
-
-#: A media range as the engines build it: (type, subtype, params, weight).
-RangeTuple = tuple[str, str, tuple[tuple[str, str], ...], int]
+from ._match import OfferSet, best_index, range_matches, rank, scores
+from ._member import parse_offer, parse_offers
 
 _T = TypeVar("_T")
 _D = TypeVar("_D")
@@ -68,10 +64,7 @@ class MediaRange(NamedTuple):
         return (parts, len(self.params))
 
     def matches(self, media_type: str) -> bool:
-        """Whether this range matches the concrete ``media_type`` (DESIGN rule 9)."""
-        from ._match import range_matches
-        from ._scan_py import parse_offer
-
+        """Whether this range matches the concrete ``media_type`` (README rule 9)."""
         return range_matches(self, parse_offer(media_type))
 
     def __str__(self) -> str:
@@ -145,17 +138,24 @@ class Accept(Sequence[MediaRange]):
         """A canonical header value that parses back to the same ranges."""
         return ", ".join(str(r) for r in self._ranges)
 
+    def __reduce__(
+        self,
+    ) -> tuple[
+        type[Accept],
+        tuple[tuple[MediaRange, ...], bool, tuple[SkippedMember, ...], bool],
+    ]:
+        """Pickle and copy by the constructor's arguments."""
+        return (
+            type(self),
+            (self._ranges, self.present, self.skipped, self.cors_safelisted),
+        )
+
     @staticmethod
     def _parse_offers(offers: Iterable[str]) -> OfferSet:
-        from ._match import OfferSet
-        from ._scan_py import parse_offers
-
         return OfferSet(parse_offers(offers))
 
     def quality(self, media_type: str) -> float:
         """The weight this value gives the concrete ``media_type`` (rule 10)."""
-        from ._match import scores
-
         offers = self._parse_offers([media_type])
         if not self.present:
             return 1.0
@@ -167,8 +167,6 @@ class Accept(Sequence[MediaRange]):
 
     def rank(self, offers: Iterable[str]) -> list[tuple[str, float]]:
         """Acceptable offers with their q, best first (rule 11); q=0 left out."""
-        from ._match import rank
-
         parsed = self._parse_offers(offers)
         return [
             (parsed.offers[i].value, w / 1000)
@@ -181,8 +179,6 @@ class Accept(Sequence[MediaRange]):
     def best(self, offers: Iterable[_T], default: _D) -> _T | _D: ...
     def best(self, offers: Iterable[_T], default: object = None) -> object:
         """The best acceptable offer (the very object given), else ``default``."""
-        from ._match import best_index
-
         items = list(offers)
         index = best_index(
             self._ranges if self.present else None,

@@ -1,0 +1,258 @@
+"""The grammar of one media range, and the offers it is matched against.
+
+RFC 9110 §12.5.1, §5.6.2, §5.6.4, §5.6.6::
+
+    media-range = ( "*/*" / type "/*" / type "/" subtype ) parameters
+    parameters  = *( OWS ";" OWS [ name "=" ( token / quoted-string ) ] )
+
+A parameter named ``q`` (any case, any position) is the weight (RFC 9110
+§12.4.2). This module is the reference reading of one member: the pure-Python
+engine scans members with it, and both engines parse offers with it. Every
+loop is linear: tokens and quoted strings are matched by single-class regular
+expressions that cannot backtrack.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Final, NamedTuple, TypeAlias
+
+from . import _errors as E
+from ._errors import reason
+from ._text import as_header_text, ascii_lower
+
+#: A media range as the engines build it: (type, subtype, params, weight), the
+#: weight in thousandths. ``MediaRange`` is a named tuple of this shape.
+RangeTuple: TypeAlias = tuple[str, str, tuple[tuple[str, str], ...], int]
+
+#: A parsed member: (error code, position, range, weighted). On success the code
+#: is 0 and the position is where the member ends (a comma, or the end).
+MemberResult: TypeAlias = tuple[int, int, RangeTuple | None, bool]
+
+TOKEN_RE: Final = r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+"
+_TOKEN: Final = re.compile(TOKEN_RE)
+OWS: Final = re.compile(r"[ \t]*")
+#: The inside of a quoted string: runs of qdtext between quoted-pairs, the
+#: unrolled form of ``*( qdtext / quoted-pair )`` (RFC 9110 §5.6.4): one
+#: character class per run, no group repeated per character.
+_QDTEXT: Final = r"[\t \x21\x23-\x5b\x5d-\x7e\x80-\xff]*"
+_QUOTED_BODY: Final = re.compile(rf"{_QDTEXT}(?:\\[\t \x21-\x7e\x80-\xff]{_QDTEXT})*")
+_QUOTED_PAIR: Final = re.compile(r"\\(.)", re.DOTALL)
+_COMMA_OR_QUOTE: Final = re.compile(r'[,"]')
+_QUOTE_OR_BACKSLASH: Final = re.compile(r'["\\]')
+
+
+def _qvalue_spellings() -> dict[str, int]:
+    """Every text the qvalue grammar admits, with its thousandths (RFC 9110 §12.4.2).
+
+    ``( "0" [ "." 0*3DIGIT ] ) / ( "1" [ "." 0*3("0") ] )``: 1,117 spellings.
+    """
+    table = {"0": 0, "0.": 0, "1": 1000, "1.": 1000}
+    for digits in (1, 2, 3):
+        for value in range(10**digits):
+            table[f"0.{value:0{digits}d}"] = value * 10 ** (3 - digits)
+        table["1." + "0" * digits] = 1000
+    return table
+
+
+_QVALUES: Final = _qvalue_spellings()
+#: The legacy ``.d``/``.dd``/``.ddd`` form (JDK HttpURLConnection), lenient only.
+_SHORT_QVALUES: Final = {
+    k[1:]: v for k, v in _QVALUES.items() if len(k) > 2 and k[0] == "0"
+}
+
+
+def weight(value: str, strict: bool) -> int:
+    """The qvalue in thousandths, or minus an error code (RFC 9110 §12.4.2)."""
+    found = _QVALUES.get(value)
+    if found is not None:
+        return found
+    found = _SHORT_QVALUES.get(value)
+    if found is None:
+        return -E.BAD_WEIGHT
+    return -E.SHORT_WEIGHT if strict else found
+
+
+def scan_member(
+    text: str, start: int, strict: bool, weighted: bool = True
+) -> MemberResult:
+    """Parse the member that starts at ``start`` (not OWS, not a comma).
+
+    The first violation ends the member: its code and position are returned
+    at once, and nothing after it is read. ``weighted=False`` reads ``q`` as an
+    ordinary parameter (a Content-Type, RFC 9110 §8.3, has no weight).
+    """
+    n = len(text)
+    m = _TOKEN.match(text, start)
+    if m is None:
+        return E.EXPECTED_TYPE, start, None, False
+    j = m.end()
+    type_ = text[start:j].lower()
+    if j < n and text[j] == "/":
+        m = _TOKEN.match(text, j + 1)
+        if m is None:
+            return E.EXPECTED_SUBTYPE, j + 1, None, False
+        p = m.end()
+        subtype = text[j + 1 : p].lower()
+        if type_ == "*" and subtype != "*":
+            return E.WILDCARD_TYPE, j + 1, None, False
+    elif type_ == "*":  # legacy bare '*' (JDK HttpURLConnection)
+        if strict:
+            return E.BARE_WILDCARD, j, None, False
+        subtype, p = "*", j
+    else:
+        return E.EXPECTED_SLASH, j, None, False
+
+    params: list[tuple[str, str]] = []
+    names: set[str] = set()
+    found_weight = -1
+    while True:
+        if p < n and text[p] in " \t":
+            p = OWS.match(text, p).end()  # type: ignore[union-attr]
+        if p >= n or text[p] == ",":
+            break
+        if text[p] != ";":
+            return E.EXPECTED_SEPARATOR, p, None, False
+        p += 1
+        if p < n and text[p] in " \t":
+            p = OWS.match(text, p).end()  # type: ignore[union-attr]
+        if p >= n or text[p] in ",;":
+            continue  # an empty parameter
+        m = _TOKEN.match(text, p)
+        if m is None:
+            return E.EXPECTED_PARAM_NAME, p, None, False
+        t = m.end()
+        if t >= n or text[t] != "=":
+            return E.EXPECTED_EQUALS, t, None, False
+        v = t + 1
+        if v < n and text[v] == '"':
+            e = _QUOTED_BODY.match(text, v + 1).end()  # type: ignore[union-attr]
+            if e >= n or (text[e] == "\\" and e + 1 >= n):
+                return E.UNTERMINATED_QUOTE, v, None, False
+            if text[e] == "\\":
+                return E.BAD_ESCAPE, e + 1, None, False
+            if text[e] != '"':
+                return E.BAD_QUOTED_CHAR, e, None, False
+            value = text[v + 1 : e]
+            if "\\" in value:
+                value = _QUOTED_PAIR.sub(r"\1", value)
+            quoted, after = True, e + 1
+        else:
+            m = _TOKEN.match(text, v)
+            if m is None:
+                return E.EXPECTED_VALUE, v, None, False
+            after = m.end()
+            value, quoted = text[v:after], False
+        name = text[p:t].lower()
+        if name == "q" and weighted:
+            if found_weight >= 0:
+                return E.DUPLICATE_PARAM, p, None, False
+            found_weight = -E.BAD_WEIGHT if quoted else weight(value, strict)
+            if found_weight < 0:
+                return -found_weight, v, None, False
+        else:
+            if name in names:
+                return E.DUPLICATE_PARAM, p, None, False
+            names.add(name)
+            params.append((name, value))
+        p = after
+    rng = (type_, subtype, tuple(params), 1000 if found_weight < 0 else found_weight)
+    return 0, p, rng, found_weight >= 0
+
+
+def member_end(text: str, start: int) -> int:
+    """Where the member at ``start`` ends: the next comma outside quotes, or the end.
+
+    Every ``"`` opens a quoted string, in which ``\\`` escapes the next character
+    (RFC 9110 §5.6.4), so a skipped member never swallows part of the next.
+    """
+    n = len(text)
+    i = start
+    in_quote = False
+    while True:
+        m = (_QUOTE_OR_BACKSLASH if in_quote else _COMMA_OR_QUOTE).search(text, i)
+        if m is None:
+            return n
+        i = m.start()
+        char = text[i]
+        if char == ",":
+            return i
+        if char == '"':
+            in_quote = not in_quote
+            i += 1
+        else:  # a backslash inside a quoted string
+            i += 2
+
+
+def parse_single(
+    item: object, what: str, *, weighted: bool = True
+) -> tuple[RangeTuple, bool]:
+    """One media range and whether it carried a weight; ``ValueError`` otherwise.
+
+    For the values a program gives (offers, ``format_accept`` items, the types
+    ``Consumes`` takes) and a request's Content-Type (``weighted=False``).
+    """
+    if not isinstance(item, str):
+        raise TypeError(f"each {what} must be a str, not {type(item).__name__}")
+    text = as_header_text(item)[1]
+    start = OWS.match(text).end()  # type: ignore[union-attr]
+    code, pos, rng, has_weight = scan_member(text, start, True, weighted)
+    if code:
+        raise ValueError(
+            f"invalid {what} {item!r} at position {pos}: {reason(code, item, pos)}"
+        )
+    if pos < len(text):
+        raise ValueError(
+            f"invalid {what} {item!r}: found ',' at position {pos}; give one "
+            "media type per item"
+        )
+    assert rng is not None
+    return rng, has_weight
+
+
+class Offer(NamedTuple):
+    """A concrete media type a server can produce, parsed once.
+
+    ``value`` is the object the caller gave; ``params`` maps lower-case names to
+    values, ``charset`` values lower-cased (they compare case-insensitively).
+    """
+
+    value: str
+    type: str
+    subtype: str
+    params: dict[str, str]
+
+
+def concrete(item: str, rng: RangeTuple, what: str) -> Offer:
+    """``rng`` as an ``Offer``; ``ValueError`` if it has a ``*`` (README rule 13)."""
+    type_, subtype, params, _ = rng
+    if type_ == "*" or subtype == "*":
+        raise ValueError(
+            f"invalid {what} {item!r}: {what}s must be concrete media types "
+            "(type/subtype), not ranges with '*'"
+        )
+    folded = {
+        name: ascii_lower(value) if name == "charset" else value
+        for name, value in params
+    }
+    return Offer(item, type_, subtype, folded)
+
+
+def parse_offer(offer: object) -> Offer:
+    """Validate and pre-parse one offer: a concrete ``type/subtype[;params]``.
+
+    Raises ``ValueError`` for a wildcard, a weight, a list, or bad syntax
+    (README rule 13), ``TypeError`` for a non-str.
+    """
+    rng, has_weight = parse_single(offer, "offer")
+    if has_weight:
+        raise ValueError(
+            f"invalid offer {offer!r}: an offer takes no weight ('q' parameter)"
+        )
+    return concrete(offer, rng, "offer")  # type: ignore[arg-type]
+
+
+def parse_offers(offers: Iterable[str]) -> list[Offer]:
+    """``parse_offer`` for each offer, in order."""
+    return [parse_offer(offer) for offer in offers]

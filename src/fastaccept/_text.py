@@ -1,0 +1,54 @@
+"""Header values as text: the input types taken, and how they are read.
+
+Header values arrive as ``str`` or as bytes (``bytes``, ``bytearray``,
+``memoryview``); bytes are decoded as Latin-1, one character per byte, as WSGI
+and ASGI deliver them (RFC 9110 §5.5: field values are octets). ``None`` stands
+for an absent header wherever a request's value is taken.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final, TypeAlias
+
+#: A header value as the library takes it.
+HeaderText: TypeAlias = str | bytes | bytearray | memoryview
+#: A request header's value, or ``None`` when the header is absent.
+HeaderValue: TypeAlias = HeaderText | None
+
+_NON_LATIN1: Final = re.compile("[^\x00-\xff]")
+_ASCII_LOWER: Final = str.maketrans(
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz"
+)
+
+
+def coerce_value(value: object) -> str | bytes:
+    """Take ``bytearray``/``memoryview`` as ``bytes``; reject other types."""
+    if isinstance(value, (str, bytes)):
+        return value
+    if isinstance(value, (bytearray, memoryview)):
+        return bytes(value)
+    raise TypeError(
+        "an Accept value must be str, bytes, bytearray, memoryview or None, "
+        f"not {type(value).__name__}"
+    )
+
+
+def as_header_text(value: str | bytes) -> tuple[str, str]:
+    """``(original, scanned)`` text of a value, one character per header byte.
+
+    Bytes are decoded as Latin-1 (as WSGI and ASGI deliver header values). A
+    character above U+00FF is no header byte: in the scanned text it becomes
+    NUL, which every rule rejects, while messages still name the original.
+    """
+    if isinstance(value, bytes):
+        text = value.decode("latin-1")
+        return text, text
+    if value.isascii() or _NON_LATIN1.search(value) is None:
+        return value, value
+    return value, _NON_LATIN1.sub("\x00", value)
+
+
+def ascii_lower(value: str) -> str:
+    """Lower-case ASCII letters only (case-insensitive comparison of HTTP text)."""
+    return value.translate(_ASCII_LOWER) if not value.isascii() else value.lower()
