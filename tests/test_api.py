@@ -18,7 +18,7 @@ from fastaccept import (
     cors_unsafe_bytes,
     format_accept,
 )
-from fastaccept._limits import CACHE_KEY_MAX_LENGTH
+from fastaccept._limits import CACHE_KEY_MAX_LENGTH, store
 from fastaccept._text import HeaderText
 
 from .conftest import Engine
@@ -140,6 +140,22 @@ def test_negotiator_cache_is_bounded(engine: Engine) -> None:
     uncached = engine.Negotiator(["a/b"], cache_size=0)
     uncached.choose("a/b")
     assert len(uncached._cache) == 0  # type: ignore[attr-defined]
+
+
+def test_negotiator_cache_follows_the_policy_of_limits_store(engine: Engine) -> None:
+    """Both engines' caches hold exactly what ``_limits.store`` would keep."""
+    negotiator = engine.Negotiator(["a/b", "c/d"], cache_size=5)
+    model: dict[str | bytes, int] = {}
+    values: list[str | bytes] = [f"c/d;q=0.{i}" for i in range(12)]
+    values += ["c/d;q=0.1", b"c/d;q=0.1", "a/b" + " " * CACHE_KEY_MAX_LENGTH]
+    values += ["a/b" + " " * (CACHE_KEY_MAX_LENGTH - 3), b"x" * CACHE_KEY_MAX_LENGTH]
+    for value in values:
+        index = negotiator.choose_index(value)
+        if value not in model:
+            store(model, 5, value, index)
+        assert negotiator._cache == model  # type: ignore[attr-defined]
+    # Cleared when full (twice over), the over-long key left out, the newest kept.
+    assert model == {b"x" * CACHE_KEY_MAX_LENGTH: -1}
 
 
 def test_negotiator_cache_answers_like_a_fresh_computation(engine: Engine) -> None:

@@ -45,8 +45,8 @@ def store(cache: dict[_K, _V], size: int, key: _K, value: _V) -> None:
     (O(1) per store, no bookkeeping on the hit path, and a working set smaller
     than ``size`` is back after one miss each); a key longer than
     ``CACHE_KEY_MAX_LENGTH`` is not stored. The Cython engine compiles the same
-    policy with these constants (a Python call per miss would cost it a fifth
-    of a cold negotiation); ``tests/test_cache.py`` holds the two to it.
+    policy with these constants (a Python call per miss would slow its cold
+    negotiation measurably); ``tests/test_api.py`` holds the two to this one.
     """
     if size > 0 and len(key) <= CACHE_KEY_MAX_LENGTH:
         if len(cache) >= size:

@@ -32,6 +32,7 @@ from functools import partial as _partial
 from ._errors import AcceptError as _AcceptError
 from ._errors import reason as _reason
 from ._errors import too_long as _too_long
+from ._interface import document as _document
 from ._grammar import CORS_MAX_LENGTH as _CORS_MAX_LENGTH
 from ._grammar import CORS_UNSAFE_BYTES as _CORS_UNSAFE_BYTES
 from ._grammar import TCHARS as _TCHARS
@@ -614,7 +615,6 @@ cdef inline object new_range(str type_, str subtype, tuple params, int weight):
 
 
 def parse(value, *, bint strict=False, max_length=_DEFAULT_MAX_LENGTH):
-    """Parse an Accept value (RFC 9110 §12.5.1) into an ``Accept``."""
     cdef const unsigned char* s
     cdef Py_ssize_t n, i, m
     cdef Scan sc
@@ -665,7 +665,6 @@ def parse(value, *, bint strict=False, max_length=_DEFAULT_MAX_LENGTH):
 
 
 def is_cors_safelisted(value):
-    """Fetch: at most 128 bytes and no CORS-unsafe request-header byte."""
     cdef const unsigned char* s
     cdef Py_ssize_t n, i
     _owner = read_input(value, &s, &n)  # keeps the buffer alive
@@ -760,9 +759,14 @@ cdef class Negotiator:
     """Negotiator(offers, *, cache_size=_DEFAULT_CACHE_SIZE, max_length=_DEFAULT_MAX_LENGTH)
 --
 
-Offers parsed once; ``choose``/``rank`` per request, with a bounded cache."""
+Offers parsed once; the best of them for each request's Accept value.
 
-    cdef readonly tuple offers
+    ``choose``, ``choose_index`` and ``rank`` per request; the answers for the
+    last ``cache_size`` distinct values (of at most 1,024 characters) are
+    cached. ``max_length`` as for ``parse``. The hot-path entry point.
+    """
+
+    cdef tuple _items                    # the offers, as given
     cdef COffer* _offers
     cdef Py_ssize_t _n
     cdef list _keep
@@ -781,8 +785,8 @@ Offers parsed once; ``choose``/``rank`` per request, with a bounded cache."""
         cdef bytes b
         self._cache_size = _checked_cache_size(cache_size)
         self._release()  # __init__ called again: start afresh
-        self.offers = tuple(offers)
-        parsed = _parse_offers(self.offers)
+        self._items = tuple(offers)
+        parsed = _parse_offers(self._items)
         self._n = len(parsed)
         self._keep = []
         self._cache = {}
@@ -824,12 +828,17 @@ Offers parsed once; ``choose``/``rank`` per request, with a bounded cache."""
     def __dealloc__(self):
         self._release()
 
+    @property
+    def offers(self):
+        """The offers, in server order, as given."""
+        return self._items
+
     cdef tuple _key(self):
-        return (self.offers, self._cache_size, self._max_length)
+        return (self._items, self._cache_size, self._max_length)
 
     def __repr__(self):
         return (
-            f"Negotiator({self.offers!r}, cache_size={self._cache_size!r}, "
+            f"Negotiator({self._items!r}, cache_size={self._cache_size!r}, "
             f"max_length={self._max_length!r})"
         )
 
@@ -844,7 +853,7 @@ Offers parsed once; ``choose``/``rank`` per request, with a bounded cache."""
     def __reduce__(self):
         """Pickle and copy by the constructor's arguments; the cache starts empty."""
         made = _partial(
-            type(self), self.offers, cache_size=self._cache_size, max_length=self._max_length
+            type(self), self._items, cache_size=self._cache_size, max_length=self._max_length
         )
         return (made, ())
 
@@ -898,7 +907,6 @@ Offers parsed once; ``choose``/``rank`` per request, with a bounded cache."""
                 PyMem_Free(specs)
 
     cpdef Py_ssize_t choose_index(self, value) except -2:
-        """The index of the best offer for ``value``, or -1 when none is acceptable."""
         cdef Py_ssize_t index
         if type(value) is str or type(value) is bytes:
             found = self._cache.get(value)
@@ -910,25 +918,23 @@ Offers parsed once; ``choose``/``rank`` per request, with a bounded cache."""
         return self._compute(value)
 
     def choose(self, value, default=None):
-        """The best acceptable offer (the very object given), else ``default``."""
         cdef Py_ssize_t index
         if type(value) is str or type(value) is bytes:
             found = self._cache.get(value)  # the hot path: one dict look-up
             if found is not None:
                 index = found
-                return default if index < 0 else self.offers[index]
+                return default if index < 0 else self._items[index]
         index = self.choose_index(value)
-        return default if index < 0 else self.offers[index]
+        return default if index < 0 else self._items[index]
 
     def rank(self, value):
-        """Acceptable offers with their q, best first; q=0 offers left out."""
         cdef int small_weights[SMALL]
         cdef long long small_specs[SMALL]
         cdef int* weights = small_weights
         cdef long long* specs = small_specs
         cdef Py_ssize_t i
         if value is None:
-            return [(offer, 1.0) for offer in self.offers]
+            return [(offer, 1.0) for offer in self._items]
         if self._n > SMALL:
             weights = scratch(self._n, &specs)
         try:
@@ -940,7 +946,7 @@ Offers parsed once; ``choose``/``rank`` per request, with a bounded cache."""
             if weights != small_weights:
                 PyMem_Free(weights)
                 PyMem_Free(specs)
-        return [(self.offers[i], -w / 1000) for w, _, i in scored]
+        return [(self._items[i], -w / 1000) for w, _, i in scored]
 
 
 # --- the one-call forms --------------------------------------------------------
@@ -976,7 +982,6 @@ cdef Negotiator kept_negotiator(tuple items, object max_length):
 
 
 def negotiate(value, offers, *, default=None, max_length=_DEFAULT_MAX_LENGTH):
-    """The best acceptable offer for ``value`` (RFC 9110 §12.5.1), else ``default``."""
     global _last
     cdef tuple last = _last
     cdef tuple items
@@ -993,6 +998,10 @@ def negotiate(value, offers, *, default=None, max_length=_DEFAULT_MAX_LENGTH):
 
 
 def quality(value, media_type, *, max_length=_DEFAULT_MAX_LENGTH):
-    """The weight ``value`` gives the concrete ``media_type`` (0.0: refused)."""
     ranked = kept_negotiator((media_type,), max_length).rank(value)
     return ranked[0][1] if ranked else 0.0
+
+
+# The docstrings of the public functions and methods: written once, for both
+# engines, in _interface.DOCS.
+_document((parse, is_cors_safelisted, negotiate, quality), Negotiator)

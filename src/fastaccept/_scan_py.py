@@ -17,6 +17,7 @@ from typing import Any, Final, TypeVar
 
 from ._errors import AcceptError, reason, too_long
 from ._grammar import CORS_MAX_LENGTH
+from ._interface import document
 from ._limits import (
     DEFAULT_CACHE_SIZE,
     DEFAULT_MAX_LENGTH,
@@ -202,7 +203,6 @@ def parse(
     strict: bool = False,
     max_length: int | None = DEFAULT_MAX_LENGTH,
 ) -> Accept:
-    """Parse an Accept value (RFC 9110 §12.5.1) into an ``Accept``."""
     if value is None:
         return _ABSENT
     coerced, original, text = _text(value, max_length)
@@ -240,13 +240,17 @@ def _ranges(
 
 
 def is_cors_safelisted(value: HeaderText) -> bool:
-    """Fetch: at most 128 bytes and no CORS-unsafe request-header byte."""
     text = as_header_text(coerce_value(value))[1]
     return len(text) <= CORS_MAX_LENGTH and _CORS_UNSAFE.search(text) is None
 
 
 class Negotiator:
-    """Offers parsed once; ``choose``/``rank`` per request, with a bounded cache."""
+    """Offers parsed once; the best of them for each request's Accept value.
+
+    ``choose``, ``choose_index`` and ``rank`` per request; the answers for the
+    last ``cache_size`` distinct values (of at most 1,024 characters) are
+    cached. ``max_length`` as for ``parse``. The hot-path entry point.
+    """
 
     __slots__ = ("_cache", "_cache_size", "_max_length", "_offers", "_parsed")
 
@@ -296,7 +300,6 @@ class Negotiator:
         return (made, ())
 
     def choose_index(self, value: HeaderValue) -> int:
-        """The index of the best offer for ``value``, or -1 when none is acceptable."""
         if type(value) is str or type(value) is bytes:
             index = self._cache.get(value)
             if index is None:
@@ -308,12 +311,10 @@ class Negotiator:
         return best_index(_ranges(value, self._max_length, self._parsed), self._parsed)
 
     def choose(self, value: HeaderValue, default: Any = None) -> Any:
-        """The best acceptable offer (the very object given), else ``default``."""
         index = self.choose_index(value)
         return default if index < 0 else self._offers[index]
 
     def rank(self, value: HeaderValue) -> list[tuple[str, float]]:
-        """Acceptable offers with their q, best first; q=0 offers left out."""
         ranked = rank(_ranges(value, self._max_length, self._parsed), self._parsed)
         return [(self._offers[i], w / 1000) for i, w in ranked]
 
@@ -342,7 +343,6 @@ def negotiate(
     default: Any = None,
     max_length: int | None = DEFAULT_MAX_LENGTH,
 ) -> Any:
-    """The best acceptable offer for ``value`` (RFC 9110 §12.5.1), else ``default``."""
     items = offers if type(offers) is tuple else tuple(offers)
     index = _kept_negotiator(items, max_length).choose_index(value)
     return default if index < 0 else items[index]
@@ -351,6 +351,10 @@ def negotiate(
 def quality(
     value: HeaderValue, media_type: str, *, max_length: int | None = DEFAULT_MAX_LENGTH
 ) -> float:
-    """The weight ``value`` gives the concrete ``media_type`` (0.0: refused)."""
     ranked = _kept_negotiator((media_type,), max_length).rank(value)
     return ranked[0][1] if ranked else 0.0
+
+
+# The docstrings of the public functions and methods: written once, for both
+# engines, in _interface.DOCS.
+document((parse, is_cors_safelisted, negotiate, quality), Negotiator)

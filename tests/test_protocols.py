@@ -1,0 +1,215 @@
+"""Object protocols: pickle, copy, ==, hash, repr, signatures and docstrings.
+
+The same behaviour on both engines: a Negotiator or an error crosses a process
+boundary (multiprocessing, task queues, logging handlers) and comes back
+working; ``inspect.signature`` and ``help()`` work on every public name.
+"""
+
+from __future__ import annotations
+
+import copy
+import inspect
+import pickle
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+import fastaccept
+from fastaccept import (
+    Accept,
+    AcceptError,
+    Consumes,
+    Decision,
+    MediaRange,
+    Produces,
+    SkippedMember,
+)
+
+from .conftest import ENGINES, Engine, cython_engine
+
+OFFERS = ["application/json", "text/html;level=1", "image/png"]
+VALUES: list[str | bytes | None] = [
+    None,
+    "",
+    "text/html;level=1;q=0.5, */*;q=0.1",
+    b"image/*, application/json;q=0.9",
+    "application/xml",
+    "a/b;;, x y, *",
+]
+PROTOCOLS = range(pickle.HIGHEST_PROTOCOL + 1)
+
+
+def round_trips(obj: object) -> list[Any]:
+    """``obj`` through every pickle protocol, ``copy`` and ``deepcopy``."""
+    made = [pickle.loads(pickle.dumps(obj, protocol)) for protocol in PROTOCOLS]
+    return [*made, copy.copy(obj), copy.deepcopy(obj)]
+
+
+def assert_same_value(obj: object, others: list[Any]) -> None:
+    for other in others:
+        assert type(other) is type(obj)
+        assert other == obj
+        assert repr(other) == repr(obj)
+        assert hash(other) == hash(obj)
+
+
+def test_negotiator_round_trips_and_chooses_the_same(engine: Engine) -> None:
+    negotiator = engine.Negotiator(OFFERS, cache_size=8, max_length=100)
+    for value in VALUES:
+        negotiator.choose(value)  # a warm cache is not part of the value
+    copies = round_trips(negotiator)
+    assert_same_value(negotiator, copies)
+    for other in copies:
+        assert other is not negotiator
+        for value in VALUES:
+            assert other.choose(value) == negotiator.choose(value)
+            assert other.rank(value) == negotiator.rank(value)
+        with pytest.raises(AcceptError):  # max_length came along
+            other.choose("a/b" * 100)
+
+
+def test_negotiator_value_semantics(engine: Engine) -> None:
+    a = engine.Negotiator(OFFERS)
+    assert a == engine.Negotiator(list(OFFERS))
+    assert a != engine.Negotiator(OFFERS, cache_size=1)
+    assert a != engine.Negotiator(OFFERS, max_length=None)
+    assert a != engine.Negotiator(OFFERS[:1])
+    assert a != OFFERS  # type: ignore[comparison-overlap]
+    assert len({a, engine.Negotiator(tuple(OFFERS))}) == 1
+    assert repr(a) == (
+        "Negotiator(('application/json', 'text/html;level=1', 'image/png'), "
+        "cache_size=256, max_length=8192)"
+    )
+
+
+def test_parsed_values_round_trip(engine: Engine) -> None:
+    for value in VALUES:
+        accept = engine.parse(value)
+        assert_same_value(accept, round_trips(accept))
+        for other in round_trips(accept):
+            assert other.skipped == accept.skipped
+            assert other.present == accept.present
+            assert other.cors_safelisted == accept.cors_safelisted
+        for item in (*accept, *accept.skipped):
+            assert_same_value(item, round_trips(item))
+    skipped = engine.parse("a/b, x y").skipped[0]
+    assert type(skipped) is SkippedMember
+    assert type(engine.parse("a/b")[0]) is MediaRange
+
+
+def test_accept_error_round_trips(engine: Engine) -> None:
+    with pytest.raises(AcceptError) as caught:
+        engine.parse(b"text/html;q=2", strict=True)
+    error = caught.value
+    for other in round_trips(error):
+        assert type(other) is AcceptError
+        assert (other.value, other.position, other.reason) == (
+            error.value,
+            error.position,
+            error.reason,
+        )
+        assert str(other) == str(error)
+        assert other.args == error.args
+
+
+def test_accept_error_built_by_hand_round_trips() -> None:
+    error = AcceptError("the reason", "a/b", 3)
+    other = pickle.loads(pickle.dumps(error))
+    assert (other.reason, other.value, other.position) == ("the reason", "a/b", 3)
+    assert str(other) == "invalid Accept value at position 3: the reason"
+
+
+def test_produces_consumes_decision_round_trip() -> None:
+    produces = Produces(OFFERS, default="application/json", max_length=64)
+    consumes = Consumes(["application/json", "image/*"], max_length=64)
+    for obj in (produces, consumes):
+        assert_same_value(obj, round_trips(obj))
+    for value in VALUES:
+        decision = produces.select(value)
+        assert_same_value(decision, round_trips(decision))
+        for other in round_trips(produces):
+            assert other.select(value) == decision
+    for content_type in ("application/json", "image/png", "text/plain", None):
+        decision = consumes.check(content_type)
+        for other in round_trips(consumes):
+            assert other.check(content_type) == decision
+    assert repr(produces) == (
+        "Produces(('application/json', 'text/html;level=1', 'image/png'), "
+        "default='application/json', max_length=64, cache_size=256)"
+    )
+    assert repr(consumes) == "Consumes(('application/json', 'image/*'), max_length=64)"
+    assert produces != Produces(OFFERS)
+    assert consumes != Consumes(["application/json"])
+
+
+def _engine_callables(engine: Engine) -> dict[str, Callable[..., object]]:
+    negotiator = engine.Negotiator
+    return {
+        "parse": engine.parse,
+        "negotiate": engine.negotiate,
+        "quality": engine.quality,
+        "is_cors_safelisted": engine.is_cors_safelisted,
+        "Negotiator": negotiator,
+        "Negotiator.choose": negotiator.choose,  # type: ignore[attr-defined]
+        "Negotiator.choose_index": negotiator.choose_index,  # type: ignore[attr-defined]
+        "Negotiator.rank": negotiator.rank,  # type: ignore[attr-defined]
+    }
+
+
+def _shape(function: Callable[..., object]) -> list[tuple[str, Any, Any]]:
+    """Parameter names, kinds and defaults (annotations aside: C has none)."""
+    return [
+        (p.name, p.kind, p.default)
+        for p in inspect.signature(function).parameters.values()
+    ]
+
+
+def test_engines_have_the_same_signatures_and_docstrings() -> None:
+    cython = _engine_callables(cython_engine())
+    python = _engine_callables(ENGINES["python"])
+    for name, function in python.items():
+        assert _shape(cython[name]) == _shape(function), name
+        assert inspect.getdoc(cython[name]) == inspect.getdoc(function), name
+    negotiator = cython_engine().Negotiator
+    assert inspect.getdoc(negotiator.offers) == inspect.getdoc(
+        ENGINES["python"].Negotiator.offers  # type: ignore[attr-defined]
+    )
+
+
+def _public_callables() -> dict[str, Callable[..., object]]:
+    found: dict[str, Callable[..., object]] = {}
+    for name in fastaccept.__all__:
+        obj = getattr(fastaccept, name)
+        if callable(obj):
+            found[name] = obj
+        if inspect.isclass(obj) and not issubclass(obj, tuple | BaseException):
+            for attr, member in vars(obj).items():
+                if not attr.startswith("_") and callable(member):
+                    found[f"{name}.{attr}"] = getattr(obj, attr)
+    return found
+
+
+@pytest.mark.parametrize("name", sorted(_public_callables()))
+def test_every_public_callable_has_a_signature(name: str) -> None:
+    function = _public_callables()[name]
+    inspect.signature(function)  # raises ValueError where there is none
+
+
+@pytest.mark.parametrize("name", sorted([*fastaccept.__all__, *_public_callables()]))
+def test_every_public_name_says_what_it_does(name: str) -> None:
+    obj = _public_callables().get(name) or getattr(fastaccept, name)
+    if not callable(obj):
+        pytest.skip(f"{name} is a value, documented in the README")
+    doc = inspect.getdoc(obj) or ""
+    assert len(doc) > 20, f"{name} has no docstring that says what it does"
+    assert not doc.lower().startswith("see "), doc
+    assert f"fastaccept.{name}" not in doc, f"{name}'s docstring points elsewhere"
+    assert "DESIGN" not in doc
+
+
+def test_decision_is_a_value() -> None:
+    decision = Decision(406, "", (("Vary", "Accept"),), "no\n")
+    assert_same_value(decision, round_trips(decision))
+    assert decision == Decision(406, "", (("Vary", "Accept"),), "no\n")
+    assert Accept(present=False) == pickle.loads(pickle.dumps(Accept(present=False)))
