@@ -7,7 +7,7 @@ can answer 4xx (RFC 9110 §5.4); ``None`` lifts the limit.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from typing import Final, Protocol, TypeVar
 
 #: The default ``max_length`` of every entry point, in characters.
@@ -52,3 +52,28 @@ def store(cache: dict[_K, _V], size: int, key: _K, value: _V) -> None:
         if len(cache) >= size:
             cache.clear()
         cache[key] = value
+
+
+_N = TypeVar("_N")
+
+
+def kept_negotiator(
+    kept: dict[tuple[tuple[str, ...], int | None], _N],
+    make: Callable[..., _N],
+    offers: tuple[str, ...],
+    max_length: int | None,
+) -> _N:
+    """The Negotiator ``negotiate``/``quality`` keep for these offers in ``kept``.
+
+    Made by ``make`` on first use, remembering ``VALUES_KEPT`` values; at most
+    ``NEGOTIATORS_KEPT`` offer lists are kept, by the policy of ``store``.
+    """
+    key = (offers, max_length)
+    try:
+        found = kept.get(key)
+    except TypeError:  # an unhashable offer: let the Negotiator say what is wrong
+        return make(offers, cache_size=0, max_length=max_length)
+    if found is None:
+        found = make(offers, cache_size=VALUES_KEPT, max_length=max_length)
+        store(kept, NEGOTIATORS_KEPT, key, found)
+    return found

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import partial
 from http import HTTPStatus
+from typing import Any
 
+from ._arguments import ByArguments
 from ._engine import Negotiator
 from ._errors import AcceptError
 from ._format import format_accept
@@ -78,7 +79,7 @@ def _too_large(
     return Decision(431, "", (_TEXT, *extra), body)
 
 
-class Produces:
+class Produces(ByArguments):
     """The media types a resource can send, and the answer to each Accept value.
 
     ``offers`` are concrete types (``type/subtype[;params]``) in order of
@@ -141,35 +142,12 @@ class Produces:
         """The offers, in order of preference."""
         return self._negotiator.offers
 
-    def _key(self) -> tuple[tuple[str, ...], str | None, int | None, int]:
-        return (self.offers, self._default, self._max_length, self._cache_size)
-
-    def __repr__(self) -> str:
-        return (
-            f"Produces({self.offers!r}, default={self._default!r}, "
-            f"max_length={self._max_length!r}, cache_size={self._cache_size!r})"
-        )
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return self._key() == other._key()
-
-    def __hash__(self) -> int:
-        return hash(self._key())
-
-    def __reduce__(self) -> tuple[partial[Produces], tuple[()]]:
-        """Pickle and copy by the constructor's arguments."""
-        return (
-            partial(
-                type(self),
-                self.offers,
-                default=self._default,
-                max_length=self._max_length,
-                cache_size=self._cache_size,
-            ),
-            (),
-        )
+    def _arguments(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        return (self.offers,), {
+            "default": self._default,
+            "max_length": self._max_length,
+            "cache_size": self._cache_size,
+        }
 
     def select(self, accept: HeaderValue) -> Decision:
         """The answer to a request with this Accept value (None: header absent)."""
@@ -181,7 +159,7 @@ class Produces:
         return self._unacceptable if index < 0 else self._chosen[index]
 
 
-class Consumes:
+class Consumes(ByArguments):
     """The media types a resource takes in a request body, and the check of each.
 
     ``media_types`` may be ranges (``image/*``) and carry parameters; a
@@ -239,23 +217,8 @@ class Consumes:
             for problem in ("missing", "malformed", "not one this resource accepts")
         }
 
-    def __repr__(self) -> str:
-        return f"Consumes({self.media_types!r}, max_length={self._max_length!r})"
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return (self.media_types, self._max_length) == (
-            other.media_types,
-            other._max_length,
-        )
-
-    def __hash__(self) -> int:
-        return hash((self.media_types, self._max_length))
-
-    def __reduce__(self) -> tuple[partial[Consumes], tuple[()]]:
-        """Pickle and copy by the constructor's arguments."""
-        return (partial(type(self), self.media_types, max_length=self._max_length), ())
+    def _arguments(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        return (self.media_types,), {"max_length": self._max_length}
 
     def check(self, content_type: HeaderValue) -> Decision:
         """The answer to a request whose body has this Content-Type (None: absent)."""

@@ -39,9 +39,8 @@ from ._grammar import TCHARS as _TCHARS
 from ._limits import CACHE_KEY_MAX_LENGTH as _CACHE_KEY_MAX_LENGTH
 from ._limits import DEFAULT_CACHE_SIZE as _DEFAULT_CACHE_SIZE
 from ._limits import DEFAULT_MAX_LENGTH as _DEFAULT_MAX_LENGTH
-from ._limits import NEGOTIATORS_KEPT as _NEGOTIATORS_KEPT
-from ._limits import VALUES_KEPT as _VALUES_KEPT
 from ._limits import checked_cache_size as _checked_cache_size
+from ._limits import kept_negotiator as _kept_negotiator
 from ._member import parse_offers as _parse_offers
 from ._text import as_header_text as _as_header_text
 from ._text import coerce_value as _coerce_value
@@ -85,10 +84,8 @@ cdef enum:
     C_QPAIR = 4     # may follow a backslash in a quoted string
     C_UNSAFE = 8    # CORS-unsafe request-header byte (Fetch)
 
-# The cache policy's constants (``_limits``), as C values for the hot path.
+# The cache policy's key bound (``_limits``), as a C value for the hot path.
 cdef Py_ssize_t CACHE_KEY_MAX_LENGTH = _CACHE_KEY_MAX_LENGTH
-cdef Py_ssize_t NEGOTIATORS_KEPT = _NEGOTIATORS_KEPT
-cdef Py_ssize_t VALUES_KEPT = _VALUES_KEPT
 
 # Up to this many parameters in one member are checked for repeats pairwise;
 # beyond it a set keeps the check linear.
@@ -969,16 +966,8 @@ cdef bint same_items(object offers, tuple items):
 
 
 cdef Negotiator kept_negotiator(tuple items, object max_length):
-    """The Negotiator kept for these offers, made on first use."""
-    key = (items, max_length)
-    try:
-        found = _kept.get(key)
-    except TypeError:  # an unhashable offer: let the Negotiator say what is wrong
-        return Negotiator(items, cache_size=0, max_length=max_length)
-    if found is None:
-        found = Negotiator(items, cache_size=VALUES_KEPT, max_length=max_length)
-        cache_store(_kept, NEGOTIATORS_KEPT, key, len(key), found)
-    return <Negotiator>found
+    """The Negotiator kept for these offers (``_limits.kept_negotiator``)."""
+    return <Negotiator>_kept_negotiator(_kept, Negotiator, items, max_length)
 
 
 def negotiate(value, offers, *, default=None, max_length=_DEFAULT_MAX_LENGTH):

@@ -12,18 +12,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from functools import partial
 from typing import Any, Final, TypeVar
 
+from ._arguments import ByArguments
 from ._errors import AcceptError, reason, too_long
 from ._grammar import CORS_MAX_LENGTH
 from ._interface import document
 from ._limits import (
     DEFAULT_CACHE_SIZE,
     DEFAULT_MAX_LENGTH,
-    NEGOTIATORS_KEPT,
-    VALUES_KEPT,
     checked_cache_size,
+    kept_negotiator,
     store,
 )
 from ._match import OfferSet, best_index, rank
@@ -60,16 +59,16 @@ _ABSENT: Final = Accept(present=False)
 _new_range: Final = tuple.__new__
 
 
-def _common_range(
-    type_: str, subtype: str, params_text: str, strict: bool
-) -> RangeTuple | None:
+def _common_range(essence: str, params_text: str, strict: bool) -> RangeTuple | None:
     """The range of a member of a ``_COMMON_VALUE``, or None for the exact path.
 
-    ``params_text`` is what follows the first ``;``. None as soon as the member
+    ``essence`` is its ``type/subtype``, lower-case; ``params_text`` is what
+    follows the first ``;``. None as soon as the member
     breaks a rule the pattern does not check (``*/x``, a bad or repeated
     weight, a repeated name): ``scan_member`` then reports it, reading no
     further than the violation.
     """
+    type_, _, subtype = essence.partition("/")
     if type_ == "*" and subtype != "*":
         return None
     if not params_text:
@@ -110,10 +109,7 @@ def common_ranges(text: str, strict: bool) -> list[RangeTuple] | None:
             continue
         essence, _, params_text = member.partition(";")
         essence = essence.rstrip(" \t")
-        if fold:
-            essence = essence.lower()
-        type_, _, subtype = essence.partition("/")
-        rng = _common_range(type_, subtype, params_text, strict)
+        rng = _common_range(essence.lower() if fold else essence, params_text, strict)
         if rng is None:
             return None
         ranges.append(rng)
@@ -142,8 +138,7 @@ def matchable_ranges(text: str, offers: OfferSet) -> list[RangeTuple] | None:
             return None
         if not _COMMON_MEMBER.fullmatch(member):
             return None
-        type_, _, subtype = essence.partition("/")
-        rng = _common_range(type_, subtype, params_text, False)
+        rng = _common_range(essence, params_text, False)
         if rng is None:
             return None
         ranges.append(rng)
@@ -244,7 +239,7 @@ def is_cors_safelisted(value: HeaderText) -> bool:
     return len(text) <= CORS_MAX_LENGTH and _CORS_UNSAFE.search(text) is None
 
 
-class Negotiator:
+class Negotiator(ByArguments):
     """Offers parsed once; the best of them for each request's Accept value.
 
     ``choose``, ``choose_index`` and ``rank`` per request; the answers for the
@@ -272,32 +267,11 @@ class Negotiator:
         """The offers, in server order, as given."""
         return self._offers
 
-    def _key(self) -> tuple[tuple[str, ...], int, int | None]:
-        return (self._offers, self._cache_size, self._max_length)
-
-    def __repr__(self) -> str:
-        return (
-            f"Negotiator({self._offers!r}, cache_size={self._cache_size!r}, "
-            f"max_length={self._max_length!r})"
-        )
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return self._key() == other._key()
-
-    def __hash__(self) -> int:
-        return hash(self._key())
-
-    def __reduce__(self) -> tuple[partial[Negotiator], tuple[()]]:
-        """Pickle and copy by the constructor's arguments; the cache starts empty."""
-        made = partial(
-            type(self),
-            self._offers,
-            cache_size=self._cache_size,
-            max_length=self._max_length,
-        )
-        return (made, ())
+    def _arguments(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        return (self._offers,), {
+            "cache_size": self._cache_size,
+            "max_length": self._max_length,
+        }
 
     def choose_index(self, value: HeaderValue) -> int:
         if type(value) is str or type(value) is bytes:
@@ -323,19 +297,6 @@ class Negotiator:
 _kept: dict[tuple[tuple[str, ...], int | None], Negotiator] = {}
 
 
-def _kept_negotiator(offers: tuple[str, ...], max_length: int | None) -> Negotiator:
-    """The Negotiator kept for these offers, made on first use."""
-    key = (offers, max_length)
-    try:
-        found = _kept.get(key)
-    except TypeError:  # an unhashable offer: let the Negotiator say what is wrong
-        return Negotiator(offers, cache_size=0, max_length=max_length)
-    if found is None:
-        found = Negotiator(offers, cache_size=VALUES_KEPT, max_length=max_length)
-        store(_kept, NEGOTIATORS_KEPT, key, found)
-    return found
-
-
 def negotiate(
     value: HeaderValue,
     offers: Iterable[str],
@@ -344,14 +305,14 @@ def negotiate(
     max_length: int | None = DEFAULT_MAX_LENGTH,
 ) -> Any:
     items = offers if type(offers) is tuple else tuple(offers)
-    index = _kept_negotiator(items, max_length).choose_index(value)
+    index = kept_negotiator(_kept, Negotiator, items, max_length).choose_index(value)
     return default if index < 0 else items[index]
 
 
 def quality(
     value: HeaderValue, media_type: str, *, max_length: int | None = DEFAULT_MAX_LENGTH
 ) -> float:
-    ranked = _kept_negotiator((media_type,), max_length).rank(value)
+    ranked = kept_negotiator(_kept, Negotiator, (media_type,), max_length).rank(value)
     return ranked[0][1] if ranked else 0.0
 
 

@@ -1,0 +1,42 @@
+"""Objects that are what their constructor's arguments say they are.
+
+``Negotiator`` (pure-Python engine), ``Produces`` and ``Consumes`` keep no
+state a caller can see beyond their arguments (their caches only speed things
+up), so ``==``, ``hash``, ``repr``, ``pickle`` and ``copy`` all go by those
+arguments. The Cython ``Negotiator`` compiles the same behaviour.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+
+class ByArguments:
+    """``==``, ``hash``, ``repr``, pickle and copy by the constructor's arguments."""
+
+    __slots__ = ()
+
+    def _arguments(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        """The positional and keyword arguments that build an equal object."""
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        args, kwargs = self._arguments()
+        shown = [repr(arg) for arg in args]
+        shown += [f"{name}={value!r}" for name, value in kwargs.items()]
+        return f"{type(self).__name__}({', '.join(shown)})"
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._arguments() == other._arguments()
+
+    def __hash__(self) -> int:
+        args, kwargs = self._arguments()
+        return hash((args, tuple(kwargs.items())))
+
+    def __reduce__(self) -> tuple[partial[Any], tuple[()]]:
+        """Pickle and copy by the arguments: the copy starts with empty caches."""
+        args, kwargs = self._arguments()
+        return (partial(type(self), *args, **kwargs), ())
