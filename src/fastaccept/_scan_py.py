@@ -52,6 +52,14 @@ _COMMON_MEMBER: Final = re.compile(
 _COMMON_VALUE: Final = re.compile(
     rf"[ \t,]*(?:{TOKEN_RE}/{TOKEN_RE}{_COMMON_PARAMS}[ \t]*(?:,[ \t,]*|\Z))*"
 )
+#: The longest value ``common_ranges`` and the longest member
+#: ``matchable_ranges`` read, in characters; longer ones (longer than real
+#: clients send) take the exact path. A regular expression's repeated group
+#: keeps a backtracking stack that grows with each repetition, so on a 1 MiB
+#: value the patterns cost more per byte than on a short one; the exact path
+#: stays linear, and stops reading a member at its first violation.
+_FAST_VALUE_MAX: Final = 4096
+_FAST_MEMBER_MAX: Final = 256
 _SEPARATORS: Final = re.compile(r"[ \t,]*")
 _CORS_UNSAFE: Final = re.compile('[\x00-\x08\x0a-\x1f"():<>?@\\[\\\\\\]{}\x7f]')
 
@@ -63,10 +71,10 @@ def _common_range(essence: str, params_text: str, strict: bool) -> RangeTuple | 
     """The range of a member of a ``_COMMON_VALUE``, or None for the exact path.
 
     ``essence`` is its ``type/subtype``, lower-case; ``params_text`` is what
-    follows the first ``;``. None as soon as the member
-    breaks a rule the pattern does not check (``*/x``, a bad or repeated
-    weight, a repeated name): ``scan_member`` then reports it, reading no
-    further than the violation.
+    follows the first ``;``. None as soon as the member breaks a rule the
+    pattern does not check (``*/x``, a bad or repeated weight, a repeated
+    name): ``scan_member`` then reports it, reading no further than the
+    violation.
     """
     type_, _, subtype = essence.partition("/")
     if type_ == "*" and subtype != "*":
@@ -99,7 +107,7 @@ def common_ranges(text: str, strict: bool) -> list[RangeTuple] | None:
     ``_COMMON_VALUE`` validates the whole value first, so its members hold only
     tokens and split on ``,`` and ``;`` like plain text.
     """
-    if not _COMMON_VALUE.fullmatch(text):
+    if len(text) > _FAST_VALUE_MAX or not _COMMON_VALUE.fullmatch(text):
         return None
     fold = text != text.lower()  # tokens are compared lower-case
     ranges: list[RangeTuple] = []
@@ -136,7 +144,7 @@ def matchable_ranges(text: str, offers: OfferSet) -> list[RangeTuple] | None:
             if "/" in essence or not essence:
                 continue  # empty, or a type/subtype (valid or not) no offer has
             return None
-        if not _COMMON_MEMBER.fullmatch(member):
+        if len(member) > _FAST_MEMBER_MAX or not _COMMON_MEMBER.fullmatch(member):
             return None
         rng = _common_range(essence, params_text, False)
         if rng is None:
