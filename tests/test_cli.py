@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
-from fastaccept.__main__ import main
+import fastaccept
+from fastaccept.__main__ import CONTEXT, UNSAFE_LISTED, main, shorten
 
 from .conftest import EXAMPLES
 
@@ -126,3 +128,63 @@ def test_typed_usage_example_runs() -> None:
         [sys.executable, str(example)], capture_output=True, text=True, check=True
     ).stdout
     assert out.startswith("typed usage ok:")
+
+
+def test_strict_error_output_names_the_engine(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["explain", "text/html;q=2", "--strict"]) == 1
+    out = capsys.readouterr().out
+    assert f"engine:  {fastaccept.IMPLEMENTATION}" in out
+
+
+def test_long_value_output_is_short_and_keeps_the_position(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    value = "text/html," * 919 + "a/b\x01c/d"  # 9,197 characters: over the limit
+    assert len(value) > 9000
+    assert main(["explain", value]) == 1
+    captured = capsys.readouterr()
+    assert len(captured.out) + len(captured.err) < 2000
+    assert "at position 8192:" in captured.err
+    assert f"({len(value):,} characters)" in captured.out
+    shown, caret = captured.err.splitlines()[-2:]
+    # The caret stands under character 8192 of the value, inside the window.
+    window_start = 8192 - CONTEXT
+    assert shown.startswith("  …")
+    assert shown[caret.index("^")] == value[8192]
+    assert shown[3 : 3 + CONTEXT] == value[window_start:8192]
+
+
+def test_shorten_marks_each_elision() -> None:
+    assert shorten("a/b", 1) == ("a/b", 1)
+    text = "x" * 200 + "!" + "y" * 200
+    shown, caret = shorten(text, 200)
+    assert shown == "…" + "x" * CONTEXT + "!" + "y" * (CONTEXT - 1) + "…"
+    assert shown[caret] == "!"
+
+
+def test_unsafe_bytes_are_counted_past_a_screenful(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["explain", "a/b;p=" + '"(x)"' * 30]) == 0
+    out = capsys.readouterr().out
+    assert out.count("CORS-unsafe byte") == UNSAFE_LISTED
+    assert f"… and {30 * 4 - UNSAFE_LISTED} more" in out
+
+
+def test_the_console_script_names_itself() -> None:
+    script = Path(sys.executable).with_name("fastaccept")
+    if not script.exists():
+        pytest.skip("the console script is not installed next to this interpreter")
+    out = subprocess.run(
+        [str(script), "--help"], capture_output=True, text=True, check=True
+    ).stdout
+    assert out.startswith("usage: fastaccept ")
+    module = subprocess.run(
+        [sys.executable, "-m", "fastaccept", "--help"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert module.startswith("usage: python -m fastaccept ")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -19,7 +20,14 @@ from . import (
     cors_unsafe_bytes,
     parse,
 )
+from ._bench import PEERS, report
+from ._limits import DEFAULT_MAX_LENGTH
 from ._types import format_param_value, format_weight
+
+#: Characters of a value shown on each side of a position; the rest is elided.
+CONTEXT = 60
+#: CORS-unsafe bytes listed one per line before the rest are counted.
+UNSAFE_LISTED = 20
 
 
 def _table(rows: list[list[str]]) -> list[str]:
@@ -28,6 +36,26 @@ def _table(rows: list[list[str]]) -> list[str]:
         "  " + "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip()
         for row in rows
     ]
+
+
+def shorten(text: str, position: int = 0) -> tuple[str, int]:
+    """``text`` cut to ``CONTEXT`` characters each side of ``position``.
+
+    Returns the shown text, with ``…`` where characters were left out, and
+    where ``position`` now falls in it (for a caret).
+    """
+    start = max(0, position - CONTEXT)
+    end = min(len(text), max(position, start) + CONTEXT)
+    head = "…" if start > 0 else ""
+    tail = "…" if end < len(text) else ""
+    return head + text[start:end] + tail, position - start + len(head)
+
+
+def _shown(text: str) -> str:
+    """A value for a line of its own: repr, elided past ``CONTEXT`` twice over."""
+    if len(text) <= 2 * CONTEXT:
+        return repr(text)
+    return f"{shorten(text)[0]!r} ({len(text):,} characters)"
 
 
 def _byte(code: int) -> str:
@@ -74,7 +102,7 @@ def describe(
 
 
 def _print_text(facts: dict[str, Any]) -> None:
-    print(f"value:   {facts['value']!r}")
+    print(f"value:   {_shown(facts['value'])}")
     print(f"engine:  {facts['engine']}")
     ranges = facts["ranges"]
     print(f"\nmedia ranges ({len(ranges)}):")
@@ -98,7 +126,7 @@ def _print_text(facts: dict[str, Any]) -> None:
     print(f"\nskipped ({len(facts['skipped'])}):")
     for skip in facts["skipped"]:
         print(
-            f"  {skip['text']!r} at {skip['start']}: {skip['reason']} "
+            f"  {_shown(skip['text'])} at {skip['start']}: {skip['reason']} "
             f"(position {skip['position']})"
         )
     if not facts["skipped"]:
@@ -108,8 +136,10 @@ def _print_text(facts: dict[str, Any]) -> None:
     print(f"\nCORS-safelisted (Fetch): {verdict}, {cors['length']} bytes (limit 128)")
     if cors["too_long"]:
         print("  too long: over 128 bytes")
-    for item in cors["unsafe"]:
+    for item in cors["unsafe"][:UNSAFE_LISTED]:
         print(f"  CORS-unsafe byte {_byte(item['byte'])} at {item['index']}")
+    if len(cors["unsafe"]) > UNSAFE_LISTED:
+        print(f"  … and {len(cors['unsafe']) - UNSAFE_LISTED:,} more")
     if "offers" in facts:
         print("\noffers:")
         for item in facts["offers"]:
@@ -143,9 +173,11 @@ def explain(
                 json.dumps({"value": value, "engine": IMPLEMENTATION, "error": error})
             )
         else:
-            print(f"value:   {value!r}")
+            print(f"value:   {_shown(value)}")
+            print(f"engine:  {IMPLEMENTATION}")
+            shown, caret = shorten(value, exc.position)
             print(f"\nerror: {exc}", file=sys.stderr)
-            print(f"  {value}\n  {' ' * exc.position}^", file=sys.stderr)
+            print(f"  {shown}\n  {' ' * caret}^", file=sys.stderr)
         return 1
     except (TypeError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
@@ -157,9 +189,16 @@ def explain(
     return 0
 
 
+def program_name() -> str:
+    """How this was run: ``fastaccept`` (the script) or ``python -m fastaccept``."""
+    name = os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else ""
+    return "python -m fastaccept" if name in ("", "__main__.py", "-c") else name
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    """The command line: ``explain`` and ``bench``; returns the exit code."""
     parser = argparse.ArgumentParser(
-        prog="python -m fastaccept",
+        prog=program_name(),
         description="Parse HTTP Accept values and negotiate content types (RFC 9110).",
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -190,9 +229,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ex.add_argument(
         "--max-length",
         type=int,
-        default=8192,
+        default=DEFAULT_MAX_LENGTH,
         metavar="N",
-        help="longest value accepted (default 8192; 0 for no limit)",
+        help=f"longest value accepted (default {DEFAULT_MAX_LENGTH}; 0 for no limit)",
     )
     bench = commands.add_parser(
         "bench",
@@ -220,8 +259,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     if args.command == "bench":
-        from ._bench import PEERS, report
-
         print(
             report(quick=args.quick, growth=args.growth, peer_names=args.peer or PEERS)
         )
