@@ -1,65 +1,104 @@
 """Build the optional Cython engine (the markupsafe pattern).
 
-* ``FASTACCEPT_NO_EXTENSIONS=1``: skip the extension, build a pure-Python package.
-* Otherwise the extension is built; if that fails (no compiler, no headers), the
-  install still succeeds on the pure-Python engine with a warning -- except when
-  ``CI`` or ``CIBUILDWHEEL`` is set, where a failed build is an error.
+* ``FASTACCEPT_NO_EXTENSIONS=1``, or an interpreter other than CPython: no
+  extension; a pure-Python package (a ``py3-none-any`` wheel).
+* Otherwise the extension is built. If the compiler or the platform fails
+  (no compiler, no Python headers), the build starts again without it and the
+  result is a pure-Python package, with a warning on stderr (``pip install -v``
+  shows it; ``python -c "import fastaccept; print(fastaccept.IMPLEMENTATION)"``
+  tells which engine an install has). Where ``CI``, ``CIBUILDWHEEL`` or
+  ``FASTACCEPT_REQUIRE_EXTENSIONS`` is set, such a failure is an error.
 """
 
 from __future__ import annotations
 
 import os
+import platform
 import sys
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
+from setuptools.errors import CCompilerError, ExecError, PlatformError
+
+#: Every Cython directive of the engine, in one place.
+DIRECTIVES = {
+    "language_level": 3,
+    "binding": True,  # functions and methods carry signatures for inspect
+    "auto_pickle": False,  # Negotiator pickles by its own __reduce__
+    "autotestdict": False,  # no __test__ dict (stubtest would see it)
+    "boundscheck": False,
+    "wraparound": False,
+    "cdivision": True,
+    "initializedcheck": False,
+}
 
 
 def _truthy(name: str) -> bool:
     return os.environ.get(name, "").strip().lower() not in ("", "0", "false", "no")
 
 
+class BuildFailed(Exception):
+    """The compiler or the platform could not build the extension."""
+
+
 class OptionalBuildExt(build_ext):
-    """Build extensions, tolerating failure unless a strict build was asked for."""
+    """Build the extension; a compiler or platform failure is ``BuildFailed``."""
 
     def run(self) -> None:
         try:
             super().run()
-        except Exception as exc:  # a missing compiler surfaces as various errors
-            self._fail(exc)
+        except PlatformError as exc:
+            raise BuildFailed(exc) from exc
 
     def build_extension(self, ext: Extension) -> None:
         try:
             super().build_extension(ext)
-        except Exception as exc:
-            self._fail(exc)
-
-    @staticmethod
-    def _fail(exc: Exception) -> None:
-        if _truthy("CI") or _truthy("CIBUILDWHEEL"):
-            raise exc
-        print(
-            "WARNING: the fastaccept Cython extension could not be built "
-            f"({exc}); installing the pure-Python engine only.",
-            file=sys.stderr,
-        )
+        except (CCompilerError, ExecError, PlatformError) as exc:
+            raise BuildFailed(exc) from exc
 
 
 def _extensions() -> list[Extension]:
-    if _truthy("FASTACCEPT_NO_EXTENSIONS"):
-        return []
     from Cython.Build import cythonize
 
     return cythonize(
         [Extension("fastaccept._scan", ["src/fastaccept/_scan.pyx"])],
-        language_level=3,
-        compiler_directives={
-            "boundscheck": False,
-            "wraparound": False,
-            "cdivision": True,
-            "initializedcheck": False,
-        },
+        compiler_directives=DIRECTIVES,
     )
 
 
-setup(ext_modules=_extensions(), cmdclass={"build_ext": OptionalBuildExt})
+def _run_setup(with_extension: bool) -> None:
+    setup(
+        ext_modules=_extensions() if with_extension else [],
+        cmdclass={"build_ext": OptionalBuildExt},
+    )
+
+
+def _wanted() -> bool:
+    return (
+        not _truthy("FASTACCEPT_NO_EXTENSIONS")
+        and platform.python_implementation() == "CPython"
+    )
+
+
+def _required() -> bool:
+    return any(
+        _truthy(name)
+        for name in ("CI", "CIBUILDWHEEL", "FASTACCEPT_REQUIRE_EXTENSIONS")
+    )
+
+
+if not _wanted():
+    _run_setup(with_extension=False)
+else:
+    try:
+        _run_setup(with_extension=True)
+    except BuildFailed as failure:
+        if _required():
+            raise
+        print(
+            "WARNING: the fastaccept Cython extension could not be built "
+            f"({failure}); building the pure-Python package instead. Set "
+            "FASTACCEPT_REQUIRE_EXTENSIONS=1 to make this an error.",
+            file=sys.stderr,
+        )
+        _run_setup(with_extension=False)

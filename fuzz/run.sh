@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 venv="${FUZZ_VENV:-.venv-fuzz}"
 python3 -m venv "$venv"
 . "$venv/bin/activate"
-pip install --quiet atheris "Cython==3.3.1" "setuptools>=77"
+python tools/build_requires.py | xargs pip install --quiet atheris
 rm -rf build src/fastaccept/_scan.c src/fastaccept/_scan.*.so
 CC=clang LDSHARED="clang -shared" CFLAGS="-fsanitize=address,fuzzer-no-link -g -O1" \
   LDFLAGS="-fsanitize=address" CI=true pip install --quiet --no-build-isolation -e .

@@ -1,12 +1,11 @@
-# cython: language_level=3, auto_pickle=False, autotestdict=False
 """The Cython engine: one pass over the header bytes into C structs.
 
 The grammar (``_member``, README "The rules in short"), the error codes and
 positions, and every result are those of the pure-Python twin ``_scan_py``;
-the differential tests hold the two to that. Input is read in place: a ``str`` whose characters
-are all Latin-1 through its internal one-byte buffer, ``bytes`` through its
-buffer. Negotiation matches the pre-parsed offers against the C structs, so it
-creates no Python object per media range.
+the differential tests hold the two to that. Input is read in place: a
+``str`` whose characters are all Latin-1 through its internal one-byte buffer,
+``bytes`` through its buffer. Negotiation matches the pre-parsed offers
+against the C structs, so it creates no Python object per media range.
 """
 
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize, PyBytes_GET_SIZE
