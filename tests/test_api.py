@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 import pytest
 
@@ -284,3 +285,33 @@ def test_negotiate_sees_an_offers_list_changed_in_place(engine: Engine) -> None:
     assert engine.negotiate("text/html", offers, max_length=None) == "text/html"
     with pytest.raises(AcceptError):
         engine.negotiate("text/html", offers, max_length=3)
+
+
+def _import_from_copy(
+    tmp_path: Path, broken_engine: bool
+) -> subprocess.CompletedProcess[str]:
+    """Import a copy of the package's Python files: no compiled engine in it."""
+    copy = tmp_path / "fastaccept"
+    copy.mkdir()
+    for source in Path(fastaccept.__file__).parent.glob("*.py"):
+        (copy / source.name).write_text(source.read_text(encoding="utf-8"))
+    if broken_engine:  # an engine that is there but cannot load
+        (copy / "_scan.py").write_text('raise ImportError("undefined symbol: x")\n')
+    return subprocess.run(
+        [sys.executable, "-c", "import fastaccept; print(fastaccept.IMPLEMENTATION)"],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(tmp_path), "FASTACCEPT_NO_EXTENSIONS": ""},
+        capture_output=True,
+        text=True,
+    )
+
+
+def test_without_the_extension_the_pure_engine_is_chosen(tmp_path: Path) -> None:
+    done = _import_from_copy(tmp_path, broken_engine=False)
+    assert (done.returncode, done.stdout.strip()) == (0, "python"), done.stderr
+
+
+def test_a_broken_extension_is_an_error_not_a_fallback(tmp_path: Path) -> None:
+    done = _import_from_copy(tmp_path, broken_engine=True)
+    assert done.returncode != 0
+    assert "undefined symbol: x" in done.stderr

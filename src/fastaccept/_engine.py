@@ -8,6 +8,7 @@ the same results. This is the only module that imports an engine.
 from __future__ import annotations
 
 import os
+from importlib.util import find_spec
 from typing import TYPE_CHECKING, Literal
 
 from . import _scan_py
@@ -37,8 +38,8 @@ if _no_extensions():
 else:
     try:
         from . import _scan
-    except ModuleNotFoundError as error:
-        if error.name != f"{__package__}._scan":
+    except ImportError:
+        if find_spec(f"{__package__}._scan") is not None:
             raise  # the extension is there but broken: say so, never hide it
         engine, IMPLEMENTATION = _scan_py, "python"  # not built: same results
     else:
