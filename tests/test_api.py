@@ -22,7 +22,7 @@ from fastaccept import (
 from fastaccept._limits import CACHE_KEY_MAX_LENGTH, store
 from fastaccept._text import HeaderText
 
-from .conftest import Engine
+from .conftest import Engine, cython_engine
 
 VALUE = "text/html;level=1;q=0.5, */*;q=0.1"
 
@@ -267,6 +267,10 @@ def test_env_var_forces_pure_python() -> None:
         _implementation({"FASTACCEPT_NO_EXTENSIONS": "1"})
         == "python fastaccept._scan_py"
     )
+
+
+def test_the_cython_engine_is_chosen_where_built() -> None:
+    cython_engine()
     assert (
         _implementation({"FASTACCEPT_NO_EXTENSIONS": ""}) == "cython fastaccept._scan"
     )
