@@ -965,8 +965,18 @@ cdef bint same_items(object offers, tuple items):
 
 
 cdef Negotiator kept_negotiator(tuple items, object max_length):
-    """The Negotiator kept for these offers (``_limits.kept_negotiator``)."""
-    return <Negotiator>_kept_negotiator(_kept, Negotiator, items, max_length)
+    """The Negotiator kept for these offers (``_limits.kept_negotiator``).
+
+    A kept one is looked up here, compiled; the policy for a new one (and for
+    unhashable offers) is ``_limits.kept_negotiator``'s.
+    """
+    try:
+        found = _kept.get((items, max_length))
+    except TypeError:
+        found = None
+    if found is None:
+        found = _kept_negotiator(_kept, Negotiator, items, max_length)
+    return <Negotiator>found
 
 
 def negotiate(value, offers, *, default=None, max_length=_DEFAULT_MAX_LENGTH):
