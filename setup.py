@@ -26,6 +26,8 @@ DIRECTIVES = {
     "binding": True,  # functions and methods carry signatures for inspect
     "auto_pickle": False,  # Negotiator pickles by its own __reduce__
     "autotestdict": False,  # no __test__ dict (stubtest would see it)
+    # Runs without the GIL on free-threaded CPython: _scan.pyx says why.
+    "freethreading_compatible": True,
     "boundscheck": False,
     "wraparound": False,
     "cdivision": True,

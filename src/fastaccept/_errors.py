@@ -28,6 +28,12 @@ SHORT_WEIGHT: Final = 14
 DUPLICATE_PARAM: Final = 15
 
 
+#: A Negotiator's offers are fixed by its constructor (so threads can share it).
+NEGOTIATOR_SET_UP_ONCE: Final = (
+    "a Negotiator is set up once, by its constructor: make a new one"
+)
+
+
 class AcceptError(ValueError):
     """An Accept value that breaks RFC 9110 §12.5.1 (strict mode) or a limit.
 

@@ -27,7 +27,11 @@ cdef extern from "Python.h":
     const Py_ssize_t PY_SSIZE_T_MAX
 
 from functools import partial as _partial
+from sys import intern as _intern
+from threading import local as _thread_local
 
+from ._defaults import BROWSER_DEFAULTS as _BROWSER_DEFAULTS
+from ._errors import NEGOTIATOR_SET_UP_ONCE as _SET_UP_ONCE
 from ._errors import AcceptError as _AcceptError
 from ._errors import reason as _reason
 from ._errors import too_long as _too_long
@@ -46,6 +50,61 @@ from ._text import coerce_value as _coerce_value
 from ._types import Accept as _Accept
 from ._types import MediaRange as _MediaRange
 from ._types import SkippedMember as _SkippedMember
+
+# Free-threaded CPython (Py_GIL_DISABLED): the module declares that it runs
+# without the GIL (setup.py: freethreading_compatible). Its shared mutable
+# state, and why each piece is safe without the GIL:
+# - CLASS, LOWER, ERROR_CODES, _ABSENT: written during import only.
+# - TOKENS: each slot is written at most once (compare-and-swap from NULL) and
+#   never released, so a reader sees NULL or a whole str; the strs are
+#   interned, which makes them immortal there (no shared reference count).
+# - a Negotiator: its offers are fixed by its one __init__ (a second is
+#   refused); its value cache is a dict, whose operations are atomic (racing
+#   stores may leave it a few entries over cache_size until the next clear).
+# - negotiate()/quality(): with the GIL, one registry of kept Negotiators and
+#   one last-offers shortcut for the module; without it, one of each per
+#   thread, so no call writes what another thread reads on every call.
+# - the module's functions and Negotiator's methods: every call takes and drops
+#   a reference to them, which without the GIL is an atomic write to memory
+#   all threads share. They live as long as the process anyway (an extension
+#   module is never unloaded), so at import they are made immortal there, as
+#   Cython does for its constants: reference counting then leaves them alone.
+cdef extern from *:
+    """
+    #ifdef Py_GIL_DISABLED
+    #define FA_FREE_THREADED 1
+    #else
+    #define FA_FREE_THREADED 0
+    #endif
+    static inline PyObject *fa_load(PyObject **slot) {
+    #ifdef Py_GIL_DISABLED
+        return (PyObject *)_Py_atomic_load_ptr(slot);
+    #else
+        return *slot;
+    #endif
+    }
+    static inline int fa_set_once(PyObject **slot, PyObject *value) {
+    #ifdef Py_GIL_DISABLED
+        PyObject *expected = NULL;
+        return _Py_atomic_compare_exchange_ptr(slot, &expected, value);
+    #else
+        if (*slot != NULL) return 0;
+        *slot = value;
+        return 1;
+    #endif
+    }
+    static inline void fa_make_immortal(PyObject *op) {
+    #ifdef Py_GIL_DISABLED
+        /* A count over UINT32_MAX makes an object this thread owns immortal. */
+        if (_Py_IsOwnedByCurrentThread(op))
+            Py_SET_REFCNT(op, (Py_ssize_t)_Py_IMMORTAL_REFCNT_LOCAL + 1);
+    #endif
+    }
+    """
+    const bint FREE_THREADED "FA_FREE_THREADED"
+    void fa_make_immortal(object op)
+    PyObject* fa_load(PyObject** slot) noexcept nogil
+    bint fa_set_once(PyObject** slot, PyObject* value) noexcept nogil
 
 # Error codes: the numbers of ``_errors`` (checked by the tests).
 cdef enum:
@@ -542,7 +601,9 @@ cdef int cache_store(dict cache, Py_ssize_t size, object key, Py_ssize_t key_len
 # Lower-case token strings, interned in a small fixed table: the same few tokens
 # (text, html, application, q...) recur in every header, and a hit returns the
 # existing str instead of decoding and lower-casing a new one. Bounded: at most
-# TOKEN_SLOTS strings of at most TOKEN_MAX characters. No result is cached.
+# TOKEN_SLOTS strings of at most TOKEN_MAX characters, each slot filled once
+# (the tokens of BROWSER_DEFAULTS and common types first, at import). No result
+# is cached.
 cdef enum:
     TOKEN_SLOTS = 1024
     TOKEN_MAX = 32
@@ -564,15 +625,18 @@ cdef str token_text(const unsigned char* s, Py_ssize_t a, Py_ssize_t b):
         lowered[i] = LOWER[s[a + i]]
         h = h * 31 + lowered[i]
     h &= TOKEN_SLOTS - 1
-    slot = TOKENS[h]
+    slot = fa_load(&TOKENS[h])
     if slot != NULL and PyUnicode_GET_LENGTH(<object>slot) == n:
         known = <const unsigned char*>PyUnicode_DATA(<object>slot)
         if memcmp(known, lowered, n) == 0:
             return <str>slot
     text = PyUnicode_DecodeLatin1(<const char*>lowered, n, NULL)
-    Py_INCREF(text)
-    TOKENS[h] = <PyObject*>text
-    Py_XDECREF(slot)
+    if slot == NULL:  # a free slot: this token keeps it for good
+        if FREE_THREADED:
+            text = _intern(text)  # immortal there: no shared reference count
+        Py_INCREF(text)  # the table's reference, never released
+        if not fa_set_once(&TOKENS[h], <PyObject*>text):
+            Py_DECREF(text)  # another thread filled it first
     return text
 
 
@@ -592,6 +656,13 @@ cdef str value_text(const unsigned char* s, Param* p):
 
 
 _ABSENT = _Accept(present=False)
+#: Types servers offer most, for the token table (with BROWSER_DEFAULTS).
+_COMMON_TYPES = (
+    "application/json, application/problem+json, application/xml, text/plain, "
+    "text/csv, application/x-www-form-urlencoded, multipart/form-data, "
+    "application/octet-stream, application/javascript, text/javascript, "
+    "text/event-stream, application/ld+json;charset=utf-8;profile=x"
+)
 
 
 cdef extern from "Python.h":
@@ -779,8 +850,9 @@ Offers parsed once; the best of them for each request's Accept value.
         cdef Py_ssize_t i, k
         cdef COffer* o
         cdef bytes b
+        if self._items is not None:
+            raise TypeError(_SET_UP_ONCE)
         self._cache_size = _checked_cache_size(cache_size)
-        self._release()  # __init__ called again: start afresh
         self._items = tuple(offers)
         parsed = _parse_offers(self._items)
         self._n = len(parsed)
@@ -950,7 +1022,19 @@ Offers parsed once; the best of them for each request's Accept value.
 cdef dict _kept = {}
 #: (offers object, max_length, its items, Negotiator) of the last call: a server
 #: passes the same offers list every time, so this skips building a key.
-cdef tuple _last = (None, None, (), None)
+cdef tuple _NO_LAST = (None, None, (), None)
+cdef tuple _last = _NO_LAST
+#: Without the GIL, each thread's own registry and shortcut (``.kept``, ``.last``).
+cdef object _per_thread = _thread_local()
+
+
+cdef dict thread_kept():
+    """This thread's registry of kept Negotiators (free-threaded builds)."""
+    try:
+        return _per_thread.kept
+    except AttributeError:
+        _per_thread.kept = kept = {}
+        return kept
 
 
 cdef bint same_items(object offers, tuple items):
@@ -970,27 +1054,36 @@ cdef Negotiator kept_negotiator(tuple items, object max_length):
     A kept one is looked up here, compiled; the policy for a new one (and for
     unhashable offers) is ``_limits.kept_negotiator``'s.
     """
+    cdef dict kept = thread_kept() if FREE_THREADED else _kept
     try:
-        found = _kept.get((items, max_length))
+        found = kept.get((items, max_length))
     except TypeError:
         found = None
     if found is None:
-        found = _kept_negotiator(_kept, Negotiator, items, max_length)
+        found = _kept_negotiator(kept, Negotiator, items, max_length)
     return <Negotiator>found
 
 
 def negotiate(value, offers, *, default=None, max_length=_DEFAULT_MAX_LENGTH):
     global _last
-    cdef tuple last = _last
+    cdef tuple last
     cdef tuple items
     cdef Negotiator negotiator
     cdef Py_ssize_t index
+    if FREE_THREADED:
+        last = getattr(_per_thread, "last", _NO_LAST)
+    else:
+        last = _last
     if offers is last[0] and max_length is last[1] and same_items(offers, <tuple>last[2]):
         items, negotiator = <tuple>last[2], <Negotiator>last[3]
     else:
         items = offers if type(offers) is tuple else tuple(offers)
         negotiator = kept_negotiator(items, max_length)
-        _last = (offers, max_length, items, negotiator)
+        last = (offers, max_length, items, negotiator)
+        if FREE_THREADED:
+            _per_thread.last = last
+        else:
+            _last = last
     index = negotiator.choose_index(value)
     return default if index < 0 else items[index]
 
@@ -1003,3 +1096,15 @@ def quality(value, media_type, *, max_length=_DEFAULT_MAX_LENGTH):
 # The docstrings of the public functions and methods: written once, for both
 # engines, in _interface.DOCS.
 _document((parse, is_cors_safelisted, negotiate, quality), Negotiator)
+
+
+# Fill the token table with the tokens real clients send most, before any
+# header can take their slots.
+for _value in (*_BROWSER_DEFAULTS.values(), _COMMON_TYPES):
+    parse(_value)
+
+
+# Without the GIL: what every call goes through, immortal (see the top).
+for _shared in (parse, is_cors_safelisted, negotiate, quality, _per_thread,
+                *Negotiator.__dict__.values()):
+    fa_make_immortal(_shared)

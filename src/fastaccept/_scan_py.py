@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from typing import Any, Final, TypeVar
 
 from ._arguments import ByArguments
-from ._errors import AcceptError, reason, too_long
+from ._errors import NEGOTIATOR_SET_UP_ONCE, AcceptError, reason, too_long
 from ._grammar import CORS_MAX_LENGTH
 from ._interface import document
 from ._limits import (
@@ -264,6 +264,8 @@ class Negotiator(ByArguments):
         cache_size: int = DEFAULT_CACHE_SIZE,
         max_length: int | None = DEFAULT_MAX_LENGTH,
     ) -> None:
+        if hasattr(self, "_offers"):
+            raise TypeError(NEGOTIATOR_SET_UP_ONCE)
         self._cache_size = checked_cache_size(cache_size)
         self._offers: tuple[str, ...] = tuple(offers)
         self._parsed = OfferSet(parse_offers(self._offers))
