@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import sys
+import threading
 from pathlib import Path
 from types import ModuleType
 
@@ -63,6 +64,9 @@ def engine(request: pytest.FixtureRequest) -> Engine:
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
 
+_LOADING = threading.RLock()
+
+
 def load_example(relative: str) -> ModuleType:
     """Import ``examples/<relative>`` once, as a module named after the file.
 
@@ -70,11 +74,16 @@ def load_example(relative: str) -> ModuleType:
     itself as ROOT_URLCONF.
     """
     name = Path(relative).stem
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, EXAMPLES / relative)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+    with _LOADING:  # tests in threads (pytest-run-parallel) see it whole
+        if name in sys.modules:
+            return sys.modules[name]
+        spec = importlib.util.spec_from_file_location(name, EXAMPLES / relative)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        try:
+            spec.loader.exec_module(module)
+        except BaseException:
+            del sys.modules[name]
+            raise
+        return module

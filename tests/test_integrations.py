@@ -39,7 +39,21 @@ class Reply:
 Call = Callable[[str, str, Headers, bytes], Reply]
 
 
+#: The package each recipe needs: its tests skip where it cannot be installed
+#: (FastAPI's pydantic-core has no free-threaded 3.13 build here).
+NEEDS = {
+    "asgi_app": "httpx",
+    "starlette_app": "starlette",
+    "fastapi_app": "fastapi",
+    "wsgi_app": "werkzeug",
+    "flask_app": "flask",
+    "django_app": "django",
+    "falcon_app": "falcon",
+}
+
+
 def load_recipe(name: str) -> ModuleType:
+    pytest.importorskip(NEEDS[name])
     return load_example(f"frameworks/{name}.py")
 
 
@@ -206,11 +220,11 @@ def test_browser_defaults(call: Call, context: str) -> None:
     assert_chosen(get(call, value), chosen)
 
 
-def test_several_accept_lines_count_as_one_list(request: pytest.FixtureRequest) -> None:
-    for name in MULTI_LINE:
-        call = CLIENTS[name](load_recipe(name))
-        # RFC 9110 §5.3: two lines are the list "image/png, text/html".
-        assert_chosen(get(call, "image/png", "text/html"), OFFERS[1])
+@pytest.mark.parametrize("name", MULTI_LINE)
+def test_several_accept_lines_count_as_one_list(name: str) -> None:
+    call = CLIENTS[name](load_recipe(name))
+    # RFC 9110 §5.3: two lines are the list "image/png, text/html".
+    assert_chosen(get(call, "image/png", "text/html"), OFFERS[1])
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,176 @@
+"""Threads sharing everything, on both engines; the GIL stays off where it can.
+
+On free-threaded CPython (``python3.13t``, see ``tools/free-threaded-python.sh``)
+these threads run at once; with the GIL they interleave. Either way every
+answer must equal the single-threaded one, and nothing may leak.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import subprocess
+import sys
+import sysconfig
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from fastaccept import BROWSER_DEFAULTS, Produces
+
+from .conftest import CYTHON_MISSING, ENGINES, Engine
+
+#: These tests start their own threads and count references and memory blocks:
+#: under pytest-run-parallel they run alone.
+pytestmark = pytest.mark.thread_unsafe(reason="starts its own threads")
+
+FREE_THREADED = bool(sysconfig.get_config_var("Py_GIL_DISABLED"))
+THREADS = 8
+OFFERS = ["application/json", "text/html", "text/plain;charset=utf-8", "image/png"]
+
+
+@pytest.mark.skipif(not FREE_THREADED, reason="needs a free-threaded CPython")
+@pytest.mark.parametrize("name", ["cython", "python"])
+def test_import_keeps_the_gil_off(name: str) -> None:
+    if name not in ENGINES:
+        pytest.skip(str(CYTHON_MISSING))
+    env = {k: v for k, v in os.environ.items() if k != "PYTHON_GIL"}
+    env["FASTACCEPT_NO_EXTENSIONS"] = "1" if name == "python" else ""
+    code = (
+        "import sys, fastaccept\n"
+        "assert not sys._is_gil_enabled(), 'the GIL was enabled'\n"
+        "print(fastaccept.IMPLEMENTATION)\n"
+    )
+    # -W error: the RuntimeWarning CPython gives when a module enables the GIL
+    # becomes a failure.
+    done = subprocess.run(
+        [sys.executable, "-W", "error", "-c", code],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == name
+
+
+def test_a_negotiator_is_set_up_once(engine: Engine) -> None:
+    # Threads share a Negotiator without a lock because its offers never change.
+    negotiator = engine.Negotiator(["text/html"])
+    with pytest.raises(TypeError, match="set up once"):
+        negotiator.__init__(["application/json"])  # type: ignore[misc]
+    assert negotiator.offers == ("text/html",)
+    assert negotiator.choose("application/json") is None
+
+
+def _values(thread: int) -> list[str]:
+    """Values no other thread sends: every call of a round is a cache miss."""
+    own = [
+        f"text/*;q=0.{(i + thread) % 9 + 1}, application/json;q=0.{i % 7 + 1}, "
+        f"x-thread/t{thread}-v{i}"
+        for i in range(120)
+    ]
+    return own + [BROWSER_DEFAULTS[k] for k in sorted(BROWSER_DEFAULTS)]
+
+
+def _answers(
+    engine: Engine, negotiator: Any, produces: Produces, value: str
+) -> tuple[Any, ...]:
+    """Every entry point's answer for one value."""
+    return (
+        negotiator.choose(value),
+        negotiator.rank(value),
+        produces.select(value),
+        engine.negotiate(value, OFFERS),
+        engine.quality(value, "text/html"),
+        engine.parse(value),
+        engine.is_cors_safelisted(value),
+    )
+
+
+def _in_threads(work: Callable[[int], None]) -> None:
+    """Run ``work(thread)`` in ``THREADS`` threads started together."""
+    errors: list[BaseException] = []
+    start = threading.Barrier(THREADS)
+
+    def run(thread: int) -> None:
+        try:
+            start.wait()
+            work(thread)
+        except BaseException as error:  # reported by the test, with its thread
+            errors.append(error)
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(THREADS)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    if errors:
+        raise errors[0]
+
+
+def test_threads_share_a_negotiator_a_produces_and_the_functions(
+    engine: Engine,
+) -> None:
+    # The Produces uses the active engine's Negotiator: the suite runs once per
+    # engine, so both are covered.
+    values = {thread: _values(thread) for thread in range(THREADS)}
+    alone = engine.Negotiator(OFFERS, cache_size=0)
+    alone_produces = Produces(OFFERS, cache_size=0)
+    expected = {
+        v: _answers(engine, alone, alone_produces, v)
+        for own in values.values()
+        for v in own
+    }
+    cache_size = 8  # far fewer than the values: the cache is cleared constantly
+    shared = engine.Negotiator(OFFERS, cache_size=cache_size)
+    produces = Produces(OFFERS, cache_size=cache_size)
+    wrong: list[str] = []
+
+    def work(thread: int) -> None:
+        own = values[thread]
+        for round_ in range(6):
+            for k in range(len(own)):
+                value = own[(k * 7 + round_) % len(own)]
+                got = _answers(engine, shared, produces, value)
+                if got != expected[value]:
+                    wrong.append(
+                        f"thread {thread}, {value!r}: {got} != {expected[value]}"
+                    )
+
+    _in_threads(work)
+    assert not wrong, wrong[:3]
+    # Racing stores may each find the cache not yet full: at most one over per
+    # thread, until the next clear.
+    assert len(shared._cache) <= cache_size + THREADS  # type: ignore[attr-defined]
+
+
+def test_threads_leave_reference_counts_and_memory_as_they_were(
+    engine: Engine,
+) -> None:
+    offers = ["".join(["text/", "html"]), "".join(["application/", "json"])]
+    default = object()
+    shared = engine.Negotiator(offers, cache_size=4)
+    values = {thread: _values(thread) for thread in range(THREADS)}
+
+    def work(thread: int) -> None:
+        for value in values[thread]:
+            shared.choose(value, default)
+            engine.negotiate(value, offers, default=default)
+            engine.parse(value)
+
+    _in_threads(work)  # fills what is bounded: caches, the token table
+    gc.collect()
+    tracked: list[object] = [*offers, default, shared]
+    counts = [sys.getrefcount(o) for o in tracked]
+    blocks = sys.getallocatedblocks()
+    for _ in range(3):
+        _in_threads(work)
+    gc.collect()
+    assert [sys.getrefcount(o) for o in tracked] == counts
+    # Threads' kept Negotiators die with their threads; a leak of one object
+    # per call would be over 3 * 8 * 120 * 3 blocks.
+    grown = sys.getallocatedblocks() - blocks
+    assert grown < 1000, f"{grown} more memory blocks after the threads"
