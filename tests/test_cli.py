@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -119,6 +120,7 @@ def test_help_texts() -> None:
     assert "explain" in top and "bench" in top
     bench = help_of("bench")
     assert "--quick" in bench and "--growth" in bench and "--peer NAME" in bench
+    assert "--threads" in bench
     assert "--json" in help_of("explain")
 
 
@@ -188,3 +190,39 @@ def test_the_console_script_names_itself() -> None:
         check=True,
     ).stdout
     assert module.startswith("usage: python -m fastaccept ")
+
+
+def test_bench_threads_smoke_run(capsys: pytest.CaptureFixture[str]) -> None:
+    # Quick mode: the table's shape, not its figures (CI runs it so it cannot rot).
+    assert main(["bench", "--threads", "--quick"]) == 0
+    out = capsys.readouterr().out
+    assert "GIL" in out and "QUICK MODE" in out
+    assert "| 1 thread (M calls/s) | 2 threads (M calls/s) |" in out
+    rows = [line for line in out.splitlines() if line.startswith("|")]
+    for workload in (
+        "negotiate, cold",
+        "Negotiator.choose, hot, own",
+        "Negotiator.choose, hot, shared",
+        "parse, cold",
+        "Produces.select, hot, shared",
+        "dict.get, shared dict",
+    ):
+        # each row ends with the 2-thread / 1-thread ratio
+        assert any(f" {workload} |" in r and r.endswith("x |") for r in rows), workload
+
+
+def test_bench_threads_counts_every_call_of_every_thread() -> None:
+    from fastaccept._bench_threads import throughput
+
+    made: list[int] = []
+    done: list[int] = []
+
+    def make(thread: int) -> Callable[[int], None]:
+        made.append(thread)
+        return done.append
+
+    rate = throughput(make, 3, 500)
+    assert sorted(made) == [0, 1, 2]
+    # each thread: a warm-up of 100 calls, then the 500 timed ones
+    assert sorted(done) == [100, 100, 100, 500, 500, 500]
+    assert rate > 0

@@ -30,7 +30,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "engines": ("_scan", "_scan_py"),
     "engine choice": ("_engine",),
     "web answers": ("_headers", "_responses"),
-    "public API": ("__init__", "__main__", "_bench"),
+    "public API": ("__init__", "__main__", "_bench", "_bench_threads"),
 }
 LAYER_OF = {
     module: rank for rank, names in enumerate(LAYERS.values()) for module in names

@@ -21,6 +21,7 @@ from . import (
     parse,
 )
 from ._bench import PEERS, report
+from ._bench_threads import threads_report
 from ._limits import DEFAULT_MAX_LENGTH
 from ._types import format_param_value, format_weight
 
@@ -252,12 +253,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="also time hostile values from 1 KiB to 1 MiB (takes minutes)",
     )
     bench.add_argument(
+        "--threads",
+        action="store_true",
+        help=(
+            "time throughput in 1, 2 (and 4) threads instead, for free-threaded "
+            "CPython (about a minute)"
+        ),
+    )
+    bench.add_argument(
         "--peer",
         action="append",
         metavar="NAME",
         help="compare with these peers only (repeat); default: every installed one",
     )
     args = parser.parse_args(argv)
+    if args.command == "bench" and args.threads:
+        print(threads_report(quick=args.quick))
+        return 0
     if args.command == "bench":
         print(
             report(quick=args.quick, growth=args.growth, peer_names=args.peer or PEERS)
