@@ -59,8 +59,11 @@ from ._types import SkippedMember as _SkippedMember
 #   never released, so a reader sees NULL or a whole str; the strs are
 #   interned, which makes them immortal there (no shared reference count).
 # - a Negotiator: its offers are fixed by its one __init__ (a second is
-#   refused); its value cache is a dict, whose operations are atomic (racing
-#   stores may leave it a few entries over cache_size until the next clear).
+#   refused). Its value caches are dicts, whose operations are atomic (racing
+#   stores may leave one a few entries over cache_size until its next clear).
+#   Without the GIL it keeps one cache per group of threads (THREAD_GROUPS,
+#   by thread id): a look-up with an equal str takes a reference to the cached
+#   key, so one cache for all threads would write one shared count per hit.
 # - negotiate()/quality(): with the GIL, one registry of kept Negotiators and
 #   one last-offers shortcut for the module; without it, one of each per
 #   thread, so no call writes what another thread reads on every call.
@@ -93,6 +96,14 @@ cdef extern from *:
         return 1;
     #endif
     }
+    /* The group of the calling thread: its id, hashed (Fibonacci) to 4 bits. */
+    static inline Py_ssize_t fa_thread_group(void) {
+    #ifdef Py_GIL_DISABLED
+        return (Py_ssize_t)(((uint64_t)_Py_ThreadId() * 0x9E3779B97F4A7C15ull) >> 60);
+    #else
+        return 0;
+    #endif
+    }
     static inline void fa_make_immortal(PyObject *op) {
     #ifdef Py_GIL_DISABLED
         /* A count over UINT32_MAX makes an object this thread owns immortal. */
@@ -103,6 +114,7 @@ cdef extern from *:
     """
     const bint FREE_THREADED "FA_FREE_THREADED"
     void fa_make_immortal(object op)
+    Py_ssize_t fa_thread_group() noexcept nogil
     PyObject* fa_load(PyObject** slot) noexcept nogil
     bint fa_set_once(PyObject** slot, PyObject* value) noexcept nogil
 
@@ -820,6 +832,10 @@ cdef int* scratch(Py_ssize_t n, long long** specs) except NULL:
     return weights
 
 
+cdef enum:
+    THREAD_GROUPS = 16  # value caches per Negotiator without the GIL (4 bits)
+
+
 cdef class Negotiator:
     # The first lines are the constructor's signature for ``inspect`` (CPython
     # reads a type's ``__text_signature__`` from them); names resolve here.
@@ -837,7 +853,7 @@ Offers parsed once; the best of them for each request's Accept value.
     cdef COffer* _offers
     cdef Py_ssize_t _n
     cdef list _keep
-    cdef readonly dict _cache
+    cdef PyObject* _caches_of[THREAD_GROUPS]  # by thread group, made on use
     cdef Py_ssize_t _cache_size
     cdef object _max_length
     cdef Py_ssize_t _limit
@@ -857,7 +873,6 @@ Offers parsed once; the best of them for each request's Accept value.
         parsed = _parse_offers(self._items)
         self._n = len(parsed)
         self._keep = []
-        self._cache = {}
         self._max_length = max_length
         self._limit = as_limit(max_length)
         self._offers = <COffer*>PyMem_Malloc(max(self._n, 1) * sizeof(COffer))
@@ -894,7 +909,38 @@ Offers parsed once; the best of them for each request's Accept value.
         self._n = 0
 
     def __dealloc__(self):
+        cdef Py_ssize_t i
         self._release()
+        for i in range(THREAD_GROUPS):
+            Py_XDECREF(self._caches_of[i])
+
+    cdef dict _thread_cache(self):
+        """The value cache of the calling thread's group (one group with the
+        GIL)."""
+        cdef PyObject** slot = &self._caches_of[fa_thread_group()]
+        cdef PyObject* found = fa_load(slot)
+        if found == NULL:
+            made = {}
+            Py_INCREF(made)  # the slot's reference, released by __dealloc__
+            if not fa_set_once(slot, <PyObject*>made):
+                Py_DECREF(made)  # another thread of the group made it first
+            found = fa_load(slot)
+        return <dict>found
+
+    @property
+    def _cache(self):
+        """The value cache of the calling thread."""
+        return self._thread_cache()
+
+    @property
+    def _caches(self):
+        """Every value cache made so far (at most one with the GIL)."""
+        cdef Py_ssize_t i
+        return [
+            <dict>self._caches_of[i]
+            for i in range(THREAD_GROUPS)
+            if fa_load(&self._caches_of[i]) != NULL
+        ]
 
     @property
     def offers(self):
@@ -976,19 +1022,21 @@ Offers parsed once; the best of them for each request's Accept value.
 
     cpdef Py_ssize_t choose_index(self, value) except -2:
         cdef Py_ssize_t index
+        cdef dict cache
         if type(value) is str or type(value) is bytes:
-            found = self._cache.get(value)
+            cache = self._thread_cache()
+            found = cache.get(value)
             if found is not None:
                 return found
             index = self._compute(value)
-            cache_store(self._cache, self._cache_size, value, len(value), index)
+            cache_store(cache, self._cache_size, value, len(value), index)
             return index
         return self._compute(value)
 
     def choose(self, value, default=None):
         cdef Py_ssize_t index
         if type(value) is str or type(value) is bytes:
-            found = self._cache.get(value)  # the hot path: one dict look-up
+            found = self._thread_cache().get(value)  # the hot path: one dict look-up
             if found is not None:
                 index = found
                 return default if index < 0 else self._items[index]

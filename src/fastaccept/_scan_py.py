@@ -277,6 +277,12 @@ class Negotiator(ByArguments):
         """The offers, in server order, as given."""
         return self._offers
 
+    @property
+    def _caches(self) -> list[dict[str | bytes, int]]:
+        """Every value cache: one (without the GIL the Cython engine keeps one
+        per group of threads)."""
+        return [self._cache]
+
     def _arguments(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
         return (self._offers,), {
             "cache_size": self._cache_size,
@@ -304,6 +310,10 @@ class Negotiator(ByArguments):
 
 
 #: ``negotiate``/``quality``: the Negotiator of each recent (offers, max_length).
+#: Threads share it, and each Negotiator's value cache, safely without the GIL
+#: too: every read and write is one dict operation, which CPython makes atomic,
+#: and a stored value never changes (racing stores may leave a dict a few
+#: entries over its size until its next clear).
 _kept: dict[tuple[tuple[str, ...], int | None], Negotiator] = {}
 
 
