@@ -836,6 +836,27 @@ cdef enum:
     THREAD_GROUPS = 16  # value caches per Negotiator without the GIL (4 bits)
 
 
+cdef class Negotiator
+
+
+cdef inline PyObject* thread_cache(Negotiator negotiator) except NULL:
+    """The value cache of the calling thread's group (one group with the GIL):
+    borrowed, the Negotiator holds it until it dies."""
+    cdef PyObject* found = fa_load(&negotiator._caches_of[fa_thread_group()])
+    return new_thread_cache(negotiator) if found == NULL else found
+
+
+cdef PyObject* new_thread_cache(Negotiator negotiator) except NULL:
+    """Make the cache of the calling thread's group, unless another thread of
+    the group just did."""
+    cdef PyObject** slot = &negotiator._caches_of[fa_thread_group()]
+    made = {}
+    Py_INCREF(made)  # the slot's reference, released by __dealloc__
+    if not fa_set_once(slot, <PyObject*>made):
+        Py_DECREF(made)  # another thread of the group made it first
+    return fa_load(slot)
+
+
 cdef class Negotiator:
     # The first lines are the constructor's signature for ``inspect`` (CPython
     # reads a type's ``__text_signature__`` from them); names resolve here.
@@ -914,23 +935,10 @@ Offers parsed once; the best of them for each request's Accept value.
         for i in range(THREAD_GROUPS):
             Py_XDECREF(self._caches_of[i])
 
-    cdef dict _thread_cache(self):
-        """The value cache of the calling thread's group (one group with the
-        GIL)."""
-        cdef PyObject** slot = &self._caches_of[fa_thread_group()]
-        cdef PyObject* found = fa_load(slot)
-        if found == NULL:
-            made = {}
-            Py_INCREF(made)  # the slot's reference, released by __dealloc__
-            if not fa_set_once(slot, <PyObject*>made):
-                Py_DECREF(made)  # another thread of the group made it first
-            found = fa_load(slot)
-        return <dict>found
-
     @property
     def _cache(self):
         """The value cache of the calling thread."""
-        return self._thread_cache()
+        return <dict>thread_cache(self)
 
     @property
     def _caches(self):
@@ -1022,21 +1030,21 @@ Offers parsed once; the best of them for each request's Accept value.
 
     cpdef Py_ssize_t choose_index(self, value) except -2:
         cdef Py_ssize_t index
-        cdef dict cache
+        cdef PyObject* cache
         if type(value) is str or type(value) is bytes:
-            cache = self._thread_cache()
-            found = cache.get(value)
+            cache = thread_cache(self)
+            found = (<dict>cache).get(value)
             if found is not None:
                 return found
             index = self._compute(value)
-            cache_store(cache, self._cache_size, value, len(value), index)
+            cache_store(<dict>cache, self._cache_size, value, len(value), index)
             return index
         return self._compute(value)
 
     def choose(self, value, default=None):
         cdef Py_ssize_t index
         if type(value) is str or type(value) is bytes:
-            found = self._thread_cache().get(value)  # the hot path: one dict look-up
+            found = (<dict>thread_cache(self)).get(value)  # the hot path: one look-up
             if found is not None:
                 index = found
                 return default if index < 0 else self._items[index]
