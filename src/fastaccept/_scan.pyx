@@ -61,9 +61,11 @@ from ._types import SkippedMember as _SkippedMember
 # - a Negotiator: its offers are fixed by its one __init__ (a second is
 #   refused). Its value caches are dicts, whose operations are atomic (racing
 #   stores may leave one a few entries over cache_size until its next clear).
-#   Without the GIL it keeps one cache per group of threads (THREAD_GROUPS,
-#   by thread id): a look-up with an equal str takes a reference to the cached
-#   key, so one cache for all threads would write one shared count per hit.
+#   Without the GIL it keeps one cache per group of threads (THREAD_GROUPS;
+#   threads join the groups in turn): a hit with an equal str takes a
+#   reference to the cached key, and from a thread other than the one that
+#   stored it that is an atomic write or a lock of the dict (dictobject.c), so
+#   one cache for all threads would have them all write on every hit.
 # - negotiate()/quality(): with the GIL, one registry of kept Negotiators and
 #   one last-offers shortcut for the module; without it, one of each per
 #   thread, so no call writes what another thread reads on every call.
@@ -96,10 +98,27 @@ cdef extern from *:
         return 1;
     #endif
     }
-    /* The group of the calling thread: its id, hashed (Fibonacci) to 4 bits. */
+    /* The group of the calling thread, 0 to 15: threads take the groups in
+       turn as each first asks, so up to 16 threads never share one. */
+    #ifdef Py_GIL_DISABLED
+    #if defined(_MSC_VER)
+    #define FA_THREAD_LOCAL __declspec(thread)
+    #elif defined(__GNUC__)
+    #define FA_THREAD_LOCAL __thread
+    #else
+    #define FA_THREAD_LOCAL _Thread_local
+    #endif
+    static FA_THREAD_LOCAL Py_ssize_t fa_group_plus_one = 0;
+    static Py_ssize_t fa_groups_given = 0;
+    #endif
     static inline Py_ssize_t fa_thread_group(void) {
     #ifdef Py_GIL_DISABLED
-        return (Py_ssize_t)(((uint64_t)_Py_ThreadId() * 0x9E3779B97F4A7C15ull) >> 60);
+        Py_ssize_t group = fa_group_plus_one;
+        if (group == 0) {
+            group = (_Py_atomic_add_ssize(&fa_groups_given, 1) & 15) + 1;
+            fa_group_plus_one = group;
+        }
+        return group - 1;
     #else
         return 0;
     #endif
@@ -833,7 +852,7 @@ cdef int* scratch(Py_ssize_t n, long long** specs) except NULL:
 
 
 cdef enum:
-    THREAD_GROUPS = 16  # value caches per Negotiator without the GIL (4 bits)
+    THREAD_GROUPS = 16  # value caches per Negotiator without the GIL (fa_thread_group)
 
 
 cdef class Negotiator
