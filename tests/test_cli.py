@@ -197,10 +197,11 @@ def test_bench_threads_smoke_run(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "--threads", "--quick"]) == 0
     out = capsys.readouterr().out
     assert "GIL" in out and "QUICK MODE" in out
-    assert "| 1 thread (M calls/s) | 2 threads (M calls/s) |" in out
+    assert "| 1 thread (k calls/s) | 2 threads (k calls/s) |" in out
     rows = [line for line in out.splitlines() if line.startswith("|")]
     for workload in (
-        "negotiate, cold",
+        "negotiate, cold, offers a tuple",
+        "negotiate, cold, offers a list",
         "Negotiator.choose, hot, own",
         "Negotiator.choose, hot, shared",
         "parse, cold",
@@ -226,3 +227,15 @@ def test_bench_threads_counts_every_call_of_every_thread() -> None:
     # each thread: a warm-up of 100 calls, then the 500 timed ones
     assert sorted(done) == [100, 100, 100, 500, 500, 500]
     assert rate > 0
+
+
+def test_bench_threads_reports_a_failing_thread_instead_of_waiting() -> None:
+    from fastaccept._bench_threads import throughput
+
+    def make(thread: int) -> Callable[[int], None]:
+        if thread == 1:
+            raise LookupError("thread 1 could not start")
+        return lambda calls: None
+
+    with pytest.raises(LookupError, match="thread 1"):
+        throughput(make, 3, 10)
