@@ -137,3 +137,25 @@ def test_everything_agrees(value: Any) -> None:
         == PYTHON.is_cors_safelisted(value)
         == CYTHON.parse(value).cors_safelisted
     )
+
+
+#: Server weights for the offers (README rule 15); None: an unweighted offer.
+QS = st.sampled_from([None, 0, 0.001, 0.1, 0.3, 0.5, 0.9, 1])
+
+
+@FUZZ
+@given(
+    st.one_of(st.none(), ANY_VALUE),
+    st.lists(QS, min_size=len(OFFERS), max_size=len(OFFERS)),
+)
+def test_engines_agree_on_weighted_offers(value: Any, weights: list[Any]) -> None:
+    offers = [
+        o if qs is None else (o, qs) for o, qs in zip(OFFERS, weights, strict=True)
+    ]
+    ranked = CYTHON.Negotiator(offers).rank(value)
+    assert ranked == PYTHON.Negotiator(offers).rank(value)
+    assert ranked == PYTHON.parse(value).rank(offers)
+    chosen = CYTHON.negotiate(value, offers)
+    assert chosen == PYTHON.negotiate(value, offers)
+    assert chosen == (ranked[0][0] if ranked else None)
+    assert CYTHON.Negotiator(offers).choose(value) == chosen

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Final, Protocol, TypeVar, overload
 
+from ._member import OfferSpec
 from ._text import HeaderText, HeaderValue
 from ._types import Accept
 
@@ -21,7 +22,9 @@ class NegotiatorAPI(Protocol):
     """A ``Negotiator``: offers parsed once, a choice per request."""
 
     @property
-    def offers(self) -> tuple[str, ...]: ...
+    def offers(self) -> tuple[OfferSpec, ...]: ...
+    @property
+    def media_types(self) -> tuple[str, ...]: ...
     def choose_index(self, value: HeaderValue) -> int: ...
     @overload
     def choose(self, value: HeaderValue) -> str | None: ...
@@ -35,7 +38,7 @@ class NegotiatorClass(Protocol):
 
     def __call__(
         self,
-        offers: Iterable[str],
+        offers: Iterable[OfferSpec],
         *,
         cache_size: int = ...,
         max_length: int | None = ...,
@@ -55,7 +58,7 @@ class Engine(Protocol):
     def negotiate(
         self,
         value: HeaderValue,
-        offers: Iterable[str],
+        offers: Iterable[OfferSpec],
         *,
         max_length: int | None = ...,
     ) -> str | None: ...
@@ -63,7 +66,7 @@ class Engine(Protocol):
     def negotiate(
         self,
         value: HeaderValue,
-        offers: Iterable[str],
+        offers: Iterable[OfferSpec],
         *,
         default: _D,
         max_length: int | None = ...,
@@ -86,13 +89,16 @@ raises ``AcceptError`` in both modes; ``max_length=None`` lifts the limit.
 """,
     "negotiate": """The best acceptable offer for an Accept value, else ``default``.
 
-``offers`` are concrete media types in server order; the one returned is the
-very object given. The highest q wins, then the offer matched by the more
-specific range, then the earlier offer (RFC 9110 §12.5.1; README rules 10-12).
-``None`` (header absent) accepts the first offer; a present value that
-accepts none gives ``default`` (answer 406, or send a default
-representation). A wildcard or malformed offer raises ``ValueError``. Each
-distinct offers list is parsed once and recent values are cached.
+``offers`` are concrete media types in server order, each alone or as a
+``(media type, qs)`` pair with the server's weight qs from 0 to 1 (README
+rule 15); the media type returned is the very object given. The highest
+score (the client's q, times qs) wins, then the offer matched by the more
+specific range, then the earlier offer (RFC 9110 §12.5.1; README rules
+10-12). ``None`` (header absent) accepts every offer at q=1: the highest qs,
+then the first. A present value that accepts none gives ``default`` (answer
+406, or send a default representation); qs=0 is never chosen. A wildcard or
+malformed offer raises ``ValueError``. Each distinct offers list is parsed
+once and recent values are cached.
 """,
     "quality": """The weight an Accept value gives one concrete media type: 0.0 to 1.0.
 
@@ -111,13 +117,14 @@ CORS-unsafe request-header byte (no byte below 0x20 but tab, none of
 """,
     "choose": """The best acceptable offer for ``value``, else ``default``.
 
-The very object given in ``offers``, by the rules of ``negotiate``; the
-answers for recent values come from the cache.
+The very media type object given in ``offers``, by the rules of
+``negotiate``; the answers for recent values come from the cache.
 """,
-    "rank": """The acceptable offers with their q, best first.
+    "rank": """The acceptable offers' media types with their score, best first.
 
-The order is the one ``choose`` uses. Offers at q=0 are left out; ``None``
-(header absent) gives every offer at 1.0.
+The score is the client's q, times qs for a weighted offer; the order is the
+one ``choose`` uses. A score of 0 is left out; ``None`` (header absent)
+gives every offer at its qs (1.0 when unweighted).
 """,
 }
 

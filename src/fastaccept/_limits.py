@@ -55,12 +55,13 @@ def store(cache: dict[_K, _V], size: int, key: _K, value: _V) -> None:
 
 
 _N = TypeVar("_N")
+_O = TypeVar("_O")
 
 
 def kept_negotiator(
-    kept: dict[tuple[tuple[str, ...], int | None], _N],
+    kept: dict[tuple[tuple[_O, ...], int | None], _N],
     make: Callable[..., _N],
-    offers: tuple[str, ...],
+    offers: tuple[_O, ...],
     max_length: int | None,
 ) -> _N:
     """The Negotiator ``negotiate``/``quality`` keep for these offers in ``kept``.

@@ -24,10 +24,18 @@ class OfferSet:
     matches, so scoring a range is one dictionary look-up.
     """
 
-    __slots__ = ("by_essence", "offers")
+    __slots__ = ("absent_best", "by_essence", "offers", "values")
 
     def __init__(self, offers: Sequence[Offer]) -> None:
         self.offers = tuple(offers)
+        #: The media types, as given (what ``choose`` returns).
+        self.values = tuple(offer.value for offer in self.offers)
+        #: The choice when the header is absent: the highest qs, then the first.
+        self.absent_best = max(
+            (i for i, offer in enumerate(self.offers) if offer.qs > 0),
+            key=lambda i: (self.offers[i].qs, -i),
+            default=-1,
+        )
         by_essence: dict[str, list[tuple[int, int]]] = {}
         for index, offer in enumerate(self.offers):
             for key, spec in (
@@ -91,33 +99,37 @@ def scores(
 
 
 def best_index(ranges: Sequence[RangeTuple] | None, offers: OfferSet) -> int:
-    """Index of the best acceptable offer, -1 if none (rules 11 and 12).
+    """Index of the best acceptable offer, -1 if none (rules 11, 12 and 15).
 
-    Highest q wins; ties go to the offer matched by the more specific range,
-    then to the earlier offer. ``None`` (header absent) accepts every offer.
+    The highest score (q x qs) wins; ties go to the offer matched by the more
+    specific range, then to the earlier offer. ``None`` (header absent)
+    accepts every offer at q=1.
     """
     if ranges is None:
-        return 0 if len(offers) else -1
+        return offers.absent_best
     weights, specs = scores(ranges, offers)
-    best, best_weight, best_spec = -1, 0, -1
-    for index, weight in enumerate(weights):
-        if weight > best_weight or (
-            weight == best_weight and weight > 0 and specs[index] > best_spec
+    best, best_score, best_spec = -1, 0, -1
+    for index, offer in enumerate(offers.offers):
+        score = weights[index] * offer.qs
+        if score > best_score or (
+            score == best_score and score > 0 and specs[index] > best_spec
         ):
-            best, best_weight, best_spec = index, weight, specs[index]
+            best, best_score, best_spec = index, score, specs[index]
     return best
 
 
 def rank(
     ranges: Sequence[RangeTuple] | None, offers: OfferSet
 ) -> list[tuple[int, int]]:
-    """(index, weight) of every acceptable offer, in the order of ``best_index``."""
+    """(index, score in millionths) of every acceptable offer, in the order of
+    ``best_index``."""
     if ranges is None:
-        return [(index, 1000) for index in range(len(offers))]
-    weights, specs = scores(ranges, offers)
+        weights, specs = [1000] * len(offers), [0] * len(offers)
+    else:
+        weights, specs = scores(ranges, offers)
     ordered = sorted(
-        (-weight, -specs[index], index)
-        for index, weight in enumerate(weights)
-        if weight > 0
+        (-weights[index] * offer.qs, -specs[index], index)
+        for index, offer in enumerate(offers.offers)
+        if weights[index] * offer.qs > 0
     )
-    return [(index, -weight) for weight, _, index in ordered]
+    return [(index, -score) for score, _, index in ordered]

@@ -211,17 +211,24 @@ def parse_single(
     return rng, has_weight
 
 
+#: An offer as a server gives it: a media type, or a ``(media type, qs)`` pair
+#: with the server's own weight qs (README rule 15).
+OfferSpec: TypeAlias = "str | tuple[str, float]"
+
+
 class Offer(NamedTuple):
     """A concrete media type a server can produce, parsed once.
 
-    ``value`` is the object the caller gave; ``params`` maps lower-case names to
-    values, ``charset`` values lower-cased (they compare case-insensitively).
+    ``value`` is the media type object the caller gave; ``params`` maps
+    lower-case names to values, ``charset`` values lower-cased (they compare
+    case-insensitively); ``qs`` is the server's weight in thousandths.
     """
 
     value: str
     type: str
     subtype: str
     params: dict[str, str]
+    qs: int = 1000
 
 
 def concrete(item: str, rng: RangeTuple, what: str) -> Offer:
@@ -239,20 +246,59 @@ def concrete(item: str, rng: RangeTuple, what: str) -> Offer:
     return Offer(item, type_, subtype, folded)
 
 
-def parse_offer(offer: object) -> Offer:
-    """Validate and pre-parse one offer: a concrete ``type/subtype[;params]``.
+def server_weight(qs: object, offer: object) -> int:
+    """A server weight in thousandths: a number from 0 to 1 with at most three
+    decimals (README rule 15); ``TypeError``/``ValueError`` otherwise.
 
-    Raises ``ValueError`` for a wildcard, a weight, a list, or bad syntax
-    (README rule 13), ``TypeError`` for a non-str.
+    Any real number is read by its value (1, 1.0, ``True``, ``Decimal("1")``
+    and ``Fraction(1)`` are the same weight), as equal offers lists must give
+    equal answers.
     """
+    try:
+        if isinstance(qs, str | bytes | bytearray):
+            raise TypeError
+        number = float(qs)  # type: ignore[arg-type]
+    except OverflowError:  # an int too large for a float: out of range
+        number = float("inf")
+    except (TypeError, ValueError):
+        raise TypeError(
+            f"invalid offer {offer!r}: its server weight must be a number from "
+            f"0 to 1, not {type(qs).__name__}"
+        ) from None
+    if not 0 <= number <= 1 or abs(number * 1000 - round(number * 1000)) > 1e-6:
+        raise ValueError(
+            f"invalid offer {offer!r}: its server weight must be a number from "
+            "0 to 1 with at most three decimals"
+        )
+    return round(number * 1000)
+
+
+def parse_offer(offer: object) -> Offer:
+    """Validate and pre-parse one offer: a concrete ``type/subtype[;params]``,
+    or a ``(media type, qs)`` pair (README rules 13 and 15).
+
+    Raises ``ValueError`` for a wildcard, a ``q`` parameter, a list, bad
+    syntax or a bad qs, ``TypeError`` for anything but a str or a pair.
+    """
+    if type(offer) is tuple:
+        if len(offer) != 2 or type(offer[0]) is tuple:
+            raise ValueError(
+                f"invalid offer {offer!r}: a weighted offer is a pair (media type, qs)"
+            )
+        return _media_type_offer(offer[0])._replace(qs=server_weight(offer[1], offer))
+    return _media_type_offer(offer)
+
+
+def _media_type_offer(offer: object) -> Offer:
     rng, has_weight = parse_single(offer, "offer")
     if has_weight:
         raise ValueError(
-            f"invalid offer {offer!r}: an offer takes no weight ('q' parameter)"
+            f"invalid offer {offer!r}: an offer takes no weight ('q' parameter); "
+            "give a server weight as a pair (media type, qs)"
         )
     return concrete(offer, rng, "offer")  # type: ignore[arg-type]
 
 
-def parse_offers(offers: Iterable[str]) -> list[Offer]:
+def parse_offers(offers: Iterable[object]) -> list[Offer]:
     """``parse_offer`` for each offer, in order."""
     return [parse_offer(offer) for offer in offers]

@@ -21,7 +21,7 @@ from ._errors import AcceptError
 from ._format import format_accept
 from ._limits import DEFAULT_CACHE_SIZE, DEFAULT_MAX_LENGTH
 from ._match import range_matches
-from ._member import concrete, parse_single
+from ._member import OfferSpec, concrete, parse_single
 from ._text import HeaderValue, as_header_text, coerce_value
 from ._types import MediaRange
 
@@ -83,13 +83,16 @@ class Produces(ByArguments):
     """The media types a resource can send, and the answer to each Accept value.
 
     ``offers`` are concrete types (``type/subtype[;params]``) in order of
-    preference; a ``Negotiator`` of the active engine chooses among them.
-    ``select(accept)`` gives: the chosen offer, with it as ``Content-Type``
-    and ``Vary: Accept``; when no offer is acceptable, 406 whose body lists the
-    offers — or, with ``default``, that offer instead (RFC 9110 §12.5.1 allows
-    either); 431 when the value is longer than ``max_length``. A missing header
-    (None) accepts anything: the first offer. Every answer carries
-    ``Vary: Accept``, since every answer depends on it (§12.5.5).
+    preference, each alone or as a ``(media type, qs)`` pair with the server's
+    weight (README rule 15); a ``Negotiator`` of the active engine chooses
+    among them. ``select(accept)`` gives: the chosen media type, with it as
+    ``Content-Type`` and ``Vary: Accept``; when none is acceptable, 406 whose
+    body lists the media types it can choose (qs above 0) — or, with
+    ``default`` (a media type of the offers), that one instead (RFC 9110
+    §12.5.1 allows either); 431 when the value is longer than ``max_length``.
+    A missing header (None) accepts anything: the highest qs, then the first
+    offer. Every answer carries ``Vary: Accept``, since every answer depends
+    on it (§12.5.5).
     """
 
     __slots__ = (
@@ -103,7 +106,7 @@ class Produces(ByArguments):
 
     def __init__(
         self,
-        offers: Iterable[str],
+        offers: Iterable[OfferSpec],
         *,
         default: str | None = None,
         max_length: int | None = DEFAULT_MAX_LENGTH,
@@ -115,11 +118,12 @@ class Produces(ByArguments):
         self._max_length = max_length
         self._cache_size = cache_size
         self._default = default
-        offers = self._negotiator.offers
-        if not offers:
+        media_types = self._negotiator.media_types
+        if not media_types:
             raise ValueError("Produces needs at least one media type to offer")
         self._chosen = tuple(
-            Decision(200, offer, (("Content-Type", offer), _VARY)) for offer in offers
+            Decision(200, media_type, (("Content-Type", media_type), _VARY))
+            for media_type in media_types
         )
         if default is None:
             self._unacceptable = Decision(
@@ -129,16 +133,18 @@ class Produces(ByArguments):
                 _listing(
                     "406 Not Acceptable: the Accept header allows none of the media "
                     "types this resource has. Available:",
-                    offers,
+                    [media_type for media_type, _ in self._negotiator.rank(None)],
                 ),
             )
-        elif default in offers:
-            self._unacceptable = self._chosen[offers.index(default)]
+        elif default in media_types:
+            self._unacceptable = self._chosen[media_types.index(default)]
         else:
-            raise ValueError(f"default {default!r} is not one of the offers {offers}")
+            raise ValueError(
+                f"default {default!r} is not one of the offers {media_types}"
+            )
 
     @property
-    def offers(self) -> tuple[str, ...]:
+    def offers(self) -> tuple[OfferSpec, ...]:
         """The offers, in order of preference."""
         return self._negotiator.offers
 

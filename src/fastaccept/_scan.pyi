@@ -6,6 +6,7 @@ from typing import Final, TypeVar, overload
 
 from typing_extensions import disjoint_base
 
+from ._member import OfferSpec
 from ._text import HeaderText, HeaderValue
 from ._types import Accept
 
@@ -19,12 +20,12 @@ def parse(
 def is_cors_safelisted(value: HeaderText) -> bool: ...
 @overload
 def negotiate(
-    value: HeaderValue, offers: Iterable[str], *, max_length: int | None = ...
+    value: HeaderValue, offers: Iterable[OfferSpec], *, max_length: int | None = ...
 ) -> str | None: ...
 @overload
 def negotiate(
     value: HeaderValue,
-    offers: Iterable[str],
+    offers: Iterable[OfferSpec],
     *,
     default: _D,
     max_length: int | None = ...,
@@ -36,10 +37,12 @@ def quality(
 @disjoint_base
 class Negotiator:
     @property
-    def offers(self) -> tuple[str, ...]: ...
+    def offers(self) -> tuple[OfferSpec, ...]: ...
+    @property
+    def media_types(self) -> tuple[str, ...]: ...
     def __init__(
         self,
-        offers: Iterable[str],
+        offers: Iterable[OfferSpec],
         *,
         cache_size: int = ...,
         max_length: int | None = ...,

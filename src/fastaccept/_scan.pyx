@@ -233,6 +233,7 @@ cdef struct COffer:
     Py_ssize_t sub_len
     OfferParam* params
     Py_ssize_t n_params
+    int qs                               # the server's weight, thousandths
 
 
 cdef struct Scan:
@@ -890,6 +891,8 @@ Offers parsed once; the best of them for each request's Accept value.
     """
 
     cdef tuple _items                    # the offers, as given
+    cdef tuple _values                   # their media types (what choose returns)
+    cdef Py_ssize_t _absent              # the choice when the header is absent
     cdef COffer* _offers
     cdef Py_ssize_t _n
     cdef list _keep
@@ -912,6 +915,11 @@ Offers parsed once; the best of them for each request's Accept value.
         self._items = tuple(offers)
         parsed = _parse_offers(self._items)
         self._n = len(parsed)
+        self._values = tuple([offer.value for offer in parsed])
+        self._absent = -1  # the highest qs above 0, then the first (rule 15)
+        for i in range(self._n):
+            if parsed[i].qs > 0 and (self._absent < 0 or parsed[i].qs > parsed[self._absent].qs):
+                self._absent = i
         self._keep = []
         self._max_length = max_length
         self._limit = as_limit(max_length)
@@ -924,6 +932,7 @@ Offers parsed once; the best of them for each request's Accept value.
         for i in range(self._n):
             offer = parsed[i]
             o = &self._offers[i]
+            o.qs = offer.qs
             b = self._hold(offer.type)
             o.type, o.type_len = <const unsigned char*>PyBytes_AS_STRING(b), len(b)
             b = self._hold(offer.subtype)
@@ -974,6 +983,11 @@ Offers parsed once; the best of them for each request's Accept value.
         """The offers, in server order, as given."""
         return self._items
 
+    @property
+    def media_types(self):
+        """The offers' media types, in server order (a pair gives its first)."""
+        return self._values
+
     cdef tuple _key(self):
         return (self._items, self._cache_size, self._max_length)
 
@@ -1022,25 +1036,26 @@ Offers parsed once; the best of them for each request's Accept value.
         return 0
 
     cdef Py_ssize_t _compute(self, value) except -2:
-        """Index of the best acceptable offer (rule 11), -1 if none."""
+        """Index of the best acceptable offer (rules 11 and 15), -1 if none."""
         cdef int small_weights[SMALL]
         cdef long long small_specs[SMALL]
         cdef int* weights = small_weights
         cdef long long* specs = small_specs
         cdef Py_ssize_t i, best = -1
-        cdef int best_weight = 0
+        cdef long long score, best_score = 0
         cdef long long best_spec = -1
         if value is None:
-            return 0 if self._n else -1
+            return self._absent
         if self._n > SMALL:
             weights = scratch(self._n, &specs)
         try:
             self._score(value, weights, specs)
             for i in range(self._n):
-                if weights[i] > best_weight or (
-                    weights[i] == best_weight and weights[i] > 0 and specs[i] > best_spec
+                score = <long long>weights[i] * self._offers[i].qs  # rule 15
+                if score > best_score or (
+                    score == best_score and score > 0 and specs[i] > best_spec
                 ):
-                    best, best_weight, best_spec = i, weights[i], specs[i]
+                    best, best_score, best_spec = i, score, specs[i]
             return best
         finally:
             if weights != small_weights:
@@ -1066,9 +1081,9 @@ Offers parsed once; the best of them for each request's Accept value.
             found = (<dict>thread_cache(self)).get(value)  # the hot path: one look-up
             if found is not None:
                 index = found
-                return default if index < 0 else self._items[index]
+                return default if index < 0 else self._values[index]
         index = self.choose_index(value)
-        return default if index < 0 else self._items[index]
+        return default if index < 0 else self._values[index]
 
     def rank(self, value):
         cdef int small_weights[SMALL]
@@ -1076,20 +1091,24 @@ Offers parsed once; the best of them for each request's Accept value.
         cdef int* weights = small_weights
         cdef long long* specs = small_specs
         cdef Py_ssize_t i
-        if value is None:
-            return [(offer, 1.0) for offer in self._items]
-        if self._n > SMALL:
-            weights = scratch(self._n, &specs)
-        try:
-            self._score(value, weights, specs)
+        if value is None:  # every offer at q=1: its score is its qs
             scored = sorted(
-                [(-weights[i], -specs[i], i) for i in range(self._n) if weights[i] > 0]
+                [(-1000 * self._offers[i].qs, 0, i) for i in range(self._n) if self._offers[i].qs > 0]
             )
-        finally:
-            if weights != small_weights:
-                PyMem_Free(weights)
-                PyMem_Free(specs)
-        return [(self._items[i], -w / 1000) for w, _, i in scored]
+        else:
+            if self._n > SMALL:
+                weights = scratch(self._n, &specs)
+            try:
+                self._score(value, weights, specs)
+                scored = sorted(
+                    [(-<long long>weights[i] * self._offers[i].qs, -specs[i], i)
+                     for i in range(self._n) if weights[i] * self._offers[i].qs > 0]
+                )
+            finally:
+                if weights != small_weights:
+                    PyMem_Free(weights)
+                    PyMem_Free(specs)
+        return [(self._values[i], -score / 1_000_000) for score, _, i in scored]
 
 
 # --- the one-call forms --------------------------------------------------------
@@ -1160,7 +1179,10 @@ def negotiate(value, offers, *, default=None, max_length=_DEFAULT_MAX_LENGTH):
         else:
             _last = last
     index = negotiator.choose_index(value)
-    return default if index < 0 else items[index]
+    if index < 0:
+        return default
+    offer = items[index]  # this call's own object, not the kept Negotiator's
+    return offer[0] if type(offer) is tuple else offer
 
 
 def quality(value, media_type, *, max_length=_DEFAULT_MAX_LENGTH):

@@ -28,6 +28,7 @@ from ._limits import (
 from ._match import OfferSet, best_index, rank
 from ._member import (
     TOKEN_RE,
+    OfferSpec,
     RangeTuple,
     member_end,
     parse_offers,
@@ -259,7 +260,7 @@ class Negotiator(ByArguments):
 
     def __init__(
         self,
-        offers: Iterable[str],
+        offers: Iterable[OfferSpec],
         *,
         cache_size: int = DEFAULT_CACHE_SIZE,
         max_length: int | None = DEFAULT_MAX_LENGTH,
@@ -267,15 +268,20 @@ class Negotiator(ByArguments):
         if hasattr(self, "_offers"):
             raise TypeError(NEGOTIATOR_SET_UP_ONCE)
         self._cache_size = checked_cache_size(cache_size)
-        self._offers: tuple[str, ...] = tuple(offers)
+        self._offers: tuple[OfferSpec, ...] = tuple(offers)
         self._parsed = OfferSet(parse_offers(self._offers))
         self._cache: dict[str | bytes, int] = {}
         self._max_length = max_length
 
     @property
-    def offers(self) -> tuple[str, ...]:
+    def offers(self) -> tuple[OfferSpec, ...]:
         """The offers, in server order, as given."""
         return self._offers
+
+    @property
+    def media_types(self) -> tuple[str, ...]:
+        """The offers' media types, in server order (a pair gives its first)."""
+        return self._parsed.values
 
     @property
     def _caches(self) -> list[dict[str | bytes, int]]:
@@ -302,11 +308,11 @@ class Negotiator(ByArguments):
 
     def choose(self, value: HeaderValue, default: Any = None) -> Any:
         index = self.choose_index(value)
-        return default if index < 0 else self._offers[index]
+        return default if index < 0 else self._parsed.values[index]
 
     def rank(self, value: HeaderValue) -> list[tuple[str, float]]:
         ranked = rank(_ranges(value, self._max_length, self._parsed), self._parsed)
-        return [(self._offers[i], w / 1000) for i, w in ranked]
+        return [(self._parsed.values[i], score / 1_000_000) for i, score in ranked]
 
 
 #: ``negotiate``/``quality``: the Negotiator of each recent (offers, max_length).
@@ -314,19 +320,22 @@ class Negotiator(ByArguments):
 #: too: every read and write is one dict operation, which CPython makes atomic,
 #: and a stored value never changes (racing stores may leave a dict a few
 #: entries over its size until its next clear).
-_kept: dict[tuple[tuple[str, ...], int | None], Negotiator] = {}
+_kept: dict[tuple[tuple[OfferSpec, ...], int | None], Negotiator] = {}
 
 
 def negotiate(
     value: HeaderValue,
-    offers: Iterable[str],
+    offers: Iterable[OfferSpec],
     *,
     default: Any = None,
     max_length: int | None = DEFAULT_MAX_LENGTH,
 ) -> Any:
     items = offers if type(offers) is tuple else tuple(offers)
     index = kept_negotiator(_kept, Negotiator, items, max_length).choose_index(value)
-    return default if index < 0 else items[index]
+    if index < 0:
+        return default
+    offer = items[index]  # this call's own object, not the kept Negotiator's
+    return offer[0] if type(offer) is tuple else offer
 
 
 def quality(

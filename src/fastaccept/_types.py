@@ -11,9 +11,9 @@ from typing import NamedTuple, TypeVar, overload
 
 from ._grammar import TCHARS
 from ._match import OfferSet, best_index, range_matches, rank, scores
-from ._member import parse_offer, parse_offers
+from ._member import OfferSpec, parse_offer, parse_offers
 
-_T = TypeVar("_T")
+_T = TypeVar("_T", bound=str)
 _D = TypeVar("_D")
 
 
@@ -151,7 +151,7 @@ class Accept(Sequence[MediaRange]):
         )
 
     @staticmethod
-    def _parse_offers(offers: Iterable[str]) -> OfferSet:
+    def _parse_offers(offers: Iterable[OfferSpec]) -> OfferSet:
         return OfferSet(parse_offers(offers))
 
     def quality(self, media_type: str) -> float:
@@ -165,23 +165,24 @@ class Accept(Sequence[MediaRange]):
         """Whether ``media_type`` is acceptable (its quality is above 0)."""
         return self.quality(media_type) > 0
 
-    def rank(self, offers: Iterable[str]) -> list[tuple[str, float]]:
-        """Acceptable offers with their q, best first (rule 11); q=0 left out."""
+    def rank(self, offers: Iterable[OfferSpec]) -> list[tuple[str, float]]:
+        """Acceptable offers with their score (q, times qs for a weighted
+        offer), best first (rules 11 and 15); a score of 0 is left out."""
         parsed = self._parse_offers(offers)
         return [
-            (parsed.offers[i].value, w / 1000)
-            for i, w in rank(self._ranges if self.present else None, parsed)
+            (parsed.values[i], score / 1_000_000)
+            for i, score in rank(self._ranges if self.present else None, parsed)
         ]
 
     @overload
-    def best(self, offers: Iterable[_T]) -> _T | None: ...
+    def best(self, offers: Iterable[_T | tuple[_T, float]]) -> _T | None: ...
     @overload
-    def best(self, offers: Iterable[_T], default: _D) -> _T | _D: ...
-    def best(self, offers: Iterable[_T], default: object = None) -> object:
-        """The best acceptable offer (the very object given), else ``default``."""
-        items = list(offers)
-        index = best_index(
-            self._ranges if self.present else None,
-            self._parse_offers(items),  # type: ignore[arg-type]
-        )
-        return default if index < 0 else items[index]
+    def best(self, offers: Iterable[_T | tuple[_T, float]], default: _D) -> _T | _D: ...
+    def best(
+        self, offers: Iterable[_T | tuple[_T, float]], default: object = None
+    ) -> object:
+        """The best acceptable offer (the very media type object given; for a
+        ``(media type, qs)`` pair, its media type), else ``default``."""
+        parsed = self._parse_offers(offers)
+        index = best_index(self._ranges if self.present else None, parsed)
+        return default if index < 0 else parsed.values[index]
