@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 
 import pytest
 
@@ -12,7 +13,9 @@ from fastaccept import (
     Produces,
     header_from_environ,
     header_from_scope,
+    merge_vary,
 )
+from fastaccept._responses import prefers_problem_json
 
 OFFERS = ["application/json", "text/html; charset=utf-8"]
 TEXT = ("Content-Type", "text/plain; charset=utf-8")
@@ -270,3 +273,132 @@ def test_decision_is_immutable_and_headers_are_a_copy() -> None:
     decision.headers["Vary"] = "Cookie"
     assert decision.headers["Vary"] == "Accept"
     assert hash(decision) == hash(Decision(200, OFFERS[0], decision.header_items))
+
+
+# --- refusal bodies (README rule 16) and Vary merging (rule 17) ---------------
+
+PROBLEM = ("Content-Type", "application/problem+json")
+
+
+@pytest.mark.parametrize(
+    ("accept", "problem_json"),
+    [
+        (None, False),  # absent: both at q=1, no preference
+        ("*/*", False),
+        ("application/problem+json", True),
+        ("image/png, application/problem+json;q=0.5", True),
+        ("image/png", False),  # neither, nor JSON
+        ("application/json", True),  # admits JSON but neither of the two
+        ("application/*", True),  # problem+json at 1, text/plain at 0
+        ("text/plain, application/problem+json", False),  # a tie: plain text
+        ("application/json, */*;q=0.1", False),  # both admitted, tied at 0.1
+        ("application/problem+json;q=0.4, text/*;q=0.5", False),
+        ("", False),
+        ("!!!", False),  # nothing valid
+        (b"application/problem+json", True),
+    ],
+)
+def test_refusal_format_follows_the_accept_value(
+    accept: str | bytes | None, problem_json: bool
+) -> None:
+    assert prefers_problem_json(accept) is problem_json
+
+
+def test_406_as_problem_json() -> None:
+    decision = Produces(OFFERS).select("image/png, application/problem+json;q=0.5")
+    assert decision.status == 406
+    assert decision.headers == {"Content-Type": PROBLEM[1], "Vary": "Accept"}
+    assert json.loads(decision.body) == {
+        "type": "about:blank",
+        "title": "Not Acceptable",
+        "status": 406,
+        "detail": "the Accept header allows none of the media types this resource has.",
+        "acceptable": OFFERS,
+    }
+
+
+def test_406_as_plain_text_when_problem_json_is_not_wanted() -> None:
+    decision = Produces(OFFERS).select("image/png")
+    assert decision.headers == {"Content-Type": TEXT[1], "Vary": "Accept"}
+    assert decision.body.splitlines()[1:] == OFFERS
+
+
+def test_431_for_an_over_long_accept_is_plain_text() -> None:
+    value = "application/problem+json, " + "a/b, " * 10
+    decision = Produces(OFFERS, max_length=20).select(value)
+    assert decision.status == 431
+    assert decision.headers == {"Content-Type": TEXT[1], "Vary": "Accept"}
+
+
+def test_415_as_problem_json_for_a_json_client() -> None:
+    consumes = Consumes(BODY)
+    decision = consumes.check("text/csv", "application/json")
+    assert decision.status == 415
+    assert decision.headers == {
+        "Content-Type": PROBLEM[1],
+        "Accept": consumes.accept,
+        "Vary": "Accept",
+    }
+    problem = json.loads(decision.body)
+    assert problem["status"] == 415
+    assert problem["title"] == "Unsupported Media Type"
+    assert problem["detail"] == (
+        "the request's Content-Type is not one this resource accepts."
+    )
+    assert problem["acceptable"] == BODY
+
+
+def test_415_keeps_plain_text_without_an_accept_value() -> None:
+    decision = Consumes(BODY).check("text/csv")
+    assert decision.headers["Content-Type"] == TEXT[1]
+    assert "Vary" not in decision.headers  # no Accept value chose the format
+
+
+def test_415_for_patch_carries_accept_patch() -> None:
+    consumes = Consumes(BODY)
+    decision = consumes.check(None, "text/plain", method="PATCH")
+    assert decision.headers == {
+        "Content-Type": TEXT[1],
+        "Accept": consumes.accept,
+        "Accept-Patch": consumes.accept,
+        "Vary": "Accept",
+    }
+    assert "Accept-Patch" not in consumes.check(None, method="POST").headers
+
+
+def test_431_for_an_over_long_content_type_follows_accept() -> None:
+    decision = Consumes(BODY, max_length=10).check(
+        "application/json;" + "p=v;" * 5, "application/problem+json"
+    )
+    assert decision.status == 431
+    assert decision.headers == {"Content-Type": PROBLEM[1], "Vary": "Accept"}
+    assert json.loads(decision.body)["status"] == 431
+    assert "acceptable" not in json.loads(decision.body)
+
+
+def test_an_accepted_content_type_ignores_accept() -> None:
+    decision = Consumes(BODY).check("application/json", "image/png")
+    assert decision.ok
+    assert decision.headers == {}
+
+
+@pytest.mark.parametrize(
+    ("values", "merged"),
+    [
+        (("Accept",), "Accept"),
+        (("Cookie", "Accept"), "Cookie, Accept"),
+        (
+            ("accept-encoding, Cookie", "Accept, cookie"),
+            "accept-encoding, Cookie, Accept",
+        ),
+        (("ACCEPT", "Accept"), "ACCEPT"),  # the first spelling is kept
+        ((" Origin ,\tAccept ,", "Accept"), "Origin, Accept"),
+        (("Cookie", "*"), "*"),  # * absorbs every other name
+        (("*, Cookie",), "*"),
+        ((None, "", "Accept"), "Accept"),
+        ((None,), ""),
+        ((), ""),
+    ],
+)
+def test_merge_vary(values: tuple[str | None, ...], merged: str) -> None:
+    assert merge_vary(*values) == merged

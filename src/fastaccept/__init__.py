@@ -18,7 +18,7 @@ from ._engine import (
 )
 from ._errors import AcceptError
 from ._format import format_accept
-from ._headers import header_from_environ, header_from_scope
+from ._headers import header_from_environ, header_from_scope, merge_vary
 from ._responses import Consumes, Decision, Produces
 from ._types import Accept, MediaRange, SkippedMember
 
@@ -41,6 +41,7 @@ __all__ = [
     "header_from_environ",
     "header_from_scope",
     "is_cors_safelisted",
+    "merge_vary",
     "negotiate",
     "parse",
     "quality",

@@ -1,4 +1,5 @@
-"""Read a request header's raw value from an ASGI scope or a WSGI environ.
+"""Read a request header's raw value from an ASGI scope or a WSGI environ, and
+merge a response's ``Vary`` values.
 
 Both readers return the value as the server delivered it, with no decoding
 beyond what the interface defines, so it can go straight to ``Negotiator``,
@@ -46,3 +47,22 @@ def header_from_environ(environ: Mapping[str, Any], name: str = "accept") -> str
         key = "HTTP_" + key
     value = environ.get(key)
     return value if isinstance(value, str) else None
+
+
+def merge_vary(*values: str | None) -> str:
+    """One ``Vary`` value from several (RFC 9110 §12.5.5; README rule 17).
+
+    Each field name once, in order of first appearance, compared
+    case-insensitively (the first spelling is kept); ``*`` absorbs every
+    other name. None and empty values add nothing. An integration adds
+    ``Accept`` this way to what the application set, never replacing it.
+    """
+    names: dict[str, str] = {}
+    for value in values:
+        for item in (value or "").split(","):
+            name = item.strip(" \t")
+            if name == "*":
+                return "*"
+            if name:
+                names.setdefault(name.lower(), name)
+    return ", ".join(names.values())

@@ -5,13 +5,16 @@ type with ``Vary: Accept`` (§12.5.5), 406 listing the available types
 (§15.5.7), or 431 for an Accept value over the limit (RFC 6585 §5).
 ``Consumes`` checks a request's ``Content-Type`` (§8.3) against the types a
 resource takes: 415 with an ``Accept`` response header naming them (§15.5.16).
-Every answer is a ``Decision``; none raises for anything a client sends.
+A refusal's body is ``application/problem+json`` (RFC 9457) or ``text/plain``,
+as the request's Accept prefers (README rule 16). Every answer is a
+``Decision``; none raises for anything a client sends.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
 from http import HTTPStatus
 from typing import Any
 
@@ -26,6 +29,7 @@ from ._text import HeaderValue, as_header_text, coerce_value
 from ._types import MediaRange
 
 _TEXT = ("Content-Type", "text/plain; charset=utf-8")
+_PROBLEM = ("Content-Type", "application/problem+json")
 _VARY = ("Vary", "Accept")
 
 
@@ -38,8 +42,9 @@ class Decision:
     request's content matched (``Consumes``), the very string given, and for
     ``Consumes`` ``content_type`` is the request's own media type, canonical
     (``image/png`` for ``IMAGE/PNG``; parameters kept, ``q`` among them).
-    Otherwise ``media_type`` is ``""``: answer ``status`` with ``body`` (plain
-    text) at once. In both cases send ``headers``.
+    Otherwise ``media_type`` is ``""``: answer ``status`` with ``body`` at
+    once (plain text or ``application/problem+json``, as its ``Content-Type``
+    header says; README rule 16). In both cases send ``headers``.
     """
 
     status: int
@@ -64,19 +69,67 @@ class Decision:
         return dict(self.header_items)
 
 
-def _listing(first_line: str, media_types: Iterable[str]) -> str:
-    return first_line + "\n" + "".join(f"{t}\n" for t in media_types)
+#: The formats a refusal can take, and the type that admits the problem one
+#: to a JSON client (README rule 16); no length limit: a refusal never fails.
+_REFUSAL_FORMATS = Negotiator(
+    ["application/problem+json", "text/plain", "application/json"], max_length=None
+)
+
+
+def prefers_problem_json(accept: HeaderValue) -> bool:
+    """Whether a refusal goes as ``application/problem+json`` (README rule 16).
+
+    Yes when the Accept value prefers it to ``text/plain``, or admits
+    ``application/json`` but neither of the two; otherwise ``text/plain``
+    (and always when the header is absent: both are acceptable at q=1).
+    """
+    weights = dict(_REFUSAL_FORMATS.rank(accept))
+    problem = weights.get("application/problem+json", 0.0)
+    text = weights.get("text/plain", 0.0)
+    admits_json = "application/json" in weights
+    return problem > text or (not problem and not text and admits_json)
+
+
+def _refusal(
+    status: int,
+    summary: str,
+    problem_json: bool,
+    *extra: tuple[str, str],
+    listed: Sequence[str] | None = None,
+    listed_as: str = "",
+) -> Decision:
+    """A refusal: its status, why (one sentence), and the media types it lists.
+
+    As problem+json (RFC 9457 §3: ``type``, ``title``, ``status``,
+    ``detail``, and the extension member ``acceptable`` listing the types),
+    or as plain text: status, reason and sentence on one line, then
+    ``listed_as`` and one type per line.
+    """
+    title = HTTPStatus(status).phrase
+    if problem_json:
+        problem: dict[str, object] = {
+            "type": "about:blank",
+            "title": title,
+            "status": status,
+            "detail": summary,
+        }
+        if listed is not None:
+            problem["acceptable"] = list(listed)
+        return Decision(status, "", (_PROBLEM, *extra), json.dumps(problem))
+    body = f"{status} {title}: {summary}"
+    if listed is not None:
+        body += f" {listed_as}\n" + "".join(f"{t}\n" for t in listed)
+    else:
+        body += "\n"
+    return Decision(status, "", (_TEXT, *extra), body)
 
 
 def _too_large(
-    field: str, length: int, limit: int, *extra: tuple[str, str]
+    field: str, length: int, limit: int, problem_json: bool, *extra: tuple[str, str]
 ) -> Decision:
     """431 Request Header Fields Too Large (RFC 6585 §5)."""
-    body = (
-        f"431 Request Header Fields Too Large: the {field} header is {length} "
-        f"characters long; the limit is {limit}.\n"
-    )
-    return Decision(431, "", (_TEXT, *extra), body)
+    summary = f"the {field} header is {length} characters long; the limit is {limit}."
+    return _refusal(431, summary, problem_json, *extra)
 
 
 class Produces(ByArguments):
@@ -126,18 +179,23 @@ class Produces(ByArguments):
             for media_type in media_types
         )
         if default is None:
-            self._unacceptable = Decision(
-                406,
-                "",
-                (_TEXT, _VARY),
-                _listing(
-                    "406 Not Acceptable: the Accept header allows none of the media "
-                    "types this resource has. Available:",
-                    [media_type for media_type, _ in self._negotiator.rank(None)],
-                ),
+            available = [media_type for media_type, _ in self._negotiator.rank(None)]
+            #: 406 as text/plain, and as application/problem+json (rule 16).
+            self._unacceptable = tuple(
+                _refusal(
+                    406,
+                    "the Accept header allows none of the media types this "
+                    "resource has.",
+                    problem_json,
+                    _VARY,
+                    listed=available,
+                    listed_as="Available:",
+                )
+                for problem_json in (False, True)
             )
         elif default in media_types:
-            self._unacceptable = self._chosen[media_types.index(default)]
+            chosen = self._chosen[media_types.index(default)]
+            self._unacceptable = (chosen, chosen)
         else:
             raise ValueError(
                 f"default {default!r} is not one of the offers {media_types}"
@@ -161,8 +219,13 @@ class Produces(ByArguments):
             index = self._negotiator.choose_index(accept)
         except AcceptError as error:  # the only one lenient mode raises: too long
             assert self._max_length is not None
-            return _too_large("Accept", len(error.value), self._max_length, _VARY)
-        return self._unacceptable if index < 0 else self._chosen[index]
+            # The refused value is not read further: plain text.
+            return _too_large(
+                "Accept", len(error.value), self._max_length, False, _VARY
+            )
+        if index >= 0:
+            return self._chosen[index]
+        return self._unacceptable[prefers_problem_json(accept)]
 
 
 class Consumes(ByArguments):
@@ -177,7 +240,9 @@ class Consumes(ByArguments):
     with the request's own media type as ``content_type``, or 415 with an
     ``Accept`` response header listing them (RFC 9110 §15.5.16) when the
     Content-Type is missing, malformed or not accepted; 431 over
-    ``max_length``.
+    ``max_length``. Given the request's ``accept``, a refusal's body takes the
+    format it prefers (README rule 16) and carries ``Vary: Accept``; given
+    ``method="PATCH"``, a 415 also carries ``Accept-Patch`` (RFC 5789 §2.2).
     """
 
     __slots__ = (
@@ -208,17 +273,18 @@ class Consumes(ByArguments):
         self._max_length = max_length
         #: The ``Accept`` response header value that lists the types.
         self.accept = format_accept(self._ranges)
-        headers = (_TEXT, ("Accept", self.accept))
+        #: 415 for each problem, as text/plain and as problem+json (rule 16).
         self._unsupported = {
-            problem: Decision(
-                415,
-                "",
-                headers,
-                _listing(
-                    f"415 Unsupported Media Type: the request's Content-Type is "
-                    f"{problem}. This resource accepts:",
-                    types,
-                ),
+            problem: tuple(
+                _refusal(
+                    415,
+                    f"the request's Content-Type is {problem}.",
+                    problem_json,
+                    ("Accept", self.accept),
+                    listed=types,
+                    listed_as="This resource accepts:",
+                )
+                for problem_json in (False, True)
             )
             for problem in ("missing", "malformed", "not one this resource accepts")
         }
@@ -226,20 +292,50 @@ class Consumes(ByArguments):
     def _arguments(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
         return (self.media_types,), {"max_length": self._max_length}
 
-    def check(self, content_type: HeaderValue) -> Decision:
-        """The answer to a request whose body has this Content-Type (None: absent)."""
+    def check(
+        self,
+        content_type: HeaderValue,
+        accept: HeaderValue = None,
+        *,
+        method: str | None = None,
+    ) -> Decision:
+        """The answer to a request whose body has this Content-Type (None:
+        absent); ``accept`` (the request's Accept) chooses a refusal's format."""
         if not content_type:
-            return self._unsupported["missing"]
+            return self._refuse("missing", accept, method)
         text = as_header_text(coerce_value(content_type))[0]
         if len(text) > self._max_length:
-            return _too_large("Content-Type", len(text), self._max_length)
+            problem_json = prefers_problem_json(accept)
+            decision = _too_large(
+                "Content-Type", len(text), self._max_length, problem_json
+            )
+            return _varied(decision, accept)
         try:
             rng = parse_single(text, "Content-Type", weighted=False)[0]
             offer = concrete(text, rng, "Content-Type")
         except ValueError:
-            return self._unsupported["malformed"]
+            return self._refuse("malformed", accept, method)
         for accepted_range, accepted in zip(self._ranges, self._accepted, strict=True):
             if range_matches(accepted_range, offer):
                 canonical = str(MediaRange._make(rng))
                 return Decision(200, accepted.media_type, content_type=canonical)
-        return self._unsupported["not one this resource accepts"]
+        return self._refuse("not one this resource accepts", accept, method)
+
+    def _refuse(
+        self, problem: str, accept: HeaderValue, method: str | None
+    ) -> Decision:
+        """415 for ``problem``, in the format ``accept`` prefers."""
+        decision = self._unsupported[problem][prefers_problem_json(accept)]
+        if method == "PATCH":  # RFC 5789 §2.2
+            decision = replace(
+                decision,
+                header_items=(*decision.header_items, ("Accept-Patch", self.accept)),
+            )
+        return _varied(decision, accept)
+
+
+def _varied(decision: Decision, accept: HeaderValue) -> Decision:
+    """``decision`` with ``Vary: Accept`` when an Accept value chose its format."""
+    if accept is None:
+        return decision
+    return replace(decision, header_items=(*decision.header_items, _VARY))
