@@ -19,6 +19,7 @@ from ._engine import (
 from ._errors import AcceptError
 from ._format import format_accept
 from ._headers import header_from_environ, header_from_scope, merge_vary
+from ._render import Rendered, Renderers
 from ._responses import Consumes, Decision, Produces
 from ._types import Accept, MediaRange, SkippedMember
 
@@ -35,6 +36,8 @@ __all__ = [
     "MediaRange",
     "Negotiator",
     "Produces",
+    "Rendered",
+    "Renderers",
     "SkippedMember",
     "cors_unsafe_bytes",
     "format_accept",

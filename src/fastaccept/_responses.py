@@ -33,8 +33,31 @@ _PROBLEM = ("Content-Type", "application/problem+json")
 _VARY = ("Vary", "Accept")
 
 
+class StatusAndHeaders:
+    """What every answer has: ``status`` and ``header_items``, and their views."""
+
+    __slots__ = ()
+    status: int
+    header_items: tuple[tuple[str, str], ...]
+
+    @property
+    def ok(self) -> bool:
+        """True when the request can proceed (status 200)."""
+        return self.status == 200
+
+    @property
+    def reason(self) -> str:
+        """The status's reason phrase, e.g. ``"Not Acceptable"`` (for WSGI)."""
+        return HTTPStatus(self.status).phrase
+
+    @property
+    def headers(self) -> dict[str, str]:
+        """The headers to send, as a new dict."""
+        return dict(self.header_items)
+
+
 @dataclass(frozen=True, slots=True)
-class Decision:
+class Decision(StatusAndHeaders):
     """The response facts for one request.
 
     ``ok`` (``status`` 200): go on, and answer with your own success status;
@@ -52,21 +75,6 @@ class Decision:
     header_items: tuple[tuple[str, str], ...] = ()
     body: str = ""
     content_type: str = ""
-
-    @property
-    def ok(self) -> bool:
-        """True when the request can proceed."""
-        return self.status == 200
-
-    @property
-    def reason(self) -> str:
-        """The status's reason phrase, e.g. ``"Not Acceptable"`` (for WSGI)."""
-        return HTTPStatus(self.status).phrase
-
-    @property
-    def headers(self) -> dict[str, str]:
-        """The headers to send, as a new dict."""
-        return dict(self.header_items)
 
 
 #: The formats a refusal can take, and the type that admits the problem one

@@ -1,0 +1,167 @@
+"""One handler, several representations: render its data in the negotiated type.
+
+``Renderers`` maps each offered media type to a function that turns a
+handler's data into that representation. ``respond(accept, data)`` negotiates
+with ``Produces`` (RFC 9110 §12.5.1), renders, and gives the whole response
+as a ``Rendered``: the chosen type's body, or the refusal ``Produces`` decided
+(406, 431). HEAD is answered like GET without a body (RFC 9110 §9.3.2).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, overload
+
+from ._arguments import ByArguments
+from ._headers import merge_vary
+from ._limits import DEFAULT_CACHE_SIZE, DEFAULT_MAX_LENGTH
+from ._member import OfferSpec, parse_offer
+from ._responses import Decision, Produces, StatusAndHeaders
+from ._text import HeaderValue
+
+#: Turns a handler's data into one representation: text (encoded in the media
+#: type's charset, else UTF-8) or bytes (sent as they are).
+Renderer = Callable[[Any], str | bytes]
+#: Renderers by offer (``OfferSpec`` keys; typed ``Any`` because a mapping's
+#: key type is invariant: a ``dict[str, ...]`` must fit too).
+RendererMap = Mapping[Any, Renderer]
+
+
+@dataclass(frozen=True, slots=True)
+class Rendered(StatusAndHeaders):
+    """A whole response: ``status``, ``header_items`` and the ``body`` bytes.
+
+    ``header_items`` has ``Content-Type``, ``Content-Length`` and ``Vary``
+    (with ``Accept`` merged into what the application gave); for HEAD the
+    body is empty and ``Content-Length`` is that of the GET body. ``ok``:
+    a representation was chosen.
+    """
+
+    status: int
+    header_items: tuple[tuple[str, str], ...]
+    body: bytes
+
+
+class Renderers(ByArguments):
+    """The representations of a resource: media type -> renderer.
+
+    ``renderers`` is a mapping (or pairs) whose keys are offers as
+    ``Produces`` takes them (a media type, or a ``(media type, qs)`` pair;
+    README rule 15), in order of preference. ``respond(accept, data)`` gives
+    the chosen representation of ``data``, or the refusal (406 or 431, as
+    plain text or ``application/problem+json``: README rule 16) without
+    calling any renderer. ``default``, ``max_length`` and ``cache_size`` are
+    ``Produces``'.
+    """
+
+    __slots__ = ("_by_type", "_renderers", "produces")
+    _by_type: dict[str, tuple[Renderer, str]]
+
+    @overload
+    def __init__(
+        self,
+        renderers: RendererMap,
+        *,
+        default: str | None = ...,
+        max_length: int | None = ...,
+        cache_size: int = ...,
+    ) -> None: ...
+    @overload
+    def __init__(
+        self,
+        renderers: Iterable[tuple[OfferSpec, Renderer]],
+        *,
+        default: str | None = ...,
+        max_length: int | None = ...,
+        cache_size: int = ...,
+    ) -> None: ...
+    def __init__(
+        self,
+        renderers: RendererMap | Iterable[tuple[OfferSpec, Renderer]],
+        *,
+        default: str | None = None,
+        max_length: int | None = DEFAULT_MAX_LENGTH,
+        cache_size: int = DEFAULT_CACHE_SIZE,
+    ) -> None:
+        pairs = tuple(
+            renderers.items() if isinstance(renderers, Mapping) else renderers
+        )
+        for offer, render in pairs:
+            if not callable(render):
+                raise TypeError(
+                    f"the renderer for {offer!r} must be callable, not "
+                    f"{type(render).__name__}"
+                )
+        self._renderers = pairs
+        #: The negotiation: ``select(accept)`` gives the ``Decision`` alone.
+        self.produces = Produces(
+            [offer for offer, _ in pairs],
+            default=default,
+            max_length=max_length,
+            cache_size=cache_size,
+        )
+        self._by_type = {}
+        for offer, render in pairs:
+            parsed = parse_offer(offer)
+            self._by_type[parsed.value] = (render, _charset(parsed.params, offer))
+
+    def _arguments(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        produces = self.produces._arguments()[1]
+        return (self._renderers,), produces
+
+    def respond(
+        self,
+        accept: HeaderValue,
+        data: Any,
+        *,
+        method: str = "GET",
+        vary: str | None = None,
+    ) -> Rendered:
+        """The response to a request with this Accept value (None: absent).
+
+        ``data`` goes to the chosen type's renderer; ``vary`` is the ``Vary``
+        value the application already has (``Accept`` is merged into it,
+        README rule 17). ``method="HEAD"`` leaves the body out.
+        """
+        return self.render(self.produces.select(accept), data, method=method, vary=vary)
+
+    def render(
+        self,
+        decision: Decision,
+        data: Any,
+        *,
+        method: str = "GET",
+        vary: str | None = None,
+    ) -> Rendered:
+        """``respond`` for a ``Decision`` already taken (``produces.select``),
+        so a handler can refuse before it computes ``data``."""
+        if decision.ok:
+            render, charset = self._by_type[decision.media_type]
+            produced = render(data)
+            body = produced.encode(charset) if isinstance(produced, str) else produced
+            if not isinstance(body, bytes):
+                raise TypeError(
+                    f"the renderer for {decision.media_type!r} returned "
+                    f"{type(produced).__name__}, not str or bytes"
+                )
+        else:
+            body = decision.body.encode("utf-8")
+        headers = [item for item in decision.header_items if item[0] != "Vary"]
+        headers += [
+            ("Content-Length", str(len(body))),
+            ("Vary", merge_vary(vary, "Accept")),
+        ]
+        sent = b"" if method == "HEAD" else body  # RFC 9110 §9.3.2
+        return Rendered(decision.status, tuple(headers), sent)
+
+
+def _charset(params: Mapping[str, str], offer: OfferSpec) -> str:
+    """The charset a text representation of ``offer`` is encoded in: its
+    ``charset`` parameter, else UTF-8."""
+    charset = params.get("charset", "utf-8")
+    try:
+        "".encode(charset)
+    except LookupError:
+        raise ValueError(f"offer {offer!r}: unknown charset {charset!r}") from None
+    return charset

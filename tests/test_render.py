@@ -1,0 +1,183 @@
+"""Renderers: one handler's data in the negotiated representation."""
+
+from __future__ import annotations
+
+import copy
+import json
+import pickle
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from fastaccept import Rendered, Renderers
+
+DATA = {"greeting": "héllo"}
+
+
+def as_json(data: Any) -> str:
+    return json.dumps(data, ensure_ascii=False)
+
+
+def as_html(data: Any) -> str:
+    return f"<p>{data['greeting']}</p>"
+
+
+def as_csv(data: Any) -> bytes:
+    return ("greeting\r\n" + str(data["greeting"]) + "\r\n").encode("utf-8")
+
+
+def not_called(data: Any) -> str:
+    raise AssertionError("a refusal renders nothing")
+
+
+RENDERERS = Renderers(
+    {
+        "application/json": as_json,
+        "text/html; charset=iso-8859-1": as_html,
+        ("text/csv", 0.5): as_csv,
+    }
+)
+
+
+@pytest.mark.parametrize(
+    ("accept", "content_type", "body"),
+    [
+        (None, "application/json", '{"greeting": "héllo"}'.encode()),
+        (
+            "text/html",
+            "text/html; charset=iso-8859-1",
+            "<p>héllo</p>".encode("latin-1"),
+        ),
+        ("text/csv, */*;q=0.1", "text/csv", "greeting\r\nhéllo\r\n".encode()),
+        # qs: csv at 0.5 x 1 loses to json at 1 x 0.6
+        ("text/csv, application/json;q=0.6", "application/json", None),
+    ],
+)
+def test_the_chosen_representation(
+    accept: str | None, content_type: str, body: bytes | None
+) -> None:
+    rendered = RENDERERS.respond(accept, DATA)
+    assert rendered.ok and rendered.status == 200
+    headers = rendered.headers
+    assert headers["Content-Type"] == content_type
+    assert headers["Vary"] == "Accept"
+    assert headers["Content-Length"] == str(len(rendered.body))
+    if body is not None:
+        assert rendered.body == body
+
+
+def test_head_is_get_without_a_body() -> None:
+    get = RENDERERS.respond("text/html", DATA)
+    head = RENDERERS.respond("text/html", DATA, method="HEAD")
+    assert head.body == b""
+    assert head.header_items == get.header_items  # Content-Length of the GET body
+    assert head.status == get.status
+
+
+@pytest.mark.parametrize(
+    ("accept", "content_type"),
+    [
+        ("image/png", "text/plain; charset=utf-8"),
+        ("image/png, application/problem+json;q=0.5", "application/problem+json"),
+    ],
+)
+def test_a_refusal_renders_nothing(accept: str, content_type: str) -> None:
+    refusing = Renderers({"application/json": not_called})
+    rendered = refusing.respond(accept, DATA)
+    assert rendered.status == 406
+    assert rendered.reason == "Not Acceptable"
+    assert rendered.headers["Content-Type"] == content_type
+    assert rendered.headers["Content-Length"] == str(len(rendered.body))
+    assert b"application/json" in rendered.body
+    assert refusing.respond("a/b, */*;q=0", DATA).status == 406
+
+
+def test_an_over_long_accept_is_431() -> None:
+    rendered = Renderers({"a/b": not_called}, max_length=10).respond("a/b, " * 5, DATA)
+    assert rendered.status == 431
+
+
+def test_the_default_representation_instead_of_406() -> None:
+    renderers = Renderers({"application/json": as_json}, default="application/json")
+    assert renderers.respond("image/png", DATA).headers["Content-Type"] == (
+        "application/json"
+    )
+
+
+def test_the_applications_vary_is_kept() -> None:
+    rendered = RENDERERS.respond("text/html", DATA, vary="Cookie, accept")
+    assert [v for k, v in rendered.header_items if k == "Vary"] == ["Cookie, accept"]
+    assert RENDERERS.respond(None, DATA, vary="*").headers["Vary"] == "*"
+
+
+def test_a_decision_taken_first_then_rendered() -> None:
+    decision = RENDERERS.produces.select("text/csv")
+    assert decision.ok
+    assert RENDERERS.render(decision, DATA) == RENDERERS.respond("text/csv", DATA)
+
+
+@pytest.mark.parametrize(
+    ("renderers", "error", "message"),
+    [
+        ({"a/b": "not a function"}, TypeError, "must be callable, not str"),
+        ({"a/*": as_json}, ValueError, "not ranges with '\\*'"),
+        ({"text/plain;charset=klingon": as_json}, ValueError, "unknown charset"),
+        ({}, ValueError, "at least one"),
+    ],
+)
+def test_bad_renderers_are_refused_at_once(
+    renderers: dict[Any, Any], error: type[Exception], message: str
+) -> None:
+    with pytest.raises(error, match=message):
+        Renderers(renderers)
+
+
+def test_a_renderer_must_give_text_or_bytes() -> None:
+    def forty_two(data: Any) -> Any:
+        return 42
+
+    renderers = Renderers({"a/b": forty_two})
+    with pytest.raises(TypeError, match="returned int, not str or bytes"):
+        renderers.respond("a/b", DATA)
+
+
+def test_renderers_compare_pickle_and_copy_by_their_arguments() -> None:
+    again = Renderers(
+        [
+            ("application/json", as_json),
+            ("text/html; charset=iso-8859-1", as_html),
+            (("text/csv", 0.5), as_csv),
+        ]
+    )
+    assert again == RENDERERS and hash(again) == hash(RENDERERS)
+    assert repr(RENDERERS).startswith("Renderers((('application/json', <function")
+    for copied in (pickle.loads(pickle.dumps(RENDERERS)), copy.deepcopy(RENDERERS)):
+        assert copied == RENDERERS
+        assert copied.respond("text/csv", DATA) == RENDERERS.respond("text/csv", DATA)
+
+
+def test_rendered_is_a_value() -> None:
+    rendered = Rendered(200, (("Content-Type", "a/b"),), b"x")
+    assert rendered == Rendered(200, (("Content-Type", "a/b"),), b"x")
+    assert rendered.headers == {"Content-Type": "a/b"}
+
+
+def test_the_readme_example_says_what_it_prints() -> None:
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text("utf-8")
+    start = readme.index(
+        "```python\nimport html, json\nfrom fastaccept import Renderers"
+    )
+    code = readme[start + len("```python\n") : readme.index("```", start + 10)]
+    namespace: dict[str, Any] = {}
+    exec(compile(code, "README.md", "exec"), namespace)
+    lines = code.splitlines()
+    # Each "# result" line tells what the expression above it gives.
+    checks = [
+        (lines[i - 1], line[2:])
+        for i, line in enumerate(lines)
+        if line.startswith("# ")
+    ]
+    for expression, expected in checks:
+        assert eval(expression, namespace) == eval(expected, {}), expression
+    assert len(checks) == 3
