@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastaccept import _bench
+from fastaccept import Produces, _bench
 
 from .conftest import BATCH
 
@@ -47,3 +47,13 @@ def test_engine_hot(benchmark: Any, engine: Any, case: _bench.Case) -> None:
 def test_floor_hot_empty(benchmark: Any, floor: Any, case: _bench.Case) -> None:
     benchmark.group = f"Negotiator.choose hot: {case.name}"
     benchmark(floor.Floor(case.offers).empty, case.value)
+
+
+def test_produces_select_hot(benchmark: Any, case: _bench.Case) -> None:
+    benchmark.group = f"Negotiator.choose hot: {case.name}"
+    assert benchmark(Produces(case.offers).select, case.value).ok
+
+
+def test_renderers_respond_hot(benchmark: Any, case: _bench.Case) -> None:
+    benchmark.group = f"Negotiator.choose hot: {case.name}"
+    assert benchmark(_bench.rendering(case.offers), case.value).ok

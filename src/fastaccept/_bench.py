@@ -16,11 +16,13 @@ import importlib
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from . import _scan_py
 from ._defaults import BROWSER_DEFAULTS
 from ._engine import IMPLEMENTATION
+from ._render import Rendered, Renderers
 from ._responses import Produces
 
 API_OFFERS = ("application/json", "text/html")
@@ -253,9 +255,13 @@ def negotiate_tables(
             )
             for name, engine in found.items()
         }
-        # The framework-neutral wrapper, on the active engine: choose + a look-up.
+        # The framework-neutral layers, on the active engine: choose + a
+        # look-up; then a whole response around a renderer that does nothing.
         hot_times[f"{IMPLEMENTATION} Produces.select"] = time_calls1(
             Produces(offers).select, hot, settings.repeat
+        )
+        hot_times[f"{IMPLEMENTATION} Renderers.respond"] = time_calls1(
+            rendering(offers), hot, settings.repeat
         )
         if floor is not None:
             method = floor.Floor(offers)
@@ -274,9 +280,21 @@ def negotiate_tables(
     return (
         "negotiate(value, offers), cold: a stream of distinct values\n\n"
         + _table(cold_header, cold_rows)
-        + "\n\nNegotiator.choose(value) and Produces.select(value), hot: one value "
-        "repeated\n\n" + _table(hot_header, hot_rows)
+        + "\n\nNegotiator.choose(value), Produces.select(value) and "
+        "Renderers.respond(value, data), hot: one value repeated\n\n"
+        + _table(hot_header, hot_rows)
     )
+
+
+def _nothing_to_render(data: object) -> bytes:
+    return b"{}"
+
+
+def rendering(offers: Sequence[str]) -> Callable[[str], Rendered]:
+    """``Renderers.respond`` for these offers, with renderers that do no work:
+    what a response costs on top of the application's own rendering."""
+    renderers = Renderers(dict.fromkeys(offers, _nothing_to_render))
+    return partial(renderers.respond, data=None)
 
 
 def _quality_of(engine: Any, offer: str) -> Callable[[str], float]:

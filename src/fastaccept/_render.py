@@ -15,10 +15,13 @@ from typing import Any, overload
 
 from ._arguments import ByArguments
 from ._headers import merge_vary
-from ._limits import DEFAULT_CACHE_SIZE, DEFAULT_MAX_LENGTH
+from ._limits import DEFAULT_CACHE_SIZE, DEFAULT_MAX_LENGTH, store
 from ._member import OfferSpec, parse_offer
 from ._responses import Decision, Produces, StatusAndHeaders
 from ._text import HeaderValue
+
+#: How many (decision, Vary) header sets a ``Renderers`` keeps built.
+HEADER_SETS_KEPT = 64
 
 #: Turns a handler's data into one representation: text (encoded in the media
 #: type's charset, else UTF-8) or bytes (sent as they are).
@@ -32,7 +35,7 @@ RendererMap = Mapping[Any, Renderer]
 class Rendered(StatusAndHeaders):
     """A whole response: ``status``, ``header_items`` and the ``body`` bytes.
 
-    ``header_items`` has ``Content-Type``, ``Content-Length`` and ``Vary``
+    ``header_items`` has ``Content-Type``, ``Vary`` and ``Content-Length``
     (with ``Accept`` merged into what the application gave); for HEAD the
     body is empty and ``Content-Length`` is that of the GET body. ``ok``:
     a representation was chosen.
@@ -55,7 +58,7 @@ class Renderers(ByArguments):
     ``Produces``'.
     """
 
-    __slots__ = ("_by_type", "_renderers", "produces")
+    __slots__ = ("_by_type", "_headers", "_renderers", "produces")
     _by_type: dict[str, tuple[Renderer, str]]
 
     @overload
@@ -102,6 +105,8 @@ class Renderers(ByArguments):
             cache_size=cache_size,
         )
         self._by_type = {}
+        #: The headers but Content-Length, by (decision headers, Vary given).
+        self._headers: dict[tuple[Any, str | None], tuple[tuple[str, str], ...]] = {}
         for offer, render in pairs:
             parsed = parse_offer(offer)
             self._by_type[parsed.value] = (render, _charset(parsed.params, offer))
@@ -147,13 +152,18 @@ class Renderers(ByArguments):
                 )
         else:
             body = decision.body.encode("utf-8")
-        headers = [item for item in decision.header_items if item[0] != "Vary"]
-        headers += [
-            ("Content-Length", str(len(body))),
-            ("Vary", merge_vary(vary, "Accept")),
-        ]
+        key = (decision.header_items, vary)
+        headers = self._headers.get(key)
+        if headers is None:  # once per decision and Vary value
+            headers = (
+                *[item for item in decision.header_items if item[0] != "Vary"],
+                ("Vary", merge_vary(vary, "Accept")),
+            )
+            store(self._headers, HEADER_SETS_KEPT, key, headers)
         sent = b"" if method == "HEAD" else body  # RFC 9110 §9.3.2
-        return Rendered(decision.status, tuple(headers), sent)
+        return Rendered(
+            decision.status, (*headers, ("Content-Length", str(len(body)))), sent
+        )
 
 
 def _charset(params: Mapping[str, str], offer: OfferSpec) -> str:
