@@ -122,14 +122,17 @@ class Renderers(ByArguments):
         *,
         method: str = "GET",
         vary: str | None = None,
+        status: int = 200,
     ) -> Rendered:
         """The response to a request with this Accept value (None: absent).
 
-        ``data`` goes to the chosen type's renderer; ``vary`` is the ``Vary``
-        value the application already has (``Accept`` is merged into it,
-        README rule 17). ``method="HEAD"`` leaves the body out.
+        ``data`` goes to the chosen type's renderer, answered with ``status``
+        (201 for a created resource, say); ``vary`` is the ``Vary`` value the
+        application already has (``Accept`` is merged into it, README rule
+        17). ``method="HEAD"`` leaves the body out.
         """
-        return self.render(self.produces.select(accept), data, method=method, vary=vary)
+        decision = self.produces.select(accept)
+        return self.render(decision, data, method=method, vary=vary, status=status)
 
     def render(
         self,
@@ -138,9 +141,11 @@ class Renderers(ByArguments):
         *,
         method: str = "GET",
         vary: str | None = None,
+        status: int = 200,
     ) -> Rendered:
         """``respond`` for a ``Decision`` already taken (``produces.select``),
-        so a handler can refuse before it computes ``data``."""
+        so a handler can refuse before it computes ``data``. A refusal (any
+        ``Decision`` not ``ok``, ``Consumes``' too) is sent as decided."""
         if decision.ok:
             render, charset = self._by_type[decision.media_type]
             produced = render(data)
@@ -162,7 +167,9 @@ class Renderers(ByArguments):
             store(self._headers, HEADER_SETS_KEPT, key, headers)
         sent = b"" if method == "HEAD" else body  # RFC 9110 §9.3.2
         return Rendered(
-            decision.status, (*headers, ("Content-Length", str(len(body)))), sent
+            status if decision.ok else decision.status,
+            (*headers, ("Content-Length", str(len(body)))),
+            sent,
         )
 
 

@@ -1,0 +1,85 @@
+"""Negotiated ASGI endpoints (ASGI 3, HTTP): a decorator, no framework needed.
+
+::
+
+    @negotiated(GREETING)                       # a Renderers
+    async def greeting(scope, receive):
+        return {"greeting": "hello"}            # rendered in the type chosen
+
+``greeting`` is then an ASGI application for HTTP requests. Before the
+handler runs, a request whose ``Content-Type`` ``consumes`` refuses gets its
+415 (or 431), and one whose ``Accept`` allows no representation its 406 (or
+431), each as plain text or ``application/problem+json`` (README rule 16).
+Headers are read with ``header_from_scope`` (several field lines are one
+list, RFC 9110 §5.3). The handler finds the accepted request type as
+``scope["fastaccept.consumed"]`` (a ``Decision``). HEAD is answered like GET
+without a body; ``Vary`` has ``Accept`` merged in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Coroutine, MutableMapping
+from functools import wraps
+from typing import Any
+
+from ._endpoint import Endpoint, Handled
+from ._headers import header_from_scope
+from ._render import Renderers
+from ._responses import Consumes
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Coroutine[Any, Any, None]]
+Handler = Callable[[Scope, Receive], Awaitable[Any]]
+
+#: The scope key under which the handler finds the ``Consumes`` decision.
+CONSUMED = "fastaccept.consumed"
+
+
+def negotiated(
+    renderers: Renderers,
+    *,
+    consumes: Consumes | None = None,
+    status: int = 200,
+    vary: str | None = None,
+) -> Callable[[Handler], ASGIApp]:
+    """Make ``async handler(scope, receive) -> data`` an ASGI application that
+    answers with ``data`` rendered by ``renderers`` in the negotiated type,
+    with ``status``.
+
+    ``consumes`` checks the request's ``Content-Type`` first; ``vary`` is
+    what the response varies on besides ``Accept``. Only ``http`` scopes are
+    served (any other is a ``ValueError``: mount the endpoint in a router).
+    """
+
+    endpoint = Endpoint(renderers, consumes, status, vary)
+
+    def decorate(handler: Handler) -> ASGIApp:
+        @wraps(handler)
+        async def app(scope: Scope, receive: Receive, send: Send) -> None:
+            if scope["type"] != "http":
+                raise ValueError(
+                    f"a negotiated endpoint serves HTTP requests, not {scope['type']!r}"
+                )
+            method = scope["method"]
+            accept = header_from_scope(scope)
+            content_type = header_from_scope(scope, "content-type")
+            step = endpoint.before(accept, content_type, method)
+            if isinstance(step, Handled):
+                rendered = step.rendered
+            else:
+                scope[CONSUMED] = step.consumed
+                rendered = endpoint.after(step, await handler(scope, receive), method)
+            headers = [
+                (name.encode("latin-1"), value.encode("latin-1"))
+                for name, value in rendered.header_items
+            ]
+            start = {"type": "http.response.start", "status": rendered.status}
+            await send({**start, "headers": headers})
+            await send({"type": "http.response.body", "body": rendered.body})
+
+        return app
+
+    return decorate

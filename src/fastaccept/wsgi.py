@@ -1,0 +1,70 @@
+"""Negotiated WSGI endpoints (PEP 3333): a decorator, no framework needed.
+
+::
+
+    @negotiated(GREETING)                       # a Renderers
+    def greeting(environ):
+        return {"greeting": "hello"}            # rendered in the type chosen
+
+``greeting`` is then a WSGI application. Before the handler runs, a request
+whose ``Content-Type`` ``consumes`` refuses gets its 415 (or 431), and one
+whose ``Accept`` allows no representation its 406 (or 431), each as plain
+text or ``application/problem+json`` (README rule 16). The handler finds the
+accepted request type as ``environ["fastaccept.consumed"]`` (a ``Decision``).
+HEAD is answered like GET without a body; ``Vary`` has ``Accept`` merged in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from functools import wraps
+from typing import TYPE_CHECKING, Any
+
+from ._endpoint import Endpoint, Handled
+from ._render import Renderers
+from ._responses import Consumes
+
+if TYPE_CHECKING:
+    from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
+
+#: The environ key under which the handler finds the ``Consumes`` decision.
+CONSUMED = "fastaccept.consumed"
+
+
+def negotiated(
+    renderers: Renderers,
+    *,
+    consumes: Consumes | None = None,
+    status: int = 200,
+    vary: str | None = None,
+) -> Callable[[Callable[[WSGIEnvironment], Any]], WSGIApplication]:
+    """Make ``handler(environ) -> data`` a WSGI application that answers with
+    ``data`` rendered by ``renderers`` in the negotiated type, with ``status``.
+
+    ``consumes`` checks the request's ``Content-Type`` first; ``vary`` is
+    what the response varies on besides ``Accept``.
+    """
+
+    endpoint = Endpoint(renderers, consumes, status, vary)
+
+    def decorate(handler: Callable[[WSGIEnvironment], Any]) -> WSGIApplication:
+        @wraps(handler)
+        def app(
+            environ: WSGIEnvironment, start_response: StartResponse
+        ) -> Iterable[bytes]:
+            method = environ.get("REQUEST_METHOD", "GET")
+            accept = environ.get("HTTP_ACCEPT")
+            step = endpoint.before(accept, environ.get("CONTENT_TYPE"), method)
+            if isinstance(step, Handled):
+                rendered = step.rendered
+            else:
+                environ[CONSUMED] = step.consumed
+                rendered = endpoint.after(step, handler(environ), method)
+            start_response(
+                f"{rendered.status} {rendered.reason}", list(rendered.header_items)
+            )
+            return [rendered.body]
+
+        return app
+
+    return decorate

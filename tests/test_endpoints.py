@@ -1,0 +1,218 @@
+"""fastaccept.asgi and fastaccept.wsgi: negotiated endpoints, called as a server would."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+from collections.abc import Callable
+from typing import Any
+from wsgiref.util import setup_testing_defaults
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from fastaccept import Consumes, Renderers, asgi, wsgi
+
+GREETING = Renderers(
+    {
+        "application/json": lambda data: json.dumps(data),
+        "text/html; charset=utf-8": lambda data: f"<p>{data['greeting']}</p>",
+    }
+)
+CREATED = Renderers({"application/json": lambda data: json.dumps(data)})
+MESSAGE_TYPES = Consumes(["application/json", "application/x-www-form-urlencoded"])
+
+#: What the handlers were called with (a refusal must not call them): one list
+#: for the module, so under pytest-run-parallel its tests run alone.
+CALLS: list[Any] = []
+pytestmark = pytest.mark.thread_unsafe(reason="the handlers record calls in CALLS")
+
+Headers = list[tuple[str, bytes]]
+Reply = tuple[int, list[tuple[str, str]], bytes]
+Call = Callable[[str, str, Headers], Reply]
+
+
+def greeting_data() -> dict[str, str]:
+    CALLS.append("greeting")
+    return {"greeting": "hello"}
+
+
+@wsgi.negotiated(GREETING, vary="Cookie")
+def wsgi_greeting(environ: Any) -> Any:
+    return greeting_data()
+
+
+@wsgi.negotiated(CREATED, consumes=MESSAGE_TYPES, status=201)
+def wsgi_messages(environ: Any) -> Any:
+    CALLS.append(environ[wsgi.CONSUMED].media_type)
+    return {"created": True}
+
+
+@asgi.negotiated(GREETING, vary="Cookie")
+async def asgi_greeting(scope: Any, receive: Any) -> Any:
+    return greeting_data()
+
+
+@asgi.negotiated(CREATED, consumes=MESSAGE_TYPES, status=201)
+async def asgi_messages(scope: Any, receive: Any) -> Any:
+    CALLS.append(scope[asgi.CONSUMED].media_type)
+    return {"created": True}
+
+
+def call_wsgi(method: str, path: str, headers: Headers) -> Reply:
+    environ: dict[str, Any] = {"REQUEST_METHOD": method, "PATH_INFO": path}
+    setup_testing_defaults(environ)
+    environ["wsgi.input"] = io.BytesIO(b"{}")
+    for name, value in headers:
+        key = name.upper().replace("-", "_")
+        key = key if key in ("CONTENT_TYPE", "CONTENT_LENGTH") else f"HTTP_{key}"
+        text = value.decode("latin-1")  # PEP 3333: header values as Latin-1 str
+        environ[key] = f"{environ[key]}, {text}" if key in environ else text
+    app = wsgi_greeting if path == "/greeting" else wsgi_messages
+    started: list[Any] = []
+    body = b"".join(app(environ, lambda status, items: started.append((status, items))))  # type: ignore[arg-type]
+    status, items = started[0]
+    assert status.split(" ", 1)[1]  # "406 Not Acceptable"
+    return int(status.split()[0]), items, body
+
+
+def call_asgi(method: str, path: str, headers: Headers) -> Reply:
+    scope = {
+        "type": "http",
+        "method": method,
+        "path": path,
+        "headers": [(name.encode(), value) for name, value in headers],
+    }
+    sent: list[Any] = []
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": b"{}", "more_body": False}
+
+    async def send(message: Any) -> None:
+        sent.append(message)
+
+    app = asgi_greeting if path == "/greeting" else asgi_messages
+    asyncio.run(app(scope, receive, send))
+    start, body = sent
+    assert (
+        start["type"] == "http.response.start" and body["type"] == "http.response.body"
+    )
+    items = [(k.decode("latin-1"), v.decode("latin-1")) for k, v in start["headers"]]
+    return start["status"], items, body["body"]
+
+
+@pytest.fixture(params=[call_wsgi, call_asgi], ids=["wsgi", "asgi"])
+def call(request: pytest.FixtureRequest) -> Call:
+    CALLS.clear()
+    return request.param  # type: ignore[no-any-return]
+
+
+def header(items: list[tuple[str, str]], name: str) -> str:
+    found = [value for key, value in items if key.lower() == name.lower()]
+    assert len(found) == 1, (name, items)  # each header once
+    return found[0]
+
+
+def test_the_chosen_representation(call: Call) -> None:
+    status, items, body = call("GET", "/greeting", [("accept", b"text/html")])
+    assert status == 200
+    assert header(items, "Content-Type") == "text/html; charset=utf-8"
+    assert header(items, "Content-Length") == str(len(body))
+    assert header(items, "Vary") == "Cookie, Accept"  # one Vary, the app's kept
+    assert body == b"<p>hello</p>"
+    status, items, body = call("GET", "/greeting", [])  # absent: the first offer
+    assert header(items, "Content-Type") == "application/json"
+    assert json.loads(body) == {"greeting": "hello"}
+
+
+def test_head_is_get_without_a_body(call: Call) -> None:
+    get = call("GET", "/greeting", [("accept", b"application/json")])
+    head = call("HEAD", "/greeting", [("accept", b"application/json")])
+    assert head[:2] == get[:2]
+    assert head[2] == b""
+
+
+@pytest.mark.parametrize(
+    ("accept", "content_type"),
+    [
+        (b"image/png, application/problem+json;q=0.5", "application/problem+json"),
+        (b"image/png", "text/plain; charset=utf-8"),
+    ],
+)
+def test_406_without_calling_the_handler(
+    call: Call, accept: bytes, content_type: str
+) -> None:
+    status, items, body = call("GET", "/greeting", [("accept", accept)])
+    assert status == 406
+    assert header(items, "Content-Type") == content_type
+    assert header(items, "Vary") == "Cookie, Accept"
+    assert b"text/html; charset=utf-8" in body
+    if content_type == "application/problem+json":
+        assert json.loads(body)["status"] == 406
+    assert CALLS == []
+
+
+def test_415_as_problem_json_without_calling_the_handler(call: Call) -> None:
+    headers = [("content-type", b"text/plain"), ("accept", b"application/json")]
+    status, items, body = call("POST", "/messages", headers)
+    assert status == 415
+    assert header(items, "Content-Type") == "application/problem+json"
+    assert header(items, "Accept") == MESSAGE_TYPES.accept
+    assert header(items, "Vary") == "Accept"
+    assert json.loads(body)["acceptable"] == list(MESSAGE_TYPES.media_types)
+    assert CALLS == []
+
+
+def test_415_for_patch_names_accept_patch(call: Call) -> None:
+    status, items, _ = call("PATCH", "/messages", [("content-type", b"text/csv")])
+    assert status == 415
+    assert header(items, "Accept-Patch") == MESSAGE_TYPES.accept
+
+
+def test_an_accepted_body_reaches_the_handler(call: Call) -> None:
+    headers = [("content-type", b"application/json; charset=utf-8")]
+    status, items, body = call("POST", "/messages", headers)
+    assert status == 201
+    assert header(items, "Content-Type") == "application/json"
+    assert json.loads(body) == {"created": True}
+    assert CALLS == ["application/json"]
+
+
+def test_several_accept_lines_are_one_list(call: Call) -> None:
+    headers = [("accept", b"image/png"), ("accept", b"text/html")]
+    status, items, _ = call("GET", "/greeting", headers)
+    assert (status, header(items, "Content-Type")) == (200, "text/html; charset=utf-8")
+
+
+def test_an_over_long_accept_is_431(call: Call) -> None:
+    status, items, _ = call("GET", "/greeting", [("accept", b"a/b, " * 2000)])
+    assert status == 431
+    assert header(items, "Content-Type") == "text/plain; charset=utf-8"
+
+
+HOSTILE = st.binary(max_size=40) | st.sampled_from(
+    [b"\x00", b"\xff/\xfe", b'a/b;p="', b"*/*;q=" + b"9" * 50, b",,,;;;", b"\r\n"]
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(HOSTILE, HOSTILE, st.sampled_from(["GET", "HEAD", "POST", "PATCH"]))
+def test_no_request_header_makes_an_endpoint_fail(
+    accept: bytes, content_type: bytes, method: str
+) -> None:
+    headers = [("accept", accept), ("content-type", content_type)]
+    for adapter in (call_wsgi, call_asgi):
+        for path in ("/greeting", "/messages"):
+            status, items, body = adapter(method, path, headers)
+            assert status in (200, 201, 406, 415, 431)
+            assert header(items, "Content-Length") == str(len(body)) or method == "HEAD"
+
+
+def test_only_http_scopes_are_served() -> None:
+    async def run() -> None:
+        await asgi_greeting({"type": "lifespan"}, None, None)  # type: ignore[arg-type]
+
+    with pytest.raises(ValueError, match="serves HTTP requests, not 'lifespan'"):
+        asyncio.run(run())
