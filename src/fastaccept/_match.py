@@ -30,12 +30,7 @@ class OfferSet:
         self.offers = tuple(offers)
         #: The media types, as given (what ``choose`` returns).
         self.values = tuple(offer.value for offer in self.offers)
-        #: The choice when the header is absent: the highest qs, then the first.
-        self.absent_best = max(
-            (i for i, offer in enumerate(self.offers) if offer.qs > 0),
-            key=lambda i: (self.offers[i].qs, -i),
-            default=-1,
-        )
+        self.absent_best = absent_choice(self.offers)
         by_essence: dict[str, list[tuple[int, int]]] = {}
         for index, offer in enumerate(self.offers):
             for key, spec in (
@@ -48,6 +43,17 @@ class OfferSet:
 
     def __len__(self) -> int:
         return len(self.offers)
+
+
+def absent_choice(offers: Sequence[Offer]) -> int:
+    """The offer chosen when the header is absent (rules 12 and 15): every
+    offer is acceptable at q=1, so the highest qs above 0, then the first;
+    -1 if every qs is 0."""
+    return max(
+        (i for i, offer in enumerate(offers) if offer.qs > 0),
+        key=lambda i: (offers[i].qs, -i),
+        default=-1,
+    )
 
 
 def _params_match(params: tuple[tuple[str, str], ...], offer: Offer) -> bool:
@@ -127,9 +133,9 @@ def rank(
         weights, specs = [1000] * len(offers), [0] * len(offers)
     else:
         weights, specs = scores(ranges, offers)
-    ordered = sorted(
-        (-weights[index] * offer.qs, -specs[index], index)
+    scored = [
+        (weights[index] * offer.qs, specs[index], index)
         for index, offer in enumerate(offers.offers)
-        if weights[index] * offer.qs > 0
-    )
+    ]
+    ordered = sorted((-score, -spec, index) for score, spec, index in scored if score)
     return [(index, -score) for score, _, index in ordered]

@@ -44,6 +44,7 @@ from ._limits import DEFAULT_CACHE_SIZE as _DEFAULT_CACHE_SIZE
 from ._limits import DEFAULT_MAX_LENGTH as _DEFAULT_MAX_LENGTH
 from ._limits import checked_cache_size as _checked_cache_size
 from ._limits import kept_negotiator as _kept_negotiator
+from ._match import absent_choice as _absent_choice
 from ._member import parse_offers as _parse_offers
 from ._text import as_header_text as _as_header_text
 from ._text import coerce_value as _coerce_value
@@ -916,10 +917,7 @@ Offers parsed once; the best of them for each request's Accept value.
         parsed = _parse_offers(self._items)
         self._n = len(parsed)
         self._values = tuple([offer.value for offer in parsed])
-        self._absent = -1  # the highest qs above 0, then the first (rule 15)
-        for i in range(self._n):
-            if parsed[i].qs > 0 and (self._absent < 0 or parsed[i].qs > parsed[self._absent].qs):
-                self._absent = i
+        self._absent = _absent_choice(parsed)
         self._keep = []
         self._max_length = max_length
         self._limit = as_limit(max_length)
