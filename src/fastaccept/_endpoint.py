@@ -16,12 +16,9 @@ from ._render import Rendered, Renderers
 from ._responses import Consumes, Decision
 from ._text import HeaderValue
 
-
-@dataclass(frozen=True, slots=True)
-class Handled:
-    """The request is answered without the handler: ``rendered`` (a refusal)."""
-
-    rendered: Rendered
+#: The key under which a handler finds the ``Consumes`` decision, in the ASGI
+#: scope or the WSGI environ.
+CONSUMED = "fastaccept.consumed"
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,16 +41,17 @@ class Endpoint:
 
     def before(
         self, accept: HeaderValue, content_type: HeaderValue, method: str
-    ) -> Handled | Proceed:
-        """Check ``content_type`` (with ``consumes``), then negotiate ``accept``."""
+    ) -> Rendered | Proceed:
+        """Check ``content_type`` (with ``consumes``), then negotiate ``accept``:
+        a refusal, answered without the handler, or what the handler needs."""
         consumed = None
         if self.consumes is not None:
             consumed = self.consumes.check(content_type, accept, method=method)
             if not consumed.ok:
-                return Handled(self._render(consumed, None, method))
+                return self._render(consumed, None, method)
         decision = self.renderers.produces.select(accept)
         if not decision.ok:
-            return Handled(self._render(decision, None, method))
+            return self._render(decision, None, method)
         return Proceed(decision, consumed)
 
     def after(self, step: Proceed, data: Any, method: str) -> Rendered:

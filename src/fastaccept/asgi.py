@@ -22,9 +22,9 @@ from collections.abc import Awaitable, Callable, Coroutine, MutableMapping
 from functools import wraps
 from typing import Any
 
-from ._endpoint import Endpoint, Handled
+from ._endpoint import CONSUMED, Endpoint
 from ._headers import header_from_scope
-from ._render import Renderers
+from ._render import Rendered, Renderers
 from ._responses import Consumes
 
 Scope = MutableMapping[str, Any]
@@ -34,8 +34,7 @@ Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Coroutine[Any, Any, None]]
 Handler = Callable[[Scope, Receive], Awaitable[Any]]
 
-#: The scope key under which the handler finds the ``Consumes`` decision.
-CONSUMED = "fastaccept.consumed"
+__all__ = ["CONSUMED", "negotiated"]
 
 
 def negotiated(
@@ -67,8 +66,8 @@ def negotiated(
             accept = header_from_scope(scope)
             content_type = header_from_scope(scope, "content-type")
             step = endpoint.before(accept, content_type, method)
-            if isinstance(step, Handled):
-                rendered = step.rendered
+            if isinstance(step, Rendered):
+                rendered = step
             else:
                 scope[CONSUMED] = step.consumed
                 rendered = endpoint.after(step, await handler(scope, receive), method)

@@ -20,15 +20,14 @@ from collections.abc import Callable, Iterable
 from functools import wraps
 from typing import TYPE_CHECKING, Any
 
-from ._endpoint import Endpoint, Handled
-from ._render import Renderers
+from ._endpoint import CONSUMED, Endpoint
+from ._render import Rendered, Renderers
 from ._responses import Consumes
 
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
 
-#: The environ key under which the handler finds the ``Consumes`` decision.
-CONSUMED = "fastaccept.consumed"
+__all__ = ["CONSUMED", "negotiated"]
 
 
 def negotiated(
@@ -55,8 +54,8 @@ def negotiated(
             method = environ.get("REQUEST_METHOD", "GET")
             accept = environ.get("HTTP_ACCEPT")
             step = endpoint.before(accept, environ.get("CONTENT_TYPE"), method)
-            if isinstance(step, Handled):
-                rendered = step.rendered
+            if isinstance(step, Rendered):
+                rendered = step
             else:
                 environ[CONSUMED] = step.consumed
                 rendered = endpoint.after(step, handler(environ), method)
