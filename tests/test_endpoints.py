@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fastaccept import Consumes, Renderers, asgi, wsgi
+from fastaccept import Answer, Consumes, Renderers, asgi, wsgi
 
 GREETING = Renderers(
     {
@@ -47,7 +47,7 @@ def wsgi_greeting(environ: Any) -> Any:
 @wsgi.negotiated(CREATED, consumes=MESSAGE_TYPES, status=201)
 def wsgi_messages(environ: Any) -> Any:
     CALLS.append(environ[wsgi.CONSUMED].media_type)
-    return {"created": True}
+    return Answer({"created": True}, headers={"Location": "/messages/1"})
 
 
 @asgi.negotiated(GREETING, vary="Cookie")
@@ -58,7 +58,7 @@ async def asgi_greeting(scope: Any, receive: Any) -> Any:
 @asgi.negotiated(CREATED, consumes=MESSAGE_TYPES, status=201)
 async def asgi_messages(scope: Any, receive: Any) -> Any:
     CALLS.append(scope[asgi.CONSUMED].media_type)
-    return {"created": True}
+    return Answer({"created": True}, headers={"Location": "/messages/1"})
 
 
 def call_wsgi(method: str, path: str, headers: Headers) -> Reply:
@@ -176,6 +176,7 @@ def test_an_accepted_body_reaches_the_handler(call: Call) -> None:
     status, items, body = call("POST", "/messages", headers)
     assert status == 201
     assert header(items, "Content-Type") == "application/json"
+    assert header(items, "Location") == "/messages/1"  # the handler's Answer
     assert json.loads(body) == {"created": True}
     assert CALLS == ["application/json"]
 

@@ -30,7 +30,16 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "engines": ("_scan", "_scan_py"),
     "engine choice": ("_engine",),
     "web answers": ("_headers", "_responses", "_render"),
-    "integrations": ("_endpoint", "asgi", "wsgi"),
+    "integrations": (
+        "_endpoint",
+        "asgi",
+        "wsgi",
+        "starlette",
+        "fastapi",
+        "flask",
+        "django",
+        "falcon",
+    ),
     "public API": ("__init__", "__main__", "_bench", "_bench_threads"),
 }
 LAYER_OF = {

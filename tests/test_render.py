@@ -181,3 +181,42 @@ def test_the_readme_example_says_what_it_prints() -> None:
     for expression, expected in checks:
         assert eval(expression, namespace) == eval(expected, {}), expression
     assert len(checks) == 3
+
+
+def test_extra_headers_go_with_a_chosen_representation_only() -> None:
+    decision = RENDERERS.produces.select("application/json")
+    rendered = RENDERERS.render(
+        decision, DATA, status=201, headers={"Location": "/m/1"}
+    )
+    assert rendered.status == 201
+    assert [name for name, _ in rendered.header_items] == [
+        "Content-Type",
+        "Vary",
+        "Location",
+        "Content-Length",
+    ]
+    assert rendered.headers["Location"] == "/m/1"
+    refused = RENDERERS.produces.select("image/png")
+    assert (
+        "Location"
+        not in RENDERERS.render(refused, None, headers=[("Location", "x")]).headers
+    )
+    # The headers kept built per decision are not changed by extra headers.
+    assert "Location" not in RENDERERS.render(decision, DATA).headers
+
+
+@pytest.mark.parametrize(
+    ("headers", "error"),
+    [
+        ({"Content-Type": "text/plain"}, ValueError),
+        ([("vary", "Cookie")], ValueError),
+        ({"Content-Length": "3"}, ValueError),
+        ([("Location", 1)], TypeError),
+    ],
+)
+def test_extra_headers_the_negotiation_sets_are_refused(
+    headers: Any, error: type[Exception]
+) -> None:
+    decision = RENDERERS.produces.select(None)
+    with pytest.raises(error):
+        RENDERERS.render(decision, DATA, headers=headers)

@@ -19,7 +19,7 @@ from ._engine import (
 from ._errors import AcceptError
 from ._format import format_accept
 from ._headers import header_from_environ, header_from_scope, merge_vary
-from ._render import Rendered, Renderers
+from ._render import Answer, Rendered, Renderers
 from ._responses import Consumes, Decision, Produces
 from ._types import Accept, MediaRange, SkippedMember
 
@@ -30,6 +30,7 @@ __all__ = [
     "IMPLEMENTATION",
     "Accept",
     "AcceptError",
+    "Answer",
     "Consumes",
     "CorsReport",
     "Decision",

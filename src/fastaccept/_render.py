@@ -32,6 +32,17 @@ RendererMap = Mapping[Any, Renderer]
 
 
 @dataclass(frozen=True, slots=True)
+class Answer:
+    """What a negotiated handler may return instead of its bare data: the
+    ``data`` to render, with this response's own ``status`` (None: the
+    endpoint's) and extra ``headers`` (a ``Location`` for a 201, say)."""
+
+    data: Any
+    status: int | None = None
+    headers: Mapping[str, str] | Iterable[tuple[str, str]] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class Rendered(StatusAndHeaders):
     """A whole response: ``status``, ``header_items`` and the ``body`` bytes.
 
@@ -142,10 +153,14 @@ class Renderers(ByArguments):
         method: str = "GET",
         vary: str | None = None,
         status: int = 200,
+        headers: Mapping[str, str] | Iterable[tuple[str, str]] = (),
     ) -> Rendered:
         """``respond`` for a ``Decision`` already taken (``produces.select``),
         so a handler can refuse before it computes ``data``. A refusal (any
-        ``Decision`` not ``ok``, ``Consumes``' too) is sent as decided."""
+        ``Decision`` not ``ok``, ``Consumes``' too) is sent as decided.
+        ``headers`` are added to a chosen representation's (a ``Location``,
+        say); ``Content-Type``, ``Content-Length`` and ``Vary`` are not
+        among them (``vary`` says what else the response varies on)."""
         if decision.ok:
             render, charset = self._by_type[decision.media_type]
             produced = render(data)
@@ -158,19 +173,41 @@ class Renderers(ByArguments):
         else:
             body = decision.body.encode("utf-8")
         key = (decision.header_items, vary)
-        headers = self._headers.get(key)
-        if headers is None:  # once per decision and Vary value
-            headers = (
+        built = self._headers.get(key)
+        if built is None:  # once per decision and Vary value
+            built = (
                 *[item for item in decision.header_items if item[0] != "Vary"],
                 ("Vary", merge_vary(vary, "Accept")),
             )
-            store(self._headers, HEADER_SETS_KEPT, key, headers)
+            store(self._headers, HEADER_SETS_KEPT, key, built)
+        if headers and decision.ok:
+            built = (*built, *_extra(headers))
         sent = b"" if method == "HEAD" else body  # RFC 9110 §9.3.2
         return Rendered(
             status if decision.ok else decision.status,
-            (*headers, ("Content-Length", str(len(body)))),
+            (*built, ("Content-Length", str(len(body)))),
             sent,
         )
+
+
+#: The headers ``Renderers.render`` writes itself (lower case).
+_OWN_HEADERS = frozenset({"content-type", "content-length", "vary"})
+
+
+def _extra(
+    headers: Mapping[str, str] | Iterable[tuple[str, str]],
+) -> tuple[tuple[str, str], ...]:
+    """A handler's extra headers, checked: names and values are str, and none
+    is one ``render`` writes itself."""
+    items = tuple(headers.items() if isinstance(headers, Mapping) else headers)
+    for name, value in items:
+        if not isinstance(name, str) or not isinstance(value, str):
+            raise TypeError(f"header {name!r}: names and values must be str")
+        if name.lower() in _OWN_HEADERS:
+            raise ValueError(
+                f"header {name!r} is set by the negotiation; pass vary= for Vary"
+            )
+    return items
 
 
 def _charset(params: Mapping[str, str], offer: OfferSpec) -> str:

@@ -70,7 +70,7 @@ def negotiated(
                 rendered = step
             else:
                 scope[CONSUMED] = step.consumed
-                rendered = endpoint.after(step, await handler(scope, receive), method)
+                rendered = endpoint.after(step, await handler(scope, receive))
             headers = [
                 (name.encode("latin-1"), value.encode("latin-1"))
                 for name, value in rendered.header_items

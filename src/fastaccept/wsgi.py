@@ -58,7 +58,7 @@ def negotiated(
                 rendered = step
             else:
                 environ[CONSUMED] = step.consumed
-                rendered = endpoint.after(step, handler(environ), method)
+                rendered = endpoint.after(step, handler(environ))
             start_response(
                 f"{rendered.status} {rendered.reason}", list(rendered.header_items)
             )

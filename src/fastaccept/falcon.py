@@ -1,0 +1,84 @@
+"""Negotiated falcon responders: a decorator on ``on_get``, ``on_post``...
+
+::
+
+    class Greeting:
+        @negotiated(GREETING)                   # a Renderers
+        def on_get(self, req, resp):
+            return {"greeting": "hello"}        # rendered in the type chosen
+
+        on_head = on_get
+
+Before the responder runs, a request whose ``Content-Type`` ``consumes``
+refuses gets its 415 (or 431), and one whose ``Accept`` allows no
+representation its 406 (or 431), each as plain text or
+``application/problem+json`` (README rule 16). The responder keeps its URI
+template fields and finds the accepted request type as
+``req.context["fastaccept.consumed"]``. Falcon routes HEAD to ``on_head``:
+a negotiated ``on_get`` given as ``on_head`` answers it like GET without a
+body. ``Vary`` has ``Accept`` merged into what middleware already set.
+Works on ``falcon.App`` and ``falcon.asgi.App`` (async responders).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ._endpoint import CONSUMED, Binding, negotiated_for
+from ._headers import merge_vary
+from ._render import Rendered
+from ._responses import Decision
+from ._text import HeaderValue
+
+try:
+    import falcon
+    import falcon.asgi
+except ModuleNotFoundError as error:  # pragma: no cover - depends on the install
+    raise ModuleNotFoundError(
+        "fastaccept.falcon needs falcon: pip install falcon", name=error.name
+    ) from error
+
+__all__ = ["CONSUMED", "negotiated"]
+
+#: A responder's request and response, WSGI or ASGI.
+Exchange = tuple[falcon.Request | falcon.asgi.Request, falcon.Response]
+
+
+class FalconBinding(Binding[Exchange, None]):
+    """A falcon responder: ``responder(resource, req, resp, **fields)``; the
+    answer is written into ``resp``."""
+
+    __slots__ = ()
+
+    def request(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Exchange:
+        return args[1], args[2]
+
+    def headers(self, request: Exchange) -> tuple[HeaderValue, HeaderValue, str]:
+        req = request[0]
+        return req.get_header("Accept"), req.get_header("Content-Type"), req.method
+
+    def keep(self, request: Exchange, consumed: Decision | None) -> None:
+        request[0].context[CONSUMED] = consumed
+
+    def reply(self, request: Exchange, rendered: Rendered) -> None:
+        resp = request[1]
+        resp.status = rendered.status
+        for name, value in rendered.header_items:
+            if name == "Vary":
+                value = merge_vary(resp.get_header("Vary"), value)
+            resp.set_header(name, value)
+        resp.data = rendered.body
+
+
+FALCON = FalconBinding()
+
+
+negotiated = negotiated_for(
+    FALCON,
+    __name__,
+    """Make ``responder(self, req, resp, **fields) -> data`` (async or not) a
+    falcon responder answering ``data`` rendered by ``renderers`` in the
+    negotiated type, with ``status``; ``consumes`` checks the request's
+    ``Content-Type`` first; ``vary`` is what the response varies on besides
+    ``Accept``.""",
+)

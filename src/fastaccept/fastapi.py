@@ -1,0 +1,249 @@
+"""Negotiated FastAPI endpoints, documented in ``/openapi.json``.
+
+::
+
+    app = FastAPI()
+    app.router.route_class = NegotiatedRoute    # documents negotiated routes
+
+    @app.get("/greeting")
+    @negotiated(GREETING)                       # a Renderers
+    def greeting() -> Greeting:
+        return Greeting(greeting="hello")       # rendered in the type chosen
+
+The handler keeps its FastAPI parameters (path, query, body, ``Depends``);
+``negotiated`` adds the request to them for itself. Before the handler runs,
+a refused ``Content-Type`` (``consumes``) gets its 415 (or 431) and an
+unacceptable ``Accept`` its 406 (or 431), as plain text or
+``application/problem+json`` (README rule 16); the handler finds the accepted
+request type as ``request.scope["fastaccept.consumed"]``. HEAD is answered
+like GET without a body; ``Vary`` has ``Accept`` merged in. A handler may
+return a Starlette ``Response``: it is sent as it is, ``Accept`` merged into
+its ``Vary``.
+
+``NegotiatedRoute`` (FastAPI's custom route class) lists every offered media
+type under the route's success status in the OpenAPI document, and 406 (and
+415 with ``consumes``, 431 with a length limit) with the
+``application/problem+json`` schema of RFC 9457, so ``/docs`` shows them;
+``openapi_responses`` gives the same as a ``responses=`` mapping, for routes
+of another route class.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from typing import Any
+
+from ._endpoint import CONSUMED, Endpoint, Proceed, negotiating
+from ._member import parse_offer
+from ._render import Rendered, Renderers
+from ._responses import Consumes
+from .starlette import STARLETTE, StarletteBinding
+
+try:
+    from fastapi.datastructures import DefaultPlaceholder
+    from fastapi.routing import APIRoute
+    from starlette.requests import Request
+    from starlette.responses import Response
+    from starlette.types import Receive, Scope, Send
+except ModuleNotFoundError as error:  # pragma: no cover - depends on the install
+    raise ModuleNotFoundError(
+        "fastaccept.fastapi needs FastAPI: pip install fastapi", name=error.name
+    ) from error
+
+__all__ = [
+    "CONSUMED",
+    "PROBLEM_SCHEMA",
+    "NegotiatedRoute",
+    "negotiated",
+    "openapi_responses",
+]
+
+Handler = Callable[..., Any]
+
+#: The keyword argument through which FastAPI hands ``negotiated`` the request
+#: when the handler takes none itself.
+REQUEST_ARGUMENT = "fastaccept_request"
+#: The attribute of a negotiated endpoint that holds its ``Endpoint``.
+ENDPOINT_ATTRIBUTE = "__fastaccept_endpoint__"
+#: The scope key where ``NegotiatedRoute`` leaves the checks it took.
+CHECKED = "fastaccept.checked"
+
+#: A refusal's body as ``application/problem+json`` (RFC 9457 §3; README rule
+#: 16): ``acceptable`` lists the media types the resource has or takes.
+PROBLEM_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "type": {"type": "string", "format": "uri-reference"},
+        "title": {"type": "string"},
+        "status": {"type": "integer"},
+        "detail": {"type": "string"},
+        "acceptable": {"type": "array", "items": {"type": "string"}},
+    },
+    "required": ["type", "title", "status", "detail"],
+}
+
+_REFUSAL_CONTENT = {
+    "application/problem+json": {"schema": PROBLEM_SCHEMA},
+    "text/plain": {"schema": {"type": "string"}},
+}
+_REFUSALS = {
+    406: "Not Acceptable: the Accept header allows none of the media types.",
+    415: "Unsupported Media Type: the request's Content-Type is not taken.",
+    431: "Request Header Fields Too Large: Accept or Content-Type too long.",
+}
+
+
+class FastAPIBinding(StarletteBinding):
+    """A FastAPI endpoint: the request comes as the keyword ``argument``,
+    the handler's own (``shared``) or one added for ``negotiated``."""
+
+    __slots__ = ("argument", "shared")
+
+    def __init__(self, argument: str, shared: bool) -> None:
+        self.argument = argument
+        self.shared = shared
+
+    def request(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Request:
+        kwarg = kwargs.__getitem__ if self.shared else kwargs.pop
+        request: Request = kwarg(self.argument)
+        return request
+
+    def checked(self, request: Request) -> Proceed | None:
+        checked: Proceed | None = request.scope.get(CHECKED)
+        return checked
+
+
+def negotiated(
+    renderers: Renderers,
+    *,
+    consumes: Consumes | None = None,
+    status: int = 200,
+    vary: str | None = None,
+) -> Callable[[Handler], Handler]:
+    """Make a FastAPI handler (async or not) answer its data rendered by
+    ``renderers`` in the negotiated type, with ``status``; ``consumes``
+    checks the request's ``Content-Type`` first; ``vary`` is what the
+    response varies on besides ``Accept``. Put it under the route decorator.
+    """
+    endpoint = Endpoint(renderers, consumes, status, vary)
+
+    def decorate(handler: Handler) -> Handler:
+        signature = _signature(handler)
+        parameters = list(signature.parameters.values())
+        own = [
+            parameter.name
+            for parameter in parameters
+            if isinstance(parameter.annotation, type)
+            and issubclass(parameter.annotation, Request)
+        ]
+        if own:  # FastAPI fills one request parameter: the handler's
+            binding = FastAPIBinding(own[0], shared=True)
+        else:
+            binding = FastAPIBinding(REQUEST_ARGUMENT, shared=False)
+            at = len(parameters)
+            if parameters and parameters[-1].kind is inspect.Parameter.VAR_KEYWORD:
+                at -= 1
+            added = inspect.Parameter(
+                REQUEST_ARGUMENT, inspect.Parameter.KEYWORD_ONLY, annotation=Request
+            )
+            parameters.insert(at, added)
+        wrapper = negotiating(binding, endpoint, handler)
+        # setattr: mypy knows no such attribute of a Callable.
+        setattr(wrapper, "__signature__", signature.replace(parameters=parameters))  # noqa: B010
+        setattr(wrapper, ENDPOINT_ATTRIBUTE, endpoint)
+        return wrapper
+
+    return decorate
+
+
+def _signature(handler: Handler) -> inspect.Signature:
+    """The handler's signature with its annotations evaluated where they can
+    be (FastAPI reads them from the wrapper, whose globals are not the
+    handler's)."""
+    try:
+        return inspect.signature(handler, eval_str=True)
+    except NameError:  # a name imported only for type checkers
+        return inspect.signature(handler)
+
+
+def openapi_responses(
+    renderers: Renderers, consumes: Consumes | None = None, status: int = 200
+) -> dict[int | str, dict[str, Any]]:
+    """The OpenAPI ``responses`` of a negotiated route: every media type of
+    ``renderers`` under ``status``, then its refusals with their bodies."""
+    produces = renderers.produces
+    media_types = [parse_offer(offer).value for offer in produces.offers]
+    options = produces._arguments()[1]
+    responses: dict[int | str, dict[str, Any]] = {
+        status: {"content": {media_type: {} for media_type in media_types}}
+    }
+    refusals = []
+    if options["default"] is None:
+        refusals.append(406)
+    if consumes is not None:
+        refusals.append(415)
+    if options["max_length"] is not None or consumes is not None:
+        refusals.append(431)
+    for code in refusals:
+        responses[code] = {"description": _REFUSALS[code], "content": _REFUSAL_CONTENT}
+    if consumes is not None:
+        responses[415]["headers"] = {
+            "Accept": {
+                "description": "The media types this resource takes.",
+                "schema": {"type": "string", "example": consumes.accept},
+            }
+        }
+    return responses
+
+
+class NegotiatedRoute(APIRoute):
+    """FastAPI's route class for the routes ``negotiated`` made: it takes the
+    ``Content-Type`` and ``Accept`` checks before FastAPI reads the body (a
+    refused body type is a 415, not a validation error), answers HEAD on a
+    GET route (RFC 9110 §9.3.2), and documents the route's media types and
+    refusals."""
+
+    def __init__(self, path: str, endpoint: Callable[..., Any], **kwargs: Any) -> None:
+        found: Endpoint | None = getattr(endpoint, ENDPOINT_ATTRIBUTE, None)
+        self.negotiation = found
+        if found is not None:
+            if kwargs.get("status_code") is None:
+                kwargs["status_code"] = found.status
+            documented = openapi_responses(
+                found.renderers, found.consumes, kwargs["status_code"]
+            )
+            kwargs["responses"] = {**documented, **(kwargs.get("responses") or {})}
+            offered = documented[kwargs["status_code"]]["content"]
+            if "application/json" not in offered and isinstance(
+                kwargs.get("response_class"), DefaultPlaceholder
+            ):  # FastAPI's default would document application/json
+                kwargs["response_class"] = Response
+        super().__init__(path, endpoint, **kwargs)
+
+    def get_route_handler(self) -> Callable[[Request], Any]:
+        handle = super().get_route_handler()
+        endpoint = self.negotiation
+        if endpoint is None:
+            return handle
+
+        async def negotiated_route(request: Request) -> Response:
+            step = endpoint.before(*STARLETTE.headers(request))
+            if isinstance(step, Rendered):
+                return STARLETTE.reply(request, step)
+            request.scope[CHECKED] = step
+            request.scope[CONSUMED] = step.consumed
+            response: Response = await handle(request)
+            return response
+
+        return negotiated_route
+
+    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if (
+            scope["method"] == "HEAD"
+            and self.negotiation is not None
+            and "GET" in (self.methods or ())
+        ):  # not in self.methods, so that OpenAPI lists no HEAD operation
+            await self.app(scope, receive, send)
+        else:
+            await super().handle(scope, receive, send)

@@ -1,0 +1,441 @@
+"""The framework modules themselves: fastaccept.starlette, .fastapi, .flask,
+.django and .falcon, beyond what the recipes in examples/frameworks show
+(tests/test_integrations.py, tests/test_sockets.py): lazy imports with a
+clear error, sync and async handlers, a framework response passed through
+with Vary merged, Vary set before the handler kept, and FastAPI's OpenAPI
+document and parameters.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+
+from fastaccept import Answer, Consumes, Renderers
+from fastaccept.asgi import CONSUMED
+
+from .conftest import load_example
+
+GREETING = Renderers(
+    {
+        "application/json": lambda data: json.dumps(data),
+        "text/html; charset=utf-8": lambda data: f"<p>{data['greeting']}</p>",
+    }
+)
+PAGES = Renderers({"text/html; charset=utf-8": str, "text/csv": str})
+CREATED = Renderers({"application/json": lambda data: json.dumps(data)})
+BODY_TYPES = Consumes(["application/json"])
+PROBLEM_406 = "image/png, application/problem+json;q=0.5"
+
+#: Each module, and the package whose absence it names.
+FRAMEWORKS = {
+    "starlette": "starlette",
+    "fastapi": "fastapi",
+    "flask": "flask",
+    "django": "django",
+    "falcon": "falcon",
+}
+
+pytestmark = pytest.mark.thread_unsafe(
+    reason="replaces modules in sys.modules; Django's settings are process-wide"
+)
+
+
+def vary_tokens(value: str) -> list[str]:
+    return [token.strip().lower() for token in value.split(",")]
+
+
+def test_importing_fastaccept_imports_no_framework() -> None:
+    code = (
+        "import sys, fastaccept, fastaccept.asgi, fastaccept.wsgi\n"
+        f"print(sorted(set({sorted(FRAMEWORKS.values())!r}) & set(sys.modules)))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    assert out.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("module", sorted(FRAMEWORKS))
+def test_a_missing_framework_is_named(module: str) -> None:
+    package = FRAMEWORKS[module]
+    code = (
+        f"import sys; sys.modules[{package!r}] = None\n"  # its import fails
+        f"try:\n    import fastaccept.{module}\n"
+        "except ModuleNotFoundError as error:\n    print(error, error.name)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    message, _, name = out.stdout.strip().rpartition(" ")
+    assert message.endswith(f": pip install {package}")
+    assert name.split(".")[0] == package
+
+
+# Starlette ------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def starlette_client() -> Any:
+    pytest.importorskip("httpx")
+    starlette = pytest.importorskip("starlette")
+    from starlette.applications import Starlette
+    from starlette.requests import Request
+    from starlette.responses import RedirectResponse, Response
+    from starlette.routing import Route
+    from starlette.testclient import TestClient
+
+    from fastaccept.starlette import negotiated
+
+    assert starlette
+
+    @negotiated(GREETING, vary="Cookie")
+    async def greeting(request: Request) -> Any:
+        if request.path_params["name"] == "old":
+            return RedirectResponse("/greeting/new", headers={"Vary": "Cookie"})
+        return {"greeting": request.path_params["name"]}
+
+    @negotiated(CREATED, consumes=BODY_TYPES, status=201)
+    def messages(request: Request) -> Any:  # a sync endpoint: the thread pool
+        return {"type": request.scope[CONSUMED].media_type}
+
+    async def plain(request: Request) -> Response:
+        return Response("x")
+
+    routes = [
+        Route("/greeting/{name}", greeting),
+        Route("/messages", messages, methods=["POST"]),
+        Route("/plain", plain),
+    ]
+    return TestClient(Starlette(routes=routes), follow_redirects=False)
+
+
+def test_starlette_async_and_sync_handlers(starlette_client: Any) -> None:
+    r = starlette_client.get("/greeting/bob", headers={"Accept": "text/html"})
+    assert (r.status_code, r.text) == (200, "<p>bob</p>")
+    assert r.headers["vary"] == "Cookie, Accept"
+    r = starlette_client.post(
+        "/messages", content=b"{}", headers={"Content-Type": "application/json"}
+    )
+    assert (r.status_code, r.json()) == (201, {"type": "application/json"})
+    r = starlette_client.post(
+        "/messages", content=b"x", headers={"Content-Type": "text/plain"}
+    )
+    assert r.status_code == 415
+    assert r.headers["accept"] == "application/json"
+
+
+def test_starlette_passes_a_response_through_with_vary_merged(
+    starlette_client: Any,
+) -> None:
+    r = starlette_client.get("/greeting/old")
+    assert r.status_code == 307
+    assert r.headers["location"] == "/greeting/new"
+    assert vary_tokens(r.headers["vary"]) == ["cookie", "accept"]
+
+
+def test_starlette_head_and_refusal(starlette_client: Any) -> None:
+    get = starlette_client.get("/greeting/bob")
+    head = starlette_client.head("/greeting/bob")
+    assert head.status_code == 200 and head.content == b""
+    assert head.headers["content-length"] == get.headers["content-length"]
+    r = starlette_client.get("/greeting/bob", headers={"Accept": PROBLEM_406})
+    assert r.status_code == 406
+    assert r.headers["content-type"] == "application/problem+json"
+    assert r.json()["acceptable"] == ["application/json", "text/html; charset=utf-8"]
+
+
+# FastAPI --------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def fastapi_app() -> Any:
+    pytest.importorskip("httpx")
+    pytest.importorskip("fastapi")
+    from . import negotiated_fastapi_app
+
+    return negotiated_fastapi_app.app
+
+
+@pytest.fixture(scope="module")
+def fastapi_client(fastapi_app: Any) -> Any:
+    from fastapi.testclient import TestClient
+
+    return TestClient(fastapi_app, follow_redirects=False)
+
+
+def test_fastapi_keeps_the_handlers_parameters(fastapi_client: Any) -> None:
+    r = fastapi_client.get("/greeting/bob?loud=true", headers={"Accept": "*/*"})
+    assert (r.status_code, r.json()) == (200, {"greeting": "HELLO bob"})
+    assert r.headers["vary"] == "Cookie, Accept"
+    r = fastapi_client.get("/greeting/old")
+    assert r.status_code == 307
+    assert vary_tokens(r.headers["vary"]) == ["cookie", "accept"]
+
+
+def test_fastapi_checks_the_content_type_before_reading_the_body(
+    fastapi_client: Any,
+) -> None:
+    ok = fastapi_client.post(
+        "/messages", content=b'{"n": 1}', headers={"Content-Type": "application/json"}
+    )
+    assert (ok.status_code, ok.json()) == (201, {"type": "application/json", "n": 1})
+    # Not a validation error (422): the body is not read when its type is refused.
+    refused = fastapi_client.post(
+        "/messages",
+        content=b"n=1",
+        headers={"Content-Type": "text/plain", "Accept": "application/json"},
+    )
+    assert refused.status_code == 415
+    assert refused.headers["content-type"] == "application/problem+json"
+    assert refused.headers["accept"] == "application/json"
+    # An accepted type with a body that does not validate is FastAPI's 422.
+    invalid = fastapi_client.post(
+        "/messages", content=b'{"n": "x"}', headers={"Content-Type": "application/json"}
+    )
+    assert invalid.status_code == 422
+
+
+def test_fastapi_answers_head_on_a_get_route(fastapi_client: Any) -> None:
+    get = fastapi_client.get("/greeting/bob")
+    head = fastapi_client.head("/greeting/bob")
+    assert (head.status_code, head.content) == (200, b"")
+    assert head.headers["content-length"] == get.headers["content-length"]
+    assert fastapi_client.post("/greeting/bob").status_code == 405
+
+
+def test_fastapi_openapi_lists_the_media_types_and_refusals(fastapi_app: Any) -> None:
+    paths = fastapi_app.openapi()["paths"]
+    assert "head" not in paths["/greeting/{name}"]
+    greeting = paths["/greeting/{name}"]["get"]["responses"]
+    assert list(greeting["200"]["content"]) == [
+        "application/json",
+        "text/html; charset=utf-8",
+    ]
+    for status in ("406", "431"):
+        content = greeting[status]["content"]
+        schema = content["application/problem+json"]["schema"]
+        assert schema["properties"]["status"] == {"type": "integer"}
+        assert "text/plain" in content
+    assert "415" not in greeting
+    messages = paths["/messages"]["post"]["responses"]
+    assert set(messages) >= {"201", "406", "415", "431", "422"}
+    assert "200" not in messages
+    assert messages["415"]["headers"]["Accept"]["schema"]["example"] == (
+        "application/json"
+    )
+    pages = paths["/pages"]["get"]["responses"]
+    # No application/json: FastAPI's default response class is not documented.
+    assert list(pages["200"]["content"]) == ["text/html; charset=utf-8", "text/csv"]
+    assert pages["404"]["description"] == "No such page"
+
+
+def test_fastapi_openapi_responses_follow_the_options() -> None:
+    pytest.importorskip("fastapi")
+    from fastaccept.fastapi import openapi_responses
+
+    with_default = Renderers({"text/csv": str}, default="text/csv", max_length=None)
+    assert list(openapi_responses(with_default)) == [200]
+    everything = openapi_responses(GREETING, BODY_TYPES, 201)
+    assert list(everything) == [201, 406, 415, 431]
+
+
+def test_fastapi_negotiated_without_the_route_class() -> None:
+    pytest.importorskip("httpx")
+    pytest.importorskip("fastapi")
+    from fastapi import FastAPI
+    from fastapi.testclient import TestClient
+
+    from fastaccept.fastapi import negotiated
+
+    app = FastAPI()
+
+    @app.get("/greeting")
+    @negotiated(GREETING)
+    def greeting() -> Any:
+        return {"greeting": "hi"}
+
+    client = TestClient(app)
+    r = client.get("/greeting", headers={"Accept": "text/html"})
+    assert (r.status_code, r.text) == (200, "<p>hi</p>")
+    assert client.get("/greeting", headers={"Accept": "image/png"}).status_code == 406
+
+
+# Flask ----------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def flask_client() -> Any:
+    pytest.importorskip("flask")
+    import flask
+
+    from fastaccept.flask import negotiated
+
+    app = flask.Flask(__name__)
+
+    @app.get("/greeting/<name>")
+    @negotiated(GREETING)
+    def greeting(name: str) -> Any:
+        if name == "old":
+            return flask.redirect("/greeting/new")
+        return {"greeting": name}
+
+    @app.post("/messages")
+    @negotiated(CREATED, consumes=BODY_TYPES, status=201)
+    async def messages() -> Any:  # Flask runs async views too
+        media_type = flask.request.environ[CONSUMED].media_type
+        return Answer({"type": media_type}, headers={"Location": "/messages/1"})
+
+    @app.after_request
+    def add_origin(response: Any) -> Any:
+        response.vary.add("Origin")
+        return response
+
+    return app.test_client()
+
+
+def test_flask_views(flask_client: Any) -> None:
+    r = flask_client.get("/greeting/bob", headers={"Accept": "text/html"})
+    assert (r.status_code, r.text) == (200, "<p>bob</p>")
+    assert vary_tokens(r.headers["Vary"]) == ["accept", "origin"]
+    head = flask_client.head("/greeting/bob")
+    assert (head.status_code, head.data) == (200, b"")
+    assert head.headers["Content-Length"] == str(len(b'{"greeting": "bob"}'))
+    r = flask_client.get("/greeting/old")
+    assert r.status_code == 302
+    assert vary_tokens(r.headers["Vary"]) == ["accept", "origin"]
+    r = flask_client.post(
+        "/messages", data=b"{}", headers={"Content-Type": "application/json"}
+    )
+    assert (r.status_code, r.json) == (201, {"type": "application/json"})
+    assert r.headers["Location"] == "/messages/1"
+
+
+# Django ---------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def django_views() -> Any:
+    pytest.importorskip("django")
+    load_example("frameworks/django_app.py")  # configures the settings once
+    import django
+    from django.http import HttpRequest, HttpResponseRedirect
+
+    from fastaccept.django import negotiated
+
+    django.setup()
+
+    @negotiated(GREETING, vary="Cookie")
+    def greeting(request: HttpRequest, name: str) -> Any:
+        if name == "old":
+            return HttpResponseRedirect("/greeting/new", headers={"Vary": "Origin"})
+        return {"greeting": name}
+
+    @negotiated(CREATED, consumes=BODY_TYPES, status=201)
+    async def messages(request: HttpRequest) -> Any:
+        return {"type": request.META[CONSUMED].media_type}
+
+    return greeting, messages
+
+
+def test_django_views(django_views: Any) -> None:
+    import asyncio
+
+    from django.test import RequestFactory
+
+    greeting, messages = django_views
+    factory = RequestFactory()
+    r = greeting(factory.get("/greeting/bob", HTTP_ACCEPT="text/html"), name="bob")
+    assert (r.status_code, r.content) == (200, b"<p>bob</p>")
+    assert r.headers["Vary"] == "Cookie, Accept"
+    r = greeting(factory.head("/greeting/bob"), name="bob")
+    assert (r.status_code, r.content) == (200, b"")
+    assert r.headers["Content-Length"] == str(len(b'{"greeting": "bob"}'))
+    r = greeting(factory.get("/greeting/old"), name="old")
+    assert r.status_code == 302
+    assert vary_tokens(r.headers["Vary"]) == ["origin", "cookie", "accept"]
+    post = factory.post("/messages", b"{}", content_type="application/json")
+    r = asyncio.run(messages(post))
+    assert (r.status_code, json.loads(r.content)) == (201, {"type": "application/json"})
+    post = factory.post("/messages", b"x", content_type="text/plain")
+    r = asyncio.run(messages(post))
+    assert r.status_code == 415
+
+
+# falcon ---------------------------------------------------------------------
+
+
+def _falcon_resource(asynchronous: bool) -> Any:
+    from fastaccept.falcon import negotiated
+
+    if asynchronous:
+
+        class AsyncGreeting:
+            @negotiated(GREETING)
+            async def on_get(self, req: Any, resp: Any, name: str) -> Any:
+                return {"greeting": name}
+
+            on_head = on_get
+
+            @negotiated(CREATED, consumes=BODY_TYPES, status=201)
+            async def on_post(self, req: Any, resp: Any, name: str) -> Any:
+                return {"type": req.context[CONSUMED].media_type}
+
+        return AsyncGreeting()
+
+    class Greeting:
+        @negotiated(GREETING)
+        def on_get(self, req: Any, resp: Any, name: str) -> Any:
+            return {"greeting": name}
+
+        on_head = on_get
+
+        @negotiated(CREATED, consumes=BODY_TYPES, status=201)
+        def on_post(self, req: Any, resp: Any, name: str) -> Any:
+            return {"type": req.context[CONSUMED].media_type}
+
+    return Greeting()
+
+
+class _VaryOrigin:
+    """falcon middleware that sets Vary before the responder runs."""
+
+    def process_request(self, req: Any, resp: Any) -> None:
+        resp.set_header("Vary", "Origin")
+
+    async def process_request_async(self, req: Any, resp: Any) -> None:
+        self.process_request(req, resp)
+
+
+@pytest.mark.parametrize("asynchronous", [False, True], ids=["wsgi", "asgi"])
+def test_falcon_responders(asynchronous: bool) -> None:
+    pytest.importorskip("falcon")
+    import falcon
+    import falcon.asgi
+    from falcon.testing import TestClient
+
+    kind = falcon.asgi.App if asynchronous else falcon.App
+    app = kind(middleware=[_VaryOrigin()])
+    app.add_route("/greeting/{name}", _falcon_resource(asynchronous))
+    client = TestClient(app)
+    r = client.simulate_get("/greeting/bob", headers={"Accept": "text/html"})
+    assert (r.status_code, r.text) == (200, "<p>bob</p>")
+    assert vary_tokens(r.headers["Vary"]) == ["origin", "accept"]
+    head = client.simulate_head("/greeting/bob")
+    assert (head.status_code, head.content) == (200, b"")
+    assert head.headers["Content-Length"] == str(len(b'{"greeting": "bob"}'))
+    r = client.simulate_get("/greeting/bob", headers={"Accept": PROBLEM_406})
+    assert r.status_code == 406
+    assert r.json["status"] == 406
+    r = client.simulate_post(
+        "/greeting/bob", body=b"{}", headers={"Content-Type": "application/json"}
+    )
+    assert (r.status_code, r.json) == (201, {"type": "application/json"})
+    r = client.simulate_post(
+        "/greeting/bob", body=b"x", headers={"Content-Type": "text/plain"}
+    )
+    assert (r.status_code, r.headers["Accept"]) == (415, "application/json")
