@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Final
+from typing import Final, NamedTuple
 
 _NAVIGATE = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
 
@@ -12,24 +12,33 @@ _NAVIGATE = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
 BROWSER_DEFAULTS: Final[Mapping[str, str]] = MappingProxyType(
     {
         # WHATWG Fetch, "fetch" step 12 (default Accept by request destination).
+        # Chromium 156 and Firefox ESR 153 send "style", "script" and "fetch"
+        # exactly as written here (tests/test_browsers.py checks it).
         "navigate": _NAVIGATE,
         "image": "image/png,image/svg+xml,image/*;q=0.8,*/*;q=0.5",
         "style": "text/css,*/*;q=0.1",
         "script": "*/*",
         "fetch": "*/*",
         "json": "application/json,*/*;q=0.5",
-        # What current browsers send.
+        # What current browsers send (documents and iframes: "-navigate"),
+        # recorded by tests/test_browsers.py; _RECORDED_FROM says from which.
+        # Recorded from Chromium 156.0.8078.79 (Debian 12), 2026-11-23.
         "chrome-navigate": (
-            "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,"
-            "image/webp,image/apng,*/*;q=0.8,application/signed-exchange;v=b3;q=0.7"
+            "text/html,application/xhtml+xml,application/xml;q=0.9,image/jxl,"
+            "image/avif,image/webp,image/apng,*/*;q=0.8,"
+            "application/signed-exchange;v=b3;q=0.7"
         ),
+        # Recorded from Chromium 156.0.8078.79 (Debian 12), 2026-11-23.
         "chrome-image": (
-            "image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8"
+            "image/jxl,image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8"
         ),
+        # Recorded from Firefox 153.7.0esr (Debian 12), 2026-11-23.
         "firefox-navigate": _NAVIGATE,
+        # Recorded from Firefox 153.7.0esr (Debian 12), 2026-11-23.
         "firefox-image": (
             "image/avif,image/webp,image/png,image/svg+xml,image/*;q=0.8,*/*;q=0.5"
         ),
+        # Not recorded here: Safari does not run on this Linux test machine.
         "safari-navigate": _NAVIGATE,
         "safari-image": (
             "image/webp,image/avif,image/jxl,image/heic,image/heic-sequence,"
@@ -41,5 +50,40 @@ BROWSER_DEFAULTS: Final[Mapping[str, str]] = MappingProxyType(
         "httpie": "application/json, */*;q=0.5",
         "python-requests": "*/*",
         "jdk-legacy": "text/html, image/gif, image/jpeg, *; q=.2, */*; q=.2",
+    }
+)
+
+
+class _Recording(NamedTuple):
+    """Where a browser's entry was recorded: the browser as its ``--version``
+    names it, the version, the distribution's package and the day."""
+
+    browser: str
+    version: str
+    package: str
+    date: str
+
+    def __str__(self) -> str:
+        return f"{self.browser} {self.version} ({self.package}), {self.date}"
+
+
+_CHROMIUM = _Recording(
+    "Chromium",
+    "156.0.8078.79",
+    "Debian 12 chromium 156.0.8078.79-1~deb12u1",
+    "2026-11-23",
+)
+_FIREFOX = _Recording(
+    "Firefox", "153.7.0esr", "Debian 12 firefox-esr 153.7.0esr-1~deb12u1", "2026-11-23"
+)
+
+#: Read-only: browser entry of ``BROWSER_DEFAULTS`` -> the browser it was
+#: recorded from (every ``chrome-*`` and ``firefox-*`` entry).
+_RECORDED_FROM: Final[Mapping[str, _Recording]] = MappingProxyType(
+    {
+        "chrome-navigate": _CHROMIUM,
+        "chrome-image": _CHROMIUM,
+        "firefox-navigate": _FIREFOX,
+        "firefox-image": _FIREFOX,
     }
 )
