@@ -6,9 +6,12 @@
         http://127.0.0.1:8000/users/1
 
 ``GET /users/{id}`` and ``POST /users`` need ``Authorization: Bearer <token>``
-(the token is ``USERS_API_TOKEN``; 401 otherwise). Responses are negotiated by
-fastaccept: the chosen type with ``Vary: Accept``, 406 listing the types, 431
-for an Accept value over 8192 characters. ``POST /users`` takes JSON or a form
+(the token is ``USERS_API_TOKEN``; 401 otherwise, before anything else is
+read). Both are ``fastaccept.asgi.negotiated`` endpoints over one
+``Renderers``: the chosen type with ``Vary: Authorization, Accept``, 406
+listing the types, 431 for an Accept value over 8192 characters, each refusal
+as plain text or ``application/problem+json`` (README rule 16); HEAD is
+answered like GET, without the body. ``POST /users`` takes JSON or a form
 (``name`` and ``email``) and answers 201 with ``Location``; any other
 ``Content-Type`` gets 415 with an ``Accept`` header naming the two.
 """
@@ -23,58 +26,73 @@ import io
 import json
 import os
 import sys
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import Awaitable, Callable, Coroutine, MutableMapping
 from typing import Any
 from urllib.parse import parse_qsl
 
-from fastaccept import Consumes, Decision, Produces, header_from_scope
+from fastaccept import Answer, Consumes, Renderers, header_from_scope, merge_vary
+from fastaccept.asgi import CONSUMED, negotiated
 
 Scope = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
 Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
+App = Callable[[Scope, Receive, Send], Coroutine[Any, Any, None]]
 User = dict[str, Any]
 
-USER_TYPES = Produces(
-    ["application/json", "text/html; charset=utf-8", "text/csv; charset=utf-8"]
-)
-NEW_USER_TYPES = Consumes(["application/json", "application/x-www-form-urlencoded"])
 MAX_BODY = 64 * 1024
-TEXT = "text/plain; charset=utf-8"
+#: Past the 401, every answer depends on the token as well as on Accept.
+VARY = "Authorization"
 
 
-class Refusal(Exception):
-    """An error answer, as a fastaccept Decision: status, headers, plain-text body."""
-
-    def __init__(self, decision: Decision) -> None:
-        super().__init__(decision.body)
-        self.decision = decision
-
-
-def refused(status: int, message: str, **headers: str) -> Refusal:
-    """A plain-text error answer, ``<status> <message>``, with extra headers."""
-    items = (("Content-Type", TEXT), *headers.items())
-    return Refusal(Decision(status, "", items, f"{status} {message}\n"))
+def user_html(user: User) -> str:
+    cells = "".join(
+        f"<tr><th>{html.escape(k)}</th><td>{html.escape(str(v))}</td></tr>"
+        for k, v in user.items()
+    )
+    title = html.escape(user["name"])
+    return (
+        f"<!doctype html><html><head><title>{title}</title></head>"
+        f"<body><table>{cells}</table></body></html>"
+    )
 
 
-def render(user: User, media_type: str) -> str:
-    """The user in one of USER_TYPES."""
-    if media_type == "application/json":
-        return json.dumps(user)
-    if media_type.startswith("text/html"):
-        cells = "".join(
-            f"<tr><th>{html.escape(k)}</th><td>{html.escape(str(v))}</td></tr>"
-            for k, v in user.items()
-        )
-        title = html.escape(user["name"])
-        return (
-            f"<!doctype html><html><head><title>{title}</title></head>"
-            f"<body><table>{cells}</table></body></html>"
-        )
+def user_csv(user: User) -> str:
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(user.keys())
     writer.writerow(user.values())
     return out.getvalue()
+
+
+USER = Renderers(
+    {
+        "application/json": json.dumps,
+        "text/html; charset=utf-8": user_html,
+        "text/csv; charset=utf-8": user_csv,
+    }
+)
+NEW_USER_TYPES = Consumes(["application/json", "application/x-www-form-urlencoded"])
+
+
+class Refusal(Exception):
+    """An answer of the service's own (400, 401, 404, 405, 413), in plain text."""
+
+    def __init__(self, status: int, message: str, **headers: str) -> None:
+        super().__init__(message)
+        self.status, self.headers = status, headers
+        self.body = f"{status} {message}\n".encode()
+
+    async def answer(self, scope: Scope, send: Send, vary: str | None = None) -> None:
+        """Send it; ``vary``: what it depends on (merged into its own Vary)."""
+        headers = {"Content-Type": "text/plain; charset=utf-8", **self.headers}
+        if vary:
+            headers["Vary"] = merge_vary(headers.get("Vary"), vary)
+        headers["Content-Length"] = str(len(self.body))
+        raw = [(k.encode("latin-1"), v.encode("latin-1")) for k, v in headers.items()]
+        start = {"type": "http.response.start", "status": self.status}
+        await send({**start, "headers": raw})
+        body = b"" if scope["method"] == "HEAD" else self.body  # RFC 9110 §9.3.2
+        await send({"type": "http.response.body", "body": body})
 
 
 def new_user_fields(body: bytes, media_type: str) -> dict[str, str]:
@@ -85,110 +103,16 @@ def new_user_fields(body: bytes, media_type: str) -> dict[str, str]:
         else:
             data = dict(parse_qsl(body.decode(), strict_parsing=True, max_num_fields=8))
     except (ValueError, UnicodeDecodeError) as error:
-        raise refused(
+        raise Refusal(
             400, f"Bad Request: the content does not parse ({error})"
         ) from None
     if not isinstance(data, dict):
-        raise refused(400, "Bad Request: expected an object with name and email")
+        raise Refusal(400, "Bad Request: expected an object with name and email")
     fields = {key: data.get(key) for key in ("name", "email")}
     for key, value in fields.items():
         if not isinstance(value, str) or not 0 < len(value) <= 200:
-            raise refused(400, f"Bad Request: {key!r} must be a string of 1-200 chars")
+            raise Refusal(400, f"Bad Request: {key!r} must be a string of 1-200 chars")
     return fields  # type: ignore[return-value]  # checked just above
-
-
-class UsersAPI:
-    """The ASGI application: an in-memory user store behind a bearer token."""
-
-    def __init__(self, token: str) -> None:
-        self._token = token.encode()
-        self._users: dict[int, User] = {
-            1: {"id": 1, "name": "Ada Lovelace", "email": "ada@example.org"},
-            2: {"id": 2, "name": "Alan Turing", "email": "alan@example.org"},
-        }
-
-    def _authorize(self, scope: Scope) -> None:
-        """RFC 6750 §2.1: ``Authorization: Bearer <token>``, scheme in any case."""
-        scheme, _, credentials = (
-            header_from_scope(scope, "authorization") or b""
-        ).partition(b" ")
-        if scheme.lower() != b"bearer" or not hmac.compare_digest(
-            credentials, self._token
-        ):
-            raise refused(
-                401,
-                "Unauthorized: send Authorization: Bearer <token>",
-                **{"WWW-Authenticate": 'Bearer realm="users"'},
-            )
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "lifespan":
-            return await self._lifespan(receive, send)
-        if scope["type"] != "http":
-            return
-        try:
-            status, headers, body = await self._route(scope, receive)
-        except Refusal as refusal:
-            answer = refusal.decision
-            status, headers, body = answer.status, answer.headers, answer.body
-        content = body.encode()
-        headers["Content-Length"] = str(len(content))
-        raw = [(k.encode("latin-1"), v.encode("latin-1")) for k, v in headers.items()]
-        await send({"type": "http.response.start", "status": status, "headers": raw})
-        await send({"type": "http.response.body", "body": content})
-
-    async def _route(
-        self, scope: Scope, receive: Receive
-    ) -> tuple[int, dict[str, str], str]:
-        method, path = scope["method"], scope["path"]
-        if path == "/users":
-            if method != "POST":
-                raise refused(405, "Method Not Allowed", Allow="POST")
-            return await self._create(scope, receive)
-        prefix, _, user_id = path.rpartition("/")
-        if prefix == "/users" and user_id.isascii() and user_id.isdigit():
-            if method not in ("GET", "HEAD"):
-                raise refused(405, "Method Not Allowed", Allow="GET, HEAD")
-            return self._read(scope, int(user_id))
-        raise refused(404, "Not Found")
-
-    def _representation(self, scope: Scope) -> Decision:
-        decision = USER_TYPES.select(header_from_scope(scope))
-        if not decision.ok:
-            raise Refusal(decision)
-        return decision
-
-    def _read(self, scope: Scope, user_id: int) -> tuple[int, dict[str, str], str]:
-        self._authorize(scope)
-        decision = self._representation(scope)
-        user = self._users.get(user_id)
-        if user is None:
-            raise refused(404, f"Not Found: no user {user_id}", Vary="Accept")
-        return 200, decision.headers, render(user, decision.media_type)
-
-    async def _create(
-        self, scope: Scope, receive: Receive
-    ) -> tuple[int, dict[str, str], str]:
-        self._authorize(scope)
-        content = NEW_USER_TYPES.check(header_from_scope(scope, "content-type"))
-        if not content.ok:
-            raise Refusal(content)
-        decision = self._representation(scope)
-        fields = new_user_fields(await read_body(receive), content.media_type)
-        user_id = max(self._users, default=0) + 1
-        user = self._users[user_id] = {"id": user_id, **fields}
-        headers = {**decision.headers, "Location": f"/users/{user_id}"}
-        return 201, headers, render(user, decision.media_type)
-
-    @staticmethod
-    async def _lifespan(receive: Receive, send: Send) -> None:
-        while True:
-            message = await receive()
-            if message["type"] == "lifespan.startup":
-                await send({"type": "lifespan.startup.complete"})
-            elif message["type"] == "lifespan.shutdown":
-                await send({"type": "lifespan.shutdown.complete"})
-                return
 
 
 async def read_body(receive: Receive) -> bytes:
@@ -199,10 +123,96 @@ async def read_body(receive: Receive) -> bytes:
         chunk = message.get("body", b"")
         size += len(chunk)
         if size > MAX_BODY:
-            raise refused(413, f"Content Too Large: the limit is {MAX_BODY} bytes")
+            raise Refusal(413, f"Content Too Large: the limit is {MAX_BODY} bytes")
         chunks.append(chunk)
         more = message.get("more_body", False)
     return b"".join(chunks)
+
+
+class UsersAPI:
+    """The ASGI application: an in-memory user store behind a bearer token.
+
+    Routing (404, 405) comes first, then the token (401), then the negotiated
+    endpoint: its checks (415, 406, 431), then its handler (404 for an
+    unknown user, 400, 413), whose answers vary on Accept and Authorization.
+    """
+
+    def __init__(self, token: str) -> None:
+        self._token = token.encode()
+        self._users: dict[int, User] = {
+            1: {"id": 1, "name": "Ada Lovelace", "email": "ada@example.org"},
+            2: {"id": 2, "name": "Alan Turing", "email": "alan@example.org"},
+        }
+        self._read = negotiated(USER, vary=VARY)(self._get)
+        self._create = negotiated(USER, consumes=NEW_USER_TYPES, status=201, vary=VARY)(
+            self._post
+        )
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "lifespan":
+            return await lifespan(receive, send)
+        if scope["type"] != "http":
+            return
+        try:
+            endpoint = self._route(scope)
+            self._authorize(scope)
+        except Refusal as refusal:
+            return await refusal.answer(scope, send)
+        try:
+            await endpoint(scope, receive, send)
+        except Refusal as refusal:  # the handler's: negotiation came first
+            await refusal.answer(scope, send, vary=merge_vary(VARY, "Accept"))
+
+    def _route(self, scope: Scope) -> App:
+        method, path = scope["method"], scope["path"]
+        if path == "/users":
+            if method != "POST":
+                raise Refusal(405, "Method Not Allowed", Allow="POST")
+            return self._create
+        prefix, _, user_id = path.rpartition("/")
+        if prefix == "/users" and user_id.isascii() and user_id.isdigit():
+            if method not in ("GET", "HEAD"):
+                raise Refusal(405, "Method Not Allowed", Allow="GET, HEAD")
+            scope["path_params"] = {"id": int(user_id)}
+            return self._read
+        raise Refusal(404, "Not Found")
+
+    def _authorize(self, scope: Scope) -> None:
+        """RFC 6750 §2.1: ``Authorization: Bearer <token>``, scheme in any case."""
+        scheme, _, credentials = (
+            header_from_scope(scope, "authorization") or b""
+        ).partition(b" ")
+        if scheme.lower() != b"bearer" or not hmac.compare_digest(
+            credentials, self._token
+        ):
+            raise Refusal(
+                401,
+                "Unauthorized: send Authorization: Bearer <token>",
+                **{"WWW-Authenticate": 'Bearer realm="users"', "Vary": VARY},
+            )
+
+    async def _get(self, scope: Scope, receive: Receive) -> User:
+        user_id = scope["path_params"]["id"]
+        user = self._users.get(user_id)
+        if user is None:
+            raise Refusal(404, f"Not Found: no user {user_id}")
+        return user
+
+    async def _post(self, scope: Scope, receive: Receive) -> Answer:
+        fields = new_user_fields(await read_body(receive), scope[CONSUMED].media_type)
+        user_id = max(self._users, default=0) + 1
+        user = self._users[user_id] = {"id": user_id, **fields}
+        return Answer(user, headers={"Location": f"/users/{user_id}"})
+
+
+async def lifespan(receive: Receive, send: Send) -> None:
+    while True:
+        message = await receive()
+        if message["type"] == "lifespan.startup":
+            await send({"type": "lifespan.startup.complete"})
+        elif message["type"] == "lifespan.shutdown":
+            await send({"type": "lifespan.shutdown.complete"})
+            return
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,12 +1,14 @@
 """End to end: examples/users_api.py on uvicorn, on a free loopback port, over HTTP.
 
 The service is started as its README command starts it, in a child process;
-httpx talks to it over a real socket; every status and header the example
-promises is checked; the process is stopped at the end.
+httpx talks to it over a real socket (and a bare socket where httpx would
+refuse to send the bytes, or would hide a body sent to HEAD); every status and
+header the example promises is checked; the process is stopped at the end.
 """
 
 from __future__ import annotations
 
+import asyncio
 import csv
 import io
 import json
@@ -15,15 +17,17 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, MutableMapping
 from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
 import pytest
 
 from fastaccept import BROWSER_DEFAULTS
 
-from .conftest import EXAMPLES
+from .conftest import EXAMPLES, load_example
 
 pytest.importorskip("uvicorn", reason="the [examples] extra is not installed")
 
@@ -31,6 +35,11 @@ TOKEN = "e2e-token-4f1c"
 USER_TYPES = ("application/json", "text/html; charset=utf-8", "text/csv; charset=utf-8")
 JDK_LEGACY = "text/html, image/gif, image/jpeg, *; q=.2, */*; q=.2"
 BODY_TYPES = "application/json, application/x-www-form-urlencoded"
+TEXT = "text/plain; charset=utf-8"
+PROBLEM = "application/problem+json"
+#: What every answer past the 401 varies on: the token, then Accept (once).
+VARY = "Authorization, Accept"
+NEW_USER = json.dumps({"name": "Grace Hopper", "email": "g@example.org"})
 
 
 def free_port() -> int:
@@ -79,7 +88,11 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             process.kill()
             process.wait()
     # uvicorn shuts down gracefully on SIGTERM, then re-raises it (exit -15).
-    assert "Application shutdown complete." in log.read_text(), log.read_text()
+    text = log.read_text()
+    assert "Application shutdown complete." in text, text
+    # No answer was a 500: the application never raised.
+    assert "Exception in ASGI application" not in text, text
+    assert " 500 " not in text, text
 
 
 def test_the_service_needs_its_token() -> None:
@@ -102,14 +115,67 @@ def client(base_url: str) -> Iterator[httpx.Client]:
         yield c
 
 
+def exchange(base_url: str, request: bytes) -> bytes:
+    """Send ``request`` (whole, bytes as they are) on a new connection, and
+    read the whole answer: the request must ask to close the connection."""
+    assert b"\r\nConnection: close\r\n" in request
+    address = urlsplit(base_url)
+    assert address.hostname is not None and address.port is not None
+    with socket.create_connection((address.hostname, address.port), timeout=10) as s:
+        s.sendall(request)
+        answer = b""
+        while chunk := s.recv(65536):
+            answer += chunk
+    return answer
+
+
+def raw_request(
+    method: str, path: str, *headers: tuple[bytes, bytes], token: bool = True
+) -> bytes:
+    lines = [
+        f"{method} {path} HTTP/1.1".encode(),
+        b"Host: 127.0.0.1",
+        *([f"Authorization: Bearer {TOKEN}".encode()] if token else []),
+        b"Connection: close",
+        *(name + b": " + value for name, value in headers),
+    ]
+    return b"\r\n".join(lines) + b"\r\n\r\n"
+
+
+def status_of(answer: bytes) -> int:
+    return int(answer.split(b" ", 2)[1])
+
+
 def get_user(client: httpx.Client, *accept: str) -> httpx.Response:
     return client.get("/users/1", headers=[("Accept", v) for v in accept])
+
+
+def post_user(
+    client: httpx.Client,
+    content: str | bytes = NEW_USER,
+    content_type: str | None = "application/json",
+    accept: str | None = "application/json",
+) -> httpx.Response:
+    headers = {"Content-Type": content_type} if content_type else {}
+    if accept is not None:
+        headers["Accept"] = accept
+    return client.post("/users", content=content, headers=headers)
+
+
+def assert_varies(response: httpx.Response) -> None:
+    """One Vary line, Accept in it once, and the service's own Authorization kept."""
+    lines = response.headers.get_list("vary")
+    assert len(lines) == 1, lines
+    names = [name.strip().lower() for name in lines[0].split(",")]
+    assert names.count("accept") == 1, lines
+    assert "authorization" in names, lines
+    assert lines == [VARY]
 
 
 def assert_user(response: httpx.Response, media_type: str) -> None:
     assert response.status_code == 200, response.text
     assert response.headers["content-type"] == media_type
-    assert response.headers["vary"] == "Accept"
+    assert_varies(response)
     if media_type == "application/json":
         assert response.json() == {
             "id": 1,
@@ -140,10 +206,24 @@ def test_401_without_the_token(
     base_url: str, authorization: str | None, why: str
 ) -> None:
     headers = {"Authorization": authorization} if authorization else {}
-    for method, path in (("GET", "/users/1"), ("POST", "/users")):
+    for method, path in (("GET", "/users/1"), ("HEAD", "/users/1"), ("POST", "/users")):
         response = httpx.request(method, base_url + path, headers=headers)
         assert response.status_code == 401, why
         assert response.headers["www-authenticate"] == 'Bearer realm="users"'
+        assert response.headers["vary"] == "Authorization"
+
+
+def test_401_comes_before_the_negotiation(base_url: str) -> None:
+    """Without the token, nothing else is read: no 406, 415 or 431."""
+    for method, path, headers in [
+        ("GET", "/users/1", {"Accept": "image/png"}),
+        ("GET", "/users/1", {"Accept": "a" * 9000}),
+        ("GET", "/users/999", {}),
+        ("POST", "/users", {"Content-Type": "text/plain", "Accept": "image/png"}),
+    ]:
+        response = httpx.request(method, base_url + path, headers=headers)
+        assert response.status_code == 401, (method, headers)
+        assert response.headers["content-type"] == TEXT
 
 
 def test_the_scheme_is_case_insensitive(base_url: str) -> None:
@@ -183,43 +263,233 @@ def test_browser_defaults(client: httpx.Client, context: str) -> None:
     )
 
 
-def test_406_lists_the_types(client: httpx.Client) -> None:
-    response = get_user(client, "image/png, application/xml;q=0.9")
+@pytest.mark.parametrize(
+    "accept", ["image/png", "image/png, application/xml;q=0.9", "", "*/*;q=0"]
+)
+def test_406_lists_the_types_in_plain_text(client: httpx.Client, accept: str) -> None:
+    response = get_user(client, accept)
     assert response.status_code == 406
-    assert response.headers["vary"] == "Accept"
-    assert response.headers["content-type"] == "text/plain; charset=utf-8"
-    assert response.text.splitlines()[1:] == list(USER_TYPES)
+    assert_varies(response)
+    assert response.headers["content-type"] == TEXT
+    first, *listed = response.text.splitlines()
+    assert first.startswith("406 Not Acceptable: ")
+    assert listed == list(USER_TYPES)
+
+
+@pytest.mark.parametrize(
+    "accept",
+    [
+        "image/png, application/problem+json;q=0.5",
+        "application/problem+json",
+        "image/png, text/plain;q=0.1, application/problem+json;q=0.2",
+    ],
+)
+def test_406_as_problem_json_when_the_accept_prefers_it(
+    client: httpx.Client, accept: str
+) -> None:
+    """README rule 16: the refusal in the format the Accept value prefers."""
+    response = get_user(client, accept)
+    assert response.status_code == 406
+    assert_varies(response)
+    assert response.headers["content-type"] == PROBLEM
+    problem = response.json()
+    assert problem["status"] == 406
+    assert problem["title"] == "Not Acceptable"
+    assert problem["acceptable"] == list(USER_TYPES)
 
 
 def test_431_for_an_accept_over_the_limit(client: httpx.Client) -> None:
     response = get_user(client, ", ".join(["text/html"] * 900))  # 9,898 characters
     assert response.status_code == 431
+    assert_varies(response)
+    assert response.headers["content-type"] == TEXT
     assert "9898 characters long; the limit is 8192" in response.text
 
 
-def test_hostile_accept_is_not_a_500(client: httpx.Client) -> None:
-    for value in [
-        b"\xff\xfe",
-        b"text/html;q=abc",
-        b'text/html;x="open',
-        b",,;;",
-        b"a" * 8192,
-    ]:
-        response = client.get("/users/1", headers=[(b"Accept", value)])
-        assert response.status_code in (200, 406), value
+def test_431_for_accept_lines_over_the_limit_together(client: httpx.Client) -> None:
+    """Two lines are one value (RFC 9110 §5.3): 2 x 5000 + 2 characters."""
+    response = get_user(client, "a" * 5000, "b" * 5000)
+    assert response.status_code == 431
+    assert "10002 characters long" in response.text
 
 
-def test_head_has_the_headers_of_get_and_no_body(client: httpx.Client) -> None:
-    response = client.head("/users/1", headers={"Accept": "text/csv"})
-    assert response.status_code == 200
-    assert response.headers["content-type"] == USER_TYPES[2]
-    assert response.headers["vary"] == "Accept"
-    assert response.content == b""
+def test_431_for_a_content_type_over_the_limit(client: httpx.Client) -> None:
+    content_type = "application/json; x=" + "a" * 9000
+    response = post_user(client, content_type=content_type, accept=PROBLEM)
+    assert response.status_code == 431
+    assert_varies(response)
+    assert response.headers["content-type"] == PROBLEM
+    assert response.json()["status"] == 431
+
+
+HOSTILE = [
+    b"\xff\xfe",
+    b"\x80\x81\x82",
+    b"text/html;q=abc",
+    b'text/html;x="open',
+    b"text/html;q=0.5;q=0.6",
+    b"*/html",
+    b",,;;",
+    b"/",
+    b"\\",
+    b"text/html;" + b";" * 5000,
+    b"a" * 8192,
+    b"a" * 8193,
+    b"a," * 50_000,
+    b"a" * 200_000,
+]
+
+
+@pytest.mark.parametrize("value", HOSTILE, ids=lambda v: repr(v[:20]))
+def test_hostile_accept_is_not_a_500(client: httpx.Client, value: bytes) -> None:
+    for method in ("GET", "HEAD"):
+        response = client.request(method, "/users/1", headers=[(b"Accept", value)])
+        assert response.status_code in (200, 406, 431), value
+        assert_varies(response)
+    response = client.post(
+        "/users",
+        content=NEW_USER,
+        headers=[(b"Content-Type", b"application/json"), (b"Accept", value)],
+    )
+    assert response.status_code in (201, 406, 431), value
+    assert_varies(response)
+
+
+@pytest.mark.parametrize("value", HOSTILE, ids=lambda v: repr(v[:20]))
+def test_hostile_content_type_is_not_a_500(client: httpx.Client, value: bytes) -> None:
+    for accept in (b"application/json", b"application/problem+json", value):
+        response = client.post(
+            "/users",
+            content=NEW_USER,
+            headers=[(b"Content-Type", value), (b"Accept", accept)],
+        )
+        assert response.status_code in (406, 415, 431), (value, accept)
+        assert_varies(response)
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        [b"application/json", b"application/json"],
+        [b"application/json", b"text/plain"],
+        [b"application/json", b""],
+        [b"application/json"] * 100,
+    ],
+    ids=["twice", "json-and-text", "json-and-empty", "100-lines"],
+)
+def test_several_content_type_lines_are_one_value(
+    client: httpx.Client, lines: list[bytes]
+) -> None:
+    """Joined by ", " they are no single media type: 415, never a 500."""
+    headers = [(b"Content-Type", line) for line in lines]
+    response = client.post("/users", content=NEW_USER, headers=headers)
+    assert response.status_code == 415
+    assert_varies(response)
+    assert response.headers["accept"] == BODY_TYPES
+
+
+def test_many_accept_lines_are_one_list(client: httpx.Client) -> None:
+    response = get_user(client, *["image/png"] * 200)
+    assert response.status_code == 406
+    assert_varies(response)
+    assert_user(get_user(client, *["image/png"] * 199, "text/csv"), USER_TYPES[2])
+
+
+@pytest.mark.parametrize(
+    "value",
+    [b"\x00", b"\x01", b"\x7f", b"text/html\rx", b"text/html\x00, */*"],
+    ids=repr,
+)
+@pytest.mark.parametrize("name", [b"Accept", b"Content-Type"])
+def test_bytes_httpx_refuses_to_send_are_not_a_500(
+    base_url: str, name: bytes, value: bytes
+) -> None:
+    """Control bytes in a field value: the HTTP parser's 400 (httptools and h11
+    alike), never a 500."""
+    for method, path in (("GET", "/users/1"), ("POST", "/users")):
+        request = raw_request(method, path, (b"Content-Length", b"0"), (name, value))
+        answer = exchange(base_url, request)
+        assert status_of(answer) in (400, 406, 415), answer[:200]
+    answer = exchange(base_url, raw_request("GET", "/users/1", (b"Accept", b"\xff")))
+    assert status_of(answer) == 406  # the service is still there
+
+
+# The answers HEAD must give as GET does: (path, Accept, Authorization).
+HEAD_CASES = [
+    ("/users/1", "text/csv", True),
+    ("/users/1", None, True),
+    ("/users/2", "text/html", True),
+    ("/users/1", "image/png", True),
+    ("/users/1", "image/png, application/problem+json;q=0.5", True),
+    ("/users/1", "a" * 9000, True),
+    ("/users/999", "application/json", True),
+    ("/users/1", "application/json", False),
+    ("/users", "application/json", True),
+    ("/nowhere", None, True),
+]
+
+
+@pytest.mark.parametrize(("path", "accept", "authorized"), HEAD_CASES)
+def test_head_is_answered_like_get_without_a_body(
+    base_url: str, path: str, accept: str | None, authorized: bool
+) -> None:
+    headers = [(b"Accept", accept.encode())] if accept is not None else []
+    get = exchange(base_url, raw_request("GET", path, *headers, token=authorized))
+    head = exchange(base_url, raw_request("HEAD", path, *headers, token=authorized))
+    get_head, _, get_body = get.partition(b"\r\n\r\n")
+    head_head, _, head_body = head.partition(b"\r\n\r\n")
+    assert head_body == b"", head_body[:200]
+
+    def without_date(header: bytes) -> list[bytes]:
+        return [line for line in header.split(b"\r\n") if not line.startswith(b"date:")]
+
+    assert without_date(head_head) == without_date(get_head)
+    assert f"content-length: {len(get_body)}".encode() in get_head.split(b"\r\n")
+
+
+def call_app(
+    method: str, path: str, accept: str | None, authorized: bool
+) -> tuple[int, list[tuple[bytes, bytes]], bytes]:
+    """The example's application called in this process, without a server:
+    its status, headers and every body byte it sends."""
+    app = load_example("users_api.py").UsersAPI(TOKEN)
+    headers = [(b"accept", accept.encode())] if accept is not None else []
+    if authorized:
+        headers.append((b"authorization", f"Bearer {TOKEN}".encode()))
+    scope = {"type": "http", "method": method, "path": path, "headers": headers}
+    sent: list[MutableMapping[str, Any]] = []
+
+    async def receive() -> MutableMapping[str, Any]:
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message: MutableMapping[str, Any]) -> None:
+        sent.append(message)
+
+    asyncio.run(app(scope, receive, send))
+    start, *bodies = sent
+    assert start["type"] == "http.response.start"
+    body = b"".join(message["body"] for message in bodies)
+    return start["status"], start["headers"], body
+
+
+@pytest.mark.parametrize(("path", "accept", "authorized"), HEAD_CASES)
+def test_the_application_itself_sends_head_no_body(
+    path: str, accept: str | None, authorized: bool
+) -> None:
+    """uvicorn drops a body sent to HEAD: the application must not rely on it."""
+    get_status, get_headers, get_body = call_app("GET", path, accept, authorized)
+    head_status, head_headers, head_body = call_app("HEAD", path, accept, authorized)
+    assert (head_status, head_headers, head_body) == (get_status, get_headers, b"")
+    assert (b"content-length", str(len(get_body)).encode()) in [
+        (name.lower(), value) for name, value in get_headers
+    ]
 
 
 def test_404_for_an_unknown_user(client: httpx.Client) -> None:
     response = client.get("/users/999", headers={"Accept": "application/json"})
     assert response.status_code == 404
+    assert_varies(response)  # an Accept that allows no type would get 406
+    assert client.get("/users/999", headers={"Accept": "image/png"}).status_code == 406
     assert client.get("/nowhere").status_code == 404
 
 
@@ -231,10 +501,7 @@ def test_405_names_the_allowed_methods(client: httpx.Client) -> None:
 @pytest.mark.parametrize(
     ("content_type", "content"),
     [
-        (
-            "application/json",
-            json.dumps({"name": "Grace Hopper", "email": "g@example.org"}),
-        ),
+        ("application/json", NEW_USER),
         (
             "application/json; charset=utf-8",
             '{"name": "Edsger", "email": "ewd@example.org"}',
@@ -248,19 +515,35 @@ def test_405_names_the_allowed_methods(client: httpx.Client) -> None:
 def test_post_creates_a_user(
     client: httpx.Client, content_type: str, content: str
 ) -> None:
-    response = client.post(
-        "/users",
-        content=content,
-        headers={"Content-Type": content_type, "Accept": "application/json"},
-    )
+    response = post_user(client, content, content_type)
     assert response.status_code == 201, response.text
-    assert response.headers["vary"] == "Accept"
+    assert response.headers["content-type"] == "application/json"
+    assert_varies(response)
     created = response.json()
     assert response.headers["location"] == f"/users/{created['id']}"
     again = client.get(
         response.headers["location"], headers={"Accept": "application/json"}
     )
     assert again.json() == created
+
+
+def test_post_answers_in_the_negotiated_type(client: httpx.Client) -> None:
+    response = post_user(client, accept="text/csv")
+    assert response.status_code == 201, response.text
+    assert response.headers["content-type"] == USER_TYPES[2]
+    assert_varies(response)
+    header, row = csv.reader(io.StringIO(response.text))
+    assert header == ["id", "name", "email"]
+    assert response.headers["location"] == f"/users/{row[0]}"
+
+
+def test_post_checks_the_content_type_before_the_accept(client: httpx.Client) -> None:
+    response = post_user(client, content_type="text/csv", accept="image/png")
+    assert response.status_code == 415
+    assert_varies(response)
+    response = post_user(client, accept="image/png")
+    assert response.status_code == 406
+    assert "location" not in response.headers
 
 
 @pytest.mark.parametrize(
@@ -270,24 +553,51 @@ def test_post_creates_a_user(
 def test_415_names_the_accepted_types(
     client: httpx.Client, content_type: str | None
 ) -> None:
-    headers = {"Content-Type": content_type} if content_type else {}
-    response = client.post("/users", content=b"name=x", headers=headers)
+    response = post_user(client, "name=x", content_type, accept=None)
     assert response.status_code == 415
     assert response.headers["accept"] == BODY_TYPES
+    assert response.headers["content-type"] == TEXT
+    assert_varies(response)
     assert response.text.splitlines()[1:] == BODY_TYPES.split(", ")
 
 
+@pytest.mark.parametrize("accept", ["application/json", PROBLEM])
+def test_415_as_problem_json_for_a_json_client(
+    client: httpx.Client, accept: str
+) -> None:
+    """README rule 16: a client that takes JSON gets its refusal as JSON."""
+    response = post_user(client, "x", "text/plain", accept)
+    assert response.status_code == 415
+    assert response.headers["accept"] == BODY_TYPES
+    assert response.headers["content-type"] == PROBLEM
+    assert_varies(response)
+    problem = response.json()
+    assert problem["status"] == 415
+    assert problem["acceptable"] == BODY_TYPES.split(", ")
+
+
 def test_400_for_content_that_does_not_parse(client: httpx.Client) -> None:
-    for content_type, content in [
+    cases: list[tuple[str, str | bytes]] = [
         ("application/json", "{not json"),
         ("application/json", '["a list"]'),
         ("application/json", '{"name": "no email"}'),
+        ("application/json", b"\xff\xfe"),
         ("application/x-www-form-urlencoded", "name"),
-    ]:
-        response = client.post(
-            "/users", content=content, headers={"Content-Type": content_type}
-        )
+        ("application/x-www-form-urlencoded", b"name=\xff&email=x"),
+    ]
+    for content_type, content in cases:
+        response = post_user(client, content, content_type)
         assert response.status_code == 400, (content_type, content)
+        assert response.headers["content-type"] == TEXT
+        assert_varies(response)
+
+
+def test_413_for_content_over_64_kib(client: httpx.Client) -> None:
+    content = json.dumps({"name": "x" * 64 * 1024, "email": "x@example.org"})
+    response = post_user(client, content)
+    assert response.status_code == 413
+    assert_varies(response)
+    assert "the limit is 65536 bytes" in response.text
 
 
 def test_the_httpx_client_example_recovers_from_415(base_url: str) -> None:
