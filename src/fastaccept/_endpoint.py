@@ -31,7 +31,7 @@ Response = TypeVar("Response")
 CONSUMED = "fastaccept.consumed"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: made on every request, frozen costs 3x
 class Proceed:
     """Run the handler: the representation ``decision`` chose, the
     ``Consumes`` decision on the request's body type (None: not checked),
@@ -52,13 +52,18 @@ class Endpoint:
     vary: str | None
 
     def before(
-        self, accept: HeaderValue, content_type: HeaderValue, method: str
+        self,
+        accept: HeaderValue,
+        method: str,
+        content_type: Callable[[Request], HeaderValue],
+        request: Request,
     ) -> Rendered | Proceed:
-        """Check ``content_type`` (with ``consumes``), then negotiate ``accept``:
-        a refusal, answered without the handler, or what the handler needs."""
+        """Check the request's ``content_type(request)`` (with ``consumes``),
+        then negotiate ``accept``: a refusal, answered without the handler,
+        or what the handler needs."""
         consumed = None
         if self.consumes is not None:
-            consumed = self.consumes.check(content_type, accept, method=method)
+            consumed = self.consumes.check(content_type(request), accept, method=method)
             if not consumed.ok:
                 return self._render(consumed, None, method)
         decision = self.renderers.produces.select(accept)
@@ -103,9 +108,13 @@ class Binding(ABC, Generic[Request, Response]):
         that is the integration's and not the handler's)."""
 
     @abstractmethod
-    def headers(self, request: Request) -> tuple[HeaderValue, HeaderValue, str]:
-        """The request's ``Accept`` and ``Content-Type`` values (None when
-        absent) and its method."""
+    def headers(self, request: Request) -> tuple[HeaderValue, str]:
+        """The request's ``Accept`` value (None when absent) and its method."""
+
+    @abstractmethod
+    def content_type(self, request: Request) -> HeaderValue:
+        """The request's ``Content-Type`` value (None when absent); read only
+        for an endpoint that ``consumes``."""
 
     @abstractmethod
     def keep(self, request: Request, consumed: Decision | None) -> None:
@@ -132,14 +141,11 @@ class EnvironBinding(Binding[MutableMapping[str, Any], Response]):
 
     __slots__ = ()
 
-    def headers(
-        self, request: MutableMapping[str, Any]
-    ) -> tuple[HeaderValue, HeaderValue, str]:
-        return (
-            request.get("HTTP_ACCEPT"),
-            request.get("CONTENT_TYPE"),
-            request.get("REQUEST_METHOD", "GET"),
-        )
+    def headers(self, request: MutableMapping[str, Any]) -> tuple[HeaderValue, str]:
+        return request.get("HTTP_ACCEPT"), request.get("REQUEST_METHOD", "GET")
+
+    def content_type(self, request: MutableMapping[str, Any]) -> HeaderValue:
+        return request.get("CONTENT_TYPE")
 
     def keep(
         self, request: MutableMapping[str, Any], consumed: Decision | None
@@ -162,7 +168,8 @@ def negotiating(
         checked = binding.checked(request)
         if checked is not None:
             return request, checked
-        step = endpoint.before(*binding.headers(request))
+        accept, method = binding.headers(request)
+        step = endpoint.before(accept, method, binding.content_type, request)
         if isinstance(step, Proceed):
             binding.keep(request, step.consumed)
         return request, step

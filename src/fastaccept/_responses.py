@@ -33,6 +33,10 @@ _PROBLEM = ("Content-Type", "application/problem+json")
 _VARY = ("Vary", "Accept")
 
 
+#: Reason phrases by status code, read without making an ``HTTPStatus``.
+_PHRASES = {status.value: status.phrase for status in HTTPStatus}
+
+
 class StatusAndHeaders:
     """What every answer has: ``status`` and ``header_items``, and their views."""
 
@@ -48,7 +52,8 @@ class StatusAndHeaders:
     @property
     def reason(self) -> str:
         """The status's reason phrase, e.g. ``"Not Acceptable"`` (for WSGI)."""
-        return HTTPStatus(self.status).phrase
+        phrase = _PHRASES.get(self.status)
+        return HTTPStatus(self.status).phrase if phrase is None else phrase
 
     @property
     def headers(self) -> dict[str, str]:

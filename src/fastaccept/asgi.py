@@ -37,6 +37,10 @@ Handler = Callable[[Scope, Receive], Awaitable[Any]]
 __all__ = ["CONSUMED", "negotiated"]
 
 
+def _content_type(scope: Scope) -> bytes | None:
+    return header_from_scope(scope, "content-type")
+
+
 def negotiated(
     renderers: Renderers,
     *,
@@ -64,8 +68,7 @@ def negotiated(
                 )
             method = scope["method"]
             accept = header_from_scope(scope)
-            content_type = header_from_scope(scope, "content-type")
-            step = endpoint.before(accept, content_type, method)
+            step = endpoint.before(accept, method, _content_type, scope)
             if isinstance(step, Rendered):
                 rendered = step
             else:

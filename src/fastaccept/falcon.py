@@ -53,9 +53,12 @@ class FalconBinding(Binding[Exchange, None]):
     def request(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Exchange:
         return args[1], args[2]
 
-    def headers(self, request: Exchange) -> tuple[HeaderValue, HeaderValue, str]:
+    def headers(self, request: Exchange) -> tuple[HeaderValue, str]:
         req = request[0]
-        return req.get_header("Accept"), req.get_header("Content-Type"), req.method
+        return req.get_header("Accept"), req.method
+
+    def content_type(self, request: Exchange) -> HeaderValue:
+        return request[0].get_header("Content-Type")
 
     def keep(self, request: Exchange, consumed: Decision | None) -> None:
         request[0].context[CONSUMED] = consumed

@@ -228,7 +228,8 @@ class NegotiatedRoute(APIRoute):
             return handle
 
         async def negotiated_route(request: Request) -> Response:
-            step = endpoint.before(*STARLETTE.headers(request))
+            accept, method = STARLETTE.headers(request)
+            step = endpoint.before(accept, method, STARLETTE.content_type, request)
             if isinstance(step, Rendered):
                 return STARLETTE.reply(request, step)
             request.scope[CHECKED] = step

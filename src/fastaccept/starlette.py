@@ -53,13 +53,12 @@ class StarletteBinding(Binding[Request, Response]):
         request: Request = args[0]
         return request
 
-    def headers(self, request: Request) -> tuple[HeaderValue, HeaderValue, str]:
+    def headers(self, request: Request) -> tuple[HeaderValue, str]:
         scope = request.scope
-        return (
-            header_from_scope(scope),
-            header_from_scope(scope, "content-type"),
-            scope["method"],
-        )
+        return header_from_scope(scope), scope["method"]
+
+    def content_type(self, request: Request) -> HeaderValue:
+        return header_from_scope(request.scope, "content-type")
 
     def keep(self, request: Request, consumed: Decision | None) -> None:
         request.scope[CONSUMED] = consumed

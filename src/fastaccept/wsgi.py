@@ -30,6 +30,10 @@ if TYPE_CHECKING:
 __all__ = ["CONSUMED", "negotiated"]
 
 
+def _content_type(environ: WSGIEnvironment) -> str | None:
+    return environ.get("CONTENT_TYPE")
+
+
 def negotiated(
     renderers: Renderers,
     *,
@@ -53,7 +57,7 @@ def negotiated(
         ) -> Iterable[bytes]:
             method = environ.get("REQUEST_METHOD", "GET")
             accept = environ.get("HTTP_ACCEPT")
-            step = endpoint.before(accept, environ.get("CONTENT_TYPE"), method)
+            step = endpoint.before(accept, method, _content_type, environ)
             if isinstance(step, Rendered):
                 rendered = step
             else:
