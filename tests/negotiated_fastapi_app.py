@@ -54,3 +54,9 @@ def messages(body: dict[str, int], request: Request) -> dict[str, Any]:
 @negotiated(PAGES)
 def pages() -> str:
     return "a,b"
+
+
+@app.put("/uploads/{name}")
+@negotiated(CREATED, consumes=Consumes(["image/png", "image/jpeg"]))
+async def upload(name: str, request: Request) -> dict[str, Any]:
+    return {"name": name, "bytes": len(await request.body())}

@@ -200,6 +200,17 @@ def test_fastapi_checks_the_content_type_before_reading_the_body(
     assert invalid.status_code == 422
 
 
+def test_fastapi_a_body_read_by_the_handler(fastapi_client: Any) -> None:
+    r = fastapi_client.put(
+        "/uploads/a", content=b"\x89PNG", headers={"Content-Type": "image/png"}
+    )
+    assert (r.status_code, r.json()) == (200, {"name": "a", "bytes": 4})
+    r = fastapi_client.put(
+        "/uploads/a", content=b"GIF8", headers={"Content-Type": "image/gif"}
+    )
+    assert (r.status_code, r.headers["accept"]) == (415, "image/png, image/jpeg")
+
+
 def test_fastapi_answers_head_on_a_get_route(fastapi_client: Any) -> None:
     get = fastapi_client.get("/greeting/bob")
     head = fastapi_client.head("/greeting/bob")
@@ -222,6 +233,16 @@ def test_fastapi_openapi_lists_the_media_types_and_refusals(fastapi_app: Any) ->
         assert schema["properties"]["status"] == {"type": "integer"}
         assert "text/plain" in content
     assert "415" not in greeting
+    body = paths["/messages"]["post"]["requestBody"]
+    assert body["required"] is True
+    # The handler's JSON body schema, and every type consumes takes.
+    assert set(body["content"]) == {"application/json"}
+    assert "schema" in body["content"]["application/json"]
+    upload = paths["/uploads/{name}"]["put"]["requestBody"]
+    assert upload == {
+        "required": True,
+        "content": {"image/png": {}, "image/jpeg": {}},
+    }
     messages = paths["/messages"]["post"]["responses"]
     assert set(messages) >= {"201", "406", "415", "431", "422"}
     assert "200" not in messages
@@ -370,7 +391,7 @@ def test_django_views(django_views: Any) -> None:
 
 
 def _falcon_resource(asynchronous: bool) -> Any:
-    from fastaccept.falcon import negotiated
+    from fastaccept.falcon import consumed, negotiated
 
     if asynchronous:
 
@@ -383,7 +404,9 @@ def _falcon_resource(asynchronous: bool) -> Any:
 
             @negotiated(CREATED, consumes=BODY_TYPES, status=201)
             async def on_post(self, req: Any, resp: Any, name: str) -> Any:
-                return {"type": req.context[CONSUMED].media_type}
+                decision = consumed(req)
+                assert decision is not None
+                return {"type": decision.media_type}
 
         return AsyncGreeting()
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from fastaccept import Rendered, Renderers
+from fastaccept import Answer, Rendered, Renderers
 
 DATA = {"greeting": "héllo"}
 
@@ -212,6 +212,8 @@ def test_extra_headers_go_with_a_chosen_representation_only() -> None:
         ([("vary", "Cookie")], ValueError),
         ({"Content-Length": "3"}, ValueError),
         ([("Location", 1)], TypeError),
+        ([("Link", "</a>"), ("link", "</b>")], ValueError),  # combine them
+        ({"Set-Cookie": "a=1"}, ValueError),  # the framework's cookie API
     ],
 )
 def test_extra_headers_the_negotiation_sets_are_refused(
@@ -220,3 +222,10 @@ def test_extra_headers_the_negotiation_sets_are_refused(
     decision = RENDERERS.produces.select(None)
     with pytest.raises(error):
         RENDERERS.render(decision, DATA, headers=headers)
+    with pytest.raises(error):  # checked where the handler makes it
+        Answer(DATA, headers=headers)
+
+
+def test_an_answer_keeps_its_headers_as_pairs() -> None:
+    answer = Answer(DATA, 201, {"Location": "/m/1", "Link": "</a>, </b>"})
+    assert answer.headers == (("Location", "/m/1"), ("Link", "</a>, </b>"))

@@ -35,11 +35,15 @@ RendererMap = Mapping[Any, Renderer]
 class Answer:
     """What a negotiated handler may return instead of its bare data: the
     ``data`` to render, with this response's own ``status`` (None: the
-    endpoint's) and extra ``headers`` (a ``Location`` for a 201, say)."""
+    endpoint's) and extra ``headers`` (a ``Location`` for a 201, say),
+    checked as ``Renderers.render`` checks them, kept as a tuple of pairs."""
 
     data: Any
     status: int | None = None
     headers: Mapping[str, str] | Iterable[tuple[str, str]] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "headers", _extra(self.headers))
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,8 +163,10 @@ class Renderers(ByArguments):
         so a handler can refuse before it computes ``data``. A refusal (any
         ``Decision`` not ``ok``, ``Consumes``' too) is sent as decided.
         ``headers`` are added to a chosen representation's (a ``Location``,
-        say); ``Content-Type``, ``Content-Length`` and ``Vary`` are not
-        among them (``vary`` says what else the response varies on)."""
+        say): each name once (a list-valued field's values combined with
+        ", ", RFC 9110 §5.3), and not ``Content-Type``, ``Content-Length``,
+        ``Vary`` (``vary`` says what else the response varies on) or
+        ``Set-Cookie`` (frameworks keep cookies apart: use theirs)."""
         if decision.ok:
             render, charset = self._by_type[decision.media_type]
             produced = render(data)
@@ -197,16 +203,30 @@ _OWN_HEADERS = frozenset({"content-type", "content-length", "vary"})
 def _extra(
     headers: Mapping[str, str] | Iterable[tuple[str, str]],
 ) -> tuple[tuple[str, str], ...]:
-    """A handler's extra headers, checked: names and values are str, and none
-    is one ``render`` writes itself."""
+    """A handler's extra headers, checked: names and values are str, each
+    name once, none that ``render`` writes itself, no ``Set-Cookie``.
+
+    One value per name is what every framework's response keeps (a
+    list-valued field's values go combined, RFC 9110 §5.3); cookies have
+    each framework's own API (Django's, falcon's refuse a raw one).
+    """
     items = tuple(headers.items() if isinstance(headers, Mapping) else headers)
+    seen: set[str] = set()
     for name, value in items:
         if not isinstance(name, str) or not isinstance(value, str):
             raise TypeError(f"header {name!r}: names and values must be str")
-        if name.lower() in _OWN_HEADERS:
+        folded = name.lower()
+        if folded in _OWN_HEADERS:
             raise ValueError(
                 f"header {name!r} is set by the negotiation; pass vary= for Vary"
             )
+        if folded == "set-cookie":
+            raise ValueError("set cookies with the framework's own API")
+        if folded in seen:
+            raise ValueError(
+                f"header {name!r} given twice: combine its values with ', '"
+            )
+        seen.add(folded)
     return items
 
 

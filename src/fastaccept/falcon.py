@@ -13,8 +13,8 @@ Before the responder runs, a request whose ``Content-Type`` ``consumes``
 refuses gets its 415 (or 431), and one whose ``Accept`` allows no
 representation its 406 (or 431), each as plain text or
 ``application/problem+json`` (README rule 16). The responder keeps its URI
-template fields and finds the accepted request type as
-``req.context["fastaccept.consumed"]``. Falcon routes HEAD to ``on_head``:
+template fields and finds the accepted request type as ``consumed(req)``
+(``req.context["fastaccept.consumed"]``, typed). Falcon routes HEAD to ``on_head``:
 a negotiated ``on_get`` given as ``on_head`` answers it like GET without a
 body. ``Vary`` has ``Accept`` merged into what middleware already set.
 Works on ``falcon.App`` and ``falcon.asgi.App`` (async responders).
@@ -38,7 +38,7 @@ except ModuleNotFoundError as error:  # pragma: no cover - depends on the instal
         "fastaccept.falcon needs falcon: pip install falcon", name=error.name
     ) from error
 
-__all__ = ["CONSUMED", "negotiated"]
+__all__ = ["CONSUMED", "consumed", "negotiated"]
 
 #: A responder's request and response, WSGI or ASGI.
 Exchange = tuple[falcon.Request | falcon.asgi.Request, falcon.Response]
@@ -71,6 +71,13 @@ class FalconBinding(Binding[Exchange, None]):
                 value = merge_vary(resp.get_header("Vary"), value)
             resp.set_header(name, value)
         resp.data = rendered.body
+
+
+def consumed(req: falcon.Request | falcon.asgi.Request) -> Decision | None:
+    """The ``Consumes`` decision on ``req``'s body type, typed (falcon types
+    ``req.context[...]`` as ``Any | None``); None when none was taken."""
+    decision: Decision | None = req.context.get(CONSUMED)
+    return decision
 
 
 FALCON = FalconBinding()

@@ -214,6 +214,15 @@ class NegotiatedRoute(APIRoute):
                 found.renderers, found.consumes, kwargs["status_code"]
             )
             kwargs["responses"] = {**documented, **(kwargs.get("responses") or {})}
+            if found.consumes is not None:  # the body types, beside any schema
+                extra = kwargs.get("openapi_extra") or {}
+                body = extra.get("requestBody", {})
+                content: dict[str, Any] = {t: {} for t in found.consumes.media_types}
+                content.update(body.get("content", {}))
+                kwargs["openapi_extra"] = {
+                    **extra,
+                    "requestBody": {"required": True, **body, "content": content},
+                }
             offered = documented[kwargs["status_code"]]["content"]
             if "application/json" not in offered and isinstance(
                 kwargs.get("response_class"), DefaultPlaceholder
