@@ -1,80 +1,57 @@
 """The framework recipes in examples/frameworks, each through its own test client.
 
 Every recipe serves ``GET /greeting`` (JSON or HTML by Accept) and
-``POST /messages`` (JSON or form content). The same checks run against each:
-negotiation, ``Vary``, 406, 415 with ``Accept``, 431, and hostile input that
-must never become a 500.
+``POST /messages`` (JSON or form content) with the framework's integration
+(``fastaccept.asgi``, ``.wsgi``, ``.starlette``, ``.fastapi``, ``.flask``,
+``.django``, ``.falcon``). The same checks run against each: negotiation,
+HEAD, ``Vary``, 406 and 415 as plain text or problem+json, 431, and hostile
+input that must never become a 500. tests/test_sockets.py serves the same
+recipes on uvicorn and waitress.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import warnings
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
 import pytest
 import werkzeug.test
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from fastaccept import BROWSER_DEFAULTS
 
-from .conftest import load_example
-
-OFFERS = ("application/json", "text/html; charset=utf-8")
-BODY_TYPES = "application/json, application/x-www-form-urlencoded"
-JDK_LEGACY = "text/html, image/gif, image/jpeg, *; q=.2, */*; q=.2"
-
-Headers = list[tuple[str, bytes]]
-
-
-@dataclass(frozen=True)
-class Reply:
-    status: int
-    headers: dict[str, str]  # names lower-case
-    body: bytes
-
-
-Call = Callable[[str, str, Headers, bytes], Reply]
-
-
-#: The package each recipe needs: its tests skip where it cannot be installed
-#: (FastAPI's pydantic-core has no free-threaded 3.13 build here).
-NEEDS = {
-    "asgi_app": "httpx",
-    "starlette_app": "starlette",
-    "fastapi_app": "fastapi",
-    "wsgi_app": "werkzeug",
-    "flask_app": "flask",
-    "django_app": "django",
-    "falcon_app": "falcon",
-}
-
-
-def load_recipe(name: str) -> ModuleType:
-    pytest.importorskip(NEEDS[name])
-    return load_example(f"frameworks/{name}.py")
-
-
-def lower_keys(headers: Any) -> dict[str, str]:
-    return {str(k).lower(): str(v) for k, v in headers.items()}
-
-
-def text_headers(headers: Headers) -> dict[str, str]:
-    """One str value per name (WSGI clients: the server has combined lines)."""
-    combined: dict[str, str] = {}
-    for name, value in headers:
-        text = value.decode("latin-1")
-        combined[name] = f"{combined[name]}, {text}" if name in combined else text
-    return combined
+from .recipes import (
+    BODY_TYPES,
+    CREATED_OFFERS,
+    JDK_LEGACY,
+    NEEDS,
+    OFFERS,
+    PROBLEM_406,
+    Call,
+    Headers,
+    Reply,
+    assert_created,
+    assert_greeting,
+    assert_plain_refusal,
+    assert_problem,
+    assert_vary,
+    get,
+    joined,
+    load_recipe,
+    post,
+)
 
 
 def httpx_call(client: Any) -> Call:
     def call(method: str, path: str, headers: Headers, body: bytes) -> Reply:
         lines = [(name.encode(), value) for name, value in headers]
         r = client.request(method, path, headers=lines, content=body)
-        return Reply(r.status_code, lower_keys(r.headers), r.content)
+        return Reply(r.status_code, joined(r.headers.multi_items()), r.content)
 
     return call
 
@@ -88,7 +65,7 @@ def asgi_call(app: Any) -> Call:
         async with httpx.AsyncClient(transport=transport, base_url="http://t") as c:
             lines = [(name.encode(), value) for name, value in headers]
             r = await c.request(method, path, headers=lines, content=body)
-        return Reply(r.status_code, lower_keys(r.headers), r.content)
+        return Reply(r.status_code, joined(r.headers.multi_items()), r.content)
 
     return lambda *args: asyncio.run(request(*args))
 
@@ -110,8 +87,8 @@ def werkzeug_call(client: Any) -> Call:
     """
 
     def call(method: str, path: str, headers: Headers, body: bytes) -> Reply:
-        r = client.open(path, method=method, headers=text_headers(headers), data=body)
-        return Reply(r.status_code, lower_keys(r.headers), r.data)
+        r = client.open(path, method=method, headers=joined(headers), data=body)
+        return Reply(r.status_code, joined(r.headers.items()), r.data)
 
     return call
 
@@ -124,10 +101,10 @@ def django_call(module: ModuleType) -> Call:
     client = Client(raise_request_exception=True)
 
     def call(method: str, path: str, headers: Headers, body: bytes) -> Reply:
-        fields = text_headers(headers)
+        fields = joined(headers)
         content_type = fields.pop("content-type", "")
         r = client.generic(method, path, body, content_type, headers=fields)
-        return Reply(r.status_code, lower_keys(r.headers), r.content)
+        return Reply(r.status_code, joined(r.headers.items()), r.content)
 
     return call
 
@@ -138,10 +115,8 @@ def falcon_call(app: Any) -> Call:
     client = TestClient(app)
 
     def call(method: str, path: str, headers: Headers, body: bytes) -> Reply:
-        r = client.simulate_request(
-            method, path, headers=text_headers(headers), body=body
-        )
-        return Reply(r.status_code, lower_keys(r.headers), r.content)
+        r = client.simulate_request(method, path, headers=joined(headers), body=body)
+        return Reply(r.status_code, joined(r.headers.items()), r.content)
 
     return call
 
@@ -155,42 +130,20 @@ CLIENTS: dict[str, Callable[[ModuleType], Call]] = {
     "django_app": django_call,
     "falcon_app": lambda m: falcon_call(m.app),
 }
+assert set(CLIENTS) == set(NEEDS)
 #: Recipes whose clients can send one header in several field lines.
 MULTI_LINE = ("asgi_app", "starlette_app", "fastapi_app")
 
 
 @pytest.fixture(scope="module", params=sorted(CLIENTS))
-def call(request: pytest.FixtureRequest) -> Iterator[Call]:
-    yield CLIENTS[request.param](load_recipe(request.param))
+def recipe(request: pytest.FixtureRequest) -> str:
+    name: str = request.param
+    return name
 
 
-def get(call: Call, *accept: str | bytes) -> Reply:
-    lines = [
-        ("accept", v if isinstance(v, bytes) else v.encode("latin-1")) for v in accept
-    ]
-    return call("GET", "/greeting", lines, b"")
-
-
-def post(call: Call, content_type: str | bytes | None, body: bytes = b"{}") -> Reply:
-    if content_type is None:
-        return call("POST", "/messages", [], body)
-    if isinstance(content_type, str):
-        content_type = content_type.encode("latin-1")
-    return call("POST", "/messages", [("content-type", content_type)], body)
-
-
-def assert_chosen(reply: Reply, media_type: str) -> None:
-    assert reply.status == 200, reply.body
-    assert reply.headers["content-type"].replace(" ", "") == media_type.replace(" ", "")
-    assert "Accept" in reply.headers["vary"]
-    expected = b'{"greeting": "hello"}' if "json" in media_type else b"<p>hello</p>"
-    assert reply.body == expected
-
-
-def assert_refused(reply: Reply, status: int) -> None:
-    assert reply.status == status, reply.body
-    assert reply.headers["content-type"].startswith("text/plain")
-    assert reply.body.startswith(str(status).encode())
+@pytest.fixture(scope="module")
+def call(recipe: str) -> Iterator[Call]:
+    yield CLIENTS[recipe](load_recipe(recipe))
 
 
 @pytest.mark.parametrize(
@@ -205,42 +158,92 @@ def assert_refused(reply: Reply, status: int) -> None:
         ("image/png, text/*;q=0.1", "text/html; charset=utf-8"),
     ],
 )
-def test_negotiates_the_media_type(call: Call, accept: str, chosen: str) -> None:
-    assert_chosen(get(call, accept), chosen)
+def test_negotiates_the_media_type(
+    call: Call, recipe: str, accept: str, chosen: str
+) -> None:
+    reply = get(call, accept)
+    assert_greeting(reply, chosen)
+    assert_vary(reply, recipe)
 
 
 def test_no_accept_header_gets_the_first_offer(call: Call) -> None:
-    assert_chosen(get(call), "application/json")
+    assert_greeting(get(call), "application/json")
 
 
 @pytest.mark.parametrize("context", sorted(BROWSER_DEFAULTS))
 def test_browser_defaults(call: Call, context: str) -> None:
     value = BROWSER_DEFAULTS[context]
     chosen = OFFERS[1] if "text/html" in value else OFFERS[0]
-    assert_chosen(get(call, value), chosen)
+    assert_greeting(get(call, value), chosen)
 
 
 @pytest.mark.parametrize("name", MULTI_LINE)
 def test_several_accept_lines_count_as_one_list(name: str) -> None:
     call = CLIENTS[name](load_recipe(name))
     # RFC 9110 §5.3: two lines are the list "image/png, text/html".
-    assert_chosen(get(call, "image/png", "text/html"), OFFERS[1])
+    assert_greeting(get(call, "image/png", "text/html"), OFFERS[1])
+
+
+@pytest.mark.parametrize("accept", [*OFFERS, "image/png", PROBLEM_406])
+def test_head_is_get_without_a_body(call: Call, recipe: str, accept: str) -> None:
+    got = get(call, accept)
+    head = get(call, accept, method="HEAD")
+    assert head.status == got.status
+    for name in ("content-type", "content-length", "vary"):
+        assert head.headers[name] == got.headers[name], name
+    assert int(head.headers["content-length"]) == len(got.body) > 0
+    assert head.body == b""
+    assert_vary(head, recipe)
+
+
+def test_vary_names_accept_once_and_keeps_the_rest(call: Call, recipe: str) -> None:
+    for reply in (
+        get(call, "text/html"),
+        get(call),
+        get(call, "image/png"),
+        get(call, PROBLEM_406),
+        get(call, "text/html, " * 800),
+    ):
+        assert_vary(reply, recipe)
+    for reply in (
+        post(call, "application/json"),
+        post(call, "text/plain", "application/json"),
+        post(call, "application/json", "image/png"),
+    ):
+        assert_vary(reply, recipe, "/messages")
 
 
 @pytest.mark.parametrize(
     "accept", ["image/png", "text/plain, application/xml", "*/*;q=0"]
 )
-def test_406_lists_the_available_types(call: Call, accept: str) -> None:
+def test_406_as_plain_text_lists_the_available_types(
+    call: Call, recipe: str, accept: str
+) -> None:
     reply = get(call, accept)
-    assert_refused(reply, 406)
-    assert "Accept" in reply.headers["vary"]
-    for offer in OFFERS:
-        assert offer.encode() in reply.body
+    assert_plain_refusal(reply, 406, OFFERS)
+    assert_vary(reply, recipe)
+
+
+@pytest.mark.parametrize(
+    "accept",
+    [
+        PROBLEM_406,
+        "application/problem+json",
+        "text/plain;q=0.5, application/problem+json",
+    ],
+)
+def test_406_as_problem_json_where_accept_prefers_it(
+    call: Call, recipe: str, accept: str
+) -> None:
+    reply = get(call, accept)
+    assert_problem(reply, 406, OFFERS)
+    assert_vary(reply, recipe)
 
 
 def test_431_for_an_over_long_accept(call: Call) -> None:
     reply = get(call, "text/html, " * 800)
-    assert_refused(reply, 431)
+    assert reply.status == 431, reply.body
+    assert reply.headers["content-type"] == "text/plain; charset=utf-8"
     assert b"the limit is 8192" in reply.body
 
 
@@ -260,14 +263,15 @@ def test_431_for_an_over_long_accept(call: Call) -> None:
         b"\t \t",
     ],
 )
-def test_hostile_accept_is_never_a_500(call: Call, accept: bytes) -> None:
+def test_hostile_accept_is_never_a_500(call: Call, recipe: str, accept: bytes) -> None:
     reply = get(call, accept)
     assert reply.status in (200, 406), reply.body
-    assert "Accept" in reply.headers["vary"]
+    assert_vary(reply, recipe)
     if reply.status == 200:
-        assert reply.headers["content-type"].replace(" ", "") in [
-            o.replace(" ", "") for o in OFFERS
-        ]
+        assert any(
+            reply.headers["content-type"].replace(" ", "") == o.replace(" ", "")
+            for o in OFFERS
+        )
 
 
 @pytest.mark.parametrize(
@@ -280,8 +284,23 @@ def test_hostile_accept_is_never_a_500(call: Call, accept: bytes) -> None:
     ],
 )
 def test_accepted_request_content(call: Call, content_type: str) -> None:
-    reply = post(call, content_type)
-    assert reply.status == 201, reply.body
+    assert_created(post(call, content_type), "application/json")
+
+
+@pytest.mark.parametrize(
+    ("accept", "chosen"),
+    [
+        (None, "application/json"),
+        ("text/plain", "text/plain; charset=utf-8"),
+        ("text/*, application/json;q=0.5", "text/plain; charset=utf-8"),
+    ],
+)
+def test_the_created_message_is_negotiated(
+    call: Call, recipe: str, accept: str | None, chosen: str
+) -> None:
+    reply = post(call, "application/json", accept)
+    assert_created(reply, chosen)
+    assert_vary(reply, recipe, "/messages")
 
 
 @pytest.mark.parametrize(
@@ -300,16 +319,102 @@ def test_415_names_the_accepted_types(
     call: Call, content_type: str | bytes | None
 ) -> None:
     reply = post(call, content_type)
-    assert_refused(reply, 415)
-    assert reply.headers["accept"] == BODY_TYPES
-    assert b"application/json\napplication/x-www-form-urlencoded\n" in reply.body
+    assert_plain_refusal(reply, 415, BODY_TYPES)
+    assert reply.headers["accept"] == ", ".join(BODY_TYPES)
+
+
+def test_415_as_problem_json_where_accept_prefers_it(call: Call, recipe: str) -> None:
+    reply = post(call, "text/plain", "application/json")
+    assert_problem(reply, 415, BODY_TYPES)
+    assert reply.headers["accept"] == ", ".join(BODY_TYPES)
+    assert_vary(reply, recipe, "/messages")
+
+
+def test_the_body_type_is_checked_before_accept(call: Call) -> None:
+    # Both refusable: the 415 comes first, in the format the Accept prefers.
+    reply = post(call, "text/csv", PROBLEM_406)
+    assert_problem(reply, 415, BODY_TYPES)
+    reply = post(call, "application/json", PROBLEM_406)
+    assert_problem(reply, 406, CREATED_OFFERS)
 
 
 def test_431_for_an_over_long_content_type(call: Call) -> None:
     # 9,017 characters: over fastaccept's 8192, under Django 6's own limit (below).
     reply = post(call, "application/json;" + "x=y;" * 2250)
-    assert_refused(reply, 431)
+    assert reply.status == 431, reply.body
+    assert reply.headers["content-type"] == "text/plain; charset=utf-8"
     assert b"the Content-Type header is 9017 characters long" in reply.body
+    reply = post(call, "application/json;" + "x=y;" * 2250, "application/json")
+    assert reply.status == 431, reply.body
+    assert json.loads(reply.body)["status"] == 431
+
+
+#: Header values no server passes on: CR and LF end a field line. NUL and the
+#: other control bytes, obs-text (0x80-0xFF) and anything else can come.
+HOSTILE = st.binary(max_size=60).filter(
+    lambda v: b"\r" not in v and b"\n" not in v
+) | st.sampled_from(
+    [
+        b"\x00",
+        b"\xff/\xfe",
+        b'a/b;p="',
+        b"*/*;q=" + b"9" * 50,
+        b",,,;;;",
+        b"application/problem+json;q=0.5, x/y",
+        b"application/json;" + b"x=y;" * 2100,  # over 8192
+    ]
+)
+METHODS = st.sampled_from(["GET", "HEAD", "POST"])
+
+
+@settings(max_examples=100, deadline=None)
+@given(accept=HOSTILE, content_type=HOSTILE, method=METHODS)
+def test_no_accept_or_content_type_is_a_500(
+    call: Call, recipe: str, accept: bytes, content_type: bytes, method: str
+) -> None:
+    headers = [("accept", accept), ("content-type", content_type)]
+    for path, allowed in (("/greeting", "GET HEAD"), ("/messages", "POST")):
+        reply = call(method, path, headers, b"{}")
+        if method not in allowed:
+            assert reply.status in (404, 405), reply.body  # the framework's own
+            continue
+        assert reply.status in (200, 201, 406, 415, 431), reply.body
+        assert_vary(reply, recipe, path)
+
+
+@settings(max_examples=50, deadline=None)
+@given(
+    accepts=st.lists(HOSTILE, min_size=2, max_size=4),
+    content_types=st.lists(HOSTILE, min_size=2, max_size=3),
+)
+@pytest.mark.parametrize("name", MULTI_LINE)
+def test_no_several_header_lines_are_a_500(
+    name: str, accepts: list[bytes], content_types: list[bytes]
+) -> None:
+    call = CLIENTS[name](load_recipe(name))
+    lines = [("accept", a) for a in accepts]
+    lines += [("content-type", c) for c in content_types]
+    for method, path in (("GET", "/greeting"), ("POST", "/messages")):
+        reply = call(method, path, lines, b"{}")
+        assert reply.status in (200, 201, 406, 415, 431), reply.body
+        assert_vary(reply, name, path)
+
+
+def test_fastapi_documents_every_media_type_and_refusal() -> None:
+    app = load_recipe("fastapi_app").app
+    paths = app.openapi()["paths"]
+    greeting = paths["/greeting"]["get"]["responses"]
+    assert list(greeting["200"]["content"]) == list(OFFERS)
+    assert set(greeting) == {"200", "406", "431"}
+    messages = paths["/messages"]["post"]["responses"]
+    assert list(messages["201"]["content"]) == list(CREATED_OFFERS)
+    assert set(messages) == {"201", "406", "415", "431"}
+    for refusal in (greeting["406"], messages["406"], messages["415"]):
+        problem = refusal["content"]["application/problem+json"]["schema"]
+        assert {"type", "title", "status", "detail"} <= set(problem["required"])
+    accept = messages["415"]["headers"]["Accept"]["schema"]
+    assert accept["example"] == ", ".join(BODY_TYPES)
+    assert "head" not in paths["/greeting"]  # HEAD is answered, not an operation
 
 
 def test_django_6_refuses_a_content_type_over_10000_before_any_view() -> None:

@@ -1,49 +1,60 @@
-"""fastaccept in a plain ASGI application: run with ``uvicorn asgi_app:app``."""
+"""fastaccept in a plain ASGI application: ``uvicorn asgi_app:app``."""
 
 from __future__ import annotations
 
+import html
+import json
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
-from fastaccept import Consumes, Decision, Produces, header_from_scope
+from fastaccept import Consumes, Renderers, header_from_scope
+from fastaccept.asgi import negotiated
 
 Scope = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
 Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
 
-GREETING = {
-    "application/json": b'{"greeting": "hello"}',
-    "text/html; charset=utf-8": b"<p>hello</p>",
-}
-GREETING_TYPES = Produces(GREETING)
+GREETING = Renderers(
+    {
+        "application/json": json.dumps,
+        "text/html; charset=utf-8": lambda g: f"<p>{html.escape(g['greeting'])}</p>",
+    }
+)
+CREATED = Renderers(
+    {
+        "application/json": json.dumps,
+        "text/plain; charset=utf-8": lambda m: f"message {m['id']} created\n",
+    }
+)
 MESSAGE_TYPES = Consumes(["application/json", "application/x-www-form-urlencoded"])
 
 
-async def respond(
-    send: Send, status: int, headers: dict[str, str], body: bytes
-) -> None:
-    raw = [(k.encode("latin-1"), v.encode("latin-1")) for k, v in headers.items()]
-    await send({"type": "http.response.start", "status": status, "headers": raw})
-    await send({"type": "http.response.body", "body": body})
+@negotiated(GREETING, vary="Accept-Language")  # the greeting's language too
+async def greeting(scope: Scope, receive: Receive) -> dict[str, str]:
+    french = (header_from_scope(scope, "accept-language") or b"").startswith(b"fr")
+    return {"greeting": "bonjour" if french else "hello"}
 
 
-async def refuse(send: Send, decision: Decision) -> None:
-    await respond(send, decision.status, decision.headers, decision.body.encode())
+@negotiated(CREATED, consumes=MESSAGE_TYPES, status=201)
+async def post_message(scope: Scope, receive: Receive) -> dict[str, int]:
+    # ... store the body, from receive(); scope["fastaccept.consumed"] has its type
+    return {"id": 1}
+
+
+async def not_found(scope: Scope, receive: Receive, send: Send) -> None:
+    headers = [(b"content-type", b"text/plain")]
+    await send({"type": "http.response.start", "status": 404, "headers": headers})
+    await send({"type": "http.response.body", "body": b"not found\n"})
+
+
+ROUTES = {
+    ("GET", "/greeting"): greeting,
+    ("HEAD", "/greeting"): greeting,
+    ("POST", "/messages"): post_message,
+}
 
 
 async def app(scope: Scope, receive: Receive, send: Send) -> None:
-    assert scope["type"] == "http"
-    route = (scope["method"], scope["path"])
-    if route == ("GET", "/greeting"):
-        decision = GREETING_TYPES.select(header_from_scope(scope))
-        if not decision.ok:
-            return await refuse(send, decision)
-        await respond(send, 200, decision.headers, GREETING[decision.media_type])
-    elif route == ("POST", "/messages"):
-        decision = MESSAGE_TYPES.check(header_from_scope(scope, "content-type"))
-        if not decision.ok:
-            return await refuse(send, decision)
-        # ... read the body with `receive` and store it as decision.media_type ...
-        await respond(send, 201, {"Content-Type": "text/plain"}, b"created\n")
-    else:
-        await respond(send, 404, {"Content-Type": "text/plain"}, b"not found\n")
+    if scope["type"] == "http":  # uvicorn also sends "lifespan"
+        endpoint = ROUTES.get((scope["method"], scope["path"]), not_found)
+        await endpoint(scope, receive, send)

@@ -1,44 +1,59 @@
-"""fastaccept in a Django project (one file here; the views go in views.py)."""
+"""fastaccept in a Django project, in one file: ``python django_app.py runserver``
+(a real project spreads it over settings.py, urls.py and views.py)."""
 
 from __future__ import annotations
 
+import html
+import json
+import sys
+
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse
+from django.core.management import execute_from_command_line
+from django.core.wsgi import get_wsgi_application
+from django.http import HttpRequest
 from django.urls import path
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
-from fastaccept import Consumes, Decision, Produces
+from fastaccept import Consumes, Renderers
+from fastaccept.django import negotiated
 
-if not settings.configured:  # a one-file project; a real one has settings.py
-    settings.configure(ROOT_URLCONF=__name__, ALLOWED_HOSTS=["testserver"])
+settings.configure(
+    ROOT_URLCONF=__name__,
+    ALLOWED_HOSTS=["localhost", "127.0.0.1", "testserver"],
+    # Greets in the visitor's language, adding Accept-Language to Vary.
+    MIDDLEWARE=["django.middleware.locale.LocaleMiddleware"],
+)
 
-GREETING = {
-    "application/json": '{"greeting": "hello"}',
-    "text/html; charset=utf-8": "<p>hello</p>",
-}
-GREETING_TYPES = Produces(GREETING)
+GREETING = Renderers(
+    {
+        "application/json": json.dumps,
+        "text/html; charset=utf-8": lambda g: f"<p>{html.escape(g['greeting'])}</p>",
+    }
+)
+CREATED = Renderers(
+    {
+        "application/json": json.dumps,
+        "text/plain; charset=utf-8": lambda m: f"message {m['id']} created\n",
+    }
+)
 MESSAGE_TYPES = Consumes(["application/json", "application/x-www-form-urlencoded"])
 
 
-def refusal(decision: Decision) -> HttpResponse:
-    return HttpResponse(decision.body, status=decision.status, headers=decision.headers)
-
-
-@require_GET
-def greeting(request: HttpRequest) -> HttpResponse:
-    decision = GREETING_TYPES.select(request.META.get("HTTP_ACCEPT"))
-    if not decision.ok:
-        return refusal(decision)
-    return HttpResponse(GREETING[decision.media_type], headers=decision.headers)
+@require_safe  # GET and HEAD
+@negotiated(GREETING)
+def greeting(request: HttpRequest) -> dict[str, str]:
+    return {"greeting": "bonjour" if request.LANGUAGE_CODE == "fr" else "hello"}
 
 
 @require_POST
-def post_message(request: HttpRequest) -> HttpResponse:
-    decision = MESSAGE_TYPES.check(request.META.get("CONTENT_TYPE"))
-    if not decision.ok:
-        return refusal(decision)
-    # ... read request.body and store it as decision.media_type ...
-    return HttpResponse("created\n", status=201, content_type="text/plain")
+@negotiated(CREATED, consumes=MESSAGE_TYPES, status=201)
+def post_message(request: HttpRequest) -> dict[str, int]:
+    # ... store request.body; request.META["fastaccept.consumed"] has its type
+    return {"id": 1}
 
 
 urlpatterns = [path("greeting", greeting), path("messages", post_message)]
+application = get_wsgi_application()  # for a WSGI server: django_app:application
+
+if __name__ == "__main__":
+    execute_from_command_line(sys.argv)

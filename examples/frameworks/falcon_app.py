@@ -1,46 +1,52 @@
-"""fastaccept in a falcon (WSGI) application."""
+"""fastaccept in a falcon application: ``waitress-serve falcon_app:app``."""
 
 from __future__ import annotations
 
+import html
+import json
+
 import falcon
 
-from fastaccept import Consumes, Decision, Produces
+from fastaccept import Consumes, Renderers
+from fastaccept.falcon import negotiated
 
-GREETING = {
-    "application/json": '{"greeting": "hello"}',
-    "text/html; charset=utf-8": "<p>hello</p>",
-}
-GREETING_TYPES = Produces(GREETING)
+GREETING = Renderers(
+    {
+        "application/json": json.dumps,
+        "text/html; charset=utf-8": lambda g: f"<p>{html.escape(g['greeting'])}</p>",
+    }
+)
+CREATED = Renderers(
+    {
+        "application/json": json.dumps,
+        "text/plain; charset=utf-8": lambda m: f"message {m['id']} created\n",
+    }
+)
 MESSAGE_TYPES = Consumes(["application/json", "application/x-www-form-urlencoded"])
 
 
-def refuse(resp: falcon.Response, decision: Decision) -> None:
-    resp.status = decision.status
-    resp.set_headers(decision.headers)
-    resp.text = decision.body
+class Greeting:
+    @negotiated(GREETING)
+    def on_get(self, req: falcon.Request, resp: falcon.Response) -> dict[str, str]:
+        return {"greeting": "hello"}
+
+    on_head = on_get
 
 
-class GreetingResource:
-    def on_get(self, req: falcon.Request, resp: falcon.Response) -> None:
-        # req.get_header, not req.accept: that one turns a missing header into */*.
-        decision = GREETING_TYPES.select(req.get_header("Accept"))
-        if not decision.ok:
-            return refuse(resp, decision)
-        resp.set_headers(decision.headers)
-        resp.text = GREETING[decision.media_type]
+class Messages:
+    @negotiated(CREATED, consumes=MESSAGE_TYPES, status=201)
+    def on_post(self, req: falcon.Request, resp: falcon.Response) -> dict[str, int]:
+        # ... store req.bounded_stream; fastaccept.falcon.consumed(req) has its type
+        return {"id": 1}
 
 
-class MessagesResource:
-    def on_post(self, req: falcon.Request, resp: falcon.Response) -> None:
-        decision = MESSAGE_TYPES.check(req.get_header("Content-Type"))
-        if not decision.ok:
-            return refuse(resp, decision)
-        # ... read req.bounded_stream and store it as decision.media_type ...
-        resp.status = falcon.HTTP_201
-        resp.content_type = falcon.MEDIA_TEXT
-        resp.text = "created\n"
+class VaryOnOrigin:  # as a CORS middleware does
+    def process_response(
+        self, req: falcon.Request, resp: falcon.Response, *args: object
+    ) -> None:
+        resp.append_header("Vary", "Origin")  # kept beside the Accept already there
 
 
-app = falcon.App()
-app.add_route("/greeting", GreetingResource())
-app.add_route("/messages", MessagesResource())
+app = falcon.App(middleware=[VaryOnOrigin()])
+app.add_route("/greeting", Greeting())
+app.add_route("/messages", Messages())

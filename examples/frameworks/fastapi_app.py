@@ -1,58 +1,54 @@
-"""fastaccept in a FastAPI application: the negotiation as a dependency."""
+"""fastaccept in a FastAPI application: ``uvicorn fastapi_app:app``; /docs lists
+each route's media types and its refusals (406, 415, 431)."""
 
 from __future__ import annotations
 
-from typing import Annotated
+import html
 
-from fastapi import Depends, FastAPI, Request
-from fastapi.responses import Response
+from fastapi import FastAPI, Request
+from fastapi.middleware.cors import CORSMiddleware
+from pydantic import BaseModel
 
-from fastaccept import Consumes, Decision, Produces, header_from_scope
+from fastaccept import Consumes, Renderers
+from fastaccept.fastapi import NegotiatedRoute, negotiated
 
-GREETING = {
-    "application/json": '{"greeting": "hello"}',
-    "text/html; charset=utf-8": "<p>hello</p>",
-}
-GREETING_TYPES = Produces(GREETING)
+
+class Greeting(BaseModel):
+    greeting: str
+
+
+class Created(BaseModel):
+    id: int
+
+
+GREETING = Renderers(
+    {
+        "application/json": Greeting.model_dump_json,
+        "text/html; charset=utf-8": lambda g: f"<p>{html.escape(g.greeting)}</p>",
+    }
+)
+CREATED = Renderers(
+    {
+        "application/json": Created.model_dump_json,
+        "text/plain; charset=utf-8": lambda m: f"message {m.id} created\n",
+    }
+)
 MESSAGE_TYPES = Consumes(["application/json", "application/x-www-form-urlencoded"])
 
 app = FastAPI()
-
-
-class Refused(Exception):
-    """A request fastaccept answered with 406, 415 or 431."""
-
-    def __init__(self, decision: Decision) -> None:
-        self.decision = decision
-
-
-@app.exception_handler(Refused)
-async def refused(request: Request, exc: Exception) -> Response:
-    assert isinstance(exc, Refused)
-    decision = exc.decision
-    return Response(decision.body, decision.status, decision.headers)
-
-
-def greeting_type(request: Request) -> Decision:
-    decision = GREETING_TYPES.select(header_from_scope(request.scope))
-    if not decision.ok:
-        raise Refused(decision)
-    return decision
-
-
-def message_type(request: Request) -> Decision:
-    decision = MESSAGE_TYPES.check(header_from_scope(request.scope, "content-type"))
-    if not decision.ok:
-        raise Refused(decision)
-    return decision
+app.router.route_class = NegotiatedRoute  # documents the routes, answers HEAD
+# CORS adds "Origin" to the Vary that already names Accept.
+app.add_middleware(CORSMiddleware, allow_origins=["https://example.org"])
 
 
 @app.get("/greeting")
-def greeting(decision: Annotated[Decision, Depends(greeting_type)]) -> Response:
-    return Response(GREETING[decision.media_type], headers=decision.headers)
+@negotiated(GREETING)
+def greeting() -> Greeting:
+    return Greeting(greeting="hello")
 
 
-@app.post("/messages", status_code=201)
-def post_message(decision: Annotated[Decision, Depends(message_type)]) -> Response:
-    # ... read the body and store it as decision.media_type ...
-    return Response("created\n", 201, media_type="text/plain")
+@app.post("/messages")
+@negotiated(CREATED, consumes=MESSAGE_TYPES, status=201)
+async def post_message(request: Request) -> Created:
+    # ... store await request.body(); request.scope["fastaccept.consumed"] has its type
+    return Created(id=1)

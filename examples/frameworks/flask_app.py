@@ -1,33 +1,46 @@
-"""fastaccept in a Flask application."""
+"""fastaccept in a Flask application: ``flask --app flask_app run``."""
 
 from __future__ import annotations
 
-from flask import Flask, Response, request
+import html
+import json
 
-from fastaccept import Consumes, Produces
+from flask import Flask, Response
 
-GREETING = {
-    "application/json": '{"greeting": "hello"}',
-    "text/html; charset=utf-8": "<p>hello</p>",
-}
-GREETING_TYPES = Produces(GREETING)
+from fastaccept import Consumes, Renderers
+from fastaccept.flask import negotiated
+
+GREETING = Renderers(
+    {
+        "application/json": json.dumps,
+        "text/html; charset=utf-8": lambda g: f"<p>{html.escape(g['greeting'])}</p>",
+    }
+)
+CREATED = Renderers(
+    {
+        "application/json": json.dumps,
+        "text/plain; charset=utf-8": lambda m: f"message {m['id']} created\n",
+    }
+)
 MESSAGE_TYPES = Consumes(["application/json", "application/x-www-form-urlencoded"])
 
 app = Flask(__name__)
 
 
-@app.get("/greeting")
-def greeting() -> Response:
-    decision = GREETING_TYPES.select(request.headers.get("Accept"))
-    if not decision.ok:
-        return Response(decision.body, decision.status, decision.headers)
-    return Response(GREETING[decision.media_type], headers=decision.headers)
+@app.get("/greeting")  # GET and HEAD
+@negotiated(GREETING)
+def greeting() -> dict[str, str]:
+    return {"greeting": "hello"}
 
 
 @app.post("/messages")
-def post_message() -> Response:
-    decision = MESSAGE_TYPES.check(request.headers.get("Content-Type"))
-    if not decision.ok:
-        return Response(decision.body, decision.status, decision.headers)
-    # ... read request.get_data() and store it as decision.media_type ...
-    return Response("created\n", 201, mimetype="text/plain")
+@negotiated(CREATED, consumes=MESSAGE_TYPES, status=201)
+def post_message() -> dict[str, int]:
+    # ... store request.get_data(); request.environ["fastaccept.consumed"] has its type
+    return {"id": 1}
+
+
+@app.after_request
+def vary_on_origin(response: Response) -> Response:  # as a CORS extension does
+    response.vary.add("Origin")  # kept beside the Accept already there
+    return response

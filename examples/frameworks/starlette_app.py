@@ -1,41 +1,50 @@
-"""fastaccept in a Starlette application."""
+"""fastaccept in a Starlette application: ``uvicorn starlette_app:app``."""
 
 from __future__ import annotations
 
+import html
+import json
+
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import Request
-from starlette.responses import Response
 from starlette.routing import Route
 
-from fastaccept import Consumes, Produces, header_from_scope
+from fastaccept import Consumes, Renderers
+from fastaccept.starlette import negotiated
 
-GREETING = {
-    "application/json": '{"greeting": "hello"}',
-    "text/html; charset=utf-8": "<p>hello</p>",
-}
-GREETING_TYPES = Produces(GREETING)
+GREETING = Renderers(
+    {
+        "application/json": json.dumps,
+        "text/html; charset=utf-8": lambda g: f"<p>{html.escape(g['greeting'])}</p>",
+    }
+)
+CREATED = Renderers(
+    {
+        "application/json": json.dumps,
+        "text/plain; charset=utf-8": lambda m: f"message {m['id']} created\n",
+    }
+)
 MESSAGE_TYPES = Consumes(["application/json", "application/x-www-form-urlencoded"])
 
 
-async def greeting(request: Request) -> Response:
-    # request.headers["accept"] would see only the first Accept line: read the scope.
-    decision = GREETING_TYPES.select(header_from_scope(request.scope))
-    if not decision.ok:
-        return Response(decision.body, decision.status, decision.headers)
-    return Response(GREETING[decision.media_type], headers=decision.headers)
+@negotiated(GREETING)
+async def greeting(request: Request) -> dict[str, str]:
+    return {"greeting": "hello"}
 
 
-async def post_message(request: Request) -> Response:
-    decision = MESSAGE_TYPES.check(header_from_scope(request.scope, "content-type"))
-    if not decision.ok:
-        return Response(decision.body, decision.status, decision.headers)
-    # ... await request.body() and store it as decision.media_type ...
-    return Response("created\n", 201, media_type="text/plain")
+@negotiated(CREATED, consumes=MESSAGE_TYPES, status=201)
+async def post_message(request: Request) -> dict[str, int]:
+    # ... store await request.body(); request.scope["fastaccept.consumed"] has its type
+    return {"id": 1}
 
 
 app = Starlette(
     routes=[
-        Route("/greeting", greeting, methods=["GET"]),
+        Route("/greeting", greeting),  # GET and HEAD
         Route("/messages", post_message, methods=["POST"]),
-    ]
+    ],
+    # CORS adds "Origin" to the Vary that already names Accept.
+    middleware=[Middleware(CORSMiddleware, allow_origins=["https://example.org"])],
 )

@@ -1,38 +1,57 @@
-"""fastaccept in a plain WSGI application: serve ``app`` with any WSGI server."""
+"""fastaccept in a plain WSGI application: ``waitress-serve wsgi_app:app``."""
 
 from __future__ import annotations
 
+import html
+import json
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from fastaccept import Consumes, Produces, header_from_environ
+from fastaccept import Consumes, Renderers
+from fastaccept.wsgi import negotiated
 
 if TYPE_CHECKING:
-    from _typeshed.wsgi import StartResponse
+    from _typeshed.wsgi import StartResponse, WSGIEnvironment
 
-GREETING = {
-    "application/json": b'{"greeting": "hello"}',
-    "text/html; charset=utf-8": b"<p>hello</p>",
-}
-GREETING_TYPES = Produces(GREETING)
+GREETING = Renderers(
+    {
+        "application/json": json.dumps,
+        "text/html; charset=utf-8": lambda g: f"<p>{html.escape(g['greeting'])}</p>",
+    }
+)
+CREATED = Renderers(
+    {
+        "application/json": json.dumps,
+        "text/plain; charset=utf-8": lambda m: f"message {m['id']} created\n",
+    }
+)
 MESSAGE_TYPES = Consumes(["application/json", "application/x-www-form-urlencoded"])
 
 
-def app(environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
+@negotiated(GREETING, vary="Accept-Language")  # the greeting's language too
+def greeting(environ: WSGIEnvironment) -> dict[str, str]:
+    french = environ.get("HTTP_ACCEPT_LANGUAGE", "").startswith("fr")
+    return {"greeting": "bonjour" if french else "hello"}
+
+
+@negotiated(CREATED, consumes=MESSAGE_TYPES, status=201)
+def post_message(environ: WSGIEnvironment) -> dict[str, int]:
+    # ... store environ["wsgi.input"]; environ["fastaccept.consumed"] has its type
+    return {"id": 1}
+
+
+def not_found(environ: WSGIEnvironment, start: StartResponse) -> Iterable[bytes]:
+    start("404 Not Found", [("Content-Type", "text/plain")])
+    return [b"not found\n"]
+
+
+ROUTES = {
+    ("GET", "/greeting"): greeting,
+    ("HEAD", "/greeting"): greeting,
+    ("POST", "/messages"): post_message,
+}
+
+
+def app(environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
     route = (environ["REQUEST_METHOD"], environ.get("PATH_INFO", ""))
-    if route == ("GET", "/greeting"):
-        decision = GREETING_TYPES.select(header_from_environ(environ))
-        if decision.ok:
-            start_response("200 OK", list(decision.header_items))
-            return [GREETING[decision.media_type]]
-    elif route == ("POST", "/messages"):
-        decision = MESSAGE_TYPES.check(header_from_environ(environ, "content-type"))
-        if decision.ok:
-            # ... read environ["wsgi.input"] and store it as decision.media_type ...
-            start_response("201 Created", [("Content-Type", "text/plain")])
-            return [b"created\n"]
-    else:
-        start_response("404 Not Found", [("Content-Type", "text/plain")])
-        return [b"not found\n"]
-    start_response(f"{decision.status} {decision.reason}", list(decision.header_items))
-    return [decision.body.encode()]
+    return ROUTES.get(route, not_found)(environ, start_response)

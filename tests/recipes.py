@@ -1,0 +1,167 @@
+"""What the recipes in examples/frameworks serve, and how to check it.
+
+Shared by tests/test_integrations.py (each framework's own test client) and
+tests/test_sockets.py (uvicorn and waitress on a real socket): a ``Call``
+sends one request, header lines as given, and gives back a ``Reply``.
+Every recipe serves ``GET /greeting`` (JSON or HTML) and ``POST /messages``
+(JSON or form content, answering 201 as JSON or plain text), and adds a
+``Vary`` token of its own beside ``Accept``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from .conftest import load_example
+
+#: The package each recipe needs: its tests skip where it cannot be installed
+#: (FastAPI's pydantic-core has no free-threaded 3.13 build here).
+NEEDS = {
+    "asgi_app": "httpx",
+    "starlette_app": "starlette",
+    "fastapi_app": "fastapi",
+    "wsgi_app": "werkzeug",
+    "flask_app": "flask",
+    "django_app": "django",
+    "falcon_app": "falcon",
+}
+ASGI_RECIPES = ("asgi_app", "fastapi_app", "starlette_app")
+WSGI_RECIPES = ("django_app", "falcon_app", "flask_app", "wsgi_app")
+
+#: What each recipe puts in Vary besides Accept: a parameter of its own (the
+#: greeting's language) or middleware (CORS; Django's LocaleMiddleware).
+OTHER_VARY = {
+    "asgi_app": "Accept-Language",
+    "wsgi_app": "Accept-Language",
+    "django_app": "Accept-Language",
+    "starlette_app": "Origin",
+    "fastapi_app": "Origin",
+    "flask_app": "Origin",
+    "falcon_app": "Origin",
+}
+#: Recipes whose other Vary token is on /greeting only (an endpoint parameter).
+GREETING_ONLY_VARY = ("asgi_app", "wsgi_app")
+
+OFFERS = ("application/json", "text/html; charset=utf-8")
+CREATED_OFFERS = ("application/json", "text/plain; charset=utf-8")
+BODY_TYPES = ("application/json", "application/x-www-form-urlencoded")
+#: An Accept value refused with a problem+json body (README rule 16).
+PROBLEM_406 = "image/png, application/problem+json;q=0.5"
+JDK_LEGACY = "text/html, image/gif, image/jpeg, *; q=.2, */*; q=.2"
+#: Sent with every request, as a cross-origin fetch() would.
+ORIGIN = "https://example.org"
+
+Headers = list[tuple[str, bytes]]
+
+
+@dataclass(frozen=True)
+class Reply:
+    status: int
+    headers: dict[str, str]  # names lower-case; several lines joined by ", "
+    body: bytes
+
+    def vary(self) -> list[str]:
+        return [t.strip() for t in self.headers.get("vary", "").split(",")]
+
+
+Call = Callable[[str, str, Headers, bytes], Reply]
+
+
+def load_recipe(name: str) -> ModuleType:
+    pytest.importorskip(NEEDS[name])
+    return load_example(f"frameworks/{name}.py")
+
+
+def joined(pairs: Any) -> dict[str, str]:
+    """Header pairs as one str per lower-case name, lines joined by ", "."""
+    combined: dict[str, str] = {}
+    for name, value in pairs:
+        key = str(name).lower()
+        text = value.decode("latin-1") if isinstance(value, bytes) else str(value)
+        combined[key] = f"{combined[key]}, {text}" if key in combined else text
+    return combined
+
+
+def as_bytes(value: str | bytes) -> bytes:
+    return value if isinstance(value, bytes) else value.encode("latin-1")
+
+
+def get(call: Call, *accept: str | bytes, method: str = "GET") -> Reply:
+    """``/greeting``, with one Accept line per value (none: no Accept)."""
+    lines = [("origin", ORIGIN.encode())]
+    lines += [("accept", as_bytes(value)) for value in accept]
+    return call(method, "/greeting", lines, b"")
+
+
+def post(
+    call: Call,
+    content_type: str | bytes | None,
+    accept: str | None = None,
+    body: bytes = b"{}",
+) -> Reply:
+    """``/messages`` with this Content-Type (None: none) and Accept."""
+    lines = [("origin", ORIGIN.encode())]
+    if content_type is not None:
+        lines.append(("content-type", as_bytes(content_type)))
+    if accept is not None:
+        lines.append(("accept", accept.encode()))
+    return call("POST", "/messages", lines, body)
+
+
+def same_type(reply: Reply, media_type: str) -> bool:
+    """Content-Type is ``media_type`` (clients differ on spaces)."""
+    sent = reply.headers.get("content-type", "")
+    return sent.replace(" ", "").lower() == media_type.replace(" ", "").lower()
+
+
+def assert_greeting(reply: Reply, media_type: str) -> None:
+    """A 200 with the greeting in ``media_type``."""
+    assert reply.status == 200, reply.body
+    assert same_type(reply, media_type), reply.headers
+    if media_type == "application/json":
+        assert json.loads(reply.body) == {"greeting": "hello"}
+    else:
+        assert reply.body == b"<p>hello</p>"
+    assert reply.headers["content-length"] == str(len(reply.body))
+
+
+def assert_created(reply: Reply, media_type: str) -> None:
+    """A 201 with the created message in ``media_type``."""
+    assert reply.status == 201, reply.body
+    assert same_type(reply, media_type), reply.headers
+    if media_type == "application/json":
+        assert json.loads(reply.body) == {"id": 1}
+    else:
+        assert reply.body == b"message 1 created\n"
+
+
+def assert_vary(reply: Reply, recipe: str, path: str = "/greeting") -> None:
+    """Accept once in Vary (README rule 17), the recipe's own token kept."""
+    tokens = [token.lower() for token in reply.vary()]
+    assert tokens.count("accept") == 1, reply.headers
+    if path == "/greeting" or recipe not in GREETING_ONLY_VARY:
+        assert OTHER_VARY[recipe].lower() in tokens, reply.headers
+
+
+def assert_plain_refusal(reply: Reply, status: int, listed: tuple[str, ...]) -> None:
+    """A refusal as text/plain: ``<status> <reason>...`` then the types."""
+    assert reply.status == status, reply.body
+    assert same_type(reply, "text/plain; charset=utf-8"), reply.headers
+    assert reply.body.startswith(str(status).encode())
+    assert "".join(f"{t}\n" for t in listed).encode() in reply.body
+
+
+def assert_problem(reply: Reply, status: int, listed: tuple[str, ...]) -> None:
+    """A refusal as application/problem+json (RFC 9457; README rule 16)."""
+    assert reply.status == status, reply.body
+    assert reply.headers["content-type"] == "application/problem+json"
+    problem = json.loads(reply.body)
+    assert problem["status"] == status
+    assert problem["type"] == "about:blank"
+    assert problem["acceptable"] == list(listed)

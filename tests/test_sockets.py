@@ -1,0 +1,303 @@
+"""The framework recipes over a real socket: uvicorn and waitress on 127.0.0.1.
+
+Each recipe in examples/frameworks is served once for the module, on a free
+loopback port: the ASGI ones (plain ASGI, Starlette, FastAPI) by uvicorn, the
+WSGI ones (plain WSGI, Flask, Django, falcon) by waitress, both in a thread
+of this process. http.client talks to them, so every header line goes on the
+wire as written: several ``Accept`` lines, raw bytes. What is checked is what
+a client sees: the 406 and 415 as ``application/problem+json`` or plain text,
+HEAD answered like GET without a body, one ``Accept`` in ``Vary`` with the
+other tokens kept, and FastAPI's ``/openapi.json``.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+
+from .recipes import (
+    ASGI_RECIPES,
+    BODY_TYPES,
+    CREATED_OFFERS,
+    NEEDS,
+    OFFERS,
+    ORIGIN,
+    PROBLEM_406,
+    Call,
+    Headers,
+    Reply,
+    assert_created,
+    assert_greeting,
+    assert_plain_refusal,
+    assert_problem,
+    assert_vary,
+    get,
+    joined,
+    load_recipe,
+    post,
+)
+
+pytestmark = pytest.mark.thread_unsafe(
+    reason="starts a server per recipe on a loopback port, for the module"
+)
+
+#: How long a server may take to start or stop, and a request to be answered.
+TIMEOUT = 10.0
+
+
+@contextmanager
+def uvicorn_serving(app: Any) -> Iterator[int]:
+    """``app`` on uvicorn, in a thread, on a socket bound to a free port."""
+    uvicorn = pytest.importorskip("uvicorn")
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.bind(("127.0.0.1", 0))
+    config = uvicorn.Config(app, lifespan="off", log_config=None, access_log=False)
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]})
+    thread.start()
+    try:
+        deadline = time.monotonic() + TIMEOUT
+        while not server.started:
+            assert thread.is_alive(), "uvicorn stopped before it started"
+            assert time.monotonic() < deadline, "uvicorn did not start"
+            time.sleep(0.01)
+        yield sock.getsockname()[1]
+    finally:
+        server.should_exit = True
+        thread.join(TIMEOUT)
+        sock.close()
+    assert not thread.is_alive(), "uvicorn did not stop"
+
+
+@contextmanager
+def waitress_serving(app: Any) -> Iterator[int]:
+    """``app`` on waitress, in a thread, on a free port.
+
+    The serving thread also stops it: the main thread only sets a flag. (Its
+    trigger, ``pull_trigger(server.close)``, races the workers' own wake-ups:
+    one of them can run the close before the main thread's write, which then
+    meets a closed pipe.)
+    """
+    waitress = pytest.importorskip("waitress")
+    wasyncore = pytest.importorskip("waitress.wasyncore")
+
+    sockets: dict[int, Any] = {}  # waitress's socket map, this server's only
+    server = waitress.create_server(app, map=sockets, host="127.0.0.1", port=0)
+    stop = threading.Event()
+
+    def serve() -> None:
+        while not stop.is_set():
+            wasyncore.loop(timeout=0.02, map=sockets, count=1)
+        server.task_dispatcher.shutdown()  # the workers finish what they serve
+        server.close()
+        wasyncore.close_all(sockets)  # and any connection still open
+
+    thread = threading.Thread(target=serve)
+    thread.start()
+    try:
+        yield server.effective_port
+    finally:
+        stop.set()
+        thread.join(TIMEOUT)
+    assert not thread.is_alive(), "waitress did not stop"
+
+
+def over_http(port: int) -> Call:
+    """Requests with http.client: one connection each, header lines as given."""
+
+    def call(method: str, path: str, headers: Headers, body: bytes) -> Reply:
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=TIMEOUT)
+        try:
+            connection.putrequest(method, path, skip_accept_encoding=True)
+            for name, value in headers:
+                connection.putheader(name, value)
+            if body or method == "POST":
+                connection.putheader("Content-Length", str(len(body)))
+            connection.endheaders(body or None)
+            response = connection.getresponse()
+            return Reply(
+                response.status, joined(response.getheaders()), response.read()
+            )
+        finally:
+            connection.close()
+
+    return call
+
+
+def raw_exchange(port: int, request: bytes) -> bytes:
+    """Everything the server sends for ``request`` (which asks it to close)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=TIMEOUT) as sock:
+        sock.sendall(request)
+        received = b""
+        while chunk := sock.recv(65536):
+            received += chunk
+    return received
+
+
+@pytest.fixture(scope="module", params=sorted(NEEDS))
+def served(request: pytest.FixtureRequest) -> Iterator[tuple[str, int]]:
+    """A recipe's name and the port it is served on."""
+    name: str = request.param
+    module = load_recipe(name)
+    app = module.application if name == "django_app" else module.app
+    serving = uvicorn_serving if name in ASGI_RECIPES else waitress_serving
+    with serving(app) as port:
+        yield name, port
+
+
+@pytest.fixture(scope="module")
+def recipe(served: tuple[str, int]) -> str:
+    return served[0]
+
+
+@pytest.fixture(scope="module")
+def call(served: tuple[str, int]) -> Call:
+    return over_http(served[1])
+
+
+@pytest.mark.parametrize(
+    ("accept", "chosen"),
+    [
+        (None, "application/json"),
+        ("application/json", "application/json"),
+        ("text/html", "text/html; charset=utf-8"),
+        ("text/html;q=0.5, application/json;q=0.9", "application/json"),
+        ("image/png, text/*;q=0.1", "text/html; charset=utf-8"),
+    ],
+)
+def test_get_greeting_negotiates(
+    call: Call, recipe: str, accept: str | None, chosen: str
+) -> None:
+    reply = get(call) if accept is None else get(call, accept)
+    assert_greeting(reply, chosen)
+    assert_vary(reply, recipe)
+
+
+def test_several_accept_lines_are_one_list(call: Call) -> None:
+    # RFC 9110 §5.3: the server joins them (WSGI) or the integration does (ASGI).
+    assert_greeting(get(call, "image/png", "text/html"), OFFERS[1])
+
+
+def test_406_as_problem_json(call: Call, recipe: str) -> None:
+    reply = get(call, PROBLEM_406)
+    assert_problem(reply, 406, OFFERS)
+    assert_vary(reply, recipe)
+
+
+def test_406_as_plain_text(call: Call, recipe: str) -> None:
+    reply = get(call, "image/png")
+    assert_plain_refusal(reply, 406, OFFERS)
+    assert_vary(reply, recipe)
+
+
+def test_415_as_problem_json_with_accept(call: Call, recipe: str) -> None:
+    reply = post(call, "text/plain", "application/json", body=b"hello")
+    assert_problem(reply, 415, BODY_TYPES)
+    assert reply.headers["accept"] == ", ".join(BODY_TYPES)
+    assert_vary(reply, recipe, "/messages")
+
+
+@pytest.mark.parametrize(
+    ("content_type", "accept", "chosen"),
+    [
+        ("application/json", None, "application/json"),
+        ("application/x-www-form-urlencoded", "text/plain", CREATED_OFFERS[1]),
+    ],
+)
+def test_post_messages_creates(
+    call: Call, recipe: str, content_type: str, accept: str | None, chosen: str
+) -> None:
+    reply = post(call, content_type, accept)
+    assert_created(reply, chosen)
+    assert_vary(reply, recipe, "/messages")
+
+
+@pytest.mark.parametrize("accept", [*OFFERS, "image/png", PROBLEM_406])
+def test_head_is_answered_like_get(call: Call, recipe: str, accept: str) -> None:
+    got = get(call, accept)
+    head = get(call, accept, method="HEAD")
+    assert head.status == got.status
+    for name in ("content-type", "content-length", "vary"):
+        assert head.headers[name] == got.headers[name], name
+    assert int(head.headers["content-length"]) == len(got.body) > 0
+    assert_vary(head, recipe)
+
+
+def test_head_then_get_on_one_connection(served: tuple[str, int]) -> None:
+    # Had HEAD sent its body, the GET after it would read that as its answer.
+    connection = http.client.HTTPConnection("127.0.0.1", served[1], timeout=TIMEOUT)
+    try:
+        answers = []
+        for method in ("HEAD", "GET", "HEAD", "GET"):
+            connection.request(method, "/greeting", headers={"Accept": "text/html"})
+            response = connection.getresponse()
+            answers.append((method, response.status, response.read()))
+    finally:
+        connection.close()
+    html = b"<p>hello</p>"
+    assert answers == [("HEAD", 200, b""), ("GET", 200, html)] * 2
+
+
+def test_head_sends_no_body_on_the_wire(served: tuple[str, int]) -> None:
+    # http.client reads no body after HEAD whatever follows: read the socket.
+    request = (
+        b"HEAD /greeting HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/html\r\n"
+        b"Connection: close\r\n\r\n"
+    )
+    received = raw_exchange(served[1], request)
+    head, _, body = received.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 200 ")
+    assert b"\r\ncontent-length: 12" in head.lower()
+    assert body == b""
+
+
+@pytest.mark.parametrize(
+    ("accept", "content_type"),
+    [
+        (b"\xff\xfe\x80", b"\xff/\xfe"),
+        (b"text/html;q=abc, \x01\x7f", b"application/json; charset=\x00"),
+        (b'a/b;p="', b'application/json; x="'),
+        (b"text/html, " * 800, b"application/json;" + b"x=y;" * 2250),
+    ],
+)
+def test_hostile_headers_are_never_a_500(
+    call: Call, recipe: str, accept: bytes, content_type: bytes
+) -> None:
+    # Control bytes are not field content (RFC 9110 §5.5): a server may answer
+    # 400 itself (uvicorn's h11 does) or pass them on (waitress does).
+    controls = any((b < 0x20 and b != 0x09) or b == 0x7F for b in accept + content_type)
+    answers = {200, 201, 406, 415, 431} | ({400} if controls else set())
+    headers = [("origin", ORIGIN.encode()), ("accept", accept)]
+    headers += [("content-type", content_type)]
+    for method, path in (("GET", "/greeting"), ("POST", "/messages")):
+        reply = call(method, path, headers, b"{}")
+        assert reply.status in answers, reply.body
+        if reply.status != 400:
+            assert_vary(reply, recipe, path)
+    reply = get(call, accept, accept, "text/html")  # several lines
+    assert reply.status in answers, reply.body
+    lines = [("content-type", b"application/json"), ("content-type", content_type)]
+    reply = call("POST", "/messages", lines, b"{}")
+    assert reply.status in answers - {201}, reply.body
+
+
+@pytest.mark.parametrize("served", ["fastapi_app"], indirect=True)
+def test_fastapi_serves_its_openapi_document(call: Call) -> None:
+    reply = call("GET", "/openapi.json", [], b"")
+    assert reply.status == 200
+    paths = json.loads(reply.body)["paths"]
+    greeting = paths["/greeting"]["get"]["responses"]
+    assert list(greeting["200"]["content"]) == list(OFFERS)
+    assert "application/problem+json" in greeting["406"]["content"]
+    messages = paths["/messages"]["post"]["responses"]
+    assert list(messages["201"]["content"]) == list(CREATED_OFFERS)
+    for status in ("406", "415", "431"):
+        assert "application/problem+json" in messages[status]["content"]
