@@ -275,17 +275,29 @@ def test_hostile_headers_are_never_a_500(
     # 400 itself (uvicorn's h11 does) or pass them on (waitress does).
     controls = any((b < 0x20 and b != 0x09) or b == 0x7F for b in accept + content_type)
     answers = {200, 201, 406, 415, 431} | ({400} if controls else set())
+
+    def attempt(method: str, path: str, headers: Headers) -> Reply:
+        try:
+            return call(method, path, headers, b"{}" if method == "POST" else b"")
+        except ConnectionError:
+            # h11 answers 400 and closes before reading the body: a reset.
+            if not controls:
+                raise
+            return Reply(400, {}, b"")
+
     headers = [("origin", ORIGIN.encode()), ("accept", accept)]
     headers += [("content-type", content_type)]
     for method, path in (("GET", "/greeting"), ("POST", "/messages")):
-        reply = call(method, path, headers, b"{}")
+        reply = attempt(method, path, headers)
         assert reply.status in answers, reply.body
         if reply.status != 400:
             assert_vary(reply, recipe, path)
-    reply = get(call, accept, accept, "text/html")  # several lines
+    several = [("origin", ORIGIN.encode()), ("accept", accept), ("accept", accept)]
+    several += [("accept", b"text/html")]
+    reply = attempt("GET", "/greeting", several)
     assert reply.status in answers, reply.body
     lines = [("content-type", b"application/json"), ("content-type", content_type)]
-    reply = call("POST", "/messages", lines, b"{}")
+    reply = attempt("POST", "/messages", lines)
     assert reply.status in answers - {201}, reply.body
 
 

@@ -340,31 +340,48 @@ HOSTILE = [
 ]
 
 
+#: uvicorn's h11 parser (without httptools) refuses a request head over 16 KiB
+#: itself: a 400, or the connection closed before the body is read.
+H11_HEAD_LIMIT = 16 * 1024
+
+
+def hostile_request(
+    client: httpx.Client,
+    method: str,
+    path: str,
+    headers: list[tuple[bytes, bytes]],
+    answers: tuple[int, ...],
+) -> None:
+    """The service's answer is one of ``answers``, with ``Vary`` as it should
+    be; over h11's limit, the server's own 400 or a closed connection too."""
+    over = sum(len(name) + len(value) for name, value in headers) > H11_HEAD_LIMIT
+    content = NEW_USER if method == "POST" else None
+    try:
+        response = client.request(method, path, headers=headers, content=content)
+    except httpx.TransportError:
+        if over:
+            return
+        raise
+    if over and response.status_code == 400:
+        return
+    assert response.status_code in answers, headers
+    assert_varies(response)
+
+
 @pytest.mark.parametrize("value", HOSTILE, ids=lambda v: repr(v[:20]))
 def test_hostile_accept_is_not_a_500(client: httpx.Client, value: bytes) -> None:
     for method in ("GET", "HEAD"):
-        response = client.request(method, "/users/1", headers=[(b"Accept", value)])
-        assert response.status_code in (200, 406, 431), value
-        assert_varies(response)
-    response = client.post(
-        "/users",
-        content=NEW_USER,
-        headers=[(b"Content-Type", b"application/json"), (b"Accept", value)],
-    )
-    assert response.status_code in (201, 406, 431), value
-    assert_varies(response)
+        headers = [(b"Accept", value)]
+        hostile_request(client, method, "/users/1", headers, (200, 406, 431))
+    headers = [(b"Content-Type", b"application/json"), (b"Accept", value)]
+    hostile_request(client, "POST", "/users", headers, (201, 406, 431))
 
 
 @pytest.mark.parametrize("value", HOSTILE, ids=lambda v: repr(v[:20]))
 def test_hostile_content_type_is_not_a_500(client: httpx.Client, value: bytes) -> None:
     for accept in (b"application/json", b"application/problem+json", value):
-        response = client.post(
-            "/users",
-            content=NEW_USER,
-            headers=[(b"Content-Type", value), (b"Accept", accept)],
-        )
-        assert response.status_code in (406, 415, 431), (value, accept)
-        assert_varies(response)
+        headers = [(b"Content-Type", value), (b"Accept", accept)]
+        hostile_request(client, "POST", "/users", headers, (406, 415, 431))
 
 
 @pytest.mark.parametrize(
@@ -404,12 +421,12 @@ def test_many_accept_lines_are_one_list(client: httpx.Client) -> None:
 def test_bytes_httpx_refuses_to_send_are_not_a_500(
     base_url: str, name: bytes, value: bytes
 ) -> None:
-    """Control bytes in a field value: the HTTP parser's 400 (httptools and h11
-    alike), never a 500."""
+    """Control bytes in a field value: the HTTP parser's 400 (httptools; h11
+    passes some on: then the service answers), never a 500."""
     for method, path in (("GET", "/users/1"), ("POST", "/users")):
         request = raw_request(method, path, (b"Content-Length", b"0"), (name, value))
         answer = exchange(base_url, request)
-        assert status_of(answer) in (400, 406, 415), answer[:200]
+        assert status_of(answer) in (200, 400, 406, 415), answer[:200]
     answer = exchange(base_url, raw_request("GET", "/users/1", (b"Accept", b"\xff")))
     assert status_of(answer) == 406  # the service is still there
 
@@ -441,10 +458,12 @@ def test_head_is_answered_like_get_without_a_body(
     assert head_body == b"", head_body[:200]
 
     def without_date(header: bytes) -> list[bytes]:
-        return [line for line in header.split(b"\r\n") if not line.startswith(b"date:")]
+        # Names as the parser writes them: httptools lower-case, h11 as sent.
+        lines = header.lower().split(b"\r\n")
+        return [line for line in lines if not line.startswith(b"date:")]
 
     assert without_date(head_head) == without_date(get_head)
-    assert f"content-length: {len(get_body)}".encode() in get_head.split(b"\r\n")
+    assert f"content-length: {len(get_body)}".encode() in without_date(get_head)
 
 
 def call_app(
