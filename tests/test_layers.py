@@ -21,6 +21,8 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "ground": ("_text", "_grammar", "_errors", "_limits", "_defaults", "_arguments"),
     "values and rules": (
         "_member",
+        "_coding",
+        "_language",
         "_match",
         "_types",
         "_format",

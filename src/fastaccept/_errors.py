@@ -26,6 +26,21 @@ BAD_ESCAPE: Final = 12
 BAD_WEIGHT: Final = 13
 SHORT_WEIGHT: Final = 14
 DUPLICATE_PARAM: Final = 15
+# Accept-Encoding and Accept-Language (RFC 9110 §12.5.3-4): one name, one weight.
+EXPECTED_CODING: Final = 16
+EXPECTED_LANGUAGE: Final = 17
+EXPECTED_SUBTAG: Final = 18
+LONG_SUBTAG: Final = 19
+EXPECTED_CODING_END: Final = 20
+EXPECTED_RANGE_END: Final = 21
+EXPECTED_WEIGHT: Final = 22
+EXPECTED_QVALUE: Final = 23
+EXPECTED_COMMA: Final = 24
+
+#: The header each kind of value comes from, as messages name it.
+ACCEPT: Final = "Accept"
+ACCEPT_ENCODING: Final = "Accept-Encoding"
+ACCEPT_LANGUAGE: Final = "Accept-Language"
 
 
 #: A Negotiator's offers are fixed by its constructor (so threads can share it).
@@ -35,22 +50,29 @@ NEGOTIATOR_SET_UP_ONCE: Final = (
 
 
 class AcceptError(ValueError):
-    """An Accept value that breaks RFC 9110 §12.5.1 (strict mode) or a limit.
+    """A header value that breaks its grammar (strict mode) or a limit.
 
-    ``value`` is the value as given (bytearray and memoryview as ``bytes``),
-    ``position`` the index of the offending character (for a missing character:
-    where it was expected), ``reason`` the message without the position.
+    An Accept value (RFC 9110 §12.5.1), or an Accept-Encoding or
+    Accept-Language value (§12.5.3-4), named by ``field``. ``value`` is the
+    value as given (bytearray and memoryview as ``bytes``), ``position`` the
+    index of the offending character (for a missing character: where it was
+    expected), ``reason`` the message without the position.
     """
 
-    def __init__(self, reason: str, value: str | bytes, position: int) -> None:
-        super().__init__(f"invalid Accept value at position {position}: {reason}")
+    def __init__(
+        self, reason: str, value: str | bytes, position: int, field: str = ACCEPT
+    ) -> None:
+        super().__init__(f"invalid {field} value at position {position}: {reason}")
         self.reason = reason
         self.value = value
         self.position = position
+        self.field = field
 
-    def __reduce__(self) -> tuple[type[AcceptError], tuple[str, str | bytes, int]]:
+    def __reduce__(
+        self,
+    ) -> tuple[type[AcceptError], tuple[str, str | bytes, int, str]]:
         """Pickle and copy by the constructor's arguments (multiprocessing, logging)."""
-        return (type(self), (self.reason, self.value, self.position))
+        return (type(self), (self.reason, self.value, self.position, self.field))
 
 
 def describe_char(text: str, pos: int) -> str:
@@ -97,6 +119,47 @@ def _whitespace_hint(text: str, pos: int) -> str:
     if pos < len(text) and text[pos] in " \t":
         return " (no whitespace is allowed around '=', RFC 9110 §5.6.6)"
     return ""
+
+
+_RANGE_CHARS: Final = frozenset(
+    "-*0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+)
+
+
+def _before_ows(text: str, end: int) -> int:
+    """Where the optional whitespace that ends at ``end`` starts."""
+    while end > 0 and text[end - 1] in " \t":
+        end -= 1
+    return end
+
+
+def _range_before(text: str, end: int) -> str:
+    end = _before_ows(text, end)
+    start = end
+    while start > 0 and text[start - 1] in _RANGE_CHARS:
+        start -= 1
+    return text[start:end]
+
+
+def _range_end_hint(text: str, pos: int) -> str:
+    """What a wrong character right after a language range usually means."""
+    found = text[pos] if pos < len(text) else ""
+    rng = _range_before(text, pos)
+    if pos > 0 and text[pos - 1] in " \t":
+        return ""
+    if found == "_":
+        return " (subtags are joined by '-', as in 'en-US')"
+    if found == "-" and rng == "*":
+        return " ('*' stands alone: only basic ranges are taken, RFC 4647 §2.1)"
+    if found.isdigit() and found.isascii() and "-" not in rng:
+        return " (the first subtag is letters only, RFC 4647 §2.1)"
+    return ""
+
+
+def _found_token(text: str, pos: int) -> str:
+    """The token at ``pos``, quoted; else the character there, described."""
+    token = _token_at(text, pos)
+    return repr(token) if token else describe_char(text, pos)
 
 
 def reason(code: int, text: str, pos: int) -> str:
@@ -155,14 +218,63 @@ def reason(code: int, text: str, pos: int) -> str:
         )
     if code == DUPLICATE_PARAM:
         return f"duplicate parameter {_token_at(text, pos).lower()!r}"
+    return _list_reason(code, text, pos, found)
+
+
+def _list_reason(code: int, text: str, pos: int, found: str) -> str:
+    """The messages of Accept-Encoding and Accept-Language values."""
+    if code == EXPECTED_CODING:
+        return f"expected a content coding (a token such as 'gzip'), found {found}"
+    if code == EXPECTED_LANGUAGE:
+        return (
+            "expected a language range (such as 'en', 'en-US' or '*', "
+            f"RFC 4647 §2.1), found {found}"
+        )
+    if code == EXPECTED_SUBTAG:
+        return f"expected a subtag (1 to 8 letters or digits) after '-', found {found}"
+    if code == LONG_SUBTAG:
+        return (
+            "a subtag of a language range has at most 8 characters (RFC 4647 "
+            f"§2.1), found a 9th: {found}"
+        )
+    if code == EXPECTED_CODING_END:
+        return (
+            "expected ';' or ',' after the coding "
+            f"{_token_before(text, _before_ows(text, pos))!r}, "
+            f"found {found}"
+        )
+    if code == EXPECTED_RANGE_END:
+        return (
+            "expected ';' or ',' after the language range "
+            f"{_range_before(text, pos)!r}, found {found}" + _range_end_hint(text, pos)
+        )
+    if code == EXPECTED_WEIGHT:
+        return (
+            f"expected a weight 'q=' after ';', found {_found_token(text, pos)} "
+            "(a weight is the only parameter here, RFC 9110 §12.5.3-4)"
+        )
+    if code == EXPECTED_QVALUE:
+        return (
+            "expected a weight after 'q=' (a number from 0 to 1 with at most "
+            f"three decimals, RFC 9110 §12.4.2), found {found}"
+            + _whitespace_hint(text, pos)
+        )
+    if code == EXPECTED_COMMA:
+        return (
+            f"expected ',' after the weight, found {found} (a member takes one "
+            "weight and no other parameter)"
+        )
     raise AssertionError(f"unknown error code {code}")  # pragma: no cover
 
 
-def too_long(value: str | bytes, length: int, max_length: int) -> AcceptError:
+def too_long(
+    value: str | bytes, length: int, max_length: int, field: str = ACCEPT
+) -> AcceptError:
     """The error for a value over ``max_length`` (RFC 9110 §5.4: answer 4xx)."""
     return AcceptError(
         f"the value is {length} characters long, over the limit of {max_length} "
         "(raise max_length, or pass max_length=None, to accept longer values)",
         value,
         max_length,
+        field,
     )

@@ -2,8 +2,11 @@
 
 Both engines, the Cython ``_scan`` (typed by its stub) and the pure-Python
 ``_scan_py``, are checked against ``Engine`` by mypy where ``_engine`` picks
-one; the test suite drives either through it. ``DOCS`` is the documented
-behaviour of their public functions and methods, given to both by ``document``.
+one; the test suite drives either through it. ``EncodingLanguageEngine`` is
+the Accept-Encoding and Accept-Language half (RFC 9110 §12.5.3-4): ``_scan_py``
+is checked against it, and ``_engine`` takes it from the Cython engine once
+that has every one of its names. ``DOCS`` is the documented behaviour of
+their public functions and methods, given to both by ``document``.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from typing import Final, Protocol, TypeVar, overload
 
 from ._member import OfferSpec
 from ._text import HeaderText, HeaderValue
-from ._types import Accept
+from ._types import Accept, AcceptEncoding, AcceptLanguage
 
 _D = TypeVar("_D")
 
@@ -76,6 +79,124 @@ class Engine(Protocol):
     ) -> float: ...
 
 
+class EncodingNegotiatorAPI(Protocol):
+    """An ``EncodingNegotiator``: codings validated once, a choice per request."""
+
+    @property
+    def codings(self) -> tuple[str, ...]: ...
+    def choose_index(self, value: HeaderValue) -> int: ...
+    @overload
+    def choose(self, value: HeaderValue) -> str | None: ...
+    @overload
+    def choose(self, value: HeaderValue, default: _D) -> str | _D: ...
+    def rank(self, value: HeaderValue) -> list[tuple[str, float]]: ...
+
+
+class EncodingNegotiatorClass(Protocol):
+    """The ``EncodingNegotiator`` class: its constructor."""
+
+    def __call__(
+        self,
+        codings: Iterable[str],
+        *,
+        cache_size: int = ...,
+        max_length: int | None = ...,
+    ) -> EncodingNegotiatorAPI: ...
+
+
+class LanguageNegotiatorAPI(Protocol):
+    """A ``LanguageNegotiator``: tags validated once, a choice per request."""
+
+    @property
+    def tags(self) -> tuple[str, ...]: ...
+    def choose_index(self, value: HeaderValue) -> int: ...
+    @overload
+    def choose(self, value: HeaderValue) -> str | None: ...
+    @overload
+    def choose(self, value: HeaderValue, default: _D) -> str | _D: ...
+    def rank(self, value: HeaderValue) -> list[tuple[str, float]]: ...
+
+
+class LanguageNegotiatorClass(Protocol):
+    """The ``LanguageNegotiator`` class: its constructor."""
+
+    def __call__(
+        self,
+        tags: Iterable[str],
+        *,
+        cache_size: int = ...,
+        max_length: int | None = ...,
+    ) -> LanguageNegotiatorAPI: ...
+
+
+class EncodingLanguageEngine(Protocol):
+    """The Accept-Encoding and Accept-Language half of an engine module."""
+
+    @property
+    def EncodingNegotiator(self) -> EncodingNegotiatorClass: ...
+    @property
+    def LanguageNegotiator(self) -> LanguageNegotiatorClass: ...
+    def parse_encoding(
+        self, value: HeaderValue, *, strict: bool = ..., max_length: int | None = ...
+    ) -> AcceptEncoding: ...
+    def parse_language(
+        self, value: HeaderValue, *, strict: bool = ..., max_length: int | None = ...
+    ) -> AcceptLanguage: ...
+    @overload
+    def negotiate_encoding(
+        self,
+        value: HeaderValue,
+        codings: Iterable[str],
+        *,
+        max_length: int | None = ...,
+    ) -> str | None: ...
+    @overload
+    def negotiate_encoding(
+        self,
+        value: HeaderValue,
+        codings: Iterable[str],
+        *,
+        default: _D,
+        max_length: int | None = ...,
+    ) -> str | _D: ...
+    @overload
+    def negotiate_language(
+        self,
+        value: HeaderValue,
+        tags: Iterable[str],
+        *,
+        max_length: int | None = ...,
+    ) -> str | None: ...
+    @overload
+    def negotiate_language(
+        self,
+        value: HeaderValue,
+        tags: Iterable[str],
+        *,
+        default: _D,
+        max_length: int | None = ...,
+    ) -> str | _D: ...
+
+
+#: The names ``EncodingLanguageEngine`` requires of an engine module.
+ENCODING_LANGUAGE_NAMES: Final = (
+    "EncodingNegotiator",
+    "LanguageNegotiator",
+    "negotiate_encoding",
+    "negotiate_language",
+    "parse_encoding",
+    "parse_language",
+)
+
+_VALUE_INPUT: Final = """\
+``value`` is str, bytes, bytearray or memoryview (bytes read as Latin-1), or
+None for an absent header (``.present`` is then False). Lenient mode (the
+default) skips each member that breaks a rule and lists it in ``.skipped``;
+``strict=True`` raises ``AcceptError`` at the first violation, with its
+position. A value longer than ``max_length`` characters raises
+``AcceptError`` in both modes; ``max_length=None`` lifts the limit.
+"""
+
 #: What each public function and ``Negotiator`` method does, by name.
 DOCS: Final = {
     "parse": """Parse an Accept value into an ``Accept`` (RFC 9110 §12.5.1).
@@ -111,27 +232,123 @@ WHATWG Fetch, "CORS-safelisted request-header": at most 128 bytes and no
 CORS-unsafe request-header byte (no byte below 0x20 but tab, none of
 ``"():<>?@[\\]{}``, no 0x7F). The comma is allowed.
 """,
-    "choose_index": """The index in ``offers`` of the best offer for ``value``.
+    "Negotiator.choose_index": """\
+The index in ``offers`` of the best offer for ``value``.
 
 -1 when no offer is acceptable.
 """,
-    "choose": """The best acceptable offer for ``value``, else ``default``.
+    "Negotiator.choose": """The best acceptable offer for ``value``, else ``default``.
 
 The very media type object given in ``offers``, by the rules of
 ``negotiate``; the answers for recent values come from the cache.
 """,
-    "rank": """The acceptable offers' media types with their score, best first.
+    "Negotiator.rank": """\
+The acceptable offers' media types with their score, best first.
 
 The score is the client's q, times qs for a weighted offer; the order is the
 one ``choose`` uses. A score of 0 is left out; ``None`` (header absent)
 gives every offer at its qs (1.0 when unweighted).
 """,
+    "parse_encoding": """\
+Parse an Accept-Encoding value into an ``AcceptEncoding`` (RFC 9110 §12.5.3).
+
+Each member is ``coding[;q=w]``: a content coding, ``identity`` or ``*``
+(a token, compared case-insensitively), then OWS, and an optional weight
+with the qvalue grammar (RFC 9110 §12.4.2); no other parameter.
+"""
+    + _VALUE_INPUT,
+    "parse_language": """\
+Parse an Accept-Language value into an ``AcceptLanguage`` (RFC 9110 §12.5.4).
+
+Each member is ``range[;q=w]``: ``*``, or a basic language range (RFC 4647
+§2.1: 1 to 8 letters, then ``-`` and 1 to 8 letters or digits, again and
+again; compared case-insensitively), then OWS, and an optional weight with
+the qvalue grammar (RFC 9110 §12.4.2); no other parameter.
+"""
+    + _VALUE_INPUT,
+    "negotiate_encoding": """\
+The best acceptable coding for an Accept-Encoding value, else ``default``.
+
+``codings`` are content codings the server can apply (``gzip``, ``br``,
+``zstd``...) or ``identity``, in server order; the one returned is the very
+object given. ``x-gzip`` is ``gzip`` and ``x-compress`` is ``compress``
+(RFC 9110 §8.4.1.3), in the value and in ``codings``. A coding's weight is
+that of its own entry, else of the ``*`` entry (an entry listed twice: its
+higher q), else, for ``identity`` only, the lowest weight above 0 in the
+value (1 if there is none); so ``identity;q=0``, or ``*;q=0`` without an
+``identity`` entry, refuses identity (RFC 9110 §12.5.3). The highest weight
+wins, then a coding's own entry over ``*`` over identity's implicit weight,
+then the earlier coding (server order). ``None`` (header absent):
+``identity`` if offered, else the first coding. A present value that is
+empty, or has no valid member, accepts ``identity`` only. When no coding is
+acceptable: ``default`` (answer 406, or send identity anyway). ``*`` or a
+coding that is not a token raises ``ValueError``. Each distinct codings
+list is validated once and recent values are cached.
+""",
+    "negotiate_language": """\
+The best acceptable language tag for an Accept-Language value, else ``default``.
+
+``tags`` are the languages the server has (``en``, ``fr-CA``,
+``sr-Latn``...), in server order; the one returned is the very object given.
+Comparisons are case-insensitive. A tag's weight is the q of its deciding
+range. Candidates are the ranges that match it by filtering (RFC 4647
+§3.3.1: the range is the tag or a prefix of it ending at ``-``; ``*``
+matches every tag) and the ranges with q > 0 that reach it by lookup (§3.4:
+subtags removed from the range's end, a single-character subtag left last
+with them, until the rest is such a prefix). The deciding range shares the
+most leading subtags with the tag, then is a filtering one, then has the
+higher q; q=0 refuses the tag. The highest weight wins, then a filtering
+decision over a lookup one, then more shared subtags, then the earlier tag
+(server order). So ``fr-FR, en;q=0.3`` gives ``fr`` from ``[en, fr]``, but
+``en-US, en;q=0.5, de;q=0.8`` gives ``de`` from ``[en, de]``. ``None``
+(header absent): the first tag. A present value that accepts none gives
+``default``. ``*`` or a malformed tag raises ``ValueError``. Each distinct
+tags list is validated once and recent values are cached.
+""",
+    "EncodingNegotiator.choose_index": """\
+The index in ``codings`` of the best coding for ``value``.
+
+-1 when no coding is acceptable.
+""",
+    "EncodingNegotiator.choose": """\
+The best acceptable coding for ``value``, else ``default``.
+
+The very object given in ``codings``, by the rules of ``negotiate_encoding``;
+the answers for recent values come from the cache.
+""",
+    "EncodingNegotiator.rank": """The acceptable codings with their weight, best first.
+
+The order is the one ``choose`` uses; a weight of 0 is left out. ``None``
+(header absent) gives every coding at 1.0, ``identity`` first.
+""",
+    "LanguageNegotiator.choose_index": """\
+The index in ``tags`` of the best language tag for ``value``.
+
+-1 when no tag is acceptable.
+""",
+    "LanguageNegotiator.choose": """\
+The best acceptable language tag for ``value``, else ``default``.
+
+The very object given in ``tags``, by the rules of ``negotiate_language``;
+the answers for recent values come from the cache.
+""",
+    "LanguageNegotiator.rank": """\
+The acceptable language tags with their weight, best first.
+
+The order is the one ``choose`` uses; a weight of 0 is left out. ``None``
+(header absent) gives every tag at 1.0, in server order.
+""",
 }
 
+#: The methods whose docstrings ``document`` gives, per class.
+_METHODS: Final = ("choose_index", "choose", "rank")
 
-def document(functions: Iterable[Callable[..., object]], negotiator: type) -> None:
-    """Give an engine's public functions and ``Negotiator`` methods their ``DOCS``."""
+
+def document(functions: Iterable[Callable[..., object]], *classes: type) -> None:
+    """Give an engine's public functions, and the ``choose_index``, ``choose``
+    and ``rank`` methods of its negotiator classes, their ``DOCS``."""
     for function in functions:
         function.__doc__ = DOCS[function.__name__]
-    for name in ("choose_index", "choose", "rank"):
-        getattr(negotiator, name).__doc__ = DOCS[name]
+    for cls in classes:
+        for name in _METHODS:
+            getattr(cls, name).__doc__ = DOCS[f"{cls.__name__}.{name}"]

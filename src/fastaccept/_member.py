@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import Final, NamedTuple, TypeAlias
+from typing import Final, NamedTuple, TypeAlias, TypeVar
 
 from . import _errors as E
 from ._errors import reason
+from ._grammar import TCHARS as _TCHARS
 from ._text import as_header_text, ascii_lower
 
 #: A media range as the engines build it: (type, subtype, params, weight), the
@@ -32,6 +33,8 @@ MemberResult: TypeAlias = tuple[int, int, RangeTuple | None, bool]
 
 TOKEN_RE: Final = r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+"
 _TOKEN: Final = re.compile(TOKEN_RE)
+#: A token (RFC 9110 §5.6.2), for the other one-member grammars.
+TOKEN: Final = _TOKEN
 OWS: Final = re.compile(r"[ \t]*")
 #: The inside of a quoted string: runs of qdtext between quoted-pairs, the
 #: unrolled form of ``*( qdtext / quoted-pair )`` (RFC 9110 §5.6.4): one
@@ -72,6 +75,57 @@ def weight(value: str, strict: bool) -> int:
     if found is None:
         return -E.BAD_WEIGHT
     return -E.SHORT_WEIGHT if strict else found
+
+
+def exact_weight(value: str) -> int:
+    """The qvalue in thousandths, or ``-BAD_WEIGHT``: the grammar alone, no
+    legacy form (RFC 9110 §12.4.2; Accept-Encoding, Accept-Language)."""
+    return _QVALUES.get(value, -E.BAD_WEIGHT)
+
+
+#: (error code, position, weight): on success the code is 0, the position is
+#: where the member ends (a comma, or the end) and the weight is in thousandths.
+WeightResult: TypeAlias = tuple[int, int, int]
+
+
+def scan_weight(text: str, p: int, end_code: int) -> WeightResult:
+    """The optional weight after a coding or language range ending at ``p``.
+
+    RFC 9110 §12.5.3-4, §12.4.2: ``[ OWS ";" OWS "q=" qvalue ] OWS``, then a
+    comma or the end; ``q`` in any case, no other parameter, no whitespace
+    around ``=``, the qvalue grammar exactly (no legacy ``.5``). ``end_code``
+    is the error for a wrong character right after the name; the first
+    violation ends the member.
+    """
+    n = len(text)
+    if p < n and text[p] in " \t":
+        p = OWS.match(text, p).end()  # type: ignore[union-attr]
+    if p >= n or text[p] == ",":
+        return 0, p, 1000
+    if text[p] != ";":
+        return end_code, p, 0
+    p += 1
+    if p < n and text[p] in " \t":
+        p = OWS.match(text, p).end()  # type: ignore[union-attr]
+    if p >= n or text[p] not in "qQ" or (p + 1 < n and text[p + 1] in _TCHARS):
+        return E.EXPECTED_WEIGHT, p, 0
+    v = p + 2
+    if p + 1 >= n or text[p + 1] != "=":
+        return E.EXPECTED_EQUALS, p + 1, 0
+    if v < n and text[v] == '"':
+        return E.BAD_WEIGHT, v, 0  # a quoted weight
+    m = _TOKEN.match(text, v)
+    if m is None:
+        return E.EXPECTED_QVALUE, v, 0
+    p = m.end()
+    found = exact_weight(text[v:p])
+    if found < 0:
+        return -found, v, 0
+    if p < n and text[p] in " \t":
+        p = OWS.match(text, p).end()  # type: ignore[union-attr]
+    if p < n and text[p] != ",":
+        return E.EXPECTED_COMMA, p, 0
+    return 0, p, found
 
 
 def scan_member(
@@ -297,6 +351,20 @@ def _media_type_offer(offer: object) -> Offer:
             "give a server weight as a pair (media type, qs)"
         )
     return concrete(offer, rng, "offer")  # type: ignore[arg-type]
+
+
+_T = TypeVar("_T")
+
+
+def offers_tuple(offers: Iterable[_T], what: str) -> tuple[_T, ...]:
+    """``offers`` as a tuple; ``TypeError`` for a bare str or bytes, whose
+    characters would otherwise pass for offers one by one."""
+    if isinstance(offers, (str, bytes)):
+        raise TypeError(
+            f"{what} must be an iterable of str (such as a list), not a "
+            f"{type(offers).__name__}"
+        )
+    return offers if type(offers) is tuple else tuple(offers)
 
 
 def parse_offers(offers: Iterable[object]) -> list[Offer]:

@@ -6,18 +6,32 @@ on commas outside quoted strings; a member that breaks a rule is skipped
 (lenient) or raises ``AcceptError`` (strict). Two fast paths read the values
 real clients send with regular expressions that backtrack at most once over
 each character; anything else takes the exact path, member by member.
+
+Accept-Encoding and Accept-Language values (RFC 9110 §12.5.3-4) are scanned
+the same way, each member read by the grammar of ``_coding`` or
+``_language`` and chosen by their rules.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any, Final, TypeVar
 
 from ._arguments import ByArguments
-from ._errors import NEGOTIATOR_SET_UP_ONCE, AcceptError, reason, too_long
+from ._coding import CodingSet, best_coding, rank_codings, scan_coding
+from ._errors import (
+    ACCEPT,
+    ACCEPT_ENCODING,
+    ACCEPT_LANGUAGE,
+    NEGOTIATOR_SET_UP_ONCE,
+    AcceptError,
+    reason,
+    too_long,
+)
 from ._grammar import CORS_MAX_LENGTH
 from ._interface import document
+from ._language import TagSet, best_language, rank_languages, scan_language
 from ._limits import (
     DEFAULT_CACHE_SIZE,
     DEFAULT_MAX_LENGTH,
@@ -30,13 +44,23 @@ from ._member import (
     TOKEN_RE,
     OfferSpec,
     RangeTuple,
+    exact_weight,
     member_end,
+    offers_tuple,
     parse_offers,
     scan_member,
     weight,
 )
 from ._text import HeaderText, HeaderValue, as_header_text, coerce_value
-from ._types import Accept, MediaRange, SkippedMember
+from ._types import (
+    Accept,
+    AcceptEncoding,
+    AcceptLanguage,
+    Coding,
+    LanguageRange,
+    MediaRange,
+    SkippedMember,
+)
 
 _D = TypeVar("_D")
 
@@ -188,17 +212,33 @@ def scan(text: str, strict: bool) -> tuple[list[RangeTuple], list[RawSkip]]:
             i = pos
 
 
-def _text(value: object, max_length: int | None) -> tuple[str | bytes, str, str]:
+def _text(
+    value: object, max_length: int | None, field: str = ACCEPT
+) -> tuple[str | bytes, str, str]:
     """(coerced value, original text, scanned text), the length limit applied."""
     if type(value) is str and value.isascii():  # the common case, first
         if max_length is not None and len(value) > max_length:
-            raise too_long(value, len(value), max_length)
+            raise too_long(value, len(value), max_length, field)
         return value, value, value
-    coerced = coerce_value(value)
+    coerced = coerce_value(value, field)
     original, text = as_header_text(coerced)
     if max_length is not None and len(text) > max_length:
-        raise too_long(coerced, len(text), max_length)
+        raise too_long(coerced, len(text), max_length, field)
     return coerced, original, text
+
+
+def _skipped(raw: list[RawSkip], original: str) -> list[SkippedMember]:
+    """The skipped members of a lenient scan, with their text and reason."""
+    return [
+        SkippedMember(
+            start,
+            end,
+            original[start:end].rstrip(" \t"),
+            pos,
+            reason(code, original, pos),
+        )
+        for start, end, pos, code in raw
+    ]
 
 
 def parse(
@@ -215,18 +255,8 @@ def parse(
         code, pos = raw[0][3], raw[0][2]
         raise AcceptError(reason(code, original, pos), coerced, pos)
     ranges: list[MediaRange] = [_new_range(MediaRange, rng) for rng in found]
-    skipped = [
-        SkippedMember(
-            start,
-            end,
-            original[start:end].rstrip(" \t"),
-            pos,
-            reason(code, original, pos),
-        )
-        for start, end, pos, code in raw
-    ]
     safe = len(text) <= CORS_MAX_LENGTH and _CORS_UNSAFE.search(text) is None
-    return Accept(ranges, skipped=skipped, cors_safelisted=safe)
+    return Accept(ranges, skipped=_skipped(raw, original), cors_safelisted=safe)
 
 
 def _ranges(
@@ -345,6 +375,304 @@ def quality(
     return ranked[0][1] if ranked else 0.0
 
 
+# --- Accept-Encoding and Accept-Language (RFC 9110 §12.5.3-4) ---------------
+
+#: The optional weight of a common member: ``;q=`` and a qvalue-shaped number
+#: (``exact_weight`` then checks it), OWS around the ``;`` and after it all.
+_FAST_WEIGHT: Final = r"(?:[ \t]*;[ \t]*[qQ]=([01](?:\.[0-9]{0,3})?))?[ \t]*"
+#: A common member, read in one match: the name, then the weight if any. Every
+#: part after the name is optional, so a match never backtracks over the
+#: name; a member it does not cover whole takes the exact path.
+_FAST_CODING: Final = re.compile(rf"({TOKEN_RE}){_FAST_WEIGHT}")
+_FAST_LANGUAGE: Final = re.compile(
+    rf"(\*|[A-Za-z]{{1,8}}(?:-[A-Za-z0-9]{{1,8}})*){_FAST_WEIGHT}"
+)
+
+#: One member's exact reading: (error code, position, name, weight).
+MemberScanner = Callable[[str, int], tuple[int, int, str, int]]
+#: A member of either value as the engine builds it: (name, weight).
+Item = tuple[str, int]
+
+
+def scan_list(
+    text: str, strict: bool, fast: re.Pattern[str], member: MemberScanner
+) -> tuple[list[Item], list[RawSkip]]:
+    """Scan a whole Accept-Encoding or Accept-Language value.
+
+    Each member is tried with the ``fast`` pattern (over at most
+    ``_FAST_MEMBER_MAX`` characters) and, where that does not cover it whole,
+    read by ``member``: a member stops being read at its first violation,
+    and the scan goes on at its end (``member_end``). In strict mode the
+    first violation is the only skip.
+    """
+    items: list[Item] = []
+    skipped: list[RawSkip] = []
+    n = len(text)
+    i = 0
+    while True:
+        i = _SEPARATORS.match(text, i).end()  # type: ignore[union-attr]
+        if i >= n:
+            return items, skipped
+        m = fast.match(text, i, i + _FAST_MEMBER_MAX)
+        if m is not None:
+            end = m.end()
+            if end == n or text[end] == ",":
+                q = m.group(2)
+                found = 1000 if q is None else exact_weight(q)
+                if found >= 0:
+                    items.append((m.group(1).lower(), found))
+                    i = end
+                    continue
+        code, pos, name, found = member(text, i)
+        if code:
+            end = member_end(text, i)
+            skipped.append((i, end, pos, code))
+            if strict:
+                return items, skipped
+            i = end
+        else:
+            items.append((name, found))
+            i = pos
+
+
+def _scan_value(
+    value: HeaderText,
+    strict: bool,
+    max_length: int | None,
+    field: str,
+    fast: re.Pattern[str],
+    member: MemberScanner,
+) -> tuple[list[Item], list[SkippedMember]]:
+    """The members and the skipped members of a present value; in strict
+    mode the first violation raises ``AcceptError`` naming ``field``."""
+    coerced, original, text = _text(value, max_length, field)
+    found, raw = scan_list(text, strict, fast, member)
+    if strict and raw:
+        code, pos = raw[0][3], raw[0][2]
+        raise AcceptError(reason(code, original, pos), coerced, pos, field)
+    return found, _skipped(raw, original)
+
+
+_NO_ENCODING: Final = AcceptEncoding(present=False)
+_NO_LANGUAGE: Final = AcceptLanguage(present=False)
+
+
+def parse_encoding(
+    value: HeaderValue,
+    *,
+    strict: bool = False,
+    max_length: int | None = DEFAULT_MAX_LENGTH,
+) -> AcceptEncoding:
+    if value is None:
+        return _NO_ENCODING
+    found, skipped = _scan_value(
+        value, strict, max_length, ACCEPT_ENCODING, _FAST_CODING, scan_coding
+    )
+    codings = [_new_range(Coding, item) for item in found]
+    return AcceptEncoding(codings, skipped=skipped)
+
+
+def parse_language(
+    value: HeaderValue,
+    *,
+    strict: bool = False,
+    max_length: int | None = DEFAULT_MAX_LENGTH,
+) -> AcceptLanguage:
+    if value is None:
+        return _NO_LANGUAGE
+    found, skipped = _scan_value(
+        value, strict, max_length, ACCEPT_LANGUAGE, _FAST_LANGUAGE, scan_language
+    )
+    ranges = [_new_range(LanguageRange, item) for item in found]
+    return AcceptLanguage(ranges, skipped=skipped)
+
+
+def _encoding_items(value: HeaderValue, max_length: int | None) -> list[Item] | None:
+    """The valid members of an Accept-Encoding value (lenient); None: absent."""
+    if value is None:
+        return None
+    text = _text(value, max_length, ACCEPT_ENCODING)[2]
+    return scan_list(text, False, _FAST_CODING, scan_coding)[0]
+
+
+def _language_items(value: HeaderValue, max_length: int | None) -> list[Item] | None:
+    """The valid members of an Accept-Language value (lenient); None: absent."""
+    if value is None:
+        return None
+    text = _text(value, max_length, ACCEPT_LANGUAGE)[2]
+    return scan_list(text, False, _FAST_LANGUAGE, scan_language)[0]
+
+
+class _ListNegotiator(ByArguments):
+    """What ``EncodingNegotiator`` and ``LanguageNegotiator`` share: offers
+    validated once, a bounded cache of recent values (``_limits.store``)."""
+
+    __slots__ = ("_cache", "_cache_size", "_max_length", "_offers", "_parsed")
+
+    _offers: tuple[str, ...]
+    _parsed: Any
+
+    def _set_up(
+        self,
+        offers: tuple[str, ...],
+        parsed: Any,
+        cache_size: int,
+        max_length: int | None,
+    ) -> None:
+        self._cache_size = checked_cache_size(cache_size)
+        self._offers = offers
+        self._parsed = parsed
+        self._cache: dict[str | bytes, int] = {}
+        self._max_length = max_length
+
+    @property
+    def _caches(self) -> list[dict[str | bytes, int]]:
+        """Every value cache: one."""
+        return [self._cache]
+
+    def _arguments(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        return (self._offers,), {
+            "cache_size": self._cache_size,
+            "max_length": self._max_length,
+        }
+
+    def _compute(self, value: HeaderValue) -> int:
+        raise NotImplementedError
+
+    def _index(self, value: HeaderValue) -> int:
+        """The best offer's index for ``value``, from the cache when there."""
+        if type(value) is str or type(value) is bytes:
+            index = self._cache.get(value)
+            if index is None:
+                index = self._compute(value)
+                store(self._cache, self._cache_size, value, index)
+            return index
+        return self._compute(value)
+
+
+class EncodingNegotiator(_ListNegotiator):
+    """Codings validated once; the best of them for each request's
+    Accept-Encoding value (RFC 9110 §12.5.3).
+
+    ``choose``, ``choose_index`` and ``rank`` per request; the answers for
+    the last ``cache_size`` distinct values (of at most 1,024 characters) are
+    cached. ``max_length`` as for ``parse_encoding``.
+    """
+
+    __slots__ = ()
+
+    def __init__(
+        self,
+        codings: Iterable[str],
+        *,
+        cache_size: int = DEFAULT_CACHE_SIZE,
+        max_length: int | None = DEFAULT_MAX_LENGTH,
+    ) -> None:
+        if hasattr(self, "_offers"):
+            raise TypeError(NEGOTIATOR_SET_UP_ONCE)
+        offers = offers_tuple(codings, "codings")
+        self._set_up(offers, CodingSet(offers), cache_size, max_length)
+
+    @property
+    def codings(self) -> tuple[str, ...]:
+        """The codings, in server order, as given."""
+        return self._offers
+
+    def _compute(self, value: HeaderValue) -> int:
+        return best_coding(_encoding_items(value, self._max_length), self._parsed)
+
+    def choose_index(self, value: HeaderValue) -> int:
+        return self._index(value)
+
+    def choose(self, value: HeaderValue, default: Any = None) -> Any:
+        index = self._index(value)
+        return default if index < 0 else self._offers[index]
+
+    def rank(self, value: HeaderValue) -> list[tuple[str, float]]:
+        ranked = rank_codings(_encoding_items(value, self._max_length), self._parsed)
+        return [(self._offers[index], weight / 1000) for index, weight in ranked]
+
+
+class LanguageNegotiator(_ListNegotiator):
+    """Language tags validated once; the best of them for each request's
+    Accept-Language value (RFC 9110 §12.5.4, RFC 4647).
+
+    ``choose``, ``choose_index`` and ``rank`` per request; the answers for
+    the last ``cache_size`` distinct values (of at most 1,024 characters) are
+    cached. ``max_length`` as for ``parse_language``.
+    """
+
+    __slots__ = ()
+
+    def __init__(
+        self,
+        tags: Iterable[str],
+        *,
+        cache_size: int = DEFAULT_CACHE_SIZE,
+        max_length: int | None = DEFAULT_MAX_LENGTH,
+    ) -> None:
+        if hasattr(self, "_offers"):
+            raise TypeError(NEGOTIATOR_SET_UP_ONCE)
+        offers = offers_tuple(tags, "tags")
+        self._set_up(offers, TagSet(offers), cache_size, max_length)
+
+    @property
+    def tags(self) -> tuple[str, ...]:
+        """The language tags, in server order, as given."""
+        return self._offers
+
+    def _compute(self, value: HeaderValue) -> int:
+        return best_language(_language_items(value, self._max_length), self._parsed)
+
+    def choose_index(self, value: HeaderValue) -> int:
+        return self._index(value)
+
+    def choose(self, value: HeaderValue, default: Any = None) -> Any:
+        index = self._index(value)
+        return default if index < 0 else self._offers[index]
+
+    def rank(self, value: HeaderValue) -> list[tuple[str, float]]:
+        ranked = rank_languages(_language_items(value, self._max_length), self._parsed)
+        return [(self._offers[index], weight / 1000) for index, weight in ranked]
+
+
+#: ``negotiate_encoding``/``negotiate_language``: the negotiator of each recent
+#: (offers, max_length), shared by threads as ``_kept`` is.
+_kept_codings: dict[tuple[tuple[str, ...], int | None], EncodingNegotiator] = {}
+_kept_tags: dict[tuple[tuple[str, ...], int | None], LanguageNegotiator] = {}
+
+
+def negotiate_encoding(
+    value: HeaderValue,
+    codings: Iterable[str],
+    *,
+    default: Any = None,
+    max_length: int | None = DEFAULT_MAX_LENGTH,
+) -> Any:
+    items = offers_tuple(codings, "codings")
+    negotiator = kept_negotiator(_kept_codings, EncodingNegotiator, items, max_length)
+    index = negotiator.choose_index(value)
+    return default if index < 0 else items[index]  # this call's own object
+
+
+def negotiate_language(
+    value: HeaderValue,
+    tags: Iterable[str],
+    *,
+    default: Any = None,
+    max_length: int | None = DEFAULT_MAX_LENGTH,
+) -> Any:
+    items = offers_tuple(tags, "tags")
+    negotiator = kept_negotiator(_kept_tags, LanguageNegotiator, items, max_length)
+    index = negotiator.choose_index(value)
+    return default if index < 0 else items[index]  # this call's own object
+
+
 # The docstrings of the public functions and methods: written once, for both
 # engines, in _interface.DOCS.
 document((parse, is_cors_safelisted, negotiate, quality), Negotiator)
+document(
+    (parse_encoding, parse_language, negotiate_encoding, negotiate_language),
+    EncodingNegotiator,
+    LanguageNegotiator,
+)

@@ -22,14 +22,17 @@ _ASCII_LOWER: Final = str.maketrans(
 )
 
 
-def coerce_value(value: object) -> str | bytes:
-    """Take ``bytearray``/``memoryview`` as ``bytes``; reject other types."""
+def coerce_value(value: object, field: str = "Accept") -> str | bytes:
+    """Take ``bytearray``/``memoryview`` as ``bytes``; reject other types.
+
+    ``field`` names the header in the ``TypeError``.
+    """
     if isinstance(value, (str, bytes)):
         return value
     if isinstance(value, (bytearray, memoryview)):
         return bytes(value)
     raise TypeError(
-        "an Accept value must be str, bytes, bytearray, memoryview or None, "
+        f"an {field} value must be str, bytes, bytearray, memoryview or None, "
         f"not {type(value).__name__}"
     )
 

@@ -1,4 +1,5 @@
-"""The values both engines return: ``MediaRange``, ``SkippedMember``, ``Accept``.
+"""The values both engines return: ``MediaRange``, ``SkippedMember``, ``Accept``;
+``Coding`` and ``AcceptEncoding``; ``LanguageRange`` and ``AcceptLanguage``.
 
 Weights are kept as integers in thousandths (RFC 9110 §12.4.2 allows at most
 three decimals), so no comparison ever depends on binary floating point.
@@ -7,11 +8,13 @@ three decimals), so no comparison ever depends on binary floating point.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from typing import NamedTuple, TypeVar, overload
+from typing import Any, NamedTuple, TypeVar, overload
 
+from ._coding import CodingSet, best_coding, coding_scores, rank_codings
 from ._grammar import TCHARS
+from ._language import TagSet, best_language, language_scores, rank_languages
 from ._match import OfferSet, best_index, range_matches, rank, scores
-from ._member import OfferSpec, parse_offer, parse_offers
+from ._member import OfferSpec, offers_tuple, parse_offer, parse_offers
 
 _T = TypeVar("_T", bound=str)
 _D = TypeVar("_D")
@@ -186,3 +189,209 @@ class Accept(Sequence[MediaRange]):
         parsed = self._parse_offers(offers)
         index = best_index(self._ranges if self.present else None, parsed)
         return default if index < 0 else parsed.values[index]
+
+
+class Coding(NamedTuple):
+    """One member of an Accept-Encoding value: a content coding and its weight.
+
+    ``coding`` is lower-case, as sent (``x-gzip`` stays ``x-gzip``; it
+    matches ``gzip``), or ``*``; ``weight`` is the q value in thousandths
+    (RFC 9110 §12.5.3, §12.4.2).
+    """
+
+    coding: str
+    weight: int = 1000
+
+    @property
+    def q(self) -> float:
+        """The weight as a float: thousandths / 1000."""
+        return self.weight / 1000
+
+    def __str__(self) -> str:
+        if self.weight == 1000:
+            return self.coding
+        return f"{self.coding};q={format_weight(self.weight)}"
+
+
+class LanguageRange(NamedTuple):
+    """One member of an Accept-Language value: a language range and its weight.
+
+    ``range`` is lower-case (``en-us``; comparisons are case-insensitive,
+    RFC 4647 §2), or ``*``; ``weight`` is the q value in thousandths (RFC
+    9110 §12.5.4, §12.4.2).
+    """
+
+    range: str
+    weight: int = 1000
+
+    @property
+    def q(self) -> float:
+        """The weight as a float: thousandths / 1000."""
+        return self.weight / 1000
+
+    @property
+    def subtags(self) -> tuple[str, ...]:
+        """The range's subtags: ``('sr', 'latn', 'rs')``; ``('*',)`` for ``*``."""
+        return tuple(self.range.split("-"))
+
+    def __str__(self) -> str:
+        if self.weight == 1000:
+            return self.range
+        return f"{self.range};q={format_weight(self.weight)}"
+
+
+_M = TypeVar("_M", Coding, LanguageRange)
+
+
+class _Members(Sequence[_M]):
+    """An immutable sequence of a value's members in header order, with
+    ``present`` (False when the header was absent) and ``skipped``."""
+
+    __slots__ = ("_members", "present", "skipped")
+
+    def __init__(
+        self,
+        members: Iterable[_M] = (),
+        present: bool = True,
+        skipped: Iterable[SkippedMember] = (),
+    ) -> None:
+        self._members: tuple[_M, ...] = tuple(members)
+        self.present = present
+        self.skipped: tuple[SkippedMember, ...] = tuple(skipped)
+
+    @overload
+    def __getitem__(self, index: int) -> _M: ...
+    @overload
+    def __getitem__(self, index: slice) -> tuple[_M, ...]: ...
+    def __getitem__(self, index: int | slice) -> _M | tuple[_M, ...]:
+        return self._members[index]
+
+    def __len__(self) -> int:
+        return len(self._members)
+
+    def __iter__(self) -> Iterator[_M]:
+        return iter(self._members)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is type(self):
+            return (self._members, self.present) == (other._members, other.present)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((type(self).__name__, self._members, self.present))
+
+    def __repr__(self) -> str:
+        if not self.present:
+            return f"{type(self).__name__}(None)"
+        return f"{type(self).__name__}({str(self)!r})"
+
+    def __str__(self) -> str:
+        """A canonical header value that parses back to the same members."""
+        return ", ".join(str(member) for member in self._members)
+
+    def __reduce__(
+        self,
+    ) -> tuple[type[Any], tuple[tuple[_M, ...], bool, tuple[SkippedMember, ...]]]:
+        """Pickle and copy by the constructor's arguments."""
+        return (type(self), (self._members, self.present, self.skipped))
+
+
+class AcceptEncoding(_Members[Coding]):
+    """A parsed Accept-Encoding value: an immutable sequence of ``Coding``.
+
+    ``present`` is False when the header was absent (``None``): then any
+    coding is acceptable (RFC 9110 §12.5.3). ``skipped`` lists the members
+    lenient mode ignored.
+    """
+
+    __slots__ = ()
+
+    def _items(self) -> tuple[Coding, ...] | None:
+        return self._members if self.present else None
+
+    def quality(self, coding: str) -> float:
+        """The weight this value gives ``coding`` (its own entry, else ``*``,
+        else for ``identity`` the lowest weight above 0); 1.0 when absent."""
+        offers = CodingSet([coding])
+        if not self.present:
+            return 1.0
+        return coding_scores(self._members, offers)[0][0] / 1000
+
+    def accepts(self, coding: str) -> bool:
+        """Whether ``coding`` is acceptable (its quality is above 0)."""
+        return self.quality(coding) > 0
+
+    def rank(self, codings: Iterable[str]) -> list[tuple[str, float]]:
+        """Acceptable codings with their weight, best first (the order of
+        ``best``); a weight of 0 is left out."""
+        offers = CodingSet(offers_tuple(codings, "codings"))
+        return [
+            (offers.values[index], weight / 1000)
+            for index, weight in rank_codings(self._items(), offers)
+        ]
+
+    @overload
+    def best(self, codings: Iterable[_T]) -> _T | None: ...
+    @overload
+    def best(self, codings: Iterable[_T], default: _D) -> _T | _D: ...
+    def best(self, codings: Iterable[str], default: object = None) -> object:
+        """The best acceptable coding (the very object given), else ``default``.
+
+        The highest weight, then its own entry over ``*`` over the implicit
+        weight of identity, then server order (RFC 9110 §12.5.3). Absent:
+        ``identity`` if offered, else the first.
+        """
+        offers = CodingSet(offers_tuple(codings, "codings"))
+        index = best_coding(self._items(), offers)
+        return default if index < 0 else offers.values[index]
+
+
+class AcceptLanguage(_Members[LanguageRange]):
+    """A parsed Accept-Language value: an immutable sequence of ``LanguageRange``.
+
+    ``present`` is False when the header was absent (``None``): then any
+    language is acceptable (RFC 9110 §12.5.4). ``skipped`` lists the members
+    lenient mode ignored.
+    """
+
+    __slots__ = ()
+
+    def _items(self) -> tuple[LanguageRange, ...] | None:
+        return self._members if self.present else None
+
+    def quality(self, tag: str) -> float:
+        """The weight this value gives the language ``tag``: the q of its
+        deciding range (RFC 4647 §3.3.1 filtering, §3.4 lookup); 1.0 when
+        absent."""
+        tags = TagSet([tag])
+        if not self.present:
+            return 1.0
+        return language_scores(self._members, tags)[0][0] / 1000
+
+    def accepts(self, tag: str) -> bool:
+        """Whether ``tag`` is acceptable (its quality is above 0)."""
+        return self.quality(tag) > 0
+
+    def rank(self, tags: Iterable[str]) -> list[tuple[str, float]]:
+        """Acceptable tags with their weight, best first (the order of
+        ``best``); a weight of 0 is left out."""
+        offers = TagSet(offers_tuple(tags, "tags"))
+        return [
+            (offers.values[index], weight / 1000)
+            for index, weight in rank_languages(self._items(), offers)
+        ]
+
+    @overload
+    def best(self, tags: Iterable[_T]) -> _T | None: ...
+    @overload
+    def best(self, tags: Iterable[_T], default: _D) -> _T | _D: ...
+    def best(self, tags: Iterable[str], default: object = None) -> object:
+        """The best acceptable tag (the very object given), else ``default``.
+
+        The highest weight, then a filtering decision over a lookup one, then
+        more shared subtags, then server order (RFC 9110 §12.5.4). Absent:
+        the first tag.
+        """
+        offers = TagSet(offers_tuple(tags, "tags"))
+        index = best_language(self._items(), offers)
+        return default if index < 0 else offers.values[index]

@@ -1,0 +1,194 @@
+"""Accept-Encoding: the grammar of one member, the offers, and the choice.
+
+RFC 9110 §12.5.3::
+
+    Accept-Encoding = #( codings [ weight ] )
+    codings         = content-coding / "identity" / "*"
+    weight          = OWS ";" OWS "q=" qvalue
+
+Codings are tokens compared case-insensitively; ``x-gzip`` is ``gzip`` and
+``x-compress`` is ``compress`` (§8.4.1.3), in values and in offers alike. The
+pure-Python engine scans members with ``scan_coding`` and chooses with
+``best_coding``; the Cython engine is differential-tested against them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Final, TypeAlias
+
+from . import _errors as E
+from ._member import TOKEN, scan_weight
+from ._text import as_header_text
+
+#: The coding of a representation that has none (RFC 9110 §12.5.3).
+IDENTITY: Final = "identity"
+#: Names that mean another coding (RFC 9110 §8.4.1.1, §8.4.1.3).
+ALIASES: Final = {"x-gzip": "gzip", "x-compress": "compress"}
+
+#: A member as the engines build it: (coding, weight), the coding lower-case as
+#: sent, the weight in thousandths. ``Coding`` is a named tuple of this shape.
+CodingTuple: TypeAlias = tuple[str, int]
+#: A parsed member: (error code, position, coding, weight). On success the
+#: code is 0 and the position is where the member ends (a comma, or the end).
+CodingResult: TypeAlias = tuple[int, int, str, int]
+
+#: Where an offer's weight came from, the tie-break after the weight (§12.5.3):
+#: its own entry, then the ``*`` entry, then the implicit weight of identity.
+OWN: Final = 2
+STAR: Final = 1
+IMPLICIT: Final = 0
+
+
+def canonical_coding(coding: str) -> str:
+    """A lower-case coding with its alias resolved: ``x-gzip`` -> ``gzip``."""
+    return ALIASES.get(coding, coding)
+
+
+def scan_coding(text: str, start: int) -> CodingResult:
+    """Parse the member that starts at ``start`` (not OWS, not a comma).
+
+    ``coding [ OWS ";" OWS "q=" qvalue ] OWS``; the first violation ends the
+    member, and its code and position are returned at once.
+    """
+    m = TOKEN.match(text, start)
+    if m is None:
+        return E.EXPECTED_CODING, start, "", 0
+    code, pos, weight = scan_weight(text, m.end(), E.EXPECTED_CODING_END)
+    if code:
+        return code, pos, "", 0
+    return 0, pos, text[start : m.end()].lower(), weight
+
+
+def parse_coding(item: object) -> str:
+    """An offered coding, canonical; ``TypeError``/``ValueError`` otherwise.
+
+    A content-coding token or ``identity`` (RFC 9110 §8.4.1); ``*`` is a range
+    of the request, not a coding a server can apply.
+    """
+    if not isinstance(item, str):
+        raise TypeError(f"each coding must be a str, not {type(item).__name__}")
+    text = as_header_text(item)[1]
+    m = TOKEN.fullmatch(text)
+    if m is None:
+        raise ValueError(
+            f"invalid coding {item!r}: a coding is a token such as 'gzip' or "
+            "'identity' (RFC 9110 §8.4.1), without a weight"
+        )
+    if text == "*":
+        raise ValueError(
+            "invalid coding '*': offers are codings the server can apply, not "
+            "the wildcard of a request"
+        )
+    return canonical_coding(text.lower())
+
+
+class CodingSet:
+    """Offered codings in server order, validated and parsed once.
+
+    ``values`` are the offers as given (what a choice returns), ``names``
+    their canonical codings, ``by_name`` the indexes of each name's offers,
+    ``absent_best`` the choice when the header is absent.
+    """
+
+    __slots__ = ("absent_best", "by_name", "names", "values")
+
+    def __init__(self, offers: Iterable[str]) -> None:
+        self.values: tuple[str, ...] = tuple(offers)
+        self.names = tuple(parse_coding(offer) for offer in self.values)
+        by_name: dict[str, list[int]] = {}
+        for index, name in enumerate(self.names):
+            by_name.setdefault(name, []).append(index)
+        self.by_name = {name: tuple(hits) for name, hits in by_name.items()}
+        self.absent_best = absent_coding(self.names)
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+
+def absent_coding(names: Sequence[str]) -> int:
+    """The choice when Accept-Encoding is absent: ``identity`` if offered, else
+    the first offer; -1 for no offers. Any coding is allowed (RFC 9110
+    §12.5.3), but clients that send nothing often cannot decode one."""
+    for index, name in enumerate(names):
+        if name == IDENTITY:
+            return index
+    return 0 if names else -1
+
+
+def coding_scores(
+    items: Sequence[CodingTuple], offers: CodingSet
+) -> tuple[list[int], list[int]]:
+    """Per offer: its weight in thousandths, and where it came from (RFC 9110
+    §12.5.3).
+
+    Its own entry; else the ``*`` entry (an entry listed twice: its higher
+    q); else, for ``identity`` only, the lowest non-zero weight among the
+    members (1 if none is above 0); else 0. ``identity;q=0``, or ``*;q=0``
+    without an ``identity`` entry, leaves identity at 0.
+    """
+    own: dict[str, int] = {}
+    star = -1
+    lowest = 1000
+    wanted = offers.by_name
+    for coding, weight in items:
+        if 0 < weight < lowest:
+            lowest = weight
+        if coding == "*":
+            star = max(star, weight)
+            continue
+        name = ALIASES.get(coding, coding)
+        if name in wanted and own.get(name, -1) < weight:
+            own[name] = weight
+    weights = [0] * len(offers)
+    sources = [IMPLICIT] * len(offers)
+    for index, name in enumerate(offers.names):
+        found = own.get(name)
+        if found is not None:
+            weights[index], sources[index] = found, OWN
+        elif star >= 0:
+            weights[index], sources[index] = star, STAR
+        elif name == IDENTITY:
+            weights[index] = lowest
+    return weights, sources
+
+
+def rank_codings(
+    items: Sequence[CodingTuple] | None, offers: CodingSet
+) -> list[tuple[int, int]]:
+    """(index, weight in thousandths) of every acceptable offer, best first.
+
+    The highest weight, then its own entry over ``*`` over the implicit weight
+    of identity, then server order; a weight of 0 is left out. ``None``
+    (header absent): every offer at 1, ``identity`` first.
+    """
+    if items is None:
+        weights = [1000] * len(offers)
+        sources = [int(name == IDENTITY) for name in offers.names]
+    else:
+        weights, sources = coding_scores(items, offers)
+    ordered = sorted(
+        (-weights[index], -sources[index], index)
+        for index in range(len(offers))
+        if weights[index]
+    )
+    return [(index, -weight) for weight, _, index in ordered]
+
+
+def best_coding(items: Sequence[CodingTuple] | None, offers: CodingSet) -> int:
+    """Index of the best acceptable offer, -1 if none (RFC 9110 §12.5.3).
+
+    The order of ``rank_codings``. ``None`` (header absent): ``identity`` if
+    offered, else the first offer. A present value with no valid member
+    accepts ``identity`` only.
+    """
+    if items is None:
+        return offers.absent_best
+    weights, sources = coding_scores(items, offers)
+    best, best_weight, best_source = -1, 0, -1
+    for index, weight in enumerate(weights):
+        if weight > best_weight or (
+            weight == best_weight and weight and sources[index] > best_source
+        ):
+            best, best_weight, best_source = index, weight, sources[index]
+    return best

@@ -1,0 +1,990 @@
+"""Accept-Encoding and Accept-Language (RFC 9110 §12.5.3-4, RFC 4647).
+
+Every test of an engine function runs on each engine that has it: the pure
+engine always; the Cython engine once it has the whole half
+(``ENCODING_LANGUAGE_NAMES``), skipped until then with the reason. The
+vectors in ``conformance/accept_{encoding,language}.jsonl`` are answered by
+every entry point; a model written straight from the rules (README rules 18
+and 19) checks the engines on generated values; and, once both engines have
+the half, they are differential-tested against each other.
+"""
+
+from __future__ import annotations
+
+import copy
+import inspect
+import json
+import os
+import pickle
+import subprocess
+import sys
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+from typing import Any, cast
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import fastaccept
+from fastaccept import (
+    AcceptEncoding,
+    AcceptError,
+    AcceptLanguage,
+    Coding,
+    LanguageRange,
+    SkippedMember,
+    _engine,
+    _errors,
+)
+from fastaccept._interface import ENCODING_LANGUAGE_NAMES, EncodingLanguageEngine
+from fastaccept._limits import CACHE_KEY_MAX_LENGTH, store
+
+from .conftest import CYTHON_MISSING, ENGINES
+from .strategies import JUNK, WEIGHTS
+
+HERE = Path(__file__).parent / "conformance"
+NOT_YET = "not in the Cython engine yet"
+
+
+def _load(name: str) -> list[dict[str, Any]]:
+    with (HERE / name).open(encoding="utf-8") as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+ENCODING = _load("accept_encoding.jsonl")
+LANGUAGE = _load("accept_language.jsonl")
+
+
+def has_half(module: object) -> bool:
+    """Whether an engine module has every Accept-Encoding/Accept-Language name."""
+    return all(hasattr(module, name) for name in ENCODING_LANGUAGE_NAMES)
+
+
+def _half(name: str) -> EncodingLanguageEngine:
+    if name not in ENGINES:
+        pytest.skip(str(CYTHON_MISSING))
+    module = ENGINES[name]
+    if not has_half(module):
+        pytest.skip(NOT_YET)
+    return cast(EncodingLanguageEngine, module)
+
+
+@pytest.fixture(params=["cython", "python"])
+def lists(request: pytest.FixtureRequest) -> EncodingLanguageEngine:
+    """Each engine module that has the half; the others skip with the reason."""
+    return _half(request.param)
+
+
+# --- the vectors, through every entry point ----------------------------------
+
+MISSING = object()
+
+
+@pytest.mark.parametrize("case", ENCODING, ids=[c["id"] for c in ENCODING])
+def test_encoding_vectors(lists: EncodingLanguageEngine, case: dict[str, Any]) -> None:
+    value, offers, expected = case["value"], case["offers"], case["expected"]
+    rank = [(offer, q) for offer, q in case["rank"]]
+    chosen = lists.negotiate_encoding(value, offers, default=MISSING)
+    assert chosen is (MISSING if expected is None else offers[offers.index(expected)])
+    assert lists.negotiate_encoding(value, offers) == expected, case["note"]
+    negotiator = lists.EncodingNegotiator(offers)
+    assert negotiator.choose(value) == expected
+    assert negotiator.choose(value) == expected  # from the cache
+    assert negotiator.rank(value) == rank, case["note"]
+    index = negotiator.choose_index(value)
+    assert index == (-1 if expected is None else offers.index(expected))
+    parsed = lists.parse_encoding(value)
+    assert parsed.best(offers) == expected
+    assert parsed.rank(offers) == rank
+    assert [[m.coding, m.q] for m in parsed] == case["members"]
+    assert parsed.present is (value is not None)
+    for offer in offers:
+        assert parsed.quality(offer) == dict(rank).get(offer, 0.0)
+    _check_strict(lists.parse_encoding, case)
+
+
+@pytest.mark.parametrize("case", LANGUAGE, ids=[c["id"] for c in LANGUAGE])
+def test_language_vectors(lists: EncodingLanguageEngine, case: dict[str, Any]) -> None:
+    value, offers, expected = case["value"], case["offers"], case["expected"]
+    rank = [(offer, q) for offer, q in case["rank"]]
+    chosen = lists.negotiate_language(value, offers, default=MISSING)
+    assert chosen is (MISSING if expected is None else offers[offers.index(expected)])
+    assert lists.negotiate_language(value, offers) == expected, case["note"]
+    negotiator = lists.LanguageNegotiator(offers)
+    assert negotiator.choose(value) == expected
+    assert negotiator.choose(value) == expected  # from the cache
+    assert negotiator.rank(value) == rank, case["note"]
+    parsed = lists.parse_language(value)
+    assert parsed.best(offers) == expected
+    assert parsed.rank(offers) == rank
+    assert [[m.range, m.q] for m in parsed] == case["members"]
+    for offer in offers:
+        assert parsed.quality(offer) == dict(rank).get(offer, 0.0)
+    _check_strict(lists.parse_language, case)
+
+
+def _check_strict(parse: Any, case: dict[str, Any]) -> None:
+    if case["strict"] is None:
+        assert list(parse(case["value"], strict=True)) == list(parse(case["value"]))
+        assert not parse(case["value"]).skipped
+    else:
+        with pytest.raises(AcceptError) as caught:
+            parse(case["value"], strict=True)
+        assert caught.value.position == case["strict"]
+        assert parse(case["value"]).skipped[0].position == case["strict"]
+
+
+def test_the_vectors_say_where_they_come_from() -> None:
+    for case in ENCODING + LANGUAGE:
+        assert case["source"] and case["note"], case["id"]
+    ids = [case["id"] for case in ENCODING + LANGUAGE]
+    assert len(ids) == len(set(ids))
+    sources = " ".join(case["source"] for case in ENCODING + LANGUAGE)
+    for cited in ("RFC 9110 §12.5.3", "RFC 9110 §12.5.4", "RFC 4647 §3.3.1"):
+        assert cited in sources
+    assert "RFC 4647 §3.4" in sources and "issue 13" in sources
+
+
+# --- the issue's cases, named -------------------------------------------------
+
+
+def test_the_issue_cases(lists: EncodingLanguageEngine) -> None:
+    encode = lists.negotiate_encoding
+    assert encode("gzip", ["gzip", "identity"]) == "gzip"
+    for refused in ("gzip;q=0", "notgzip", None):
+        assert encode(refused, ["gzip", "identity"]) == "identity", refused
+    assert encode("zstd;q=0.1, gzip", ["zstd", "gzip"]) == "gzip"
+    assert encode("gzip, br", ["br", "gzip"]) == "br"  # server order
+    assert encode("x-gzip", ["gzip"]) == "gzip"
+    assert encode("*;q=0", ["identity"]) is None
+    assert encode("", ["gzip", "identity"]) == "identity"
+    assert encode("", ["gzip"], default="406") == "406"
+    language = lists.negotiate_language
+    assert language("fr-FR, en;q=0.3", ["en", "fr"]) == "fr"
+    assert language("ca-ES, es;q=0.5", ["es", "ca"]) == "ca"
+    assert language("sr-Latn-RS, sr;q=0.9", ["sr-Cyrl", "sr-Latn"]) == "sr-Latn"
+    assert language("en-US, en;q=0.5, de;q=0.8", ["en", "de"]) == "de"
+    assert language(None, ["en", "de"]) == "en"
+    assert language("", ["en"], default="406") == "406"
+
+
+# --- inputs -------------------------------------------------------------------
+
+ENCODING_VALUE = "gzip;q=0.5, BR, x-gzip;q=0.1"
+LANGUAGE_VALUE = "fr-CH, fr;q=0.9, en;q=0.8, *;q=0.5"
+
+
+@pytest.mark.parametrize("kind", [str, bytes, bytearray, memoryview])
+def test_every_input_type_gives_the_same_result(
+    lists: EncodingLanguageEngine, kind: Any
+) -> None:
+    def make(text: str) -> Any:
+        return text if kind is str else kind(text.encode())
+
+    encoding = make(ENCODING_VALUE)
+    assert tuple(lists.parse_encoding(encoding)) == (
+        ("gzip", 500),
+        ("br", 1000),
+        ("x-gzip", 100),
+    )
+    assert lists.negotiate_encoding(encoding, ["gzip", "br"]) == "br"
+    assert lists.EncodingNegotiator(["gzip"]).choose(encoding) == "gzip"
+    language = make(LANGUAGE_VALUE)
+    assert tuple(lists.parse_language(language)) == (
+        ("fr-ch", 1000),
+        ("fr", 900),
+        ("en", 800),
+        ("*", 500),
+    )
+    assert lists.negotiate_language(language, ["de", "en", "fr"]) == "fr"
+    assert lists.LanguageNegotiator(["de"]).choose(language) == "de"
+
+
+def test_bytes_are_latin1_and_text_beyond_it_is_no_header_byte(
+    lists: EncodingLanguageEngine,
+) -> None:
+    for parse in (lists.parse_encoding, lists.parse_language):
+        for value in ("d\u20ac, en", b"d\xe9, en"):
+            parsed = parse(value)
+            assert [str(m) for m in parsed] == ["en"]
+            assert parsed.skipped[0].position == 1
+            with pytest.raises(AcceptError) as caught:
+                parse(value, strict=True)
+            assert caught.value.position == 1
+        assert "U+20AC" in parse("d\u20ac").skipped[0].reason
+        assert "byte 0xE9" in parse(b"d\xe9").skipped[0].reason
+
+
+@pytest.mark.parametrize("bad", [42, 1.5, ["gzip"], object()])
+def test_other_value_types_raise_type_error(
+    lists: EncodingLanguageEngine, bad: Any
+) -> None:
+    checks: list[tuple[Callable[[Any], object], str]] = [
+        (lists.parse_encoding, "Accept-Encoding"),
+        (lists.EncodingNegotiator(["gzip"]).choose, "Accept-Encoding"),
+        (lambda v: lists.negotiate_encoding(v, ["gzip"]), "Accept-Encoding"),
+        (lists.parse_language, "Accept-Language"),
+        (lists.LanguageNegotiator(["en"]).choose, "Accept-Language"),
+        (lambda v: lists.negotiate_language(v, ["en"]), "Accept-Language"),
+    ]
+    for call, field in checks:
+        with pytest.raises(TypeError, match=f"an {field} value must be str, bytes"):
+            call(bad)
+
+
+# --- bad input: the documented skip (lenient), a positioned error (strict) -----
+
+#: (value, position, reason) of Accept-Encoding values; each ends in ", br",
+#: which survives in lenient mode.
+BAD_ENCODINGS = [
+    ("gzip;q=2, br", 7, "invalid weight '2': a weight is a number from 0 to 1"),
+    ("gzip;q=0.1234, br", 7, "invalid weight '0.1234'"),
+    ("gzip;q=.5, br", 7, "invalid weight '.5'"),
+    ('gzip;q="1", br', 7, "invalid weight '\"1\"'"),
+    ("gzip;q=, br", 7, "expected a weight after 'q=' (a number from 0 to 1"),
+    ("gzip;q= 1, br", 7, "found a space (no whitespace is allowed around '='"),
+    ("gzip;q =1, br", 6, "expected '=' after the parameter name 'q', found a space"),
+    ("gzip;q, br", 6, "expected '=' after the parameter name 'q', found ','"),
+    (
+        "gzip;level=9, br",
+        5,
+        "expected a weight 'q=' after ';', found 'level' (a weight is the only "
+        "parameter here",
+    ),
+    ("gzip;, br", 5, "expected a weight 'q=' after ';', found ','"),
+    ("gzip;q=1;q=0, br", 8, "expected ',' after the weight, found ';'"),
+    ("gzip;q=1 x, br", 9, "expected ',' after the weight, found 'x'"),
+    ("gzip deflate, br", 5, "expected ';' or ',' after the coding 'gzip', found 'd'"),
+    ("gzip/1, br", 4, "expected ';' or ',' after the coding 'gzip', found '/'"),
+    ('"gzip", br', 0, "expected a content coding (a token such as 'gzip'), found '\"'"),
+    (";q=1, br", 0, "expected a content coding"),
+    ("gz\x01ip, br", 2, "found control byte 0x01"),
+    ("gzip\r\n, br", 4, "found control byte 0x0D"),
+]
+
+#: The same for Accept-Language values, each ending in ", de".
+BAD_LANGUAGES = [
+    ("en_US, de", 2, "found '_' (subtags are joined by '-', as in 'en-US')"),
+    (
+        "en1, de",
+        2,
+        "expected ';' or ',' after the language range 'en', found '1' (the first "
+        "subtag is letters only",
+    ),
+    ("1en, de", 0, "expected a language range (such as 'en', 'en-US' or '*'"),
+    ("englishes, de", 8, "a subtag of a language range has at most 8"),
+    ("en-abcdefghi, de", 11, "found a 9th: 'i'"),
+    ("en-, de", 3, "expected a subtag (1 to 8 letters or digits) after '-', found ','"),
+    ("en--US, de", 3, "expected a subtag (1 to 8 letters or digits) after '-'"),
+    ("en-US-, de", 6, "expected a subtag"),
+    ("*-US, de", 1, "('*' stands alone: only basic ranges are taken"),
+    ("**, de", 1, "after the language range '*', found '*'"),
+    ("en;q=1.5, de", 5, "invalid weight '1.5'"),
+    ("en;charset=x, de", 3, "expected a weight 'q=' after ';', found 'charset'"),
+    ("en US, de", 3, "expected ';' or ',' after the language range 'en', found 'U'"),
+    ("en-\u00e9, de", 3, "expected a subtag"),
+]
+
+
+@pytest.mark.parametrize(("value", "position", "message"), BAD_ENCODINGS)
+def test_bad_encoding_values(
+    lists: EncodingLanguageEngine, value: str, position: int, message: str
+) -> None:
+    parsed = lists.parse_encoding(value)
+    assert [str(m) for m in parsed] == ["br"]
+    skipped = parsed.skipped[0]
+    assert (skipped.start, skipped.position) == (0, position)
+    assert skipped.text == value[: value.index(", br")].rstrip(" \t")
+    assert message in skipped.reason
+    with pytest.raises(AcceptError) as caught:
+        lists.parse_encoding(value, strict=True)
+    error = caught.value
+    assert (error.position, error.reason, error.field) == (
+        position,
+        skipped.reason,
+        "Accept-Encoding",
+    )
+    assert str(error).startswith(
+        f"invalid Accept-Encoding value at position {position}: "
+    )
+    assert lists.negotiate_encoding(value, ["gzip", "br"]) == "br"
+
+
+@pytest.mark.parametrize(("value", "position", "message"), BAD_LANGUAGES)
+def test_bad_language_values(
+    lists: EncodingLanguageEngine, value: str, position: int, message: str
+) -> None:
+    parsed = lists.parse_language(value)
+    assert [str(m) for m in parsed] == ["de"]
+    skipped = parsed.skipped[0]
+    assert (skipped.start, skipped.position) == (0, position)
+    assert message in skipped.reason
+    with pytest.raises(AcceptError) as caught:
+        lists.parse_language(value, strict=True)
+    error = caught.value
+    assert (error.position, error.reason, error.field) == (
+        position,
+        skipped.reason,
+        "Accept-Language",
+    )
+    assert str(error).startswith(
+        f"invalid Accept-Language value at position {position}: "
+    )
+    assert lists.negotiate_language(value, ["en", "de"]) == "de"
+
+
+def test_a_bad_member_ends_at_the_next_comma_outside_quotes(
+    lists: EncodingLanguageEngine,
+) -> None:
+    parsed = lists.parse_encoding('gzip;q="a,b", br, x;q="open, deflate')
+    assert [str(m) for m in parsed] == ["br"]
+    assert [(s.start, s.end) for s in parsed.skipped] == [(0, 12), (18, 36)]
+    # Empty members and OWS are no error, in either mode.
+    assert [str(m) for m in lists.parse_language(" ,\t, en ,,", strict=True)] == ["en"]
+
+
+# --- offers are validated when given --------------------------------------------
+
+BAD_CODINGS: list[tuple[Any, type[Exception], str]] = [
+    ("*", ValueError, "invalid coding '\\*': offers are codings the server can apply"),
+    ("", ValueError, "invalid coding '': a coding is a token"),
+    ("g zip", ValueError, "invalid coding"),
+    ("gzip;q=1", ValueError, "without a weight"),
+    ("gzip, br", ValueError, "invalid coding"),
+    ("gz\u00e9", ValueError, "invalid coding"),
+    (b"gzip", TypeError, "each coding must be a str, not bytes"),
+    (None, TypeError, "each coding must be a str, not NoneType"),
+]
+BAD_TAGS: list[tuple[Any, type[Exception], str]] = [
+    ("*", ValueError, "invalid language tag '\\*'"),
+    ("", ValueError, "invalid language tag ''"),
+    ("en_US", ValueError, "joined by '-'"),
+    ("en-", ValueError, "invalid language tag"),
+    ("1en", ValueError, "the first letters only"),
+    ("englishes", ValueError, "1 to 8 letters"),
+    ("en;q=1", ValueError, "without '\\*' or a weight"),
+    ("en, fr", ValueError, "invalid language tag"),
+    ("*-DE", ValueError, "invalid language tag"),
+    (b"en", TypeError, "each language tag must be a str, not bytes"),
+]
+
+
+@pytest.mark.parametrize(("offer", "error", "message"), BAD_CODINGS)
+def test_bad_codings_are_refused_when_given(
+    lists: EncodingLanguageEngine, offer: Any, error: type[Exception], message: str
+) -> None:
+    for make in (
+        lambda: lists.EncodingNegotiator(["br", offer]),
+        lambda: lists.negotiate_encoding("gzip", ["br", offer]),
+        lambda: lists.negotiate_encoding(None, ["br", offer]),
+        lambda: lists.parse_encoding("gzip").best(["br", offer]),
+    ):
+        with pytest.raises(error, match=message):
+            make()
+
+
+@pytest.mark.parametrize(("offer", "error", "message"), BAD_TAGS)
+def test_bad_tags_are_refused_when_given(
+    lists: EncodingLanguageEngine, offer: Any, error: type[Exception], message: str
+) -> None:
+    for make in (
+        lambda: lists.LanguageNegotiator(["en", offer]),
+        lambda: lists.negotiate_language("en", ["en", offer]),
+        lambda: lists.negotiate_language(None, ["en", offer]),
+        lambda: lists.parse_language("en").best(["en", offer]),
+    ):
+        with pytest.raises(error, match=message):
+            make()
+
+
+def test_one_str_is_no_list_of_offers(lists: EncodingLanguageEngine) -> None:
+    # Its characters would pass for codings ('g', 'z', ...) one by one.
+    with pytest.raises(TypeError, match="codings must be an iterable of str"):
+        lists.negotiate_encoding("gzip", "gzip")
+    with pytest.raises(TypeError, match="codings must be an iterable of str"):
+        lists.EncodingNegotiator("gzip")
+    with pytest.raises(TypeError, match="tags must be an iterable of str"):
+        lists.negotiate_language("en", "en")
+    with pytest.raises(TypeError, match="tags must be an iterable of str"):
+        lists.LanguageNegotiator(b"en")  # type: ignore[arg-type]
+
+
+def test_offers_are_kept_as_given(lists: EncodingLanguageEngine) -> None:
+    gzip = "".join(["GZ", "ip"])
+    negotiator = lists.EncodingNegotiator(iter(["br", gzip]))
+    assert negotiator.codings == ("br", gzip)
+    assert negotiator.choose("gzip") is gzip
+    assert lists.negotiate_encoding("x-gzip", ("br", gzip)) is gzip
+    tag = "".join(["sr-", "Latn"])
+    languages = lists.LanguageNegotiator([tag, "sr-Cyrl"])
+    assert languages.tags == (tag, "sr-Cyrl")
+    assert languages.choose("SR-latn-rs") is tag
+    assert lists.negotiate_language("sr-Latn-RS", [tag]) is tag
+    assert lists.EncodingNegotiator([]).choose("*") is None
+    assert lists.LanguageNegotiator([]).choose(None, default=0) == 0
+
+
+# --- limits and the cache -------------------------------------------------------
+
+
+def test_over_long_values_are_refused_in_both_modes(
+    lists: EncodingLanguageEngine,
+) -> None:
+    value = "gzip, " + " " * 8186  # 8,192 characters: allowed
+    assert lists.negotiate_encoding(value, ["gzip"]) == "gzip"
+    for field, calls in (
+        (
+            "Accept-Encoding",
+            [
+                lambda v, **k: lists.parse_encoding(v, **k),
+                lambda v, **k: lists.parse_encoding(v, strict=True, **k),
+                lambda v, **k: lists.negotiate_encoding(v, ["gzip"], **k),
+                lambda v, **k: lists.EncodingNegotiator(["gzip"], **k).choose(v),
+                lambda v, **k: lists.EncodingNegotiator(["gzip"], **k).rank(v),
+            ],
+        ),
+        (
+            "Accept-Language",
+            [
+                lambda v, **k: lists.parse_language(v, **k),
+                lambda v, **k: lists.parse_language(v, strict=True, **k),
+                lambda v, **k: lists.negotiate_language(v, ["en"], **k),
+                lambda v, **k: lists.LanguageNegotiator(["en"], **k).choose(v),
+                lambda v, **k: lists.LanguageNegotiator(["en"], **k).rank(v),
+            ],
+        ),
+    ):
+        for call in calls:
+            for long_value in ("a" * 8193, b"a" * 8193):
+                with pytest.raises(AcceptError) as caught:
+                    call(long_value)
+                error = caught.value
+                assert (error.position, error.field, error.value) == (
+                    8192,
+                    field,
+                    long_value,
+                )
+                assert str(error).startswith(
+                    f"invalid {field} value at position 8192: the value is 8193 "
+                    "characters long, over the limit of 8192"
+                )
+            with pytest.raises(AcceptError, match="over the limit of 3"):
+                call("abcd", max_length=3)
+            call(" " * 100_000 + "br", max_length=None)  # None lifts the limit
+
+
+def test_the_cache_follows_the_policy_of_limits_store(
+    lists: EncodingLanguageEngine,
+) -> None:
+    cases: list[tuple[Any, str]] = [
+        (lists.EncodingNegotiator(["gzip", "br"], cache_size=5), "gzip;q=0.{}"),
+        (lists.LanguageNegotiator(["en", "fr"], cache_size=5), "en;q=0.{}"),
+    ]
+    for negotiator, make in cases:
+        model: dict[str | bytes, int] = {}
+        values: list[str | bytes] = [make.format(i) for i in range(12)]
+        values += [make.format(1), make.format(1).encode()]
+        values += ["x" + " " * CACHE_KEY_MAX_LENGTH, b"x" * CACHE_KEY_MAX_LENGTH]
+        for value in values:
+            index = negotiator.choose_index(value)
+            if value not in model:
+                store(model, 5, value, index)
+            assert negotiator._cache == model
+            assert len(negotiator._cache) <= 5
+        uncached = type(negotiator)(["br"] if "gzip" in make else ["en"], cache_size=0)
+        uncached.choose(make.format(5))
+        assert uncached._cache == {}
+    with pytest.raises(ValueError, match="cache_size"):
+        lists.EncodingNegotiator(["gzip"], cache_size=-1)
+    with pytest.raises(ValueError, match="cache_size"):
+        lists.LanguageNegotiator(["en"], cache_size=-1)
+
+
+def test_a_negotiator_is_set_up_once(lists: EncodingLanguageEngine) -> None:
+    codings = lists.EncodingNegotiator(["gzip"])
+    with pytest.raises(TypeError, match="set up once"):
+        codings.__init__(["br"])  # type: ignore[misc]
+    assert codings.codings == ("gzip",)
+    tags = lists.LanguageNegotiator(["en"])
+    with pytest.raises(TypeError, match="set up once"):
+        tags.__init__(["fr"])  # type: ignore[misc]
+    assert tags.tags == ("en",)
+
+
+# --- values and objects -----------------------------------------------------------
+
+PROTOCOLS = range(pickle.HIGHEST_PROTOCOL + 1)
+
+
+def round_trips(obj: object) -> list[Any]:
+    made = [pickle.loads(pickle.dumps(obj, protocol)) for protocol in PROTOCOLS]
+    return [*made, copy.copy(obj), copy.deepcopy(obj)]
+
+
+def assert_same_value(obj: object) -> None:
+    for other in round_trips(obj):
+        assert type(other) is type(obj)
+        assert other == obj
+        assert repr(other) == repr(obj)
+        assert hash(other) == hash(obj)
+
+
+def test_negotiators_are_their_arguments(lists: EncodingLanguageEngine) -> None:
+    codings = lists.EncodingNegotiator(["gzip", "br"], cache_size=8, max_length=100)
+    tags = lists.LanguageNegotiator(("en", "fr"), cache_size=8, max_length=100)
+    for negotiator, value in ((codings, "br;q=0.5, gzip"), (tags, "fr, en;q=0.1")):
+        negotiator.choose(value)  # a warm cache is not part of the value
+        assert_same_value(negotiator)
+        for other in round_trips(negotiator):
+            assert other.choose(value) == negotiator.choose(value)
+            assert other.rank(value) == negotiator.rank(value)
+            with pytest.raises(AcceptError):  # max_length came along
+                other.choose("a" * 101)
+    assert repr(codings) == (
+        "EncodingNegotiator(('gzip', 'br'), cache_size=8, max_length=100)"
+    )
+    assert (
+        repr(tags) == "LanguageNegotiator(('en', 'fr'), cache_size=8, max_length=100)"
+    )
+    assert codings == lists.EncodingNegotiator(
+        ("gzip", "br"), cache_size=8, max_length=100
+    )
+    assert codings != lists.EncodingNegotiator(["gzip", "br"])
+    assert cast(object, codings) != tags
+    assert (
+        len(
+            {tags, lists.LanguageNegotiator(["en", "fr"], cache_size=8, max_length=100)}
+        )
+        == 1
+    )
+
+
+def test_parsed_values_are_values(lists: EncodingLanguageEngine) -> None:
+    for parsed in (
+        lists.parse_encoding("gzip;q=0.5, BR, *;q=0, x y"),
+        lists.parse_encoding(None),
+        lists.parse_encoding(""),
+        lists.parse_language("en-US, fr;q=0.1, *;q=0, en_GB"),
+        lists.parse_language(None),
+    ):
+        assert_same_value(parsed)
+        for other in round_trips(parsed):
+            assert other.skipped == parsed.skipped
+            assert other.present == parsed.present
+        for item in (*parsed, *parsed.skipped):
+            assert_same_value(item)
+    encoding = lists.parse_encoding("GZIP;Q=0.50 , br,x y")
+    assert type(encoding) is AcceptEncoding
+    assert type(encoding[0]) is Coding and type(encoding.skipped[0]) is SkippedMember
+    assert encoding[0] == ("gzip", 500) and encoding[0].q == 0.5
+    assert repr(encoding) == "AcceptEncoding('gzip;q=0.5, br')"
+    assert repr(lists.parse_encoding(None)) == "AcceptEncoding(None)"
+    assert encoding == lists.parse_encoding("gzip;q=0.5,br")  # skipped: not compared
+    assert encoding != lists.parse_encoding("br, gzip;q=0.5")
+    assert encoding[:1] == (Coding("gzip", 500),) and len(encoding) == 2
+    language = lists.parse_language("sr-Latn-RS;q=0.5, *")
+    assert type(language) is AcceptLanguage and type(language[0]) is LanguageRange
+    assert language[0].subtags == ("sr", "latn", "rs")
+    assert str(language) == "sr-latn-rs;q=0.5, *"
+    assert repr(lists.parse_language(None)) == "AcceptLanguage(None)"
+    assert lists.parse_language(None) != lists.parse_encoding(None)
+    with pytest.raises(AttributeError):
+        encoding.extra = 1  # type: ignore[attr-defined]
+    with pytest.raises(TypeError):
+        encoding[0] = encoding[1]  # type: ignore[index]
+
+
+def test_parsed_value_methods(lists: EncodingLanguageEngine) -> None:
+    encoding = lists.parse_encoding("gzip;q=0.5, br;q=0, *;q=0.2")
+    assert encoding.quality("gzip") == 0.5 and encoding.quality("X-GZIP") == 0.5
+    assert encoding.quality("identity") == 0.2 and encoding.quality("zstd") == 0.2
+    assert not encoding.accepts("br") and encoding.accepts("zstd")
+    assert encoding.rank(["br", "zstd", "gzip"]) == [("gzip", 0.5), ("zstd", 0.2)]
+    assert encoding.best(["br"], default="none") == "none"
+    absent = lists.parse_encoding(None)
+    assert absent.quality("br") == 1.0 and absent.best(["br", "identity"]) == "identity"
+    language = lists.parse_language("fr-CH, de;q=0")
+    assert language.quality("fr") == 1.0 and language.quality("de-AT") == 0.0
+    assert language.accepts("fr-CH-x-a") and not language.accepts("de")
+    assert language.rank(["de", "fr", "fr-CH"]) == [("fr-CH", 1.0), ("fr", 1.0)]
+    assert lists.parse_language(None).quality("de") == 1.0
+    with pytest.raises(ValueError):
+        encoding.quality("*")
+    with pytest.raises(ValueError):
+        language.quality("*")
+
+
+# --- a model written from the rules, on generated values ----------------------
+
+EXAMPLES = int(os.environ.get("FASTACCEPT_FUZZ_EXAMPLES", "400"))
+FUZZ = settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+
+CODINGS = ["gzip", "GZip", "x-gzip", "X-Gzip", "br", "zstd", "deflate", "compress"]
+CODINGS += ["x-compress", "identity", "Identity", "notgzip", "*", "*", "*", "*x"]
+OFFERED_CODINGS = ["gzip", "x-gzip", "br", "zstd", "identity", "compress", "*x"]
+RANGES = ["en", "EN-us", "en-GB", "en-US-x-twain", "fr", "fr-CA", "fr-FR", "sr"]
+RANGES += ["sr-Latn", "sr-Latn-RS", "sr-Cyrl", "zh-Hant-CN-x-private1-private2"]
+RANGES += ["de-DE-1996", "de-x-a-b", "x-klingon", "i-enochian", "a-b-c", "*", "*"]
+RANGES += ["en-a-bb", "en-a-b-cc", "x-a", "en-GB-x-y"]
+TAGS = ["en", "en-US", "en-GB", "fr", "fr-CA", "sr-Latn", "sr-Cyrl", "sr", "zh"]
+TAGS += ["zh-Hant", "zh-Hant-CN-x-private1", "de-DE", "de-x-a", "x-klingon", "a-b"]
+TAGS += ["en-a", "en-a-b", "en-a-cc", "x-b", "en-GB-x"]
+GOOD_WEIGHTS = ["0", "0.1", "0.5", "0.50", "0.8", "1", "1.0", "0.001", "0.999"]
+SEPARATORS = [",", ", ", " ,", ",,", " , ", ",\t"]
+
+
+@st.composite
+def list_value(draw: st.DrawFn, names: list[str]) -> str:
+    """A value of ``name[;q=w]`` members, some with a defect."""
+    members = []
+    for _ in range(draw(st.integers(0, 6))):
+        text = draw(st.sampled_from(names))
+        if draw(st.booleans()):
+            ows = draw(st.sampled_from(["", " ", "\t "]))
+            q = draw(st.sampled_from(["q", "Q"]))
+            w = draw(st.sampled_from(GOOD_WEIGHTS) | WEIGHTS)
+            text += f"{ows};{draw(st.sampled_from(['', ' ']))}{q}={w}"
+        if draw(st.integers(0, 7)) == 0:
+            at = draw(st.integers(0, len(text)))
+            text = text[:at] + draw(JUNK | st.sampled_from(["-", "_", "1"])) + text[at:]
+        members.append(text)
+    seps = [draw(st.sampled_from(SEPARATORS)) for _ in members]
+    return "".join(m + s for m, s in zip(members, seps, strict=True))
+
+
+ENCODING_VALUES = st.one_of(
+    list_value(CODINGS),
+    list_value(CODINGS).map(lambda s: s.encode("latin-1", "replace")),
+    st.text(max_size=40),
+    st.binary(max_size=40),
+)
+LANGUAGE_VALUES = st.one_of(
+    list_value(RANGES),
+    list_value(RANGES).map(lambda s: s.encode("latin-1", "replace")),
+    st.text(max_size=40),
+    st.binary(max_size=40),
+)
+
+
+def model_coding_weight(members: list[tuple[str, int]], offer: str) -> tuple[int, int]:
+    """(weight, source) of one offered coding, read straight from the rule:
+    its own entry; else ``*``; else for identity the lowest non-zero weight (1
+    if none); else 0. An entry listed twice: its higher q. Source: 2 own, 1
+    ``*``, 0 implicit."""
+    aliases = {"x-gzip": "gzip", "x-compress": "compress"}
+    name = aliases.get(offer.lower(), offer.lower())
+    own = [w for c, w in members if c != "*" and aliases.get(c, c) == name]
+    star = [w for c, w in members if c == "*"]
+    if own:
+        return max(own), 2
+    if star:
+        return max(star), 1
+    if name == "identity":
+        return min([w for _, w in members if w > 0], default=1000), 0
+    return 0, 0
+
+
+def model_encoding(
+    value: Any, members: list[tuple[str, int]], offers: list[str]
+) -> list[tuple[str, float]]:
+    """The ranking the rule gives: acceptable offers, best first."""
+    keyed: list[tuple[int, int, int]]
+    if value is None:
+        keyed = [
+            (1000, int(offer.lower() == "identity"), -i)
+            for i, offer in enumerate(offers)
+        ]
+    else:
+        keyed = [(*model_coding_weight(members, o), -i) for i, o in enumerate(offers)]
+    order = sorted(range(len(offers)), key=lambda i: keyed[i], reverse=True)
+    return [(offers[i], keyed[i][0] / 1000) for i in order if keyed[i][0]]
+
+
+def model_tag_key(members: list[tuple[str, int]], tag: str) -> tuple[int, int, int]:
+    """(weight, filtering, shared subtags) of one tag, read straight from RFC
+    4647: candidates by filtering (§3.3.1) and, for q > 0, by lookup (§3.4,
+    truncating the range one subtag at a time, a singleton left last going
+    too); the deciding one shares the most subtags, then filters, then has
+    the higher q."""
+    tag = tag.lower()
+    candidates = []
+    for rng, weight in members:
+        if rng == "*" or tag == rng or tag.startswith(rng + "-"):
+            candidates.append((0 if rng == "*" else rng.count("-") + 1, 1, weight))
+            continue
+        if not weight:
+            continue
+        left = rng.split("-")
+        while left:
+            left = left[:-1]
+            while left and len(left[-1]) == 1:
+                left = left[:-1]
+            prefix = "-".join(left)
+            if left and (tag == prefix or tag.startswith(prefix + "-")):
+                candidates.append((len(left), 0, weight))
+                break
+    if not candidates:
+        return (0, 0, 0)
+    shared, filtering, weight = max(candidates)
+    return (weight, filtering, shared)
+
+
+def model_language(
+    value: Any, members: list[tuple[str, int]], tags: list[str]
+) -> list[tuple[str, float]]:
+    if value is None:
+        return [(tag, 1.0) for tag in tags]
+    keyed = [(*model_tag_key(members, tag), -i) for i, tag in enumerate(tags)]
+    order = sorted(range(len(tags)), key=lambda i: keyed[i], reverse=True)
+    return [(tags[i], keyed[i][0] / 1000) for i in order if keyed[i][0]]
+
+
+@FUZZ
+@given(
+    st.one_of(st.none(), ENCODING_VALUES),
+    st.lists(st.sampled_from(OFFERED_CODINGS), max_size=5, unique=True),
+)
+def test_encoding_follows_the_model(
+    lists: EncodingLanguageEngine, value: Any, offers: list[str]
+) -> None:
+    members = [tuple(m) for m in lists.parse_encoding(value)]
+    expected = model_encoding(value, members, offers)  # type: ignore[arg-type]
+    assert lists.EncodingNegotiator(offers).rank(value) == expected
+    assert lists.parse_encoding(value).rank(offers) == expected
+    chosen = lists.negotiate_encoding(value, offers)
+    assert chosen == (expected[0][0] if expected else None)
+
+
+@FUZZ
+@given(
+    st.one_of(st.none(), LANGUAGE_VALUES),
+    st.lists(st.sampled_from(TAGS), max_size=6, unique=True),
+)
+def test_language_follows_the_model(
+    lists: EncodingLanguageEngine, value: Any, tags: list[str]
+) -> None:
+    members = [tuple(m) for m in lists.parse_language(value)]
+    expected = model_language(value, members, tags)  # type: ignore[arg-type]
+    assert lists.LanguageNegotiator(tags).rank(value) == expected
+    assert lists.parse_language(value).rank(tags) == expected
+    chosen = lists.negotiate_language(value, tags)
+    assert chosen == (expected[0][0] if expected else None)
+
+
+@FUZZ
+@given(ENCODING_VALUES, LANGUAGE_VALUES)
+def test_canonical_str_round_trips(
+    lists: EncodingLanguageEngine, encoding: Any, language: Any
+) -> None:
+    for parse, value in (
+        (lists.parse_encoding, encoding),
+        (lists.parse_language, language),
+    ):
+        parsed = parse(value)
+        again = parse(str(parsed), strict=True)
+        assert tuple(again) == tuple(parsed) and not again.skipped
+        for skipped in parsed.skipped:  # each skip is where its member is
+            assert skipped.start <= skipped.position <= skipped.end
+
+
+@FUZZ
+@given(ENCODING_VALUES, LANGUAGE_VALUES)
+def test_strict_mode_raises_at_the_first_skip(
+    lists: EncodingLanguageEngine, encoding: Any, language: Any
+) -> None:
+    for parse, value in (
+        (lists.parse_encoding, encoding),
+        (lists.parse_language, language),
+    ):
+        parsed = parse(value)
+        if not parsed.skipped:
+            assert tuple(parse(value, strict=True)) == tuple(parsed)
+            continue
+        with pytest.raises(AcceptError) as caught:
+            parse(value, strict=True)
+        first = parsed.skipped[0]
+        assert (caught.value.position, caught.value.reason) == (
+            first.position,
+            first.reason,
+        )
+
+
+# --- hostile values: linear work, right answers ----------------------------------
+
+HOSTILE = [
+    "a" * 2**20,
+    " " * 2**20 + "gzip",
+    "," * 2**20,
+    "gzip;" + " " * 2**20,
+    "gzip;q=" + "0" * 2**20,
+    ("gzip;q=0.5," * (2**20 // 11)),
+    ("x;q=0," * (2**20 // 6)) + "br",
+    ('"' + "a," * (2**19)),
+    ("a-" * 2**19) + "b",
+    ("en-US;q=0.5, " * (2**20 // 13)) + "fr",
+    "en-" + "abcdefgh-" * (2**20 // 9),
+    "*;" * 2**19,
+]
+
+
+@pytest.mark.parametrize("value", HOSTILE, ids=[v[:12] + "..." for v in HOSTILE])
+def test_hostile_values_of_a_mebibyte(
+    lists: EncodingLanguageEngine, value: str
+) -> None:
+    """Each is read in one pass (no timing here: benchmarks measure growth)."""
+    for parse in (lists.parse_encoding, lists.parse_language):
+        parsed = parse(value, max_length=None)
+        assert len(parsed) + len(parsed.skipped) <= value.count(",") + 1
+    assert lists.EncodingNegotiator(["br", "identity"], max_length=None).choose(
+        value
+    ) in (
+        "br",
+        "identity",
+        None,
+    )
+    lists.LanguageNegotiator(["fr", "en-US", "en"], max_length=None).rank(value)
+
+
+# --- the engine choice ----------------------------------------------------------
+
+
+def test_the_half_comes_from_one_engine() -> None:
+    chosen: object = _engine.encoding_language_engine
+    assert has_half(chosen)
+    if has_half(_engine.engine):
+        assert chosen is _engine.engine
+    else:  # the Cython engine, until it has the half
+        assert chosen is ENGINES["python"]
+        assert _engine.ENCODING_LANGUAGE_IMPLEMENTATION == "python"
+    for name in ENCODING_LANGUAGE_NAMES:
+        assert getattr(fastaccept, name) is getattr(chosen, name), name
+    # Accept negotiation stays on the chosen engine.
+    assert fastaccept.Negotiator is _engine.engine.Negotiator
+
+
+def test_the_environment_variable_selects_the_pure_half() -> None:
+    code = (
+        "import fastaccept, fastaccept._engine as e; "
+        "print(fastaccept.IMPLEMENTATION, e.ENCODING_LANGUAGE_IMPLEMENTATION, "
+        "fastaccept.EncodingNegotiator.__module__)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        env={**os.environ, "FASTACCEPT_NO_EXTENSIONS": "1"},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert done.stdout.split() == ["python", "python", "fastaccept._scan_py"]
+
+
+def test_the_error_codes_are_new_numbers() -> None:
+    codes = {
+        name: value
+        for name, value in vars(_errors).items()
+        if name.isupper() and isinstance(value, int)
+    }
+    assert len(set(codes.values())) == len(codes) == 24
+    for name in ("EXPECTED_CODING", "EXPECTED_LANGUAGE", "EXPECTED_COMMA"):
+        assert codes[name] > 15  # the Accept codes 1-15 are unchanged
+
+
+# --- both engines alike, once both have the half ----------------------------------
+
+
+def _callables(module: EncodingLanguageEngine) -> dict[str, Any]:
+    encoding, language = module.EncodingNegotiator, module.LanguageNegotiator
+    return {
+        "parse_encoding": module.parse_encoding,
+        "parse_language": module.parse_language,
+        "negotiate_encoding": module.negotiate_encoding,
+        "negotiate_language": module.negotiate_language,
+        "EncodingNegotiator": encoding,
+        "LanguageNegotiator": language,
+        **{
+            f"EncodingNegotiator.{n}": getattr(encoding, n)
+            for n in ("choose_index", "choose", "rank")
+        },
+        **{
+            f"LanguageNegotiator.{n}": getattr(language, n)
+            for n in ("choose_index", "choose", "rank")
+        },
+    }
+
+
+def _shape(function: Any) -> list[tuple[str, Any, Any]]:
+    return [
+        (p.name, p.kind, p.default)
+        for p in inspect.signature(function).parameters.values()
+    ]
+
+
+def test_every_callable_says_what_it_does(lists: EncodingLanguageEngine) -> None:
+    for name, function in _callables(lists).items():
+        inspect.signature(function)
+        doc = inspect.getdoc(function) or ""
+        assert len(doc) > 40, name
+        assert "RFC" in doc or "." in name, name
+
+
+def test_engines_have_the_same_signatures_and_docstrings() -> None:
+    cython, python = _callables(_half("cython")), _callables(_half("python"))
+    for name, function in python.items():
+        assert _shape(cython[name]) == _shape(function), name
+        assert inspect.getdoc(cython[name]) == inspect.getdoc(function), name
+
+
+def _outcome(parse: Any, value: Any, strict: bool) -> Any:
+    try:
+        parsed = parse(value, strict=strict)
+    except AcceptError as exc:
+        return ("error", str(exc), exc.position, exc.reason, exc.value, exc.field)
+    return (
+        "ok",
+        type(parsed),
+        tuple(parsed),
+        parsed.skipped,
+        [type(m) for m in parsed],
+    )
+
+
+@FUZZ
+@given(
+    st.one_of(st.none(), ENCODING_VALUES),
+    st.one_of(st.none(), LANGUAGE_VALUES),
+    st.lists(st.sampled_from(OFFERED_CODINGS), max_size=5),
+    st.lists(st.sampled_from(TAGS), max_size=6),
+    st.integers(0, 60),
+)
+def test_engines_agree(
+    encoding: Any, language: Any, codings: list[str], tags: list[str], limit: int
+) -> None:
+    cython, python = _half("cython"), _half("python")
+    for strict in (False, True):
+        for name, value in (("parse_encoding", encoding), ("parse_language", language)):
+            assert _outcome(getattr(cython, name), value, strict) == _outcome(
+                getattr(python, name), value, strict
+            )
+    limited = [
+        _outcome(partial(module.parse_language, max_length=limit), language, False)
+        for module in (cython, python)
+    ]
+    assert limited[0] == limited[1]
+    assert cython.EncodingNegotiator(codings).rank(
+        encoding
+    ) == python.EncodingNegotiator(codings).rank(encoding)
+    assert cython.negotiate_encoding(encoding, codings) == python.negotiate_encoding(
+        encoding, codings
+    )
+    assert cython.LanguageNegotiator(tags).rank(language) == python.LanguageNegotiator(
+        tags
+    ).rank(language)
+    assert cython.negotiate_language(language, tags) == python.negotiate_language(
+        language, tags
+    )
