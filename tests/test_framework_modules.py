@@ -8,6 +8,7 @@ document and parameters.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import subprocess
 import sys
@@ -364,8 +365,6 @@ def django_views() -> Any:
 
 
 def test_django_views(django_views: Any) -> None:
-    import asyncio
-
     from django.test import RequestFactory
 
     greeting, messages = django_views
@@ -435,12 +434,19 @@ class _VaryOrigin:
 
 
 @pytest.mark.parametrize("asynchronous", [False, True], ids=["wsgi", "asgi"])
-def test_falcon_responders(asynchronous: bool) -> None:
+def test_falcon_responders(asynchronous: bool, request: pytest.FixtureRequest) -> None:
     pytest.importorskip("falcon")
     import falcon
     import falcon.asgi
     from falcon.testing import TestClient
 
+    if asynchronous:
+        # falcon's test client asks asyncio for the current loop; before 3.12
+        # there is none once asyncio.run (earlier tests) has reset it.
+        loop = asyncio.new_event_loop()
+        asyncio.set_event_loop(loop)
+        request.addfinalizer(loop.close)
+        request.addfinalizer(lambda: asyncio.set_event_loop(None))
     kind = falcon.asgi.App if asynchronous else falcon.App
     app = kind(middleware=[_VaryOrigin()])
     app.add_route("/greeting/{name}", _falcon_resource(asynchronous))

@@ -131,12 +131,7 @@ def negotiated(
     def decorate(handler: Handler) -> Handler:
         signature = _signature(handler)
         parameters = list(signature.parameters.values())
-        own = [
-            parameter.name
-            for parameter in parameters
-            if isinstance(parameter.annotation, type)
-            and issubclass(parameter.annotation, Request)
-        ]
+        own = [p.name for p in parameters if _is_request(p.annotation)]
         if own:  # FastAPI fills one request parameter: the handler's
             binding = FastAPIBinding(own[0], shared=True)
         else:
@@ -155,6 +150,14 @@ def negotiated(
         return wrapper
 
     return decorate
+
+
+def _is_request(annotation: Any) -> bool:
+    """Whether a parameter annotated so is given the request by FastAPI."""
+    try:
+        return isinstance(annotation, type) and issubclass(annotation, Request)
+    except TypeError:  # Python 3.10: list[int] passes for a type, issubclass fails
+        return False
 
 
 def _signature(handler: Handler) -> inspect.Signature:
