@@ -6,10 +6,9 @@ the same results. This is the only module that imports an engine.
 
 The Accept-Encoding and Accept-Language half (``EncodingLanguageEngine``)
 comes from the chosen engine when it has every one of its names
-(``ENCODING_LANGUAGE_NAMES``), and from ``_scan_py`` otherwise: the Cython
-engine does not have it yet. All of the half comes from one engine, never a
-mix; ``ENCODING_LANGUAGE_IMPLEMENTATION`` says which. When ``_scan`` and its
-stub have them, the ``TYPE_CHECKING`` import below moves to ``._scan``.
+(``ENCODING_LANGUAGE_NAMES``), and from ``_scan_py`` otherwise (an extension
+built from older sources). All of the half comes from one engine, never a
+mix; ``ENCODING_LANGUAGE_IMPLEMENTATION`` says which.
 """
 
 from __future__ import annotations
@@ -66,24 +65,28 @@ ENCODING_LANGUAGE_IMPLEMENTATION: Literal["cython", "python"]
 if all(hasattr(engine, name) for name in ENCODING_LANGUAGE_NAMES):
     encoding_language_engine = cast(EncodingLanguageEngine, engine)
     ENCODING_LANGUAGE_IMPLEMENTATION = IMPLEMENTATION
-else:  # the Cython engine, until it has this half
+else:  # an extension built before it had this half
     encoding_language_engine, ENCODING_LANGUAGE_IMPLEMENTATION = _scan_py, "python"
 
 if TYPE_CHECKING:
     # mypy holds both engines to the one interface...
     _both: tuple[Engine, Engine] = (_scan, _scan_py)
-    # ...and the pure engine to the Accept-Encoding/Accept-Language half...
+    # ...and both engines to the Accept-Encoding/Accept-Language half...
     _half: EncodingLanguageEngine = _scan_py
-    # ...and types the public names as the compiled engine's stub declares them
-    # (the half as the pure engine does, until the stub has it).
-    from ._scan import Negotiator, is_cors_safelisted, negotiate, parse, quality
-    from ._scan_py import (
+    _half_c: EncodingLanguageEngine = _scan
+    # ...and types the public names as the compiled engine's stub declares them.
+    from ._scan import (
         EncodingNegotiator,
         LanguageNegotiator,
+        Negotiator,
+        is_cors_safelisted,
+        negotiate,
         negotiate_encoding,
         negotiate_language,
+        parse,
         parse_encoding,
         parse_language,
+        quality,
     )
 else:
     Negotiator = engine.Negotiator

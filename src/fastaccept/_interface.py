@@ -283,7 +283,8 @@ then the earlier coding (server order). ``None`` (header absent):
 empty, or has no valid member, accepts ``identity`` only. When no coding is
 acceptable: ``default`` (answer 406, or send identity anyway). ``*`` or a
 coding that is not a token raises ``ValueError``. Each distinct codings
-list is validated once and recent values are cached.
+list is validated once; recent values may be cached (a short value is
+scanned again: that is as quick as looking it up).
 """,
     "negotiate_language": """\
 The best acceptable language tag for an Accept-Language value, else ``default``.
@@ -303,7 +304,8 @@ decision over a lookup one, then more shared subtags, then the earlier tag
 ``en-US, en;q=0.5, de;q=0.8`` gives ``de`` from ``[en, de]``. ``None``
 (header absent): the first tag. A present value that accepts none gives
 ``default``. ``*`` or a malformed tag raises ``ValueError``. Each distinct
-tags list is validated once and recent values are cached.
+tags list is validated once; recent values may be cached (a short value is
+scanned again: that is as quick as looking it up).
 """,
     "EncodingNegotiator.choose_index": """\
 The index in ``codings`` of the best coding for ``value``.

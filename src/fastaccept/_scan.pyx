@@ -31,6 +31,13 @@ from sys import intern as _intern
 from threading import local as _thread_local
 
 from ._defaults import BROWSER_DEFAULTS as _BROWSER_DEFAULTS
+from ._coding import ALIASES as _ALIASES
+from ._coding import IDENTITY as _IDENTITY
+from ._coding import CodingSet as _CodingSet
+from ._coding import rank_codings as _rank_codings
+from ._errors import ACCEPT as _ACCEPT
+from ._errors import ACCEPT_ENCODING as _ACCEPT_ENCODING
+from ._errors import ACCEPT_LANGUAGE as _ACCEPT_LANGUAGE
 from ._errors import NEGOTIATOR_SET_UP_ONCE as _SET_UP_ONCE
 from ._errors import AcceptError as _AcceptError
 from ._errors import reason as _reason
@@ -43,12 +50,19 @@ from ._limits import CACHE_KEY_MAX_LENGTH as _CACHE_KEY_MAX_LENGTH
 from ._limits import DEFAULT_CACHE_SIZE as _DEFAULT_CACHE_SIZE
 from ._limits import DEFAULT_MAX_LENGTH as _DEFAULT_MAX_LENGTH
 from ._limits import checked_cache_size as _checked_cache_size
+from ._language import TagSet as _TagSet
+from ._language import rank_languages as _rank_languages
 from ._limits import kept_negotiator as _kept_negotiator
 from ._match import absent_choice as _absent_choice
+from ._member import offers_tuple as _offers_tuple
 from ._member import parse_offers as _parse_offers
 from ._text import as_header_text as _as_header_text
 from ._text import coerce_value as _coerce_value
 from ._types import Accept as _Accept
+from ._types import AcceptEncoding as _AcceptEncoding
+from ._types import AcceptLanguage as _AcceptLanguage
+from ._types import Coding as _Coding
+from ._types import LanguageRange as _LanguageRange
 from ._types import MediaRange as _MediaRange
 from ._types import SkippedMember as _SkippedMember
 
@@ -67,9 +81,13 @@ from ._types import SkippedMember as _SkippedMember
 #   reference to the cached key, and from a thread other than the one that
 #   stored it that is an atomic write or a lock of the dict (dictobject.c), so
 #   one cache for all threads would have them all write on every hit.
-# - negotiate()/quality(): with the GIL, one registry of kept Negotiators and
-#   one last-offers shortcut for the module; without it, one of each per
-#   thread, so no call writes what another thread reads on every call.
+# - an EncodingNegotiator or LanguageNegotiator: the same as a Negotiator (its
+#   C arrays of offers are written by its one __init__, its value caches are
+#   kept per thread group).
+# - negotiate()/quality(), negotiate_encoding(), negotiate_language(): with the
+#   GIL, one registry of kept negotiators and one last-offers shortcut for each
+#   in the module; without it, one of each per thread, so no call writes what
+#   another thread reads on every call.
 # - the module's functions and Negotiator's methods: every call takes and drops
 #   a reference to them, which without the GIL is an atomic write to memory
 #   all threads share. They live as long as the process anyway (an extension
@@ -155,6 +173,16 @@ cdef enum:
     BAD_WEIGHT = 13
     SHORT_WEIGHT = 14
     DUPLICATE_PARAM = 15
+    # Accept-Encoding and Accept-Language (RFC 9110 §12.5.3-4).
+    EXPECTED_CODING = 16
+    EXPECTED_LANGUAGE = 17
+    EXPECTED_SUBTAG = 18
+    LONG_SUBTAG = 19
+    EXPECTED_CODING_END = 20
+    EXPECTED_RANGE_END = 21
+    EXPECTED_WEIGHT = 22
+    EXPECTED_QVALUE = 23
+    EXPECTED_COMMA = 24
 
 ERROR_CODES = {
     "EXPECTED_TYPE": EXPECTED_TYPE, "EXPECTED_SLASH": EXPECTED_SLASH,
@@ -164,7 +192,11 @@ ERROR_CODES = {
     "EXPECTED_VALUE": EXPECTED_VALUE, "UNTERMINATED_QUOTE": UNTERMINATED_QUOTE,
     "BAD_QUOTED_CHAR": BAD_QUOTED_CHAR, "BAD_ESCAPE": BAD_ESCAPE,
     "BAD_WEIGHT": BAD_WEIGHT, "SHORT_WEIGHT": SHORT_WEIGHT,
-    "DUPLICATE_PARAM": DUPLICATE_PARAM,
+    "DUPLICATE_PARAM": DUPLICATE_PARAM, "EXPECTED_CODING": EXPECTED_CODING,
+    "EXPECTED_LANGUAGE": EXPECTED_LANGUAGE, "EXPECTED_SUBTAG": EXPECTED_SUBTAG,
+    "LONG_SUBTAG": LONG_SUBTAG, "EXPECTED_CODING_END": EXPECTED_CODING_END,
+    "EXPECTED_RANGE_END": EXPECTED_RANGE_END, "EXPECTED_WEIGHT": EXPECTED_WEIGHT,
+    "EXPECTED_QVALUE": EXPECTED_QVALUE, "EXPECTED_COMMA": EXPECTED_COMMA,
 }
 
 # Character classes, one table lookup per byte.
@@ -173,6 +205,8 @@ cdef enum:
     C_QDTEXT = 2    # qdtext, RFC 9110 §5.6.4
     C_QPAIR = 4     # may follow a backslash in a quoted string
     C_UNSAFE = 8    # CORS-unsafe request-header byte (Fetch)
+    C_ALPHA = 16    # ASCII letter (RFC 4647 language ranges)
+    C_DIGIT = 32    # ASCII digit
 
 # The cache policy's key bound (``_limits``), as a C value for the hot path.
 cdef Py_ssize_t CACHE_KEY_MAX_LENGTH = _CACHE_KEY_MAX_LENGTH
@@ -200,6 +234,10 @@ cdef void _init_tables():
             CLASS[c] |= C_QPAIR
         if c in _CORS_UNSAFE_BYTES:
             CLASS[c] |= C_UNSAFE
+        if 65 <= c <= 90 or 97 <= c <= 122:
+            CLASS[c] |= C_ALPHA
+        if 48 <= c <= 57:
+            CLASS[c] |= C_DIGIT
 
 
 _init_tables()
@@ -536,11 +574,17 @@ cdef int scan_member(const unsigned char* s, Py_ssize_t n, Py_ssize_t start, bin
     return 0
 
 
-cdef Py_ssize_t member_end(const unsigned char* s, Py_ssize_t n, Py_ssize_t i, Scan* sc) noexcept nogil:
+cdef inline Py_ssize_t member_end(const unsigned char* s, Py_ssize_t n, Py_ssize_t i,
+                                  Scan* sc) noexcept nogil:
     """The next comma outside quotes (``"`` opens one, ``\\`` escapes in it), or n.
 
     Notes any CORS-unsafe byte on the way.
     """
+    return next_member(s, n, i, &sc.unsafe)
+
+
+cdef Py_ssize_t next_member(const unsigned char* s, Py_ssize_t n, Py_ssize_t i, bint* unsafe) noexcept nogil:
+    """``member_end``, noting a CORS-unsafe byte in ``unsafe``."""
     cdef bint in_quote = False
     cdef unsigned char flags = 0, c
     while i < n:
@@ -559,7 +603,7 @@ cdef Py_ssize_t member_end(const unsigned char* s, Py_ssize_t n, Py_ssize_t i, S
             in_quote = True
         i += 1
     if flags & C_UNSAFE:
-        sc.unsafe = True
+        unsafe[0] = True
     return i if i < n else n
 
 
@@ -587,11 +631,13 @@ cdef int scan(const unsigned char* s, Py_ssize_t n, bint strict, Scan* sc) excep
                 sc.n_ranges = sc.n_params = 0
 
 
-cdef object read_input(object value, const unsigned char** data, Py_ssize_t* length):
+cdef object read_input(object value, const unsigned char** data, Py_ssize_t* length,
+                       str field=_ACCEPT):
     """Point ``data`` at the value's bytes; return the object that owns them.
 
     The buffer is always NUL-terminated (``data[length] == 0``): a one-byte-kind
-    str's data or a bytes object's, as CPython lays them out.
+    str's data or a bytes object's, as CPython lays them out. ``field`` names
+    the header in the ``TypeError`` for another type.
     """
     if isinstance(value, str):
         if PyUnicode_KIND(value) == PyUnicode_1BYTE_KIND:
@@ -600,7 +646,7 @@ cdef object read_input(object value, const unsigned char** data, Py_ssize_t* len
             return value
         value = _as_header_text(value)[1].encode("latin-1")
     elif not isinstance(value, bytes):
-        value = _coerce_value(value)
+        value = _coerce_value(value, field)
     data[0] = <const unsigned char*>PyBytes_AS_STRING(value)
     length[0] = PyBytes_GET_SIZE(value)
     return value
@@ -863,14 +909,19 @@ cdef class Negotiator
 cdef inline PyObject* thread_cache(Negotiator negotiator) except NULL:
     """The value cache of the calling thread's group (one group with the GIL):
     borrowed, the Negotiator holds it until it dies."""
-    cdef PyObject* found = fa_load(&negotiator._caches_of[fa_thread_group()])
-    return new_thread_cache(negotiator) if found == NULL else found
+    return group_cache(negotiator._caches_of)
 
 
-cdef PyObject* new_thread_cache(Negotiator negotiator) except NULL:
+cdef inline PyObject* group_cache(PyObject** caches_of) except NULL:
+    """``thread_cache`` of any negotiator, by its ``_caches_of`` array."""
+    cdef PyObject* found = fa_load(&caches_of[fa_thread_group()])
+    return new_thread_cache(caches_of) if found == NULL else found
+
+
+cdef PyObject* new_thread_cache(PyObject** caches_of) except NULL:
     """Make the cache of the calling thread's group, unless another thread of
     the group just did."""
-    cdef PyObject** slot = &negotiator._caches_of[fa_thread_group()]
+    cdef PyObject** slot = &caches_of[fa_thread_group()]
     made = {}
     Py_INCREF(made)  # the slot's reference, released by __dealloc__
     if not fa_set_once(slot, <PyObject*>made):
@@ -1188,9 +1239,731 @@ def quality(value, media_type, *, max_length=_DEFAULT_MAX_LENGTH):
     return ranked[0][1] if ranked else 0.0
 
 
+# --- Accept-Encoding and Accept-Language (RFC 9110 §12.5.3-4) -------------------
+#
+# The same one pass over the bytes: each member is one name and an optional
+# weight (``_coding.scan_coding``, ``_language.scan_language``, whose errors and
+# positions these mirror). Negotiation scores each member against the offers,
+# parsed once into C arrays, as soon as it is read: no Python object per member.
+
+cdef int scan_weight(const unsigned char* s, Py_ssize_t n, Py_ssize_t p, int end_code,
+                     Py_ssize_t* out, int* weight) noexcept nogil:
+    """``_member.scan_weight``: ``[ OWS ";" OWS "q=" qvalue ] OWS`` after a name
+    ending at ``p``, then a comma or the end; 0 and the member's end in ``out``,
+    or a code and its position."""
+    cdef Py_ssize_t v, u
+    cdef int w
+    p = skip_ows(s, p)
+    if p >= n or s[p] == 44:
+        out[0], weight[0] = p, 1000
+        return 0
+    if s[p] != 59:
+        out[0] = p
+        return end_code
+    p = skip_ows(s, p + 1)
+    if p >= n or LOWER[s[p]] != 113 or (p + 1 < n and CLASS[s[p + 1]] & C_TCHAR):
+        out[0] = p
+        return EXPECTED_WEIGHT
+    if p + 1 >= n or s[p + 1] != 61:
+        out[0] = p + 1
+        return EXPECTED_EQUALS
+    v = p + 2
+    if v < n and s[v] == 34:
+        out[0] = v
+        return BAD_WEIGHT  # a quoted weight
+    u = skip_token(s, v)
+    if u == v:
+        out[0] = v
+        return EXPECTED_QVALUE
+    w = parse_weight(s, v, u, True)
+    if w < 0:  # the legacy '.5' too: the exact grammar here
+        out[0] = v
+        return BAD_WEIGHT
+    p = skip_ows(s, u)
+    if p < n and s[p] != 44:
+        out[0] = p
+        return EXPECTED_COMMA
+    out[0], weight[0] = p, w
+    return 0
+
+
+cdef int scan_item(const unsigned char* s, Py_ssize_t n, Py_ssize_t start, bint language,
+                   Py_ssize_t* name_end, Py_ssize_t* out, int* weight) noexcept nogil:
+    """One member at ``start`` (not OWS, not a comma): a coding (a token), or a
+    language range (``*``, or 1-8 letters then ``-`` and 1-8 letters or digits,
+    again and again); its name ends at ``name_end``."""
+    cdef Py_ssize_t p = start, k
+    if not language:
+        p = skip_token(s, start)
+        if p == start:
+            out[0] = start
+            return EXPECTED_CODING
+        name_end[0] = p
+        return scan_weight(s, n, p, EXPECTED_CODING_END, out, weight)
+    if s[start] == 42:
+        p = start + 1
+    else:
+        while p - start < 9 and CLASS[s[p]] & C_ALPHA:
+            p += 1
+        if p == start:
+            out[0] = start
+            return EXPECTED_LANGUAGE
+        if p - start > 8:
+            out[0] = p - 1
+            return LONG_SUBTAG
+        while p < n and s[p] == 45:
+            k = p + 1
+            while k - p < 10 and CLASS[s[k]] & (C_ALPHA | C_DIGIT):
+                k += 1
+            if k == p + 1:
+                out[0] = k
+                return EXPECTED_SUBTAG
+            if k - p > 9:
+                out[0] = k - 1
+                return LONG_SUBTAG
+            p = k
+    name_end[0] = p
+    return scan_weight(s, n, p, EXPECTED_RANGE_END, out, weight)
+
+
+cdef int scan_items(const unsigned char* s, Py_ssize_t n, bint strict, bint language,
+                    Scan* sc) except -1:
+    """Every member of a value into ``sc`` (a Range: the name's span, the
+    weight) and every skip; in strict mode the first violation is the only skip."""
+    cdef Py_ssize_t i = 0, pos, name_end, end
+    cdef int code, weight
+    cdef Range* r
+    while True:
+        while i < n and (s[i] == 32 or s[i] == 9 or s[i] == 44):
+            i += 1
+        if i >= n:
+            return 0
+        code = scan_item(s, n, i, language, &name_end, &pos, &weight)
+        if code:
+            end = member_end(s, n, i, sc)
+            push_skip(sc, i, end, pos, code)
+            if strict:
+                return 0
+            i = end
+        else:
+            r = push_range(sc)
+            r.type_start, r.type_end, r.weight = i, name_end, weight
+            i = pos
+
+
+cdef struct CCoding:
+    const unsigned char* name            # canonical, lower-case
+    Py_ssize_t name_len
+    const unsigned char* alias           # its x- name (RFC 9110 §8.4.1.3), or NULL
+    Py_ssize_t alias_len
+    bint identity
+
+
+cdef Py_ssize_t best_coding(const unsigned char* s, Py_ssize_t n, CCoding* offers,
+                            Py_ssize_t n_offers, int* own) noexcept nogil:
+    """``_coding.best_coding`` over the bytes of a present value (lenient).
+
+    ``own`` is scratch for each offer's highest own weight (-1: none).
+    """
+    cdef Py_ssize_t i = 0, k, pos, name_end, best = -1
+    cdef int code, w, star = -1, lowest = 1000, best_weight = 0, best_source = -1, source
+    cdef bint unsafe = False
+    cdef CCoding* o
+    for k in range(n_offers):
+        own[k] = -1
+    while True:
+        while i < n and (s[i] == 32 or s[i] == 9 or s[i] == 44):
+            i += 1
+        if i >= n:
+            break
+        code = scan_item(s, n, i, False, &name_end, &pos, &w)
+        if code:
+            i = next_member(s, n, i, &unsafe)
+            continue
+        if 0 < w < lowest:
+            lowest = w
+        if name_end == i + 1 and s[i] == 42:
+            if w > star:
+                star = w
+        else:
+            for k in range(n_offers):
+                o = &offers[k]
+                if own[k] < w and (
+                    span_is(s, i, name_end, o.name, o.name_len)
+                    or (o.alias != NULL and span_is(s, i, name_end, o.alias, o.alias_len))
+                ):
+                    own[k] = w
+        i = pos
+    for k in range(n_offers):
+        if own[k] >= 0:
+            w, source = own[k], 2
+        elif star >= 0:
+            w, source = star, 1
+        elif offers[k].identity:
+            w, source = lowest, 0
+        else:
+            continue
+        if w > best_weight or (w == best_weight and w > 0 and source > best_source):
+            best, best_weight, best_source = k, w, source
+    return best
+
+
+cdef struct CTag:
+    const unsigned char* text            # lower-case, subtags joined by '-'
+    Py_ssize_t length
+
+
+cdef enum:
+    KIND_SHIFT = 11                      # a weight (at most 1000) fits below
+    SHARED_SHIFT = 12
+
+
+cdef inline long long tag_key(const unsigned char* s, Py_ssize_t a, Py_ssize_t b, int w,
+                              const unsigned char* t, Py_ssize_t length) noexcept nogil:
+    """``_language.decision`` of the range ``s[a:b]`` (not ``*``) for one tag,
+    as (shared << SHARED_SHIFT) | (filtering << KIND_SHIFT) | weight; -1: none.
+
+    Subtags are compared in step; ``good`` counts the shared subtags up to the
+    last one longer than one character, where a lookup truncation may end.
+    """
+    cdef Py_ssize_t i = a, k = 0, k0
+    cdef long long shared = 0, good = 0
+    while True:
+        k0 = k
+        while i < b and k < length and s[i] != 45 and LOWER[s[i]] == t[k]:
+            i += 1
+            k += 1
+        if (i < b and s[i] != 45) or (k < length and t[k] != 45):
+            break  # this subtag differs
+        shared += 1
+        if k - k0 != 1:
+            good = shared
+        if i == b:  # every subtag of the range: filtering
+            return (shared << SHARED_SHIFT) | (1 << KIND_SHIFT) | w
+        if k == length:
+            break  # the range goes on past the tag
+        i += 1
+        k += 1
+    if w == 0 or good == 0:
+        return -1
+    return (good << SHARED_SHIFT) | w
+
+
+cdef Py_ssize_t best_language(const unsigned char* s, Py_ssize_t n, CTag* tags,
+                              Py_ssize_t n_tags, long long* keys) noexcept nogil:
+    """``_language.best_language`` over the bytes of a present value (lenient).
+
+    ``keys`` is scratch for each tag's deciding key (``tag_key``; -1: none).
+    """
+    cdef Py_ssize_t i = 0, k, pos, name_end, best = -1
+    cdef int code, w
+    cdef long long key, choice, best_choice = 0
+    cdef bint unsafe = False
+    for k in range(n_tags):
+        keys[k] = -1
+    while True:
+        while i < n and (s[i] == 32 or s[i] == 9 or s[i] == 44):
+            i += 1
+        if i >= n:
+            break
+        code = scan_item(s, n, i, True, &name_end, &pos, &w)
+        if code:
+            i = next_member(s, n, i, &unsafe)
+            continue
+        if s[i] == 42:
+            key = (1 << KIND_SHIFT) | w
+            for k in range(n_tags):
+                if key > keys[k]:
+                    keys[k] = key
+        else:
+            for k in range(n_tags):
+                if LOWER[s[i]] == tags[k].text[0]:  # the same first letter, at least
+                    key = tag_key(s, i, name_end, w, tags[k].text, tags[k].length)
+                    if key > keys[k]:
+                        keys[k] = key
+        i = pos
+    for k in range(n_tags):
+        key = keys[k]
+        w = <int>(key & ((1 << KIND_SHIFT) - 1))
+        if key < 0 or w == 0:
+            continue
+        # weight, then filtering over lookup, then shared subtags
+        choice = (<long long>w << 40) | (((key >> KIND_SHIFT) & 1) << 39) | (key >> SHARED_SHIFT)
+        if choice > best_choice:
+            best, best_choice = k, choice
+    return best
+
+
+cdef inline object new_named(object cls, tuple fields):
+    """A named tuple of ``cls``, made by tuple's own constructor."""
+    cdef tuple args = (fields,)
+    cdef PyObject* made = (<TypeWithNew*>tuple).tp_new(<PyTypeObject*>cls, <PyObject*>args, NULL)
+    if made == NULL:
+        raise MemoryError()
+    result = <object>made
+    Py_DECREF(result)  # <object> took a reference of its own
+    return result
+
+
+cdef object check_list_length(object value, Py_ssize_t n, Py_ssize_t limit, object max_length,
+                              str field):
+    if n > limit:
+        raise _too_long(_coerce_value(value, field), n, max_length, field)
+
+
+cdef list list_items(object value, object max_length, Py_ssize_t limit, bint language):
+    """The valid members of a present value (lenient), as (name, weight)."""
+    cdef const unsigned char* s
+    cdef Py_ssize_t n, i
+    cdef Scan sc
+    cdef Range* r
+    field = _ACCEPT_LANGUAGE if language else _ACCEPT_ENCODING
+    _owner = read_input(value, &s, &n, field)  # keeps the buffer alive
+    check_list_length(value, n, limit, max_length, field)
+    scan_init(&sc)
+    try:
+        scan_items(s, n, False, language, &sc)
+        items = []
+        for i in range(sc.n_ranges):
+            r = &sc.ranges[i]
+            items.append((token_text(s, r.type_start, r.type_end), r.weight))
+        return items
+    finally:
+        scan_free(&sc)
+
+
+cdef object parse_list(object value, bint strict, object max_length, bint language):
+    """``parse_encoding`` (``language`` false) or ``parse_language``."""
+    cdef const unsigned char* s
+    cdef Py_ssize_t n, i
+    cdef Scan sc
+    cdef Range* r
+    cdef Skip* sk
+    field = _ACCEPT_LANGUAGE if language else _ACCEPT_ENCODING
+    member = _LanguageRange if language else _Coding
+    _owner = read_input(value, &s, &n, field)  # keeps the buffer alive
+    check_list_length(value, n, as_limit(max_length), max_length, field)
+    scan_init(&sc)
+    try:
+        scan_items(s, n, strict, language, &sc)
+        if sc.n_skips:
+            coerced = _coerce_value(value, field)
+            original = _as_header_text(coerced)[0]
+            if strict:
+                sk = &sc.skips[0]
+                raise _AcceptError(_reason(sk.code, original, sk.pos), coerced, sk.pos, field)
+            skipped = []
+            for i in range(sc.n_skips):
+                sk = &sc.skips[i]
+                skipped.append(_SkippedMember(
+                    sk.start, sk.end, original[sk.start:sk.end].rstrip(" \t"),
+                    sk.pos, _reason(sk.code, original, sk.pos)))
+        else:
+            skipped = ()
+        members = PyTuple_New(sc.n_ranges)
+        for i in range(sc.n_ranges):
+            r = &sc.ranges[i]
+            made = new_named(member, (token_text(s, r.type_start, r.type_end), r.weight))
+            Py_INCREF(made)  # PyTuple_SET_ITEM steals it
+            PyTuple_SET_ITEM(members, i, made)
+        return (_AcceptLanguage if language else _AcceptEncoding)(members, True, skipped)
+    finally:
+        scan_free(&sc)
+
+
+_NO_ENCODING = _AcceptEncoding(present=False)
+_NO_LANGUAGE = _AcceptLanguage(present=False)
+
+
+def parse_encoding(value, *, bint strict=False, max_length=_DEFAULT_MAX_LENGTH):
+    if value is None:
+        return _NO_ENCODING
+    return parse_list(value, strict, max_length, False)
+
+
+def parse_language(value, *, bint strict=False, max_length=_DEFAULT_MAX_LENGTH):
+    if value is None:
+        return _NO_LANGUAGE
+    return parse_list(value, strict, max_length, True)
+
+
+cdef class _ListNegotiator:
+    """What ``EncodingNegotiator`` and ``LanguageNegotiator`` share: offers
+    validated once (their C arrays are the subclasses'), and a bounded cache
+    of recent values per thread group, as ``Negotiator`` keeps it."""
+
+    cdef tuple _items                    # the offers, as given
+    cdef object _parsed                  # _coding.CodingSet or _language.TagSet
+    cdef Py_ssize_t _n
+    cdef Py_ssize_t _absent              # the choice when the header is absent
+    cdef list _keep
+    cdef PyObject* _caches_of[THREAD_GROUPS]  # by thread group, made on use
+    cdef Py_ssize_t _cache_size
+    cdef object _max_length
+    cdef Py_ssize_t _limit
+    cdef bint _language
+
+    def __dealloc__(self):
+        cdef Py_ssize_t i
+        for i in range(THREAD_GROUPS):
+            Py_XDECREF(self._caches_of[i])
+
+    cdef int _set_up(self, tuple items, object parsed, object cache_size,
+                     object max_length) except -1:
+        self._cache_size = _checked_cache_size(cache_size)
+        self._limit = as_limit(max_length)
+        self._max_length = max_length
+        self._parsed = parsed
+        self._keep = []
+        self._absent = parsed.absent_best
+        return 0
+
+    cdef const unsigned char* _hold(self, str text, Py_ssize_t* length) except NULL:
+        cdef bytes b = text.encode("latin-1")
+        self._keep.append(b)
+        length[0] = len(b)
+        return <const unsigned char*>PyBytes_AS_STRING(b)
+
+    @property
+    def _cache(self):
+        """The value cache of the calling thread."""
+        return <dict>group_cache(self._caches_of)
+
+    @property
+    def _caches(self):
+        """Every value cache made so far (at most one with the GIL)."""
+        cdef Py_ssize_t i
+        return [
+            <dict>self._caches_of[i]
+            for i in range(THREAD_GROUPS)
+            if fa_load(&self._caches_of[i]) != NULL
+        ]
+
+    cdef tuple _key(self):
+        return (self._items, self._cache_size, self._max_length)
+
+    def __repr__(self):
+        return (
+            f"{type(self).__name__}({self._items!r}, cache_size={self._cache_size!r}, "
+            f"max_length={self._max_length!r})"
+        )
+
+    def __eq__(self, other):
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._key() == (<_ListNegotiator>other)._key()
+
+    def __hash__(self):
+        return hash(self._key())
+
+    def __reduce__(self):
+        """Pickle and copy by the constructor's arguments; the cache starts empty."""
+        made = _partial(
+            type(self), self._items, cache_size=self._cache_size, max_length=self._max_length
+        )
+        return (made, ())
+
+    cdef Py_ssize_t _best(self, const unsigned char* s, Py_ssize_t n) except -2:
+        return -1
+
+    cdef Py_ssize_t _compute(self, value) except -2:
+        """Index of the best acceptable offer, -1 if none."""
+        cdef const unsigned char* s
+        cdef Py_ssize_t n
+        if value is None:
+            return self._absent
+        if type(value) is str and PyUnicode_KIND(value) == PyUnicode_1BYTE_KIND:
+            s = <const unsigned char*>PyUnicode_DATA(value)
+            n = PyUnicode_GET_LENGTH(value)
+            _owner = value
+        else:
+            _owner = read_input(value, &s, &n, self._field())  # keeps the buffer alive
+        if n > self._limit:
+            check_list_length(value, n, self._limit, self._max_length, self._field())
+        return self._best(s, n)
+
+    cdef str _field(self):
+        return _ACCEPT_LANGUAGE if self._language else _ACCEPT_ENCODING
+
+    cdef Py_ssize_t _index(self, value) except -2:
+        """The best offer's index for ``value``, from the cache when there."""
+        cdef Py_ssize_t index
+        cdef PyObject* cache
+        if self._cache_size and (type(value) is str or type(value) is bytes):
+            cache = group_cache(self._caches_of)
+            found = (<dict>cache).get(value)
+            if found is not None:
+                return found
+            index = self._compute(value)
+            cache_store(<dict>cache, self._cache_size, value, len(value), index)
+            return index
+        return self._compute(value)
+
+    cdef object _choose(self, value, default):
+        cdef Py_ssize_t index = self._index(value)
+        return default if index < 0 else self._items[index]
+
+    cdef list _rank(self, value):
+        items = None if value is None else list_items(
+            value, self._max_length, self._limit, self._language)
+        if self._language:
+            ranked = _rank_languages(items, self._parsed)
+        else:
+            ranked = _rank_codings(items, self._parsed)
+        return [(self._items[index], weight / 1000) for index, weight in ranked]
+
+
+cdef class EncodingNegotiator(_ListNegotiator):
+    # The first lines are the constructor's signature for ``inspect``.
+    """EncodingNegotiator(codings, *, cache_size=_DEFAULT_CACHE_SIZE, max_length=_DEFAULT_MAX_LENGTH)
+--
+
+Codings validated once; the best of them for each request's
+    Accept-Encoding value (RFC 9110 §12.5.3).
+
+    ``choose``, ``choose_index`` and ``rank`` per request; the answers for
+    the last ``cache_size`` distinct values (of at most 1,024 characters) are
+    cached. ``max_length`` as for ``parse_encoding``.
+    """
+
+    cdef CCoding* _codings
+
+    def __cinit__(self):
+        self._codings = NULL
+
+    def __dealloc__(self):
+        PyMem_Free(self._codings)
+
+    def __init__(self, codings, *, cache_size=_DEFAULT_CACHE_SIZE, max_length=_DEFAULT_MAX_LENGTH):
+        cdef Py_ssize_t i, n
+        cdef CCoding* o
+        if self._items is not None:
+            raise TypeError(_SET_UP_ONCE)
+        items = _offers_tuple(codings, "codings")
+        parsed = _CodingSet(items)
+        self._set_up(items, parsed, cache_size, max_length)
+        names = parsed.names
+        n = len(names)
+        PyMem_Free(self._codings)  # an earlier __init__ cut short
+        self._n = 0
+        self._codings = <CCoding*>PyMem_Malloc(max(n, 1) * sizeof(CCoding))
+        if self._codings == NULL:
+            raise MemoryError()
+        for i in range(n):
+            name = names[i]
+            o = &self._codings[i]
+            o.name = self._hold(name, &o.name_len)
+            o.alias = NULL
+            o.alias_len = 0
+            for alias, target in _ALIASES.items():
+                if target == name:
+                    o.alias = self._hold(alias, &o.alias_len)
+            o.identity = name == _IDENTITY
+        self._n = n
+        self._items = items
+
+    @property
+    def codings(self):
+        """The codings, in server order, as given."""
+        return self._items
+
+    cdef Py_ssize_t _best(self, const unsigned char* s, Py_ssize_t n) except -2:
+        cdef int small[SMALL]
+        cdef int* own = small
+        cdef Py_ssize_t found
+        if self._n > SMALL:
+            own = <int*>PyMem_Malloc(self._n * sizeof(int))
+            if own == NULL:
+                raise MemoryError()
+        found = best_coding(s, n, self._codings, self._n, own)
+        if own != small:
+            PyMem_Free(own)
+        return found
+
+    def choose_index(self, value):
+        return self._index(value)
+
+    def choose(self, value, default=None):
+        return self._choose(value, default)
+
+    def rank(self, value):
+        return self._rank(value)
+
+
+cdef class LanguageNegotiator(_ListNegotiator):
+    # The first lines are the constructor's signature for ``inspect``.
+    """LanguageNegotiator(tags, *, cache_size=_DEFAULT_CACHE_SIZE, max_length=_DEFAULT_MAX_LENGTH)
+--
+
+Language tags validated once; the best of them for each request's
+    Accept-Language value (RFC 9110 §12.5.4, RFC 4647).
+
+    ``choose``, ``choose_index`` and ``rank`` per request; the answers for
+    the last ``cache_size`` distinct values (of at most 1,024 characters) are
+    cached. ``max_length`` as for ``parse_language``.
+    """
+
+    cdef CTag* _tags
+
+    def __cinit__(self):
+        self._tags = NULL
+        self._language = True
+
+    def __dealloc__(self):
+        PyMem_Free(self._tags)
+
+    def __init__(self, tags, *, cache_size=_DEFAULT_CACHE_SIZE, max_length=_DEFAULT_MAX_LENGTH):
+        cdef Py_ssize_t i, n
+        if self._items is not None:
+            raise TypeError(_SET_UP_ONCE)
+        items = _offers_tuple(tags, "tags")
+        parsed = _TagSet(items)
+        self._set_up(items, parsed, cache_size, max_length)
+        subtags = parsed.subtags
+        n = len(subtags)
+        PyMem_Free(self._tags)  # an earlier __init__ cut short
+        self._n = 0
+        self._tags = <CTag*>PyMem_Malloc(max(n, 1) * sizeof(CTag))
+        if self._tags == NULL:
+            raise MemoryError()
+        for i in range(n):
+            self._tags[i].text = self._hold("-".join(subtags[i]), &self._tags[i].length)
+        self._n = n
+        self._items = items
+
+    @property
+    def tags(self):
+        """The language tags, in server order, as given."""
+        return self._items
+
+    cdef Py_ssize_t _best(self, const unsigned char* s, Py_ssize_t n) except -2:
+        cdef long long small[SMALL]
+        cdef long long* keys = small
+        cdef Py_ssize_t found
+        if self._n > SMALL:
+            keys = <long long*>PyMem_Malloc(self._n * sizeof(long long))
+            if keys == NULL:
+                raise MemoryError()
+        found = best_language(s, n, self._tags, self._n, keys)
+        if keys != small:
+            PyMem_Free(keys)
+        return found
+
+    def choose_index(self, value):
+        return self._index(value)
+
+    def choose(self, value, default=None):
+        return self._choose(value, default)
+
+    def rank(self, value):
+        return self._rank(value)
+
+
+#: ``negotiate_encoding``/``negotiate_language``: kept negotiators and the
+#: last-offers shortcut of each, as ``_kept``/``_last`` are for ``negotiate``.
+cdef dict _kept_codings = {}
+cdef dict _kept_tags = {}
+cdef tuple _last_codings = _NO_LAST
+cdef tuple _last_tags = _NO_LAST
+
+
+cdef dict thread_registry(str name):
+    """This thread's registry ``name`` of kept negotiators (free-threaded builds)."""
+    try:
+        return getattr(_per_thread, name)
+    except AttributeError:
+        kept = {}
+        setattr(_per_thread, name, kept)
+        return kept
+
+
+cdef _ListNegotiator kept_list_negotiator(dict kept, object cls, tuple items, object max_length):
+    """The negotiator kept for these offers (``_limits.kept_negotiator``)."""
+    try:
+        found = kept.get((items, max_length))
+    except TypeError:
+        found = None
+    if found is None:
+        found = _kept_negotiator(kept, cls, items, max_length)
+    return <_ListNegotiator>found
+
+
+# The one-call forms scan a value of at most DIRECT_MAX_LENGTH characters at
+# once, without the kept negotiator's cache: a look-up hashes a fresh str, and
+# a miss stores it too (measured through choose_index, 24 / 64 characters:
+# scan ~58 / ~107 ns, hit ~43 / ~48 ns, miss ~124 / ~180 ns), so for the short
+# values clients send the cache saves little when hot and costs twice when
+# cold. Longer values go through the cache as usual.
+cdef enum:
+    DIRECT_MAX_LENGTH = 64
+
+
+cdef inline Py_ssize_t one_call_index(_ListNegotiator negotiator, object value) except -2:
+    if (type(value) is str and PyUnicode_GET_LENGTH(value) <= DIRECT_MAX_LENGTH) or (
+        type(value) is bytes and PyBytes_GET_SIZE(value) <= DIRECT_MAX_LENGTH
+    ):
+        return negotiator._compute(value)
+    return negotiator._index(value)
+
+
+def negotiate_encoding(value, codings, *, default=None, max_length=_DEFAULT_MAX_LENGTH):
+    global _last_codings
+    cdef tuple last, items
+    cdef _ListNegotiator negotiator
+    cdef Py_ssize_t index
+    if FREE_THREADED:
+        last = getattr(_per_thread, "last_codings", _NO_LAST)
+    else:
+        last = _last_codings
+    if codings is last[0] and max_length is last[1] and same_items(codings, <tuple>last[2]):
+        items, negotiator = <tuple>last[2], <_ListNegotiator>last[3]
+    else:
+        items = _offers_tuple(codings, "codings")
+        negotiator = kept_list_negotiator(
+            thread_registry("kept_codings") if FREE_THREADED else _kept_codings,
+            EncodingNegotiator, items, max_length)
+        last = (codings, max_length, items, negotiator)
+        if FREE_THREADED:
+            _per_thread.last_codings = last
+        else:
+            _last_codings = last
+    index = one_call_index(negotiator, value)
+    return default if index < 0 else items[index]  # this call's own object
+
+
+def negotiate_language(value, tags, *, default=None, max_length=_DEFAULT_MAX_LENGTH):
+    global _last_tags
+    cdef tuple last, items
+    cdef _ListNegotiator negotiator
+    cdef Py_ssize_t index
+    if FREE_THREADED:
+        last = getattr(_per_thread, "last_tags", _NO_LAST)
+    else:
+        last = _last_tags
+    if tags is last[0] and max_length is last[1] and same_items(tags, <tuple>last[2]):
+        items, negotiator = <tuple>last[2], <_ListNegotiator>last[3]
+    else:
+        items = _offers_tuple(tags, "tags")
+        negotiator = kept_list_negotiator(
+            thread_registry("kept_tags") if FREE_THREADED else _kept_tags,
+            LanguageNegotiator, items, max_length)
+        last = (tags, max_length, items, negotiator)
+        if FREE_THREADED:
+            _per_thread.last_tags = last
+        else:
+            _last_tags = last
+    index = one_call_index(negotiator, value)
+    return default if index < 0 else items[index]  # this call's own object
+
+
 # The docstrings of the public functions and methods: written once, for both
 # engines, in _interface.DOCS.
 _document((parse, is_cors_safelisted, negotiate, quality), Negotiator)
+_document(
+    (parse_encoding, parse_language, negotiate_encoding, negotiate_language),
+    EncodingNegotiator,
+    LanguageNegotiator,
+)
 
 
 # Fill the token table with the tokens real clients send most, before any
@@ -1201,5 +1974,7 @@ for _value in (*_BROWSER_DEFAULTS.values(), _COMMON_TYPES):
 
 # Without the GIL: what every call goes through, immortal (see the top).
 for _shared in (parse, is_cors_safelisted, negotiate, quality, _per_thread,
-                *Negotiator.__dict__.values()):
+                parse_encoding, parse_language, negotiate_encoding, negotiate_language,
+                *Negotiator.__dict__.values(), *_ListNegotiator.__dict__.values(),
+                *EncodingNegotiator.__dict__.values(), *LanguageNegotiator.__dict__.values()):
     fa_make_immortal(_shared)
