@@ -1,0 +1,174 @@
+"""Response compression for any ASGI app, by Accept-Encoding (RFC 9110 §12.5.3).
+
+    uvicorn compress_asgi:app --app-dir examples --port 8000
+    curl -si -H 'Accept-Encoding: gzip' http://127.0.0.1:8000/ | head
+
+Starlette's ``GZipMiddleware`` tests ``"gzip" in accept_encoding``, so
+``gzip;q=0`` and ``notgzip`` get gzip. ``Compress`` asks
+``fastaccept.EncodingNegotiator`` instead, over the codings this Python has:
+zstd (``compression.zstd`` on 3.14, else the ``zstandard`` package), br (the
+``brotli`` package), gzip (``zlib``) and identity, in that server order: at
+equal weights the smaller output wins (``gzip, deflate, br, zstd`` gets zstd).
+
+Every compressible response (a text-like ``Content-Type``) gets ``Accept-Encoding``
+merged into its ``Vary``, identity or not. Left as they are: bodies under
+``minimum_size`` sent in one message, responses with a ``Content-Encoding``,
+other types (``image/png``...), and HEAD (no body to compress; its headers
+are the identity ones). Streamed bodies (``more_body``) are compressed chunk
+by chunk, each flushed, without ``Content-Length``. When the client refuses
+every coding (``identity;q=0, *;q=0``) identity is sent anyway, as §12.5.3
+allows, rather than a 415 or 406.
+"""
+
+from __future__ import annotations
+
+import importlib
+import zlib
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+
+from fastaccept import EncodingNegotiator, header_from_scope, merge_vary
+
+Message = MutableMapping[str, Any]
+Scope = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+App = Callable[[Scope, Receive, Send], Awaitable[None]]
+#: ``encode(chunk, last)``: the compressed bytes so far, flushed.
+Encode = Callable[[bytes, bool], bytes]
+
+
+def _optional(name: str) -> Any:
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        return None
+
+
+def _gzip() -> Encode:
+    c = zlib.compressobj(6, zlib.DEFLATED, 31)  # wbits=31: gzip header
+    return lambda d, last: (
+        c.compress(d) + c.flush(zlib.Z_FINISH if last else zlib.Z_SYNC_FLUSH)
+    )
+
+
+ENCODERS: dict[str, Callable[[], Encode]] = {}
+if (zstd := _optional("compression.zstd")) is not None:
+    Z = zstd.ZstdCompressor
+
+    def _zstd() -> Encode:
+        c = Z()
+        return lambda d, last: c.compress(d, Z.FLUSH_FRAME if last else Z.FLUSH_BLOCK)
+
+    ENCODERS["zstd"] = _zstd
+elif (zstandard := _optional("zstandard")) is not None:
+
+    def _zstd() -> Encode:
+        c = zstandard.ZstdCompressor().compressobj()
+        ends = zstandard.COMPRESSOBJ_FLUSH_FINISH, zstandard.COMPRESSOBJ_FLUSH_BLOCK
+        return lambda d, last: c.compress(d) + c.flush(ends[0] if last else ends[1])
+
+    ENCODERS["zstd"] = _zstd
+if (brotli := _optional("brotli")) is not None:
+
+    def _br() -> Encode:
+        c = brotli.Compressor()
+        return lambda d, last: c.process(d) + (c.finish() if last else c.flush())
+
+    ENCODERS["br"] = _br
+ENCODERS["gzip"] = _gzip
+
+TEXT_LIKE = ("text/", "application/json", "application/javascript", "image/svg+xml")
+
+
+def compressible(content_type: str) -> bool:
+    media = content_type.partition(";")[0].strip().lower()
+    return media.startswith(TEXT_LIKE) or media.endswith(("+json", "+xml", "/xml"))
+
+
+class Compress:
+    """``app`` with its responses compressed as the request accepts."""
+
+    def __init__(self, app: App, *, minimum_size: int = 500) -> None:
+        self.app, self.minimum_size = app, minimum_size
+        self.negotiator = EncodingNegotiator([*ENCODERS, "identity"])
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        accepted = header_from_scope(scope, "accept-encoding")
+        coding = self.negotiator.choose(accepted, "identity")  # none: identity
+        start: Message = {}
+        encode: Encode | None = None
+
+        async def sending(message: Message) -> None:
+            nonlocal start, encode
+            if message["type"] == "http.response.start":
+                start = message  # held until the first body shows the size
+                return
+            if message["type"] != "http.response.body":
+                return await send(message)
+            body, more = message.get("body", b""), message.get("more_body", False)
+            if start:
+                headers, encode = self.prepare(start, scope, coding, len(body), more)
+                if encode is not None:
+                    body = encode(body, not more)
+                    if not more:
+                        headers.append((b"content-length", b"%d" % len(body)))
+                await send({**start, "headers": headers})
+                start = {}
+            elif encode is not None:
+                body = encode(body, not more)
+            await send({**message, "body": body})
+
+        await self.app(scope, receive, sending)
+
+    def prepare(
+        self, start: Message, scope: Scope, coding: str, size: int, more: bool
+    ) -> tuple[list[tuple[bytes, bytes]], Encode | None]:
+        """The headers to send, and the encoder if the body is compressed."""
+        headers = [(bytes(k).lower(), bytes(v)) for k, v in start.get("headers", ())]
+        kept = dict(headers)
+        if b"content-encoding" in kept or not compressible(
+            kept.get(b"content-type", b"").decode("latin-1")
+        ):
+            return headers, None  # not ours to touch, Vary included
+        vary = [v.decode("latin-1") for k, v in headers if k == b"vary"]
+        headers = [(k, v) for k, v in headers if k != b"vary"]
+        headers.append((b"vary", merge_vary(*vary, "Accept-Encoding").encode()))
+        if (
+            coding == "identity"
+            or scope["method"] == "HEAD"
+            or (not more and size < self.minimum_size)
+        ):
+            return headers, None
+        headers = [(k, v) for k, v in headers if k != b"content-length"]
+        headers.append((b"content-encoding", coding.encode()))
+        return headers, ENCODERS[coding]()
+
+
+TEXT = "A line of text, repeated so that it is worth compressing.\n" * 100
+
+
+async def demo(scope: Scope, receive: Receive, send: Send) -> None:
+    """``/``: text with ``Vary: Cookie``; ``/small``; ``/stream``; ``/logo.png``."""
+    path, chunks = scope["path"], [TEXT.encode()]
+    headers = [(b"content-type", b"text/plain; charset=utf-8"), (b"vary", b"Cookie")]
+    if path == "/small":
+        chunks = [b"short"]
+    elif path == "/stream":
+        chunks = [b"chunk %d: %s" % (n, TEXT.encode()) for n in range(5)]
+    elif path == "/logo.png":
+        headers, chunks = [(b"content-type", b"image/png")], [b"\x89PNG" * 500]
+    elif path != "/":
+        headers, chunks = [(b"content-type", b"text/plain")], [b"not found"]
+    if path != "/stream":
+        headers.append((b"content-length", b"%d" % len(chunks[0])))
+    status = 404 if path not in ("/", "/small", "/stream", "/logo.png") else 200
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    for n, chunk in enumerate(chunks, 1):
+        more = n < len(chunks)
+        await send({"type": "http.response.body", "body": chunk, "more_body": more})
+
+
+app = Compress(demo)

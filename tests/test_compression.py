@@ -1,0 +1,207 @@
+"""examples/compress_asgi.py on uvicorn, over a real socket, read with http.client.
+
+http.client sends only the header lines given and never decompresses, so
+what is checked is what is on the wire: the coding chosen by the negotiator
+(not by ``"gzip" in header``), the body that decompresses to the original,
+``Vary`` on every compressible response, and what is left alone.
+"""
+
+from __future__ import annotations
+
+import gzip
+import http.client
+import socket
+import threading
+import time
+import zlib
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from .conftest import load_example
+
+pytestmark = pytest.mark.thread_unsafe(
+    reason="starts one uvicorn server on a loopback port for the module"
+)
+uvicorn = pytest.importorskip("uvicorn", reason="the [examples] extra is not installed")
+
+TIMEOUT = 10.0
+Reply = tuple[int, http.client.HTTPMessage, bytes]
+
+
+recipe = load_example("compress_asgi.py")
+PRECOMPRESSED = gzip.compress(b"already gzip " * 200)
+
+
+async def app(scope: Any, receive: Any, send: Any) -> None:
+    """The demo, plus ``/encoded``: a body the application compressed itself."""
+    if scope["type"] == "http" and scope["path"] == "/encoded":
+        headers = [
+            (b"content-type", b"text/plain"),
+            (b"content-encoding", b"gzip"),
+            (b"content-length", b"%d" % len(PRECOMPRESSED)),
+        ]
+        await send({"type": "http.response.start", "status": 200, "headers": headers})
+        await send({"type": "http.response.body", "body": PRECOMPRESSED})
+        return
+    await recipe.demo(scope, receive, send)
+
+
+@pytest.fixture(scope="module")
+def port() -> Iterator[int]:
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.bind(("127.0.0.1", 0))
+    config = uvicorn.Config(
+        recipe.Compress(app), lifespan="off", log_config=None, access_log=False
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]})
+    thread.start()
+    try:
+        deadline = time.monotonic() + TIMEOUT
+        while not server.started:
+            assert thread.is_alive(), "uvicorn stopped before it started"
+            assert time.monotonic() < deadline, "uvicorn did not start"
+            time.sleep(0.01)
+        yield sock.getsockname()[1]
+    finally:
+        server.should_exit = True
+        thread.join(TIMEOUT)
+        sock.close()
+    assert not thread.is_alive(), "uvicorn did not stop"
+
+
+def request(
+    port: int, path: str = "/", accept: str | None = None, method: str = "GET"
+) -> Reply:
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=TIMEOUT)
+    try:
+        connection.putrequest(method, path, skip_accept_encoding=True)
+        if accept is not None:
+            connection.putheader("Accept-Encoding", accept)
+        connection.endheaders()
+        response = connection.getresponse()
+        return response.status, response.headers, response.read()
+    finally:
+        connection.close()
+
+
+def vary(headers: http.client.HTTPMessage) -> list[str]:
+    return [
+        token.strip() for v in headers.get_all("vary", []) for token in v.split(",")
+    ]
+
+
+TEXT = recipe.TEXT.encode()
+STREAM = b"".join(b"chunk %d: %s" % (n, TEXT) for n in range(5))
+
+
+def test_gzip_is_sent_to_gzip(port: int) -> None:
+    status, headers, body = request(port, accept="gzip")
+    assert status == 200
+    assert headers["content-encoding"] == "gzip"
+    assert int(headers["content-length"]) == len(body) < len(TEXT)
+    assert gzip.decompress(body) == TEXT
+    assert vary(headers) == ["Cookie", "Accept-Encoding"]
+
+
+@pytest.mark.parametrize(
+    "accept",
+    [
+        None,
+        "gzip;q=0",
+        "notgzip",
+        "",
+        "identity",
+        "x-notgzip, gzip ;q=0",
+        "identity;q=0, *;q=0",  # nothing acceptable: identity anyway (§12.5.3)
+    ],
+)
+def test_identity_where_gzip_in_header_would_say_gzip(
+    port: int, accept: str | None
+) -> None:
+    status, headers, body = request(port, accept=accept)
+    assert status == 200
+    assert "content-encoding" not in headers
+    assert body == TEXT
+    assert int(headers["content-length"]) == len(TEXT)
+    assert vary(headers) == ["Cookie", "Accept-Encoding"]
+
+
+def test_weights_and_server_order(port: int) -> None:
+    _, headers, body = request(port, accept="br;q=0.5, zstd;q=0.1, gzip")
+    assert headers["content-encoding"] == "gzip"  # the weight, not the order
+    assert gzip.decompress(body) == TEXT
+    _, headers, _ = request(port, accept="x-gzip")  # §8.4.1.3 alias of gzip
+    assert headers["content-encoding"] == "gzip"
+    best = recipe.Compress(app).negotiator.codings[0]
+    _, headers, _ = request(port, accept="gzip, deflate, br, zstd")
+    assert headers["content-encoding"] == best  # equal weights: server order
+
+
+def test_br_where_brotli_is_installed(port: int) -> None:
+    brotli = pytest.importorskip("brotli")
+    _, headers, body = request(port, accept="gzip;q=0.5, br")
+    assert headers["content-encoding"] == "br"
+    assert brotli.decompress(body) == TEXT
+    assert int(headers["content-length"]) == len(body)
+
+
+def test_streaming_is_compressed_chunk_by_chunk(port: int) -> None:
+    status, headers, body = request(port, "/stream", accept="gzip")
+    assert status == 200
+    assert headers["content-encoding"] == "gzip"
+    assert headers["transfer-encoding"] == "chunked"
+    assert "content-length" not in headers
+    assert gzip.decompress(body) == STREAM
+    # Each chunk was flushed: a decoder fed the start gets the first chunk's text.
+    partial = zlib.decompressobj(31).decompress(body[: len(body) // 2])
+    assert partial.startswith(b"chunk 0: ")
+    _, headers, body = request(port, "/stream", accept="gzip;q=0")
+    assert "content-encoding" not in headers
+    assert body == STREAM
+    assert vary(headers) == ["Cookie", "Accept-Encoding"]
+
+
+@pytest.mark.parametrize(
+    ("path", "expected_vary"),
+    [
+        ("/small", ["Cookie", "Accept-Encoding"]),  # compressible, under minimum
+        ("/logo.png", []),  # not compressible: left alone entirely
+        ("/encoded", []),  # the application's own Content-Encoding
+    ],
+)
+def test_left_alone(port: int, path: str, expected_vary: list[str]) -> None:
+    _, plain_headers, plain = request(port, path)
+    status, headers, body = request(port, path, accept="gzip")
+    assert status == 200
+    assert body == plain
+    assert headers.get("content-encoding") == plain_headers.get("content-encoding")
+    assert headers["content-length"] == str(len(body))
+    assert vary(headers) == expected_vary
+    if path == "/encoded":
+        assert body == PRECOMPRESSED
+
+
+def test_head_is_not_compressed(port: int) -> None:
+    status, headers, body = request(port, accept="gzip", method="HEAD")
+    assert status == 200
+    assert body == b""
+    assert "content-encoding" not in headers
+    assert headers["content-length"] == str(len(TEXT))
+    assert vary(headers) == ["Cookie", "Accept-Encoding"]
+
+
+def test_several_accept_encoding_lines_are_one_value(port: int) -> None:
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=TIMEOUT)
+    try:
+        connection.putrequest("GET", "/", skip_accept_encoding=True)
+        connection.putheader("Accept-Encoding", "identity;q=0.5")
+        connection.putheader("Accept-Encoding", "gzip")
+        connection.endheaders()
+        response = connection.getresponse()
+        assert response.headers["content-encoding"] == "gzip"
+        assert gzip.decompress(response.read()) == TEXT
+    finally:
+        connection.close()
