@@ -10,9 +10,6 @@ from __future__ import annotations
 
 import gzip
 import http.client
-import socket
-import threading
-import time
 import zlib
 from collections.abc import Iterator
 from typing import Any
@@ -20,13 +17,13 @@ from typing import Any
 import pytest
 
 from .conftest import load_example
+from .servers import TIMEOUT, uvicorn_serving
 
 pytestmark = pytest.mark.thread_unsafe(
     reason="starts one uvicorn server on a loopback port for the module"
 )
-uvicorn = pytest.importorskip("uvicorn", reason="the [examples] extra is not installed")
+pytest.importorskip("uvicorn", reason="the [examples] extra is not installed")
 
-TIMEOUT = 10.0
 Reply = tuple[int, http.client.HTTPMessage, bytes]
 
 
@@ -50,26 +47,8 @@ async def app(scope: Any, receive: Any, send: Any) -> None:
 
 @pytest.fixture(scope="module")
 def port() -> Iterator[int]:
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.bind(("127.0.0.1", 0))
-    config = uvicorn.Config(
-        recipe.Compress(app), lifespan="off", log_config=None, access_log=False
-    )
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]})
-    thread.start()
-    try:
-        deadline = time.monotonic() + TIMEOUT
-        while not server.started:
-            assert thread.is_alive(), "uvicorn stopped before it started"
-            assert time.monotonic() < deadline, "uvicorn did not start"
-            time.sleep(0.01)
-        yield sock.getsockname()[1]
-    finally:
-        server.should_exit = True
-        thread.join(TIMEOUT)
-        sock.close()
-    assert not thread.is_alive(), "uvicorn did not stop"
+    with uvicorn_serving(recipe.Compress(app)) as bound:
+        yield bound
 
 
 def request(
