@@ -6,23 +6,61 @@ from __future__ import annotations
 import html
 import json
 import sys
+from collections.abc import Callable
 
 from django.conf import settings
 from django.core.management import execute_from_command_line
 from django.core.wsgi import get_wsgi_application
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponseBase
 from django.urls import path
+from django.utils import translation
+from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_POST, require_safe
 
-from fastaccept import Consumes, Renderers
+from fastaccept import Consumes, LanguageNegotiator, Renderers
 from fastaccept.django import negotiated
 
 settings.configure(
     ROOT_URLCONF=__name__,
     ALLOWED_HOSTS=["localhost", "127.0.0.1", "testserver"],
+    USE_I18N=True,
+    LANGUAGE_CODE="en",  # the fallback when no language is acceptable
+    LANGUAGES=[("en", "English"), ("fr", "French"), ("de", "German")],
     # Greets in the visitor's language, adding Accept-Language to Vary.
-    MIDDLEWARE=["django.middleware.locale.LocaleMiddleware"],
+    MIDDLEWARE=[f"{__name__}.AcceptLanguageMiddleware"],
 )
+
+
+class AcceptLanguageMiddleware:
+    """Django's ``LocaleMiddleware`` (without URL prefixes) choosing by README
+    rule 19 (RFC 9110 §12.5.4, RFC 4647) among ``settings.LANGUAGES``.
+
+    The language cookie (``set_language``) comes first, then Accept-Language,
+    then ``LANGUAGE_CODE``. Where Django credits ``en`` with ``en-US``'s weight
+    (``en-US, en;q=0.5, de;q=0.8`` gives ``en``), this gives ``de``, the client's
+    own rating of ``en`` deciding; ``fr;q=0`` refuses French even under ``*``.
+    The view runs with the language active (``request.LANGUAGE_CODE``,
+    ``gettext``); the response gets ``Accept-Language`` in ``Vary`` and a
+    ``Content-Language`` unless the view set one.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]):
+        self.get_response = get_response
+        self.codes = [code for code, _name in settings.LANGUAGES]
+        self.negotiator = LanguageNegotiator(self.codes)
+
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
+        language = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME, "")
+        if language not in self.codes:
+            accepted = request.headers.get("Accept-Language")
+            language = self.negotiator.choose(accepted, settings.LANGUAGE_CODE)
+        with translation.override(language):
+            request.LANGUAGE_CODE = language
+            response = self.get_response(request)
+        patch_vary_headers(response, ["Accept-Language"])
+        response.headers.setdefault("Content-Language", language)
+        return response
+
 
 GREETING = Renderers(
     {
@@ -36,13 +74,14 @@ CREATED = Renderers(
         "text/plain; charset=utf-8": lambda m: f"message {m['id']} created\n",
     }
 )
+GREETINGS = {"en": "hello", "fr": "bonjour", "de": "hallo"}
 MESSAGE_TYPES = Consumes(["application/json", "application/x-www-form-urlencoded"])
 
 
 @require_safe  # GET and HEAD
 @negotiated(GREETING)
 def greeting(request: HttpRequest) -> dict[str, str]:
-    return {"greeting": "bonjour" if request.LANGUAGE_CODE == "fr" else "hello"}
+    return {"greeting": GREETINGS[request.LANGUAGE_CODE]}
 
 
 @require_POST

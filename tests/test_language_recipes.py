@@ -1,0 +1,156 @@
+"""The language-selection recipes (README rule 19): examples/language_asgi.py
+under Starlette and FastAPI, and the Accept-Language middleware of
+examples/frameworks/django_app.py, each through its framework's test client.
+
+No ``from __future__ import annotations`` here: FastAPI reads the handlers'
+annotations at definition, and ``Request`` is imported in the function.
+"""
+
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from .conftest import load_example
+from .recipes import Call, Headers, Reply, load_recipe
+from .test_integrations import CLIENTS, starlette_call
+
+LANGUAGES = ["en", "fr", "de"]
+GREETINGS = {"en": "hello", "fr": "bonjour", "de": "hallo"}
+
+#: (Accept-Language lines, the language answered): RFC 9110 §12.5.4 with
+#: RFC 4647 filtering and lookup; nothing acceptable gives the first language.
+CASES: list[tuple[list[str], str]] = [
+    (["fr-FR, en;q=0.3"], "fr"),  # werkzeug #450/#2732: the region reaches fr
+    (["en-US, en;q=0.5, de;q=0.8"], "de"),  # en rated 0.5 by the client itself
+    (["*;q=0.5, fr;q=0"], "en"),  # fr refused, the rest under *
+    (["de-CH"], "de"),
+    (["FR"], "fr"),
+    (["ja, zh;q=0.9"], "en"),  # none of ours: the first language
+    (["fr;q=0, en;q=0, de;q=0"], "en"),
+    ([""], "en"),
+    ([], "en"),
+    (["%%%, de"], "de"),  # an invalid member is skipped (lenient)
+    (["en;q=0.2", "fr;q=0.4"], "fr"),  # two field lines are one list
+]
+CASE_IDS = [" / ".join(lines) or "absent" for lines, _ in CASES]
+
+
+def greeting_app(framework: str) -> Any:
+    """A Starlette or FastAPI app greeting in ``request.state.language``, with
+    ``Localize``; ``/greeting/own`` sets its own Vary and Content-Language."""
+    localize = load_example("language_asgi.py").Localize
+    if framework == "starlette":
+        pytest.importorskip("starlette")
+        from starlette.applications import Starlette
+        from starlette.requests import Request
+        from starlette.responses import PlainTextResponse
+        from starlette.routing import Route
+
+        async def greeting(request: Request) -> PlainTextResponse:
+            return PlainTextResponse(GREETINGS[request.state.language])
+
+        async def own(request: Request) -> PlainTextResponse:
+            headers = {"Vary": "Cookie", "Content-Language": "en"}
+            return PlainTextResponse("hello", headers=headers)
+
+        app = Starlette(
+            routes=[Route("/greeting", greeting), Route("/greeting/own", own)]
+        )
+    else:
+        pytest.importorskip("fastapi")
+        from fastapi import FastAPI, Request
+        from fastapi.responses import PlainTextResponse
+
+        app = FastAPI()
+
+        @app.get("/greeting", response_class=PlainTextResponse)
+        def greeting_fastapi(request: Request) -> str:
+            return GREETINGS[request.state.language]
+
+        @app.get("/greeting/own", response_class=PlainTextResponse)
+        def own_fastapi() -> PlainTextResponse:
+            headers = {"Vary": "Cookie", "Content-Language": "en"}
+            return PlainTextResponse("hello", headers=headers)
+
+    app.add_middleware(localize, languages=LANGUAGES)
+    return app
+
+
+@pytest.fixture(params=["starlette", "fastapi", "django"], scope="module")
+def call(request: pytest.FixtureRequest) -> Call:
+    if request.param == "django":
+        return CLIENTS["django_app"](load_recipe("django_app"))
+    return starlette_call(greeting_app(request.param))
+
+
+def greet(call: Call, lines: list[str], path: str = "/greeting") -> Reply:
+    headers: Headers = [("Accept-Language", line.encode()) for line in lines]
+    headers.append(("Accept", b"application/json"))  # the Django recipe's choice
+    return call("GET", path, headers, b"")
+
+
+def said(reply: Reply) -> str:
+    """The greeting's word, from the Django recipe's JSON or the plain text."""
+    text = reply.body.decode()
+    return text.split('"greeting": "')[1].split('"')[0] if "{" in text else text
+
+
+@pytest.mark.parametrize(("lines", "language"), CASES, ids=CASE_IDS)
+def test_the_negotiated_language_is_the_one_answered_and_declared(
+    call: Call, lines: list[str], language: str
+) -> None:
+    reply = greet(call, lines)
+    assert reply.status == 200
+    assert said(reply) == GREETINGS[language]
+    assert reply.headers["content-language"] == language
+    assert "Accept-Language" in reply.vary()
+
+
+def test_the_applications_own_vary_and_content_language_are_kept() -> None:
+    call = starlette_call(greeting_app("starlette"))
+    reply = greet(call, ["fr"], "/greeting/own")
+    assert reply.vary() == ["Cookie", "Accept-Language"]
+    assert reply.headers["content-language"] == "en"  # the app's word stands
+
+
+def test_django_keeps_the_users_choice_in_the_language_cookie() -> None:
+    call = CLIENTS["django_app"](load_recipe("django_app"))
+    from django.conf import settings as django_settings
+
+    cookie = f"{django_settings.LANGUAGE_COOKIE_NAME}=de".encode()
+    accept = ("Accept", b"application/json")
+    reply = call(
+        "GET",
+        "/greeting",
+        [("Accept-Language", b"fr"), ("Cookie", cookie), accept],
+        b"",
+    )
+    assert reply.headers["content-language"] == "de"
+    # a cookie naming no language of the site is ignored
+    reply = call(
+        "GET",
+        "/greeting",
+        [("Accept-Language", b"fr"), ("Cookie", cookie.replace(b"de", b"xx")), accept],
+        b"",
+    )
+    assert said(reply) == "bonjour"
+
+
+def test_localize_needs_a_language_and_checks_each_tag() -> None:
+    localize = load_example("language_asgi.py").Localize
+    with pytest.raises(ValueError, match="at least one language"):
+        localize(None, languages=[])
+    with pytest.raises(ValueError):
+        localize(None, languages=["en", "not a tag"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(value=st.binary(max_size=80).filter(lambda b: b"\r" not in b and b"\n" not in b))
+def test_any_accept_language_line_gets_one_of_the_languages(value: bytes) -> None:
+    call = starlette_call(greeting_app("starlette"))
+    reply = call("GET", "/greeting", [("Accept-Language", value.strip())], b"")
+    assert reply.status == 200
+    assert reply.headers["content-language"] in LANGUAGES
+    assert said(reply) == GREETINGS[reply.headers["content-language"]]
