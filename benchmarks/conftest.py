@@ -8,6 +8,7 @@ the time per call.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -42,3 +43,17 @@ def floor() -> Any:
     if FLOOR is None:
         pytest.skip("the floor is not installed (pip install ./benchmarks/floor)")
     return FLOOR
+
+
+def time_batch(
+    benchmark: Any, fn: _bench.Negotiate, values: list[str], offers: Sequence[str]
+) -> None:
+    """Time ``fn(value, offers)`` over the batch of cold ``values``."""
+    benchmark.extra_info["calls"] = len(values)
+    offers = list(offers)
+
+    def batch() -> None:
+        for value in values:
+            fn(value, offers)
+
+    benchmark(batch)

@@ -6,20 +6,12 @@ from typing import Any
 
 from fastaccept import Produces, _bench
 
-from .conftest import BATCH
+from .conftest import BATCH, time_batch
 
 
 def _cold(benchmark: Any, fn: _bench.Negotiate, case: _bench.Case) -> None:
-    values = _bench.cold_values(case, BATCH)
-    offers = list(case.offers)
     benchmark.group = f"negotiate cold: {case.name}"
-    benchmark.extra_info["calls"] = BATCH
-
-    def batch() -> None:
-        for value in values:
-            fn(value, offers)
-
-    benchmark(batch)
+    time_batch(benchmark, fn, _bench.cold_values(case, BATCH), case.offers)
 
 
 def test_engine_cold(benchmark: Any, engine: Any, case: _bench.Case) -> None:

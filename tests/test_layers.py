@@ -42,7 +42,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "django",
         "falcon",
     ),
-    "public API": ("__init__", "__main__", "_bench", "_bench_threads"),
+    "public API": ("__init__", "__main__", "_bench", "_bench_lists", "_bench_threads"),
 }
 LAYER_OF = {
     module: rank for rank, names in enumerate(LAYERS.values()) for module in names

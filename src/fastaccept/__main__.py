@@ -21,6 +21,7 @@ from . import (
     parse,
 )
 from ._bench import PEERS, report
+from ._bench_lists import lists_report
 from ._bench_threads import threads_report
 from ._limits import DEFAULT_MAX_LENGTH
 from ._types import format_param_value, format_weight
@@ -271,9 +272,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(threads_report(quick=args.quick))
         return 0
     if args.command == "bench":
-        print(
-            report(quick=args.quick, growth=args.growth, peer_names=args.peer or PEERS)
-        )
+        peer_names = args.peer or PEERS
+        print(report(quick=args.quick, growth=args.growth, peer_names=peer_names))
+        print(lists_report(quick=args.quick, growth=args.growth, peer_names=peer_names))
         return 0
     return explain(
         args.value, args.offer, args.strict, args.max_length or None, args.json

@@ -1,0 +1,287 @@
+"""Side-by-side benchmarks of Accept-Encoding and Accept-Language (README rules
+18 and 19): both engines against werkzeug's ``best_match`` and webob.
+
+Used by ``python -m fastaccept bench`` and by ``benchmarks/test_encoding_language.py``.
+
+* cold: ``negotiate_encoding``/``negotiate_language`` on a stream of distinct
+  values (the case plus one unknown low-weight member with a counter);
+* hot: ``EncodingNegotiator.choose``/``LanguageNegotiator.choose`` on one value
+  repeated (the peers have no cache: they do the whole work on each call);
+* growth: hostile values from 1 KiB to 1 MiB, limits lifted, no cache.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from ._bench import (
+    GROWTH_SIZES,
+    KIB,
+    Negotiate,
+    Settings,
+    _ns,
+    _repeat_to,
+    _table,
+    engines,
+    growth_cells,
+    time_calls1,
+    time_calls2,
+)
+
+Field = Literal["encoding", "language"]
+CODINGS = ("br", "gzip", "identity")
+TAGS = ("en", "fr", "de")
+
+
+@dataclass(frozen=True)
+class ListCase:
+    field: Field
+    value: str
+    offers: tuple[str, ...]
+
+
+LIST_CASES = (
+    ListCase("encoding", "gzip, deflate, br, zstd", CODINGS),
+    ListCase("encoding", "br;q=1.0, gzip;q=0.8, *;q=0.1", CODINGS),
+    ListCase("encoding", "gzip;q=1.0, identity; q=0.5, *;q=0", CODINGS),
+    ListCase("language", "fr-CH, fr;q=0.9, en;q=0.8, de;q=0.7, *;q=0.5", TAGS),
+    ListCase("language", "en-US,en;q=0.9", TAGS),
+    ListCase("language", "de-DE,de;q=0.9,en-US;q=0.8,en;q=0.7", TAGS),
+)
+
+
+def list_cold_values(case: ListCase, count: int) -> list[str]:
+    """Distinct values of the case's shape: one unknown low-weight member each."""
+    return [f"{case.value}, x-{i};q=0.001" for i in range(count)]
+
+
+def one_call(engine: Any, field: Field) -> Negotiate:
+    """The engine's one-call form for the field."""
+    name = "negotiate_encoding" if field == "encoding" else "negotiate_language"
+    found: Negotiate = getattr(engine, name)
+    return found
+
+
+def negotiator(engine: Any, field: Field, offers: Sequence[str], **kw: Any) -> Any:
+    """The engine's hot-path class for the field."""
+    cls = (
+        engine.EncodingNegotiator if field == "encoding" else engine.LanguageNegotiator
+    )
+    return cls(offers, **kw)
+
+
+def _werkzeug(field: Field) -> Negotiate:
+    http = importlib.import_module("werkzeug.http")
+    datastructures = importlib.import_module("werkzeug.datastructures")
+    kind = (
+        datastructures.Accept if field == "encoding" else datastructures.LanguageAccept
+    )
+    parse = http.parse_accept_header
+    return lambda value, offers: parse(value, kind).best_match(offers)
+
+
+def _webob(field: Field) -> Negotiate:
+    """webob's RFC-following calls: ``acceptable_offers`` (Accept-Encoding) and
+    the RFC 4647 ``lookup`` (Accept-Language); ``best_match`` is deprecated."""
+    acceptparse = importlib.import_module("webob.acceptparse")
+    if field == "encoding":
+        create = acceptparse.create_accept_encoding_header
+
+        def encoding(value: str, offers: Sequence[str]) -> Any:
+            found = create(value).acceptable_offers(offers)
+            return found[0][0] if found else None
+
+        return encoding
+    create_language = acceptparse.create_accept_language_header
+    nothing = object()  # lookup needs a default other than None
+
+    def language(value: str, offers: Sequence[str]) -> Any:
+        found = create_language(value).lookup(offers, default=nothing)
+        return None if found is nothing else found
+
+    return language
+
+
+#: Each peer's negotiation for a field, the way its documentation shows it.
+LIST_PEERS: dict[str, Callable[[Field], Negotiate]] = {
+    "werkzeug": _werkzeug,
+    "webob": _webob,
+}
+
+
+def load_list_peers(
+    names: Iterable[str], field: Field
+) -> tuple[dict[str, Negotiate], list[str]]:
+    """The installed peers among ``names`` for this field, and a note for each
+    one that is not."""
+    found, missing = {}, []
+    for name in names:
+        if name not in LIST_PEERS:
+            continue
+        try:
+            found[name] = LIST_PEERS[name](field)
+        except ImportError as exc:
+            missing.append(f"{name} (not installed: {exc.name})")
+    return found, missing
+
+
+def list_tables(settings: Settings, peer_names: Iterable[str]) -> str:
+    """Cold one-call negotiation and hot ``choose`` per case, every engine and peer."""
+    found = engines()
+    names = list(peer_names)
+    cold_rows, hot_rows = [], []
+    cold_header: list[str] = []
+    hot_header: list[str] = []
+    for case in LIST_CASES:
+        peers, _ = load_list_peers(names, case.field)
+        offers = list(case.offers)
+        label = f"{case.field}: {case.value}"
+        cold = list_cold_values(case, settings.values)
+        times: dict[str, float] = {}
+        for name, engine in found.items():
+            repeat = settings.repeat if name == "cython" else settings.peer_repeat
+            times[name] = time_calls2(
+                one_call(engine, case.field), cold, offers, repeat
+            )
+        for name, fn in peers.items():
+            times[name] = time_calls2(
+                fn, cold[: settings.peer_values], offers, settings.peer_repeat
+            )
+        cold_header = ["case (cold, ns/call)", *times, *_ratio_names(times)]
+        cold_rows.append([label, *[_ns(t) for t in times.values()], *_ratios(times)])
+        hot = [case.value] * settings.values
+        hot_times = {
+            name: time_calls1(
+                negotiator(engine, case.field, offers).choose, hot, settings.repeat
+            )
+            for name, engine in found.items()
+        }
+        for name, fn in peers.items():
+            hot_times[name] = time_calls2(
+                fn, hot[: settings.peer_values], offers, settings.peer_repeat
+            )
+        hot_header = ["case (hot, ns/call)", *hot_times, *_ratio_names(hot_times)]
+        hot_rows.append(
+            [label, *[_ns(t) for t in hot_times.values()], *_ratios(hot_times)]
+        )
+    return (
+        "negotiate_encoding / negotiate_language(value, offers), cold: distinct "
+        "values; peers: werkzeug parse_accept_header(...).best_match, webob "
+        "acceptable_offers (encoding) and lookup (language)\n\n"
+        + _table(cold_header, cold_rows)
+        + "\n\nEncodingNegotiator / LanguageNegotiator .choose(value), hot: one value "
+        "repeated (the peers have no cache: the same calls as cold)\n\n"
+        + _table(hot_header, hot_rows)
+    )
+
+
+def _ratio_pairs(times: dict[str, float]) -> list[tuple[str, str]]:
+    return [
+        (peer, engine)
+        for peer in LIST_PEERS
+        for engine in ("cython", "python")
+        if peer in times and engine in times
+    ]
+
+
+def _ratio_names(times: dict[str, float]) -> list[str]:
+    return [f"{peer}/{engine}" for peer, engine in _ratio_pairs(times)]
+
+
+def _ratios(times: dict[str, float]) -> list[str]:
+    return [
+        f"{times[peer] / times[engine]:,.1f}x" for peer, engine in _ratio_pairs(times)
+    ]
+
+
+# --- growth: hostile values at increasing sizes --------------------------------
+
+#: Hostile shapes per field, each a function of the size in characters.
+LIST_SHAPES: dict[str, tuple[Field, Callable[[int], str]]] = {
+    "encoding: many members": ("encoding", lambda n: _repeat_to("gzip;q=0.5,", n)),
+    "encoding: one long token": ("encoding", lambda n: "x" * n),
+    "encoding: commas before a bad byte": (
+        "encoding",
+        lambda n: "," * (n - 1) + "\x01",
+    ),
+    "encoding: spaces before a bad byte": (
+        "encoding",
+        lambda n: "gzip" + " " * (n - 5) + "\x01",
+    ),
+    "language: many members": ("language", lambda n: _repeat_to("en-US;q=0.5,", n)),
+    "language: many subtags": ("language", lambda n: "en" + _repeat_to("-abc", n - 2)),
+    "language: commas before a bad byte": (
+        "language",
+        lambda n: "," * (n - 1) + "\x01",
+    ),
+    "language: '; ' before a bad byte": (
+        "language",
+        lambda n: "en" + _repeat_to("; ", n - 3) + "\x01",
+    ),
+}
+
+
+#: A valid member of each field, distinct per run (see ``time_best``).
+MEMBER: dict[Field, Callable[[int], str]] = {
+    "encoding": "x{}, ".format,
+    "language": "x-{}, ".format,
+}
+
+
+def _uncached(engine: Any, field: Field, offers: Sequence[str]) -> Negotiate:
+    """The engine's hot-path class with the limit lifted and no value cache."""
+    choose = negotiator(engine, field, offers, cache_size=0, max_length=None).choose
+    return lambda value, _offers: choose(value)
+
+
+def _unlimited_parse(engine: Any, field: Field) -> Negotiate:
+    parse = engine.parse_encoding if field == "encoding" else engine.parse_language
+    return lambda value, _offers: parse(value, max_length=None)
+
+
+def list_growth_table(
+    peer_names: Iterable[str], sizes: Sequence[int] = GROWTH_SIZES
+) -> str:
+    """Time per size for each hostile shape (``growth_cells``): each engine's
+    ``choose`` and parse function, and the peers; linear work gives a growth
+    near ``sizes[-1] / sizes[0]``."""
+    names = list(peer_names)
+    linear = sizes[-1] / sizes[0]
+    rows = []
+    for shape, (field, make) in LIST_SHAPES.items():
+        offers = CODINGS if field == "encoding" else TAGS
+        contenders: dict[str, Negotiate] = {}
+        for name, engine in engines().items():
+            contenders[f"fastaccept {name}"] = _uncached(engine, field, offers)
+            contenders[f"fastaccept {name} parse"] = _unlimited_parse(engine, field)
+        contenders.update(load_list_peers(names, field)[0])
+        for name, fn in contenders.items():
+            capped = not name.startswith("fastaccept")
+            cells = growth_cells(fn, make, sizes, offers, MEMBER[field], capped)
+            rows.append([shape, name, *cells])
+    header = ["shape", "who", *[f"{s // KIB} KiB (ms)" for s in sizes], "growth"]
+    title = (
+        "Accept-Encoding / Accept-Language on hostile values, limit lifted, no "
+        f"cache; linear growth = {linear:,.0f}"
+    )
+    return title + "\n\n" + _table(header, rows)
+
+
+def lists_report(
+    quick: bool = False, growth: bool = False, peer_names: Iterable[str] = LIST_PEERS
+) -> str:
+    """The Accept-Encoding/Accept-Language part of ``python -m fastaccept bench``."""
+    settings = Settings.quick() if quick else Settings()
+    names = list(peer_names)
+    parts = [list_tables(settings, names)]
+    missing = load_list_peers(names, "encoding")[1]
+    if missing:
+        parts.insert(0, "left out: " + "; ".join(missing))
+    if growth:
+        parts.append(
+            list_growth_table(names, GROWTH_SIZES[:2] if quick else GROWTH_SIZES)
+        )
+    return "\n\n".join(parts) + "\n"
