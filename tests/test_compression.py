@@ -11,7 +11,7 @@ from __future__ import annotations
 import gzip
 import http.client
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -125,6 +125,30 @@ def test_br_where_brotli_is_installed(port: int) -> None:
     assert headers["content-encoding"] == "br"
     assert brotli.decompress(body) == TEXT
     assert int(headers["content-length"]) == len(body)
+
+
+def _zstd_decompress() -> Callable[[bytes], bytes]:
+    """zstd decompression from what the recipe encodes with: ``compression.zstd``
+    (Python 3.14) or the ``zstandard`` package; the test skips without either."""
+    try:
+        from compression import zstd  # type: ignore[import-not-found,unused-ignore]
+    except ImportError:
+        zstandard = pytest.importorskip("zstandard")
+
+        def decompress(body: bytes) -> bytes:
+            return bytes(zstandard.ZstdDecompressor().decompressobj().decompress(body))
+
+        return decompress
+    return zstd.decompress  # type: ignore[no-any-return,unused-ignore]
+
+
+@pytest.mark.parametrize("path", ["/", "/stream"])
+def test_zstd_where_python_or_zstandard_has_it(port: int, path: str) -> None:
+    decompress = _zstd_decompress()
+    _, headers, body = request(port, path, accept="gzip;q=0.5, zstd")
+    assert headers["content-encoding"] == "zstd"
+    expected = TEXT if path == "/" else STREAM
+    assert decompress(body) == expected
 
 
 def test_streaming_is_compressed_chunk_by_chunk(port: int) -> None:
