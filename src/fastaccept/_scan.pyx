@@ -903,7 +903,66 @@ cdef enum:
     THREAD_GROUPS = 16  # value caches per Negotiator without the GIL (fa_thread_group)
 
 
-cdef class Negotiator
+cdef class _CachedOffers:
+    """What every negotiator class shares: the offers as given, the limits, a
+    bounded cache of recent values per thread group (made on use), and
+    equality, hashing, ``repr`` and pickling by the constructor's arguments."""
+
+    cdef tuple _items                    # the offers, as given
+    cdef Py_ssize_t _n
+    cdef Py_ssize_t _absent              # the choice when the header is absent
+    cdef list _keep                      # bytes the C arrays point into
+    cdef PyObject* _caches_of[THREAD_GROUPS]  # by thread group, made on use
+    cdef Py_ssize_t _cache_size
+    cdef object _max_length
+    cdef Py_ssize_t _limit
+
+    def __dealloc__(self):
+        cdef Py_ssize_t i
+        for i in range(THREAD_GROUPS):
+            Py_XDECREF(self._caches_of[i])
+
+    @property
+    def _cache(self):
+        """The value cache of the calling thread."""
+        return <dict>group_cache(self._caches_of)
+
+    @property
+    def _caches(self):
+        """Every value cache made so far (at most one with the GIL)."""
+        cdef Py_ssize_t i
+        return [
+            <dict>self._caches_of[i]
+            for i in range(THREAD_GROUPS)
+            if fa_load(&self._caches_of[i]) != NULL
+        ]
+
+    cdef tuple _key(self):
+        return (self._items, self._cache_size, self._max_length)
+
+    def __repr__(self):
+        return (
+            f"{type(self).__name__}({self._items!r}, cache_size={self._cache_size!r}, "
+            f"max_length={self._max_length!r})"
+        )
+
+    def __eq__(self, other):
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._key() == (<_CachedOffers>other)._key()
+
+    def __hash__(self):
+        return hash(self._key())
+
+    def __reduce__(self):
+        """Pickle and copy by the constructor's arguments; the cache starts empty."""
+        made = _partial(
+            type(self), self._items, cache_size=self._cache_size, max_length=self._max_length
+        )
+        return (made, ())
+
+
+cdef class Negotiator(_CachedOffers)
 
 
 cdef inline PyObject* thread_cache(Negotiator negotiator) except NULL:
@@ -929,7 +988,7 @@ cdef PyObject* new_thread_cache(PyObject** caches_of) except NULL:
     return fa_load(slot)
 
 
-cdef class Negotiator:
+cdef class Negotiator(_CachedOffers):
     # The first lines are the constructor's signature for ``inspect`` (CPython
     # reads a type's ``__text_signature__`` from them); names resolve here.
     """Negotiator(offers, *, cache_size=_DEFAULT_CACHE_SIZE, max_length=_DEFAULT_MAX_LENGTH)
@@ -942,16 +1001,8 @@ Offers parsed once; the best of them for each request's Accept value.
     cached. ``max_length`` as for ``parse``. The hot-path entry point.
     """
 
-    cdef tuple _items                    # the offers, as given
-    cdef tuple _values                   # their media types (what choose returns)
-    cdef Py_ssize_t _absent              # the choice when the header is absent
+    cdef tuple _values                   # the offers' media types (what choose returns)
     cdef COffer* _offers
-    cdef Py_ssize_t _n
-    cdef list _keep
-    cdef PyObject* _caches_of[THREAD_GROUPS]  # by thread group, made on use
-    cdef Py_ssize_t _cache_size
-    cdef object _max_length
-    cdef Py_ssize_t _limit
 
     def __cinit__(self):
         self._offers = NULL
@@ -1007,25 +1058,7 @@ Offers parsed once; the best of them for each request's Accept value.
         self._n = 0
 
     def __dealloc__(self):
-        cdef Py_ssize_t i
-        self._release()
-        for i in range(THREAD_GROUPS):
-            Py_XDECREF(self._caches_of[i])
-
-    @property
-    def _cache(self):
-        """The value cache of the calling thread."""
-        return <dict>thread_cache(self)
-
-    @property
-    def _caches(self):
-        """Every value cache made so far (at most one with the GIL)."""
-        cdef Py_ssize_t i
-        return [
-            <dict>self._caches_of[i]
-            for i in range(THREAD_GROUPS)
-            if fa_load(&self._caches_of[i]) != NULL
-        ]
+        self._release()  # _CachedOffers.__dealloc__ releases the caches after
 
     @property
     def offers(self):
@@ -1036,30 +1069,6 @@ Offers parsed once; the best of them for each request's Accept value.
     def media_types(self):
         """The offers' media types, in server order (a pair gives its first)."""
         return self._values
-
-    cdef tuple _key(self):
-        return (self._items, self._cache_size, self._max_length)
-
-    def __repr__(self):
-        return (
-            f"Negotiator({self._items!r}, cache_size={self._cache_size!r}, "
-            f"max_length={self._max_length!r})"
-        )
-
-    def __eq__(self, other):
-        if type(other) is not type(self):
-            return NotImplemented
-        return self._key() == (<Negotiator>other)._key()
-
-    def __hash__(self):
-        return hash(self._key())
-
-    def __reduce__(self):
-        """Pickle and copy by the constructor's arguments; the cache starts empty."""
-        made = _partial(
-            type(self), self._items, cache_size=self._cache_size, max_length=self._max_length
-        )
-        return (made, ())
 
     cdef bytes _hold(self, str text):
         cdef bytes b = text.encode("latin-1")
@@ -1587,26 +1596,13 @@ def parse_language(value, *, bint strict=False, max_length=_DEFAULT_MAX_LENGTH):
     return parse_list(value, strict, max_length, True)
 
 
-cdef class _ListNegotiator:
-    """What ``EncodingNegotiator`` and ``LanguageNegotiator`` share: offers
-    validated once (their C arrays are the subclasses'), and a bounded cache
-    of recent values per thread group, as ``Negotiator`` keeps it."""
+cdef class _ListNegotiator(_CachedOffers):
+    """What ``EncodingNegotiator`` and ``LanguageNegotiator`` share beyond
+    ``_CachedOffers``: the offers' rules (their C arrays are the subclasses'),
+    a value's scan, and the cached choice."""
 
-    cdef tuple _items                    # the offers, as given
     cdef object _parsed                  # _coding.CodingSet or _language.TagSet
-    cdef Py_ssize_t _n
-    cdef Py_ssize_t _absent              # the choice when the header is absent
-    cdef list _keep
-    cdef PyObject* _caches_of[THREAD_GROUPS]  # by thread group, made on use
-    cdef Py_ssize_t _cache_size
-    cdef object _max_length
-    cdef Py_ssize_t _limit
     cdef bint _language
-
-    def __dealloc__(self):
-        cdef Py_ssize_t i
-        for i in range(THREAD_GROUPS):
-            Py_XDECREF(self._caches_of[i])
 
     cdef int _set_up(self, tuple items, object parsed, object cache_size,
                      object max_length) except -1:
@@ -1623,45 +1619,6 @@ cdef class _ListNegotiator:
         self._keep.append(b)
         length[0] = len(b)
         return <const unsigned char*>PyBytes_AS_STRING(b)
-
-    @property
-    def _cache(self):
-        """The value cache of the calling thread."""
-        return <dict>group_cache(self._caches_of)
-
-    @property
-    def _caches(self):
-        """Every value cache made so far (at most one with the GIL)."""
-        cdef Py_ssize_t i
-        return [
-            <dict>self._caches_of[i]
-            for i in range(THREAD_GROUPS)
-            if fa_load(&self._caches_of[i]) != NULL
-        ]
-
-    cdef tuple _key(self):
-        return (self._items, self._cache_size, self._max_length)
-
-    def __repr__(self):
-        return (
-            f"{type(self).__name__}({self._items!r}, cache_size={self._cache_size!r}, "
-            f"max_length={self._max_length!r})"
-        )
-
-    def __eq__(self, other):
-        if type(other) is not type(self):
-            return NotImplemented
-        return self._key() == (<_ListNegotiator>other)._key()
-
-    def __hash__(self):
-        return hash(self._key())
-
-    def __reduce__(self):
-        """Pickle and copy by the constructor's arguments; the cache starts empty."""
-        made = _partial(
-            type(self), self._items, cache_size=self._cache_size, max_length=self._max_length
-        )
-        return (made, ())
 
     cdef Py_ssize_t _best(self, const unsigned char* s, Py_ssize_t n) except -2:
         return -1
