@@ -307,40 +307,54 @@ decision over a lookup one, then more shared subtags, then the earlier tag
 tags list is validated once; recent values may be cached (a short value is
 scanned again: that is as quick as looking it up).
 """,
-    "EncodingNegotiator.choose_index": """\
-The index in ``codings`` of the best coding for ``value``.
-
--1 when no coding is acceptable.
-""",
-    "EncodingNegotiator.choose": """\
-The best acceptable coding for ``value``, else ``default``.
-
-The very object given in ``codings``, by the rules of ``negotiate_encoding``;
-the answers for recent values come from the cache.
-""",
-    "EncodingNegotiator.rank": """The acceptable codings with their weight, best first.
-
-The order is the one ``choose`` uses; a weight of 0 is left out. ``None``
-(header absent) gives every coding at 1.0, ``identity`` first.
-""",
-    "LanguageNegotiator.choose_index": """\
-The index in ``tags`` of the best language tag for ``value``.
-
--1 when no tag is acceptable.
-""",
-    "LanguageNegotiator.choose": """\
-The best acceptable language tag for ``value``, else ``default``.
-
-The very object given in ``tags``, by the rules of ``negotiate_language``;
-the answers for recent values come from the cache.
-""",
-    "LanguageNegotiator.rank": """\
-The acceptable language tags with their weight, best first.
-
-The order is the one ``choose`` uses; a weight of 0 is left out. ``None``
-(header absent) gives every tag at 1.0, in server order.
-""",
 }
+
+
+def _list_negotiator_docs(
+    cls: str, offers: str, offer: str, function: str, absent: str
+) -> dict[str, str]:
+    """The method docstrings of ``EncodingNegotiator`` and ``LanguageNegotiator``:
+    one text, told the constructor's argument (``offers``), what one offer is,
+    the one-call function whose rules apply, and the order when absent."""
+    return {
+        f"{cls}.choose_index": f"""\
+The index in ``{offers}`` of the best {offer} for ``value``.
+
+-1 when no {offer} is acceptable.
+""",
+        f"{cls}.choose": f"""\
+The best acceptable {offer} for ``value``, else ``default``.
+
+The very object given in ``{offers}``, by the rules of ``{function}``;
+the answers for recent values come from the cache.
+""",
+        f"{cls}.rank": f"""\
+The acceptable {offer}s with their weight, best first.
+
+The order is the one ``choose`` uses; a weight of 0 is left out. ``None``
+(header absent) gives every {offer} at 1.0, {absent}.
+""",
+    }
+
+
+DOCS.update(
+    _list_negotiator_docs(
+        "EncodingNegotiator",
+        "codings",
+        "coding",
+        "negotiate_encoding",
+        "``identity`` first",
+    )
+)
+DOCS.update(
+    _list_negotiator_docs(
+        "LanguageNegotiator",
+        "tags",
+        "language tag",
+        "negotiate_language",
+        "in server order",
+    )
+)
 
 #: The methods whose docstrings ``document`` gives, per class.
 _METHODS: Final = ("choose_index", "choose", "rank")
