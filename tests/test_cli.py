@@ -6,6 +6,7 @@ import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from xml.etree import ElementTree
 
 import pytest
 
@@ -120,7 +121,7 @@ def test_help_texts() -> None:
     assert "explain" in top and "bench" in top
     bench = help_of("bench")
     assert "--quick" in bench and "--growth" in bench and "--peer NAME" in bench
-    assert "--threads" in bench
+    assert "--threads" in bench and "--plot DIR" in bench
     assert "--json" in help_of("explain")
 
 
@@ -239,3 +240,90 @@ def test_bench_threads_reports_a_failing_thread_instead_of_waiting() -> None:
 
     with pytest.raises(LookupError, match="thread 1"):
         throughput(make, 3, 10)
+
+
+def test_bench_plot_writes_the_charts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("matplotlib")
+    from fastaccept import _bench, _bench_lists
+
+    # 1 and 2 KiB: the charts' shape without werkzeug's quadratic seconds
+    for module in (_bench, _bench_lists):
+        monkeypatch.setattr(module, "GROWTH_SIZES", (_bench.KIB, 2 * _bench.KIB))
+    charts = tmp_path / "new" / "charts"
+    argv = ["bench", "--quick", "--growth", "--peer", "werkzeug", "--plot"]
+    assert main([*argv, str(charts)]) == 0
+    out, err = capsys.readouterr()
+    assert "negotiate(value, offers), cold" in out and "charts: " in err
+    expected = {  # the title and legend labels each chart holds (SVG comments)
+        "cold.svg": ["negotiate(value, offers), cold", "chrome-navigate"],
+        "cold-encoding-language.svg": ["negotiate_encoding", "en-US,en;q=0.9"],
+        "growth.svg": ["spaces before a bad byte", "linear", "ms per call"],
+        "growth-all.svg": [*_bench.SHAPES, "linear"],
+    }
+    assert sorted(path.name for path in charts.iterdir()) == sorted(expected)
+    for name, texts in expected.items():
+        svg = (charts / name).read_text(encoding="utf-8")
+        assert ElementTree.fromstring(svg).tag == "{http://www.w3.org/2000/svg}svg"
+        for text in [*texts, "fastaccept cython", "fastaccept python", "werkzeug"]:
+            assert text in svg, (name, text)
+        assert "webob" not in svg and "QUICK MODE" in svg
+
+
+def test_bench_plot_is_deterministic(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    from fastaccept._bench import KIB, Measured
+    from fastaccept._bench_plot import plot
+
+    measured = Measured(
+        machine="a machine",
+        cold={"json": {"cython": 1e-7, "python": 2e-6, "falcon": 6e-6}},
+        lists_cold={"encoding: br": {"cython": 1e-7, "webob": 9e-6}},
+        sizes=(KIB, 16 * KIB),
+        growth={"spaces before a bad byte": {"werkzeug": [0.003, None]}},
+    )
+    first = plot(measured, tmp_path)
+    again = [path.read_bytes() for path in first]
+    assert [path.name for path in first] == [
+        "cold.svg",
+        "cold-encoding-language.svg",
+        "growth.svg",
+        "growth-all.svg",
+    ]
+    assert [path.read_bytes() for path in plot(measured, tmp_path)] == again
+    assert b"&gt; cap" in again[2] or b"> cap" in again[2]
+
+
+def test_bench_plot_without_matplotlib_fails_before_measuring(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import fastaccept.__main__
+
+    def measure(*args: object) -> str:
+        raise AssertionError("measured before checking for matplotlib")
+
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib fails
+    monkeypatch.setattr(fastaccept.__main__, "report", measure)
+    charts = tmp_path / "charts"
+    assert main(["bench", "--quick", "--plot", str(charts)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and not charts.exists()
+    assert err.count("\n") == 1
+    assert err.startswith("error: --plot needs matplotlib")
+    assert "pip install 'fastaccept[plot]'" in err
+
+
+def test_bench_plot_is_not_for_threads(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit:
+        main(["bench", "--threads", "--plot", "charts"])
+    assert exit.value.code == 2
+    assert "not allowed with argument --threads" in capsys.readouterr().err
+
+
+def test_only_the_plotting_imports_matplotlib() -> None:
+    code = (
+        "import sys, fastaccept, fastaccept.__main__, fastaccept._bench_plot;"
+        "assert 'matplotlib' not in sys.modules"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)

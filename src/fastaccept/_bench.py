@@ -15,7 +15,7 @@ import contextlib
 import importlib
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
@@ -208,10 +208,30 @@ class Settings:
         return cls(values=200, repeat=1, peer_repeat=1, peer_values=20)
 
 
+#: Seconds per call, by case, then by who (``cython``, ``python``, a peer...).
+ColdTimes = dict[str, dict[str, float]]
+#: Seconds per size, by shape, then by who; None: not run (over the cap).
+GrowthTimes = dict[str, dict[str, list[float | None]]]
+
+
+@dataclass
+class Measured:
+    """The raw timings of one run, which the printed tables round: for
+    ``--plot``. ``growth`` holds one time per size of ``sizes``."""
+
+    machine: str = ""
+    quick: bool = False
+    cold: ColdTimes = field(default_factory=dict)
+    lists_cold: ColdTimes = field(default_factory=dict)
+    sizes: tuple[int, ...] = ()
+    growth: GrowthTimes = field(default_factory=dict)
+
+
 def negotiate_tables(
-    settings: Settings, peers: dict[str, Negotiate], floor: Any
+    settings: Settings, peers: dict[str, Negotiate], floor: Any, measured: Measured
 ) -> str:
-    """Cold ``negotiate`` on every case, and hot ``Negotiator.choose``."""
+    """Cold ``negotiate`` on every case (recorded in ``measured.cold``), and hot
+    ``Negotiator.choose``."""
     found = engines()
     cold_rows, hot_rows = [], []
     peer_names = list(peers)
@@ -228,6 +248,7 @@ def negotiate_tables(
             times[name] = time_calls2(
                 fn, cold[: settings.peer_values], offers, settings.peer_repeat
             )
+        measured.cold[case.name] = times
         row = [case.name, *[_ns(times[k]) for k in times]]
         cy, py = times.get("cython"), times["python"]
         fastest = min((times[p], p) for p in peer_names) if peer_names else None
@@ -422,17 +443,17 @@ def time_best(
     )
 
 
-def growth_cells(
+def growth_times(
     fn: Negotiate,
     make: Callable[[int], str],
     sizes: Sequence[int],
     offers: Sequence[str],
     member: Callable[[int], str] = "x/{}, ".format,
     capped: bool = True,
-) -> list[str]:
-    """ms per size (``time_best``) and the growth, t(largest) / t(smallest),
-    against linear. With ``capped`` (peers), a size is not run when, growing
-    quadratically from the last one, it would take over ``PEER_CAP_SECONDS``."""
+) -> list[float | None]:
+    """Seconds per size (``time_best``); None for a size not run. With
+    ``capped`` (peers), a size is not run when, growing quadratically from the
+    last one, it would take over ``PEER_CAP_SECONDS``."""
     times: list[float | None] = []
     for i, size in enumerate(sizes):
         previous = times[-1] if times else None
@@ -443,6 +464,12 @@ def growth_cells(
             times.append(None)  # it would likely run over the cap
             continue
         times.append(time_best(fn, make, size, offers, member))
+    return times
+
+
+def growth_cells(times: Sequence[float | None], sizes: Sequence[int]) -> list[str]:
+    """A row's cells for ``growth_times``: ms per size and the growth,
+    t(largest) / t(smallest), against linear."""
     cells = [f"{t * 1e3:,.2f}" if t is not None else "> cap" for t in times]
     first, last, linear = times[0], times[-1], sizes[-1] / sizes[0]
     if first and last:
@@ -451,13 +478,14 @@ def growth_cells(
 
 
 def growth_table(
-    peers: dict[str, Negotiate], sizes: Sequence[int] = GROWTH_SIZES
+    peers: dict[str, Negotiate], sizes: Sequence[int], measured: Measured
 ) -> str:
     """negotiate() time per size for each shape; growth = t(largest) / t(smallest).
 
     Linear work gives a growth near ``sizes[-1] / sizes[0]`` (1024 for 1 KiB ->
     1 MiB); the target is at most 1.5 times that. Limits are lifted. Each
-    fastaccept engine's ``parse`` is timed on the same values.
+    fastaccept engine's ``parse`` is timed on the same values. The times are
+    recorded in ``measured.growth``.
     """
     contenders: dict[str, Negotiate] = {}
     for name, engine in engines().items():
@@ -466,11 +494,15 @@ def growth_table(
     contenders.update(peers)
     linear = sizes[-1] / sizes[0]
     rows = []
+    measured.sizes = tuple(sizes)
     for shape, make in SHAPES.items():
+        timed = measured.growth[shape] = {}
         for name, fn in contenders.items():
             capped = not name.startswith("fastaccept")
-            cells = growth_cells(fn, make, sizes, API_OFFERS, capped=capped)
-            rows.append([shape, name, *cells])
+            times = timed[name] = growth_times(
+                fn, make, sizes, API_OFFERS, capped=capped
+            )
+            rows.append([shape, name, *growth_cells(times, sizes)])
     header = ["shape", "who", *[f"{s // KIB} KiB (ms)" for s in sizes], "growth"]
     title = (
         "negotiate() (and fastaccept's parse) on hostile values, limit lifted; "
@@ -493,13 +525,18 @@ def _cpu() -> str:
 
 
 def report(
-    quick: bool = False, growth: bool = False, peer_names: Iterable[str] = PEERS
+    quick: bool = False,
+    growth: bool = False,
+    peer_names: Iterable[str] = PEERS,
+    measured: Measured | None = None,
 ) -> str:
-    """The whole comparison as text: what ``python -m fastaccept bench`` prints."""
+    """The whole comparison as text: what ``python -m fastaccept bench`` prints.
+    The raw timings are recorded in ``measured``, when given."""
     import platform
     import sys
 
     settings = Settings.quick() if quick else Settings()
+    measured = Measured() if measured is None else measured
     peers, missing = load_peers(peer_names)
     floor = load_floor()
     notes = [
@@ -513,11 +550,13 @@ def report(
         notes.append("floor: not installed (pip install ./benchmarks/floor)")
     if quick:
         notes.append("QUICK MODE: a smoke run, the figures are not measurements")
+    measured.machine, measured.quick = notes[0], quick
     parts = [
         "\n".join(notes),
-        negotiate_tables(settings, peers, floor),
+        negotiate_tables(settings, peers, floor, measured),
         parse_table(settings, "werkzeug" in peers),
     ]
     if growth:
-        parts.append(growth_table(peers, GROWTH_SIZES[:2] if quick else GROWTH_SIZES))
+        sizes = GROWTH_SIZES[:2] if quick else GROWTH_SIZES
+        parts.append(growth_table(peers, sizes, measured))
     return "\n\n".join(parts) + "\n"

@@ -1,4 +1,4 @@
-"""Side-by-side benchmarks of Accept-Encoding and Accept-Language (README rules
+"""Side-by-side benchmarks of Accept-Encoding and Accept-Language (docs/rules.md rules
 18 and 19): both engines against werkzeug's ``best_match`` and webob.
 
 Used by ``python -m fastaccept bench`` and by ``benchmarks/test_encoding_language.py``.
@@ -20,6 +20,7 @@ from typing import Any, Literal
 from ._bench import (
     GROWTH_SIZES,
     KIB,
+    Measured,
     Negotiate,
     Settings,
     _ns,
@@ -27,6 +28,7 @@ from ._bench import (
     _table,
     engines,
     growth_cells,
+    growth_times,
     time_calls1,
     time_calls2,
 )
@@ -128,8 +130,11 @@ def load_list_peers(
     return found, missing
 
 
-def list_tables(settings: Settings, peer_names: Iterable[str]) -> str:
-    """Cold one-call negotiation and hot ``choose`` per case, every engine and peer."""
+def list_tables(
+    settings: Settings, peer_names: Iterable[str], measured: Measured
+) -> str:
+    """Cold one-call negotiation (recorded in ``measured.lists_cold``) and hot
+    ``choose`` per case, every engine and peer."""
     found = engines()
     names = list(peer_names)
     cold_rows, hot_rows = [], []
@@ -150,6 +155,7 @@ def list_tables(settings: Settings, peer_names: Iterable[str]) -> str:
             times[name] = time_calls2(
                 fn, cold[: settings.peer_values], offers, settings.peer_repeat
             )
+        measured.lists_cold[label] = times
         cold_header = ["case (cold, ns/call)", *times, *_ratio_names(times)]
         cold_rows.append([label, *[_ns(t) for t in times.values()], *_ratios(times)])
         hot = [case.value] * settings.values
@@ -260,8 +266,8 @@ def list_growth_table(
         contenders.update(load_list_peers(names, field)[0])
         for name, fn in contenders.items():
             capped = not name.startswith("fastaccept")
-            cells = growth_cells(fn, make, sizes, offers, MEMBER[field], capped)
-            rows.append([shape, name, *cells])
+            times = growth_times(fn, make, sizes, offers, MEMBER[field], capped)
+            rows.append([shape, name, *growth_cells(times, sizes)])
     header = ["shape", "who", *[f"{s // KIB} KiB (ms)" for s in sizes], "growth"]
     title = (
         "Accept-Encoding / Accept-Language on hostile values, limit lifted, no "
@@ -271,12 +277,16 @@ def list_growth_table(
 
 
 def lists_report(
-    quick: bool = False, growth: bool = False, peer_names: Iterable[str] = LIST_PEERS
+    quick: bool = False,
+    growth: bool = False,
+    peer_names: Iterable[str] = LIST_PEERS,
+    measured: Measured | None = None,
 ) -> str:
-    """The Accept-Encoding/Accept-Language part of ``python -m fastaccept bench``."""
+    """The Accept-Encoding/Accept-Language part of ``python -m fastaccept bench``.
+    The raw cold timings are recorded in ``measured``, when given."""
     settings = Settings.quick() if quick else Settings()
     names = list(peer_names)
-    parts = [list_tables(settings, names)]
+    parts = [list_tables(settings, names, Measured() if measured is None else measured)]
     missing = load_list_peers(names, "encoding")[1]
     if missing:
         parts.insert(0, "left out: " + "; ".join(missing))
