@@ -5,7 +5,7 @@
     async def greeting(request: Request) -> ...:
         language = request.state.language      # "fr" for "fr-FR, en;q=0.3"
 
-``Localize`` asks ``fastaccept.LanguageNegotiator`` (README rule 19, RFC 9110
+``Localize`` asks ``fastaccept.LanguageNegotiator`` (docs/rules.md rule 19, RFC 9110
 §12.5.4 and RFC 4647) which of the application's languages the request
 prefers and puts it in ``scope["state"]["language"]`` (Starlette's and
 FastAPI's ``request.state.language``) before the application runs. Unlike an

@@ -10,7 +10,7 @@
 read). Both are ``fastaccept.asgi.negotiated`` endpoints over one
 ``Renderers``: the chosen type with ``Vary: Authorization, Accept``, 406
 listing the types, 431 for an Accept value over 8192 characters, each refusal
-as plain text or ``application/problem+json`` (README rule 16); HEAD is
+as plain text or ``application/problem+json`` (docs/rules.md rule 16); HEAD is
 answered like GET, without the body. ``POST /users`` takes JSON or a form
 (``name`` and ``email``) and answers 201 with ``Location``; any other
 ``Content-Type`` gets 415 with an ``Accept`` header naming the two.

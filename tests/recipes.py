@@ -51,7 +51,7 @@ GREETING_ONLY_VARY = ("asgi_app", "wsgi_app")
 OFFERS = ("application/json", "text/html; charset=utf-8")
 CREATED_OFFERS = ("application/json", "text/plain; charset=utf-8")
 BODY_TYPES = ("application/json", "application/x-www-form-urlencoded")
-#: An Accept value refused with a problem+json body (README rule 16).
+#: An Accept value refused with a problem+json body (docs/rules.md rule 16).
 PROBLEM_406 = "image/png, application/problem+json;q=0.5"
 JDK_LEGACY = "text/html, image/gif, image/jpeg, *; q=.2, */*; q=.2"
 #: Sent with every request, as a cross-origin fetch() would.
@@ -142,7 +142,7 @@ def assert_created(reply: Reply, media_type: str) -> None:
 
 
 def assert_vary(reply: Reply, recipe: str, path: str = "/greeting") -> None:
-    """Accept once in Vary (README rule 17), the recipe's own token kept."""
+    """Accept once in Vary (docs/rules.md rule 17), the recipe's own token kept."""
     tokens = [token.lower() for token in reply.vary()]
     assert tokens.count("accept") == 1, reply.headers
     if path == "/greeting" or recipe not in GREETING_ONLY_VARY:
@@ -158,7 +158,7 @@ def assert_plain_refusal(reply: Reply, status: int, listed: tuple[str, ...]) -> 
 
 
 def assert_problem(reply: Reply, status: int, listed: tuple[str, ...]) -> None:
-    """A refusal as application/problem+json (RFC 9457; README rule 16)."""
+    """A refusal as application/problem+json (RFC 9457; docs/rules.md rule 16)."""
     assert reply.status == status, reply.body
     assert reply.headers["content-type"] == "application/problem+json"
     problem = json.loads(reply.body)

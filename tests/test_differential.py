@@ -139,7 +139,7 @@ def test_everything_agrees(value: Any) -> None:
     )
 
 
-#: Server weights for the offers (README rule 15); None: an unweighted offer.
+#: Server weights for the offers (docs/rules.md rule 15); None: an unweighted offer.
 QS = st.sampled_from([None, 0, 0.001, 0.1, 0.3, 0.5, 0.9, 1])
 
 

@@ -418,7 +418,7 @@ def test_fastapi_documents_every_media_type_and_refusal() -> None:
 
 
 def test_django_6_refuses_a_content_type_over_10000_before_any_view() -> None:
-    """What the README's Django section says: a limit of Django's own, out of reach.
+    """What docs/web.md says in its Django section: a limit of Django's own, out of reach.
 
     Django 6.0 parses Content-Type in WSGIRequest's constructor and raises
     BadRequest over 10,000 characters, outside the handler's error handling.

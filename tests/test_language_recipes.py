@@ -1,4 +1,4 @@
-"""The language-selection recipes (README rule 19): examples/language_asgi.py
+"""The language-selection recipes (docs/rules.md rule 19): examples/language_asgi.py
 under Starlette and FastAPI, and the Accept-Language middleware of
 examples/frameworks/django_app.py, each through its framework's test client.
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import copy
 import json
 import pickle
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -161,26 +160,6 @@ def test_rendered_is_a_value() -> None:
     rendered = Rendered(200, (("Content-Type", "a/b"),), b"x")
     assert rendered == Rendered(200, (("Content-Type", "a/b"),), b"x")
     assert rendered.headers == {"Content-Type": "a/b"}
-
-
-def test_the_readme_example_says_what_it_prints() -> None:
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text("utf-8")
-    start = readme.index(
-        "```python\nimport html, json\nfrom fastaccept import Renderers"
-    )
-    code = readme[start + len("```python\n") : readme.index("```", start + 10)]
-    namespace: dict[str, Any] = {}
-    exec(compile(code, "README.md", "exec"), namespace)
-    lines = code.splitlines()
-    # Each "# result" line tells what the expression above it gives.
-    checks = [
-        (lines[i - 1], line[2:])
-        for i, line in enumerate(lines)
-        if line.startswith("# ")
-    ]
-    for expression, expected in checks:
-        assert eval(expression, namespace) == eval(expected, {}), expression
-    assert len(checks) == 3
 
 
 def test_extra_headers_go_with_a_chosen_representation_only() -> None:

@@ -275,7 +275,7 @@ def test_decision_is_immutable_and_headers_are_a_copy() -> None:
     assert hash(decision) == hash(Decision(200, OFFERS[0], decision.header_items))
 
 
-# --- refusal bodies (README rule 16) and Vary merging (rule 17) ---------------
+# --- refusal bodies (docs/rules.md rule 16) and Vary merging (rule 17) ---------------
 
 PROBLEM = ("Content-Type", "application/problem+json")
 

@@ -1,4 +1,4 @@
-"""Server weights (README rule 15): offers as ``(media type, qs)`` pairs.
+"""Server weights (docs/rules.md rule 15): offers as ``(media type, qs)`` pairs.
 
 The vectors in ``conformance/server_weights.jsonl`` are the project's own (the
 shared set has none for qs); every entry point answers them on both engines.

@@ -1,6 +1,6 @@
 """End to end: examples/users_api.py on uvicorn, on a free loopback port, over HTTP.
 
-The service is started as its README command starts it, in a child process;
+The service is started as docs/web.md (example service) starts it, in a child process;
 httpx talks to it over a real socket (and a bare socket where httpx would
 refuse to send the bytes, or would hide a body sent to HEAD); every status and
 header the example promises is checked; the process is stopped at the end.
@@ -287,7 +287,7 @@ def test_406_lists_the_types_in_plain_text(client: httpx.Client, accept: str) ->
 def test_406_as_problem_json_when_the_accept_prefers_it(
     client: httpx.Client, accept: str
 ) -> None:
-    """README rule 16: the refusal in the format the Accept value prefers."""
+    """docs/rules.md rule 16: the refusal in the format the Accept value prefers."""
     response = get_user(client, accept)
     assert response.status_code == 406
     assert_varies(response)
@@ -584,7 +584,7 @@ def test_415_names_the_accepted_types(
 def test_415_as_problem_json_for_a_json_client(
     client: httpx.Client, accept: str
 ) -> None:
-    """README rule 16: a client that takes JSON gets its refusal as JSON."""
+    """docs/rules.md rule 16: a client that takes JSON gets its refusal as JSON."""
     response = post_user(client, "x", "text/plain", accept)
     assert response.status_code == 415
     assert response.headers["accept"] == BODY_TYPES
@@ -632,3 +632,43 @@ def test_the_httpx_client_example_recovers_from_415(base_url: str) -> None:
     first_line, body = result.stdout.split("\n", 1)
     assert first_line == "201 application/x-www-form-urlencoded"
     assert json.loads(body)["name"] == "Kay"
+
+
+def documented_session() -> list[tuple[list[str], list[str]]]:
+    """(command words, output lines) of docs/web.md's curl and client transcript."""
+    text = (EXAMPLES.parent / "docs" / "web.md").read_text(encoding="utf-8")
+    block = text[text.index("$ curl -i") : text.index("```", text.index("$ curl -i"))]
+    session = []
+    for command in block.split("$ ")[1:]:
+        first, *output = command.rstrip("\n").split("\n")
+        session.append((first.split(), output))
+    return session
+
+
+def test_the_documented_session_is_what_the_service_answers(base_url: str) -> None:
+    (curl, shown), (client_command, client_shown) = documented_session()
+    assert curl[:2] == ["curl", "-i"] and client_command[0] == "USERS_API_TOKEN=s3cret"
+    response = httpx.get(
+        urlsplit(curl[-1])._replace(netloc=urlsplit(base_url).netloc).geturl(),
+        headers={"Authorization": f"Bearer {TOKEN}", "Accept": "text/csv"},
+    )
+    status_line, *rest = shown
+    blank = rest.index("")
+    assert status_line == f"HTTP/1.1 {response.status_code} {response.reason_phrase}"
+    documented = dict(line.split(": ", 1) for line in rest[:blank])
+    documented.pop("date")
+    assert {k: response.headers[k] for k in documented} == documented
+    assert response.text.splitlines() == [line for line in rest[blank + 1 :] if line]
+
+    ran = subprocess.run(
+        [sys.executable, *client_command[2:-1], base_url],
+        cwd=EXAMPLES.parent,
+        env={**os.environ, "USERS_API_TOKEN": TOKEN},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    first, created = ran.stdout.splitlines()
+    assert first == client_shown[0]
+    shown_user, user = json.loads(client_shown[1]), json.loads(created)
+    assert {**user, "id": 0} == {**shown_user, "id": 0}  # ids follow earlier tests

@@ -32,7 +32,7 @@ settings.configure(
 
 
 class AcceptLanguageMiddleware:
-    """Django's ``LocaleMiddleware`` (without URL prefixes) choosing by README
+    """Django's ``LocaleMiddleware`` (without URL prefixes) choosing by docs/rules.md
     rule 19 (RFC 9110 §12.5.4, RFC 4647) among ``settings.LANGUAGES``.
 
     The language cookie (``set_language``) comes first, then Accept-Language,

@@ -3,7 +3,7 @@
 Every integration (``fastaccept.asgi``, ``fastaccept.wsgi`` and the framework
 modules) first checks the request's ``Content-Type`` (when it consumes a
 body) and then its ``Accept``; a refusal is answered at once, in the format
-the Accept value prefers (README rule 16), with ``Vary`` merged (rule 17).
+the Accept value prefers (docs/rules.md rule 16), with ``Vary`` merged (rule 17).
 Only then does the handler run, and its data is rendered in the negotiated
 type. ``Binding`` and ``negotiating`` are what the framework modules share:
 each says how its framework's request is read and its response made.

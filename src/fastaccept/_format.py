@@ -21,7 +21,8 @@ def _weight(q: object) -> int:
 
 
 def format_accept(items: Iterable[str | tuple[str, float] | MediaRange]) -> str:
-    """A valid Accept value from media types, ``(type, q)`` pairs or ``MediaRange``s.
+    """A valid Accept value from media types, ``(type, q)`` pairs or ``MediaRange``
+    items.
 
     Each string must be one media range (wildcards allowed, e.g. ``image/*``);
     a pair's weight replaces any weight in its string. The result is canonical:

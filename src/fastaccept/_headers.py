@@ -50,7 +50,7 @@ def header_from_environ(environ: Mapping[str, Any], name: str = "accept") -> str
 
 
 def merge_vary(*values: str | None) -> str:
-    """One ``Vary`` value from several (RFC 9110 §12.5.5; README rule 17).
+    """One ``Vary`` value from several (RFC 9110 §12.5.5; docs/rules.md rule 17).
 
     Each field name once, in order of first appearance, compared
     case-insensitively (the first spelling is kept); ``*`` absorbs every

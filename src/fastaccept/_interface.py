@@ -211,10 +211,10 @@ raises ``AcceptError`` in both modes; ``max_length=None`` lifts the limit.
     "negotiate": """The best acceptable offer for an Accept value, else ``default``.
 
 ``offers`` are concrete media types in server order, each alone or as a
-``(media type, qs)`` pair with the server's weight qs from 0 to 1 (README
+``(media type, qs)`` pair with the server's weight qs from 0 to 1 (docs/rules.md
 rule 15); the media type returned is the very object given. The highest
 score (the client's q, times qs) wins, then the offer matched by the more
-specific range, then the earlier offer (RFC 9110 §12.5.1; README rules
+specific range, then the earlier offer (RFC 9110 §12.5.1; docs/rules.md rules
 10-12). ``None`` (header absent) accepts every offer at q=1: the highest qs,
 then the first. A present value that accepts none gives ``default`` (answer
 406, or send a default representation); qs=0 is never chosen. A wildcard or
@@ -223,7 +223,7 @@ once and recent values are cached.
 """,
     "quality": """The weight an Accept value gives one concrete media type: 0.0 to 1.0.
 
-The q of the most specific range that matches it (README rule 10); 0.0 when
+The q of the most specific range that matches it (docs/rules.md rule 10); 0.0 when
 none matches or that range has q=0; 1.0 when the header is absent (None).
 """,
     "is_cors_safelisted": """Whether an ``accept`` value is CORS-safelisted.

@@ -1,6 +1,6 @@
 """Limits, defaults and the cache policy: written once, read by both engines.
 
-README rule 8: a value longer than ``max_length`` (default
+docs/rules.md rule 8: a value longer than ``max_length`` (default
 ``DEFAULT_MAX_LENGTH`` characters) is refused with ``AcceptError`` so a server
 can answer 4xx (RFC 9110 §5.4); ``None`` lifts the limit.
 """

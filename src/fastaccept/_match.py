@@ -1,4 +1,4 @@
-"""Matching and choosing on parsed values (RFC 9110 §12.5.1; README rules 9-12).
+"""Matching and choosing on parsed values (RFC 9110 §12.5.1; docs/rules.md rules 9-12).
 
 Used by ``Accept``'s methods, ``Consumes`` and the pure-Python engine; the
 Cython engine runs the same rules on C structs and is differential-tested

@@ -266,7 +266,7 @@ def parse_single(
 
 
 #: An offer as a server gives it: a media type, or a ``(media type, qs)`` pair
-#: with the server's own weight qs (README rule 15).
+#: with the server's own weight qs (docs/rules.md rule 15).
 OfferSpec: TypeAlias = "str | tuple[str, float]"
 
 
@@ -286,7 +286,8 @@ class Offer(NamedTuple):
 
 
 def concrete(item: str, rng: RangeTuple, what: str) -> Offer:
-    """``rng`` as an ``Offer``; ``ValueError`` if it has a ``*`` (README rule 13)."""
+    """``rng`` as an ``Offer``; ``ValueError`` if it has a ``*`` (docs/rules.md,
+    rule 13)."""
     type_, subtype, params, _ = rng
     if type_ == "*" or subtype == "*":
         raise ValueError(
@@ -302,7 +303,7 @@ def concrete(item: str, rng: RangeTuple, what: str) -> Offer:
 
 def server_weight(qs: object, offer: object) -> int:
     """A server weight in thousandths: a number from 0 to 1 with at most three
-    decimals (README rule 15); ``TypeError``/``ValueError`` otherwise.
+    decimals (docs/rules.md rule 15); ``TypeError``/``ValueError`` otherwise.
 
     Any real number is read by its value (1, 1.0, ``True``, ``Decimal("1")``
     and ``Fraction(1)`` are the same weight), as equal offers lists must give
@@ -329,7 +330,7 @@ def server_weight(qs: object, offer: object) -> int:
 
 def parse_offer(offer: object) -> Offer:
     """Validate and pre-parse one offer: a concrete ``type/subtype[;params]``,
-    or a ``(media type, qs)`` pair (README rules 13 and 15).
+    or a ``(media type, qs)`` pair (docs/rules.md rules 13 and 15).
 
     Raises ``ValueError`` for a wildcard, a ``q`` parameter, a list, bad
     syntax or a bad qs, ``TypeError`` for anything but a str or a pair.

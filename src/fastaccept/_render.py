@@ -66,9 +66,9 @@ class Renderers(ByArguments):
 
     ``renderers`` is a mapping (or pairs) whose keys are offers as
     ``Produces`` takes them (a media type, or a ``(media type, qs)`` pair;
-    README rule 15), in order of preference. ``respond(accept, data)`` gives
+    docs/rules.md rule 15), in order of preference. ``respond(accept, data)`` gives
     the chosen representation of ``data``, or the refusal (406 or 431, as
-    plain text or ``application/problem+json``: README rule 16) without
+    plain text or ``application/problem+json``: docs/rules.md rule 16) without
     calling any renderer. ``default``, ``max_length`` and ``cache_size`` are
     ``Produces``'.
     """
@@ -143,7 +143,7 @@ class Renderers(ByArguments):
 
         ``data`` goes to the chosen type's renderer, answered with ``status``
         (201 for a created resource, say); ``vary`` is the ``Vary`` value the
-        application already has (``Accept`` is merged into it, README rule
+        application already has (``Accept`` is merged into it, docs/rules.md rule
         17). ``method="HEAD"`` leaves the body out.
         """
         decision = self.produces.select(accept)

@@ -6,7 +6,7 @@ type with ``Vary: Accept`` (§12.5.5), 406 listing the available types
 ``Consumes`` checks a request's ``Content-Type`` (§8.3) against the types a
 resource takes: 415 with an ``Accept`` response header naming them (§15.5.16).
 A refusal's body is ``application/problem+json`` (RFC 9457) or ``text/plain``,
-as the request's Accept prefers (README rule 16). Every answer is a
+as the request's Accept prefers (docs/rules.md rule 16). Every answer is a
 ``Decision``; none raises for anything a client sends.
 """
 
@@ -72,7 +72,7 @@ class Decision(StatusAndHeaders):
     (``image/png`` for ``IMAGE/PNG``; parameters kept, ``q`` among them).
     Otherwise ``media_type`` is ``""``: answer ``status`` with ``body`` at
     once (plain text or ``application/problem+json``, as its ``Content-Type``
-    header says; README rule 16). In both cases send ``headers``.
+    header says; docs/rules.md rule 16). In both cases send ``headers``.
     """
 
     status: int
@@ -83,14 +83,14 @@ class Decision(StatusAndHeaders):
 
 
 #: The formats a refusal can take, and the type that admits the problem one
-#: to a JSON client (README rule 16); no length limit: a refusal never fails.
+#: to a JSON client (docs/rules.md rule 16); no length limit: a refusal never fails.
 _REFUSAL_FORMATS = Negotiator(
     ["application/problem+json", "text/plain", "application/json"], max_length=None
 )
 
 
 def prefers_problem_json(accept: HeaderValue) -> bool:
-    """Whether a refusal goes as ``application/problem+json`` (README rule 16).
+    """Whether a refusal goes as ``application/problem+json`` (docs/rules.md rule 16).
 
     Yes when the Accept value prefers it to ``text/plain``, or admits
     ``application/json`` but neither of the two; otherwise ``text/plain``
@@ -150,7 +150,7 @@ class Produces(ByArguments):
 
     ``offers`` are concrete types (``type/subtype[;params]``) in order of
     preference, each alone or as a ``(media type, qs)`` pair with the server's
-    weight (README rule 15); a ``Negotiator`` of the active engine chooses
+    weight (docs/rules.md rule 15); a ``Negotiator`` of the active engine chooses
     among them. ``select(accept)`` gives: the chosen media type, with it as
     ``Content-Type`` and ``Vary: Accept``; when none is acceptable, 406 whose
     body lists the media types it can choose (qs above 0) — or, with
@@ -246,7 +246,7 @@ class Consumes(ByArguments):
 
     ``media_types`` may be ranges (``image/*``) and carry parameters; a
     request's ``Content-Type`` is accepted when one of them matches it by the
-    rules of Accept (README rule 9: extra parameters in the request are
+    rules of Accept (docs/rules.md rule 9: extra parameters in the request are
     allowed, ``charset`` compares case-insensitively). In a Content-Type
     (RFC 9110 §8.3) ``q`` is an ordinary parameter, not a weight.
     ``check(content_type)`` gives the first matching type (the string given)
@@ -254,7 +254,7 @@ class Consumes(ByArguments):
     ``Accept`` response header listing them (RFC 9110 §15.5.16) when the
     Content-Type is missing, malformed or not accepted; 431 over
     ``max_length``. Given the request's ``accept``, a refusal's body takes the
-    format it prefers (README rule 16) and carries ``Vary: Accept``; given
+    format it prefers (docs/rules.md rule 16) and carries ``Vary: Accept``; given
     ``method="PATCH"``, a 415 also carries ``Accept-Patch`` (RFC 5789 §2.2).
     """
 

@@ -1,6 +1,6 @@
 """The Cython engine: one pass over the header bytes into C structs.
 
-The grammar (``_member``, README "The rules in short"), the error codes and
+The grammar (``_member``, docs/rules.md), the error codes and
 positions, and every result are those of the pure-Python twin ``_scan_py``;
 the differential tests hold the two to that. Input is read in place: a
 ``str`` whose characters are all Latin-1 through its internal one-byte buffer,

@@ -1,7 +1,7 @@
 """The pure-Python engine: the same results as the Cython engine ``_scan``.
 
 Whole values are scanned here; each member is read by the grammar of
-``_member`` (README "The rules in short"; RFC 9110 §12.5.1). Members are split
+``_member`` (docs/rules.md; RFC 9110 §12.5.1). Members are split
 on commas outside quoted strings; a member that breaks a rule is skipped
 (lenient) or raises ``AcceptError`` (strict). Two fast paths read the values
 real clients send with regular expressions that backtrack at most once over

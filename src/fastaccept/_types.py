@@ -67,7 +67,8 @@ class MediaRange(NamedTuple):
         return (parts, len(self.params))
 
     def matches(self, media_type: str) -> bool:
-        """Whether this range matches the concrete ``media_type`` (README rule 9)."""
+        """Whether this range matches the concrete ``media_type`` (docs/rules.md,
+        rule 9)."""
         return range_matches(self, parse_offer(media_type))
 
     def __str__(self) -> str:

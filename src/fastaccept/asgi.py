@@ -9,7 +9,7 @@
 ``greeting`` is then an ASGI application for HTTP requests. Before the
 handler runs, a request whose ``Content-Type`` ``consumes`` refuses gets its
 415 (or 431), and one whose ``Accept`` allows no representation its 406 (or
-431), each as plain text or ``application/problem+json`` (README rule 16).
+431), each as plain text or ``application/problem+json`` (docs/rules.md rule 16).
 Headers are read with ``header_from_scope`` (several field lines are one
 list, RFC 9110 §5.3). The handler finds the accepted request type as
 ``scope["fastaccept.consumed"]`` (a ``Decision``). HEAD is answered like GET

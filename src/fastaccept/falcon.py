@@ -12,7 +12,7 @@
 Before the responder runs, a request whose ``Content-Type`` ``consumes``
 refuses gets its 415 (or 431), and one whose ``Accept`` allows no
 representation its 406 (or 431), each as plain text or
-``application/problem+json`` (README rule 16). The responder keeps its URI
+``application/problem+json`` (docs/rules.md rule 16). The responder keeps its URI
 template fields and finds the accepted request type as ``consumed(req)``
 (``req.context["fastaccept.consumed"]``, typed). Falcon routes HEAD to ``on_head``:
 a negotiated ``on_get`` given as ``on_head`` answers it like GET without a

@@ -14,7 +14,7 @@ The handler keeps its FastAPI parameters (path, query, body, ``Depends``);
 ``negotiated`` adds the request to them for itself. Before the handler runs,
 a refused ``Content-Type`` (``consumes``) gets its 415 (or 431) and an
 unacceptable ``Accept`` its 406 (or 431), as plain text or
-``application/problem+json`` (README rule 16); the handler finds the accepted
+``application/problem+json`` (docs/rules.md rule 16); the handler finds the accepted
 request type as ``request.scope["fastaccept.consumed"]``. HEAD is answered
 like GET without a body; ``Vary`` has ``Accept`` merged in. A handler may
 return a Starlette ``Response``: it is sent as it is, ``Accept`` merged into
@@ -69,7 +69,7 @@ ENDPOINT_ATTRIBUTE = "__fastaccept_endpoint__"
 #: The scope key where ``NegotiatedRoute`` leaves the checks it took.
 CHECKED = "fastaccept.checked"
 
-#: A refusal's body as ``application/problem+json`` (RFC 9457 §3; README rule
+#: A refusal's body as ``application/problem+json`` (RFC 9457 §3; docs/rules.md rule
 #: 16): ``acceptable`` lists the media types the resource has or takes.
 PROBLEM_SCHEMA: dict[str, Any] = {
     "type": "object",

@@ -9,7 +9,7 @@
 
 Before the view runs, a request whose ``Content-Type`` ``consumes`` refuses
 gets its 415 (or 431), and one whose ``Accept`` allows no representation its
-406 (or 431), each as plain text or ``application/problem+json`` (README
+406 (or 431), each as plain text or ``application/problem+json`` (docs/rules.md
 rule 16). The view keeps its URL arguments and finds the accepted request
 type as ``request.environ["fastaccept.consumed"]``. HEAD (which Flask routes
 to a GET view) is answered like GET without a body. ``Vary`` has ``Accept``

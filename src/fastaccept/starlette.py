@@ -11,7 +11,7 @@
 Before the handler runs, a request whose ``Content-Type`` ``consumes``
 refuses gets its 415 (or 431), and one whose ``Accept`` allows no
 representation its 406 (or 431), each as plain text or
-``application/problem+json`` (README rule 16). Several ``Accept`` lines are
+``application/problem+json`` (docs/rules.md rule 16). Several ``Accept`` lines are
 one list (RFC 9110 §5.3). The handler finds the accepted request type as
 ``request.scope["fastaccept.consumed"]``. HEAD (which Starlette routes to a
 GET endpoint) is answered like GET without a body. ``Vary`` has ``Accept``

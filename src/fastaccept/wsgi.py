@@ -9,7 +9,7 @@
 ``greeting`` is then a WSGI application. Before the handler runs, a request
 whose ``Content-Type`` ``consumes`` refuses gets its 415 (or 431), and one
 whose ``Accept`` allows no representation its 406 (or 431), each as plain
-text or ``application/problem+json`` (README rule 16). The handler finds the
+text or ``application/problem+json`` (docs/rules.md rule 16). The handler finds the
 accepted request type as ``environ["fastaccept.consumed"]`` (a ``Decision``).
 HEAD is answered like GET without a body; ``Vary`` has ``Accept`` merged in.
 """

@@ -1,0 +1,205 @@
+"""The documentation's code runs and says what it prints; the site builds.
+
+Every fenced block of README.md and docs/*.md is checked by its kind:
+
+* ``python`` starting with ``# examples/<file>``: an excerpt, line for line,
+  of that tested file;
+* other ``python``: run; an expression statement followed by a comment that
+  is a Python literal (``expr  # 'text/html'``, or ``# 'text/html'`` on the
+  next line; ``# False: why`` checks ``False``) must evaluate to it;
+* ``console`` transcripts of ``python -m fastaccept explain`` (or
+  ``fastaccept explain``): run, and the output must be the one shown (the
+  ``engine:`` line names the engine the suite runs on).
+
+The example service's ``curl`` and client transcript (docs/web.md) is
+replayed against the running service by tests/test_users_api.py; the set-up
+commands (``pip install ...``, ``pytest``, ``nox``, ``sphinx-build``) are what
+CI runs (.ci/run). The suite runs on each engine in CI, so the examples do too. The API
+reference must name every public name; the site must build with warnings as
+errors (``sphinx-build -W``, when the ``[docs]`` extra is installed; CI sets
+``FASTACCEPT_REQUIRE_DOCS`` so that a missing one fails there).
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import importlib.util
+import io
+import os
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import fastaccept
+from fastaccept.__main__ import main
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = ROOT / "docs"
+PAGES = [ROOT / "README.md", *sorted(DOCS.glob("*.md"))]
+FENCE = re.compile(r"^```(\w+)\n(.*?)^```$", re.MULTILINE | re.DOTALL)
+INTEGRATIONS = ("asgi", "wsgi", "starlette", "fastapi", "flask", "django", "falcon")
+
+
+def blocks(language: str) -> list[tuple[str, str]]:
+    """(``page:line``, code) of every ``language`` block of the pages."""
+    found = []
+    for page in PAGES:
+        text = page.read_text(encoding="utf-8")
+        for match in FENCE.finditer(text):
+            if match.group(1) == language:
+                line = text.count("\n", 0, match.start()) + 1
+                found.append((f"{page.relative_to(ROOT)}:{line}", match.group(2)))
+    return found
+
+
+PYTHON = blocks("python")
+EXCERPTS = [(where, code) for where, code in PYTHON if code.startswith("# examples/")]
+PROGRAMS = [(where, code) for where, code in PYTHON if (where, code) not in EXCERPTS]
+
+
+def test_the_pages_have_examples_of_each_kind() -> None:
+    assert len(EXCERPTS) >= 8 and len(PROGRAMS) >= 4
+    assert transcripts(), "no explain transcript found"
+
+
+def test_every_recipe_is_shown() -> None:
+    shown = {code.partition("\n")[0].removeprefix("# ") for _, code in EXCERPTS}
+    recipes = {
+        f"examples/frameworks/{p.name}" for p in ROOT.glob("examples/frameworks/*.py")
+    }
+    assert shown == {*recipes, "examples/httpx_client.py"}
+
+
+@pytest.mark.parametrize(("where", "code"), EXCERPTS, ids=[w for w, _ in EXCERPTS])
+def test_excerpts_are_in_the_tested_files(where: str, code: str) -> None:
+    path, _, excerpt = code.partition("\n")
+    source = (ROOT / path.removeprefix("# ")).read_text(encoding="utf-8")
+    assert excerpt in source, f"{where}: not line for line in {path}"
+
+
+def expected_value(comment: str) -> tuple[bool, object]:
+    """The literal a ``# ...`` comment states (``# False: why`` states False)."""
+    text = comment.lstrip("#").strip()
+    for candidate in (text, text.split(": ", 1)[0]):
+        with contextlib.suppress(ValueError, SyntaxError):
+            return True, ast.literal_eval(candidate)
+    return False, None
+
+
+def checks_of(code: str) -> list[tuple[ast.stmt, object | None, bool]]:
+    """Each top-level statement, the literal its comment states, and whether
+    it states one (expression statements only)."""
+    lines = code.splitlines()
+    found: list[tuple[ast.stmt, object | None, bool]] = []
+    for node in ast.parse(code).body:
+        stated, value = False, None
+        if isinstance(node, ast.Expr) and node.end_lineno is not None:
+            last = lines[node.end_lineno - 1]
+            inline = last[node.end_col_offset or len(last) :].strip()
+            below = (
+                lines[node.end_lineno].strip() if node.end_lineno < len(lines) else ""
+            )
+            for comment in (inline, below):
+                if comment.startswith("#"):
+                    stated, value = expected_value(comment)
+                    if stated:
+                        break
+        found.append((node, value, stated))
+    return found
+
+
+@pytest.mark.parametrize(("where", "code"), PROGRAMS, ids=[w for w, _ in PROGRAMS])
+def test_examples_run_and_their_comments_are_true(where: str, code: str) -> None:
+    namespace: dict[str, object] = {"__name__": "docs_example"}
+    for node, expected, stated in checks_of(code):
+        if stated and isinstance(node, ast.Expr):
+            expression = ast.Expression(body=node.value)
+            got = eval(compile(expression, where, "eval"), namespace)
+            line = code.splitlines()[node.lineno - 1]
+            assert got == expected, f"{where}: {line}"
+        else:
+            module = ast.Module(body=[node], type_ignores=[])
+            exec(compile(module, where, "exec"), namespace)
+
+
+def test_the_quick_start_states_its_results() -> None:
+    quick_start = next(code for where, code in PROGRAMS if "README.md" in where)
+    assert sum(stated for _, _, stated in checks_of(quick_start)) >= 8
+
+
+def transcripts() -> list[tuple[str, list[str], list[str]]]:
+    """(where, arguments, output lines) of every explain transcript."""
+    found = []
+    for where, code in blocks("console"):
+        for command in re.split(r"^\$ ", code, flags=re.MULTILINE)[1:]:
+            first, *output = command.rstrip("\n").split("\n")
+            words = shlex.split(first)
+            if words[:3] == ["python", "-m", "fastaccept"]:
+                found.append((where, words[3:], output))
+            elif words[:1] == ["fastaccept"]:
+                found.append((where, words[1:], output))
+    return found
+
+
+@pytest.mark.thread_unsafe(reason="redirects the process's stdout and stderr")
+@pytest.mark.parametrize(
+    ("where", "arguments", "shown"), transcripts(), ids=[t[0] for t in transcripts()]
+)
+def test_explain_transcripts_show_what_it_prints(
+    where: str, arguments: list[str], shown: list[str]
+) -> None:
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        main(arguments)
+    printed = (out.getvalue() + err.getvalue()).rstrip("\n").split("\n")
+    expected = [
+        f"engine:  {fastaccept.IMPLEMENTATION}" if line.startswith("engine:") else line
+        for line in shown
+    ]
+    assert printed == expected, where
+
+
+def test_the_api_reference_names_every_public_name() -> None:
+    text = (DOCS / "api.md").read_text(encoding="utf-8")
+    documented = set(re.findall(r"^\.\. auto\w+:: fastaccept\.(\w+)$", text, re.M))
+    modules = {name for name in documented if name in INTEGRATIONS}
+    assert documented - modules == set(fastaccept.__all__)
+    assert modules == set(INTEGRATIONS)
+
+
+@pytest.mark.thread_unsafe(
+    reason="builds the site in a subprocess: slow, one is enough"
+)
+def test_the_site_builds_with_warnings_as_errors(tmp_path: Path) -> None:
+    for module in ("sphinx", "myst_parser", "furo"):
+        if importlib.util.find_spec(module) is None:
+            if os.environ.get("FASTACCEPT_REQUIRE_DOCS"):
+                pytest.fail(f"{module} is missing: CI must build the site")
+            pytest.skip("the [docs] extra is not installed")
+    build = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "sphinx",
+            "-W",
+            "-q",
+            "-b",
+            "html",
+            str(DOCS),
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert build.returncode == 0, build.stderr
+    api = (tmp_path / "api.html").read_text(encoding="utf-8")
+    for name in fastaccept.__all__:
+        assert f'id="fastaccept.{name}"' in api, name
+    for module in INTEGRATIONS:
+        assert f'id="fastaccept.{module}.negotiated"' in api, module
