@@ -17,7 +17,8 @@ commands (``pip install ...``, ``pytest``, ``nox``, ``sphinx-build``) are what
 CI runs (.ci/run). The suite runs on each engine in CI, so the examples do too. The API
 reference must name every public name; the site must build with warnings as
 errors (``sphinx-build -W``, when the ``[docs]`` extra is installed; CI sets
-``FASTACCEPT_REQUIRE_DOCS`` so that a missing one fails there).
+``FASTACCEPT_REQUIRE_DOCS`` so that a missing one fails there, as do the charts'
+matplotlib tests in tests/test_cli.py).
 """
 
 from __future__ import annotations
