@@ -167,7 +167,8 @@ def test_explain_transcripts_show_what_it_prints(
 
 def test_the_api_reference_names_every_public_name() -> None:
     text = (DOCS / "api.md").read_text(encoding="utf-8")
-    documented = set(re.findall(r"^\.\. auto\w+:: fastaccept\.(\w+)$", text, re.M))
+    directive = r"^\.\. (?:auto\w+|data):: fastaccept\.(\w+)$"
+    documented = set(re.findall(directive, text, re.MULTILINE))
     modules = {name for name in documented if name in INTEGRATIONS}
     assert documented - modules == set(fastaccept.__all__)
     assert modules == set(INTEGRATIONS)

@@ -18,8 +18,11 @@ from ._text import HeaderText, as_header_text, coerce_value
 class CorsReport(NamedTuple):
     """Why a value is or is not CORS-safelisted."""
 
+    #: Whether the value is CORS-safelisted: no unsafe byte, not too long.
     safelisted: bool
+    #: The value's length in bytes.
     length: int
+    #: Whether the length is over 128 bytes (Fetch's limit).
     too_long: bool
     #: (index, byte) of each CORS-unsafe byte; for a str, the code point.
     unsafe: tuple[tuple[int, int], ...]

@@ -45,9 +45,13 @@ class MediaRange(NamedTuple):
     the q value in thousandths (RFC 9110 §12.4.2).
     """
 
+    #: The type, lower-case, or ``*``.
     type: str
+    #: The subtype, lower-case, or ``*``.
     subtype: str
+    #: ``(name, value)`` pairs in order: names lower-case, values unquoted.
     params: tuple[tuple[str, str], ...] = ()
+    #: The q value in thousandths (1000 when the member has none).
     weight: int = 1000
 
     @property
@@ -83,10 +87,15 @@ class MediaRange(NamedTuple):
 class SkippedMember(NamedTuple):
     """A member lenient mode skipped: where it was, what it said, and why."""
 
+    #: Where the member starts in the value (an index).
     start: int
+    #: Where it ends (the index after its last character).
     end: int
+    #: The member as sent.
     text: str
+    #: The index, in the value, of the first character that broke the grammar.
     position: int
+    #: What was expected and what was found there.
     reason: str
 
 
@@ -200,7 +209,9 @@ class Coding(NamedTuple):
     (RFC 9110 §12.5.3, §12.4.2).
     """
 
+    #: The content coding, lower-case, as sent, or ``*``.
     coding: str
+    #: The q value in thousandths (1000 when the member has none).
     weight: int = 1000
 
     @property
@@ -222,7 +233,9 @@ class LanguageRange(NamedTuple):
     9110 §12.5.4, §12.4.2).
     """
 
+    #: The language range, lower-case, or ``*``.
     range: str
+    #: The q value in thousandths (1000 when the member has none).
     weight: int = 1000
 
     @property
