@@ -24,7 +24,8 @@ GREETINGS = {"en": "hello", "fr": "bonjour", "de": "hallo"}
 CASES: list[tuple[list[str], str]] = [
     (["fr-FR, en;q=0.3"], "fr"),  # werkzeug #450/#2732: the region reaches fr
     (["en-US, en;q=0.5, de;q=0.8"], "de"),  # en rated 0.5 by the client itself
-    (["*;q=0.5, fr;q=0"], "en"),  # fr refused, the rest under *
+    (["*;q=0.5, en;q=0"], "fr"),  # en refused although first: fr under *
+    (["fr-CA, fr;q=0"], "en"),  # fr refused: its own q=0 outranks fr-CA's lookup
     (["de-CH"], "de"),
     (["FR"], "fr"),
     (["ja, zh;q=0.9"], "en"),  # none of ours: the first language
@@ -37,16 +38,30 @@ CASES: list[tuple[list[str], str]] = [
 CASE_IDS = [" / ".join(lines) or "absent" for lines, _ in CASES]
 
 
+def choose_by_cookie(app: Any) -> Any:
+    """Middleware run before ``Localize``: a ``lang`` cookie is an explicit choice."""
+
+    async def choosing(scope: Any, receive: Any, send: Any) -> None:
+        for name, value in scope.get("headers", ()):
+            if name == b"cookie" and value.startswith(b"lang="):
+                scope.setdefault("state", {})["language"] = value[5:].decode()
+        await app(scope, receive, send)
+
+    return choosing
+
+
 def greeting_app(framework: str) -> Any:
     """A Starlette or FastAPI app greeting in ``request.state.language``, with
-    ``Localize``; ``/greeting/own`` sets its own Vary and Content-Language."""
+    ``Localize``; ``/greeting/own`` sets its own Vary and Content-Language,
+    ``/greeting/later`` its language after ``Localize`` chose one."""
     localize = load_example("language_asgi.py").Localize
     if framework == "starlette":
         pytest.importorskip("starlette")
         from starlette.applications import Starlette
         from starlette.requests import Request
         from starlette.responses import PlainTextResponse
-        from starlette.routing import Route
+        from starlette.routing import Route, WebSocketRoute
+        from starlette.websockets import WebSocket
 
         async def greeting(request: Request) -> PlainTextResponse:
             return PlainTextResponse(GREETINGS[request.state.language])
@@ -55,8 +70,22 @@ def greeting_app(framework: str) -> Any:
             headers = {"Vary": "Cookie", "Content-Language": "en"}
             return PlainTextResponse("hello", headers=headers)
 
+        async def later(request: Request) -> PlainTextResponse:
+            request.state.language = "de"  # say, the user's profile says so
+            return PlainTextResponse(GREETINGS["de"])
+
+        async def language_socket(websocket: WebSocket) -> None:
+            await websocket.accept()
+            await websocket.send_text(websocket.state.language)
+            await websocket.close()
+
         app = Starlette(
-            routes=[Route("/greeting", greeting), Route("/greeting/own", own)]
+            routes=[
+                Route("/greeting", greeting),
+                Route("/greeting/own", own),
+                Route("/greeting/later", later),
+                WebSocketRoute("/socket", language_socket),
+            ]
         )
     else:
         pytest.importorskip("fastapi")
@@ -75,6 +104,7 @@ def greeting_app(framework: str) -> Any:
             return PlainTextResponse("hello", headers=headers)
 
     app.add_middleware(localize, languages=LANGUAGES)
+    app.add_middleware(choose_by_cookie)  # added last: runs first
     return app
 
 
@@ -108,11 +138,51 @@ def test_the_negotiated_language_is_the_one_answered_and_declared(
     assert "Accept-Language" in reply.vary()
 
 
-def test_the_applications_own_vary_and_content_language_are_kept() -> None:
-    call = starlette_call(greeting_app("starlette"))
+@pytest.mark.parametrize("framework", ["starlette", "fastapi"])
+def test_the_applications_own_vary_and_content_language_are_kept(
+    framework: str,
+) -> None:
+    call = starlette_call(greeting_app(framework))
     reply = greet(call, ["fr"], "/greeting/own")
     assert reply.vary() == ["Cookie", "Accept-Language"]
     assert reply.headers["content-language"] == "en"  # the app's word stands
+
+
+@pytest.mark.parametrize("framework", ["starlette", "fastapi"])
+def test_an_explicit_choice_made_before_localize_is_kept(framework: str) -> None:
+    call = starlette_call(greeting_app(framework))
+    headers: Headers = [("Accept-Language", b"fr"), ("Cookie", b"lang=de")]
+    reply = call("GET", "/greeting", headers, b"")
+    assert (said(reply), reply.headers["content-language"]) == ("hallo", "de")
+    # a choice naming no language of the app is not one: negotiation decides
+    headers[1] = ("Cookie", b"lang=xx")
+    reply = call("GET", "/greeting", headers, b"")
+    assert (said(reply), reply.headers["content-language"]) == ("bonjour", "fr")
+
+
+def test_content_language_names_the_language_when_the_response_starts() -> None:
+    call = starlette_call(greeting_app("starlette"))
+    reply = greet(call, ["fr"], "/greeting/later")
+    assert (said(reply), reply.headers["content-language"]) == ("hallo", "de")
+
+
+def test_an_error_gets_vary_but_no_content_language() -> None:
+    call = starlette_call(greeting_app("starlette"))
+    reply = greet(call, ["fr"], "/nowhere")  # Starlette's own English 404
+    assert reply.status == 404
+    assert "content-language" not in reply.headers
+    assert reply.vary() == ["Accept-Language"]
+
+
+def test_a_websocket_is_told_the_language_too() -> None:
+    pytest.importorskip("starlette")
+    from starlette.testclient import TestClient
+
+    client = TestClient(greeting_app("starlette"))
+    with client.websocket_connect(
+        "/socket", headers={"Accept-Language": "de-AT, en;q=0.5"}
+    ) as socket:
+        assert socket.receive_text() == "de"
 
 
 def test_django_keeps_the_users_choice_in_the_language_cookie() -> None:
@@ -154,3 +224,28 @@ def test_any_accept_language_line_gets_one_of_the_languages(value: bytes) -> Non
     assert reply.status == 200
     assert reply.headers["content-language"] in LANGUAGES
     assert said(reply) == GREETINGS[reply.headers["content-language"]]
+
+
+def test_django_activates_the_language_for_the_view_and_a_streamed_body() -> None:
+    module = load_recipe("django_app")
+    CLIENTS["django_app"](module)  # django.setup()
+    from django.http import HttpRequest, StreamingHttpResponse
+    from django.test import RequestFactory
+    from django.utils import translation
+
+    seen: list[str] = []
+
+    def view(request: HttpRequest) -> StreamingHttpResponse:
+        seen.append(translation.gettext("Yes"))  # Django's own catalogue
+        return StreamingHttpResponse(
+            f"{request.LANGUAGE_CODE}:{translation.get_language()}" for _ in "x"
+        )
+
+    request = RequestFactory().get("/", headers={"Accept-Language": "fr-CH"})
+    response = module.AcceptLanguageMiddleware(view)(request)
+    assert seen == ["Oui"]
+    body = b"".join(response.streaming_content)  # consumed after the view
+    assert body == b"fr:fr"
+    assert response.headers["Content-Language"] == "fr"
+    assert response.headers["Vary"] == "Accept-Language, Cookie"
+    translation.deactivate()

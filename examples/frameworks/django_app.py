@@ -32,16 +32,17 @@ settings.configure(
 
 
 class AcceptLanguageMiddleware:
-    """Django's ``LocaleMiddleware`` (without URL prefixes) choosing by docs/rules.md
-    rule 19 (RFC 9110 §12.5.4, RFC 4647) among ``settings.LANGUAGES``.
+    """Django's ``LocaleMiddleware`` (without URL prefixes) choosing by
+    docs/rules.md rule 19 (RFC 9110 §12.5.4, RFC 4647) among ``settings.LANGUAGES``.
 
     The language cookie (``set_language``) comes first, then Accept-Language,
     then ``LANGUAGE_CODE``. Where Django credits ``en`` with ``en-US``'s weight
     (``en-US, en;q=0.5, de;q=0.8`` gives ``en``), this gives ``de``, the client's
     own rating of ``en`` deciding; ``fr;q=0`` refuses French even under ``*``.
-    The view runs with the language active (``request.LANGUAGE_CODE``,
-    ``gettext``); the response gets ``Accept-Language`` in ``Vary`` and a
-    ``Content-Language`` unless the view set one.
+    The language is activated as ``LocaleMiddleware`` does (for the view, its
+    ``gettext`` and a streamed body); ``request.LANGUAGE_CODE`` names it. The
+    response varies on both inputs (``Vary: Accept-Language, Cookie``) and a
+    2xx one gets a ``Content-Language`` unless the view set one.
     """
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]):
@@ -54,11 +55,12 @@ class AcceptLanguageMiddleware:
         if language not in self.codes:
             accepted = request.headers.get("Accept-Language")
             language = self.negotiator.choose(accepted, settings.LANGUAGE_CODE)
-        with translation.override(language):
-            request.LANGUAGE_CODE = language
-            response = self.get_response(request)
-        patch_vary_headers(response, ["Accept-Language"])
-        response.headers.setdefault("Content-Language", language)
+        translation.activate(language)  # until the next request, streaming included
+        request.LANGUAGE_CODE = language
+        response = self.get_response(request)
+        patch_vary_headers(response, ["Accept-Language", "Cookie"])
+        if 200 <= response.status_code < 300:
+            response.headers.setdefault("Content-Language", language)
         return response
 
 
