@@ -338,3 +338,13 @@ def test_only_the_plotting_imports_matplotlib() -> None:
         "assert 'matplotlib' not in sys.modules"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_growth_projection_follows_the_measured_power() -> None:
+    from fastaccept._bench import projected
+
+    sizes = (1, 16, 256)
+    assert projected([0.001], sizes, 1) == pytest.approx(0.256)  # one size: n**2
+    assert projected([0.001, 0.016], sizes, 2) == pytest.approx(0.256)  # linear
+    assert projected([0.001, 0.256], sizes, 2) == pytest.approx(0.256 * 256)
+    assert projected([0.001, 0.002], sizes, 2) == pytest.approx(0.032)  # not below n

@@ -80,7 +80,8 @@ def test_every_recipe_is_shown() -> None:
 def test_excerpts_are_in_the_tested_files(where: str, code: str) -> None:
     path, _, excerpt = code.partition("\n")
     source = (ROOT / path.removeprefix("# ")).read_text(encoding="utf-8")
-    assert excerpt in source, f"{where}: not line for line in {path}"
+    assert excerpt.strip(), f"{where}: an empty excerpt"
+    assert "\n" + excerpt in "\n" + source, f"{where}: not line for line in {path}"
 
 
 def expected_value(comment: str) -> tuple[bool, object]:
@@ -156,7 +157,9 @@ def test_explain_transcripts_show_what_it_prints(
 ) -> None:
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        main(arguments)
+        status = main(arguments)
+    # "--strict reports the first violation and exits 1"
+    assert status == (1 if any(line.startswith("error:") for line in shown) else 0)
     printed = (out.getvalue() + err.getvalue()).rstrip("\n").split("\n")
     expected = [
         f"engine:  {fastaccept.IMPLEMENTATION}" if line.startswith("engine:") else line

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import importlib.metadata
+import math
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -118,6 +120,15 @@ PEERS: dict[str, Callable[[], Negotiate]] = {
     ),
     "sanic": _peer("sanic.headers", lambda m: lambda v, o: m.parse_accept(v).match(*o)),
 }
+
+
+def peer_version(name: str) -> str:
+    """The installed version of a peer (its distribution's), or "?"."""
+    distribution = "python-mimeparse" if name == "mimeparse" else name
+    try:
+        return importlib.metadata.version(distribution)
+    except importlib.metadata.PackageNotFoundError:
+        return "?"
 
 
 def load_peers(names: Iterable[str] = PEERS) -> tuple[dict[str, Negotiate], list[str]]:
@@ -432,9 +443,9 @@ def time_best(
     valid ``member(run)`` (the same length for every run) before the shape.
 
     Each call gets a distinct value, so no library's cache answers a repeat
-    (falcon keeps 128 members), and every value has the same shape, so no
-    call gets a cheaper variant. Leading whitespace would not do: webob
-    refuses it before reading the rest.
+    (falcon keeps its last 128 header values), and every value has the same
+    shape, so no call gets a cheaper variant. Leading whitespace would not
+    do: webob refuses it before reading the rest.
     """
     runs = 5 if size < 64 * KIB else 1
     return min(
@@ -452,19 +463,31 @@ def growth_times(
     capped: bool = True,
 ) -> list[float | None]:
     """Seconds per size (``time_best``); None for a size not run. With
-    ``capped`` (peers), a size is not run when, growing quadratically from the
-    last one, it would take over ``PEER_CAP_SECONDS``."""
+    ``capped`` (peers), a size is not run when, projected from the last one,
+    it would take over ``PEER_CAP_SECONDS`` (``projected``)."""
     times: list[float | None] = []
     for i, size in enumerate(sizes):
         previous = times[-1] if times else None
         if i > 0 and (
             previous is None
-            or (capped and previous * (size / sizes[i - 1]) ** 2 > PEER_CAP_SECONDS)
+            or (capped and projected(times, sizes, i) > PEER_CAP_SECONDS)
         ):
             times.append(None)  # it would likely run over the cap
             continue
         times.append(time_best(fn, make, size, offers, member))
     return times
+
+
+def projected(times: Sequence[float | None], sizes: Sequence[int], i: int) -> float:
+    """The time ``sizes[i]`` would likely take: the last time grown by the
+    power of the size that the last two sizes showed (at least 1: linear),
+    or quadratically when only one size was run."""
+    last, step = times[i - 1] or 0.0, sizes[i] / sizes[i - 1]
+    earlier = times[i - 2] if i >= 2 else None
+    if not earlier or not last:
+        return last * step**2
+    power = math.log(last / earlier) / math.log(sizes[i - 1] / sizes[i - 2])
+    return last * float(step ** max(power, 1.0))
 
 
 def growth_cells(times: Sequence[float | None], sizes: Sequence[int]) -> list[str]:
@@ -542,7 +565,8 @@ def report(
     notes = [
         f"python {sys.version.split()[0]} on {platform.machine()}, {_cpu()}",
         f"engines: {', '.join(engines())}",
-        "peers: " + (", ".join(peers) or "none"),
+        "peers: "
+        + (", ".join(f"{name} {peer_version(name)}" for name in peers) or "none"),
     ]
     if missing:
         notes.append("left out: " + "; ".join(missing))
