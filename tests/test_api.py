@@ -1,4 +1,4 @@
-"""The public API of DESIGN §2: inputs, values, helpers, engine selection."""
+"""The public API (docs/api.md): inputs, values, helpers, engine selection."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The shared conformance vectors (DESIGN §3), on both engines, strict and lenient."""
+"""The shared conformance vectors (a copy in tests/conformance/), on both engines,
+strict and lenient: the rules of docs/rules.md."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""One test (at least) per rule of DESIGN §3, each failing if its rule broke."""
+"""One test (at least) per rule of docs/rules.md, each failing if its rule broke."""
 
 from __future__ import annotations
 

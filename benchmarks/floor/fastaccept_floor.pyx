@@ -4,7 +4,7 @@
 ``choose(value, offers)`` reads the value's bytes once and returns one of the
 offers; ``Floor(offers).choose(value)`` is the same as a method; ``.empty(value)``
 returns an offer without reading anything. Not part of fastaccept: it only
-gives the benchmarks a yardstick (DESIGN §5).
+gives the benchmarks a yardstick (benchmarks/README.md, "Targets").
 """
 
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_GET_SIZE

@@ -1,4 +1,5 @@
-"""Side-by-side benchmarks: both engines, the floor, and the peers (DESIGN §5).
+"""Side-by-side benchmarks: both engines, the floor, and the peers
+(benchmarks/README.md).
 
 Used by ``python -m fastaccept bench`` and by the pytest-benchmark suite in
 ``benchmarks/``. Every figure of one table is measured in the same run, on the
