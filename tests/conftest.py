@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import os
 import sys
 import threading
 from pathlib import Path
 from types import ModuleType
+from typing import NoReturn
 
 import pytest
 
@@ -87,3 +89,12 @@ def load_example(relative: str) -> ModuleType:
             del sys.modules[name]
             raise
         return module
+
+
+def skip_or_fail(reason: str, required_by: str) -> NoReturn:
+    """Skip the test for ``reason`` (something optional is missing), or fail
+    where the environment variable ``required_by`` is set: CI sets it after
+    installing what the test needs, so a skip there would hide a lost check."""
+    if os.environ.get(required_by):
+        pytest.fail(f"{reason}, and {required_by} is set")
+    pytest.skip(reason)

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import html
 import json
-import os
 import re
 import shutil
 from collections.abc import Callable
@@ -38,6 +37,7 @@ from .browser_site import (
     run_firefox,
     serve,
 )
+from .conftest import skip_or_fail
 
 pytestmark = pytest.mark.thread_unsafe(
     reason="starts a web server and a whole browser; one at a time"
@@ -142,9 +142,7 @@ def visit(request: pytest.FixtureRequest) -> Visit:
             f"{browser.executable} is not installed "
             f"(Debian: apt-get install {browser.executable})"
         )
-        if os.environ.get("FASTACCEPT_REQUIRE_BROWSERS"):  # CI installed them
-            pytest.fail(missing)
-        pytest.skip(missing)
+        skip_or_fail(missing, "FASTACCEPT_REQUIRE_BROWSERS")  # CI installs them
     return load(browser, executable)
 
 

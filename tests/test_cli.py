@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import importlib.util
-import os
 import subprocess
 import sys
 from collections.abc import Callable
@@ -15,7 +14,7 @@ import pytest
 import fastaccept
 from fastaccept.__main__ import CONTEXT, UNSAFE_LISTED, main, shorten
 
-from .conftest import EXAMPLES
+from .conftest import EXAMPLES, skip_or_fail
 
 
 def test_explain_prints_table_and_choice(capsys: pytest.CaptureFixture[str]) -> None:
@@ -248,9 +247,8 @@ def needs_matplotlib() -> None:
     """Skip without matplotlib (the [plot] extra); fail under
     FASTACCEPT_REQUIRE_DOCS, which CI sets: the docs show these charts."""
     if importlib.util.find_spec("matplotlib") is None:
-        if os.environ.get("FASTACCEPT_REQUIRE_DOCS"):
-            pytest.fail("matplotlib is missing: CI must draw the charts")
-        pytest.skip("matplotlib is not installed (the [plot] extra)")
+        reason = "matplotlib is not installed (the [plot] extra)"
+        skip_or_fail(reason, "FASTACCEPT_REQUIRE_DOCS")
 
 
 def test_bench_plot_writes_the_charts(

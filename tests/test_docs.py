@@ -27,7 +27,6 @@ import ast
 import contextlib
 import importlib.util
 import io
-import os
 import re
 import shlex
 import subprocess
@@ -38,6 +37,8 @@ import pytest
 
 import fastaccept
 from fastaccept.__main__ import main
+
+from .conftest import skip_or_fail
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
@@ -65,7 +66,7 @@ PROGRAMS = [(where, code) for where, code in PYTHON if (where, code) not in EXCE
 
 def test_the_pages_have_examples_of_each_kind() -> None:
     assert len(EXCERPTS) >= 8 and len(PROGRAMS) >= 4
-    assert transcripts(), "no explain transcript found"
+    assert TRANSCRIPTS, "no explain transcript found"
 
 
 def test_every_recipe_is_shown() -> None:
@@ -148,9 +149,12 @@ def transcripts() -> list[tuple[str, list[str], list[str]]]:
     return found
 
 
+TRANSCRIPTS = transcripts()
+
+
 @pytest.mark.thread_unsafe(reason="redirects the process's stdout and stderr")
 @pytest.mark.parametrize(
-    ("where", "arguments", "shown"), transcripts(), ids=[t[0] for t in transcripts()]
+    ("where", "arguments", "shown"), TRANSCRIPTS, ids=[t[0] for t in TRANSCRIPTS]
 )
 def test_explain_transcripts_show_what_it_prints(
     where: str, arguments: list[str], shown: list[str]
@@ -183,9 +187,8 @@ def test_the_api_reference_names_every_public_name() -> None:
 def test_the_site_builds_with_warnings_as_errors(tmp_path: Path) -> None:
     for module in ("sphinx", "myst_parser", "furo"):
         if importlib.util.find_spec(module) is None:
-            if os.environ.get("FASTACCEPT_REQUIRE_DOCS"):
-                pytest.fail(f"{module} is missing: CI must build the site")
-            pytest.skip("the [docs] extra is not installed")
+            reason = f"{module} is not installed (the [docs] extra)"
+            skip_or_fail(reason, "FASTACCEPT_REQUIRE_DOCS")
     build = subprocess.run(
         [
             sys.executable,
