@@ -116,6 +116,10 @@ def test_language_vectors(lists: EncodingLanguageEngine, case: dict[str, Any]) -
     assert negotiator.choose(value) == expected
     assert negotiator.choose(value) == expected  # from the cache
     assert negotiator.rank(value) == rank, case["note"]
+    index = -1 if expected is None else offers.index(expected)
+    raw = None if value is None else value.encode("latin-1")
+    assert negotiator.choose_index(raw) == index  # the bytes a server receives
+    assert lists.negotiate_language(raw, offers) == expected
     parsed = lists.parse_language(value)
     assert parsed.best(offers) == expected
     assert parsed.rank(offers) == rank
@@ -631,10 +635,12 @@ OFFERED_CODINGS = ["gzip", "x-gzip", "br", "zstd", "identity", "compress", "*x"]
 RANGES = ["en", "EN-us", "en-GB", "en-US-x-twain", "fr", "fr-CA", "fr-FR", "sr"]
 RANGES += ["sr-Latn", "sr-Latn-RS", "sr-Cyrl", "zh-Hant-CN-x-private1-private2"]
 RANGES += ["de-DE-1996", "de-x-a-b", "x-klingon", "i-enochian", "a-b-c", "*", "*"]
-RANGES += ["en-a-bb", "en-a-b-cc", "x-a", "en-GB-x-y"]
+RANGES += ["en-a-bb", "en-a-b-cc", "x-a", "en-GB-x-y", "zh-Hans-CN", "de-DE", "es"]
+RANGES += ["i-klingon", "aa-t-x", "x-foo-bar", "EN-gb"]
 TAGS = ["en", "en-US", "en-GB", "fr", "fr-CA", "sr-Latn", "sr-Cyrl", "sr", "zh"]
 TAGS += ["zh-Hant", "zh-Hant-CN-x-private1", "de-DE", "de-x-a", "x-klingon", "a-b"]
-TAGS += ["en-a", "en-a-b", "en-a-cc", "x-b", "en-GB-x"]
+TAGS += ["en-a", "en-a-b", "en-a-cc", "x-b", "en-GB-x", "zh-Hans", "de-Deva", "de"]
+TAGS += ["es", "i-enochian", "i-klingon", "aa-t", "aa", "x-foo", "EN-gb"]
 GOOD_WEIGHTS = ["0", "0.1", "0.5", "0.50", "0.8", "1", "1.0", "0.001", "0.999"]
 SEPARATORS = [",", ", ", " ,", ",,", " , ", ",\t"]
 
@@ -706,38 +712,63 @@ def model_encoding(
     return [(offers[i], keyed[i][0] / 1000) for i in order if keyed[i][0]]
 
 
-def model_tag_key(members: list[tuple[str, int]], tag: str) -> tuple[int, int, int]:
-    """(weight, filtering, shared subtags) of one tag, read straight from RFC
-    4647: candidates by filtering (§3.3.1) and, for q > 0, by lookup (§3.4,
-    truncating the range one subtag at a time, a singleton left last going
-    too); the deciding one shares the most subtags, then filters, then has
-    the higher q."""
-    tag = tag.lower()
-    candidates = []
-    for rng, weight in members:
-        if rng == "*" or tag == rng or tag.startswith(rng + "-"):
-            candidates.append((0 if rng == "*" else rng.count("-") + 1, 1, weight))
-            continue
-        if not weight:
-            continue
-        left = rng.split("-")
-        while left:
+def model_relation(rng: str, weight: int, tag: str) -> tuple[int, int] | None:
+    """(leading subtags shared, closeness) of a range (not ``*``) and a tag,
+    read straight from docs/rules.md rule 19: 4 exact; 3 filtering (RFC 4647
+    §3.3.1, a prefix ending at '-'); for q > 0 only, 2 lookup (§3.4: the tag
+    is left after removing subtags from the range's end, a singleton left
+    last going too) and 1 the same language (the same first subtag, not a
+    singleton); None otherwise."""
+    subtags, tag_subtags = rng.split("-"), tag.split("-")
+    shared = 0
+    for a, b in zip(subtags, tag_subtags, strict=False):
+        if a != b:
+            break
+        shared += 1
+    if rng == tag:
+        return shared, 4
+    if tag.startswith(rng + "-"):
+        return shared, 3
+    if not weight:
+        return None
+    left = subtags
+    while left:
+        left = left[:-1]
+        while left and len(left[-1]) == 1:
             left = left[:-1]
-            while left and len(left[-1]) == 1:
-                left = left[:-1]
-            prefix = "-".join(left)
-            if left and (tag == prefix or tag.startswith(prefix + "-")):
-                candidates.append((len(left), 0, weight))
-                break
-    if not candidates:
-        return (0, 0, 0)
-    shared, filtering, weight = max(candidates)
-    return (weight, filtering, shared)
+        if "-".join(left) == tag:
+            return shared, 2
+    if subtags[0] == tag_subtags[0] and len(tag_subtags[0]) > 1:
+        return shared, 1
+    return None
+
+
+def model_tag_key(
+    members: list[tuple[str, int]], tag: str
+) -> tuple[int, bool, int, int, int]:
+    """(weight, by a language range, -position, closeness, shared) of one
+    tag's deciding range: among the ranges related to it, the most shared
+    subtags, then the closer relation, then the higher q, then the first
+    listed; ``*`` only when no language range relates. No range: zeros."""
+    tag = tag.lower()
+    related = []
+    for position, (rng, weight) in enumerate(members):
+        if rng != "*" and (found := model_relation(rng, weight, tag)) is not None:
+            related.append((*found, weight, -position))
+    if not related:
+        related = [(0, 0, w, -p) for p, (r, w) in enumerate(members) if r == "*"]
+    if not related:
+        return (0, False, 0, 0, 0)
+    shared, closeness, weight, position = max(related)
+    return (weight, closeness > 0, position, closeness, shared)
 
 
 def model_language(
     value: Any, members: list[tuple[str, int]], tags: list[str]
 ) -> list[tuple[str, float]]:
+    """The ranking the rule gives: the highest weight, then a language range
+    over ``*``, then the deciding range listed first, then the closer
+    relation, then more shared subtags, then server order."""
     if value is None:
         return [(tag, 1.0) for tag in tags]
     keyed = [(*model_tag_key(members, tag), -i) for i, tag in enumerate(tags)]

@@ -19,14 +19,16 @@ from .test_integrations import CLIENTS, starlette_call
 LANGUAGES = ["en", "fr", "de"]
 GREETINGS = {"en": "hello", "fr": "bonjour", "de": "hallo"}
 
-#: (Accept-Language lines, the language answered): RFC 9110 §12.5.4 with
-#: RFC 4647 filtering and lookup; nothing acceptable gives the first language.
+#: (Accept-Language lines, the language answered): docs/rules.md rule 19 (RFC
+#: 9110 §12.5.4, RFC 4647); nothing acceptable gives the first language.
 CASES: list[tuple[list[str], str]] = [
     (["fr-FR, en;q=0.3"], "fr"),  # werkzeug #450/#2732: the region reaches fr
     (["en-US, en;q=0.5, de;q=0.8"], "de"),  # en rated 0.5 by the client itself
     (["*;q=0.5, en;q=0"], "fr"),  # en refused although first: fr under *
     (["fr-CA, fr;q=0"], "en"),  # fr refused: its own q=0 outranks fr-CA's lookup
     (["de-CH"], "de"),
+    (["de, fr"], "de"),  # equal weights: the client's order, not the server's
+    (["de-AT, fr"], "de"),  # de reached by lookup from the first member
     (["FR"], "fr"),
     (["ja, zh;q=0.9"], "en"),  # none of ours: the first language
     (["fr;q=0, en;q=0, de;q=0"], "en"),

@@ -1,4 +1,4 @@
-"""Run issue 13's Accept-Encoding / Accept-Language cases through the peers.
+"""Run the Accept-Encoding / Accept-Language cases (issues 13, 21) through peers.
 
 Prints two Markdown tables (one row per case, one column per library) of what
 each library answers when actually run. A library that raises shows
@@ -47,6 +47,17 @@ LANGUAGE_CASES: list[Case] = [
     ("`de-CH` [de, en]", "de-CH", ["de", "en"]),
     ("`*;q=0.5, fr;q=0` [fr, en]", "*;q=0.5, fr;q=0", ["fr", "en"]),
     ("`EN-us` [en-US]", "EN-us", ["en-US"]),
+    # rule 19 as revised (issue 21)
+    ("`en-US` [en-GB, en]", "en-US", ["en-GB", "en"]),
+    ("`en-US,en;q=0.9` [en-GB, en]", "en-US,en;q=0.9", ["en-GB", "en"]),
+    ("`de-DE` [de-Deva, de]", "de-DE", ["de-Deva", "de"]),
+    ("`en` [en-US, en]", "en", ["en-US", "en"]),
+    ("`zh-Hans-CN, en` [en, zh-Hans]", "zh-Hans-CN, en", ["en", "zh-Hans"]),
+    ("`es, de` [de, es]", "es, de", ["de", "es"]),
+    ("`zh-Hant-TW` [zh, zh-Hant]", "zh-Hant-TW", ["zh", "zh-Hant"]),
+    ("`en-US` [en-GB, fr]", "en-US", ["en-GB", "fr"]),
+    ("`en-US, fr` [fr, en-GB]", "en-US, fr", ["fr", "en-GB"]),
+    ("`x-klingon` [x-other]", "x-klingon", ["x-other"]),
 ]  # fmt: skip
 
 NONE = "(none)"

@@ -291,16 +291,18 @@ The best acceptable language tag for an Accept-Language value, else ``default``.
 
 ``tags`` are the languages the server has (``en``, ``fr-CA``,
 ``sr-Latn``...), in server order; the one returned is the very object given.
-Comparisons are case-insensitive. A tag's weight is the q of its deciding
-range. Candidates are the ranges that match it by filtering (RFC 4647
-§3.3.1: the range is the tag or a prefix of it ending at ``-``; ``*``
-matches every tag) and the ranges with q > 0 that reach it by lookup (§3.4:
-subtags removed from the range's end, a single-character subtag left last
-with them, until the rest is such a prefix). The deciding range shares the
-most leading subtags with the tag, then is a filtering one, then has the
-higher q; q=0 refuses the tag. The highest weight wins, then a filtering
-decision over a lookup one, then more shared subtags, then the earlier tag
-(server order). So ``fr-FR, en;q=0.3`` gives ``fr`` from ``[en, fr]``, but
+Comparisons are case-insensitive. A range relates to a tag as, closest
+first: exact; filtering (RFC 4647 §3.3.1: a prefix of the tag ending at
+``-``); for q > 0, lookup (§3.4: the tag is the range with subtags removed
+from its end, never leaving a single-character subtag last) or the same
+language (the same first subtag); ``*`` relates to what no other range
+does. A tag's deciding range shares the most leading subtags with it, then
+is the closer relation, then has the higher q; its q is the tag's weight,
+and q=0 refuses the tag. The highest weight wins, then a language range
+over ``*``, then the deciding range listed first (RFC 9110 §12.5.4), then
+the closer relation, then more shared subtags, then server order
+(docs/rules.md rule 19). So ``en-US,en;q=0.9`` gives ``en`` from ``[en-GB,
+en]``, ``fr-FR, en;q=0.3`` gives ``fr`` from ``[en, fr]``, but
 ``en-US, en;q=0.5, de;q=0.8`` gives ``de`` from ``[en, de]``. ``None``
 (header absent): the first tag. A present value that accepts none gives
 ``default``. ``*`` or a malformed tag raises ``ValueError``. Each distinct

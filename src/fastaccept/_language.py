@@ -8,8 +8,9 @@ RFC 9110 §12.5.4 and RFC 4647 §2.1::
 
 Offers are tags of the same shape without ``*``. Every comparison is
 case-insensitive: ranges and tags are kept lower-case. A tag's weight comes
-from its deciding range, found by filtering (RFC 4647 §3.3.1) and lookup
-(§3.4). The pure-Python engine scans members with ``scan_language`` and
+from its deciding range: the closest range by exact match, filtering (RFC
+4647 §3.3.1), lookup (§3.4) or the same language, docs/rules.md rule 19. The
+pure-Python engine scans members with ``scan_language`` and
 chooses with ``best_language``; the Cython engine is differential-tested
 against them.
 """
@@ -30,10 +31,15 @@ RangeTuple: TypeAlias = tuple[str, int]
 #: A parsed member: (error code, position, range, weight). On success the
 #: code is 0 and the position is where the member ends (a comma, or the end).
 LanguageResult: TypeAlias = tuple[int, int, str, int]
-#: How a range decides a tag's weight: by lookup, or by filtering (which wins
-#: a tie on shared subtags, in the deciding range and in the choice).
-LOOKUP: Final = 0
-FILTERING: Final = 1
+#: How a range relates to a tag, closest last (docs/rules.md rule 19): only
+#: ``*`` reaches it; the same first subtag; the tag is a truncation of the
+#: range (RFC 4647 §3.4 lookup); the range is a prefix of the tag (§3.3.1
+#: filtering); the range is the tag.
+STAR: Final = 0
+SAME_LANGUAGE: Final = 1
+LOOKUP: Final = 2
+FILTERING: Final = 3
+EXACT: Final = 4
 
 #: At most 9 characters: a 9th is the violation (a subtag has at most 8).
 _ALPHA: Final = re.compile("[A-Za-z]{1,9}")
@@ -116,62 +122,84 @@ class TagSet:
         return len(self.subtags)
 
 
-#: A deciding candidate: (shared subtags, FILTERING or LOOKUP, weight); the
-#: greatest decides a tag's weight (RFC 9110 §12.5.4, RFC 4647 §3).
-Key: TypeAlias = "tuple[int, int, int] | None"
+def relation(
+    range_subtags: Sequence[str], weight: int, tag: Sequence[str]
+) -> tuple[int, int] | None:
+    """How one range (not ``*``) relates to one tag: (leading subtags shared,
+    ``EXACT``/``FILTERING``/``LOOKUP``/``SAME_LANGUAGE``), or None.
 
-
-def decision(range_subtags: Sequence[str], weight: int, tag: Sequence[str]) -> Key:
-    """How one range (not ``*``) reaches one tag: (shared subtags, ``FILTERING``
-    or ``LOOKUP``, weight), or None.
-
-    Filtering (RFC 4647 §3.3.1): the range is the tag or a prefix of it
-    ending at a ``-``; it shares all its subtags. Lookup (§3.4), for q > 0
-    only: subtags removed from the range's end one at a time (a
-    single-character subtag left last goes with the one after it) until what
-    is left is such a prefix; it shares the subtags left.
+    Exact: the range is the tag. Filtering (RFC 4647 §3.3.1): the range is a
+    prefix of the tag ending at a ``-``. Only for q > 0, lookup (§3.4): the
+    tag is what remains of the range after removing subtags from its end,
+    never leaving a single-character subtag last; else the same language:
+    the same first subtag, unless that is a single character (``x-`` private
+    use and ``i-`` tags name no language by it).
     """
     limit = min(len(range_subtags), len(tag))
     shared = 0
     while shared < limit and range_subtags[shared] == tag[shared]:
         shared += 1
     if shared == len(range_subtags):
-        return (shared, FILTERING, weight)
-    if not weight:
+        return shared, EXACT if shared == len(tag) else FILTERING
+    if not weight or not shared:
         return None
-    while shared and len(range_subtags[shared - 1]) == 1:
-        shared -= 1  # a prefix never ends with a singleton
-    return (shared, LOOKUP, weight) if shared else None
+    if shared == len(tag) and len(tag[-1]) > 1:
+        return shared, LOOKUP
+    return (shared, SAME_LANGUAGE) if len(tag[0]) > 1 else None
 
 
-def language_scores(
-    items: Sequence[RangeTuple], tags: TagSet
-) -> list[tuple[int, int, int]]:
-    """Per tag: (weight, ``FILTERING``/``LOOKUP``, shared subtags) of its
-    deciding range; (0, 0, 0) when no range reaches it.
+#: A tag's deciding range: (weight, relation, its position among the
+#: members, leading subtags shared), or None when no range relates to it.
+Decision: TypeAlias = "tuple[int, int, int, int] | None"
 
-    Candidates are the ranges that match the tag by filtering (``*`` matches
-    every tag, sharing none) and those with q > 0 that reach it by lookup.
-    The deciding one shares the most leading subtags, then is a filtering
-    one, then has the higher q. q=0 excludes the tag.
+
+def decisions(items: Sequence[RangeTuple], tags: TagSet) -> list[Decision]:
+    """Per tag, its deciding range (docs/rules.md rule 19).
+
+    Among the ranges related to the tag, the one sharing the most leading
+    subtags with it, then the closer relation, then the higher q, then the
+    first listed; ``*`` relates to every tag, sharing none. Its q is the
+    tag's weight; q=0 refuses the tag (RFC 9110 §12.5.4).
     """
-    best: list[tuple[int, int, int]] = [(-1, 0, 0)] * len(tags)
-    everything = range(len(tags))
-    for rng, weight in items:
+    best: list[tuple[int, int, int] | None] = [None] * len(tags)
+    where = [0] * len(tags)
+    for position, (rng, weight) in enumerate(items):
         if rng == "*":
-            key = (0, FILTERING, weight)
-            for index in everything:
-                if key > best[index]:
-                    best[index] = key
+            star = (0, STAR, weight)
+            for index, key in enumerate(best):
+                if key is None or star > key:
+                    best[index], where[index] = star, position
             continue
         subtags = rng.split("-")
         for index in tags.by_primary.get(subtags[0], ()):
-            found = decision(subtags, weight, tags.subtags[index])
-            if found is not None and found > best[index]:
-                best[index] = found
+            related = relation(subtags, weight, tags.subtags[index])
+            if related is None:
+                continue
+            found, key = (*related, weight), best[index]
+            if key is None or found > key:
+                best[index], where[index] = found, position
     return [
-        (weight, kind, shared) if shared >= 0 else (0, 0, 0)
-        for shared, kind, weight in best
+        None if key is None else (key[2], key[1], where[index], key[0])
+        for index, key in enumerate(best)
+    ]
+
+
+#: The sort key of an acceptable tag, best least; its index last.
+Order: TypeAlias = tuple[int, bool, int, int, int, int]
+
+
+def _acceptable(items: Sequence[RangeTuple], tags: TagSet) -> list[Order]:
+    """Sort keys of the acceptable tags (weight > 0): the highest weight, then
+    a language range over ``*``, then the deciding range listed first (RFC
+    9110 §12.5.4: at equal weights the order is a priority), then the closer
+    relation, then more shared subtags (RFC 4647 §3.4 tries the longest
+    truncation first), then server order."""
+    return [
+        (-weight, related == STAR, position, -related, -shared, index)
+        for index, (weight, related, position, shared) in enumerate(
+            d if d is not None else (0, 0, 0, 0) for d in decisions(items, tags)
+        )
+        if weight
     ]
 
 
@@ -179,19 +207,10 @@ def rank_languages(
     items: Sequence[RangeTuple] | None, tags: TagSet
 ) -> list[tuple[int, int]]:
     """(index, weight in thousandths) of every acceptable tag, best first.
-
-    The highest weight, then a filtering decision over a lookup one, then
-    more shared subtags, then server order; a weight of 0 is left out.
-    ``None`` (header absent): every tag at 1, in server order.
-    """
+    ``None`` (header absent): every tag at 1, in server order."""
     if items is None:
         return [(index, 1000) for index in range(len(tags))]
-    ordered = sorted(
-        (-weight, -kind, -shared, index)
-        for index, (weight, kind, shared) in enumerate(language_scores(items, tags))
-        if weight
-    )
-    return [(index, -weight) for weight, _, _, index in ordered]
+    return [(key[5], -key[0]) for key in sorted(_acceptable(items, tags))]
 
 
 def best_language(items: Sequence[RangeTuple] | None, tags: TagSet) -> int:
@@ -202,8 +221,11 @@ def best_language(items: Sequence[RangeTuple] | None, tags: TagSet) -> int:
     """
     if items is None:
         return tags.absent_best
-    best, best_key = -1, (0, 0, 0)
-    for index, key in enumerate(language_scores(items, tags)):
-        if key[0] and key > best_key:
-            best, best_key = index, key
-    return best
+    return min(_acceptable(items, tags), default=(0, False, 0, 0, 0, -1))[5]
+
+
+def language_weight(items: Sequence[RangeTuple], tag: str) -> int:
+    """The weight in thousandths the members give one tag: its deciding
+    range's q, 0 when no range relates to it."""
+    decision = decisions(items, TagSet([tag]))[0]
+    return 0 if decision is None else decision[0]

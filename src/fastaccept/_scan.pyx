@@ -1423,20 +1423,26 @@ cdef struct CTag:
 
 
 cdef enum:
-    KIND_SHIFT = 11                      # a weight (at most 1000) fits below
-    SHARED_SHIFT = 12
+    # _language's relations of a range to a tag, closest last
+    STAR = 0
+    SAME_LANGUAGE = 1
+    LOOKUP = 2
+    FILTERING = 3
+    EXACT = 4
+    # a deciding key: (shared << SHARED_SHIFT) | (relation << RELATION_SHIFT) | weight
+    RELATION_SHIFT = 11                  # a weight (at most 1000) fits below
+    SHARED_SHIFT = 14                    # a relation fits below
 
 
 cdef inline long long tag_key(const unsigned char* s, Py_ssize_t a, Py_ssize_t b, int w,
                               const unsigned char* t, Py_ssize_t length) noexcept nogil:
-    """``_language.decision`` of the range ``s[a:b]`` (not ``*``) for one tag,
-    as (shared << SHARED_SHIFT) | (filtering << KIND_SHIFT) | weight; -1: none.
+    """``_language.relation`` of the range ``s[a:b]`` (not ``*``) to one tag,
+    with the range's weight, as a deciding key; -1: the range does not relate.
 
-    Subtags are compared in step; ``good`` counts the shared subtags up to the
-    last one longer than one character, where a lookup truncation may end.
+    Subtags are compared in step until one differs or either side ends.
     """
-    cdef Py_ssize_t i = a, k = 0, k0
-    cdef long long shared = 0, good = 0
+    cdef Py_ssize_t i = a, k = 0, k0, first = 0
+    cdef long long shared = 0, related
     while True:
         k0 = k
         while i < b and k < length and s[i] != 45 and LOWER[s[i]] == t[k]:
@@ -1445,31 +1451,55 @@ cdef inline long long tag_key(const unsigned char* s, Py_ssize_t a, Py_ssize_t b
         if (i < b and s[i] != 45) or (k < length and t[k] != 45):
             break  # this subtag differs
         shared += 1
-        if k - k0 != 1:
-            good = shared
-        if i == b:  # every subtag of the range: filtering
-            return (shared << SHARED_SHIFT) | (1 << KIND_SHIFT) | w
-        if k == length:
-            break  # the range goes on past the tag
+        if shared == 1:
+            first = k  # the length of the first subtag
+        if i == b:  # every subtag of the range
+            related = EXACT if k == length else FILTERING
+            return (shared << SHARED_SHIFT) | (related << RELATION_SHIFT) | w
+        if k == length:  # the range goes on past the tag
+            if w and k - k0 > 1:  # a truncation never ends with a singleton
+                return (shared << SHARED_SHIFT) | (LOOKUP << RELATION_SHIFT) | w
+            break
         i += 1
         k += 1
-    if w == 0 or good == 0:
+    if w == 0 or shared == 0 or first == 1:
         return -1
-    return (good << SHARED_SHIFT) | w
+    return (shared << SHARED_SHIFT) | (SAME_LANGUAGE << RELATION_SHIFT) | w
+
+
+cdef inline bint tag_before(long long key, Py_ssize_t at, long long other,
+                            Py_ssize_t other_at) noexcept nogil:
+    """Whether a tag decided by ``key`` at member offset ``at`` goes before one
+    decided by ``other`` at ``other_at``: ``_language._acceptable``'s order
+    but for server order (the weight, a language range over ``*``, the
+    member listed first, the closer relation, more shared subtags)."""
+    cdef long long mask = (1 << RELATION_SHIFT) - 1
+    cdef long long related = (key >> RELATION_SHIFT) & 7
+    cdef long long other_related = (other >> RELATION_SHIFT) & 7
+    if (key & mask) != (other & mask):
+        return (key & mask) > (other & mask)
+    if (related == STAR) != (other_related == STAR):
+        return other_related == STAR
+    if at != other_at:
+        return at < other_at
+    if related != other_related:
+        return related > other_related
+    return (key >> SHARED_SHIFT) > (other >> SHARED_SHIFT)
 
 
 cdef Py_ssize_t best_language(const unsigned char* s, Py_ssize_t n, CTag* tags,
                               Py_ssize_t n_tags, long long* keys) noexcept nogil:
     """``_language.best_language`` over the bytes of a present value (lenient).
 
-    ``keys`` is scratch for each tag's deciding key (``tag_key``; -1: none).
+    ``keys`` is scratch for two numbers a tag: its deciding key (``tag_key``;
+    -1: none) and the offset of the member that holds it.
     """
     cdef Py_ssize_t i = 0, k, pos, name_end, best = -1
     cdef int code, w
-    cdef long long key, choice, best_choice = 0
+    cdef long long key
     cdef bint unsafe = False
     for k in range(n_tags):
-        keys[k] = -1
+        keys[2 * k] = -1
     while True:
         while i < n and (s[i] == 32 or s[i] == 9 or s[i] == 44):
             i += 1
@@ -1479,27 +1509,23 @@ cdef Py_ssize_t best_language(const unsigned char* s, Py_ssize_t n, CTag* tags,
         if code:
             i = next_member(s, n, i, &unsafe)
             continue
-        if s[i] == 42:
-            key = (1 << KIND_SHIFT) | w
-            for k in range(n_tags):
-                if key > keys[k]:
-                    keys[k] = key
-        else:
-            for k in range(n_tags):
-                if LOWER[s[i]] == tags[k].text[0]:  # the same first letter, at least
-                    key = tag_key(s, i, name_end, w, tags[k].text, tags[k].length)
-                    if key > keys[k]:
-                        keys[k] = key
+        for k in range(n_tags):
+            if s[i] == 42:
+                key = w  # '*': the relation STAR, no subtag shared
+            elif LOWER[s[i]] == tags[k].text[0]:  # the same first letter, at least
+                key = tag_key(s, i, name_end, w, tags[k].text, tags[k].length)
+            else:
+                continue
+            if key > keys[2 * k]:  # on a tie the first listed stays
+                keys[2 * k] = key
+                keys[2 * k + 1] = i
         i = pos
     for k in range(n_tags):
-        key = keys[k]
-        w = <int>(key & ((1 << KIND_SHIFT) - 1))
-        if key < 0 or w == 0:
+        key = keys[2 * k]
+        if key < 0 or (key & ((1 << RELATION_SHIFT) - 1)) == 0:
             continue
-        # weight, then filtering over lookup, then shared subtags
-        choice = (<long long>w << 40) | (((key >> KIND_SHIFT) & 1) << 39) | (key >> SHARED_SHIFT)
-        if choice > best_choice:
-            best, best_choice = k, choice
+        if best < 0 or tag_before(key, keys[2 * k + 1], keys[2 * best], keys[2 * best + 1]):
+            best = k
     return best
 
 
@@ -1794,11 +1820,11 @@ Language tags validated once; the best of them for each request's
         return self._items
 
     cdef Py_ssize_t _best(self, const unsigned char* s, Py_ssize_t n) except -2:
-        cdef long long small[SMALL]
+        cdef long long small[2 * SMALL]
         cdef long long* keys = small
         cdef Py_ssize_t found
         if self._n > SMALL:
-            keys = <long long*>PyMem_Malloc(self._n * sizeof(long long))
+            keys = <long long*>PyMem_Malloc(2 * self._n * sizeof(long long))
             if keys == NULL:
                 raise MemoryError()
         found = best_language(s, n, self._tags, self._n, keys)

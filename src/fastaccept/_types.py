@@ -12,7 +12,7 @@ from typing import Any, NamedTuple, TypeVar, overload
 
 from ._coding import CodingSet, best_coding, coding_scores, rank_codings
 from ._grammar import TCHARS
-from ._language import TagSet, best_language, language_scores, rank_languages
+from ._language import TagSet, best_language, language_weight, rank_languages
 from ._match import OfferSet, best_index, range_matches, rank, scores
 from ._member import OfferSpec, offers_tuple, parse_offer, parse_offers
 
@@ -375,12 +375,9 @@ class AcceptLanguage(_Members[LanguageRange]):
 
     def quality(self, tag: str) -> float:
         """The weight this value gives the language ``tag``: the q of its
-        deciding range (RFC 4647 §3.3.1 filtering, §3.4 lookup); 1.0 when
-        absent."""
-        tags = TagSet([tag])
-        if not self.present:
-            return 1.0
-        return language_scores(self._members, tags)[0][0] / 1000
+        deciding range (docs/rules.md rule 19); 1.0 when absent."""
+        weight = language_weight(self._members, tag)  # checks the tag first
+        return weight / 1000 if self.present else 1.0
 
     def accepts(self, tag: str) -> bool:
         """Whether ``tag`` is acceptable (its quality is above 0)."""
@@ -402,9 +399,10 @@ class AcceptLanguage(_Members[LanguageRange]):
     def best(self, tags: Iterable[str], default: object = None) -> object:
         """The best acceptable tag (the very object given), else ``default``.
 
-        The highest weight, then a filtering decision over a lookup one, then
-        more shared subtags, then server order (RFC 9110 §12.5.4). Absent:
-        the first tag.
+        The highest weight, then a language range over ``*``, then the
+        deciding range listed first, then the closer relation, then server
+        order (RFC 9110 §12.5.4, docs/rules.md rule 19). Absent: the first
+        tag.
         """
         offers = TagSet(offers_tuple(tags, "tags"))
         index = best_language(self._items(), offers)
