@@ -13,16 +13,16 @@ from typing import Any
 
 import pytest
 
-from fastaccept import _bench
+from . import bench
 
 BATCH = 256
-ENGINES = _bench.engines()
-PEERS, MISSING = _bench.load_peers()
-FLOOR = _bench.load_floor()
+ENGINES = bench.engines()
+PEERS, MISSING = bench.load_peers()
+FLOOR = bench.load_floor()
 
 
-@pytest.fixture(params=_bench.CASES, ids=[case.name for case in _bench.CASES])
-def case(request: pytest.FixtureRequest) -> _bench.Case:
+@pytest.fixture(params=bench.CASES, ids=[case.name for case in bench.CASES])
+def case(request: pytest.FixtureRequest) -> bench.Case:
     return request.param  # type: ignore[no-any-return]
 
 
@@ -31,8 +31,8 @@ def engine(request: pytest.FixtureRequest) -> Any:
     return ENGINES[request.param]
 
 
-@pytest.fixture(params=sorted(_bench.PEERS))
-def peer(request: pytest.FixtureRequest) -> _bench.Negotiate:
+@pytest.fixture(params=sorted(bench.PEERS))
+def peer(request: pytest.FixtureRequest) -> bench.Negotiate:
     if request.param not in PEERS:
         pytest.skip(f"{request.param} is not installed (pip install '.[bench]')")
     return PEERS[request.param]
@@ -46,7 +46,7 @@ def floor() -> Any:
 
 
 def time_batch(
-    benchmark: Any, fn: _bench.Negotiate, values: list[str], offers: Sequence[str]
+    benchmark: Any, fn: bench.Negotiate, values: list[str], offers: Sequence[str]
 ) -> None:
     """Time ``fn(value, offers)`` over the batch of cold ``values``."""
     benchmark.extra_info["calls"] = len(values)

@@ -12,45 +12,44 @@ from typing import Any
 
 import pytest
 
-from fastaccept import _bench, _bench_lists
-
+from . import bench, bench_lists
 from .conftest import BATCH, time_batch
 from .test_growth import SIZES
 
-LIST_CASES = {f"{c.field}: {c.value}": c for c in _bench_lists.LIST_CASES}
+LIST_CASES = {f"{c.field}: {c.value}": c for c in bench_lists.LIST_CASES}
 
 
 @pytest.fixture(params=sorted(LIST_CASES))
-def list_case(request: pytest.FixtureRequest) -> _bench_lists.ListCase:
+def list_case(request: pytest.FixtureRequest) -> bench_lists.ListCase:
     return LIST_CASES[request.param]
 
 
-@pytest.fixture(params=sorted(_bench_lists.LIST_PEERS))
+@pytest.fixture(params=sorted(bench_lists.LIST_PEERS))
 def list_peer(
-    request: pytest.FixtureRequest, list_case: _bench_lists.ListCase
-) -> _bench.Negotiate:
-    peers, missing = _bench_lists.load_list_peers([request.param], list_case.field)
+    request: pytest.FixtureRequest, list_case: bench_lists.ListCase
+) -> bench.Negotiate:
+    peers, missing = bench_lists.load_list_peers([request.param], list_case.field)
     if missing:
         pytest.skip(f"{missing[0]} (pip install '.[bench]')")
     return peers[request.param]
 
 
-def _cold(benchmark: Any, fn: _bench.Negotiate, case: _bench_lists.ListCase) -> None:
+def _cold(benchmark: Any, fn: bench.Negotiate, case: bench_lists.ListCase) -> None:
     benchmark.group = f"{case.field} cold: {case.value}"
-    values = _bench_lists.list_cold_values(case, BATCH)
+    values = bench_lists.list_cold_values(case, BATCH)
     time_batch(benchmark, fn, values, case.offers)
 
 
 def test_engine_cold(
-    benchmark: Any, engine: Any, list_case: _bench_lists.ListCase
+    benchmark: Any, engine: Any, list_case: bench_lists.ListCase
 ) -> None:
-    one_call = _bench_lists.one_call(engine, list_case.field)
+    one_call = bench_lists.one_call(engine, list_case.field)
     assert one_call(list_case.value, list(list_case.offers)) in list_case.offers
     _cold(benchmark, one_call, list_case)
 
 
 def test_peer_cold(
-    benchmark: Any, list_peer: _bench.Negotiate, list_case: _bench_lists.ListCase
+    benchmark: Any, list_peer: bench.Negotiate, list_case: bench_lists.ListCase
 ) -> None:
     # the adapter works for this case
     assert list_peer(list_case.value, list(list_case.offers)) in list_case.offers
@@ -58,29 +57,29 @@ def test_peer_cold(
 
 
 def test_engine_hot(
-    benchmark: Any, engine: Any, list_case: _bench_lists.ListCase
+    benchmark: Any, engine: Any, list_case: bench_lists.ListCase
 ) -> None:
-    negotiator = _bench_lists.negotiator(engine, list_case.field, list_case.offers)
+    negotiator = bench_lists.negotiator(engine, list_case.field, list_case.offers)
     benchmark.group = f"{list_case.field} hot: {list_case.value}"
     assert benchmark(negotiator.choose, list_case.value) in list_case.offers
 
 
 def test_peer_hot(
-    benchmark: Any, list_peer: _bench.Negotiate, list_case: _bench_lists.ListCase
+    benchmark: Any, list_peer: bench.Negotiate, list_case: bench_lists.ListCase
 ) -> None:
     benchmark.group = f"{list_case.field} hot: {list_case.value}"
     offers = list(list_case.offers)
     assert benchmark(list_peer, list_case.value, offers) in list_case.offers
 
 
-@pytest.mark.parametrize("size", SIZES, ids=[f"{s // _bench.KIB}KiB" for s in SIZES])
-@pytest.mark.parametrize("shape", list(_bench_lists.LIST_SHAPES))
+@pytest.mark.parametrize("size", SIZES, ids=[f"{s // bench.KIB}KiB" for s in SIZES])
+@pytest.mark.parametrize("shape", list(bench_lists.LIST_SHAPES))
 def test_growth(benchmark: Any, engine: Any, shape: str, size: int) -> None:
-    field, make = _bench_lists.LIST_SHAPES[shape]
+    field, make = bench_lists.LIST_SHAPES[shape]
     value = make(size)
     assert len(value) == size
-    offers = _bench_lists.CODINGS if field == "encoding" else _bench_lists.TAGS
-    negotiator = _bench_lists.negotiator(
+    offers = bench_lists.CODINGS if field == "encoding" else bench_lists.TAGS
+    negotiator = bench_lists.negotiator(
         engine, field, offers, cache_size=0, max_length=None
     )
     benchmark.group = f"growth: {shape}"

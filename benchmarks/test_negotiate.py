@@ -4,48 +4,49 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastaccept import Produces, _bench
+from fastaccept import Produces
 
+from . import bench
 from .conftest import BATCH, time_batch
 
 
-def _cold(benchmark: Any, fn: _bench.Negotiate, case: _bench.Case) -> None:
+def _cold(benchmark: Any, fn: bench.Negotiate, case: bench.Case) -> None:
     benchmark.group = f"negotiate cold: {case.name}"
-    time_batch(benchmark, fn, _bench.cold_values(case, BATCH), case.offers)
+    time_batch(benchmark, fn, bench.cold_values(case, BATCH), case.offers)
 
 
-def test_engine_cold(benchmark: Any, engine: Any, case: _bench.Case) -> None:
+def test_engine_cold(benchmark: Any, engine: Any, case: bench.Case) -> None:
     offers = list(case.offers)
     expected = engine.negotiate(case.value, offers)
     assert expected in case.offers  # every case has an acceptable offer
     _cold(benchmark, engine.negotiate, case)
 
 
-def test_floor_cold(benchmark: Any, floor: Any, case: _bench.Case) -> None:
+def test_floor_cold(benchmark: Any, floor: Any, case: bench.Case) -> None:
     _cold(benchmark, floor.choose, case)
 
 
-def test_peer_cold(benchmark: Any, peer: _bench.Negotiate, case: _bench.Case) -> None:
+def test_peer_cold(benchmark: Any, peer: bench.Negotiate, case: bench.Case) -> None:
     assert peer(case.value, list(case.offers))  # the adapter works for this case
     _cold(benchmark, peer, case)
 
 
-def test_engine_hot(benchmark: Any, engine: Any, case: _bench.Case) -> None:
+def test_engine_hot(benchmark: Any, engine: Any, case: bench.Case) -> None:
     negotiator = engine.Negotiator(case.offers)
     benchmark.group = f"Negotiator.choose hot: {case.name}"
     assert benchmark(negotiator.choose, case.value) in case.offers
 
 
-def test_floor_hot_empty(benchmark: Any, floor: Any, case: _bench.Case) -> None:
+def test_floor_hot_empty(benchmark: Any, floor: Any, case: bench.Case) -> None:
     benchmark.group = f"Negotiator.choose hot: {case.name}"
     benchmark(floor.Floor(case.offers).empty, case.value)
 
 
-def test_produces_select_hot(benchmark: Any, case: _bench.Case) -> None:
+def test_produces_select_hot(benchmark: Any, case: bench.Case) -> None:
     benchmark.group = f"Negotiator.choose hot: {case.name}"
     assert benchmark(Produces(case.offers).select, case.value).ok
 
 
-def test_renderers_respond_hot(benchmark: Any, case: _bench.Case) -> None:
+def test_renderers_respond_hot(benchmark: Any, case: bench.Case) -> None:
     benchmark.group = f"Negotiator.choose hot: {case.name}"
-    assert benchmark(_bench.rendering(case.offers), case.value).ok
+    assert benchmark(bench.rendering(case.offers), case.value).ok

@@ -7,15 +7,14 @@ from typing import Any
 
 import pytest
 
-from fastaccept import _bench
-
+from . import bench
 from .conftest import BATCH, PEERS
 
 
 def _batch(
-    benchmark: Any, group: str, fn: Callable[[str], Any], case: _bench.Case
+    benchmark: Any, group: str, fn: Callable[[str], Any], case: bench.Case
 ) -> None:
-    values = _bench.cold_values(case, BATCH)
+    values = bench.cold_values(case, BATCH)
     benchmark.group = f"{group}: {case.name}"
     benchmark.extra_info["calls"] = BATCH
 
@@ -26,12 +25,12 @@ def _batch(
     benchmark(batch)
 
 
-def test_engine_parse(benchmark: Any, engine: Any, case: _bench.Case) -> None:
+def test_engine_parse(benchmark: Any, engine: Any, case: bench.Case) -> None:
     assert len(engine.parse(case.value)) > 0
     _batch(benchmark, "parse cold", engine.parse, case)
 
 
-def test_werkzeug_parse(benchmark: Any, case: _bench.Case) -> None:
+def test_werkzeug_parse(benchmark: Any, case: bench.Case) -> None:
     if "werkzeug" not in PEERS:
         pytest.skip("werkzeug is not installed")
     from werkzeug.datastructures import MIMEAccept
@@ -40,10 +39,10 @@ def test_werkzeug_parse(benchmark: Any, case: _bench.Case) -> None:
     _batch(benchmark, "parse cold", lambda v: parse_accept_header(v, MIMEAccept), case)
 
 
-def test_engine_quality(benchmark: Any, engine: Any, case: _bench.Case) -> None:
+def test_engine_quality(benchmark: Any, engine: Any, case: bench.Case) -> None:
     offer = case.offers[0]
     _batch(benchmark, "quality cold", lambda v: engine.quality(v, offer), case)
 
 
-def test_engine_cors(benchmark: Any, engine: Any, case: _bench.Case) -> None:
+def test_engine_cors(benchmark: Any, engine: Any, case: bench.Case) -> None:
     _batch(benchmark, "is_cors_safelisted cold", engine.is_cors_safelisted, case)

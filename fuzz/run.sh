@@ -13,7 +13,7 @@ python3 -m venv "$venv"
 python tools/build_requires.py | xargs pip install --quiet atheris
 rm -rf build src/fastaccept/_scan.c src/fastaccept/_scan.*.so
 CC=clang LDSHARED="clang -shared" CFLAGS="-fsanitize=address,fuzzer-no-link -g -O1" \
-  LDFLAGS="-fsanitize=address" CI=true pip install --quiet --no-build-isolation -e .
+  LDFLAGS="-fsanitize=address" FASTACCEPT_REQUIRE_EXTENSIONS=1 pip install --quiet --no-build-isolation -e .
 mkdir -p fuzz/findings fuzz/work
 cp fuzz/corpus/* fuzz/work/
 # atheris' libFuzzer must share the ASan runtime the extension was built with.

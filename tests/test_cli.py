@@ -2,19 +2,16 @@
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 import sys
-from collections.abc import Callable
 from pathlib import Path
-from xml.etree import ElementTree
 
 import pytest
 
 import fastaccept
 from fastaccept.__main__ import CONTEXT, UNSAFE_LISTED, main, shorten
 
-from .conftest import EXAMPLES, skip_or_fail
+from .conftest import EXAMPLES
 
 
 def test_explain_prints_table_and_choice(capsys: pytest.CaptureFixture[str]) -> None:
@@ -119,10 +116,7 @@ def test_help_texts() -> None:
         ).stdout
 
     top = help_of()
-    assert "explain" in top and "bench" in top
-    bench = help_of("bench")
-    assert "--quick" in bench and "--growth" in bench and "--peer NAME" in bench
-    assert "--threads" in bench and "--plot DIR" in bench
+    assert "explain" in top and "bench" not in top  # the harness is in benchmarks/
     assert "--json" in help_of("explain")
 
 
@@ -192,157 +186,3 @@ def test_the_console_script_names_itself() -> None:
         check=True,
     ).stdout
     assert module.startswith("usage: python -m fastaccept ")
-
-
-def test_bench_threads_smoke_run(capsys: pytest.CaptureFixture[str]) -> None:
-    # Quick mode: the table's shape, not its figures (CI runs it so it cannot rot).
-    assert main(["bench", "--threads", "--quick"]) == 0
-    out = capsys.readouterr().out
-    assert "GIL" in out and "QUICK MODE" in out
-    assert "| 1 thread (k calls/s) | 2 threads (k calls/s) |" in out
-    rows = [line for line in out.splitlines() if line.startswith("|")]
-    for workload in (
-        "negotiate, cold, offers a tuple",
-        "negotiate, cold, offers a list",
-        "Negotiator.choose, hot, own",
-        "Negotiator.choose, hot, shared",
-        "parse, cold",
-        "Produces.select, hot, shared",
-        "dict.get, shared dict",
-    ):
-        # each row ends with the 2-thread / 1-thread ratio
-        assert any(f" {workload} |" in r and r.endswith("x |") for r in rows), workload
-
-
-def test_bench_threads_counts_every_call_of_every_thread() -> None:
-    from fastaccept._bench_threads import throughput
-
-    made: list[int] = []
-    done: list[int] = []
-
-    def make(thread: int) -> Callable[[int], None]:
-        made.append(thread)
-        return done.append
-
-    rate = throughput(make, 3, 500)
-    assert sorted(made) == [0, 1, 2]
-    # each thread: a warm-up of 100 calls, then the 500 timed ones
-    assert sorted(done) == [100, 100, 100, 500, 500, 500]
-    assert rate > 0
-
-
-def test_bench_threads_reports_a_failing_thread_instead_of_waiting() -> None:
-    from fastaccept._bench_threads import throughput
-
-    def make(thread: int) -> Callable[[int], None]:
-        if thread == 1:
-            raise LookupError("thread 1 could not start")
-        return lambda calls: None
-
-    with pytest.raises(LookupError, match="thread 1"):
-        throughput(make, 3, 10)
-
-
-def needs_matplotlib() -> None:
-    """Skip without matplotlib (the [plot] extra); fail under
-    FASTACCEPT_REQUIRE_DOCS, which CI sets: the docs show these charts."""
-    if importlib.util.find_spec("matplotlib") is None:
-        reason = "matplotlib is not installed (the [plot] extra)"
-        skip_or_fail(reason, "FASTACCEPT_REQUIRE_DOCS")
-
-
-def test_bench_plot_writes_the_charts(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    needs_matplotlib()
-    from fastaccept import _bench, _bench_lists
-
-    # 1 and 2 KiB: the charts' shape without werkzeug's quadratic seconds
-    for module in (_bench, _bench_lists):
-        monkeypatch.setattr(module, "GROWTH_SIZES", (_bench.KIB, 2 * _bench.KIB))
-    charts = tmp_path / "new" / "charts"
-    argv = ["bench", "--quick", "--growth", "--peer", "werkzeug", "--plot"]
-    assert main([*argv, str(charts)]) == 0
-    out, err = capsys.readouterr()
-    assert "negotiate(value, offers), cold" in out and "charts: " in err
-    expected = {  # the title and legend labels each chart holds (SVG comments)
-        "cold.svg": ["negotiate(value, offers), cold", "chrome-navigate"],
-        "cold-encoding-language.svg": ["negotiate_encoding", "en-US,en;q=0.9"],
-        "growth.svg": ["spaces before a bad byte", "linear", "ms per call"],
-        "growth-all.svg": [*_bench.SHAPES, "linear"],
-    }
-    assert sorted(path.name for path in charts.iterdir()) == sorted(expected)
-    for name, texts in expected.items():
-        svg = (charts / name).read_text(encoding="utf-8")
-        assert ElementTree.fromstring(svg).tag == "{http://www.w3.org/2000/svg}svg"
-        for text in [*texts, "fastaccept cython", "fastaccept python", "werkzeug"]:
-            assert text in svg, (name, text)
-        assert "webob" not in svg and "QUICK MODE" in svg
-
-
-def test_bench_plot_is_deterministic(tmp_path: Path) -> None:
-    needs_matplotlib()
-    from fastaccept._bench import KIB, Measured
-    from fastaccept._bench_plot import plot
-
-    measured = Measured(
-        machine="a machine",
-        cold={"json": {"cython": 1e-7, "python": 2e-6, "falcon": 6e-6}},
-        lists_cold={"encoding: br": {"cython": 1e-7, "webob": 9e-6}},
-        sizes=(KIB, 16 * KIB),
-        growth={"spaces before a bad byte": {"werkzeug": [0.003, None]}},
-    )
-    first = plot(measured, tmp_path)
-    again = [path.read_bytes() for path in first]
-    assert [path.name for path in first] == [
-        "cold.svg",
-        "cold-encoding-language.svg",
-        "growth.svg",
-        "growth-all.svg",
-    ]
-    assert [path.read_bytes() for path in plot(measured, tmp_path)] == again
-    assert b"&gt; cap" in again[2] or b"> cap" in again[2]
-
-
-def test_bench_plot_without_matplotlib_fails_before_measuring(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    import fastaccept.__main__
-
-    def measure(*args: object) -> str:
-        raise AssertionError("measured before checking for matplotlib")
-
-    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib fails
-    monkeypatch.setattr(fastaccept.__main__, "report", measure)
-    charts = tmp_path / "charts"
-    assert main(["bench", "--quick", "--plot", str(charts)]) == 2
-    out, err = capsys.readouterr()
-    assert out == "" and not charts.exists()
-    assert err.count("\n") == 1
-    assert err.startswith("error: --plot needs matplotlib")
-    assert "pip install 'fastaccept[plot]'" in err
-
-
-def test_bench_plot_is_not_for_threads(capsys: pytest.CaptureFixture[str]) -> None:
-    with pytest.raises(SystemExit) as exit:
-        main(["bench", "--threads", "--plot", "charts"])
-    assert exit.value.code == 2
-    assert "not allowed with argument --threads" in capsys.readouterr().err
-
-
-def test_only_the_plotting_imports_matplotlib() -> None:
-    code = (
-        "import sys, fastaccept, fastaccept.__main__, fastaccept._bench_plot;"
-        "assert 'matplotlib' not in sys.modules"
-    )
-    subprocess.run([sys.executable, "-c", code], check=True)
-
-
-def test_growth_projection_follows_the_measured_power() -> None:
-    from fastaccept._bench import projected
-
-    sizes = (1, 16, 256)
-    assert projected([0.001], sizes, 1) == pytest.approx(0.256)  # one size: n**2
-    assert projected([0.001, 0.016], sizes, 2) == pytest.approx(0.256)  # linear
-    assert projected([0.001, 0.256], sizes, 2) == pytest.approx(0.256 * 256)
-    assert projected([0.001, 0.002], sizes, 2) == pytest.approx(0.032)  # not below n

@@ -2,8 +2,8 @@
 
 Each module imports only modules of its own layer or below; no import cycle;
 imports inside the package are made at module level only (a function-local
-import would hide a cycle); only ``_engine`` (and the benchmark harness)
-imports an engine, and neither engine imports the other.
+import would hide a cycle); only ``_engine`` imports an engine, and neither
+engine imports the other.
 """
 
 from __future__ import annotations
@@ -42,20 +42,13 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "django",
         "falcon",
     ),
-    "public API": (
-        "__init__",
-        "__main__",
-        "_bench",
-        "_bench_lists",
-        "_bench_plot",
-        "_bench_threads",
-    ),
+    "public API": ("__init__", "__main__"),
 }
 LAYER_OF = {
     module: rank for rank, names in enumerate(LAYERS.values()) for module in names
 }
 ENGINES = {"_scan", "_scan_py"}
-MAY_IMPORT_ENGINES = {"_engine", "_bench"}
+MAY_IMPORT_ENGINES = {"_engine"}
 
 #: The package's sources: the installed package's folder holds the .py files;
 #: the .pyx lives in the source tree (an installed wheel has no .pyx).

@@ -11,7 +11,6 @@ import json
 import os
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from . import (
@@ -21,10 +20,6 @@ from . import (
     cors_unsafe_bytes,
     parse,
 )
-from ._bench import PEERS, Measured, report
-from ._bench_lists import lists_report
-from ._bench_plot import plot, unavailable
-from ._bench_threads import threads_report
 from ._limits import DEFAULT_MAX_LENGTH
 from ._types import format_param_value, format_weight
 
@@ -199,28 +194,8 @@ def program_name() -> str:
     return "python -m fastaccept" if name in ("", "__main__.py", "-c") else name
 
 
-def bench_tables(
-    quick: bool, growth: bool, peer_names: Sequence[str], plot_into: Path | None
-) -> int:
-    """Print the bench tables and, with ``plot_into``, chart them; the exit code.
-
-    Whether the charts can be written is checked before measuring anything.
-    """
-    problem = unavailable(plot_into) if plot_into else None
-    if problem:
-        print(f"error: {problem}", file=sys.stderr)
-        return 2
-    measured = Measured()
-    print(report(quick, growth, peer_names, measured))
-    print(lists_report(quick, growth, peer_names, measured))
-    if plot_into:
-        written = plot(measured, plot_into)
-        print(f"charts: {', '.join(map(str, written))}", file=sys.stderr)
-    return 0
-
-
 def main(argv: Sequence[str] | None = None) -> int:
-    """The command line: ``explain`` and ``bench``; returns the exit code."""
+    """The command line: ``explain``; returns the exit code."""
     parser = argparse.ArgumentParser(
         prog=program_name(),
         description="Parse HTTP Accept values and negotiate content types (RFC 9110).",
@@ -257,59 +232,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         metavar="N",
         help=f"longest value accepted (default {DEFAULT_MAX_LENGTH}; 0 for no limit)",
     )
-    bench = commands.add_parser(
-        "bench",
-        help="compare both engines with the installed peers, side by side",
-        description=(
-            "Time negotiate, Negotiator.choose, parse, quality and is_cors_safelisted "
-            "on real header values (cold: distinct values; hot: one value) for both "
-            "engines, the benchmark floor and every installed peer (pip install "
-            "'fastaccept[bench]'), and print the tables with the speed-up ratios; "
-            "with --plot, also draw them as SVG charts (pip install "
-            "'fastaccept[plot]')."
-        ),
-    )
-    bench.add_argument(
-        "--quick", action="store_true", help="a smoke run: a few calls, no real figures"
-    )
-    bench.add_argument(
-        "--growth",
-        action="store_true",
-        help="also time hostile values from 1 KiB to 1 MiB (takes minutes)",
-    )
-    threads_or_plot = bench.add_mutually_exclusive_group()
-    threads_or_plot.add_argument(
-        "--threads",
-        action="store_true",
-        help=(
-            "time throughput in 1, 2 (and 4) threads instead, for free-threaded "
-            "CPython (about a minute)"
-        ),
-    )
-    threads_or_plot.add_argument(
-        "--plot",
-        type=Path,
-        metavar="DIR",
-        help=(
-            "also write SVG charts of this run into DIR (made if missing): "
-            "cold.svg, cold-encoding-language.svg, and with --growth growth.svg "
-            "and growth-all.svg"
-        ),
-    )
-    bench.add_argument(
-        "--peer",
-        action="append",
-        metavar="NAME",
-        help="compare with these peers only (repeat); default: every installed one",
-    )
     args = parser.parse_args(argv)
-    if args.command == "bench" and args.threads:
-        print(threads_report(quick=args.quick))
-        return 0
-    if args.command == "bench":
-        return bench_tables(
-            args.quick, args.growth, list(args.peer or PEERS), args.plot
-        )
     return explain(
         args.value, args.offer, args.strict, args.max_length or None, args.json
     )

@@ -1,4 +1,4 @@
-"""Throughput in threads: ``python -m fastaccept bench --threads``.
+"""Throughput in threads: ``python -m benchmarks --threads``.
 
 Each row times the same work in 1, 2 (and 4, where the machine has 4 cores)
 threads started together, and reports calls per second over all threads. On a
@@ -21,9 +21,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ._bench import API_OFFERS, CASES, COLD_VALUES, _cpu, _table, engines
-from ._engine import IMPLEMENTATION
-from ._responses import Produces
+from fastaccept._engine import IMPLEMENTATION
+from fastaccept._responses import Produces
+
+from .bench import API_OFFERS, CASES, COLD_VALUES, _cpu, _table, engines
 
 #: One thread's work: made in that thread (what it owns is its own), called
 #: with the number of calls to make.
@@ -227,7 +228,7 @@ def threads_table(quick: bool = False, repeat: int = 5) -> str:
 
 
 def threads_report(quick: bool = False) -> str:
-    """What ``python -m fastaccept bench --threads`` prints."""
+    """What ``python -m benchmarks --threads`` prints."""
     notes = [
         f"python {sys.version.split()[0]} on {platform.machine()}, {_cpu()}, "
         f"{os.cpu_count()} cores, {gil_note()}",

@@ -1,7 +1,7 @@
 """Side-by-side benchmarks: both engines, the floor, and the peers
 (benchmarks/README.md).
 
-Used by ``python -m fastaccept bench`` and by the pytest-benchmark suite in
+Used by ``python -m benchmarks`` and by the pytest-benchmark suite in
 ``benchmarks/``. Every figure of one table is measured in the same run, on the
 same header values, so ratios compare like with like.
 
@@ -22,11 +22,11 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-from . import _scan_py
-from ._defaults import BROWSER_DEFAULTS
-from ._engine import IMPLEMENTATION
-from ._render import Rendered, Renderers
-from ._responses import Produces
+from fastaccept import _scan_py
+from fastaccept._defaults import BROWSER_DEFAULTS
+from fastaccept._engine import IMPLEMENTATION
+from fastaccept._render import Rendered, Renderers
+from fastaccept._responses import Produces
 
 API_OFFERS = ("application/json", "text/html")
 IMAGE_OFFERS = ("image/jpeg", "image/webp", "image/png")
@@ -554,7 +554,7 @@ def report(
     peer_names: Iterable[str] = PEERS,
     measured: Measured | None = None,
 ) -> str:
-    """The whole comparison as text: what ``python -m fastaccept bench`` prints.
+    """The whole comparison as text: what ``python -m benchmarks`` prints.
     The raw timings are recorded in ``measured``, when given."""
     import platform
     import sys

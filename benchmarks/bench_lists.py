@@ -1,7 +1,7 @@
 """Side-by-side benchmarks of Accept-Encoding and Accept-Language (docs/rules.md rules
 18 and 19): both engines against werkzeug's ``best_match`` and webob.
 
-Used by ``python -m fastaccept bench`` and by ``benchmarks/test_encoding_language.py``.
+Used by ``python -m benchmarks`` and by ``benchmarks/test_encoding_language.py``.
 
 * cold: ``negotiate_encoding``/``negotiate_language`` on a stream of distinct
   values (the case plus one unknown low-weight member with a counter);
@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from ._bench import (
+from .bench import (
     GROWTH_SIZES,
     KIB,
     Measured,
@@ -282,7 +282,7 @@ def lists_report(
     peer_names: Iterable[str] = LIST_PEERS,
     measured: Measured | None = None,
 ) -> str:
-    """The Accept-Encoding/Accept-Language part of ``python -m fastaccept bench``.
+    """The Accept-Encoding/Accept-Language part of ``python -m benchmarks``.
     The raw cold timings are recorded in ``measured``, when given."""
     settings = Settings.quick() if quick else Settings()
     names = list(peer_names)

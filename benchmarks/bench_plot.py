@@ -1,6 +1,6 @@
-"""SVG charts of one ``python -m fastaccept bench`` run (``--plot DIR``).
+"""SVG charts of one ``python -m benchmarks`` run (``--plot DIR``).
 
-matplotlib (``pip install 'fastaccept[plot]'``) is imported here only, inside
+matplotlib (``pip install -e '.[plot]'``) is imported here only, inside
 the functions: the rest of the package never imports it.
 """
 
@@ -10,16 +10,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ._bench import KIB, PEERS, ColdTimes, Measured
+from .bench import KIB, PEERS, ColdTimes, Measured
 
 if TYPE_CHECKING:
     from matplotlib.artist import Artist
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-MISSING = (
-    "--plot needs matplotlib, which is not installed: pip install 'fastaccept[plot]'"
-)
+MISSING = "--plot needs matplotlib, which is not installed: pip install -e '.[plot]'"
 #: The shape of ``growth.svg``: werkzeug is quadratic there.
 SHAPE = "spaces before a bad byte"
 #: Everyone that can be charted, in legend order; this also fixes each colour.

@@ -1,0 +1,95 @@
+"""``python -m benchmarks``, from a checkout: both engines, the floor and the
+peers side by side (benchmarks/README.md).
+
+The harness is not part of the installed package: ``pip install -e
+".[bench]" ./benchmarks/floor`` installs what it compares.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from .bench import PEERS, Measured, report
+from .bench_lists import lists_report
+from .bench_plot import plot, unavailable
+from .bench_threads import threads_report
+
+
+def bench_tables(
+    quick: bool, growth: bool, peer_names: Sequence[str], plot_into: Path | None
+) -> int:
+    """Print the bench tables and, with ``plot_into``, chart them; the exit code.
+
+    Whether the charts can be written is checked before measuring anything.
+    """
+    problem = unavailable(plot_into) if plot_into else None
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
+        return 2
+    measured = Measured()
+    print(report(quick, growth, peer_names, measured))
+    print(lists_report(quick, growth, peer_names, measured))
+    if plot_into:
+        written = plot(measured, plot_into)
+        print(f"charts: {', '.join(map(str, written))}", file=sys.stderr)
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The benchmark command line; returns the exit code."""
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks",
+        description=(
+            "Time negotiate, Negotiator.choose, parse, quality and is_cors_safelisted "
+            "on real header values (cold: distinct values; hot: one value) for both "
+            "engines, the benchmark floor and every installed peer (pip install -e "
+            "'.[bench]' ./benchmarks/floor), and print the tables with the speed-up "
+            "ratios; with --plot, also draw them as SVG charts (pip install "
+            "'.[plot]')."
+        ),
+    )
+    parser.add_argument(
+        "--quick", action="store_true", help="a smoke run: a few calls, no real figures"
+    )
+    parser.add_argument(
+        "--growth",
+        action="store_true",
+        help="also time hostile values from 1 KiB to 1 MiB (takes minutes)",
+    )
+    threads_or_plot = parser.add_mutually_exclusive_group()
+    threads_or_plot.add_argument(
+        "--threads",
+        action="store_true",
+        help=(
+            "time throughput in 1, 2 (and 4) threads instead, for free-threaded "
+            "CPython (about a minute)"
+        ),
+    )
+    threads_or_plot.add_argument(
+        "--plot",
+        type=Path,
+        metavar="DIR",
+        help=(
+            "also write SVG charts of this run into DIR (made if missing): "
+            "cold.svg, cold-encoding-language.svg, and with --growth growth.svg "
+            "and growth-all.svg"
+        ),
+    )
+    parser.add_argument(
+        "--peer",
+        action="append",
+        metavar="NAME",
+        help="compare with these peers only (repeat); default: every installed one",
+    )
+    args = parser.parse_args(argv)
+    if args.threads:
+        print(threads_report(quick=args.quick))
+        return 0
+    return bench_tables(args.quick, args.growth, list(args.peer or PEERS), args.plot)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
