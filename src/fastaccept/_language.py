@@ -148,8 +148,8 @@ def relation(
     return (shared, SAME_LANGUAGE) if len(tag[0]) > 1 else None
 
 
-#: A tag's deciding range: (weight, relation, its position among the
-#: members, leading subtags shared), or None when no range relates to it.
+#: A tag's deciding range, as (leading subtags shared, relation, weight,
+#: -position among the members): the greatest decides. None: no range relates.
 Decision: TypeAlias = "tuple[int, int, int, int] | None"
 
 
@@ -161,46 +161,36 @@ def decisions(items: Sequence[RangeTuple], tags: TagSet) -> list[Decision]:
     first listed; ``*`` relates to every tag, sharing none. Its q is the
     tag's weight; q=0 refuses the tag (RFC 9110 §12.5.4).
     """
-    best: list[tuple[int, int, int] | None] = [None] * len(tags)
-    where = [0] * len(tags)
+    best: list[Decision] = [None] * len(tags)
+    every = range(len(tags))
+    by_primary, subtags_of = tags.by_primary, tags.subtags
     for position, (rng, weight) in enumerate(items):
         if rng == "*":
-            star = (0, STAR, weight)
-            for index, key in enumerate(best):
-                if key is None or star > key:
-                    best[index], where[index] = star, position
+            found = (0, STAR, weight, -position)
+            for index in every:
+                key = best[index]
+                if key is None or found > key:
+                    best[index] = found
             continue
         subtags = rng.split("-")
-        for index in tags.by_primary.get(subtags[0], ()):
-            related = relation(subtags, weight, tags.subtags[index])
-            if related is None:
-                continue
-            found, key = (*related, weight), best[index]
-            if key is None or found > key:
-                best[index], where[index] = found, position
-    return [
-        None if key is None else (key[2], key[1], where[index], key[0])
-        for index, key in enumerate(best)
-    ]
+        for index in by_primary.get(subtags[0], ()):
+            related = relation(subtags, weight, subtags_of[index])
+            if related is not None:
+                found = (related[0], related[1], weight, -position)
+                key = best[index]
+                if key is None or found > key:
+                    best[index] = found
+    return best
 
 
-#: The sort key of an acceptable tag, best least; its index last.
-Order: TypeAlias = tuple[int, bool, int, int, int, int]
-
-
-def _acceptable(items: Sequence[RangeTuple], tags: TagSet) -> list[Order]:
-    """Sort keys of the acceptable tags (weight > 0): the highest weight, then
-    a language range over ``*``, then the deciding range listed first (RFC
-    9110 §12.5.4: at equal weights the order is a priority), then the closer
-    relation, then more shared subtags (RFC 4647 §3.4 tries the longest
-    truncation first), then server order."""
-    return [
-        (-weight, related == STAR, position, -related, -shared, index)
-        for index, (weight, related, position, shared) in enumerate(
-            d if d is not None else (0, 0, 0, 0) for d in decisions(items, tags)
-        )
-        if weight
-    ]
+def _preference(decision: tuple[int, int, int, int]) -> tuple[int, bool, int, int, int]:
+    """How an acceptable tag ranks, the greatest first: the highest weight,
+    then a language range over ``*``, then the deciding range listed first
+    (RFC 9110 §12.5.4: at equal weights the order is a priority), then the
+    closer relation, then more shared subtags (RFC 4647 §3.4 tries the
+    longest truncation first); server order breaks what is left."""
+    shared, related, weight, before = decision
+    return (weight, related != STAR, before, related, shared)
 
 
 def rank_languages(
@@ -210,7 +200,12 @@ def rank_languages(
     ``None`` (header absent): every tag at 1, in server order."""
     if items is None:
         return [(index, 1000) for index in range(len(tags))]
-    return [(key[5], -key[0]) for key in sorted(_acceptable(items, tags))]
+    ranked = sorted(
+        ((_preference(d), -index) for index, d in enumerate(decisions(items, tags))
+         if d is not None and d[2]),
+        reverse=True,
+    )  # fmt: skip
+    return [(-index, preference[0]) for preference, index in ranked]
 
 
 def best_language(items: Sequence[RangeTuple] | None, tags: TagSet) -> int:
@@ -221,11 +216,17 @@ def best_language(items: Sequence[RangeTuple] | None, tags: TagSet) -> int:
     """
     if items is None:
         return tags.absent_best
-    return min(_acceptable(items, tags), default=(0, False, 0, 0, 0, -1))[5]
+    best, best_preference = -1, (0, False, 0, 0, 0)
+    for index, decision in enumerate(decisions(items, tags)):
+        if decision is not None and decision[2]:
+            preference = _preference(decision)
+            if preference > best_preference:  # on a tie the earlier tag stays
+                best, best_preference = index, preference
+    return best
 
 
 def language_weight(items: Sequence[RangeTuple], tag: str) -> int:
     """The weight in thousandths the members give one tag: its deciding
     range's q, 0 when no range relates to it."""
     decision = decisions(items, TagSet([tag]))[0]
-    return 0 if decision is None else decision[0]
+    return 0 if decision is None else decision[2]
