@@ -1,12 +1,11 @@
 """Accept-Encoding and Accept-Language (RFC 9110 §12.5.3-4, RFC 4647).
 
-Every test of an engine function runs on each engine that has it: the pure
-engine always; the Cython engine once it has the whole half
-(``ENCODING_LANGUAGE_NAMES``), skipped until then with the reason. The
-vectors in ``conformance/accept_{encoding,language}.jsonl`` are answered by
-every entry point; a model written straight from the rules (docs/rules.md rule 18
-and 19) checks the engines on generated values; and, once both engines have
-the half, they are differential-tested against each other.
+Every test of an engine function runs on each engine (the Cython one skips,
+saying why, where it is not built). The vectors in
+``conformance/accept_{encoding,language}.jsonl`` are answered by every entry
+point; a model written straight from the rules (docs/rules.md rules 18 and
+19) checks the engines on generated values; and the engines are
+differential-tested against each other.
 """
 
 from __future__ import annotations
@@ -16,8 +15,6 @@ import inspect
 import json
 import os
 import pickle
-import subprocess
-import sys
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
@@ -38,14 +35,13 @@ from fastaccept import (
     _engine,
     _errors,
 )
-from fastaccept._interface import ENCODING_LANGUAGE_NAMES, EncodingLanguageEngine
+from fastaccept._interface import EncodingLanguageEngine
 from fastaccept._limits import CACHE_KEY_MAX_LENGTH, store
 
 from .conftest import CYTHON_MISSING, ENGINES
 from .strategies import JUNK, WEIGHTS
 
 HERE = Path(__file__).parent / "conformance"
-NOT_YET = "not in the Cython engine yet"
 
 
 def _load(name: str) -> list[dict[str, Any]]:
@@ -57,23 +53,15 @@ ENCODING = _load("accept_encoding.jsonl")
 LANGUAGE = _load("accept_language.jsonl")
 
 
-def has_half(module: object) -> bool:
-    """Whether an engine module has every Accept-Encoding/Accept-Language name."""
-    return all(hasattr(module, name) for name in ENCODING_LANGUAGE_NAMES)
-
-
 def _half(name: str) -> EncodingLanguageEngine:
     if name not in ENGINES:
         pytest.skip(str(CYTHON_MISSING))
-    module = ENGINES[name]
-    if not has_half(module):
-        pytest.skip(NOT_YET)
-    return cast(EncodingLanguageEngine, module)
+    return cast(EncodingLanguageEngine, ENGINES[name])
 
 
 @pytest.fixture(params=["cython", "python"])
 def lists(request: pytest.FixtureRequest) -> EncodingLanguageEngine:
-    """Each engine module that has the half; the others skip with the reason."""
+    """Each engine module; the Cython one skips, saying why, when not built."""
     return _half(request.param)
 
 
@@ -888,34 +876,16 @@ def test_hostile_values_of_a_mebibyte(
 # --- the engine choice ----------------------------------------------------------
 
 
-def test_the_half_comes_from_one_engine() -> None:
-    chosen: object = _engine.encoding_language_engine
-    assert has_half(chosen)
-    if has_half(_engine.engine):
-        assert chosen is _engine.engine
-    else:  # the Cython engine, until it has the half
-        assert chosen is ENGINES["python"]
-        assert _engine.ENCODING_LANGUAGE_IMPLEMENTATION == "python"
-    for name in ENCODING_LANGUAGE_NAMES:
-        assert getattr(fastaccept, name) is getattr(chosen, name), name
-    # Accept negotiation stays on the chosen engine.
-    assert fastaccept.Negotiator is _engine.engine.Negotiator
-
-
-def test_the_environment_variable_selects_the_pure_half() -> None:
-    code = (
-        "import fastaccept, fastaccept._engine as e; "
-        "print(fastaccept.IMPLEMENTATION, e.ENCODING_LANGUAGE_IMPLEMENTATION, "
-        "fastaccept.EncodingNegotiator.__module__)"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", code],
-        env={**os.environ, "FASTACCEPT_NO_EXTENSIONS": "1"},
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    assert done.stdout.split() == ["python", "python", "fastaccept._scan_py"]
+def test_the_list_headers_come_from_the_chosen_engine() -> None:
+    for name in (
+        "EncodingNegotiator",
+        "LanguageNegotiator",
+        "negotiate_encoding",
+        "negotiate_language",
+        "parse_encoding",
+        "parse_language",
+    ):
+        assert getattr(fastaccept, name) is getattr(_engine.engine, name), name
 
 
 def test_the_error_codes_are_new_numbers() -> None:
@@ -929,7 +899,7 @@ def test_the_error_codes_are_new_numbers() -> None:
         assert codes[name] > 15  # the Accept codes 1-15 are unchanged
 
 
-# --- both engines alike, once both have the half ----------------------------------
+# --- both engines alike ---------------------------------------------------------
 
 
 def _callables(module: EncodingLanguageEngine) -> dict[str, Any]:

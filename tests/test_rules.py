@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from fastaccept import AcceptError, MediaRange
+from fastaccept import AcceptError, MediaRange, _member
 
 from .conftest import Engine
 
@@ -76,6 +76,30 @@ def test_rule4_weights_are_thousandths(engine: Engine) -> None:
 )
 def test_rule4_outside_qvalue_grammar(engine: Engine, weight: str) -> None:
     assert ranges(engine, f"a/b;q={weight}, c/d") == [("c", "d", (), 1000)]
+
+
+def test_rule4_every_spelling_of_the_qvalue_grammar(engine: Engine) -> None:
+    # ( "0" [ "." 0*3DIGIT ] ) / ( "1" [ "." 0*3("0") ] ): 1,117 spellings
+    spellings = {"0": 0, "0.": 0, "1": 1000, "1.": 1000}
+    for digits in (1, 2, 3):
+        for n in range(10**digits):
+            spellings[f"0.{n:0{digits}d}"] = n * 10 ** (3 - digits)
+        spellings["1." + "0" * digits] = 1000
+    assert len(spellings) == 1117
+    value = ", ".join(f"a/b{i};q={q}" for i, q in enumerate(spellings))
+    parsed = engine.parse(value, strict=True, max_length=None)
+    assert [r.weight for r in parsed] == list(spellings.values())
+
+
+def test_rule4_the_weights_read_stay_bounded() -> None:
+    # The pure engine keeps the spellings it has read: valid ones only, so a
+    # client sending distinct invalid weights grows nothing.
+    before = len(_member._QVALUES), len(_member._SHORT_QVALUES)
+    for i in range(2000):
+        assert _member.weight(f"0.{i:04d}", strict=False) < 0  # four digits
+        assert _member.weight(f".{i:04d}", strict=False) < 0
+    assert (len(_member._QVALUES), len(_member._SHORT_QVALUES)) == before
+    assert len(_member._QVALUES) <= 1117 and len(_member._SHORT_QVALUES) <= 1110
 
 
 # Rule 5: a repeated parameter name is invalid.

@@ -6,7 +6,13 @@ builder for the ``Accept`` response header; ``Accept-Encoding`` and
 A Cython engine does the work when it is built; a pure-Python twin gives
 identical results otherwise. Set ``FASTACCEPT_NO_EXTENSIONS=1`` to force the
 pure-Python engine.
+
+Importing the package loads what a negotiation needs; the web answers
+(``Produces``, ``Consumes``, ``Renderers``... and the header helpers) load
+with their first use, the integrations when their module is imported.
 """
+
+from typing import TYPE_CHECKING, Any
 
 from ._cors import CorsReport, cors_unsafe_bytes
 from ._defaults import BROWSER_DEFAULTS
@@ -26,9 +32,6 @@ from ._engine import (
 )
 from ._errors import AcceptError
 from ._format import format_accept
-from ._headers import header_from_environ, header_from_scope, merge_vary
-from ._render import Answer, Rendered, Renderers
-from ._responses import Consumes, Decision, Produces
 from ._types import (
     Accept,
     AcceptEncoding,
@@ -38,6 +41,20 @@ from ._types import (
     MediaRange,
     SkippedMember,
 )
+
+if TYPE_CHECKING:
+    from ._headers import header_from_environ, header_from_scope, merge_vary
+    from ._render import Answer, Rendered, Renderers
+    from ._responses import Consumes, Decision, Produces
+
+#: The names loaded on first use, by module: the web answers, which need
+#: dataclasses, json and http.
+_LATER = {
+    "_headers": ("header_from_environ", "header_from_scope", "merge_vary"),
+    "_render": ("Answer", "Rendered", "Renderers"),
+    "_responses": ("Consumes", "Decision", "Produces"),
+}
+_LATER_MODULE = {name: module for module, names in _LATER.items() for name in names}
 
 __version__ = "0.1.0"
 
@@ -76,3 +93,18 @@ __all__ = [
     "parse_language",
     "quality",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """A web-answer name, imported on first use (PEP 562)."""
+    module = _LATER_MODULE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    # the builtin: importlib is not loaded at start, and need not be
+    value = getattr(__import__(module, globals(), None, (name,), 1), name)
+    globals()[name] = value  # the next look-up is a plain global
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*__all__, *(name for name in globals() if name.startswith("_"))})

@@ -2,31 +2,22 @@
 
 The Cython engine ``_scan`` when it is built, unless ``FASTACCEPT_NO_EXTENSIONS``
 is set to a true value; the pure-Python twin ``_scan_py`` otherwise. Both give
-the same results. This is the only module that imports an engine.
-
-The Accept-Encoding and Accept-Language half (``EncodingLanguageEngine``)
-comes from the chosen engine when it has every one of its names
-(``ENCODING_LANGUAGE_NAMES``), and from ``_scan_py`` otherwise (an extension
-built from older sources). All of the half comes from one engine, never a
-mix; ``ENCODING_LANGUAGE_IMPLEMENTATION`` says which.
+the same results. This is the only module that imports an engine, and it
+imports one: the pure engine is not loaded while the compiled one serves.
 """
 
 from __future__ import annotations
 
 import os
-from importlib.util import find_spec
-from typing import TYPE_CHECKING, Literal, cast
+from typing import TYPE_CHECKING, Literal
 
-from . import _scan_py
-from ._interface import ENCODING_LANGUAGE_NAMES, EncodingLanguageEngine, Engine
+from ._interface import Engine
 
 __all__ = [
-    "ENCODING_LANGUAGE_IMPLEMENTATION",
     "IMPLEMENTATION",
     "EncodingNegotiator",
     "LanguageNegotiator",
     "Negotiator",
-    "encoding_language_engine",
     "engine",
     "is_cors_safelisted",
     "negotiate",
@@ -48,32 +39,28 @@ engine: Engine
 IMPLEMENTATION: Literal["cython", "python"]
 
 if _no_extensions():
-    engine, IMPLEMENTATION = _scan_py, "python"
+    from . import _scan_py as engine
+
+    IMPLEMENTATION = "python"
 else:
     try:
-        from . import _scan
-    except ImportError:
-        if find_spec(f"{__package__}._scan") is not None:
+        # (not ``from . import _scan``, which reports a missing module as any
+        # other ImportError)
+        import fastaccept._scan as engine
+    except ModuleNotFoundError as missing:
+        if missing.name != "fastaccept._scan":
             raise  # the extension is there but broken: say so, never hide it
-        engine, IMPLEMENTATION = _scan_py, "python"  # not built: same results
+        from . import _scan_py as engine  # not built: the same results
+
+        IMPLEMENTATION = "python"
     else:
-        engine, IMPLEMENTATION = _scan, "cython"
-
-encoding_language_engine: EncodingLanguageEngine
-ENCODING_LANGUAGE_IMPLEMENTATION: Literal["cython", "python"]
-
-if all(hasattr(engine, name) for name in ENCODING_LANGUAGE_NAMES):
-    encoding_language_engine = cast(EncodingLanguageEngine, engine)
-    ENCODING_LANGUAGE_IMPLEMENTATION = IMPLEMENTATION
-else:  # an extension built before it had this half
-    encoding_language_engine, ENCODING_LANGUAGE_IMPLEMENTATION = _scan_py, "python"
+        IMPLEMENTATION = "cython"
 
 if TYPE_CHECKING:
+    from . import _scan, _scan_py
+
     # mypy holds both engines to the one interface...
     _both: tuple[Engine, Engine] = (_scan, _scan_py)
-    # ...and both engines to the Accept-Encoding/Accept-Language half...
-    _half: EncodingLanguageEngine = _scan_py
-    _half_c: EncodingLanguageEngine = _scan
     # ...and types the public names as the compiled engine's stub declares them.
     from ._scan import (
         EncodingNegotiator,
@@ -94,9 +81,9 @@ else:
     negotiate = engine.negotiate
     parse = engine.parse
     quality = engine.quality
-    EncodingNegotiator = encoding_language_engine.EncodingNegotiator
-    LanguageNegotiator = encoding_language_engine.LanguageNegotiator
-    negotiate_encoding = encoding_language_engine.negotiate_encoding
-    negotiate_language = encoding_language_engine.negotiate_language
-    parse_encoding = encoding_language_engine.parse_encoding
-    parse_language = encoding_language_engine.parse_language
+    EncodingNegotiator = engine.EncodingNegotiator
+    LanguageNegotiator = engine.LanguageNegotiator
+    negotiate_encoding = engine.negotiate_encoding
+    negotiate_language = engine.negotiate_language
+    parse_encoding = engine.parse_encoding
+    parse_language = engine.parse_language

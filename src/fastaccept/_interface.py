@@ -3,10 +3,9 @@
 Both engines, the Cython ``_scan`` (typed by its stub) and the pure-Python
 ``_scan_py``, are checked against ``Engine`` by mypy where ``_engine`` picks
 one; the test suite drives either through it. ``EncodingLanguageEngine`` is
-the Accept-Encoding and Accept-Language half (RFC 9110 §12.5.3-4): ``_scan_py``
-is checked against it, and ``_engine`` takes it from the Cython engine once
-that has every one of its names. ``DOCS`` is the documented behaviour of
-their public functions and methods, given to both by ``document``.
+its Accept-Encoding and Accept-Language part (RFC 9110 §12.5.3-4). ``DOCS``
+is the documented behaviour of their public functions and methods, given to
+both by ``document``.
 """
 
 from __future__ import annotations
@@ -46,37 +45,6 @@ class NegotiatorClass(Protocol):
         cache_size: int = ...,
         max_length: int | None = ...,
     ) -> NegotiatorAPI: ...
-
-
-class Engine(Protocol):
-    """An engine module: the functions and the class the public API exposes."""
-
-    @property
-    def Negotiator(self) -> NegotiatorClass: ...
-    def parse(
-        self, value: HeaderValue, *, strict: bool = ..., max_length: int | None = ...
-    ) -> Accept: ...
-    def is_cors_safelisted(self, value: HeaderText) -> bool: ...
-    @overload
-    def negotiate(
-        self,
-        value: HeaderValue,
-        offers: Iterable[OfferSpec],
-        *,
-        max_length: int | None = ...,
-    ) -> str | None: ...
-    @overload
-    def negotiate(
-        self,
-        value: HeaderValue,
-        offers: Iterable[OfferSpec],
-        *,
-        default: _D,
-        max_length: int | None = ...,
-    ) -> str | _D: ...
-    def quality(
-        self, value: HeaderValue, media_type: str, *, max_length: int | None = ...
-    ) -> float: ...
 
 
 class EncodingNegotiatorAPI(Protocol):
@@ -178,15 +146,36 @@ class EncodingLanguageEngine(Protocol):
     ) -> str | _D: ...
 
 
-#: The names ``EncodingLanguageEngine`` requires of an engine module.
-ENCODING_LANGUAGE_NAMES: Final = (
-    "EncodingNegotiator",
-    "LanguageNegotiator",
-    "negotiate_encoding",
-    "negotiate_language",
-    "parse_encoding",
-    "parse_language",
-)
+class Engine(EncodingLanguageEngine, Protocol):
+    """An engine module: the functions and the classes the public API exposes."""
+
+    @property
+    def Negotiator(self) -> NegotiatorClass: ...
+    def parse(
+        self, value: HeaderValue, *, strict: bool = ..., max_length: int | None = ...
+    ) -> Accept: ...
+    def is_cors_safelisted(self, value: HeaderText) -> bool: ...
+    @overload
+    def negotiate(
+        self,
+        value: HeaderValue,
+        offers: Iterable[OfferSpec],
+        *,
+        max_length: int | None = ...,
+    ) -> str | None: ...
+    @overload
+    def negotiate(
+        self,
+        value: HeaderValue,
+        offers: Iterable[OfferSpec],
+        *,
+        default: _D,
+        max_length: int | None = ...,
+    ) -> str | _D: ...
+    def quality(
+        self, value: HeaderValue, media_type: str, *, max_length: int | None = ...
+    ) -> float: ...
+
 
 _VALUE_INPUT: Final = """\
 ``value`` is str, bytes, bytearray or memoryview (bytes read as Latin-1), or

@@ -46,41 +46,57 @@ _COMMA_OR_QUOTE: Final = re.compile(r'[,"]')
 _QUOTE_OR_BACKSLASH: Final = re.compile(r'["\\]')
 
 
-def _qvalue_spellings() -> dict[str, int]:
-    """Every text the qvalue grammar admits, with its thousandths (RFC 9110 §12.4.2).
-
-    ``( "0" [ "." 0*3DIGIT ] ) / ( "1" [ "." 0*3("0") ] )``: 1,117 spellings.
-    """
-    table = {"0": 0, "0.": 0, "1": 1000, "1.": 1000}
-    for digits in (1, 2, 3):
-        for value in range(10**digits):
-            table[f"0.{value:0{digits}d}"] = value * 10 ** (3 - digits)
-        table["1." + "0" * digits] = 1000
-    return table
+#: ``qvalue = ( "0" [ "." 0*3DIGIT ] ) / ( "1" [ "." 0*3("0") ] )`` (RFC 9110
+#: §12.4.2); the group holds the digits after "0.".
+_QVALUE: Final = re.compile(r"0(?:\.([0-9]{0,3}))?|1(?:\.0{0,3})?")
+#: Each qvalue spelling met so far, with its thousandths (-1: not a qvalue),
+#: and the same for the legacy ``.d``/``.dd``/``.ddd`` form: a dict look-up
+#: per weight, and bounded, since only valid spellings are kept (1,117 and
+#: 1,110 of them).
+_QVALUES: dict[str, int] = {}
+_SHORT_QVALUES: dict[str, int] = {}
 
 
-_QVALUES: Final = _qvalue_spellings()
-#: The legacy ``.d``/``.dd``/``.ddd`` form (JDK HttpURLConnection), lenient only.
-_SHORT_QVALUES: Final = {
-    k[1:]: v for k, v in _QVALUES.items() if len(k) > 2 and k[0] == "0"
-}
+def _thousandths(text: str) -> int:
+    """The qvalue ``text`` in thousandths, or -1 if the grammar does not admit it."""
+    found = _QVALUE.fullmatch(text)
+    if found is None:
+        return -1
+    return 1000 if text[0] == "1" else int((found.group(1) or "").ljust(3, "0"))
+
+
+def _learn(table: dict[str, int], text: str, spelled: str) -> int:
+    """``_thousandths(spelled)``, kept in ``table`` under ``text`` when valid."""
+    found = _thousandths(spelled)
+    if found >= 0:
+        table[text] = found
+    return found
 
 
 def weight(value: str, strict: bool) -> int:
     """The qvalue in thousandths, or minus an error code (RFC 9110 §12.4.2)."""
     found = _QVALUES.get(value)
-    if found is not None:
-        return found
-    found = _SHORT_QVALUES.get(value)
     if found is None:
+        found = _learn(_QVALUES, value, value)
+    if found >= 0:
+        return found
+    if value[:1] != "." or len(value) == 1:
         return -E.BAD_WEIGHT
-    return -E.SHORT_WEIGHT if strict else found
+    short = _SHORT_QVALUES.get(value)
+    if short is None:
+        short = _learn(_SHORT_QVALUES, value, "0" + value)
+    if short < 0:
+        return -E.BAD_WEIGHT
+    return -E.SHORT_WEIGHT if strict else short
 
 
 def exact_weight(value: str) -> int:
     """The qvalue in thousandths, or ``-BAD_WEIGHT``: the grammar alone, no
     legacy form (RFC 9110 §12.4.2; Accept-Encoding, Accept-Language)."""
-    return _QVALUES.get(value, -E.BAD_WEIGHT)
+    found = _QVALUES.get(value)
+    if found is None:
+        found = _learn(_QVALUES, value, value)
+    return found if found >= 0 else -E.BAD_WEIGHT
 
 
 #: (error code, position, weight): on success the code is 0, the position is

@@ -1,0 +1,96 @@
+"""What ``import fastaccept`` loads: one engine and what a negotiation needs
+(docs/development.md, "A lean import"); the web answers load on first use."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+import fastaccept
+
+from .conftest import CYTHON_MISSING
+
+#: The package modules a negotiation needs, besides the engine.
+NEEDED = {
+    "fastaccept",
+    "fastaccept._coding",
+    "fastaccept._cors",
+    "fastaccept._defaults",
+    "fastaccept._engine",
+    "fastaccept._errors",
+    "fastaccept._format",
+    "fastaccept._grammar",
+    "fastaccept._interface",
+    "fastaccept._language",
+    "fastaccept._limits",
+    "fastaccept._match",
+    "fastaccept._member",
+    "fastaccept._text",
+    "fastaccept._types",
+}
+ENGINE_MODULES = {
+    "cython": {"fastaccept._scan"},
+    "python": {"fastaccept._scan_py", "fastaccept._arguments"},
+}
+#: Standard modules no negotiation needs: each costs milliseconds at start.
+NEVER = {
+    "ast",
+    "asyncio",
+    "dataclasses",
+    "dis",
+    "email",
+    "http",
+    "importlib.metadata",
+    "importlib.util",
+    "inspect",
+    "json",
+    "socket",
+    "tokenize",
+}
+
+
+def added_by(statement: str, engine: str) -> set[str]:
+    """The modules ``statement`` adds to a fresh interpreter's ``sys.modules``."""
+    code = (
+        "import sys; before = set(sys.modules); "
+        f"{statement}; print(' '.join(sorted(set(sys.modules) - before)))"
+    )
+    env = {**os.environ, "FASTACCEPT_NO_EXTENSIONS": "1" if engine == "python" else ""}
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return set(done.stdout.split())
+
+
+@pytest.mark.parametrize("engine", ["cython", "python"])
+def test_import_loads_one_engine_and_what_a_negotiation_needs(engine: str) -> None:
+    if engine == "cython" and CYTHON_MISSING:
+        pytest.skip(CYTHON_MISSING)
+    added = added_by("import fastaccept", engine)
+    own = {name for name in added if name.partition(".")[0] == "fastaccept"}
+    assert own == NEEDED | ENGINE_MODULES[engine]
+    assert not added & NEVER, sorted(added & NEVER)
+
+
+def test_a_web_answer_loads_with_its_first_use() -> None:
+    added = added_by("import fastaccept; fastaccept.Produces", "python")
+    assert "fastaccept._responses" in added and "json" in added
+    assert "fastaccept._headers" not in added_by("import fastaccept", "python")
+    # the same objects as their modules', every public name listed and there
+    from fastaccept import _headers, _render, _responses
+
+    assert fastaccept.Produces is _responses.Produces
+    assert fastaccept.Answer is _render.Answer
+    assert fastaccept.merge_vary is _headers.merge_vary
+    assert set(fastaccept.__all__) <= set(dir(fastaccept))
+    for name in fastaccept.__all__:
+        assert getattr(fastaccept, name) is not None
+    with pytest.raises(AttributeError, match="has no attribute 'Producer'"):
+        fastaccept.Producer  # noqa: B018
