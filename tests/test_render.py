@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from fastaccept import Answer, Rendered, Renderers
+from fastaccept import Answer, Consumes, Decision, Rendered, Renderers
 
 DATA = {"greeting": "héllo"}
 
@@ -208,3 +208,32 @@ def test_extra_headers_the_negotiation_sets_are_refused(
 def test_an_answer_keeps_its_headers_as_pairs() -> None:
     answer = Answer(DATA, 201, {"Location": "/m/1", "Link": "</a>, </b>"})
     assert answer.headers == (("Location", "/m/1"), ("Link", "</a>, </b>"))
+
+
+def test_the_chosen_offer_is_rendered_by_its_own_renderer() -> None:
+    # A media type offered twice has two renderers: the engine's choice (an
+    # index) reaches the renderer, not the media type looked up again.
+    def first(data: Any) -> str:
+        return "first"
+
+    def second(data: Any) -> str:
+        return "second"
+
+    unweighted_first = Renderers({"text/html": first, ("text/html", 0.5): second})
+    assert unweighted_first.respond("text/html", None).body == b"first"
+    assert unweighted_first.respond(None, None).body == b"first"
+    weighted_first = Renderers({("text/html", 0.5): first, "text/html": second})
+    assert weighted_first.respond("text/html", None).body == b"second"  # qs 1 > 0.5
+    decision = weighted_first.produces.select("text/html")
+    assert (decision.index, decision.media_type) == (1, "text/html")
+    assert decision == weighted_first.produces.select("*/*")  # index not compared
+
+
+def test_a_decision_from_elsewhere_renders_by_its_media_type() -> None:
+    made_by_hand = Decision(200, "application/json")
+    assert RENDERERS.render(made_by_hand, DATA).body == as_json(DATA).encode()
+    consumed = Consumes(["text/csv", "application/json"]).check("application/json")
+    assert consumed.index == 1  # Consumes' own index: not an offer of RENDERERS
+    assert RENDERERS.render(consumed, DATA).body == as_json(DATA).encode()
+    with pytest.raises(ValueError, match="'image/png' is not one of the offers"):
+        RENDERERS.render(Decision(200, "image/png"), DATA)

@@ -73,8 +73,7 @@ class Renderers(ByArguments):
     ``Produces``'.
     """
 
-    __slots__ = ("_by_type", "_headers", "_renderers", "produces")
-    _by_type: dict[str, tuple[Renderer, str]]
+    __slots__ = ("_by_index", "_headers", "_media_types", "_renderers", "produces")
 
     @overload
     def __init__(
@@ -119,12 +118,14 @@ class Renderers(ByArguments):
             max_length=max_length,
             cache_size=cache_size,
         )
-        self._by_type = {}
+        #: (renderer, charset) by the offer's index, as ``Decision.index`` says.
+        self._by_index = tuple(
+            (render, _charset(parse_offer(offer).params, offer))
+            for offer, render in pairs
+        )
+        self._media_types = self.produces.media_types
         #: The headers but Content-Length, by (decision headers, Vary given).
         self._headers: dict[tuple[Any, str | None], tuple[tuple[str, str], ...]] = {}
-        for offer, render in pairs:
-            parsed = parse_offer(offer)
-            self._by_type[parsed.value] = (render, _charset(parsed.params, offer))
 
     def _arguments(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
         produces = self.produces._arguments()[1]
@@ -168,7 +169,13 @@ class Renderers(ByArguments):
         ``Vary`` (``vary`` says what else the response varies on) or
         ``Set-Cookie`` (frameworks keep cookies apart: use theirs)."""
         if decision.ok:
-            render, charset = self._by_type[decision.media_type]
+            index = decision.index
+            if 0 <= index < len(self._by_index) and (
+                self._media_types[index] is decision.media_type  # ``produces``' own
+            ):
+                render, charset = self._by_index[index]
+            else:
+                render, charset = self._renderer(decision)
             produced = render(data)
             body = produced.encode(charset) if isinstance(produced, str) else produced
             if not isinstance(body, bytes):
@@ -194,6 +201,17 @@ class Renderers(ByArguments):
             (*built, ("Content-Length", str(len(body)))),
             sent,
         )
+
+    def _renderer(self, decision: Decision) -> tuple[Renderer, str]:
+        """(renderer, charset) for a decision not made by ``produces`` (``render``
+        takes a decision of its own by its index: an offer's media type may be
+        given twice, with two renderers): the first offer of its media type."""
+        types = self._media_types
+        if decision.media_type not in types:
+            raise ValueError(
+                f"{decision.media_type!r} is not one of the offers {types}"
+            )
+        return self._by_index[types.index(decision.media_type)]
 
 
 #: The headers ``Renderers.render`` writes itself (lower case).

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from http import HTTPStatus
 from typing import Any
 
@@ -73,6 +73,9 @@ class Decision(StatusAndHeaders):
     Otherwise ``media_type`` is ``""``: answer ``status`` with ``body`` at
     once (plain text or ``application/problem+json``, as its ``Content-Type``
     header says; docs/rules.md rule 16). In both cases send ``headers``.
+    ``index`` is the chosen offer's position in ``Produces.offers`` (the
+    accepted type's in ``Consumes.media_types``), -1 for a refusal: what
+    ``Renderers`` picks the renderer by; it takes no part in ``==``.
     """
 
     status: int
@@ -80,6 +83,7 @@ class Decision(StatusAndHeaders):
     header_items: tuple[tuple[str, str], ...] = ()
     body: str = ""
     content_type: str = ""
+    index: int = field(default=-1, compare=False)
 
 
 #: The formats a refusal can take, and the type that admits the problem one
@@ -188,8 +192,8 @@ class Produces(ByArguments):
         if not media_types:
             raise ValueError("Produces needs at least one media type to offer")
         self._chosen = tuple(
-            Decision(200, media_type, (("Content-Type", media_type), _VARY))
-            for media_type in media_types
+            Decision(200, media_type, (("Content-Type", media_type), _VARY), index=i)
+            for i, media_type in enumerate(media_types)
         )
         if default is None:
             available = [media_type for media_type, _ in self._negotiator.rank(None)]
@@ -218,6 +222,22 @@ class Produces(ByArguments):
     def offers(self) -> tuple[OfferSpec, ...]:
         """The offers, in order of preference."""
         return self._negotiator.offers
+
+    @property
+    def media_types(self) -> tuple[str, ...]:
+        """The offers' media types, in order (a pair's first item; the very
+        strings given): ``Decision.index`` counts in this tuple."""
+        return self._negotiator.media_types
+
+    @property
+    def default(self) -> str | None:
+        """The media type sent when none is acceptable; None: answer 406."""
+        return self._default
+
+    @property
+    def max_length(self) -> int | None:
+        """The longest Accept value read; longer ones get 431. None: no limit."""
+        return self._max_length
 
     def _arguments(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
         return (self.offers,), {
@@ -259,7 +279,6 @@ class Consumes(ByArguments):
     """
 
     __slots__ = (
-        "_accepted",
         "_max_length",
         "_ranges",
         "_unsupported",
@@ -282,7 +301,6 @@ class Consumes(ByArguments):
         #: The media types taken, as given.
         self.media_types = types
         self._ranges = tuple(ranges)
-        self._accepted = tuple(Decision(200, item) for item in types)
         self._max_length = max_length
         #: The ``Accept`` response header value that lists the types.
         self.accept = format_accept(self._ranges)
@@ -328,10 +346,12 @@ class Consumes(ByArguments):
             offer = concrete(text, rng, "Content-Type")
         except ValueError:
             return self._refuse("malformed", accept, method)
-        for accepted_range, accepted in zip(self._ranges, self._accepted, strict=True):
+        for index, accepted_range in enumerate(self._ranges):
             if range_matches(accepted_range, offer):
                 canonical = str(MediaRange._make(rng))
-                return Decision(200, accepted.media_type, content_type=canonical)
+                return Decision(
+                    200, self.media_types[index], content_type=canonical, index=index
+                )
         return self._refuse("not one this resource accepts", accept, method)
 
     def _refuse(

@@ -35,7 +35,6 @@ from collections.abc import Callable
 from typing import Any
 
 from ._endpoint import CONSUMED, Endpoint, Proceed, negotiating
-from ._member import parse_offer
 from ._render import Rendered, Renderers
 from ._responses import Consumes
 from .starlette import STARLETTE, StarletteBinding
@@ -176,17 +175,15 @@ def openapi_responses(
     """The OpenAPI ``responses`` of a negotiated route: every media type of
     ``renderers`` under ``status``, then its refusals with their bodies."""
     produces = renderers.produces
-    media_types = [parse_offer(offer).value for offer in produces.offers]
-    options = produces._arguments()[1]
     responses: dict[int | str, dict[str, Any]] = {
-        status: {"content": {media_type: {} for media_type in media_types}}
+        status: {"content": {media_type: {} for media_type in produces.media_types}}
     }
     refusals = []
-    if options["default"] is None:
+    if produces.default is None:
         refusals.append(406)
     if consumes is not None:
         refusals.append(415)
-    if options["max_length"] is not None or consumes is not None:
+    if produces.max_length is not None or consumes is not None:
         refusals.append(431)
     for code in refusals:
         responses[code] = {"description": _REFUSALS[code], "content": _REFUSAL_CONTENT}
