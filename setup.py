@@ -9,15 +9,20 @@
   tells which engine an install has). Where ``CIBUILDWHEEL`` or
   ``FASTACCEPT_REQUIRE_EXTENSIONS`` is set, such a failure is an error. ``CI``
   is not read: every CI provider sets it, downstream projects' too.
+* The pure engine ``_scan_py`` is the typed reference: the docstrings of its
+  public functions and methods are copied into the compiled engine at build
+  time (``_docs_include``), so each is written once.
 * The extension carries no debug information (``-g0``: a sixth of the size)
   unless ``CFLAGS`` asks for it (``-g``, as the sanitizer and fuzz builds do).
 """
 
 from __future__ import annotations
 
+import ast
 import os
 import platform
 import sys
+from pathlib import Path
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
@@ -28,7 +33,7 @@ DIRECTIVES = {
     "language_level": 3,
     "binding": True,  # functions and methods carry signatures for inspect
     "auto_pickle": False,  # Negotiator pickles by its own __reduce__
-    "autotestdict": False,  # no __test__ dict (stubtest would see it)
+    "autotestdict": False,  # no __test__ dict in the module
     # Runs without the GIL on free-threaded CPython: _scan.pyx says why.
     "freethreading_compatible": True,
     "boundscheck": False,
@@ -69,12 +74,43 @@ class OptionalBuildExt(build_ext):
             raise BuildFailed(exc) from exc
 
 
+#: Where the build writes ``_scan_docs.pxi`` (a build output, never committed).
+DOCS_INCLUDE_DIR = Path("build") / "cython-include"
+
+
+def _docs_include() -> Path:
+    """Write the pure engine's docstrings of its public functions and methods
+    as ``_DOCS = {name or "Class.method": docstring}`` for ``_scan.pyx`` to
+    apply; the folder to put on Cython's include path."""
+    tree = ast.parse(Path("src/fastaccept/_scan_py.py").read_text(encoding="utf-8"))
+    docs: dict[str, str] = {}
+    for node in tree.body:
+        scopes = [("", node)]
+        if isinstance(node, ast.ClassDef) and not node.name.startswith("_"):
+            scopes = [(f"{node.name}.", item) for item in node.body]
+        for prefix, item in scopes:
+            if isinstance(item, ast.FunctionDef) and not item.name.startswith("_"):
+                doc = ast.get_docstring(item, clean=False)
+                if doc and not any(  # a property's is the .pyx's own
+                    isinstance(d, ast.Name) and d.id == "property"
+                    for d in item.decorator_list
+                ):
+                    docs[prefix + item.name] = doc
+    DOCS_INCLUDE_DIR.mkdir(parents=True, exist_ok=True)
+    include = DOCS_INCLUDE_DIR / "_scan_docs.pxi"
+    text = f"_DOCS = {docs!r}\n"
+    if not include.exists() or include.read_text(encoding="utf-8") != text:
+        include.write_text(text, encoding="utf-8")  # unchanged: no rebuild
+    return DOCS_INCLUDE_DIR
+
+
 def _extensions() -> list[Extension]:
     from Cython.Build import cythonize
 
     return cythonize(
         [Extension("fastaccept._scan", ["src/fastaccept/_scan.pyx"])],
         compiler_directives=DIRECTIVES,
+        include_path=[str(_docs_include())],
     )
 
 

@@ -2,8 +2,8 @@
 
 Build: ``pip install -e ".[docs]" && sphinx-build -W docs docs/_build``.
 The API reference is read from the docstrings of the pure-Python engine,
-whose signatures carry the type hints; both engines take their docstrings
-from one source (``fastaccept._interface.DOCS``), so the text is the same.
+the typed reference, whose signatures carry the type hints; the compiled
+engine's docstrings are the same text (tests/test_protocols.py).
 """
 
 from __future__ import annotations

@@ -14,12 +14,16 @@ import sys
 import threading
 from pathlib import Path
 from types import ModuleType
-from typing import NoReturn
+from typing import NoReturn, TypeAlias
 
 import pytest
 
 from fastaccept import _scan_py
-from fastaccept._interface import Engine
+
+#: An engine module, ``fastaccept._scan`` or ``fastaccept._scan_py``: the
+#: tests drive either (the pure one is the typed reference; the compiled one
+#: is held to its signatures and docstrings by tests/test_protocols.py).
+Engine: TypeAlias = ModuleType
 
 __all__ = ["CYTHON_MISSING", "ENGINES", "Engine", "cython_engine", "load_example"]
 

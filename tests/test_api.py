@@ -129,7 +129,7 @@ def test_negotiator(engine: Engine) -> None:
 
 def test_negotiator_cache_is_bounded(engine: Engine) -> None:
     negotiator = engine.Negotiator(["a/b", "c/d"], cache_size=8)
-    cache = negotiator._cache  # type: ignore[attr-defined]
+    cache = negotiator._cache
     for i in range(100):
         assert negotiator.choose(f"c/d, x/y;q=0.{i:03d}") == "c/d"
         assert len(cache) <= 8
@@ -140,7 +140,7 @@ def test_negotiator_cache_is_bounded(engine: Engine) -> None:
     assert long_value not in cache
     uncached = engine.Negotiator(["a/b"], cache_size=0)
     uncached.choose("a/b")
-    assert len(uncached._cache) == 0  # type: ignore[attr-defined]
+    assert len(uncached._cache) == 0
 
 
 def test_negotiator_cache_follows_the_policy_of_limits_store(engine: Engine) -> None:
@@ -154,7 +154,7 @@ def test_negotiator_cache_follows_the_policy_of_limits_store(engine: Engine) -> 
         index = negotiator.choose_index(value)
         if value not in model:
             store(model, 5, value, index)
-        assert negotiator._cache == model  # type: ignore[attr-defined]
+        assert negotiator._cache == model
     # Cleared when full (twice over), the over-long key left out, the newest kept.
     assert model == {b"x" * CACHE_KEY_MAX_LENGTH: -1}
 

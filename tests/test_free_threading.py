@@ -60,7 +60,7 @@ def test_a_negotiator_is_set_up_once(engine: Engine) -> None:
     # Threads share a Negotiator without a lock because its offers never change.
     negotiator = engine.Negotiator(["text/html"])
     with pytest.raises(TypeError, match="set up once"):
-        negotiator.__init__(["application/json"])  # type: ignore[misc]
+        negotiator.__init__(["application/json"])
     assert negotiator.offers == ("text/html",)
     assert negotiator.choose("application/json") is None
 
@@ -77,7 +77,7 @@ def test_threads_without_the_gil_cache_apart() -> None:
         assert shared.choose("".join(["text/", "html"])) == "text/html"
 
     _in_threads(work)
-    caches = shared._caches  # type: ignore[attr-defined]
+    caches = shared._caches
     if FREE_THREADED:
         assert len(caches) == THREADS, caches
     else:
@@ -165,7 +165,7 @@ def test_threads_share_a_negotiator_a_produces_and_the_functions(
     # Without the GIL the Cython engine keeps a cache per group of threads (at
     # most one per thread here). Racing stores may each find a cache not yet
     # full: at most one over per thread, until its next clear.
-    caches = shared._caches  # type: ignore[attr-defined]
+    caches = shared._caches
     assert 1 <= len(caches) <= THREADS
     assert all(len(cache) <= cache_size + THREADS for cache in caches), caches
 

@@ -23,7 +23,6 @@ NEEDED = {
     "fastaccept._errors",
     "fastaccept._format",
     "fastaccept._grammar",
-    "fastaccept._interface",
     "fastaccept._language",
     "fastaccept._limits",
     "fastaccept._match",

@@ -27,7 +27,6 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "_types",
         "_format",
         "_cors",
-        "_interface",
     ),
     "engines": ("_scan", "_scan_py"),
     "engine choice": ("_engine",),

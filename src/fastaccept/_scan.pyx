@@ -42,7 +42,6 @@ from ._errors import NEGOTIATOR_SET_UP_ONCE as _SET_UP_ONCE
 from ._errors import AcceptError as _AcceptError
 from ._errors import reason as _reason
 from ._errors import too_long as _too_long
-from ._interface import document as _document
 from ._grammar import CORS_MAX_LENGTH as _CORS_MAX_LENGTH
 from ._grammar import CORS_UNSAFE_BYTES as _CORS_UNSAFE_BYTES
 from ._grammar import TCHARS as _TCHARS
@@ -1939,14 +1938,18 @@ def negotiate_language(value, tags, *, default=None, max_length=_DEFAULT_MAX_LEN
     return default if index < 0 else items[index]  # this call's own object
 
 
-# The docstrings of the public functions and methods: written once, for both
-# engines, in _interface.DOCS.
-_document((parse, is_cors_safelisted, negotiate, quality), Negotiator)
-_document(
-    (parse_encoding, parse_language, negotiate_encoding, negotiate_language),
-    EncodingNegotiator,
-    LanguageNegotiator,
-)
+# The docstrings of the public functions and methods are the pure engine's,
+# its typed reference: setup.py copies them into this include at build time
+# (``_DOCS``, by "name" or "Class.method"), so they are written once.
+include "_scan_docs.pxi"
+
+for _name, _doc in _DOCS.items():
+    _owner, _, _attr = _name.rpartition(".")
+    _target = globals().get(_owner or _attr)
+    if _owner and _target is not None:
+        _target = getattr(_target, _attr, None)
+    if _target is not None:  # the pure engine's own helpers are not here
+        _target.__doc__ = _doc
 
 
 # Fill the token table with the tokens real clients send most, before any

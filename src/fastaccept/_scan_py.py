@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from typing import Any, Final, TypeVar
+from typing import Any, Final, TypeVar, overload
 
 from ._arguments import ByArguments
 from ._coding import CodingSet, best_coding, rank_codings, scan_coding
@@ -30,7 +30,6 @@ from ._errors import (
     too_long,
 )
 from ._grammar import CORS_MAX_LENGTH
-from ._interface import document
 from ._language import TagSet, best_language, rank_languages, scan_language
 from ._limits import (
     DEFAULT_CACHE_SIZE,
@@ -247,6 +246,15 @@ def parse(
     strict: bool = False,
     max_length: int | None = DEFAULT_MAX_LENGTH,
 ) -> Accept:
+    """Parse an Accept value into an ``Accept`` (RFC 9110 §12.5.1).
+
+    ``value`` is str, bytes, bytearray or memoryview (bytes read as Latin-1), or
+    None for an absent header (``Accept.present`` is then False). Lenient mode
+    (the default) skips each member that breaks a rule and lists it in
+    ``Accept.skipped``; ``strict=True`` raises ``AcceptError`` at the first
+    violation, with its position. A value longer than ``max_length`` characters
+    raises ``AcceptError`` in both modes; ``max_length=None`` lifts the limit.
+    """
     if value is None:
         return _ABSENT
     coerced, original, text = _text(value, max_length)
@@ -274,6 +282,12 @@ def _ranges(
 
 
 def is_cors_safelisted(value: HeaderText) -> bool:
+    """Whether an ``accept`` value is CORS-safelisted.
+
+    WHATWG Fetch, "CORS-safelisted request-header": at most 128 bytes and no
+    CORS-unsafe request-header byte (no byte below 0x20 but tab, none of
+    ``"():<>?@[\\]{}``, no 0x7F). The comma is allowed.
+    """
     text = as_header_text(coerce_value(value))[1]
     return len(text) <= CORS_MAX_LENGTH and _CORS_UNSAFE.search(text) is None
 
@@ -326,6 +340,10 @@ class Negotiator(ByArguments):
         }
 
     def choose_index(self, value: HeaderValue) -> int:
+        """The index in ``offers`` of the best offer for ``value``.
+
+        -1 when no offer is acceptable.
+        """
         if type(value) is str or type(value) is bytes:
             index = self._cache.get(value)
             if index is None:
@@ -336,11 +354,26 @@ class Negotiator(ByArguments):
             return index
         return best_index(_ranges(value, self._max_length, self._parsed), self._parsed)
 
+    @overload
+    def choose(self, value: HeaderValue) -> str | None: ...
+    @overload
+    def choose(self, value: HeaderValue, default: _D) -> str | _D: ...
     def choose(self, value: HeaderValue, default: Any = None) -> Any:
+        """The best acceptable offer for ``value``, else ``default``.
+
+        The very media type object given in ``offers``, by the rules of
+        ``negotiate``; the answers for recent values come from the cache.
+        """
         index = self.choose_index(value)
         return default if index < 0 else self._parsed.values[index]
 
     def rank(self, value: HeaderValue) -> list[tuple[str, float]]:
+        """The acceptable offers' media types with their score, best first.
+
+        The score is the client's q, times qs for a weighted offer; the order is the
+        one ``choose`` uses. A score of 0 is left out; ``None`` (header absent)
+        gives every offer at its qs (1.0 when unweighted).
+        """
         ranked = rank(_ranges(value, self._max_length, self._parsed), self._parsed)
         return [(self._parsed.values[i], score / 1_000_000) for i, score in ranked]
 
@@ -353,6 +386,18 @@ class Negotiator(ByArguments):
 _kept: dict[tuple[tuple[OfferSpec, ...], int | None], Negotiator] = {}
 
 
+@overload
+def negotiate(
+    value: HeaderValue, offers: Iterable[OfferSpec], *, max_length: int | None = ...
+) -> str | None: ...
+@overload
+def negotiate(
+    value: HeaderValue,
+    offers: Iterable[OfferSpec],
+    *,
+    default: _D,
+    max_length: int | None = ...,
+) -> str | _D: ...
 def negotiate(
     value: HeaderValue,
     offers: Iterable[OfferSpec],
@@ -360,6 +405,19 @@ def negotiate(
     default: Any = None,
     max_length: int | None = DEFAULT_MAX_LENGTH,
 ) -> Any:
+    """The best acceptable offer for an Accept value, else ``default``.
+
+    ``offers`` are concrete media types in server order, each alone or as a
+    ``(media type, qs)`` pair with the server's weight qs from 0 to 1 (docs/rules.md
+    rule 15); the media type returned is the very object given. The highest
+    score (the client's q, times qs) wins, then the offer matched by the more
+    specific range, then the earlier offer (RFC 9110 §12.5.1; docs/rules.md rules
+    10-12). ``None`` (header absent) accepts every offer at q=1: the highest qs,
+    then the first. A present value that accepts none gives ``default`` (answer
+    406, or send a default representation); qs=0 is never chosen. A wildcard or
+    malformed offer raises ``ValueError``. Each distinct offers list is parsed
+    once and recent values are cached.
+    """
     items = offers if type(offers) is tuple else tuple(offers)
     index = kept_negotiator(_kept, Negotiator, items, max_length).choose_index(value)
     if index < 0:
@@ -371,6 +429,11 @@ def negotiate(
 def quality(
     value: HeaderValue, media_type: str, *, max_length: int | None = DEFAULT_MAX_LENGTH
 ) -> float:
+    """The weight an Accept value gives one concrete media type: 0.0 to 1.0.
+
+    The q of the most specific range that matches it (docs/rules.md rule 10); 0.0 when
+    none matches or that range has q=0; 1.0 when the header is absent (None).
+    """
     ranked = kept_negotiator(_kept, Negotiator, (media_type,), max_length).rank(value)
     return ranked[0][1] if ranked else 0.0
 
@@ -463,6 +526,18 @@ def parse_encoding(
     strict: bool = False,
     max_length: int | None = DEFAULT_MAX_LENGTH,
 ) -> AcceptEncoding:
+    """Parse an Accept-Encoding value into an ``AcceptEncoding`` (RFC 9110 §12.5.3).
+
+    Each member is ``coding[;q=w]``: a content coding, ``identity`` or ``*``
+    (a token, compared case-insensitively), then OWS, and an optional weight
+    with the qvalue grammar (RFC 9110 §12.4.2); no other parameter.
+    ``value`` is str, bytes, bytearray or memoryview (bytes read as Latin-1), or
+    None for an absent header (``.present`` is then False). Lenient mode (the
+    default) skips each member that breaks a rule and lists it in ``.skipped``;
+    ``strict=True`` raises ``AcceptError`` at the first violation, with its
+    position. A value longer than ``max_length`` characters raises
+    ``AcceptError`` in both modes; ``max_length=None`` lifts the limit.
+    """
     if value is None:
         return _NO_ENCODING
     found, skipped = _scan_value(
@@ -478,6 +553,19 @@ def parse_language(
     strict: bool = False,
     max_length: int | None = DEFAULT_MAX_LENGTH,
 ) -> AcceptLanguage:
+    """Parse an Accept-Language value into an ``AcceptLanguage`` (RFC 9110 §12.5.4).
+
+    Each member is ``range[;q=w]``: ``*``, or a basic language range (RFC 4647
+    §2.1: 1 to 8 letters, then ``-`` and 1 to 8 letters or digits, again and
+    again; compared case-insensitively), then OWS, and an optional weight with
+    the qvalue grammar (RFC 9110 §12.4.2); no other parameter.
+    ``value`` is str, bytes, bytearray or memoryview (bytes read as Latin-1), or
+    None for an absent header (``.present`` is then False). Lenient mode (the
+    default) skips each member that breaks a rule and lists it in ``.skipped``;
+    ``strict=True`` raises ``AcceptError`` at the first violation, with its
+    position. A value longer than ``max_length`` characters raises
+    ``AcceptError`` in both modes; ``max_length=None`` lifts the limit.
+    """
     if value is None:
         return _NO_LANGUAGE
     found, skipped = _scan_value(
@@ -582,13 +670,31 @@ class EncodingNegotiator(_ListNegotiator):
         return best_coding(_encoding_items(value, self._max_length), self._parsed)
 
     def choose_index(self, value: HeaderValue) -> int:
+        """The index in ``codings`` of the best coding for ``value``.
+
+        -1 when no coding is acceptable.
+        """
         return self._index(value)
 
+    @overload
+    def choose(self, value: HeaderValue) -> str | None: ...
+    @overload
+    def choose(self, value: HeaderValue, default: _D) -> str | _D: ...
     def choose(self, value: HeaderValue, default: Any = None) -> Any:
+        """The best acceptable coding for ``value``, else ``default``.
+
+        The very object given in ``codings``, by the rules of ``negotiate_encoding``;
+        the answers for recent values come from the cache.
+        """
         index = self._index(value)
         return default if index < 0 else self._offers[index]
 
     def rank(self, value: HeaderValue) -> list[tuple[str, float]]:
+        """The acceptable codings with their weight, best first.
+
+        The order is the one ``choose`` uses; a weight of 0 is left out. ``None``
+        (header absent) gives every coding at 1.0, ``identity`` first.
+        """
         ranked = rank_codings(_encoding_items(value, self._max_length), self._parsed)
         return [(self._offers[index], weight / 1000) for index, weight in ranked]
 
@@ -625,13 +731,31 @@ class LanguageNegotiator(_ListNegotiator):
         return best_language(_language_items(value, self._max_length), self._parsed)
 
     def choose_index(self, value: HeaderValue) -> int:
+        """The index in ``tags`` of the best language tag for ``value``.
+
+        -1 when no language tag is acceptable.
+        """
         return self._index(value)
 
+    @overload
+    def choose(self, value: HeaderValue) -> str | None: ...
+    @overload
+    def choose(self, value: HeaderValue, default: _D) -> str | _D: ...
     def choose(self, value: HeaderValue, default: Any = None) -> Any:
+        """The best acceptable language tag for ``value``, else ``default``.
+
+        The very object given in ``tags``, by the rules of ``negotiate_language``;
+        the answers for recent values come from the cache.
+        """
         index = self._index(value)
         return default if index < 0 else self._offers[index]
 
     def rank(self, value: HeaderValue) -> list[tuple[str, float]]:
+        """The acceptable language tags with their weight, best first.
+
+        The order is the one ``choose`` uses; a weight of 0 is left out. ``None``
+        (header absent) gives every language tag at 1.0, in server order.
+        """
         ranked = rank_languages(_language_items(value, self._max_length), self._parsed)
         return [(self._offers[index], weight / 1000) for index, weight in ranked]
 
@@ -642,6 +766,18 @@ _kept_codings: dict[tuple[tuple[str, ...], int | None], EncodingNegotiator] = {}
 _kept_tags: dict[tuple[tuple[str, ...], int | None], LanguageNegotiator] = {}
 
 
+@overload
+def negotiate_encoding(
+    value: HeaderValue, codings: Iterable[str], *, max_length: int | None = ...
+) -> str | None: ...
+@overload
+def negotiate_encoding(
+    value: HeaderValue,
+    codings: Iterable[str],
+    *,
+    default: _D,
+    max_length: int | None = ...,
+) -> str | _D: ...
 def negotiate_encoding(
     value: HeaderValue,
     codings: Iterable[str],
@@ -649,12 +785,43 @@ def negotiate_encoding(
     default: Any = None,
     max_length: int | None = DEFAULT_MAX_LENGTH,
 ) -> Any:
+    """The best acceptable coding for an Accept-Encoding value, else ``default``.
+
+    ``codings`` are content codings the server can apply (``gzip``, ``br``,
+    ``zstd``...) or ``identity``, in server order; the one returned is the very
+    object given. ``x-gzip`` is ``gzip`` and ``x-compress`` is ``compress``
+    (RFC 9110 §8.4.1.3), in the value and in ``codings``. A coding's weight is
+    that of its own entry, else of the ``*`` entry (an entry listed twice: its
+    higher q), else, for ``identity`` only, the lowest weight above 0 in the
+    value (1 if there is none); so ``identity;q=0``, or ``*;q=0`` without an
+    ``identity`` entry, refuses identity (RFC 9110 §12.5.3). The highest weight
+    wins, then a coding's own entry over ``*`` over identity's implicit weight,
+    then the earlier coding (server order). ``None`` (header absent):
+    ``identity`` if offered, else the first coding. A present value that is
+    empty, or has no valid member, accepts ``identity`` only. When no coding is
+    acceptable: ``default`` (answer 406, or send identity anyway). ``*`` or a
+    coding that is not a token raises ``ValueError``. Each distinct codings
+    list is validated once; recent values may be cached (a short value is
+    scanned again: that is as quick as looking it up).
+    """
     items = offers_tuple(codings, "codings")
     negotiator = kept_negotiator(_kept_codings, EncodingNegotiator, items, max_length)
     index = negotiator.choose_index(value)
     return default if index < 0 else items[index]  # this call's own object
 
 
+@overload
+def negotiate_language(
+    value: HeaderValue, tags: Iterable[str], *, max_length: int | None = ...
+) -> str | None: ...
+@overload
+def negotiate_language(
+    value: HeaderValue,
+    tags: Iterable[str],
+    *,
+    default: _D,
+    max_length: int | None = ...,
+) -> str | _D: ...
 def negotiate_language(
     value: HeaderValue,
     tags: Iterable[str],
@@ -662,17 +829,29 @@ def negotiate_language(
     default: Any = None,
     max_length: int | None = DEFAULT_MAX_LENGTH,
 ) -> Any:
+    """The best acceptable language tag for an Accept-Language value, else ``default``.
+
+    ``tags`` are the languages the server has (``en``, ``fr-CA``,
+    ``sr-Latn``...), in server order; the one returned is the very object given.
+    Comparisons are case-insensitive. A range relates to a tag as, closest
+    first: exact; filtering (RFC 4647 §3.3.1: a prefix of the tag ending at
+    ``-``); for q > 0, lookup (§3.4: the tag is the range with subtags removed
+    from its end, never leaving a single-character subtag last) or the same
+    language (the same first subtag); ``*`` relates to what no other range
+    does. A tag's deciding range shares the most leading subtags with it, then
+    is the closer relation, then has the higher q; its q is the tag's weight,
+    and q=0 refuses the tag. The highest weight wins, then a language range
+    over ``*``, then the deciding range listed first (RFC 9110 §12.5.4), then
+    the closer relation, then more shared subtags, then server order
+    (docs/rules.md rule 19). So ``en-US,en;q=0.9`` gives ``en`` from ``[en-GB,
+    en]``, ``fr-FR, en;q=0.3`` gives ``fr`` from ``[en, fr]``, but
+    ``en-US, en;q=0.5, de;q=0.8`` gives ``de`` from ``[en, de]``. ``None``
+    (header absent): the first tag. A present value that accepts none gives
+    ``default``. ``*`` or a malformed tag raises ``ValueError``. Each distinct
+    tags list is validated once; recent values may be cached (a short value is
+    scanned again: that is as quick as looking it up).
+    """
     items = offers_tuple(tags, "tags")
     negotiator = kept_negotiator(_kept_tags, LanguageNegotiator, items, max_length)
     index = negotiator.choose_index(value)
     return default if index < 0 else items[index]  # this call's own object
-
-
-# The docstrings of the public functions and methods: written once, for both
-# engines, in _interface.DOCS.
-document((parse, is_cors_safelisted, negotiate, quality), Negotiator)
-document(
-    (parse_encoding, parse_language, negotiate_encoding, negotiate_language),
-    EncodingNegotiator,
-    LanguageNegotiator,
-)
