@@ -99,23 +99,51 @@ cdef extern from *:
     #else
     #define FA_FREE_THREADED 0
     #endif
-    static inline PyObject *fa_load(PyObject **slot) {
+    /* Atomics without the GIL: the compilers' own (GCC and Clang builtins,
+       MSVC intrinsics), not CPython's private _Py_atomic_* API. With the
+       GIL, plain reads and writes: the GIL orders them. */
     #ifdef Py_GIL_DISABLED
-        return (PyObject *)_Py_atomic_load_ptr(slot);
-    #else
-        return *slot;
-    #endif
+    #if defined(_MSC_VER) && !defined(__clang__)
+    #include <intrin.h>
+    static inline PyObject *fa_load(PyObject **slot) {
+        /* a compare-exchange that never exchanges: an atomic, ordered read */
+        return (PyObject *)_InterlockedCompareExchangePointer(
+            (void *volatile *)slot, NULL, NULL);
     }
     static inline int fa_set_once(PyObject **slot, PyObject *value) {
-    #ifdef Py_GIL_DISABLED
-        PyObject *expected = NULL;
-        return _Py_atomic_compare_exchange_ptr(slot, &expected, value);
+        return _InterlockedCompareExchangePointer(
+            (void *volatile *)slot, value, NULL) == NULL;
+    }
+    static inline Py_ssize_t fa_fetch_add(Py_ssize_t *counter, Py_ssize_t n) {
+    #if defined(_WIN64)
+        return (Py_ssize_t)_InterlockedExchangeAdd64((volatile __int64 *)counter, n);
     #else
+        return (Py_ssize_t)_InterlockedExchangeAdd((volatile long *)counter, n);
+    #endif
+    }
+    #else
+    static inline PyObject *fa_load(PyObject **slot) {
+        return __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+    }
+    static inline int fa_set_once(PyObject **slot, PyObject *value) {
+        PyObject *expected = NULL;
+        return __atomic_compare_exchange_n(
+            slot, &expected, value, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+    }
+    static inline Py_ssize_t fa_fetch_add(Py_ssize_t *counter, Py_ssize_t n) {
+        return __atomic_fetch_add(counter, n, __ATOMIC_RELAXED);
+    }
+    #endif
+    #else
+    static inline PyObject *fa_load(PyObject **slot) {
+        return *slot;
+    }
+    static inline int fa_set_once(PyObject **slot, PyObject *value) {
         if (*slot != NULL) return 0;
         *slot = value;
         return 1;
-    #endif
     }
+    #endif
     /* The group of the calling thread, 0 to 15: threads take the groups in
        turn as each first asks, so up to 16 threads never share one. */
     #ifdef Py_GIL_DISABLED
@@ -133,7 +161,7 @@ cdef extern from *:
     #ifdef Py_GIL_DISABLED
         Py_ssize_t group = fa_group_plus_one;
         if (group == 0) {
-            group = (_Py_atomic_add_ssize(&fa_groups_given, 1) & 15) + 1;
+            group = (fa_fetch_add(&fa_groups_given, 1) & 15) + 1;
             fa_group_plus_one = group;
         }
         return group - 1;
@@ -143,9 +171,10 @@ cdef extern from *:
     }
     static inline void fa_make_immortal(PyObject *op) {
     #ifdef Py_GIL_DISABLED
-        /* A count over UINT32_MAX makes an object this thread owns immortal. */
-        if (_Py_IsOwnedByCurrentThread(op))
-            Py_SET_REFCNT(op, (Py_ssize_t)_Py_IMMORTAL_REFCNT_LOCAL + 1);
+        /* Public API, documented (C API, Py_SET_REFCNT): on a free-threaded
+           build a count over UINT32_MAX makes the object immortal. The
+           objects given here were made by this thread, during import. */
+        Py_SET_REFCNT(op, (Py_ssize_t)UINT32_MAX + 1);
     #endif
     }
     """
