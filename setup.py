@@ -86,7 +86,7 @@ def _docs_include() -> Path:
     docs: dict[str, str] = {}
     for node in tree.body:
         scopes = [("", node)]
-        if isinstance(node, ast.ClassDef) and not node.name.startswith("_"):
+        if isinstance(node, ast.ClassDef):  # a private base's methods are public
             scopes = [(f"{node.name}.", item) for item in node.body]
         for prefix, item in scopes:
             if isinstance(item, ast.FunctionDef) and not item.name.startswith("_"):

@@ -25,6 +25,7 @@ NEEDED = {
     "fastaccept._grammar",
     "fastaccept._language",
     "fastaccept._limits",
+    "fastaccept._lists",
     "fastaccept._match",
     "fastaccept._member",
     "fastaccept._text",

@@ -20,6 +20,7 @@ import fastaccept
 LAYERS: dict[str, tuple[str, ...]] = {
     "ground": ("_text", "_grammar", "_errors", "_limits", "_defaults", "_arguments"),
     "values and rules": (
+        "_lists",
         "_member",
         "_coding",
         "_language",

@@ -145,16 +145,17 @@ def test_produces_consumes_decision_round_trip() -> None:
 
 def _engine_api(engine: Engine) -> dict[str, Any]:
     """What an engine defines of the public API: each function and class that
-    fastaccept exports, and each public method and property of those classes."""
+    fastaccept exports, and each public method and property of those classes,
+    inherited ones included."""
     found: dict[str, Any] = {}
     for name, obj in vars(engine).items():
         if name not in fastaccept.__all__ or obj.__module__ != engine.__name__:
             continue
         found[name] = obj
         if inspect.isclass(obj):
-            for attr, member in vars(obj).items():
+            for attr in dir(obj):
                 if not attr.startswith("_"):
-                    found[f"{name}.{attr}"] = member
+                    found[f"{name}.{attr}"] = inspect.getattr_static(obj, attr)
     return found
 
 
@@ -185,9 +186,14 @@ def _public_callables() -> dict[str, Callable[..., object]]:
         if callable(obj):
             found[name] = obj
         if inspect.isclass(obj) and not issubclass(obj, tuple | BaseException):
-            for attr, member in vars(obj).items():
-                if not attr.startswith("_") and callable(member):
-                    found[f"{name}.{attr}"] = getattr(obj, attr)
+            for cls in obj.__mro__:  # inherited methods too, fastaccept's own
+                for attr, member in vars(cls).items():
+                    if (
+                        cls.__module__.startswith("fastaccept")
+                        and not attr.startswith("_")
+                        and callable(member)
+                    ):
+                        found.setdefault(f"{name}.{attr}", getattr(obj, attr))
     return found
 
 

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 from typing import Final, TypeAlias
 
 from . import _errors as E
-from ._member import TOKEN, scan_weight
+from ._member import FAST_WEIGHT, TOKEN, TOKEN_RE, scan_weight
 from ._text import as_header_text
 
 #: The coding of a representation that has none (RFC 9110 §12.5.3).
@@ -32,6 +32,12 @@ CodingTuple: TypeAlias = tuple[str, int]
 #: A parsed member: (error code, position, coding, weight). On success the
 #: code is 0 and the position is where the member ends (a comma, or the end).
 CodingResult: TypeAlias = tuple[int, int, str, int]
+
+#: A common member, read in one match by the pure engine: the coding, then
+#: the weight if any. Every part after the coding is optional, so a match
+#: never backtracks over it; a member it does not cover whole is read by
+#: ``scan_coding``.
+FAST_MEMBER: Final = rf"({TOKEN_RE}){FAST_WEIGHT}"
 
 #: Where an offer's weight came from, the tie-break after the weight (§12.5.3):
 #: its own entry, then the ``*`` entry, then the implicit weight of identity.
@@ -151,6 +157,11 @@ def coding_scores(
         elif name == IDENTITY:
             weights[index] = lowest
     return weights, sources
+
+
+def coding_weight(items: Sequence[CodingTuple], offers: CodingSet) -> int:
+    """The weight in thousandths the members give the first offer."""
+    return coding_scores(items, offers)[0][0]
 
 
 def rank_codings(

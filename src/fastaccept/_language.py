@@ -22,7 +22,7 @@ from collections.abc import Iterable, Sequence
 from typing import Final, TypeAlias
 
 from . import _errors as E
-from ._member import scan_weight
+from ._member import FAST_WEIGHT, scan_weight
 from ._text import as_header_text
 
 #: A member as the engines build it: (range, weight), the range lower-case,
@@ -44,7 +44,11 @@ EXACT: Final = 4
 #: At most 9 characters: a 9th is the violation (a subtag has at most 8).
 _ALPHA: Final = re.compile("[A-Za-z]{1,9}")
 _ALPHANUM: Final = re.compile("[A-Za-z0-9]{1,9}")
-_TAG: Final = re.compile("[A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8})*")
+_TAG_RE: Final = "[A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8})*"
+_TAG: Final = re.compile(_TAG_RE)
+#: A common member, read in one match by the pure engine: the range, then
+#: the weight if any (see ``_coding.FAST_MEMBER``).
+FAST_MEMBER: Final = rf"(\*|{_TAG_RE}){FAST_WEIGHT}"
 
 
 def scan_language(text: str, start: int) -> LanguageResult:
@@ -225,8 +229,8 @@ def best_language(items: Sequence[RangeTuple] | None, tags: TagSet) -> int:
     return best
 
 
-def language_weight(items: Sequence[RangeTuple], tag: str) -> int:
-    """The weight in thousandths the members give one tag: its deciding
-    range's q, 0 when no range relates to it."""
-    decision = decisions(items, TagSet([tag]))[0]
+def language_weight(items: Sequence[RangeTuple], tags: TagSet) -> int:
+    """The weight in thousandths the members give the first tag: its
+    deciding range's q, 0 when no range relates to it."""
+    decision = decisions(items, tags)[0]
     return 0 if decision is None else decision[2]

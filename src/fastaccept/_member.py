@@ -49,8 +49,12 @@ _QUOTE_OR_BACKSLASH: Final = re.compile(r'["\\]')
 #: ``qvalue = ( "0" [ "." 0*3DIGIT ] ) / ( "1" [ "." 0*3("0") ] )`` (RFC 9110
 #: §12.4.2); the group holds the digits after "0.".
 _QVALUE: Final = re.compile(r"0(?:\.([0-9]{0,3}))?|1(?:\.0{0,3})?")
-#: Each qvalue spelling met so far, with its thousandths (-1: not a qvalue),
-#: and the same for the legacy ``.d``/``.dd``/``.ddd`` form: a dict look-up
+#: The optional weight of a common list member (Accept-Encoding,
+#: Accept-Language), as a pattern source: ``;q=`` and a qvalue-shaped number
+#: (``exact_weight`` then checks it), OWS around the ``;`` and after it all.
+FAST_WEIGHT: Final = r"(?:[ \t]*;[ \t]*[qQ]=([01](?:\.[0-9]{0,3})?))?[ \t]*"
+#: Each qvalue spelling met so far, with its thousandths, and the same for
+#: the legacy ``.d``/``.dd``/``.ddd`` form: a dict look-up
 #: per weight, and bounded, since only valid spellings are kept (1,117 and
 #: 1,110 of them).
 _QVALUES: dict[str, int] = {}

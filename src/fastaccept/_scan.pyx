@@ -33,11 +33,7 @@ from threading import local as _thread_local
 from ._defaults import BROWSER_DEFAULTS as _BROWSER_DEFAULTS
 from ._coding import ALIASES as _ALIASES
 from ._coding import IDENTITY as _IDENTITY
-from ._coding import CodingSet as _CodingSet
-from ._coding import rank_codings as _rank_codings
 from ._errors import ACCEPT as _ACCEPT
-from ._errors import ACCEPT_ENCODING as _ACCEPT_ENCODING
-from ._errors import ACCEPT_LANGUAGE as _ACCEPT_LANGUAGE
 from ._errors import NEGOTIATOR_SET_UP_ONCE as _SET_UP_ONCE
 from ._errors import AcceptError as _AcceptError
 from ._errors import reason as _reason
@@ -49,8 +45,7 @@ from ._limits import CACHE_KEY_MAX_LENGTH as _CACHE_KEY_MAX_LENGTH
 from ._limits import DEFAULT_CACHE_SIZE as _DEFAULT_CACHE_SIZE
 from ._limits import DEFAULT_MAX_LENGTH as _DEFAULT_MAX_LENGTH
 from ._limits import checked_cache_size as _checked_cache_size
-from ._language import TagSet as _TagSet
-from ._language import rank_languages as _rank_languages
+from ._lists import LANGUAGE_GRAMMAR as _LANGUAGE_GRAMMAR
 from ._limits import kept_negotiator as _kept_negotiator
 from ._match import absent_choice as _absent_choice
 from ._member import offers_tuple as _offers_tuple
@@ -60,8 +55,6 @@ from ._text import coerce_value as _coerce_value
 from ._types import Accept as _Accept
 from ._types import AcceptEncoding as _AcceptEncoding
 from ._types import AcceptLanguage as _AcceptLanguage
-from ._types import Coding as _Coding
-from ._types import LanguageRange as _LanguageRange
 from ._types import MediaRange as _MediaRange
 from ._types import SkippedMember as _SkippedMember
 
@@ -1208,12 +1201,13 @@ cdef tuple _last = _NO_LAST
 cdef object _per_thread = _thread_local()
 
 
-cdef dict thread_kept():
-    """This thread's registry of kept Negotiators (free-threaded builds)."""
+cdef dict thread_registry(str name):
+    """This thread's registry ``name`` of kept negotiators (free-threaded builds)."""
     try:
-        return _per_thread.kept
+        return getattr(_per_thread, name)
     except AttributeError:
-        _per_thread.kept = kept = {}
+        kept = {}
+        setattr(_per_thread, name, kept)
         return kept
 
 
@@ -1228,20 +1222,25 @@ cdef bint same_items(object offers, tuple items):
     return True
 
 
-cdef Negotiator kept_negotiator(tuple items, object max_length):
-    """The Negotiator kept for these offers (``_limits.kept_negotiator``).
+cdef object kept_in(dict kept, object cls, tuple items, object max_length):
+    """The negotiator of ``cls`` kept in ``kept`` for these offers.
 
     A kept one is looked up here, compiled; the policy for a new one (and for
     unhashable offers) is ``_limits.kept_negotiator``'s.
     """
-    cdef dict kept = thread_kept() if FREE_THREADED else _kept
     try:
         found = kept.get((items, max_length))
     except TypeError:
         found = None
     if found is None:
-        found = _kept_negotiator(kept, Negotiator, items, max_length)
-    return <Negotiator>found
+        found = _kept_negotiator(kept, cls, items, max_length)
+    return found
+
+
+cdef Negotiator kept_negotiator(tuple items, object max_length):
+    """The Negotiator ``negotiate``/``quality`` keep for these offers."""
+    return <Negotiator>kept_in(
+        thread_registry("kept") if FREE_THREADED else _kept, Negotiator, items, max_length)
 
 
 def negotiate(value, offers, *, default=None, max_length=_DEFAULT_MAX_LENGTH):
@@ -1324,13 +1323,17 @@ cdef int scan_weight(const unsigned char* s, Py_ssize_t n, Py_ssize_t p, int end
     return 0
 
 
-cdef int scan_item(const unsigned char* s, Py_ssize_t n, Py_ssize_t start, bint language,
+# The member grammars of ``_lists``, by number (``ListHeader.grammar``).
+cdef int LANGUAGE_GRAMMAR = _LANGUAGE_GRAMMAR
+
+
+cdef int scan_item(const unsigned char* s, Py_ssize_t n, Py_ssize_t start, int grammar,
                    Py_ssize_t* name_end, Py_ssize_t* out, int* weight) noexcept nogil:
-    """One member at ``start`` (not OWS, not a comma): a coding (a token), or a
-    language range (``*``, or 1-8 letters then ``-`` and 1-8 letters or digits,
-    again and again); its name ends at ``name_end``."""
+    """One member at ``start`` (not OWS, not a comma): a language range (``*``,
+    or 1-8 letters then ``-`` and 1-8 letters or digits, again and again), or
+    else a coding (a token); its name ends at ``name_end``."""
     cdef Py_ssize_t p = start, k
-    if not language:
+    if grammar != LANGUAGE_GRAMMAR:
         p = skip_token(s, start)
         if p == start:
             out[0] = start
@@ -1363,7 +1366,7 @@ cdef int scan_item(const unsigned char* s, Py_ssize_t n, Py_ssize_t start, bint 
     return scan_weight(s, n, p, EXPECTED_RANGE_END, out, weight)
 
 
-cdef int scan_items(const unsigned char* s, Py_ssize_t n, bint strict, bint language,
+cdef int scan_items(const unsigned char* s, Py_ssize_t n, bint strict, int grammar,
                     Scan* sc) except -1:
     """Every member of a value into ``sc`` (a Range: the name's span, the
     weight) and every skip; in strict mode the first violation is the only skip."""
@@ -1375,7 +1378,7 @@ cdef int scan_items(const unsigned char* s, Py_ssize_t n, bint strict, bint lang
             i += 1
         if i >= n:
             return 0
-        code = scan_item(s, n, i, language, &name_end, &pos, &weight)
+        code = scan_item(s, n, i, grammar, &name_end, &pos, &weight)
         if code:
             end = member_end(s, n, i, sc)
             push_skip(sc, i, end, pos, code)
@@ -1498,7 +1501,7 @@ cdef inline long long tag_key(const unsigned char* s, Py_ssize_t a, Py_ssize_t b
 cdef inline bint tag_before(long long key, Py_ssize_t at, long long other,
                             Py_ssize_t other_at) noexcept nogil:
     """Whether a tag decided by ``key`` at member offset ``at`` goes before one
-    decided by ``other`` at ``other_at``: ``_language._acceptable``'s order
+    decided by ``other`` at ``other_at``: ``_language._preference``'s order
     but for server order (the weight, a language range over ``*``, the
     member listed first, the closer relation, more shared subtags)."""
     cdef long long mask = (1 << RELATION_SHIFT) - 1
@@ -1568,24 +1571,48 @@ cdef inline object new_named(object cls, tuple fields):
     return result
 
 
+cdef class _ListKind:
+    """A list header's description (``_lists.ListHeader``) as this engine
+    reads it, with its one-call state: the last offers and the kept
+    negotiators (per thread without the GIL)."""
+
+    cdef int grammar
+    cdef str field, noun, last_name, kept_name
+    cdef object values, member, offer_set, rank
+    cdef tuple last
+    cdef dict kept
+
+    def __init__(self, values):
+        header = values._header
+        self.grammar = header.grammar
+        self.field, self.noun = header.field, header.noun
+        self.values, self.member = values, header.member
+        self.offer_set, self.rank = header.offer_set, header.rank
+        self.last_name, self.kept_name = "last_" + self.noun, "kept_" + self.noun
+        self.last, self.kept = _NO_LAST, {}
+
+
+cdef _ListKind ENCODING = _ListKind(_AcceptEncoding)
+cdef _ListKind LANGUAGE = _ListKind(_AcceptLanguage)
+
+
 cdef object check_list_length(object value, Py_ssize_t n, Py_ssize_t limit, object max_length,
                               str field):
     if n > limit:
         raise _too_long(_coerce_value(value, field), n, max_length, field)
 
 
-cdef list list_items(object value, object max_length, Py_ssize_t limit, bint language):
+cdef list list_items(_ListKind kind, object value, object max_length, Py_ssize_t limit):
     """The valid members of a present value (lenient), as (name, weight)."""
     cdef const unsigned char* s
     cdef Py_ssize_t n, i
     cdef Scan sc
     cdef Range* r
-    field = _ACCEPT_LANGUAGE if language else _ACCEPT_ENCODING
-    _owner = read_input(value, &s, &n, field)  # keeps the buffer alive
-    check_list_length(value, n, limit, max_length, field)
+    _owner = read_input(value, &s, &n, kind.field)  # keeps the buffer alive
+    check_list_length(value, n, limit, max_length, kind.field)
     scan_init(&sc)
     try:
-        scan_items(s, n, False, language, &sc)
+        scan_items(s, n, False, kind.grammar, &sc)
         items = []
         for i in range(sc.n_ranges):
             r = &sc.ranges[i]
@@ -1595,26 +1622,27 @@ cdef list list_items(object value, object max_length, Py_ssize_t limit, bint lan
         scan_free(&sc)
 
 
-cdef object parse_list(object value, bint strict, object max_length, bint language):
-    """``parse_encoding`` (``language`` false) or ``parse_language``."""
+cdef object parse_list(_ListKind kind, object value, bint strict, object max_length):
+    """``parse_encoding``, ``parse_language``: by the description ``kind``."""
     cdef const unsigned char* s
     cdef Py_ssize_t n, i
     cdef Scan sc
     cdef Range* r
     cdef Skip* sk
-    field = _ACCEPT_LANGUAGE if language else _ACCEPT_ENCODING
-    member = _LanguageRange if language else _Coding
-    _owner = read_input(value, &s, &n, field)  # keeps the buffer alive
-    check_list_length(value, n, as_limit(max_length), max_length, field)
+    if value is None:
+        return kind.values(present=False)
+    _owner = read_input(value, &s, &n, kind.field)  # keeps the buffer alive
+    check_list_length(value, n, as_limit(max_length), max_length, kind.field)
     scan_init(&sc)
     try:
-        scan_items(s, n, strict, language, &sc)
+        scan_items(s, n, strict, kind.grammar, &sc)
         if sc.n_skips:
-            coerced = _coerce_value(value, field)
+            coerced = _coerce_value(value, kind.field)
             original = _as_header_text(coerced)[0]
             if strict:
                 sk = &sc.skips[0]
-                raise _AcceptError(_reason(sk.code, original, sk.pos), coerced, sk.pos, field)
+                raise _AcceptError(
+                    _reason(sk.code, original, sk.pos), coerced, sk.pos, kind.field)
             skipped = []
             for i in range(sc.n_skips):
                 sk = &sc.skips[i]
@@ -1626,47 +1654,46 @@ cdef object parse_list(object value, bint strict, object max_length, bint langua
         members = PyTuple_New(sc.n_ranges)
         for i in range(sc.n_ranges):
             r = &sc.ranges[i]
-            made = new_named(member, (token_text(s, r.type_start, r.type_end), r.weight))
+            made = new_named(kind.member, (token_text(s, r.type_start, r.type_end), r.weight))
             Py_INCREF(made)  # PyTuple_SET_ITEM steals it
             PyTuple_SET_ITEM(members, i, made)
-        return (_AcceptLanguage if language else _AcceptEncoding)(members, True, skipped)
+        return kind.values(members, True, skipped)
     finally:
         scan_free(&sc)
 
 
-_NO_ENCODING = _AcceptEncoding(present=False)
-_NO_LANGUAGE = _AcceptLanguage(present=False)
-
-
 def parse_encoding(value, *, bint strict=False, max_length=_DEFAULT_MAX_LENGTH):
-    if value is None:
-        return _NO_ENCODING
-    return parse_list(value, strict, max_length, False)
+    return parse_list(ENCODING, value, strict, max_length)
 
 
 def parse_language(value, *, bint strict=False, max_length=_DEFAULT_MAX_LENGTH):
-    if value is None:
-        return _NO_LANGUAGE
-    return parse_list(value, strict, max_length, True)
+    return parse_list(LANGUAGE, value, strict, max_length)
 
 
 cdef class _ListNegotiator(_CachedOffers):
-    """What ``EncodingNegotiator`` and ``LanguageNegotiator`` share beyond
-    ``_CachedOffers``: the offers' rules (their C arrays are the subclasses'),
-    a value's scan, and the cached choice."""
+    """A list header's negotiator beyond ``_CachedOffers``: the description
+    ``_kind``, the offers' rules (their C arrays are the subclasses'), a
+    value's scan, and the cached choice."""
 
-    cdef object _parsed                  # _coding.CodingSet or _language.TagSet
-    cdef bint _language
+    cdef _ListKind _kind
+    cdef object _parsed                  # the description's offer set
 
-    cdef int _set_up(self, tuple items, object parsed, object cache_size,
-                     object max_length) except -1:
+    cdef tuple _set_up(self, _ListKind kind, object offers, object cache_size,
+                       object max_length):
+        """Check and keep what every list negotiator keeps; the offers, as
+        given, for the subclass to set ``_items`` to once its arrays are made."""
+        if self._items is not None:
+            raise TypeError(_SET_UP_ONCE)
+        items = _offers_tuple(offers, kind.noun)
+        parsed = kind.offer_set(items)
+        self._kind = kind
         self._cache_size = _checked_cache_size(cache_size)
         self._limit = as_limit(max_length)
         self._max_length = max_length
         self._parsed = parsed
         self._keep = []
         self._absent = parsed.absent_best
-        return 0
+        return items
 
     cdef const unsigned char* _hold(self, str text, Py_ssize_t* length) except NULL:
         cdef bytes b = text.encode("latin-1")
@@ -1688,13 +1715,10 @@ cdef class _ListNegotiator(_CachedOffers):
             n = PyUnicode_GET_LENGTH(value)
             _owner = value
         else:
-            _owner = read_input(value, &s, &n, self._field())  # keeps the buffer alive
+            _owner = read_input(value, &s, &n, self._kind.field)  # keeps the buffer alive
         if n > self._limit:
-            check_list_length(value, n, self._limit, self._max_length, self._field())
+            check_list_length(value, n, self._limit, self._max_length, self._kind.field)
         return self._best(s, n)
-
-    cdef str _field(self):
-        return _ACCEPT_LANGUAGE if self._language else _ACCEPT_ENCODING
 
     cdef Py_ssize_t _index(self, value) except -2:
         """The best offer's index for ``value``, from the cache when there."""
@@ -1710,17 +1734,17 @@ cdef class _ListNegotiator(_CachedOffers):
             return index
         return self._compute(value)
 
-    cdef object _choose(self, value, default):
+    def choose_index(self, value):
+        return self._index(value)
+
+    def choose(self, value, default=None):
         cdef Py_ssize_t index = self._index(value)
         return default if index < 0 else self._items[index]
 
-    cdef list _rank(self, value):
+    def rank(self, value):
         items = None if value is None else list_items(
-            value, self._max_length, self._limit, self._language)
-        if self._language:
-            ranked = _rank_languages(items, self._parsed)
-        else:
-            ranked = _rank_codings(items, self._parsed)
+            self._kind, value, self._max_length, self._limit)
+        ranked = self._kind.rank(items, self._parsed)
         return [(self._items[index], weight / 1000) for index, weight in ranked]
 
 
@@ -1748,12 +1772,8 @@ Codings validated once; the best of them for each request's
     def __init__(self, codings, *, cache_size=_DEFAULT_CACHE_SIZE, max_length=_DEFAULT_MAX_LENGTH):
         cdef Py_ssize_t i, n
         cdef CCoding* o
-        if self._items is not None:
-            raise TypeError(_SET_UP_ONCE)
-        items = _offers_tuple(codings, "codings")
-        parsed = _CodingSet(items)
-        self._set_up(items, parsed, cache_size, max_length)
-        names = parsed.names
+        items = self._set_up(ENCODING, codings, cache_size, max_length)
+        names = self._parsed.names
         n = len(names)
         PyMem_Free(self._codings)  # an earlier __init__ cut short
         self._n = 0
@@ -1791,15 +1811,6 @@ Codings validated once; the best of them for each request's
             PyMem_Free(own)
         return found
 
-    def choose_index(self, value):
-        return self._index(value)
-
-    def choose(self, value, default=None):
-        return self._choose(value, default)
-
-    def rank(self, value):
-        return self._rank(value)
-
 
 cdef class LanguageNegotiator(_ListNegotiator):
     # The first lines are the constructor's signature for ``inspect``.
@@ -1818,19 +1829,14 @@ Language tags validated once; the best of them for each request's
 
     def __cinit__(self):
         self._tags = NULL
-        self._language = True
 
     def __dealloc__(self):
         PyMem_Free(self._tags)
 
     def __init__(self, tags, *, cache_size=_DEFAULT_CACHE_SIZE, max_length=_DEFAULT_MAX_LENGTH):
         cdef Py_ssize_t i, n
-        if self._items is not None:
-            raise TypeError(_SET_UP_ONCE)
-        items = _offers_tuple(tags, "tags")
-        parsed = _TagSet(items)
-        self._set_up(items, parsed, cache_size, max_length)
-        subtags = parsed.subtags
+        items = self._set_up(LANGUAGE, tags, cache_size, max_length)
+        subtags = self._parsed.subtags
         n = len(subtags)
         PyMem_Free(self._tags)  # an earlier __init__ cut short
         self._n = 0
@@ -1860,44 +1866,6 @@ Language tags validated once; the best of them for each request's
             PyMem_Free(keys)
         return found
 
-    def choose_index(self, value):
-        return self._index(value)
-
-    def choose(self, value, default=None):
-        return self._choose(value, default)
-
-    def rank(self, value):
-        return self._rank(value)
-
-
-#: ``negotiate_encoding``/``negotiate_language``: kept negotiators and the
-#: last-offers shortcut of each, as ``_kept``/``_last`` are for ``negotiate``.
-cdef dict _kept_codings = {}
-cdef dict _kept_tags = {}
-cdef tuple _last_codings = _NO_LAST
-cdef tuple _last_tags = _NO_LAST
-
-
-cdef dict thread_registry(str name):
-    """This thread's registry ``name`` of kept negotiators (free-threaded builds)."""
-    try:
-        return getattr(_per_thread, name)
-    except AttributeError:
-        kept = {}
-        setattr(_per_thread, name, kept)
-        return kept
-
-
-cdef _ListNegotiator kept_list_negotiator(dict kept, object cls, tuple items, object max_length):
-    """The negotiator kept for these offers (``_limits.kept_negotiator``)."""
-    try:
-        found = kept.get((items, max_length))
-    except TypeError:
-        found = None
-    if found is None:
-        found = _kept_negotiator(kept, cls, items, max_length)
-    return <_ListNegotiator>found
-
 
 # The one-call forms scan a value of at most DIRECT_MAX_LENGTH characters at
 # once, without the kept negotiator's cache: a look-up hashes a fresh str, and
@@ -1909,62 +1877,41 @@ cdef enum:
     DIRECT_MAX_LENGTH = 64
 
 
-cdef inline Py_ssize_t one_call_index(_ListNegotiator negotiator, object value) except -2:
+cdef object negotiate_list(_ListKind kind, object cls, value, offers, default, max_length):
+    """A list header's one-call form: the negotiator kept for these offers
+    (``_limits.kept_negotiator``; the last offers' one without a look-up)
+    chooses; the answer is this call's own object."""
+    cdef tuple last, items
+    cdef _ListNegotiator negotiator
+    cdef Py_ssize_t index
+    last = getattr(_per_thread, kind.last_name, _NO_LAST) if FREE_THREADED else kind.last
+    if offers is last[0] and max_length is last[1] and same_items(offers, <tuple>last[2]):
+        items, negotiator = <tuple>last[2], <_ListNegotiator>last[3]
+    else:
+        items = _offers_tuple(offers, kind.noun)
+        negotiator = <_ListNegotiator>kept_in(
+            thread_registry(kind.kept_name) if FREE_THREADED else kind.kept,
+            cls, items, max_length)
+        last = (offers, max_length, items, negotiator)
+        if FREE_THREADED:
+            setattr(_per_thread, kind.last_name, last)
+        else:
+            kind.last = last
     if (type(value) is str and PyUnicode_GET_LENGTH(value) <= DIRECT_MAX_LENGTH) or (
         type(value) is bytes and PyBytes_GET_SIZE(value) <= DIRECT_MAX_LENGTH
     ):
-        return negotiator._compute(value)
-    return negotiator._index(value)
+        index = negotiator._compute(value)
+    else:
+        index = negotiator._index(value)
+    return default if index < 0 else items[index]
 
 
 def negotiate_encoding(value, codings, *, default=None, max_length=_DEFAULT_MAX_LENGTH):
-    global _last_codings
-    cdef tuple last, items
-    cdef _ListNegotiator negotiator
-    cdef Py_ssize_t index
-    if FREE_THREADED:
-        last = getattr(_per_thread, "last_codings", _NO_LAST)
-    else:
-        last = _last_codings
-    if codings is last[0] and max_length is last[1] and same_items(codings, <tuple>last[2]):
-        items, negotiator = <tuple>last[2], <_ListNegotiator>last[3]
-    else:
-        items = _offers_tuple(codings, "codings")
-        negotiator = kept_list_negotiator(
-            thread_registry("kept_codings") if FREE_THREADED else _kept_codings,
-            EncodingNegotiator, items, max_length)
-        last = (codings, max_length, items, negotiator)
-        if FREE_THREADED:
-            _per_thread.last_codings = last
-        else:
-            _last_codings = last
-    index = one_call_index(negotiator, value)
-    return default if index < 0 else items[index]  # this call's own object
+    return negotiate_list(ENCODING, EncodingNegotiator, value, codings, default, max_length)
 
 
 def negotiate_language(value, tags, *, default=None, max_length=_DEFAULT_MAX_LENGTH):
-    global _last_tags
-    cdef tuple last, items
-    cdef _ListNegotiator negotiator
-    cdef Py_ssize_t index
-    if FREE_THREADED:
-        last = getattr(_per_thread, "last_tags", _NO_LAST)
-    else:
-        last = _last_tags
-    if tags is last[0] and max_length is last[1] and same_items(tags, <tuple>last[2]):
-        items, negotiator = <tuple>last[2], <_ListNegotiator>last[3]
-    else:
-        items = _offers_tuple(tags, "tags")
-        negotiator = kept_list_negotiator(
-            thread_registry("kept_tags") if FREE_THREADED else _kept_tags,
-            LanguageNegotiator, items, max_length)
-        last = (tags, max_length, items, negotiator)
-        if FREE_THREADED:
-            _per_thread.last_tags = last
-        else:
-            _last_tags = last
-    index = one_call_index(negotiator, value)
-    return default if index < 0 else items[index]  # this call's own object
+    return negotiate_list(LANGUAGE, LanguageNegotiator, value, tags, default, max_length)
 
 
 # The docstrings of the public functions and methods are the pure engine's,
@@ -1991,5 +1938,6 @@ for _value in (*_BROWSER_DEFAULTS.values(), _COMMON_TYPES):
 for _shared in (parse, is_cors_safelisted, negotiate, quality, _per_thread,
                 parse_encoding, parse_language, negotiate_encoding, negotiate_language,
                 *Negotiator.__dict__.values(), *_ListNegotiator.__dict__.values(),
-                *EncodingNegotiator.__dict__.values(), *LanguageNegotiator.__dict__.values()):
+                *EncodingNegotiator.__dict__.values(), *LanguageNegotiator.__dict__.values(),
+                ENCODING, LANGUAGE):
     fa_make_immortal(_shared)

@@ -15,22 +15,18 @@ the same way, each member read by the grammar of ``_coding`` or
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
-from typing import Any, Final, TypeVar, overload
+from collections.abc import Iterable
+from typing import Any, ClassVar, Final, TypeVar, overload
 
 from ._arguments import ByArguments
-from ._coding import CodingSet, best_coding, rank_codings, scan_coding
 from ._errors import (
     ACCEPT,
-    ACCEPT_ENCODING,
-    ACCEPT_LANGUAGE,
     NEGOTIATOR_SET_UP_ONCE,
     AcceptError,
     reason,
     too_long,
 )
 from ._grammar import CORS_MAX_LENGTH, CORS_UNSAFE_BYTES
-from ._language import TagSet, best_language, rank_languages, scan_language
 from ._limits import (
     DEFAULT_CACHE_SIZE,
     DEFAULT_MAX_LENGTH,
@@ -38,6 +34,7 @@ from ._limits import (
     kept_negotiator,
     store,
 )
+from ._lists import ListHeader
 from ._match import OfferSet, best_index, rank
 from ._member import (
     TOKEN_RE,
@@ -52,11 +49,11 @@ from ._member import (
 )
 from ._text import HeaderText, HeaderValue, as_header_text, coerce_value
 from ._types import (
+    ENCODING,
+    LANGUAGE,
     Accept,
     AcceptEncoding,
     AcceptLanguage,
-    Coding,
-    LanguageRange,
     MediaRange,
     SkippedMember,
 )
@@ -229,8 +226,14 @@ def _text(
     return coerced, original, text
 
 
-def _skipped(raw: list[RawSkip], original: str) -> list[SkippedMember]:
-    """The skipped members of a lenient scan, with their text and reason."""
+def _checked_skips(
+    raw: list[RawSkip], coerced: str | bytes, original: str, strict: bool, field: str
+) -> list[SkippedMember]:
+    """The skipped members of a lenient scan, with their text and reason; in
+    strict mode the first violation raises ``AcceptError`` naming ``field``."""
+    if strict and raw:
+        code, pos = raw[0][3], raw[0][2]
+        raise AcceptError(reason(code, original, pos), coerced, pos, field)
     return [
         SkippedMember(
             start,
@@ -262,12 +265,10 @@ def parse(
         return _ABSENT
     coerced, original, text = _text(value, max_length)
     found, raw = scan(text, strict)
-    if strict and raw:
-        code, pos = raw[0][3], raw[0][2]
-        raise AcceptError(reason(code, original, pos), coerced, pos)
+    skipped = _checked_skips(raw, coerced, original, strict, ACCEPT)
     ranges: list[MediaRange] = [_new_range(MediaRange, rng) for rng in found]
     safe = len(text) <= CORS_MAX_LENGTH and _CORS_UNSAFE.search(text) is None
-    return Accept(ranges, skipped=_skipped(raw, original), cors_safelisted=safe)
+    return Accept(ranges, skipped=skipped, cors_safelisted=safe)
 
 
 def _ranges(
@@ -441,36 +442,31 @@ def quality(
     return ranked[0][1] if ranked else 0.0
 
 
-# --- Accept-Encoding and Accept-Language (RFC 9110 §12.5.3-4) ---------------
+# --- list headers: Accept-Encoding, Accept-Language (RFC 9110 §12.5.3-4) ------
+# One implementation serves every list header, driven by its description
+# (``_lists.ListHeader``, in ``_types``): grammar, offer set, scorer, member.
 
-#: The optional weight of a common member: ``;q=`` and a qvalue-shaped number
-#: (``exact_weight`` then checks it), OWS around the ``;`` and after it all.
-_FAST_WEIGHT: Final = r"(?:[ \t]*;[ \t]*[qQ]=([01](?:\.[0-9]{0,3})?))?[ \t]*"
-#: A common member, read in one match: the name, then the weight if any. Every
-#: part after the name is optional, so a match never backtracks over the
-#: name; a member it does not cover whole takes the exact path.
-_FAST_CODING: Final = re.compile(rf"({TOKEN_RE}){_FAST_WEIGHT}")
-_FAST_LANGUAGE: Final = re.compile(
-    rf"(\*|[A-Za-z]{{1,8}}(?:-[A-Za-z0-9]{{1,8}})*){_FAST_WEIGHT}"
-)
-
-#: One member's exact reading: (error code, position, name, weight).
-MemberScanner = Callable[[str, int], tuple[int, int, str, int]]
-#: A member of either value as the engine builds it: (name, weight).
+#: A member of a list value as the engine builds it: (name, weight).
 Item = tuple[str, int]
+#: Each description's common-member pattern, compiled once, by header name.
+_FAST: Final = {
+    header.field: re.compile(header.fast) for header in (ENCODING, LANGUAGE)
+}
+_Values = TypeVar("_Values", AcceptEncoding, AcceptLanguage)
 
 
 def scan_list(
-    text: str, strict: bool, fast: re.Pattern[str], member: MemberScanner
+    text: str, strict: bool, header: ListHeader
 ) -> tuple[list[Item], list[RawSkip]]:
-    """Scan a whole Accept-Encoding or Accept-Language value.
+    """Scan a whole list value by ``header``'s grammar.
 
-    Each member is tried with the ``fast`` pattern (over at most
+    Each member is tried with the common-member pattern (over at most
     ``_FAST_MEMBER_MAX`` characters) and, where that does not cover it whole,
-    read by ``member``: a member stops being read at its first violation,
-    and the scan goes on at its end (``member_end``). In strict mode the
-    first violation is the only skip.
+    read by the exact ``header.scan_member``: a member stops being read at
+    its first violation, and the scan goes on at its end (``member_end``).
+    In strict mode the first violation is the only skip.
     """
+    fast, member = _FAST[header.field], header.scan_member
     items: list[Item] = []
     skipped: list[RawSkip] = []
     n = len(text)
@@ -501,26 +497,17 @@ def scan_list(
             i = pos
 
 
-def _scan_value(
-    value: HeaderText,
-    strict: bool,
-    max_length: int | None,
-    field: str,
-    fast: re.Pattern[str],
-    member: MemberScanner,
-) -> tuple[list[Item], list[SkippedMember]]:
-    """The members and the skipped members of a present value; in strict
-    mode the first violation raises ``AcceptError`` naming ``field``."""
-    coerced, original, text = _text(value, max_length, field)
-    found, raw = scan_list(text, strict, fast, member)
-    if strict and raw:
-        code, pos = raw[0][3], raw[0][2]
-        raise AcceptError(reason(code, original, pos), coerced, pos, field)
-    return found, _skipped(raw, original)
-
-
-_NO_ENCODING: Final = AcceptEncoding(present=False)
-_NO_LANGUAGE: Final = AcceptLanguage(present=False)
+def _parse_list(
+    kind: type[_Values], value: HeaderValue, strict: bool, max_length: int | None
+) -> _Values:
+    """``parse_encoding``/``parse_language`` by the description of ``kind``."""
+    if value is None:
+        return kind(present=False)
+    header = kind._header
+    coerced, original, text = _text(value, max_length, header.field)
+    found, raw = scan_list(text, strict, header)
+    skipped = _checked_skips(raw, coerced, original, strict, header.field)
+    return kind([_new_range(header.member, item) for item in found], True, skipped)
 
 
 def parse_encoding(
@@ -541,13 +528,7 @@ def parse_encoding(
     position. A value longer than ``max_length`` characters raises
     ``AcceptError`` in both modes; ``max_length=None`` lifts the limit.
     """
-    if value is None:
-        return _NO_ENCODING
-    found, skipped = _scan_value(
-        value, strict, max_length, ACCEPT_ENCODING, _FAST_CODING, scan_coding
-    )
-    codings = [_new_range(Coding, item) for item in found]
-    return AcceptEncoding(codings, skipped=skipped)
+    return _parse_list(AcceptEncoding, value, strict, max_length)
 
 
 def parse_language(
@@ -569,50 +550,26 @@ def parse_language(
     position. A value longer than ``max_length`` characters raises
     ``AcceptError`` in both modes; ``max_length=None`` lifts the limit.
     """
-    if value is None:
-        return _NO_LANGUAGE
-    found, skipped = _scan_value(
-        value, strict, max_length, ACCEPT_LANGUAGE, _FAST_LANGUAGE, scan_language
-    )
-    ranges = [_new_range(LanguageRange, item) for item in found]
-    return AcceptLanguage(ranges, skipped=skipped)
-
-
-def _encoding_items(value: HeaderValue, max_length: int | None) -> list[Item] | None:
-    """The valid members of an Accept-Encoding value (lenient); None: absent."""
-    if value is None:
-        return None
-    text = _text(value, max_length, ACCEPT_ENCODING)[2]
-    return scan_list(text, False, _FAST_CODING, scan_coding)[0]
-
-
-def _language_items(value: HeaderValue, max_length: int | None) -> list[Item] | None:
-    """The valid members of an Accept-Language value (lenient); None: absent."""
-    if value is None:
-        return None
-    text = _text(value, max_length, ACCEPT_LANGUAGE)[2]
-    return scan_list(text, False, _FAST_LANGUAGE, scan_language)[0]
+    return _parse_list(AcceptLanguage, value, strict, max_length)
 
 
 class _ListNegotiator(ByArguments):
-    """What ``EncodingNegotiator`` and ``LanguageNegotiator`` share: offers
-    validated once, a bounded cache of recent values (``_limits.store``)."""
+    """A list header's negotiator (``EncodingNegotiator``,
+    ``LanguageNegotiator``): offers validated once by the description
+    ``_header``, a bounded cache of recent values (``_limits.store``)."""
 
     __slots__ = ("_cache", "_cache_size", "_max_length", "_offers", "_parsed")
 
-    _offers: tuple[str, ...]
-    _parsed: Any
+    _header: ClassVar[ListHeader]
 
     def _set_up(
-        self,
-        offers: tuple[str, ...],
-        parsed: Any,
-        cache_size: int,
-        max_length: int | None,
+        self, offers: Iterable[str], cache_size: int, max_length: int | None
     ) -> None:
+        if hasattr(self, "_offers"):
+            raise TypeError(NEGOTIATOR_SET_UP_ONCE)
         self._cache_size = checked_cache_size(cache_size)
-        self._offers = offers
-        self._parsed = parsed
+        self._offers: tuple[str, ...] = offers_tuple(offers, self._header.noun)
+        self._parsed = self._header.offer_set(self._offers)
         self._cache: dict[str | bytes, int] = {}
         self._max_length = max_length
 
@@ -627,18 +584,47 @@ class _ListNegotiator(ByArguments):
             "max_length": self._max_length,
         }
 
-    def _compute(self, value: HeaderValue) -> int:
-        raise NotImplementedError
+    def _items(self, value: HeaderValue) -> list[Item] | None:
+        """The valid members of ``value`` (lenient); None: absent."""
+        if value is None:
+            return None
+        header = self._header
+        text = _text(value, self._max_length, header.field)[2]
+        return scan_list(text, False, header)[0]
 
-    def _index(self, value: HeaderValue) -> int:
-        """The best offer's index for ``value``, from the cache when there."""
+    def choose_index(self, value: HeaderValue) -> int:
+        """The index of the best offer for ``value``, -1 when none is acceptable."""
         if type(value) is str or type(value) is bytes:
             index = self._cache.get(value)
             if index is None:
-                index = self._compute(value)
+                index = self._header.best(self._items(value), self._parsed)
                 store(self._cache, self._cache_size, value, index)
             return index
-        return self._compute(value)
+        return self._header.best(self._items(value), self._parsed)
+
+    @overload
+    def choose(self, value: HeaderValue) -> str | None: ...
+    @overload
+    def choose(self, value: HeaderValue, default: _D) -> str | _D: ...
+    def choose(self, value: HeaderValue, default: Any = None) -> Any:
+        """The best acceptable offer for ``value``, else ``default``.
+
+        The very object given, by the rules of the header's one-call function
+        (``negotiate_encoding``, ``negotiate_language``); the answers for
+        recent values come from the cache.
+        """
+        index = self.choose_index(value)
+        return default if index < 0 else self._offers[index]
+
+    def rank(self, value: HeaderValue) -> list[tuple[str, float]]:
+        """The acceptable offers with their weight, best first.
+
+        The order is the one ``choose`` uses; a weight of 0 is left out.
+        ``None`` (header absent) gives every offer at 1.0, in the order an
+        absent header prefers (``identity`` first for Accept-Encoding).
+        """
+        ranked = self._header.rank(self._items(value), self._parsed)
+        return [(self._offers[index], weight / 1000) for index, weight in ranked]
 
 
 class EncodingNegotiator(_ListNegotiator):
@@ -651,6 +637,7 @@ class EncodingNegotiator(_ListNegotiator):
     """
 
     __slots__ = ()
+    _header = ENCODING
 
     def __init__(
         self,
@@ -659,47 +646,12 @@ class EncodingNegotiator(_ListNegotiator):
         cache_size: int = DEFAULT_CACHE_SIZE,
         max_length: int | None = DEFAULT_MAX_LENGTH,
     ) -> None:
-        if hasattr(self, "_offers"):
-            raise TypeError(NEGOTIATOR_SET_UP_ONCE)
-        offers = offers_tuple(codings, "codings")
-        self._set_up(offers, CodingSet(offers), cache_size, max_length)
+        self._set_up(codings, cache_size, max_length)
 
     @property
     def codings(self) -> tuple[str, ...]:
         """The codings, in server order, as given."""
         return self._offers
-
-    def _compute(self, value: HeaderValue) -> int:
-        return best_coding(_encoding_items(value, self._max_length), self._parsed)
-
-    def choose_index(self, value: HeaderValue) -> int:
-        """The index in ``codings`` of the best coding for ``value``.
-
-        -1 when no coding is acceptable.
-        """
-        return self._index(value)
-
-    @overload
-    def choose(self, value: HeaderValue) -> str | None: ...
-    @overload
-    def choose(self, value: HeaderValue, default: _D) -> str | _D: ...
-    def choose(self, value: HeaderValue, default: Any = None) -> Any:
-        """The best acceptable coding for ``value``, else ``default``.
-
-        The very object given in ``codings``, by the rules of ``negotiate_encoding``;
-        the answers for recent values come from the cache.
-        """
-        index = self._index(value)
-        return default if index < 0 else self._offers[index]
-
-    def rank(self, value: HeaderValue) -> list[tuple[str, float]]:
-        """The acceptable codings with their weight, best first.
-
-        The order is the one ``choose`` uses; a weight of 0 is left out. ``None``
-        (header absent) gives every coding at 1.0, ``identity`` first.
-        """
-        ranked = rank_codings(_encoding_items(value, self._max_length), self._parsed)
-        return [(self._offers[index], weight / 1000) for index, weight in ranked]
 
 
 class LanguageNegotiator(_ListNegotiator):
@@ -712,6 +664,7 @@ class LanguageNegotiator(_ListNegotiator):
     """
 
     __slots__ = ()
+    _header = LANGUAGE
 
     def __init__(
         self,
@@ -720,53 +673,35 @@ class LanguageNegotiator(_ListNegotiator):
         cache_size: int = DEFAULT_CACHE_SIZE,
         max_length: int | None = DEFAULT_MAX_LENGTH,
     ) -> None:
-        if hasattr(self, "_offers"):
-            raise TypeError(NEGOTIATOR_SET_UP_ONCE)
-        offers = offers_tuple(tags, "tags")
-        self._set_up(offers, TagSet(offers), cache_size, max_length)
+        self._set_up(tags, cache_size, max_length)
 
     @property
     def tags(self) -> tuple[str, ...]:
         """The language tags, in server order, as given."""
         return self._offers
 
-    def _compute(self, value: HeaderValue) -> int:
-        return best_language(_language_items(value, self._max_length), self._parsed)
 
-    def choose_index(self, value: HeaderValue) -> int:
-        """The index in ``tags`` of the best language tag for ``value``.
-
-        -1 when no language tag is acceptable.
-        """
-        return self._index(value)
-
-    @overload
-    def choose(self, value: HeaderValue) -> str | None: ...
-    @overload
-    def choose(self, value: HeaderValue, default: _D) -> str | _D: ...
-    def choose(self, value: HeaderValue, default: Any = None) -> Any:
-        """The best acceptable language tag for ``value``, else ``default``.
-
-        The very object given in ``tags``, by the rules of ``negotiate_language``;
-        the answers for recent values come from the cache.
-        """
-        index = self._index(value)
-        return default if index < 0 else self._offers[index]
-
-    def rank(self, value: HeaderValue) -> list[tuple[str, float]]:
-        """The acceptable language tags with their weight, best first.
-
-        The order is the one ``choose`` uses; a weight of 0 is left out. ``None``
-        (header absent) gives every language tag at 1.0, in server order.
-        """
-        ranked = rank_languages(_language_items(value, self._max_length), self._parsed)
-        return [(self._offers[index], weight / 1000) for index, weight in ranked]
-
-
+_L = TypeVar("_L", EncodingNegotiator, LanguageNegotiator)
 #: ``negotiate_encoding``/``negotiate_language``: the negotiator of each recent
-#: (offers, max_length), shared by threads as ``_kept`` is.
-_kept_codings: dict[tuple[tuple[str, ...], int | None], EncodingNegotiator] = {}
-_kept_tags: dict[tuple[tuple[str, ...], int | None], LanguageNegotiator] = {}
+#: (offers, max_length), by negotiator class, shared by threads as ``_kept`` is.
+_kept_lists: Final[dict[type[Any], dict[Any, Any]]] = {
+    EncodingNegotiator: {},
+    LanguageNegotiator: {},
+}
+
+
+def _negotiate_list(
+    kind: type[_L],
+    value: HeaderValue,
+    offers: Iterable[str],
+    default: Any,
+    max_length: int | None,
+) -> Any:
+    """A list header's one-call form: the kept negotiator of ``kind`` chooses."""
+    items = offers_tuple(offers, kind._header.noun)
+    negotiator = kept_negotiator(_kept_lists[kind], kind, items, max_length)
+    index = negotiator.choose_index(value)
+    return default if index < 0 else items[index]  # this call's own object
 
 
 @overload
@@ -807,10 +742,7 @@ def negotiate_encoding(
     list is validated once; recent values may be cached (a short value is
     scanned again: that is as quick as looking it up).
     """
-    items = offers_tuple(codings, "codings")
-    negotiator = kept_negotiator(_kept_codings, EncodingNegotiator, items, max_length)
-    index = negotiator.choose_index(value)
-    return default if index < 0 else items[index]  # this call's own object
+    return _negotiate_list(EncodingNegotiator, value, codings, default, max_length)
 
 
 @overload
@@ -854,7 +786,4 @@ def negotiate_language(
     tags list is validated once; recent values may be cached (a short value is
     scanned again: that is as quick as looking it up).
     """
-    items = offers_tuple(tags, "tags")
-    negotiator = kept_negotiator(_kept_tags, LanguageNegotiator, items, max_length)
-    index = negotiator.choose_index(value)
-    return default if index < 0 else items[index]  # this call's own object
+    return _negotiate_list(LanguageNegotiator, value, tags, default, max_length)

@@ -8,11 +8,12 @@ three decimals), so no comparison ever depends on binary floating point.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any, NamedTuple, TypeVar, overload
+from typing import Any, ClassVar, Final, NamedTuple, TypeVar, overload
 
-from ._coding import CodingSet, best_coding, coding_scores, rank_codings
+from . import _coding, _language
+from ._errors import ACCEPT_ENCODING, ACCEPT_LANGUAGE
 from ._grammar import TCHARS
-from ._language import TagSet, best_language, language_weight, rank_languages
+from ._lists import CODING_GRAMMAR, LANGUAGE_GRAMMAR, ListHeader
 from ._match import OfferSet, best_index, range_matches, rank, scores
 from ._member import OfferSpec, offers_tuple, parse_offer, parse_offers
 
@@ -99,108 +100,6 @@ class SkippedMember(NamedTuple):
     reason: str
 
 
-class Accept(Sequence[MediaRange]):
-    """A parsed Accept value: an immutable sequence of ``MediaRange`` in header order.
-
-    ``present`` is False when the header was absent (``None``): then every type
-    is acceptable at q=1 (RFC 9110 §12.5.1). ``skipped`` lists the members that
-    lenient mode ignored. ``cors_safelisted`` is the Fetch verdict on the value.
-    """
-
-    __slots__ = ("_ranges", "cors_safelisted", "present", "skipped")
-
-    def __init__(
-        self,
-        ranges: Iterable[MediaRange] = (),
-        present: bool = True,
-        skipped: Iterable[SkippedMember] = (),
-        cors_safelisted: bool = True,
-    ) -> None:
-        self._ranges: tuple[MediaRange, ...] = tuple(ranges)
-        self.present = present
-        self.skipped: tuple[SkippedMember, ...] = tuple(skipped)
-        self.cors_safelisted = cors_safelisted
-
-    @overload
-    def __getitem__(self, index: int) -> MediaRange: ...
-    @overload
-    def __getitem__(self, index: slice) -> tuple[MediaRange, ...]: ...
-    def __getitem__(self, index: int | slice) -> MediaRange | tuple[MediaRange, ...]:
-        return self._ranges[index]
-
-    def __len__(self) -> int:
-        return len(self._ranges)
-
-    def __iter__(self) -> Iterator[MediaRange]:
-        return iter(self._ranges)
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, Accept):
-            return self._ranges == other._ranges and self.present == other.present
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash((self._ranges, self.present))
-
-    def __repr__(self) -> str:
-        if not self.present:
-            return "Accept(None)"
-        return f"Accept({str(self)!r})"
-
-    def __str__(self) -> str:
-        """A canonical header value that parses back to the same ranges."""
-        return ", ".join(str(r) for r in self._ranges)
-
-    def __reduce__(
-        self,
-    ) -> tuple[
-        type[Accept],
-        tuple[tuple[MediaRange, ...], bool, tuple[SkippedMember, ...], bool],
-    ]:
-        """Pickle and copy by the constructor's arguments."""
-        return (
-            type(self),
-            (self._ranges, self.present, self.skipped, self.cors_safelisted),
-        )
-
-    @staticmethod
-    def _parse_offers(offers: Iterable[OfferSpec]) -> OfferSet:
-        return OfferSet(parse_offers(offers))
-
-    def quality(self, media_type: str) -> float:
-        """The weight this value gives the concrete ``media_type`` (rule 10)."""
-        offers = self._parse_offers([media_type])
-        if not self.present:
-            return 1.0
-        return scores(self._ranges, offers)[0][0] / 1000
-
-    def accepts(self, media_type: str) -> bool:
-        """Whether ``media_type`` is acceptable (its quality is above 0)."""
-        return self.quality(media_type) > 0
-
-    def rank(self, offers: Iterable[OfferSpec]) -> list[tuple[str, float]]:
-        """Acceptable offers with their score (q, times qs for a weighted
-        offer), best first (rules 11 and 15); a score of 0 is left out."""
-        parsed = self._parse_offers(offers)
-        return [
-            (parsed.values[i], score / 1_000_000)
-            for i, score in rank(self._ranges if self.present else None, parsed)
-        ]
-
-    @overload
-    def best(self, offers: Iterable[_T | tuple[_T, float]]) -> _T | None: ...
-    @overload
-    def best(self, offers: Iterable[_T | tuple[_T, float]], default: _D) -> _T | _D: ...
-    def best(
-        self, offers: Iterable[_T | tuple[_T, float]], default: object = None
-    ) -> object:
-        """The best acceptable offer (the very media type object given; for a
-        ``(media type, qs)`` pair, its media type), else ``default``."""
-        parsed = self._parse_offers(offers)
-        index = best_index(self._ranges if self.present else None, parsed)
-        return default if index < 0 else parsed.values[index]
-
-
 class Coding(NamedTuple):
     """One member of an Accept-Encoding value: a content coding and its weight.
 
@@ -254,14 +153,18 @@ class LanguageRange(NamedTuple):
         return f"{self.range};q={format_weight(self.weight)}"
 
 
-_M = TypeVar("_M", Coding, LanguageRange)
+_M = TypeVar("_M", MediaRange, Coding, LanguageRange)
 
 
 class _Members(Sequence[_M]):
-    """An immutable sequence of a value's members in header order, with
-    ``present`` (False when the header was absent) and ``skipped``."""
+    """A parsed value: an immutable sequence of its members in header order,
+    ``present`` (False when the header was absent) and ``skipped`` (the
+    members lenient mode ignored). A list header's ``quality``, ``rank`` and
+    ``best`` follow its description, ``_header``."""
 
     __slots__ = ("_members", "present", "skipped")
+
+    _header: ClassVar[ListHeader]
 
     def __init__(
         self,
@@ -303,11 +206,133 @@ class _Members(Sequence[_M]):
         """A canonical header value that parses back to the same members."""
         return ", ".join(str(member) for member in self._members)
 
-    def __reduce__(
-        self,
-    ) -> tuple[type[Any], tuple[tuple[_M, ...], bool, tuple[SkippedMember, ...]]]:
+    def __reduce__(self) -> tuple[type[Any], tuple[Any, ...]]:
         """Pickle and copy by the constructor's arguments."""
         return (type(self), (self._members, self.present, self.skipped))
+
+    def quality(self, offer: str) -> float:
+        """The weight this value gives one offer, 0.0 to 1.0; 1.0 when absent."""
+        header = self._header
+        offers = header.offer_set(offers_tuple([offer], header.noun))  # checks it
+        if not self.present:
+            return 1.0
+        return header.weight(self._members, offers) / 1000  # type: ignore[arg-type]
+
+    def accepts(self, offer: str) -> bool:
+        """Whether ``offer`` is acceptable (its quality is above 0)."""
+        return self.quality(offer) > 0
+
+    def rank(self, offers: Iterable[str]) -> list[tuple[str, float]]:
+        """Acceptable offers with their weight, best first (the order of
+        ``best``); a weight of 0 is left out."""
+        header = self._header
+        parsed = header.offer_set(offers_tuple(offers, header.noun))
+        items = self._members if self.present else None
+        ranked = header.rank(items, parsed)  # type: ignore[arg-type]
+        return [(parsed.values[index], weight / 1000) for index, weight in ranked]
+
+    @overload
+    def best(self, offers: Iterable[_T]) -> _T | None: ...
+    @overload
+    def best(self, offers: Iterable[_T], default: _D) -> _T | _D: ...
+    def best(self, offers: Iterable[str], default: object = None) -> object:
+        """The best acceptable offer (the very object given), else ``default``,
+        by the header's rule (docs/rules.md)."""
+        header = self._header
+        parsed = header.offer_set(offers_tuple(offers, header.noun))
+        items = self._members if self.present else None
+        index = header.best(items, parsed)  # type: ignore[arg-type]
+        return default if index < 0 else parsed.values[index]
+
+
+class Accept(_Members[MediaRange]):
+    """A parsed Accept value: an immutable sequence of ``MediaRange`` in header order.
+
+    ``present`` is False when the header was absent (``None``): then every type
+    is acceptable at q=1 (RFC 9110 §12.5.1). ``skipped`` lists the members that
+    lenient mode ignored. ``cors_safelisted`` is the Fetch verdict on the value.
+    """
+
+    __slots__ = ("cors_safelisted",)
+
+    def __init__(
+        self,
+        ranges: Iterable[MediaRange] = (),
+        present: bool = True,
+        skipped: Iterable[SkippedMember] = (),
+        cors_safelisted: bool = True,
+    ) -> None:
+        super().__init__(ranges, present, skipped)
+        self.cors_safelisted = cors_safelisted
+
+    def __reduce__(self) -> tuple[type[Any], tuple[Any, ...]]:
+        """Pickle and copy by the constructor's arguments."""
+        return (
+            type(self),
+            (self._members, self.present, self.skipped, self.cors_safelisted),
+        )
+
+    def _ranges(self) -> tuple[MediaRange, ...] | None:
+        return self._members if self.present else None
+
+    def quality(self, media_type: str) -> float:
+        """The weight this value gives the concrete ``media_type`` (rule 10)."""
+        offers = OfferSet(parse_offers([media_type]))
+        if not self.present:
+            return 1.0
+        return scores(self._members, offers)[0][0] / 1000
+
+    def accepts(self, media_type: str) -> bool:
+        """Whether ``media_type`` is acceptable (its quality is above 0)."""
+        return self.quality(media_type) > 0
+
+    def rank(self, offers: Iterable[OfferSpec]) -> list[tuple[str, float]]:
+        """Acceptable offers with their score (q, times qs for a weighted
+        offer), best first (rules 11 and 15); a score of 0 is left out."""
+        parsed = OfferSet(parse_offers(offers))
+        return [
+            (parsed.values[i], score / 1_000_000)
+            for i, score in rank(self._ranges(), parsed)
+        ]
+
+    @overload
+    def best(self, offers: Iterable[_T | tuple[_T, float]]) -> _T | None: ...
+    @overload
+    def best(self, offers: Iterable[_T | tuple[_T, float]], default: _D) -> _T | _D: ...
+    def best(
+        self, offers: Iterable[_T | tuple[_T, float]], default: object = None
+    ) -> object:
+        """The best acceptable offer (the very media type object given; for a
+        ``(media type, qs)`` pair, its media type), else ``default``."""
+        parsed = OfferSet(parse_offers(offers))
+        index = best_index(self._ranges(), parsed)
+        return default if index < 0 else parsed.values[index]
+
+
+ENCODING: Final = ListHeader(
+    field=ACCEPT_ENCODING,
+    noun="codings",
+    grammar=CODING_GRAMMAR,
+    fast=_coding.FAST_MEMBER,
+    scan_member=_coding.scan_coding,
+    offer_set=_coding.CodingSet,
+    best=_coding.best_coding,
+    rank=_coding.rank_codings,
+    weight=_coding.coding_weight,
+    member=Coding,
+)
+LANGUAGE: Final = ListHeader(
+    field=ACCEPT_LANGUAGE,
+    noun="tags",
+    grammar=LANGUAGE_GRAMMAR,
+    fast=_language.FAST_MEMBER,
+    scan_member=_language.scan_language,
+    offer_set=_language.TagSet,
+    best=_language.best_language,
+    rank=_language.rank_languages,
+    weight=_language.language_weight,
+    member=LanguageRange,
+)
 
 
 class AcceptEncoding(_Members[Coding]):
@@ -315,49 +340,15 @@ class AcceptEncoding(_Members[Coding]):
 
     ``present`` is False when the header was absent (``None``): then any
     coding is acceptable (RFC 9110 §12.5.3). ``skipped`` lists the members
-    lenient mode ignored.
+    lenient mode ignored. A coding's weight is its own entry's, else the
+    ``*`` entry's, else for ``identity`` the lowest weight above 0; ``best``
+    prefers the highest weight, then its own entry over ``*`` over the
+    implicit weight of identity, then server order; absent: ``identity`` if
+    offered, else the first.
     """
 
     __slots__ = ()
-
-    def _items(self) -> tuple[Coding, ...] | None:
-        return self._members if self.present else None
-
-    def quality(self, coding: str) -> float:
-        """The weight this value gives ``coding`` (its own entry, else ``*``,
-        else for ``identity`` the lowest weight above 0); 1.0 when absent."""
-        offers = CodingSet([coding])
-        if not self.present:
-            return 1.0
-        return coding_scores(self._members, offers)[0][0] / 1000
-
-    def accepts(self, coding: str) -> bool:
-        """Whether ``coding`` is acceptable (its quality is above 0)."""
-        return self.quality(coding) > 0
-
-    def rank(self, codings: Iterable[str]) -> list[tuple[str, float]]:
-        """Acceptable codings with their weight, best first (the order of
-        ``best``); a weight of 0 is left out."""
-        offers = CodingSet(offers_tuple(codings, "codings"))
-        return [
-            (offers.values[index], weight / 1000)
-            for index, weight in rank_codings(self._items(), offers)
-        ]
-
-    @overload
-    def best(self, codings: Iterable[_T]) -> _T | None: ...
-    @overload
-    def best(self, codings: Iterable[_T], default: _D) -> _T | _D: ...
-    def best(self, codings: Iterable[str], default: object = None) -> object:
-        """The best acceptable coding (the very object given), else ``default``.
-
-        The highest weight, then its own entry over ``*`` over the implicit
-        weight of identity, then server order (RFC 9110 §12.5.3). Absent:
-        ``identity`` if offered, else the first.
-        """
-        offers = CodingSet(offers_tuple(codings, "codings"))
-        index = best_coding(self._items(), offers)
-        return default if index < 0 else offers.values[index]
+    _header = ENCODING
 
 
 class AcceptLanguage(_Members[LanguageRange]):
@@ -365,45 +356,11 @@ class AcceptLanguage(_Members[LanguageRange]):
 
     ``present`` is False when the header was absent (``None``): then any
     language is acceptable (RFC 9110 §12.5.4). ``skipped`` lists the members
-    lenient mode ignored.
+    lenient mode ignored. A tag's weight is the q of its deciding range;
+    ``best`` prefers the highest weight, then a language range over ``*``,
+    then the deciding range listed first, then the closer relation, then
+    server order (docs/rules.md rule 19); absent: the first tag.
     """
 
     __slots__ = ()
-
-    def _items(self) -> tuple[LanguageRange, ...] | None:
-        return self._members if self.present else None
-
-    def quality(self, tag: str) -> float:
-        """The weight this value gives the language ``tag``: the q of its
-        deciding range (docs/rules.md rule 19); 1.0 when absent."""
-        weight = language_weight(self._members, tag)  # checks the tag first
-        return weight / 1000 if self.present else 1.0
-
-    def accepts(self, tag: str) -> bool:
-        """Whether ``tag`` is acceptable (its quality is above 0)."""
-        return self.quality(tag) > 0
-
-    def rank(self, tags: Iterable[str]) -> list[tuple[str, float]]:
-        """Acceptable tags with their weight, best first (the order of
-        ``best``); a weight of 0 is left out."""
-        offers = TagSet(offers_tuple(tags, "tags"))
-        return [
-            (offers.values[index], weight / 1000)
-            for index, weight in rank_languages(self._items(), offers)
-        ]
-
-    @overload
-    def best(self, tags: Iterable[_T]) -> _T | None: ...
-    @overload
-    def best(self, tags: Iterable[_T], default: _D) -> _T | _D: ...
-    def best(self, tags: Iterable[str], default: object = None) -> object:
-        """The best acceptable tag (the very object given), else ``default``.
-
-        The highest weight, then a language range over ``*``, then the
-        deciding range listed first, then the closer relation, then server
-        order (RFC 9110 §12.5.4, docs/rules.md rule 19). Absent: the first
-        tag.
-        """
-        offers = TagSet(offers_tuple(tags, "tags"))
-        index = best_language(self._items(), offers)
-        return default if index < 0 else offers.values[index]
+    _header = LANGUAGE

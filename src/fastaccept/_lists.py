@@ -1,0 +1,73 @@
+"""A list header, described once: what each engine and the parsed values read.
+
+Accept-Encoding and Accept-Language (RFC 9110 §12.5.3-4) are both lists of
+``name [ weight ]`` members. Each is one ``ListHeader``: its grammar (a
+module such as ``_coding``), its offer set, its scorer and its member type.
+One parse, one negotiator and one one-call function per engine serve every
+description; a third such header takes a grammar module, a description in
+``_types`` and an export (docs/development.md, "Architecture").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+
+class ListHeader:
+    """One list header's rules.
+
+    ``field`` names the header in errors; ``noun`` the offers in errors
+    (``codings``). ``grammar`` numbers the member grammar for the Cython
+    engine's scanner; for the pure engine, ``fast`` is a pattern that reads
+    a common member in one match (name, then weight) and ``scan_member``
+    reads any member exactly. ``offer_set`` validates the offers once;
+    ``best``, ``rank`` and ``weight`` score members against them (weights in
+    thousandths); ``member`` is the named tuple a parsed member becomes.
+    """
+
+    __slots__ = (
+        "best",
+        "fast",
+        "field",
+        "grammar",
+        "member",
+        "noun",
+        "offer_set",
+        "rank",
+        "scan_member",
+        "weight",
+    )
+
+    def __init__(
+        self,
+        *,
+        field: str,
+        noun: str,
+        grammar: int,
+        fast: str,
+        scan_member: Callable[[str, int], tuple[int, int, str, int]],
+        offer_set: Callable[[tuple[str, ...]], Any],
+        best: Callable[[Sequence[tuple[str, int]] | None, Any], int],
+        rank: Callable[[Sequence[tuple[str, int]] | None, Any], list[tuple[int, int]]],
+        weight: Callable[[Sequence[tuple[str, int]], Any], int],
+        member: type[Any],
+    ) -> None:
+        self.field = field
+        self.noun = noun
+        self.grammar = grammar
+        self.fast = fast
+        self.scan_member = scan_member
+        self.offer_set = offer_set
+        self.best = best
+        self.rank = rank
+        self.weight = weight
+        self.member = member
+
+    def __repr__(self) -> str:
+        return f"<ListHeader {self.field}>"
+
+
+#: The member grammars the Cython engine's scanner knows (``ListHeader.grammar``).
+CODING_GRAMMAR = 0
+LANGUAGE_GRAMMAR = 1
