@@ -883,7 +883,7 @@ def test_the_error_codes_are_new_numbers() -> None:
     codes = {
         name: value
         for name, value in vars(_errors).items()
-        if name.isupper() and isinstance(value, int)
+        if name.isupper() and type(value) is int
     }
     assert len(set(codes.values())) == len(codes) == 24
     for name in ("EXPECTED_CODING", "EXPECTED_LANGUAGE", "EXPECTED_COMMA"):

@@ -29,6 +29,7 @@ NEEDED = {
     "fastaccept._match",
     "fastaccept._member",
     "fastaccept._text",
+    "fastaccept._tuples",
     "fastaccept._types",
 }
 ENGINE_MODULES = {
@@ -48,7 +49,9 @@ NEVER = {
     "inspect",
     "json",
     "socket",
+    "threading",
     "tokenize",
+    "typing",
 }
 
 

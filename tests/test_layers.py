@@ -18,7 +18,15 @@ import fastaccept
 
 #: Each module of the package, by layer, lowest first.
 LAYERS: dict[str, tuple[str, ...]] = {
-    "ground": ("_text", "_grammar", "_errors", "_limits", "_defaults", "_arguments"),
+    "ground": (
+        "_text",
+        "_tuples",
+        "_grammar",
+        "_errors",
+        "_limits",
+        "_defaults",
+        "_arguments",
+    ),
     "values and rules": (
         "_lists",
         "_member",

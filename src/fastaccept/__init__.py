@@ -12,7 +12,7 @@ Importing the package loads what a negotiation needs; the web answers
 with their first use, the integrations when their module is imported.
 """
 
-from typing import TYPE_CHECKING, Any
+from __future__ import annotations
 
 from ._cors import CorsReport, cors_unsafe_bytes
 from ._defaults import BROWSER_DEFAULTS
@@ -41,6 +41,10 @@ from ._types import (
     MediaRange,
     SkippedMember,
 )
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 if TYPE_CHECKING:
     from ._headers import header_from_environ, header_from_scope, merge_vary

@@ -9,7 +9,10 @@ arguments. The Cython ``Negotiator`` compiles the same behaviour.
 from __future__ import annotations
 
 from functools import partial
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class ByArguments:

@@ -15,11 +15,14 @@ pure-Python engine scans members with ``scan_coding`` and chooses with
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Final, TypeAlias
 
 from . import _errors as E
 from ._member import FAST_WEIGHT, TOKEN, TOKEN_RE, scan_weight
 from ._text import as_header_text
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final, TypeAlias
 
 #: The coding of a representation that has none (RFC 9110 §12.5.3).
 IDENTITY: Final = "identity"

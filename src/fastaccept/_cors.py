@@ -9,10 +9,11 @@ byte at all, so it is reported as unsafe too.
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 from ._grammar import CORS_MAX_LENGTH, CORS_UNSAFE_BYTES
 from ._text import HeaderText, as_header_text, coerce_value
+from ._tuples import NamedTuple
+
+TYPE_CHECKING = False
 
 
 class CorsReport(NamedTuple):

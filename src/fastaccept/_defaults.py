@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Final, NamedTuple
+
+from ._tuples import NamedTuple
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
 
 _NAVIGATE = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
 

@@ -11,7 +11,10 @@ held to its signatures and docstrings by tests/test_protocols.py.
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Literal
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Literal
 
 
 def _no_extensions() -> bool:

@@ -6,9 +6,11 @@ is built here, once, so both engines give the same message for the same input.
 
 from __future__ import annotations
 
-from typing import Final
-
 from ._grammar import TCHARS
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
 
 # Error codes reported by the scanners (the Cython engine mirrors these numbers).
 EXPECTED_TYPE: Final = 1

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Final
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
 
 #: tchar, RFC 9110 §5.6.2: the characters of a token.
 TCHARS: Final = frozenset(

@@ -19,11 +19,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from typing import Final, TypeAlias
 
 from . import _errors as E
 from ._member import FAST_WEIGHT, scan_weight
 from ._text import as_header_text
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final, TypeAlias
 
 #: A member as the engines build it: (range, weight), the range lower-case,
 #: the weight in thousandths. ``LanguageRange`` is a named tuple of this shape.

@@ -8,7 +8,10 @@ can answer 4xx (RFC 9110 §5.4); ``None`` lifts the limit.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
-from typing import Final, Protocol, TypeVar
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final, Protocol, TypeVar
 
 #: The default ``max_length`` of every entry point, in characters.
 DEFAULT_MAX_LENGTH: Final = 8192
@@ -23,12 +26,13 @@ NEGOTIATORS_KEPT: Final = 64
 VALUES_KEPT: Final = 64
 
 
-class _Key(Hashable, Protocol):
-    def __len__(self) -> int: ...
+if TYPE_CHECKING:
 
+    class _Key(Hashable, Protocol):
+        def __len__(self) -> int: ...
 
-_K = TypeVar("_K", bound=_Key)
-_V = TypeVar("_V")
+    _K = TypeVar("_K", bound=_Key)
+    _V = TypeVar("_V")
 
 
 def checked_cache_size(cache_size: int) -> int:
@@ -54,8 +58,9 @@ def store(cache: dict[_K, _V], size: int, key: _K, value: _V) -> None:
         cache[key] = value
 
 
-_N = TypeVar("_N")
-_O = TypeVar("_O")
+if TYPE_CHECKING:
+    _N = TypeVar("_N")
+    _O = TypeVar("_O")
 
 
 def kept_negotiator(

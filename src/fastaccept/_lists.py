@@ -11,7 +11,10 @@ description; a third such header takes a grammar module, a description in
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class ListHeader:

@@ -16,12 +16,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import Final, NamedTuple, TypeAlias, TypeVar
 
 from . import _errors as E
 from ._errors import reason
 from ._grammar import TCHARS as _TCHARS
 from ._text import as_header_text, ascii_lower
+from ._tuples import NamedTuple
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final, TypeAlias, TypeVar
 
 #: A media range as the engines build it: (type, subtype, params, weight), the
 #: weight in thousandths. ``MediaRange`` is a named tuple of this shape.
@@ -374,7 +378,8 @@ def _media_type_offer(offer: object) -> Offer:
     return concrete(offer, rng, "offer")  # type: ignore[arg-type]
 
 
-_T = TypeVar("_T")
+if TYPE_CHECKING:
+    _T = TypeVar("_T")
 
 
 def offers_tuple(offers: Iterable[_T], what: str) -> tuple[_T, ...]:

@@ -28,7 +28,7 @@ cdef extern from "Python.h":
 
 from functools import partial as _partial
 from sys import intern as _intern
-from threading import local as _thread_local
+from _thread import _local as _thread_local  # threading.local, without importing threading
 
 from ._defaults import BROWSER_DEFAULTS as _BROWSER_DEFAULTS
 from ._coding import ALIASES as _ALIASES

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import Any, ClassVar, Final, TypeVar, overload
 
 from ._arguments import ByArguments
 from ._errors import (
@@ -58,7 +57,11 @@ from ._types import (
     SkippedMember,
 )
 
-_D = TypeVar("_D")
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, ClassVar, Final, TypeVar, overload
+
+    _D = TypeVar("_D")
 
 #: The members real clients send: ``type/subtype`` and token-valued parameters
 #: (the weight among them). Anything else takes the exact path, ``scan_member``.
@@ -358,10 +361,13 @@ class Negotiator(ByArguments):
             return index
         return best_index(_ranges(value, self._max_length, self._parsed), self._parsed)
 
-    @overload
-    def choose(self, value: HeaderValue) -> str | None: ...
-    @overload
-    def choose(self, value: HeaderValue, default: _D) -> str | _D: ...
+    if TYPE_CHECKING:
+
+        @overload
+        def choose(self, value: HeaderValue) -> str | None: ...
+        @overload
+        def choose(self, value: HeaderValue, default: _D) -> str | _D: ...
+
     def choose(self, value: HeaderValue, default: Any = None) -> Any:
         """The best acceptable offer for ``value``, else ``default``.
 
@@ -390,18 +396,22 @@ class Negotiator(ByArguments):
 _kept: dict[tuple[tuple[OfferSpec, ...], int | None], Negotiator] = {}
 
 
-@overload
-def negotiate(
-    value: HeaderValue, offers: Iterable[OfferSpec], *, max_length: int | None = ...
-) -> str | None: ...
-@overload
-def negotiate(
-    value: HeaderValue,
-    offers: Iterable[OfferSpec],
-    *,
-    default: _D,
-    max_length: int | None = ...,
-) -> str | _D: ...
+if TYPE_CHECKING:
+
+    @overload
+    def negotiate(
+        value: HeaderValue, offers: Iterable[OfferSpec], *, max_length: int | None = ...
+    ) -> str | None: ...
+    @overload
+    def negotiate(
+        value: HeaderValue,
+        offers: Iterable[OfferSpec],
+        *,
+        default: _D,
+        max_length: int | None = ...,
+    ) -> str | _D: ...
+
+
 def negotiate(
     value: HeaderValue,
     offers: Iterable[OfferSpec],
@@ -452,7 +462,8 @@ Item = tuple[str, int]
 _FAST: Final = {
     header.field: re.compile(header.fast) for header in (ENCODING, LANGUAGE)
 }
-_Values = TypeVar("_Values", AcceptEncoding, AcceptLanguage)
+if TYPE_CHECKING:
+    _Values = TypeVar("_Values", AcceptEncoding, AcceptLanguage)
 
 
 def scan_list(
@@ -602,10 +613,13 @@ class _ListNegotiator(ByArguments):
             return index
         return self._header.best(self._items(value), self._parsed)
 
-    @overload
-    def choose(self, value: HeaderValue) -> str | None: ...
-    @overload
-    def choose(self, value: HeaderValue, default: _D) -> str | _D: ...
+    if TYPE_CHECKING:
+
+        @overload
+        def choose(self, value: HeaderValue) -> str | None: ...
+        @overload
+        def choose(self, value: HeaderValue, default: _D) -> str | _D: ...
+
     def choose(self, value: HeaderValue, default: Any = None) -> Any:
         """The best acceptable offer for ``value``, else ``default``.
 
@@ -681,7 +695,8 @@ class LanguageNegotiator(_ListNegotiator):
         return self._offers
 
 
-_L = TypeVar("_L", EncodingNegotiator, LanguageNegotiator)
+if TYPE_CHECKING:
+    _L = TypeVar("_L", EncodingNegotiator, LanguageNegotiator)
 #: ``negotiate_encoding``/``negotiate_language``: the negotiator of each recent
 #: (offers, max_length), by negotiator class, shared by threads as ``_kept`` is.
 _kept_lists: Final[dict[type[Any], dict[Any, Any]]] = {
@@ -704,18 +719,22 @@ def _negotiate_list(
     return default if index < 0 else items[index]  # this call's own object
 
 
-@overload
-def negotiate_encoding(
-    value: HeaderValue, codings: Iterable[str], *, max_length: int | None = ...
-) -> str | None: ...
-@overload
-def negotiate_encoding(
-    value: HeaderValue,
-    codings: Iterable[str],
-    *,
-    default: _D,
-    max_length: int | None = ...,
-) -> str | _D: ...
+if TYPE_CHECKING:
+
+    @overload
+    def negotiate_encoding(
+        value: HeaderValue, codings: Iterable[str], *, max_length: int | None = ...
+    ) -> str | None: ...
+    @overload
+    def negotiate_encoding(
+        value: HeaderValue,
+        codings: Iterable[str],
+        *,
+        default: _D,
+        max_length: int | None = ...,
+    ) -> str | _D: ...
+
+
 def negotiate_encoding(
     value: HeaderValue,
     codings: Iterable[str],
@@ -745,18 +764,22 @@ def negotiate_encoding(
     return _negotiate_list(EncodingNegotiator, value, codings, default, max_length)
 
 
-@overload
-def negotiate_language(
-    value: HeaderValue, tags: Iterable[str], *, max_length: int | None = ...
-) -> str | None: ...
-@overload
-def negotiate_language(
-    value: HeaderValue,
-    tags: Iterable[str],
-    *,
-    default: _D,
-    max_length: int | None = ...,
-) -> str | _D: ...
+if TYPE_CHECKING:
+
+    @overload
+    def negotiate_language(
+        value: HeaderValue, tags: Iterable[str], *, max_length: int | None = ...
+    ) -> str | None: ...
+    @overload
+    def negotiate_language(
+        value: HeaderValue,
+        tags: Iterable[str],
+        *,
+        default: _D,
+        max_length: int | None = ...,
+    ) -> str | _D: ...
+
+
 def negotiate_language(
     value: HeaderValue,
     tags: Iterable[str],

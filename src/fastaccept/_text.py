@@ -9,7 +9,10 @@ for an absent header wherever a request's value is taken.
 from __future__ import annotations
 
 import re
-from typing import Final, TypeAlias
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final, TypeAlias
 
 #: A header value as the library takes it.
 HeaderText: TypeAlias = str | bytes | bytearray | memoryview

@@ -8,7 +8,6 @@ three decimals), so no comparison ever depends on binary floating point.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any, ClassVar, Final, NamedTuple, TypeVar, overload
 
 from . import _coding, _language
 from ._errors import ACCEPT_ENCODING, ACCEPT_LANGUAGE
@@ -16,9 +15,14 @@ from ._grammar import TCHARS
 from ._lists import CODING_GRAMMAR, LANGUAGE_GRAMMAR, ListHeader
 from ._match import OfferSet, best_index, range_matches, rank, scores
 from ._member import OfferSpec, offers_tuple, parse_offer, parse_offers
+from ._tuples import NamedTuple
 
-_T = TypeVar("_T", bound=str)
-_D = TypeVar("_D")
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, ClassVar, Final, TypeVar, overload
+
+    _T = TypeVar("_T", bound=str)
+    _D = TypeVar("_D")
 
 
 def format_weight(weight: int) -> str:
@@ -153,7 +157,10 @@ class LanguageRange(NamedTuple):
         return f"{self.range};q={format_weight(self.weight)}"
 
 
-_M = TypeVar("_M", MediaRange, Coding, LanguageRange)
+if TYPE_CHECKING:
+    _M = TypeVar("_M", MediaRange, Coding, LanguageRange)
+else:
+    _M = object  # Sequence[_M] at run time: any object will do
 
 
 class _Members(Sequence[_M]):
@@ -176,10 +183,13 @@ class _Members(Sequence[_M]):
         self.present = present
         self.skipped: tuple[SkippedMember, ...] = tuple(skipped)
 
-    @overload
-    def __getitem__(self, index: int) -> _M: ...
-    @overload
-    def __getitem__(self, index: slice) -> tuple[_M, ...]: ...
+    if TYPE_CHECKING:
+
+        @overload
+        def __getitem__(self, index: int) -> _M: ...
+        @overload
+        def __getitem__(self, index: slice) -> tuple[_M, ...]: ...
+
     def __getitem__(self, index: int | slice) -> _M | tuple[_M, ...]:
         return self._members[index]
 
@@ -231,10 +241,13 @@ class _Members(Sequence[_M]):
         ranked = header.rank(items, parsed)  # type: ignore[arg-type]
         return [(parsed.values[index], weight / 1000) for index, weight in ranked]
 
-    @overload
-    def best(self, offers: Iterable[_T]) -> _T | None: ...
-    @overload
-    def best(self, offers: Iterable[_T], default: _D) -> _T | _D: ...
+    if TYPE_CHECKING:
+
+        @overload
+        def best(self, offers: Iterable[_T]) -> _T | None: ...
+        @overload
+        def best(self, offers: Iterable[_T], default: _D) -> _T | _D: ...
+
     def best(self, offers: Iterable[str], default: object = None) -> object:
         """The best acceptable offer (the very object given), else ``default``,
         by the header's rule (docs/rules.md)."""
@@ -295,10 +308,15 @@ class Accept(_Members[MediaRange]):
             for i, score in rank(self._ranges(), parsed)
         ]
 
-    @overload
-    def best(self, offers: Iterable[_T | tuple[_T, float]]) -> _T | None: ...
-    @overload
-    def best(self, offers: Iterable[_T | tuple[_T, float]], default: _D) -> _T | _D: ...
+    if TYPE_CHECKING:
+
+        @overload
+        def best(self, offers: Iterable[_T | tuple[_T, float]]) -> _T | None: ...
+        @overload
+        def best(
+            self, offers: Iterable[_T | tuple[_T, float]], default: _D
+        ) -> _T | _D: ...
+
     def best(
         self, offers: Iterable[_T | tuple[_T, float]], default: object = None
     ) -> object:
