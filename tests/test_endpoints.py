@@ -171,6 +171,23 @@ def test_415_for_patch_names_accept_patch(call: Call) -> None:
     assert header(items, "Accept-Patch") == MESSAGE_TYPES.accept
 
 
+@pytest.mark.parametrize(
+    ("path", "headers"),
+    [
+        ("/greeting", [("accept", b"image/png")]),  # 406
+        ("/messages", [("content-type", b"text/csv"), ("accept", b"text/plain")]),
+    ],
+)
+def test_a_refusal_is_sent_as_built_with_the_endpoint(
+    call: Call, path: str, headers: Headers
+) -> None:
+    # The endpoint finished its refusals once: each request sends the same body.
+    first = call("POST" if path == "/messages" else "GET", path, headers)
+    again = call("POST" if path == "/messages" else "GET", path, headers)
+    assert first[0] in (406, 415)
+    assert again == first and again[2] is first[2]
+
+
 def test_an_accepted_body_reaches_the_handler(call: Call) -> None:
     headers = [("content-type", b"application/json; charset=utf-8")]
     status, items, body = call("POST", "/messages", headers)

@@ -287,6 +287,41 @@ def test_fastapi_negotiated_without_the_route_class() -> None:
     assert client.get("/greeting", headers={"Accept": "image/png"}).status_code == 406
 
 
+@pytest.mark.parametrize("routed", [True, False])
+def test_fastapi_takes_the_checks_once(routed: bool) -> None:
+    # With NegotiatedRoute the route takes them before FastAPI reads the body,
+    # and the handler's wrapper takes none; without it, the wrapper takes them.
+    pytest.importorskip("httpx")
+    pytest.importorskip("fastapi")
+    from fastapi import FastAPI
+    from fastapi.testclient import TestClient
+
+    from fastaccept.fastapi import NegotiatedRoute, negotiated
+
+    checks: list[str] = []
+
+    class Counted(Consumes):
+        __slots__ = ()
+
+        def check(self, *args: Any, **kwargs: Any) -> Any:
+            checks.append("checked")
+            return super().check(*args, **kwargs)
+
+    app = FastAPI()
+    if routed:
+        app.router.route_class = NegotiatedRoute
+
+    @app.post("/messages")
+    @negotiated(CREATED, consumes=Counted(["application/json"]), status=201)
+    def messages(body: dict[str, int]) -> Any:
+        return body
+
+    client = TestClient(app)
+    headers = {"Content-Type": "application/json"}
+    r = client.post("/messages", content=b'{"a": 1}', headers=headers)
+    assert (r.status_code, r.json(), checks) == (201, {"a": 1}, ["checked"])
+
+
 # Flask ----------------------------------------------------------------------
 
 

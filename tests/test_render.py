@@ -237,3 +237,27 @@ def test_a_decision_from_elsewhere_renders_by_its_media_type() -> None:
     assert RENDERERS.render(consumed, DATA).body == as_json(DATA).encode()
     with pytest.raises(ValueError, match="'image/png' is not one of the offers"):
         RENDERERS.render(Decision(200, "image/png"), DATA)
+
+
+@pytest.mark.parametrize("method", ["GET", "HEAD"])
+@pytest.mark.parametrize("vary", [None, "Cookie"])
+def test_a_406_is_a_whole_response_built_once(method: str, vary: str | None) -> None:
+    # Both forms, for GET and HEAD, are built with the Renderers (or on the
+    # first use of a Vary value) and sent again as they are.
+    for accept in ("image/png", "image/png, application/problem+json"):
+        first = RENDERERS.respond(accept, None, method=method, vary=vary)
+        assert first.status == 406
+        assert RENDERERS.respond(accept, None, method=method, vary=vary) is first
+        assert first.headers["Vary"] == ("Cookie, Accept" if vary else "Accept")
+        assert (first.body == b"") == (method == "HEAD")
+
+
+def test_a_chosen_representation_gets_headers_built_once() -> None:
+    first = RENDERERS.respond("text/html", DATA, vary="Cookie")
+    again = RENDERERS.respond("text/html", {"greeting": "hi"}, vary="Cookie")
+    assert first.body != again.body
+    # Content-Type and Vary: the same pairs, built for the offer and Vary value
+    assert all(
+        a is b
+        for a, b in zip(first.header_items[:2], again.header_items[:2], strict=True)
+    )

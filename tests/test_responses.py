@@ -366,6 +366,26 @@ def test_415_for_patch_carries_accept_patch() -> None:
     assert "Accept-Patch" not in consumes.check(None, method="POST").headers
 
 
+@pytest.mark.parametrize("method", ["POST", "PATCH"])
+@pytest.mark.parametrize("accept", [None, "text/plain", "application/json"])
+@pytest.mark.parametrize("content_type", [None, "a b", "text/csv"])
+def test_415s_are_decided_when_consumes_is_made(
+    content_type: str | None, accept: str | None, method: str
+) -> None:
+    # Each form (problem, format, Vary, Accept-Patch) is made once and shared.
+    consumes = Consumes(BODY)
+    decision = consumes.check(content_type, accept, method=method)
+    assert decision.status == 415
+    assert consumes.check(content_type, accept, method=method) is decision
+    names = [name for name, _ in decision.header_items]
+    assert names == [
+        "Content-Type",
+        "Accept",
+        *(["Accept-Patch"] if method == "PATCH" else []),
+        *(["Vary"] if accept is not None else []),
+    ]
+
+
 def test_431_for_an_over_long_content_type_follows_accept() -> None:
     decision = Consumes(BODY, max_length=10).check(
         "application/json;" + "p=v;" * 5, "application/problem+json"

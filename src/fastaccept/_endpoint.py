@@ -5,8 +5,9 @@ modules) first checks the request's ``Content-Type`` (when it consumes a
 body) and then its ``Accept``; a refusal is answered at once, in the format
 the Accept value prefers (docs/rules.md rule 16), with ``Vary`` merged (rule 17).
 Only then does the handler run, and its data is rendered in the negotiated
-type. ``Binding`` and ``negotiating`` are what the framework modules share:
-each says how its framework's request is read and its response made.
+type. ``Binding`` and ``negotiating`` are what every integration shares:
+each says how its request is read and its response made. An ``Endpoint``
+finishes what it sends once, when it is made (``_render.Finished``).
 """
 
 from __future__ import annotations
@@ -14,12 +15,12 @@ from __future__ import annotations
 import inspect
 from abc import ABC, abstractmethod
 from collections.abc import Callable, MutableMapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import wraps
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar, cast
 
-from ._headers import merge_vary
-from ._render import Answer, Rendered, Renderers
+from ._headers import header_from_scope, merge_vary
+from ._render import Answer, Finished, Rendered, Renderers
 from ._responses import Consumes, Decision
 from ._text import HeaderValue
 
@@ -33,62 +34,62 @@ CONSUMED = "fastaccept.consumed"
 
 @dataclass(slots=True)  # not frozen: made on every request, frozen costs 3x
 class Proceed:
-    """Run the handler: the representation ``decision`` chose, the
-    ``Consumes`` decision on the request's body type (None: not checked),
-    and the request's method."""
+    """Run the handler: the chosen offer's ``index`` (``Decision.index``),
+    the ``Consumes`` decision on the request's body type (None: not
+    checked), and the request's method."""
 
-    decision: Decision
+    index: int
     consumed: Decision | None
     method: str
 
 
 @dataclass(frozen=True, slots=True)
 class Endpoint:
-    """What a negotiated endpoint is built from (``asgi``/``wsgi.negotiated``)."""
+    """What a negotiated endpoint is built from, and what it sends: its
+    ``finished`` responses (``Renderers``' with ``vary``, the refusals of
+    ``consumes`` among them) are built once, with the endpoint."""
 
     renderers: Renderers
     consumes: Consumes | None
     status: int
     vary: str | None
+    finished: Finished = field(init=False, repr=False, compare=False)
 
-    def before(
-        self,
-        accept: HeaderValue,
-        method: str,
-        content_type: Callable[[Request], HeaderValue],
-        request: Request,
+    def __post_init__(self) -> None:
+        refusals = () if self.consumes is None else self.consumes._refusals
+        finished = Finished(self.renderers, self.vary, refusals)
+        object.__setattr__(self, "finished", finished)
+
+    def check(
+        self, binding: Binding[Request, Any], request: Request
     ) -> Rendered | Proceed:
-        """Check the request's ``content_type(request)`` (with ``consumes``),
-        then negotiate ``accept``: a refusal, answered without the handler,
-        or what the handler needs."""
+        """Check the request's Content-Type (with ``consumes``), then
+        negotiate its Accept: a refusal, answered without the handler, or
+        what the handler needs, the ``Consumes`` decision left where it
+        finds it."""
+        accept, method = binding.headers(request)
         consumed = None
         if self.consumes is not None:
-            consumed = self.consumes.check(content_type(request), accept, method=method)
+            content_type = binding.content_type(request)
+            consumed = self.consumes.check(content_type, accept, method=method)
             if not consumed.ok:
-                return self._render(consumed, None, method)
+                return self.finished.refused(consumed, method)
         decision = self.renderers.produces.select(accept)
         if not decision.ok:
-            return self._render(decision, None, method)
-        return Proceed(decision, consumed, method)
+            return self.finished.refused(decision, method)
+        binding.keep(request, consumed)
+        return Proceed(decision.index, consumed, method)
 
     def after(self, step: Proceed, data: Any) -> Rendered:
         """The handler's ``data`` (or ``Answer``) in the representation
         ``step`` chose."""
         if isinstance(data, Answer):
-            return self.renderers.render(
-                step.decision,
-                data.data,
-                method=step.method,
-                vary=self.vary,
-                status=self.status if data.status is None else data.status,
-                headers=data.headers,
+            status = self.status if data.status is None else data.status
+            headers = cast("tuple[tuple[str, str], ...]", data.headers)  # checked
+            return self.finished.chosen(
+                step.index, data.data, step.method, status, headers
             )
-        return self._render(step.decision, data, step.method)
-
-    def _render(self, decision: Decision, data: Any, method: str) -> Rendered:
-        return self.renderers.render(
-            decision, data, method=method, vary=self.vary, status=self.status
-        )
+        return self.finished.chosen(step.index, data, step.method, self.status)
 
 
 class Binding(ABC, Generic[Request, Response]):
@@ -120,11 +121,6 @@ class Binding(ABC, Generic[Request, Response]):
     def keep(self, request: Request, consumed: Decision | None) -> None:
         """Leave the ``Consumes`` decision where the handler finds it."""
 
-    def checked(self, request: Request) -> Proceed | None:
-        """The checks' outcome when the framework took them before (None:
-        take them now)."""
-        return None
-
     @abstractmethod
     def reply(self, request: Request, rendered: Rendered) -> Response:
         """The framework's response for ``rendered``."""
@@ -135,22 +131,45 @@ class Binding(ABC, Generic[Request, Response]):
         response.headers["Vary"] = merge_vary(response.headers.get("Vary"), vary)
 
 
-class EnvironBinding(Binding[MutableMapping[str, Any], Response]):
-    """A framework whose request carries the WSGI environ (PEP 3333): the
-    headers are read from it, and the ``Consumes`` decision left in it."""
+#: A request that is a mapping: an ASGI scope, a WSGI environ.
+Mapped = MutableMapping[str, Any]
+
+
+class MappingBinding(Binding[Mapped, Response]):
+    """A framework whose request carries a mapping of the server's (an ASGI
+    scope, a WSGI environ): the ``Consumes`` decision is left in it."""
 
     __slots__ = ()
 
-    def headers(self, request: MutableMapping[str, Any]) -> tuple[HeaderValue, str]:
+    def keep(self, request: Mapped, consumed: Decision | None) -> None:
+        request[CONSUMED] = consumed
+
+
+class EnvironBinding(MappingBinding[Response]):
+    """A framework whose request carries the WSGI environ (PEP 3333), where
+    the server has combined repeated field lines (RFC 9110 §5.3)."""
+
+    __slots__ = ()
+
+    def headers(self, request: Mapped) -> tuple[HeaderValue, str]:
         return request.get("HTTP_ACCEPT"), request.get("REQUEST_METHOD", "GET")
 
-    def content_type(self, request: MutableMapping[str, Any]) -> HeaderValue:
+    def content_type(self, request: Mapped) -> HeaderValue:
         return request.get("CONTENT_TYPE")
 
-    def keep(
-        self, request: MutableMapping[str, Any], consumed: Decision | None
-    ) -> None:
-        request[CONSUMED] = consumed
+
+class ScopeBinding(MappingBinding[Response]):
+    """A framework whose request carries the ASGI scope: its headers are read
+    with ``header_from_scope`` (several field lines are one list, RFC 9110
+    §5.3)."""
+
+    __slots__ = ()
+
+    def headers(self, request: Mapped) -> tuple[HeaderValue, str]:
+        return header_from_scope(request), request["method"]
+
+    def content_type(self, request: Mapped) -> HeaderValue:
+        return header_from_scope(request, "content-type")
 
 
 def negotiating(
@@ -159,20 +178,13 @@ def negotiating(
     """``handler``, negotiated: its arguments are the framework's, its result
     the data ``endpoint`` renders (or a response of the framework, sent as
     it is). A coroutine function stays one."""
-    vary = merge_vary(endpoint.vary, "Accept")
+    vary = endpoint.finished.vary
 
     def before(
         args: tuple[Any, ...], kwargs: dict[str, Any]
     ) -> tuple[Any, Rendered | Proceed]:
         request = binding.request(args, kwargs)
-        checked = binding.checked(request)
-        if checked is not None:
-            return request, checked
-        accept, method = binding.headers(request)
-        step = endpoint.before(accept, method, binding.content_type, request)
-        if isinstance(step, Proceed):
-            binding.keep(request, step.consumed)
-        return request, step
+        return request, endpoint.check(binding, request)
 
     def after(request: Any, step: Proceed, data: Any) -> Any:
         if isinstance(data, binding.responses):

@@ -20,8 +20,8 @@ from ._member import OfferSpec, parse_offer
 from ._responses import Decision, Produces, StatusAndHeaders
 from ._text import HeaderValue
 
-#: How many (decision, Vary) header sets a ``Renderers`` keeps built.
-HEADER_SETS_KEPT = 64
+#: How many ``Vary`` values given to ``render`` a ``Renderers`` keeps finished.
+VARY_VALUES_KEPT = 64
 
 #: Turns a handler's data into one representation: text (encoded in the media
 #: type's charset, else UTF-8) or bytes (sent as they are).
@@ -73,7 +73,7 @@ class Renderers(ByArguments):
     ``Produces``'.
     """
 
-    __slots__ = ("_by_index", "_headers", "_media_types", "_renderers", "produces")
+    __slots__ = ("_by_index", "_plain", "_renderers", "_varied", "produces")
 
     @overload
     def __init__(
@@ -123,9 +123,10 @@ class Renderers(ByArguments):
             (render, _charset(parse_offer(offer).params, offer))
             for offer, render in pairs
         )
-        self._media_types = self.produces.media_types
-        #: The headers but Content-Length, by (decision headers, Vary given).
-        self._headers: dict[tuple[Any, str | None], tuple[tuple[str, str], ...]] = {}
+        #: The responses finished without a ``Vary`` value of the caller's,
+        #: and with each one ``render`` was given.
+        self._plain = Finished(self, None)
+        self._varied: dict[str, Finished] = {}
 
     def _arguments(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
         produces = self.produces._arguments()[1]
@@ -168,50 +169,146 @@ class Renderers(ByArguments):
         ", ", RFC 9110 §5.3), and not ``Content-Type``, ``Content-Length``,
         ``Vary`` (``vary`` says what else the response varies on) or
         ``Set-Cookie`` (frameworks keep cookies apart: use theirs)."""
-        if decision.ok:
-            index = decision.index
-            if 0 <= index < len(self._by_index) and (
-                self._media_types[index] is decision.media_type  # ``produces``' own
-            ):
-                render, charset = self._by_index[index]
-            else:
-                render, charset = self._renderer(decision)
-            produced = render(data)
-            body = produced.encode(charset) if isinstance(produced, str) else produced
-            if not isinstance(body, bytes):
-                raise TypeError(
-                    f"the renderer for {decision.media_type!r} returned "
-                    f"{type(produced).__name__}, not str or bytes"
-                )
+        if vary is None:
+            finished = self._plain
         else:
-            body = decision.body.encode("utf-8")
-        key = (decision.header_items, vary)
-        built = self._headers.get(key)
-        if built is None:  # once per decision and Vary value
-            built = (
-                *[item for item in decision.header_items if item[0] != "Vary"],
-                ("Vary", merge_vary(vary, "Accept")),
-            )
-            store(self._headers, HEADER_SETS_KEPT, key, built)
-        if headers and decision.ok:
-            built = (*built, *_extra(headers))
-        sent = b"" if method == "HEAD" else body  # RFC 9110 §9.3.2
-        return Rendered(
-            status if decision.ok else decision.status,
-            (*built, ("Content-Length", str(len(body)))),
-            sent,
-        )
+            found = self._varied.get(vary)
+            if found is None:
+                found = Finished(self, vary)
+                store(self._varied, VARY_VALUES_KEPT, vary, found)
+            finished = found
+        extra = _extra(headers) if headers and decision.ok else ()
+        return finished.render(decision, data, method, status, extra)
 
     def _renderer(self, decision: Decision) -> tuple[Renderer, str]:
-        """(renderer, charset) for a decision not made by ``produces`` (``render``
-        takes a decision of its own by its index: an offer's media type may be
-        given twice, with two renderers): the first offer of its media type."""
-        types = self._media_types
+        """(renderer, charset) for a decision not made by ``produces``: the
+        first offer of its media type (``produces``' own are rendered by their
+        index: a media type may be offered twice, with two renderers)."""
+        types = self.produces.media_types
         if decision.media_type not in types:
             raise ValueError(
                 f"{decision.media_type!r} is not one of the offers {types}"
             )
         return self._by_index[types.index(decision.media_type)]
+
+
+class Finished:
+    """What a ``Renderers`` sends with one ``Vary`` value, built once.
+
+    ``vary`` is that value with ``Accept`` merged in (docs/rules.md rule 17):
+    the ``Vary`` of every response sent. By offer index, the renderer, its
+    charset and the headers but ``Content-Length``; and each refusal decided
+    ahead (``Produces``' 406s, and those of ``refusals``, ``Consumes``' 415s),
+    as whole responses to GET and to HEAD (RFC 9110 §9.3.2: no body).
+    """
+
+    __slots__ = ("_chosen", "_own", "_refused", "_renderers", "_vary", "vary")
+
+    def __init__(
+        self, renderers: Renderers, vary: str | None, refusals: Iterable[Decision] = ()
+    ) -> None:
+        self.vary = merge_vary(vary, "Accept")
+        self._vary = ("Vary", self.vary)
+        self._renderers = renderers
+        produces = renderers.produces
+        self._own = produces._chosen
+        self._chosen = tuple(
+            (render, charset, self._headers(decision))
+            for (render, charset), decision in zip(
+                renderers._by_index, self._own, strict=True
+            )
+        )
+        #: By the decision's id: the decision (ids are reused once an object
+        #: is gone), then the response to GET and to HEAD.
+        self._refused = {
+            id(decision): (
+                decision,
+                self._whole(decision, decision.status, body, "GET"),
+                self._whole(decision, decision.status, body, "HEAD"),
+            )
+            for decision in (*produces._refusals, *refusals)
+            for body in (decision.body.encode("utf-8"),)
+        }
+
+    def _headers(self, decision: Decision) -> tuple[tuple[str, str], ...]:
+        """``decision``'s headers with this ``Vary``, and without a length."""
+        kept = [item for item in decision.header_items if item[0] != "Vary"]
+        return (*kept, self._vary)
+
+    def _whole(
+        self,
+        decision: Decision,
+        status: int,
+        body: bytes,
+        method: str,
+        extra: tuple[tuple[str, str], ...] = (),
+    ) -> Rendered:
+        """The response to send for ``decision``, made now."""
+        return _rendered(status, (*self._headers(decision), *extra), body, method)
+
+    def render(
+        self,
+        decision: Decision,
+        data: Any,
+        method: str,
+        status: int,
+        extra: tuple[tuple[str, str], ...] = (),
+    ) -> Rendered:
+        """``Renderers.render``, its ``extra`` headers already checked."""
+        if not decision.ok:
+            return self.refused(decision, method)
+        index = decision.index
+        if 0 <= index < len(self._own) and self._own[index] is decision:
+            return self.chosen(index, data, method, status, extra)
+        # A decision made elsewhere (by hand, or ``Consumes``'): the first offer
+        # of its media type renders, and its own headers go.
+        render, charset = self._renderers._renderer(decision)
+        body = _body(render, charset, data, decision.media_type)
+        return self._whole(decision, status, body, method, extra)
+
+    def chosen(
+        self,
+        index: int,
+        data: Any,
+        method: str,
+        status: int,
+        extra: tuple[tuple[str, str], ...] = (),
+    ) -> Rendered:
+        """``data`` in the offer at ``index``, with ``status`` and the
+        ``extra`` headers (checked)."""
+        render, charset, headers = self._chosen[index]
+        body = _body(render, charset, data, self._own[index].media_type)
+        return _rendered(status, (*headers, *extra) if extra else headers, body, method)
+
+    def refused(self, decision: Decision, method: str) -> Rendered:
+        """The response for a refusal: built ahead, or now (a 431, whose
+        body says the length; one made elsewhere)."""
+        built = self._refused.get(id(decision))
+        if built is not None and built[0] is decision:
+            return built[2] if method == "HEAD" else built[1]
+        body = decision.body.encode("utf-8")
+        return self._whole(decision, decision.status, body, method)
+
+
+def _body(render: Renderer, charset: str, data: Any, media_type: str) -> bytes:
+    """``data`` rendered: text encoded in ``charset``, bytes as they are."""
+    produced = render(data)
+    body = produced.encode(charset) if isinstance(produced, str) else produced
+    if not isinstance(body, bytes):
+        raise TypeError(
+            f"the renderer for {media_type!r} returned "
+            f"{type(produced).__name__}, not str or bytes"
+        )
+    return body
+
+
+def _rendered(
+    status: int, headers: tuple[tuple[str, str], ...], body: bytes, method: str
+) -> Rendered:
+    """The whole response: ``Content-Length`` is the body's, also for HEAD,
+    which is sent without it (RFC 9110 §9.3.2, §8.6)."""
+    sent = b"" if method == "HEAD" else body
+    return Rendered(status, (*headers, ("Content-Length", str(len(body)))), sent)
 
 
 #: The headers ``Renderers.render`` writes itself (lower case).

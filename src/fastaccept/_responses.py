@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from http import HTTPStatus
 from typing import Any
 
@@ -107,6 +107,21 @@ def prefers_problem_json(accept: HeaderValue) -> bool:
     return problem > text or (not problem and not text and admits_json)
 
 
+#: The forms of a refusal that ``Consumes`` answers: (as problem+json?, the
+#: ``Vary`` it carries). Without an Accept value, plain text and no ``Vary``;
+#: with one, the format it prefers (rule 16) and ``Vary: Accept``.
+_FORMS: tuple[tuple[bool, tuple[tuple[str, str], ...]], ...] = (
+    (False, ()),
+    (False, (_VARY,)),
+    (True, (_VARY,)),
+)
+
+
+def _form(accept: HeaderValue) -> int:
+    """The index in ``_FORMS`` of the refusal form for this Accept value."""
+    return 0 if accept is None else 1 + prefers_problem_json(accept)
+
+
 def _refusal(
     status: int,
     summary: str,
@@ -171,6 +186,7 @@ class Produces(ByArguments):
         "_default",
         "_max_length",
         "_negotiator",
+        "_refusals",
         "_unacceptable",
     )
 
@@ -191,6 +207,8 @@ class Produces(ByArguments):
         media_types = self._negotiator.media_types
         if not media_types:
             raise ValueError("Produces needs at least one media type to offer")
+        #: The answer choosing each offer, by index: the only ``ok`` decisions
+        #: ``select`` gives.
         self._chosen = tuple(
             Decision(200, media_type, (("Content-Type", media_type), _VARY), index=i)
             for i, media_type in enumerate(media_types)
@@ -198,7 +216,7 @@ class Produces(ByArguments):
         if default is None:
             available = [media_type for media_type, _ in self._negotiator.rank(None)]
             #: 406 as text/plain, and as application/problem+json (rule 16).
-            self._unacceptable = tuple(
+            self._unacceptable = self._refusals = tuple(
                 _refusal(
                     406,
                     "the Accept header allows none of the media types this "
@@ -213,6 +231,9 @@ class Produces(ByArguments):
         elif default in media_types:
             chosen = self._chosen[media_types.index(default)]
             self._unacceptable = (chosen, chosen)
+            self._refusals = ()
+        #: ``self._refusals``: every refusal decided here ahead of any request,
+        #: which ``Renderers`` makes into whole responses once.
         else:
             raise ValueError(
                 f"default {default!r} is not one of the offers {media_types}"
@@ -281,6 +302,7 @@ class Consumes(ByArguments):
     __slots__ = (
         "_max_length",
         "_ranges",
+        "_refusals",
         "_unsupported",
         "accept",
         "media_types",
@@ -304,21 +326,34 @@ class Consumes(ByArguments):
         self._max_length = max_length
         #: The ``Accept`` response header value that lists the types.
         self.accept = format_accept(self._ranges)
-        #: 415 for each problem, as text/plain and as problem+json (rule 16).
+        patch = ("Accept-Patch", self.accept)  # RFC 5789 §2.2
+        #: 415 for each problem, then without and with ``Accept-Patch`` (a
+        #: PATCH request), then in each of the ``_FORMS`` (rule 16).
         self._unsupported = {
             problem: tuple(
-                _refusal(
-                    415,
-                    f"the request's Content-Type is {problem}.",
-                    problem_json,
-                    ("Accept", self.accept),
-                    listed=types,
-                    listed_as="This resource accepts:",
+                tuple(
+                    _refusal(
+                        415,
+                        f"the request's Content-Type is {problem}.",
+                        problem_json,
+                        ("Accept", self.accept),
+                        *patched,
+                        *varied,
+                        listed=types,
+                        listed_as="This resource accepts:",
+                    )
+                    for problem_json, varied in _FORMS
                 )
-                for problem_json in (False, True)
+                for patched in ((), (patch,))
             )
             for problem in ("missing", "malformed", "not one this resource accepts")
         }
+        self._refusals = tuple(
+            decision
+            for by_method in self._unsupported.values()
+            for forms in by_method
+            for decision in forms
+        )
 
     def _arguments(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
         return (self.media_types,), {"max_length": self._max_length}
@@ -336,11 +371,10 @@ class Consumes(ByArguments):
             return self._refuse("missing", accept, method)
         text = as_header_text(coerce_value(content_type))[0]
         if len(text) > self._max_length:
-            problem_json = prefers_problem_json(accept)
-            decision = _too_large(
-                "Content-Type", len(text), self._max_length, problem_json
+            problem_json, varied = _FORMS[_form(accept)]
+            return _too_large(
+                "Content-Type", len(text), self._max_length, problem_json, *varied
             )
-            return _varied(decision, accept)
         try:
             rng = parse_single(text, "Content-Type", weighted=False)[0]
             offer = concrete(text, rng, "Content-Type")
@@ -358,17 +392,4 @@ class Consumes(ByArguments):
         self, problem: str, accept: HeaderValue, method: str | None
     ) -> Decision:
         """415 for ``problem``, in the format ``accept`` prefers."""
-        decision = self._unsupported[problem][prefers_problem_json(accept)]
-        if method == "PATCH":  # RFC 5789 §2.2
-            decision = replace(
-                decision,
-                header_items=(*decision.header_items, ("Accept-Patch", self.accept)),
-            )
-        return _varied(decision, accept)
-
-
-def _varied(decision: Decision, accept: HeaderValue) -> Decision:
-    """``decision`` with ``Vary: Accept`` when an Accept value chose its format."""
-    if accept is None:
-        return decision
-    return replace(decision, header_items=(*decision.header_items, _VARY))
+        return self._unsupported[problem][method == "PATCH"][_form(accept)]

@@ -22,8 +22,7 @@ from collections.abc import Awaitable, Callable, Coroutine, MutableMapping
 from functools import wraps
 from typing import Any
 
-from ._endpoint import CONSUMED, Endpoint
-from ._headers import header_from_scope
+from ._endpoint import CONSUMED, Endpoint, ScopeBinding, negotiating
 from ._render import Rendered, Renderers
 from ._responses import Consumes
 
@@ -37,8 +36,25 @@ Handler = Callable[[Scope, Receive], Awaitable[Any]]
 __all__ = ["CONSUMED", "negotiated"]
 
 
-def _content_type(scope: Scope) -> bytes | None:
-    return header_from_scope(scope, "content-type")
+class ASGIBinding(ScopeBinding[Rendered]):
+    """A handler ``(scope, receive)`` of an HTTP scope; the app sends what it
+    answers."""
+
+    __slots__ = ()
+
+    def request(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Scope:
+        scope: Scope = args[0]
+        if scope["type"] != "http":
+            raise ValueError(
+                f"a negotiated endpoint serves HTTP requests, not {scope['type']!r}"
+            )
+        return scope
+
+    def reply(self, request: Scope, rendered: Rendered) -> Rendered:
+        return rendered
+
+
+ASGI = ASGIBinding()
 
 
 def negotiated(
@@ -60,20 +76,11 @@ def negotiated(
     endpoint = Endpoint(renderers, consumes, status, vary)
 
     def decorate(handler: Handler) -> ASGIApp:
+        answer = negotiating(ASGI, endpoint, handler)
+
         @wraps(handler)
         async def app(scope: Scope, receive: Receive, send: Send) -> None:
-            if scope["type"] != "http":
-                raise ValueError(
-                    f"a negotiated endpoint serves HTTP requests, not {scope['type']!r}"
-                )
-            method = scope["method"]
-            accept = header_from_scope(scope)
-            step = endpoint.before(accept, method, _content_type, scope)
-            if isinstance(step, Rendered):
-                rendered = step
-            else:
-                scope[CONSUMED] = step.consumed
-                rendered = endpoint.after(step, await handler(scope, receive))
+            rendered: Rendered = await answer(scope, receive)
             headers = [
                 (name.encode("latin-1"), value.encode("latin-1"))
                 for name, value in rendered.header_items

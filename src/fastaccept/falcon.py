@@ -68,9 +68,14 @@ class FalconBinding(Binding[Exchange, None]):
         resp.status = rendered.status
         for name, value in rendered.header_items:
             if name == "Vary":
-                value = merge_vary(resp.get_header("Vary"), value)
-            resp.set_header(name, value)
+                self.vary(resp, value)
+            else:
+                resp.set_header(name, value)
         resp.data = rendered.body
+
+    def vary(self, response: falcon.Response, vary: str) -> None:
+        """Merge ``vary`` into the ``Vary`` that middleware already set."""
+        response.set_header("Vary", merge_vary(response.get_header("Vary"), vary))
 
 
 def consumed(req: falcon.Request | falcon.asgi.Request) -> Decision | None:

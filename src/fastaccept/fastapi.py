@@ -34,7 +34,7 @@ import inspect
 from collections.abc import Callable
 from typing import Any
 
-from ._endpoint import CONSUMED, Endpoint, Proceed, negotiating
+from ._endpoint import CONSUMED, Binding, Endpoint, Mapped, Proceed, negotiating
 from ._render import Rendered, Renderers
 from ._responses import Consumes
 from .starlette import STARLETTE, StarletteBinding
@@ -103,14 +103,22 @@ class FastAPIBinding(StarletteBinding):
         self.argument = argument
         self.shared = shared
 
-    def request(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Request:
+    def request(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Mapped:
         kwarg = kwargs.__getitem__ if self.shared else kwargs.pop
         request: Request = kwarg(self.argument)
-        return request
+        return request.scope
 
-    def checked(self, request: Request) -> Proceed | None:
-        checked: Proceed | None = request.scope.get(CHECKED)
-        return checked
+
+class FastAPIEndpoint(Endpoint):
+    """An endpoint whose checks ``NegotiatedRoute`` may take: before FastAPI
+    reads the body, leaving what they found in the scope for the handler."""
+
+    __slots__ = ()
+
+    def check(self, binding: Binding[Any, Any], request: Any) -> Rendered | Proceed:
+        """The checks, or what the route found when it took them."""
+        taken: Proceed | None = request.get(CHECKED)
+        return super().check(binding, request) if taken is None else taken
 
 
 def negotiated(
@@ -125,7 +133,7 @@ def negotiated(
     checks the request's ``Content-Type`` first; ``vary`` is what the
     response varies on besides ``Accept``. Put it under the route decorator.
     """
-    endpoint = Endpoint(renderers, consumes, status, vary)
+    endpoint = FastAPIEndpoint(renderers, consumes, status, vary)
 
     def decorate(handler: Handler) -> Handler:
         signature = _signature(handler)
@@ -205,7 +213,7 @@ class NegotiatedRoute(APIRoute):
     refusals."""
 
     def __init__(self, path: str, endpoint: Callable[..., Any], **kwargs: Any) -> None:
-        found: Endpoint | None = getattr(endpoint, ENDPOINT_ATTRIBUTE, None)
+        found: FastAPIEndpoint | None = getattr(endpoint, ENDPOINT_ATTRIBUTE, None)
         self.negotiation = found
         if found is not None:
             if kwargs.get("status_code") is None:
@@ -237,12 +245,11 @@ class NegotiatedRoute(APIRoute):
             return handle
 
         async def negotiated_route(request: Request) -> Response:
-            accept, method = STARLETTE.headers(request)
-            step = endpoint.before(accept, method, STARLETTE.content_type, request)
+            scope = request.scope
+            step = endpoint.check(STARLETTE, scope)
             if isinstance(step, Rendered):
-                return STARLETTE.reply(request, step)
-            request.scope[CHECKED] = step
-            request.scope[CONSUMED] = step.consumed
+                return STARLETTE.reply(scope, step)
+            scope[CHECKED] = step  # for the handler: the checks run once
             response: Response = await handle(request)
             return response
 

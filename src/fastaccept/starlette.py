@@ -25,11 +25,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._endpoint import CONSUMED, Binding, negotiated_for
-from ._headers import header_from_scope
+from ._endpoint import CONSUMED, Mapped, ScopeBinding, negotiated_for
 from ._render import Rendered
-from ._responses import Decision
-from ._text import HeaderValue
 
 try:
     from starlette.requests import Request
@@ -43,27 +40,18 @@ except ModuleNotFoundError as error:  # pragma: no cover - depends on the instal
 __all__ = ["CONSUMED", "negotiated"]
 
 
-class StarletteBinding(Binding[Request, Response]):
-    """A Starlette endpoint: ``handler(request)``, answering a ``Response``."""
+class StarletteBinding(ScopeBinding[Response]):
+    """A Starlette endpoint: ``handler(request)``, answering a ``Response``;
+    the request is read through its ASGI scope."""
 
     __slots__ = ()
     responses = (Response,)
 
-    def request(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Request:
+    def request(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Mapped:
         request: Request = args[0]
-        return request
+        return request.scope
 
-    def headers(self, request: Request) -> tuple[HeaderValue, str]:
-        scope = request.scope
-        return header_from_scope(scope), scope["method"]
-
-    def content_type(self, request: Request) -> HeaderValue:
-        return header_from_scope(request.scope, "content-type")
-
-    def keep(self, request: Request, consumed: Decision | None) -> None:
-        request.scope[CONSUMED] = consumed
-
-    def reply(self, request: Request, rendered: Rendered) -> Response:
+    def reply(self, request: Mapped, rendered: Rendered) -> Response:
         return Response(rendered.body, rendered.status, dict(rendered.header_items))
 
 

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable
 from functools import wraps
 from typing import TYPE_CHECKING, Any
 
-from ._endpoint import CONSUMED, Endpoint
+from ._endpoint import CONSUMED, Endpoint, EnvironBinding, Mapped, negotiating
 from ._render import Rendered, Renderers
 from ._responses import Consumes
 
@@ -30,8 +30,20 @@ if TYPE_CHECKING:
 __all__ = ["CONSUMED", "negotiated"]
 
 
-def _content_type(environ: WSGIEnvironment) -> str | None:
-    return environ.get("CONTENT_TYPE")
+class WSGIBinding(EnvironBinding[Rendered]):
+    """A handler ``(environ)``; the app starts the response it answers."""
+
+    __slots__ = ()
+
+    def request(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Mapped:
+        environ: Mapped = args[0]
+        return environ
+
+    def reply(self, request: Mapped, rendered: Rendered) -> Rendered:
+        return rendered
+
+
+WSGI = WSGIBinding()
 
 
 def negotiated(
@@ -51,18 +63,13 @@ def negotiated(
     endpoint = Endpoint(renderers, consumes, status, vary)
 
     def decorate(handler: Callable[[WSGIEnvironment], Any]) -> WSGIApplication:
+        answer = negotiating(WSGI, endpoint, handler)
+
         @wraps(handler)
         def app(
             environ: WSGIEnvironment, start_response: StartResponse
         ) -> Iterable[bytes]:
-            method = environ.get("REQUEST_METHOD", "GET")
-            accept = environ.get("HTTP_ACCEPT")
-            step = endpoint.before(accept, method, _content_type, environ)
-            if isinstance(step, Rendered):
-                rendered = step
-            else:
-                environ[CONSUMED] = step.consumed
-                rendered = endpoint.after(step, handler(environ))
+            rendered: Rendered = answer(environ)
             start_response(
                 f"{rendered.status} {rendered.reason}", list(rendered.header_items)
             )
