@@ -45,6 +45,7 @@ from ._limits import CACHE_KEY_MAX_LENGTH as _CACHE_KEY_MAX_LENGTH
 from ._limits import DEFAULT_CACHE_SIZE as _DEFAULT_CACHE_SIZE
 from ._limits import DEFAULT_MAX_LENGTH as _DEFAULT_MAX_LENGTH
 from ._limits import checked_cache_size as _checked_cache_size
+from ._lists import CODING_GRAMMAR as _CODING_GRAMMAR
 from ._lists import LANGUAGE_GRAMMAR as _LANGUAGE_GRAMMAR
 from ._limits import kept_negotiator as _kept_negotiator
 from ._match import absent_choice as _absent_choice
@@ -1324,6 +1325,7 @@ cdef int scan_weight(const unsigned char* s, Py_ssize_t n, Py_ssize_t p, int end
 
 
 # The member grammars of ``_lists``, by number (``ListHeader.grammar``).
+cdef int CODING_GRAMMAR = _CODING_GRAMMAR
 cdef int LANGUAGE_GRAMMAR = _LANGUAGE_GRAMMAR
 
 
@@ -1391,16 +1393,16 @@ cdef int scan_items(const unsigned char* s, Py_ssize_t n, bint strict, int gramm
             i = pos
 
 
-cdef struct CCoding:
-    const unsigned char* name            # canonical, lower-case
-    Py_ssize_t name_len
-    const unsigned char* alias           # its x- name (RFC 9110 §8.4.1.3), or NULL
+cdef struct CListOffer:
+    const unsigned char* name            # lower-case: a canonical coding, or a tag
+    Py_ssize_t length                    # (its subtags joined by '-')
+    const unsigned char* alias           # a coding's x- name (RFC 9110 §8.4.1.3), or NULL
     Py_ssize_t alias_len
-    bint identity
+    bint identity                        # the coding ``identity``
 
 
-cdef Py_ssize_t best_coding(const unsigned char* s, Py_ssize_t n, CCoding* offers,
-                            Py_ssize_t n_offers, int* own) noexcept nogil:
+cdef Py_ssize_t best_coding(const unsigned char* s, Py_ssize_t n, CListOffer* offers,
+                            Py_ssize_t n_offers, long long* own) noexcept nogil:
     """``_coding.best_coding`` over the bytes of a present value (lenient).
 
     ``own`` is scratch for each offer's highest own weight (-1: none).
@@ -1408,7 +1410,7 @@ cdef Py_ssize_t best_coding(const unsigned char* s, Py_ssize_t n, CCoding* offer
     cdef Py_ssize_t i = 0, k, pos, name_end, best = -1
     cdef int code, w, star = -1, lowest = 1000, best_weight = 0, best_source = -1, source
     cdef bint unsafe = False
-    cdef CCoding* o
+    cdef CListOffer* o
     for k in range(n_offers):
         own[k] = -1
     while True:
@@ -1416,7 +1418,7 @@ cdef Py_ssize_t best_coding(const unsigned char* s, Py_ssize_t n, CCoding* offer
             i += 1
         if i >= n:
             break
-        code = scan_item(s, n, i, False, &name_end, &pos, &w)
+        code = scan_item(s, n, i, CODING_GRAMMAR, &name_end, &pos, &w)
         if code:
             i = next_member(s, n, i, &unsafe)
             continue
@@ -1429,14 +1431,14 @@ cdef Py_ssize_t best_coding(const unsigned char* s, Py_ssize_t n, CCoding* offer
             for k in range(n_offers):
                 o = &offers[k]
                 if own[k] < w and (
-                    span_is(s, i, name_end, o.name, o.name_len)
+                    span_is(s, i, name_end, o.name, o.length)
                     or (o.alias != NULL and span_is(s, i, name_end, o.alias, o.alias_len))
                 ):
                     own[k] = w
         i = pos
     for k in range(n_offers):
         if own[k] >= 0:
-            w, source = own[k], 2
+            w, source = <int>own[k], 2
         elif star >= 0:
             w, source = star, 1
         elif offers[k].identity:
@@ -1446,11 +1448,6 @@ cdef Py_ssize_t best_coding(const unsigned char* s, Py_ssize_t n, CCoding* offer
         if w > best_weight or (w == best_weight and w > 0 and source > best_source):
             best, best_weight, best_source = k, w, source
     return best
-
-
-cdef struct CTag:
-    const unsigned char* text            # lower-case, subtags joined by '-'
-    Py_ssize_t length
 
 
 cdef enum:
@@ -1518,7 +1515,7 @@ cdef inline bint tag_before(long long key, Py_ssize_t at, long long other,
     return (key >> SHARED_SHIFT) > (other >> SHARED_SHIFT)
 
 
-cdef Py_ssize_t best_language(const unsigned char* s, Py_ssize_t n, CTag* tags,
+cdef Py_ssize_t best_language(const unsigned char* s, Py_ssize_t n, CListOffer* tags,
                               Py_ssize_t n_tags, long long* keys) noexcept nogil:
     """``_language.best_language`` over the bytes of a present value (lenient).
 
@@ -1536,15 +1533,15 @@ cdef Py_ssize_t best_language(const unsigned char* s, Py_ssize_t n, CTag* tags,
             i += 1
         if i >= n:
             break
-        code = scan_item(s, n, i, True, &name_end, &pos, &w)
+        code = scan_item(s, n, i, LANGUAGE_GRAMMAR, &name_end, &pos, &w)
         if code:
             i = next_member(s, n, i, &unsafe)
             continue
         for k in range(n_tags):
             if s[i] == 42:
                 key = w  # '*': the relation STAR, no subtag shared
-            elif LOWER[s[i]] == tags[k].text[0]:  # the same first letter, at least
-                key = tag_key(s, i, name_end, w, tags[k].text, tags[k].length)
+            elif LOWER[s[i]] == tags[k].name[0]:  # the same first letter, at least
+                key = tag_key(s, i, name_end, w, tags[k].name, tags[k].length)
             else:
                 continue
             if key > keys[2 * k]:  # on a tie the first listed stays
@@ -1672,16 +1669,25 @@ def parse_language(value, *, bint strict=False, max_length=_DEFAULT_MAX_LENGTH):
 
 cdef class _ListNegotiator(_CachedOffers):
     """A list header's negotiator beyond ``_CachedOffers``: the description
-    ``_kind``, the offers' rules (their C arrays are the subclasses'), a
-    value's scan, and the cached choice."""
+    ``_kind``, the offers parsed once by its offer set and held as C structs,
+    a value's scan by its grammar and scorer, and the cached choice."""
 
     cdef _ListKind _kind
     cdef object _parsed                  # the description's offer set
+    cdef CListOffer* _offers
 
-    cdef tuple _set_up(self, _ListKind kind, object offers, object cache_size,
-                       object max_length):
-        """Check and keep what every list negotiator keeps; the offers, as
-        given, for the subclass to set ``_items`` to once its arrays are made."""
+    def __cinit__(self):
+        self._offers = NULL
+
+    def __dealloc__(self):
+        PyMem_Free(self._offers)  # _CachedOffers.__dealloc__ releases the caches after
+
+    cdef int _set_up(self, _ListKind kind, object offers, object cache_size,
+                     object max_length) except -1:
+        """What ``__init__`` does for every list header, by its description."""
+        cdef Py_ssize_t i, n
+        cdef CListOffer* o
+        cdef bint codings = kind.grammar != LANGUAGE_GRAMMAR
         if self._items is not None:
             raise TypeError(_SET_UP_ONCE)
         items = _offers_tuple(offers, kind.noun)
@@ -1693,7 +1699,25 @@ cdef class _ListNegotiator(_CachedOffers):
         self._parsed = parsed
         self._keep = []
         self._absent = parsed.absent_best
-        return items
+        names = parsed.names if codings else ["-".join(tag) for tag in parsed.subtags]
+        n = len(names)
+        PyMem_Free(self._offers)  # an earlier __init__ cut short
+        self._n = 0
+        self._offers = <CListOffer*>PyMem_Malloc(max(n, 1) * sizeof(CListOffer))
+        if self._offers == NULL:
+            raise MemoryError()
+        memset(self._offers, 0, max(n, 1) * sizeof(CListOffer))
+        for i in range(n):
+            o = &self._offers[i]
+            o.name = self._hold(names[i], &o.length)
+            if codings:
+                for alias, target in _ALIASES.items():
+                    if target == names[i]:
+                        o.alias = self._hold(alias, &o.alias_len)
+                o.identity = names[i] == _IDENTITY
+        self._n = n
+        self._items = items
+        return 0
 
     cdef const unsigned char* _hold(self, str text, Py_ssize_t* length) except NULL:
         cdef bytes b = text.encode("latin-1")
@@ -1702,7 +1726,21 @@ cdef class _ListNegotiator(_CachedOffers):
         return <const unsigned char*>PyBytes_AS_STRING(b)
 
     cdef Py_ssize_t _best(self, const unsigned char* s, Py_ssize_t n) except -2:
-        return -1
+        """The scorer of the header's grammar over a present value."""
+        cdef long long small[2 * SMALL]
+        cdef long long* scratch = small
+        cdef Py_ssize_t found
+        if self._n > SMALL:
+            scratch = <long long*>PyMem_Malloc(2 * self._n * sizeof(long long))
+            if scratch == NULL:
+                raise MemoryError()
+        if self._kind.grammar == LANGUAGE_GRAMMAR:
+            found = best_language(s, n, self._offers, self._n, scratch)
+        else:
+            found = best_coding(s, n, self._offers, self._n, scratch)
+        if scratch != small:
+            PyMem_Free(scratch)
+        return found
 
     cdef Py_ssize_t _compute(self, value) except -2:
         """Index of the best acceptable offer, -1 if none."""
@@ -1761,55 +1799,13 @@ Codings validated once; the best of them for each request's
     cached. ``max_length`` as for ``parse_encoding``.
     """
 
-    cdef CCoding* _codings
-
-    def __cinit__(self):
-        self._codings = NULL
-
-    def __dealloc__(self):
-        PyMem_Free(self._codings)
-
     def __init__(self, codings, *, cache_size=_DEFAULT_CACHE_SIZE, max_length=_DEFAULT_MAX_LENGTH):
-        cdef Py_ssize_t i, n
-        cdef CCoding* o
-        items = self._set_up(ENCODING, codings, cache_size, max_length)
-        names = self._parsed.names
-        n = len(names)
-        PyMem_Free(self._codings)  # an earlier __init__ cut short
-        self._n = 0
-        self._codings = <CCoding*>PyMem_Malloc(max(n, 1) * sizeof(CCoding))
-        if self._codings == NULL:
-            raise MemoryError()
-        for i in range(n):
-            name = names[i]
-            o = &self._codings[i]
-            o.name = self._hold(name, &o.name_len)
-            o.alias = NULL
-            o.alias_len = 0
-            for alias, target in _ALIASES.items():
-                if target == name:
-                    o.alias = self._hold(alias, &o.alias_len)
-            o.identity = name == _IDENTITY
-        self._n = n
-        self._items = items
+        self._set_up(ENCODING, codings, cache_size, max_length)
 
     @property
     def codings(self):
         """The codings, in server order, as given."""
         return self._items
-
-    cdef Py_ssize_t _best(self, const unsigned char* s, Py_ssize_t n) except -2:
-        cdef int small[SMALL]
-        cdef int* own = small
-        cdef Py_ssize_t found
-        if self._n > SMALL:
-            own = <int*>PyMem_Malloc(self._n * sizeof(int))
-            if own == NULL:
-                raise MemoryError()
-        found = best_coding(s, n, self._codings, self._n, own)
-        if own != small:
-            PyMem_Free(own)
-        return found
 
 
 cdef class LanguageNegotiator(_ListNegotiator):
@@ -1825,46 +1821,13 @@ Language tags validated once; the best of them for each request's
     cached. ``max_length`` as for ``parse_language``.
     """
 
-    cdef CTag* _tags
-
-    def __cinit__(self):
-        self._tags = NULL
-
-    def __dealloc__(self):
-        PyMem_Free(self._tags)
-
     def __init__(self, tags, *, cache_size=_DEFAULT_CACHE_SIZE, max_length=_DEFAULT_MAX_LENGTH):
-        cdef Py_ssize_t i, n
-        items = self._set_up(LANGUAGE, tags, cache_size, max_length)
-        subtags = self._parsed.subtags
-        n = len(subtags)
-        PyMem_Free(self._tags)  # an earlier __init__ cut short
-        self._n = 0
-        self._tags = <CTag*>PyMem_Malloc(max(n, 1) * sizeof(CTag))
-        if self._tags == NULL:
-            raise MemoryError()
-        for i in range(n):
-            self._tags[i].text = self._hold("-".join(subtags[i]), &self._tags[i].length)
-        self._n = n
-        self._items = items
+        self._set_up(LANGUAGE, tags, cache_size, max_length)
 
     @property
     def tags(self):
         """The language tags, in server order, as given."""
         return self._items
-
-    cdef Py_ssize_t _best(self, const unsigned char* s, Py_ssize_t n) except -2:
-        cdef long long small[2 * SMALL]
-        cdef long long* keys = small
-        cdef Py_ssize_t found
-        if self._n > SMALL:
-            keys = <long long*>PyMem_Malloc(2 * self._n * sizeof(long long))
-            if keys == NULL:
-                raise MemoryError()
-        found = best_language(s, n, self._tags, self._n, keys)
-        if keys != small:
-            PyMem_Free(keys)
-        return found
 
 
 # The one-call forms scan a value of at most DIRECT_MAX_LENGTH characters at
