@@ -14,10 +14,12 @@ pure-Python engine scans members with ``scan_coding`` and chooses with
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 
 from . import _errors as E
-from ._member import FAST_WEIGHT, TOKEN, TOKEN_RE, scan_weight
+from ._grammar import TOKEN
+from ._member import scan_weight
 from ._text import as_header_text
 
 TYPE_CHECKING = False
@@ -36,11 +38,7 @@ CodingTuple: TypeAlias = tuple[str, int]
 #: code is 0 and the position is where the member ends (a comma, or the end).
 CodingResult: TypeAlias = tuple[int, int, str, int]
 
-#: A common member, read in one match by the pure engine: the coding, then
-#: the weight if any. Every part after the coding is optional, so a match
-#: never backtracks over it; a member it does not cover whole is read by
-#: ``scan_coding``.
-FAST_MEMBER: Final = rf"({TOKEN_RE}){FAST_WEIGHT}"
+_TOKEN: Final = re.compile(TOKEN)
 
 #: Where an offer's weight came from, the tie-break after the weight (§12.5.3):
 #: its own entry, then the ``*`` entry, then the implicit weight of identity.
@@ -60,7 +58,7 @@ def scan_coding(text: str, start: int) -> CodingResult:
     ``coding [ OWS ";" OWS "q=" qvalue ] OWS``; the first violation ends the
     member, and its code and position are returned at once.
     """
-    m = TOKEN.match(text, start)
+    m = _TOKEN.match(text, start)
     if m is None:
         return E.EXPECTED_CODING, start, "", 0
     code, pos, weight = scan_weight(text, m.end(), E.EXPECTED_CODING_END)
@@ -78,7 +76,7 @@ def parse_coding(item: object) -> str:
     if not isinstance(item, str):
         raise TypeError(f"each coding must be a str, not {type(item).__name__}")
     text = as_header_text(item)[1]
-    m = TOKEN.fullmatch(text)
+    m = _TOKEN.fullmatch(text)
     if m is None:
         raise ValueError(
             f"invalid coding {item!r}: a coding is a token such as 'gzip' or "

@@ -6,7 +6,7 @@ is built here, once, so both engines give the same message for the same input.
 
 from __future__ import annotations
 
-from ._grammar import TCHARS
+from ._grammar import LANGUAGE_RANGE_CHARS, TCHARS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -123,11 +123,6 @@ def _whitespace_hint(text: str, pos: int) -> str:
     return ""
 
 
-_RANGE_CHARS: Final = frozenset(
-    "-*0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-)
-
-
 def _before_ows(text: str, end: int) -> int:
     """Where the optional whitespace that ends at ``end`` starts."""
     while end > 0 and text[end - 1] in " \t":
@@ -138,7 +133,7 @@ def _before_ows(text: str, end: int) -> int:
 def _range_before(text: str, end: int) -> str:
     end = _before_ows(text, end)
     start = end
-    while start > 0 and text[start - 1] in _RANGE_CHARS:
+    while start > 0 and text[start - 1] in LANGUAGE_RANGE_CHARS:
         start -= 1
     return text[start:end]
 

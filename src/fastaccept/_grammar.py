@@ -1,21 +1,214 @@
-"""Character classes of RFC 9110 and the Fetch standard, shared by every module."""
+"""The grammar fastaccept reads: every character class and every pattern source.
+
+Each stands beside the ABNF it implements, quoted from RFC 9110 (§5.5 field
+values, §5.6 common rules, §12.4.2 qvalue, §12.5.1 Accept, §12.5.3
+Accept-Encoding, §12.5.4 Accept-Language), RFC 5234 Appendix B.1 (core
+rules), RFC 4647 §2.1 (basic language ranges) and the WHATWG Fetch standard
+(CORS-safelisted request-header); h11's ``_abnf`` is the model.
+
+Each class is written once, as ABNF writes it (``_Parts``: strings of
+characters and ``%xNN-NN`` spans); from that come both its set and its class
+in the patterns. The Cython engine builds its C table of classes from the
+sets (``_scan._init_tables``), and messages and checks read them. A pattern
+is a source string, compiled by the module that reads with it: this module
+imports no ``re`` and compiles nothing, so importing fastaccept with the
+Cython engine compiles only the patterns of the modules both engines share.
+
+The exact readers (``_member.scan_member`` and ``scan_weight``,
+``_coding.scan_coding``, ``_language.scan_language``) are the reference
+reading of the grammar: single-class patterns, and the first violation ends
+a member. Besides them the pure-Python engine (``_scan_py``) has one fast
+path per header kind, which reads the members real clients send in one match
+and leaves any other member to the exact reader: ``COMMON_VALUE`` and
+``COMMON_MEMBER`` (Accept: one common member, in a whole value or alone),
+``FAST_CODING`` and ``FAST_LANGUAGE``. They are there for speed only: the
+pure engine is to stay at least 2x the fastest pure-Python peer, and
+benchmarks/README.md has the measurements with them ("Targets against the
+run above": cold ``negotiate`` 2.1x-2.9x falcon, the fastest peer;
+"Accept-Encoding and Accept-Language": 1.8x-2.9x werkzeug, 1.0x-1.6x webob).
+"""
 
 from __future__ import annotations
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Final
+    from typing import Final, TypeAlias
 
-#: tchar, RFC 9110 §5.6.2: the characters of a token.
-TCHARS: Final = frozenset(
-    "!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-)
+
+#: A class as ABNF writes one: alternatives, each a string of characters or a
+#: ``(first, last)`` span (``%xNN-NN``), every character at most U+00FF.
+if TYPE_CHECKING:
+    _Parts: TypeAlias = tuple[str | tuple[int, int], ...]
+
+
+def _set(parts: _Parts) -> frozenset[str]:
+    """The characters of ``parts``."""
+    return frozenset(
+        "".join(
+            [
+                p
+                if isinstance(p, str)
+                else bytes(range(p[0], p[1] + 1)).decode("latin-1")
+                for p in parts
+            ]
+        )
+    )
+
+
+def _class(parts: _Parts) -> str:
+    """``parts`` as a pattern's character class, each character as ``\\xNN``."""
+    alternatives = [
+        "".join([rf"\x{ord(c):02x}" for c in p])
+        if isinstance(p, str)
+        else rf"\x{p[0]:02x}-\x{p[1]:02x}"
+        for p in parts
+    ]
+    return "[" + "".join(alternatives) + "]"
+
+
+# --- Classes --------------------------------------------------------------
+
+#: ``ALPHA = %x41-5A / %x61-7A``, ``DIGIT = %x30-39``, ``VCHAR = %x21-7E``
+#: (RFC 5234 B.1); ``alphanum = ALPHA / DIGIT`` (RFC 4647 §2.1);
+#: ``obs-text = %x80-FF`` (RFC 9110 §5.5).
+_ALPHA: Final = ((0x41, 0x5A), (0x61, 0x7A))
+_DIGIT: Final = ((0x30, 0x39),)
+_ALPHANUM: Final = (*_ALPHA, *_DIGIT)
+_VCHAR: Final = ((0x21, 0x7E),)
+_OBS_TEXT: Final = ((0x80, 0xFF),)
+ALPHA: Final = _set(_ALPHA)
+DIGIT: Final = _set(_DIGIT)
+
+#: The characters of a token (RFC 9110 §5.6.2)::
+#:
+#:     tchar = "!" / "#" / "$" / "%" / "&" / "'" / "*" / "+" / "-" / "." /
+#:             "^" / "_" / "`" / "|" / "~" / DIGIT / ALPHA
+_TCHAR: Final = ("!#$%&'*+-.^_`|~", *_DIGIT, *_ALPHA)
+TCHARS: Final = _set(_TCHAR)
+
+#: The characters of a quoted string, and those a backslash may escape there
+#: (RFC 9110 §5.6.4)::
+#:
+#:     qdtext      = HTAB / SP / %x21 / %x23-5B / %x5D-7E / obs-text
+#:     quoted-pair = "\" ( HTAB / SP / VCHAR / obs-text )
+_QDTEXT: Final = ("\t \x21", (0x23, 0x5B), (0x5D, 0x7E), *_OBS_TEXT)
+_ESCAPABLE: Final = ("\t ", *_VCHAR, *_OBS_TEXT)
+QDTEXT_CHARS: Final = _set(_QDTEXT)
+ESCAPABLE_CHARS: Final = _set(_ESCAPABLE)
+
+#: The characters of a language range (RFC 4647 §2.1, below), for messages
+#: that name the range before a violation: alphanum, ``-`` and ``*``.
+LANGUAGE_RANGE_CHARS: Final = _set(("-*", *_ALPHANUM))
 
 #: CORS-unsafe request-header bytes (Fetch): controls other than HT, the listed
 #: delimiters, and DEL. The comma is not among them; the controls end at 0x1F.
-CORS_UNSAFE_BYTES: Final = frozenset(
-    [b for b in range(0x20) if b != 0x09] + list(b'"():<>?@[\\]{}') + [0x7F]
-)
+_CORS_UNSAFE: Final = ((0x00, 0x08), (0x0A, 0x1F), '"():<>?@[\\]{}\x7f')
+CORS_UNSAFE_BYTES: Final = frozenset(map(ord, _set(_CORS_UNSAFE)))
 
 #: Fetch: a safelisted ``accept`` value is at most this many bytes long.
 CORS_MAX_LENGTH: Final = 128
+
+
+# --- Patterns of the modules both engines share -------------------------
+# (``_text``, and the exact readers ``_member``, ``_coding``, ``_language``)
+
+_ALPHA_CLASS: Final = _class(_ALPHA)
+_DIGIT_CLASS: Final = _class(_DIGIT)
+_ALPHANUM_CLASS: Final = _class(_ALPHANUM)
+
+#: ``OWS = *( SP / HTAB )`` (RFC 9110 §5.6.3).
+OWS: Final = "[ \t]*"
+
+#: ``token = 1*tchar`` (RFC 9110 §5.6.2): a type, subtype, parameter name or
+#: value (§8.3.1, §5.6.6), a content-coding (§8.4.1).
+TOKEN: Final = _class(_TCHAR) + "+"
+
+#: The inside of a quoted string (RFC 9110 §5.6.4), up to its closing quote::
+#:
+#:     quoted-string = DQUOTE *( qdtext / quoted-pair ) DQUOTE
+#:
+#: unrolled: runs of qdtext between quoted-pairs, one character class per
+#: run, no group repeated per character.
+_QDTEXT_RUN: Final = _class(_QDTEXT) + "*"
+QUOTED_BODY: Final = rf"{_QDTEXT_RUN}(?:\\{_class(_ESCAPABLE)}{_QDTEXT_RUN})*"
+#: Each quoted-pair of a matched ``QUOTED_BODY``, the escaped character its group.
+QUOTED_PAIR: Final = r"(?s)\\(.)"
+#: Where a member ends, read outside and inside quoted strings: lists are
+#: separated by commas (RFC 9110 §5.6.1), which a quoted string may hold, and
+#: in one a backslash escapes the next character (§5.6.4).
+COMMA_OR_QUOTE: Final = '[,"]'
+QUOTE_OR_BACKSLASH: Final = r'["\\]'
+
+#: ``qvalue = ( "0" [ "." 0*3DIGIT ] ) / ( "1" [ "." 0*3("0") ] )`` (RFC 9110
+#: §12.4.2); the group holds the digits after ``0.``.
+QVALUE: Final = rf"0(?:\.({_DIGIT_CLASS}{{0,3}}))?|1(?:\.0{{0,3}})?"
+
+#: A language range's subtags (RFC 4647 §2.1)::
+#:
+#:     language-range = (1*8ALPHA *("-" 1*8alphanum)) / "*"
+#:     alphanum       = ALPHA / DIGIT
+#:
+#: The exact reader takes up to 9 characters, a 9th being the violation.
+PRIMARY_SUBTAG: Final = _ALPHA_CLASS + "{1,9}"
+SUBTAG: Final = _ALPHANUM_CLASS + "{1,9}"
+#: A whole language range without ``*``: an offered language tag.
+LANGUAGE_TAG: Final = rf"{_ALPHA_CLASS}{{1,8}}(?:-{_ALPHANUM_CLASS}{{1,8}})*"
+
+#: A character that is no header byte (field values are octets, RFC 9110
+#: §5.5), as ``_text`` reads a ``str``.
+NON_LATIN1: Final = r"[^\x00-\xff]"
+
+
+# --- Patterns of the pure-Python engine only (``_scan_py``) ---------------
+
+#: Empty list members and the OWS around commas (RFC 9110 §5.6.1.2)::
+#:
+#:     #element => [ element ] *( OWS "," OWS [ element ] )
+LIST_SEPARATORS: Final = "[ \t,]*"
+
+#: Any CORS-unsafe request-header byte (Fetch): the pure engine's CORS check
+#: (``Accept.cors_safelisted``, ``is_cors_safelisted``).
+CORS_UNSAFE: Final = _class(_CORS_UNSAFE)
+
+#: The Accept fast path: the members real clients send, ``type/subtype`` and
+#: token-valued parameters (the weight among them) (RFC 9110 §12.5.1, §5.6.6)::
+#:
+#:     Accept      = #( media-range [ weight ] )
+#:     media-range = ( "*/*" / ( type "/" "*" ) / ( type "/" subtype ) )
+#:                   parameters
+#:     parameters  = *( OWS ";" OWS [ parameter ] )
+#:     parameter   = parameter-name "=" parameter-value
+#:
+#: with every parameter-value a token. Each part is a single character class
+#: followed by a fixed delimiter, so a failed match backtracks at most once
+#: over each character; ``_scan_py`` checks what it does not (``*/x``, the
+#: weight, repeated names).
+_COMMON_RANGE: Final = rf"{TOKEN}/{TOKEN}(?:{OWS};{OWS}{TOKEN}={TOKEN})*"
+#: One common member, OWS around it.
+COMMON_MEMBER: Final = rf"{OWS}{_COMMON_RANGE}{OWS}"
+#: A value made of common members only (empty members and OWS allowed).
+COMMON_VALUE: Final = (
+    rf"{LIST_SEPARATORS}(?:{_COMMON_RANGE}{OWS}(?:,{LIST_SEPARATORS}|\Z))*"
+)
+
+#: The optional weight of a common list member (RFC 9110 §12.4.2)::
+#:
+#:     weight = OWS ";" OWS "q=" qvalue
+#:
+#: ``q`` in either case and a qvalue-shaped number (``_member.exact_weight``
+#: then checks it), its group; then OWS.
+_FAST_WEIGHT: Final = rf"(?:{OWS};{OWS}[qQ]=([01](?:\.{_DIGIT_CLASS}{{0,3}})?))?{OWS}"
+#: The Accept-Encoding fast path: the coding, then the weight if any (RFC 9110
+#: §12.5.3, §8.4.1). Every part after the coding is optional, so a match never
+#: backtracks over it; a member it does not cover whole is read by
+#: ``_coding.scan_coding``::
+#:
+#:     Accept-Encoding = #( codings [ weight ] )
+#:     codings         = content-coding / "identity" / "*"
+#:     content-coding  = token
+FAST_CODING: Final = rf"({TOKEN}){_FAST_WEIGHT}"
+#: The Accept-Language fast path, the same way: the range, then the weight if
+#: any; ``_language.scan_language`` reads the rest (RFC 9110 §12.5.4)::
+#:
+#:     Accept-Language = #( language-range [ weight ] )
+FAST_LANGUAGE: Final = rf"(\*|{LANGUAGE_TAG}){_FAST_WEIGHT}"

@@ -21,7 +21,8 @@ import re
 from collections.abc import Iterable, Sequence
 
 from . import _errors as E
-from ._member import FAST_WEIGHT, scan_weight
+from ._grammar import LANGUAGE_TAG, PRIMARY_SUBTAG, SUBTAG
+from ._member import scan_weight
 from ._text import as_header_text
 
 TYPE_CHECKING = False
@@ -44,14 +45,9 @@ LOOKUP: Final = 2
 FILTERING: Final = 3
 EXACT: Final = 4
 
-#: At most 9 characters: a 9th is the violation (a subtag has at most 8).
-_ALPHA: Final = re.compile("[A-Za-z]{1,9}")
-_ALPHANUM: Final = re.compile("[A-Za-z0-9]{1,9}")
-_TAG_RE: Final = "[A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8})*"
-_TAG: Final = re.compile(_TAG_RE)
-#: A common member, read in one match by the pure engine: the range, then
-#: the weight if any (see ``_coding.FAST_MEMBER``).
-FAST_MEMBER: Final = rf"(\*|{_TAG_RE}){FAST_WEIGHT}"
+_PRIMARY_SUBTAG: Final = re.compile(PRIMARY_SUBTAG)
+_SUBTAG: Final = re.compile(SUBTAG)
+_TAG: Final = re.compile(LANGUAGE_TAG)
 
 
 def scan_language(text: str, start: int) -> LanguageResult:
@@ -66,14 +62,14 @@ def scan_language(text: str, start: int) -> LanguageResult:
     if text[start] == "*":
         p = start + 1
     else:
-        m = _ALPHA.match(text, start)
+        m = _PRIMARY_SUBTAG.match(text, start)
         if m is None:
             return E.EXPECTED_LANGUAGE, start, "", 0
         p = m.end()
         if p - start > 8:
             return E.LONG_SUBTAG, p - 1, "", 0
         while p < n and text[p] == "-":
-            m = _ALPHANUM.match(text, p + 1)
+            m = _SUBTAG.match(text, p + 1)
             if m is None:
                 return E.EXPECTED_SUBTAG, p + 1, "", 0
             if m.end() - p > 9:

@@ -22,11 +22,12 @@ class ListHeader:
 
     ``field`` names the header in errors; ``noun`` the offers in errors
     (``codings``). ``grammar`` numbers the member grammar for the Cython
-    engine's scanner; for the pure engine, ``fast`` is a pattern that reads
-    a common member in one match (name, then weight) and ``scan_member``
-    reads any member exactly. ``offer_set`` validates the offers once;
-    ``best``, ``rank`` and ``weight`` score members against them (weights in
-    thousandths); ``member`` is the named tuple a parsed member becomes.
+    engine's scanner; for the pure engine, ``fast`` is a pattern source
+    (``_grammar``) that reads a common member in one match (name, then
+    weight) and ``scan_member`` reads any member exactly. ``offer_set``
+    validates the offers once; ``best``, ``rank`` and ``weight`` score
+    members against them (weights in thousandths); ``member`` is the named
+    tuple a parsed member becomes.
     """
 
     __slots__ = (

@@ -8,8 +8,8 @@ RFC 9110 §12.5.1, §5.6.2, §5.6.4, §5.6.6::
 A parameter named ``q`` (any case, any position) is the weight (RFC 9110
 §12.4.2). This module is the reference reading of one member: the pure-Python
 engine scans members with it, and both engines parse offers with it. Every
-loop is linear: tokens and quoted strings are matched by single-class regular
-expressions that cannot backtrack.
+loop is linear: tokens and quoted strings are matched by single-class patterns
+(``_grammar``) that cannot backtrack.
 """
 
 from __future__ import annotations
@@ -19,7 +19,16 @@ from collections.abc import Iterable
 
 from . import _errors as E
 from ._errors import reason
-from ._grammar import TCHARS as _TCHARS
+from ._grammar import (
+    COMMA_OR_QUOTE,
+    OWS,
+    QUOTE_OR_BACKSLASH,
+    QUOTED_BODY,
+    QUOTED_PAIR,
+    QVALUE,
+    TCHARS,
+    TOKEN,
+)
 from ._text import as_header_text, ascii_lower
 from ._tuples import NamedTuple
 
@@ -35,28 +44,14 @@ RangeTuple: TypeAlias = tuple[str, str, tuple[tuple[str, str], ...], int]
 #: is 0 and the position is where the member ends (a comma, or the end).
 MemberResult: TypeAlias = tuple[int, int, RangeTuple | None, bool]
 
-TOKEN_RE: Final = r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+"
-_TOKEN: Final = re.compile(TOKEN_RE)
-#: A token (RFC 9110 §5.6.2), for the other one-member grammars.
-TOKEN: Final = _TOKEN
-OWS: Final = re.compile(r"[ \t]*")
-#: The inside of a quoted string: runs of qdtext between quoted-pairs, the
-#: unrolled form of ``*( qdtext / quoted-pair )`` (RFC 9110 §5.6.4): one
-#: character class per run, no group repeated per character.
-_QDTEXT: Final = r"[\t \x21\x23-\x5b\x5d-\x7e\x80-\xff]*"
-_QUOTED_BODY: Final = re.compile(rf"{_QDTEXT}(?:\\[\t \x21-\x7e\x80-\xff]{_QDTEXT})*")
-_QUOTED_PAIR: Final = re.compile(r"\\(.)", re.DOTALL)
-_COMMA_OR_QUOTE: Final = re.compile(r'[,"]')
-_QUOTE_OR_BACKSLASH: Final = re.compile(r'["\\]')
+_TOKEN: Final = re.compile(TOKEN)
+_OWS: Final = re.compile(OWS)
+_QUOTED_BODY: Final = re.compile(QUOTED_BODY)
+_QUOTED_PAIR: Final = re.compile(QUOTED_PAIR)
+_COMMA_OR_QUOTE: Final = re.compile(COMMA_OR_QUOTE)
+_QUOTE_OR_BACKSLASH: Final = re.compile(QUOTE_OR_BACKSLASH)
+_QVALUE: Final = re.compile(QVALUE)
 
-
-#: ``qvalue = ( "0" [ "." 0*3DIGIT ] ) / ( "1" [ "." 0*3("0") ] )`` (RFC 9110
-#: §12.4.2); the group holds the digits after "0.".
-_QVALUE: Final = re.compile(r"0(?:\.([0-9]{0,3}))?|1(?:\.0{0,3})?")
-#: The optional weight of a common list member (Accept-Encoding,
-#: Accept-Language), as a pattern source: ``;q=`` and a qvalue-shaped number
-#: (``exact_weight`` then checks it), OWS around the ``;`` and after it all.
-FAST_WEIGHT: Final = r"(?:[ \t]*;[ \t]*[qQ]=([01](?:\.[0-9]{0,3})?))?[ \t]*"
 #: Each qvalue spelling met so far, with its thousandths, and the same for
 #: the legacy ``.d``/``.dd``/``.ddd`` form: a dict look-up
 #: per weight, and bounded, since only valid spellings are kept (1,117 and
@@ -123,15 +118,15 @@ def scan_weight(text: str, p: int, end_code: int) -> WeightResult:
     """
     n = len(text)
     if p < n and text[p] in " \t":
-        p = OWS.match(text, p).end()  # type: ignore[union-attr]
+        p = _OWS.match(text, p).end()  # type: ignore[union-attr]
     if p >= n or text[p] == ",":
         return 0, p, 1000
     if text[p] != ";":
         return end_code, p, 0
     p += 1
     if p < n and text[p] in " \t":
-        p = OWS.match(text, p).end()  # type: ignore[union-attr]
-    if p >= n or text[p] not in "qQ" or (p + 1 < n and text[p + 1] in _TCHARS):
+        p = _OWS.match(text, p).end()  # type: ignore[union-attr]
+    if p >= n or text[p] not in "qQ" or (p + 1 < n and text[p + 1] in TCHARS):
         return E.EXPECTED_WEIGHT, p, 0
     v = p + 2
     if p + 1 >= n or text[p + 1] != "=":
@@ -146,7 +141,7 @@ def scan_weight(text: str, p: int, end_code: int) -> WeightResult:
     if found < 0:
         return -found, v, 0
     if p < n and text[p] in " \t":
-        p = OWS.match(text, p).end()  # type: ignore[union-attr]
+        p = _OWS.match(text, p).end()  # type: ignore[union-attr]
     if p < n and text[p] != ",":
         return E.EXPECTED_COMMA, p, 0
     return 0, p, found
@@ -187,14 +182,14 @@ def scan_member(
     found_weight = -1
     while True:
         if p < n and text[p] in " \t":
-            p = OWS.match(text, p).end()  # type: ignore[union-attr]
+            p = _OWS.match(text, p).end()  # type: ignore[union-attr]
         if p >= n or text[p] == ",":
             break
         if text[p] != ";":
             return E.EXPECTED_SEPARATOR, p, None, False
         p += 1
         if p < n and text[p] in " \t":
-            p = OWS.match(text, p).end()  # type: ignore[union-attr]
+            p = _OWS.match(text, p).end()  # type: ignore[union-attr]
         if p >= n or text[p] in ",;":
             continue  # an empty parameter
         m = _TOKEN.match(text, p)
@@ -274,7 +269,7 @@ def parse_single(
     if not isinstance(item, str):
         raise TypeError(f"each {what} must be a str, not {type(item).__name__}")
     text = as_header_text(item)[1]
-    start = OWS.match(text).end()  # type: ignore[union-attr]
+    start = _OWS.match(text).end()  # type: ignore[union-attr]
     code, pos, rng, has_weight = scan_member(text, start, True, weighted)
     if code:
         raise ValueError(

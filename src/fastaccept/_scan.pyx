@@ -1,6 +1,6 @@
 """The Cython engine: one pass over the header bytes into C structs.
 
-The grammar (``_member``, docs/rules.md), the error codes and
+The grammar (``_grammar``, ``_member``, docs/rules.md), the error codes and
 positions, and every result are those of the pure-Python twin ``_scan_py``;
 the differential tests hold the two to that. Input is read in place: a
 ``str`` whose characters are all Latin-1 through its internal one-byte buffer,
@@ -38,8 +38,12 @@ from ._errors import NEGOTIATOR_SET_UP_ONCE as _SET_UP_ONCE
 from ._errors import AcceptError as _AcceptError
 from ._errors import reason as _reason
 from ._errors import too_long as _too_long
+from ._grammar import ALPHA as _ALPHA
 from ._grammar import CORS_MAX_LENGTH as _CORS_MAX_LENGTH
 from ._grammar import CORS_UNSAFE_BYTES as _CORS_UNSAFE_BYTES
+from ._grammar import DIGIT as _DIGIT
+from ._grammar import ESCAPABLE_CHARS as _ESCAPABLE_CHARS
+from ._grammar import QDTEXT_CHARS as _QDTEXT_CHARS
 from ._grammar import TCHARS as _TCHARS
 from ._limits import CACHE_KEY_MAX_LENGTH as _CACHE_KEY_MAX_LENGTH
 from ._limits import DEFAULT_CACHE_SIZE as _DEFAULT_CACHE_SIZE
@@ -221,7 +225,7 @@ ERROR_CODES = {
     "EXPECTED_QVALUE": EXPECTED_QVALUE, "EXPECTED_COMMA": EXPECTED_COMMA,
 }
 
-# Character classes, one table lookup per byte.
+# Character classes, one table lookup per byte: ``_grammar``'s sets.
 cdef enum:
     C_TCHAR = 1     # token character, RFC 9110 §5.6.2
     C_QDTEXT = 2    # qdtext, RFC 9110 §5.6.4
@@ -248,18 +252,18 @@ cdef void _init_tables():
     for c in range(256):
         CLASS[c] = 0
         LOWER[c] = c + 32 if 65 <= c <= 90 else c
-        if chr(c) in _TCHARS:
-            CLASS[c] |= C_TCHAR
-        if c == 9 or c == 32 or c == 0x21 or 0x23 <= c <= 0x5B or 0x5D <= c <= 0x7E or c >= 0x80:
-            CLASS[c] |= C_QDTEXT
-        if c == 9 or 0x20 <= c <= 0x7E or c >= 0x80:
-            CLASS[c] |= C_QPAIR
-        if c in _CORS_UNSAFE_BYTES:
-            CLASS[c] |= C_UNSAFE
-        if 65 <= c <= 90 or 97 <= c <= 122:
-            CLASS[c] |= C_ALPHA
-        if 48 <= c <= 57:
-            CLASS[c] |= C_DIGIT
+    for char in _TCHARS:
+        CLASS[ord(char)] |= C_TCHAR
+    for char in _QDTEXT_CHARS:
+        CLASS[ord(char)] |= C_QDTEXT
+    for char in _ESCAPABLE_CHARS:
+        CLASS[ord(char)] |= C_QPAIR
+    for c in _CORS_UNSAFE_BYTES:
+        CLASS[c] |= C_UNSAFE
+    for char in _ALPHA:
+        CLASS[ord(char)] |= C_ALPHA
+    for char in _DIGIT:
+        CLASS[ord(char)] |= C_DIGIT
 
 
 _init_tables()

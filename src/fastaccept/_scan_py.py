@@ -3,9 +3,10 @@
 Whole values are scanned here; each member is read by the grammar of
 ``_member`` (docs/rules.md; RFC 9110 §12.5.1). Members are split
 on commas outside quoted strings; a member that breaks a rule is skipped
-(lenient) or raises ``AcceptError`` (strict). Two fast paths read the values
-real clients send with regular expressions that backtrack at most once over
-each character; anything else takes the exact path, member by member.
+(lenient) or raises ``AcceptError`` (strict). The fast path of ``_grammar``
+reads the values real clients send, a whole value or one member, with
+regular expressions that backtrack at most once over each character;
+anything else takes the exact path, member by member.
 
 Accept-Encoding and Accept-Language values (RFC 9110 §12.5.3-4) are scanned
 the same way, each member read by the grammar of ``_coding`` or
@@ -25,7 +26,13 @@ from ._errors import (
     reason,
     too_long,
 )
-from ._grammar import CORS_MAX_LENGTH, CORS_UNSAFE_BYTES
+from ._grammar import (
+    COMMON_MEMBER,
+    COMMON_VALUE,
+    CORS_MAX_LENGTH,
+    CORS_UNSAFE,
+    LIST_SEPARATORS,
+)
 from ._limits import (
     DEFAULT_CACHE_SIZE,
     DEFAULT_MAX_LENGTH,
@@ -36,7 +43,6 @@ from ._limits import (
 from ._lists import ListHeader
 from ._match import OfferSet, best_index, rank
 from ._member import (
-    TOKEN_RE,
     OfferSpec,
     RangeTuple,
     exact_weight,
@@ -63,19 +69,10 @@ if TYPE_CHECKING:
 
     _D = TypeVar("_D")
 
-#: The members real clients send: ``type/subtype`` and token-valued parameters
-#: (the weight among them). Anything else takes the exact path, ``scan_member``.
-#: Each part is a single character class followed by a fixed delimiter, so a
-#: failed match backtracks at most once over each character.
-_COMMON_PARAMS: Final = rf"(?:[ \t]*;[ \t]*{TOKEN_RE}={TOKEN_RE})*"
-#: One common member, OWS around it.
-_COMMON_MEMBER: Final = re.compile(
-    rf"[ \t]*{TOKEN_RE}/{TOKEN_RE}{_COMMON_PARAMS}[ \t]*"
-)
-#: A value made of common members only (empty members and OWS allowed).
-_COMMON_VALUE: Final = re.compile(
-    rf"[ \t,]*(?:{TOKEN_RE}/{TOKEN_RE}{_COMMON_PARAMS}[ \t]*(?:,[ \t,]*|\Z))*"
-)
+#: The Accept fast path (``_grammar``): a value of common members only, and one
+#: common member. Anything else takes the exact path, ``scan_member``.
+_COMMON_VALUE: Final = re.compile(COMMON_VALUE)
+_COMMON_MEMBER: Final = re.compile(COMMON_MEMBER)
 #: The longest value ``common_ranges`` and the longest member
 #: ``matchable_ranges`` read, in characters; longer ones (longer than real
 #: clients send) take the exact path. A regular expression's repeated group
@@ -84,11 +81,9 @@ _COMMON_VALUE: Final = re.compile(
 #: stays linear, and stops reading a member at its first violation.
 _FAST_VALUE_MAX: Final = 4096
 _FAST_MEMBER_MAX: Final = 256
-_SEPARATORS: Final = re.compile(r"[ \t,]*")
-#: Any CORS-unsafe byte (Fetch), from the one table of them in ``_grammar``.
-_CORS_UNSAFE: Final = re.compile(
-    "[" + "".join(re.escape(chr(byte)) for byte in sorted(CORS_UNSAFE_BYTES)) + "]"
-)
+_SEPARATORS: Final = re.compile(LIST_SEPARATORS)
+#: Any CORS-unsafe byte (Fetch), written from ``_grammar``'s one table of them.
+_CORS_UNSAFE: Final = re.compile(CORS_UNSAFE)
 
 _ABSENT: Final = Accept(present=False)
 _new_range: Final = tuple.__new__

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from ._grammar import NON_LATIN1
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Final, TypeAlias
@@ -19,7 +21,7 @@ HeaderText: TypeAlias = str | bytes | bytearray | memoryview
 #: A request header's value, or ``None`` when the header is absent.
 HeaderValue: TypeAlias = HeaderText | None
 
-_NON_LATIN1: Final = re.compile("[^\x00-\xff]")
+_NON_LATIN1: Final = re.compile(NON_LATIN1)
 _ASCII_LOWER: Final = str.maketrans(
     "ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz"
 )

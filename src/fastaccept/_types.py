@@ -11,7 +11,7 @@ from collections.abc import Iterable, Iterator, Sequence
 
 from . import _coding, _language
 from ._errors import ACCEPT_ENCODING, ACCEPT_LANGUAGE
-from ._grammar import TCHARS
+from ._grammar import FAST_CODING, FAST_LANGUAGE, TCHARS
 from ._lists import CODING_GRAMMAR, LANGUAGE_GRAMMAR, ListHeader
 from ._match import OfferSet, best_index, range_matches, rank, scores
 from ._member import OfferSpec, offers_tuple, parse_offer, parse_offers
@@ -331,7 +331,7 @@ ENCODING: Final = ListHeader(
     field=ACCEPT_ENCODING,
     noun="codings",
     grammar=CODING_GRAMMAR,
-    fast=_coding.FAST_MEMBER,
+    fast=FAST_CODING,
     scan_member=_coding.scan_coding,
     offer_set=_coding.CodingSet,
     best=_coding.best_coding,
@@ -343,7 +343,7 @@ LANGUAGE: Final = ListHeader(
     field=ACCEPT_LANGUAGE,
     noun="tags",
     grammar=LANGUAGE_GRAMMAR,
-    fast=_language.FAST_MEMBER,
+    fast=FAST_LANGUAGE,
     scan_member=_language.scan_language,
     offer_set=_language.TagSet,
     best=_language.best_language,
