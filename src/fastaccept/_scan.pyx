@@ -1328,9 +1328,14 @@ cdef int scan_weight(const unsigned char* s, Py_ssize_t n, Py_ssize_t p, int end
     return 0
 
 
-# The member grammars of ``_lists``, by number (``ListHeader.grammar``).
-cdef int CODING_GRAMMAR = _CODING_GRAMMAR
-cdef int LANGUAGE_GRAMMAR = _LANGUAGE_GRAMMAR
+# The member grammars of ``_lists`` by number (``ListHeader.grammar``), as
+# constants the C compiler folds into each scorer's inlined ``scan_item``.
+cdef enum:
+    CODING_GRAMMAR = 0
+    LANGUAGE_GRAMMAR = 1
+
+if (CODING_GRAMMAR, LANGUAGE_GRAMMAR) != (_CODING_GRAMMAR, _LANGUAGE_GRAMMAR):
+    raise ImportError("_scan.pyx and _lists number the list grammars differently")
 
 
 cdef int scan_item(const unsigned char* s, Py_ssize_t n, Py_ssize_t start, int grammar,
@@ -1580,6 +1585,7 @@ cdef class _ListKind:
     cdef int grammar
     cdef str field, noun, last_name, kept_name
     cdef object values, member, offer_set, rank
+    cdef object negotiator               # its negotiator class (set below it)
     cdef tuple last
     cdef dict kept
 
@@ -1834,6 +1840,10 @@ Language tags validated once; the best of them for each request's
         return self._items
 
 
+ENCODING.negotiator = EncodingNegotiator
+LANGUAGE.negotiator = LanguageNegotiator
+
+
 # The one-call forms scan a value of at most DIRECT_MAX_LENGTH characters at
 # once, without the kept negotiator's cache: a look-up hashes a fresh str, and
 # a miss stores it too (measured through choose_index, 24 / 64 characters:
@@ -1844,7 +1854,7 @@ cdef enum:
     DIRECT_MAX_LENGTH = 64
 
 
-cdef object negotiate_list(_ListKind kind, object cls, value, offers, default, max_length):
+cdef object negotiate_list(_ListKind kind, value, offers, default, max_length):
     """A list header's one-call form: the negotiator kept for these offers
     (``_limits.kept_negotiator``; the last offers' one without a look-up)
     chooses; the answer is this call's own object."""
@@ -1858,7 +1868,7 @@ cdef object negotiate_list(_ListKind kind, object cls, value, offers, default, m
         items = _offers_tuple(offers, kind.noun)
         negotiator = <_ListNegotiator>kept_in(
             thread_registry(kind.kept_name) if FREE_THREADED else kind.kept,
-            cls, items, max_length)
+            kind.negotiator, items, max_length)
         last = (offers, max_length, items, negotiator)
         if FREE_THREADED:
             setattr(_per_thread, kind.last_name, last)
@@ -1874,11 +1884,11 @@ cdef object negotiate_list(_ListKind kind, object cls, value, offers, default, m
 
 
 def negotiate_encoding(value, codings, *, default=None, max_length=_DEFAULT_MAX_LENGTH):
-    return negotiate_list(ENCODING, EncodingNegotiator, value, codings, default, max_length)
+    return negotiate_list(ENCODING, value, codings, default, max_length)
 
 
 def negotiate_language(value, tags, *, default=None, max_length=_DEFAULT_MAX_LENGTH):
-    return negotiate_list(LANGUAGE, LanguageNegotiator, value, tags, default, max_length)
+    return negotiate_list(LANGUAGE, value, tags, default, max_length)
 
 
 # The docstrings of the public functions and methods are the pure engine's,
