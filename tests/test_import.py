@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 
@@ -80,6 +81,37 @@ def test_import_loads_one_engine_and_what_a_negotiation_needs(engine: str) -> No
     own = {name for name in added if name.partition(".")[0] == "fastaccept"}
     assert own == NEEDED | ENGINE_MODULES[engine]
     assert not added & NEVER, sorted(added & NEVER)
+
+
+def test_the_compiled_engine_loads_re_with_the_first_offers_it_reads() -> None:
+    # The readers both engines share compile their patterns on first use
+    # (_grammar.pattern); the pure engine's own fast paths need re at once.
+    if CYTHON_MISSING:
+        pytest.skip(CYTHON_MISSING)
+    assert "re" not in added_by("import fastaccept", "cython")
+    first_use = "import fastaccept; fastaccept.Negotiator(['text/html'])"
+    assert "re" in added_by(first_use, "cython")
+    assert "re" in added_by("import fastaccept", "python")
+
+
+def test_a_pattern_compiled_on_use_reads_as_the_pattern_does() -> None:
+    from fastaccept._grammar import TOKEN, pattern
+
+    def spans(found: re.Match[str] | None) -> tuple[int, int] | None:
+        return None if found is None else found.span()
+
+    compiled = re.compile(TOKEN)
+    for method in ("match", "fullmatch", "search"):
+        for text in ("gzip", "a b", "", "x-gzip;q=1", "\xff"):
+            namespace: dict[str, object] = {}
+            namespace["token"] = token = pattern(TOKEN, namespace)
+            found = getattr(token, method)(text)
+            assert spans(found) == spans(getattr(compiled, method)(text))
+            assert namespace["token"] is compiled  # re's cache: the same object
+    namespace = {}
+    namespace["token"] = token = pattern(TOKEN, namespace)
+    assert token.sub("_", "a b;c") == compiled.sub("_", "a b;c")
+    assert namespace["token"] is compiled
 
 
 def test_a_web_answer_loads_with_its_first_use() -> None:

@@ -14,11 +14,10 @@ pure-Python engine scans members with ``scan_coding`` and chooses with
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 
 from . import _errors as E
-from ._grammar import TOKEN
+from ._grammar import TOKEN, pattern
 from ._member import scan_weight
 from ._text import as_header_text
 
@@ -38,7 +37,7 @@ CodingTuple: TypeAlias = tuple[str, int]
 #: code is 0 and the position is where the member ends (a comma, or the end).
 CodingResult: TypeAlias = tuple[int, int, str, int]
 
-_TOKEN: Final = re.compile(TOKEN)
+_TOKEN: Final = pattern(TOKEN, globals())
 
 #: Where an offer's weight came from, the tie-break after the weight (§12.5.3):
 #: its own entry, then the ``*`` entry, then the implicit weight of identity.

@@ -10,9 +10,9 @@ Each class is written once, as ABNF writes it (``_Parts``: strings of
 characters and ``%xNN-NN`` spans); from that come both its set and its class
 in the patterns. The Cython engine builds its C table of classes from the
 sets (``_scan._init_tables``), and messages and checks read them. A pattern
-is a source string, compiled by the module that reads with it: this module
-imports no ``re`` and compiles nothing, so importing fastaccept with the
-Cython engine compiles only the patterns of the modules both engines share.
+is a source string, compiled by the module that reads with it: the pure
+engine's own when it loads, the shared readers' on first use (``pattern``),
+so importing fastaccept with the Cython engine loads no ``re``.
 
 The exact readers (``_member.scan_member`` and ``scan_weight``,
 ``_coding.scan_coding``, ``_language.scan_language``) are the reference
@@ -32,7 +32,49 @@ from __future__ import annotations
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from re import Pattern
     from typing import Final, TypeAlias
+
+    def pattern(source: str, namespace: dict[str, object]) -> Pattern[str]:
+        """``re.compile(source)``, made when first used, in its place in
+        ``namespace``."""
+        ...
+
+else:
+
+    class pattern:
+        """A pattern compiled when first used, so that ``import fastaccept``
+        loads no ``re``: the readers both engines share (``_member``,
+        ``_coding``, ``_language``, ``_text``) need one only when they read
+        offers or a value. It stands as a global of ``namespace`` (its
+        module's ``globals()``) until its first call, which compiles it and
+        puts the compiled pattern in its place there: later calls read the
+        pattern itself. Two threads' first calls compile it twice, harmlessly.
+        """
+
+        def __init__(self, source, namespace):
+            self.source, self._namespace = source, namespace
+
+        def _compiled(self):
+            import re  # once per pattern, on its first use
+
+            compiled = re.compile(self.source)
+            for name, value in list(self._namespace.items()):
+                if value is self:
+                    self._namespace[name] = compiled
+            return compiled
+
+        def match(self, *args):
+            return self._compiled().match(*args)
+
+        def fullmatch(self, *args):
+            return self._compiled().fullmatch(*args)
+
+        def search(self, *args):
+            return self._compiled().search(*args)
+
+        def sub(self, *args):
+            return self._compiled().sub(*args)
 
 
 #: A class as ABNF writes one: alternatives, each a string of characters or a

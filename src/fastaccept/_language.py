@@ -17,11 +17,10 @@ against them.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 
 from . import _errors as E
-from ._grammar import LANGUAGE_TAG, PRIMARY_SUBTAG, SUBTAG
+from ._grammar import LANGUAGE_TAG, PRIMARY_SUBTAG, SUBTAG, pattern
 from ._member import scan_weight
 from ._text import as_header_text
 
@@ -45,9 +44,9 @@ LOOKUP: Final = 2
 FILTERING: Final = 3
 EXACT: Final = 4
 
-_PRIMARY_SUBTAG: Final = re.compile(PRIMARY_SUBTAG)
-_SUBTAG: Final = re.compile(SUBTAG)
-_TAG: Final = re.compile(LANGUAGE_TAG)
+_PRIMARY_SUBTAG: Final = pattern(PRIMARY_SUBTAG, globals())
+_SUBTAG: Final = pattern(SUBTAG, globals())
+_TAG: Final = pattern(LANGUAGE_TAG, globals())
 
 
 def scan_language(text: str, start: int) -> LanguageResult:

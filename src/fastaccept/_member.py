@@ -14,7 +14,6 @@ loop is linear: tokens and quoted strings are matched by single-class patterns
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 
 from . import _errors as E
@@ -28,6 +27,7 @@ from ._grammar import (
     QVALUE,
     TCHARS,
     TOKEN,
+    pattern,
 )
 from ._text import as_header_text, ascii_lower
 from ._tuples import NamedTuple
@@ -44,13 +44,13 @@ RangeTuple: TypeAlias = tuple[str, str, tuple[tuple[str, str], ...], int]
 #: is 0 and the position is where the member ends (a comma, or the end).
 MemberResult: TypeAlias = tuple[int, int, RangeTuple | None, bool]
 
-_TOKEN: Final = re.compile(TOKEN)
-_OWS: Final = re.compile(OWS)
-_QUOTED_BODY: Final = re.compile(QUOTED_BODY)
-_QUOTED_PAIR: Final = re.compile(QUOTED_PAIR)
-_COMMA_OR_QUOTE: Final = re.compile(COMMA_OR_QUOTE)
-_QUOTE_OR_BACKSLASH: Final = re.compile(QUOTE_OR_BACKSLASH)
-_QVALUE: Final = re.compile(QVALUE)
+_TOKEN: Final = pattern(TOKEN, globals())
+_OWS: Final = pattern(OWS, globals())
+_QUOTED_BODY: Final = pattern(QUOTED_BODY, globals())
+_QUOTED_PAIR: Final = pattern(QUOTED_PAIR, globals())
+_COMMA_OR_QUOTE: Final = pattern(COMMA_OR_QUOTE, globals())
+_QUOTE_OR_BACKSLASH: Final = pattern(QUOTE_OR_BACKSLASH, globals())
+_QVALUE: Final = pattern(QVALUE, globals())
 
 #: Each qvalue spelling met so far, with its thousandths, and the same for
 #: the legacy ``.d``/``.dd``/``.ddd`` form: a dict look-up

@@ -8,9 +8,7 @@ for an absent header wherever a request's value is taken.
 
 from __future__ import annotations
 
-import re
-
-from ._grammar import NON_LATIN1
+from ._grammar import NON_LATIN1, pattern
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -21,7 +19,7 @@ HeaderText: TypeAlias = str | bytes | bytearray | memoryview
 #: A request header's value, or ``None`` when the header is absent.
 HeaderValue: TypeAlias = HeaderText | None
 
-_NON_LATIN1: Final = re.compile(NON_LATIN1)
+_NON_LATIN1: Final = pattern(NON_LATIN1, globals())
 _ASCII_LOWER: Final = str.maketrans(
     "ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz"
 )
