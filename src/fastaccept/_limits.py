@@ -42,8 +42,11 @@ def checked_cache_size(cache_size: int) -> int:
     return cache_size
 
 
-def store(cache: dict[_K, _V], size: int, key: _K, value: _V) -> None:
-    """Remember ``key -> value`` in a cache of at most ``size`` entries.
+def store(cache: dict[_K, _V], size: int, key: _K, value: _V) -> _V:
+    """Remember ``key -> value`` in a cache of at most ``size`` entries, and
+    give the value the cache holds for ``key``: ``value``, or what a racing
+    thread stored first (``setdefault``, one atomic dict operation), so that
+    racing first uses share one object.
 
     The cache policy: a full cache is emptied before the new entry goes in
     (O(1) per store, no bookkeeping on the hit path, and a working set smaller
@@ -55,7 +58,8 @@ def store(cache: dict[_K, _V], size: int, key: _K, value: _V) -> None:
     if size > 0 and len(key) <= CACHE_KEY_MAX_LENGTH:
         if len(cache) >= size:
             cache.clear()
-        cache[key] = value
+        return cache.setdefault(key, value)
+    return value
 
 
 if TYPE_CHECKING:
@@ -80,6 +84,6 @@ def kept_negotiator(
     except TypeError:  # an unhashable offer: let the Negotiator say what is wrong
         return make(offers, cache_size=0, max_length=max_length)
     if found is None:
-        found = make(offers, cache_size=VALUES_KEPT, max_length=max_length)
-        store(kept, NEGOTIATORS_KEPT, key, found)
+        made = make(offers, cache_size=VALUES_KEPT, max_length=max_length)
+        found = store(kept, NEGOTIATORS_KEPT, key, made)
     return found

@@ -174,8 +174,9 @@ class Renderers(ByArguments):
         else:
             found = self._varied.get(vary)
             if found is None:
-                found = Finished(self, vary)
-                store(self._varied, VARY_VALUES_KEPT, vary, found)
+                found = store(
+                    self._varied, VARY_VALUES_KEPT, vary, Finished(self, vary)
+                )
             finished = found
         extra = _extra(headers) if headers and decision.ok else ()
         return finished.render(decision, data, method, status, extra)
