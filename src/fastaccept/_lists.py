@@ -10,7 +10,9 @@ description; a third such header takes a grammar module, a description in
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+
+from ._member import offers_tuple
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -25,7 +27,7 @@ class ListHeader:
     engine's scanner; for the pure engine, ``fast`` is a pattern source
     (``_grammar``) that reads a common member in one match (name, then
     weight) and ``scan_member`` reads any member exactly. ``offer_set``
-    validates the offers once; ``best``, ``rank`` and ``weight`` score
+    validates the offers once (``offers``); ``best``, ``rank`` and ``weight`` score
     members against them (weights in thousandths); ``member`` is the named
     tuple a parsed member becomes.
     """
@@ -67,6 +69,11 @@ class ListHeader:
         self.rank = rank
         self.weight = weight
         self.member = member
+
+    def offers(self, offers: Iterable[str]) -> Any:
+        """``offers`` validated and parsed once by ``offer_set`` (its
+        ``values``: the offers as given, in server order)."""
+        return self.offer_set(offers_tuple(offers, self.noun))
 
     def __repr__(self) -> str:
         return f"<ListHeader {self.field}>"

@@ -1584,7 +1584,7 @@ cdef class _ListKind:
 
     cdef int grammar
     cdef str field, noun, last_name, kept_name
-    cdef object values, member, offer_set, rank
+    cdef object values, member, offers, rank
     cdef object negotiator               # its negotiator class (set below it)
     cdef tuple last
     cdef dict kept
@@ -1594,7 +1594,7 @@ cdef class _ListKind:
         self.grammar = header.grammar
         self.field, self.noun = header.field, header.noun
         self.values, self.member = values, header.member
-        self.offer_set, self.rank = header.offer_set, header.rank
+        self.offers, self.rank = header.offers, header.rank
         self.last_name, self.kept_name = "last_" + self.noun, "kept_" + self.noun
         self.last, self.kept = _NO_LAST, {}
 
@@ -1700,8 +1700,8 @@ cdef class _ListNegotiator(_CachedOffers):
         cdef bint codings = kind.grammar != LANGUAGE_GRAMMAR
         if self._items is not None:
             raise TypeError(_SET_UP_ONCE)
-        items = _offers_tuple(offers, kind.noun)
-        parsed = kind.offer_set(items)
+        parsed = kind.offers(offers)
+        items = parsed.values
         self._kind = kind
         self._cache_size = _checked_cache_size(cache_size)
         self._limit = as_limit(max_length)

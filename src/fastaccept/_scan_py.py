@@ -574,8 +574,8 @@ class _ListNegotiator(ByArguments):
         if hasattr(self, "_offers"):
             raise TypeError(NEGOTIATOR_SET_UP_ONCE)
         self._cache_size = checked_cache_size(cache_size)
-        self._offers: tuple[str, ...] = offers_tuple(offers, self._header.noun)
-        self._parsed = self._header.offer_set(self._offers)
+        self._parsed = self._header.offers(offers)
+        self._offers: tuple[str, ...] = self._parsed.values
         self._cache: dict[str | bytes, int] = {}
         self._max_length = max_length
 

@@ -14,7 +14,7 @@ from ._errors import ACCEPT_ENCODING, ACCEPT_LANGUAGE
 from ._grammar import FAST_CODING, FAST_LANGUAGE, TCHARS
 from ._lists import CODING_GRAMMAR, LANGUAGE_GRAMMAR, ListHeader
 from ._match import OfferSet, best_index, range_matches, rank, scores
-from ._member import OfferSpec, offers_tuple, parse_offer, parse_offers
+from ._member import OfferSpec, parse_offer, parse_offers
 from ._tuples import NamedTuple
 
 TYPE_CHECKING = False
@@ -220,10 +220,14 @@ class _Members(Sequence[_M]):
         """Pickle and copy by the constructor's arguments."""
         return (type(self), (self._members, self.present, self.skipped))
 
+    def _present(self) -> tuple[_M, ...] | None:
+        """The members; None when the header was absent."""
+        return self._members if self.present else None
+
     def quality(self, offer: str) -> float:
         """The weight this value gives one offer, 0.0 to 1.0; 1.0 when absent."""
         header = self._header
-        offers = header.offer_set(offers_tuple([offer], header.noun))  # checks it
+        offers = header.offers([offer])  # checks it
         if not self.present:
             return 1.0
         return header.weight(self._members, offers) / 1000  # type: ignore[arg-type]
@@ -235,10 +239,8 @@ class _Members(Sequence[_M]):
     def rank(self, offers: Iterable[str]) -> list[tuple[str, float]]:
         """Acceptable offers with their weight, best first (the order of
         ``best``); a weight of 0 is left out."""
-        header = self._header
-        parsed = header.offer_set(offers_tuple(offers, header.noun))
-        items = self._members if self.present else None
-        ranked = header.rank(items, parsed)  # type: ignore[arg-type]
+        parsed = self._header.offers(offers)
+        ranked = self._header.rank(self._present(), parsed)  # type: ignore[arg-type]
         return [(parsed.values[index], weight / 1000) for index, weight in ranked]
 
     if TYPE_CHECKING:
@@ -251,10 +253,8 @@ class _Members(Sequence[_M]):
     def best(self, offers: Iterable[str], default: object = None) -> object:
         """The best acceptable offer (the very object given), else ``default``,
         by the header's rule (docs/rules.md)."""
-        header = self._header
-        parsed = header.offer_set(offers_tuple(offers, header.noun))
-        items = self._members if self.present else None
-        index = header.best(items, parsed)  # type: ignore[arg-type]
+        parsed = self._header.offers(offers)
+        index = self._header.best(self._present(), parsed)  # type: ignore[arg-type]
         return default if index < 0 else parsed.values[index]
 
 
@@ -289,9 +289,6 @@ class Accept(_Members[MediaRange]):
             (self._members, self.present, self.skipped, self.cors_safelisted),
         )
 
-    def _ranges(self) -> tuple[MediaRange, ...] | None:
-        return self._members if self.present else None
-
     def quality(self, media_type: str) -> float:
         """The weight this value gives the concrete ``media_type`` (rule 10)."""
         offers = OfferSet(parse_offers([media_type]))
@@ -309,7 +306,7 @@ class Accept(_Members[MediaRange]):
         parsed = OfferSet(parse_offers(offers))
         return [
             (parsed.values[i], score / 1_000_000)
-            for i, score in rank(self._ranges(), parsed)
+            for i, score in rank(self._present(), parsed)
         ]
 
     if TYPE_CHECKING:
@@ -327,7 +324,7 @@ class Accept(_Members[MediaRange]):
         """The best acceptable offer (the very media type object given; for a
         ``(media type, qs)`` pair, its media type), else ``default``."""
         parsed = OfferSet(parse_offers(offers))
-        index = best_index(self._ranges(), parsed)
+        index = best_index(self._present(), parsed)
         return default if index < 0 else parsed.values[index]
 
 
