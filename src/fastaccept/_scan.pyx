@@ -1854,33 +1854,38 @@ cdef enum:
     DIRECT_MAX_LENGTH = 64
 
 
-cdef object negotiate_list(_ListKind kind, value, offers, default, max_length):
+cdef tuple kept_last(_ListKind kind, offers, max_length):
+    """The one-call state for new offers: (offers, max_length, their tuple,
+    the negotiator kept for them by ``_limits.kept_negotiator``), stored as
+    the kind's last (per thread without the GIL)."""
+    items = _offers_tuple(offers, kind.noun)
+    negotiator = kept_in(
+        thread_registry(kind.kept_name) if FREE_THREADED else kind.kept,
+        kind.negotiator, items, max_length)
+    last = (offers, max_length, items, negotiator)
+    if FREE_THREADED:
+        setattr(_per_thread, kind.last_name, last)
+    else:
+        kind.last = last
+    return last
+
+
+cdef inline object negotiate_list(_ListKind kind, value, offers, default, max_length):
     """A list header's one-call form: the negotiator kept for these offers
-    (``_limits.kept_negotiator``; the last offers' one without a look-up)
-    chooses; the answer is this call's own object."""
-    cdef tuple last, items
-    cdef _ListNegotiator negotiator
+    chooses (the last offers' one without a look-up); the answer is this
+    call's own object."""
+    cdef tuple last
     cdef Py_ssize_t index
     last = getattr(_per_thread, kind.last_name, _NO_LAST) if FREE_THREADED else kind.last
-    if offers is last[0] and max_length is last[1] and same_items(offers, <tuple>last[2]):
-        items, negotiator = <tuple>last[2], <_ListNegotiator>last[3]
-    else:
-        items = _offers_tuple(offers, kind.noun)
-        negotiator = <_ListNegotiator>kept_in(
-            thread_registry(kind.kept_name) if FREE_THREADED else kind.kept,
-            kind.negotiator, items, max_length)
-        last = (offers, max_length, items, negotiator)
-        if FREE_THREADED:
-            setattr(_per_thread, kind.last_name, last)
-        else:
-            kind.last = last
+    if not (offers is last[0] and max_length is last[1] and same_items(offers, <tuple>last[2])):
+        last = kept_last(kind, offers, max_length)
     if (type(value) is str and PyUnicode_GET_LENGTH(value) <= DIRECT_MAX_LENGTH) or (
         type(value) is bytes and PyBytes_GET_SIZE(value) <= DIRECT_MAX_LENGTH
     ):
-        index = negotiator._compute(value)
+        index = (<_ListNegotiator>last[3])._compute(value)
     else:
-        index = negotiator._index(value)
-    return default if index < 0 else items[index]
+        index = (<_ListNegotiator>last[3])._index(value)
+    return default if index < 0 else (<tuple>last[2])[index]
 
 
 def negotiate_encoding(value, codings, *, default=None, max_length=_DEFAULT_MAX_LENGTH):
