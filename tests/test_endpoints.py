@@ -175,7 +175,8 @@ def test_415_for_patch_names_accept_patch(call: Call) -> None:
     ("path", "headers"),
     [
         ("/greeting", [("accept", b"image/png")]),  # 406
-        ("/messages", [("content-type", b"text/csv"), ("accept", b"text/plain")]),
+        ("/messages", [("content-type", b"text"), ("accept", b"text/plain")]),
+        ("/messages", [("accept", b"text/plain")]),  # 415: no Content-Type
     ],
 )
 def test_a_refusal_is_sent_as_built_with_the_endpoint(
@@ -186,6 +187,15 @@ def test_a_refusal_is_sent_as_built_with_the_endpoint(
     again = call("POST" if path == "/messages" else "GET", path, headers)
     assert first[0] in (406, 415)
     assert again == first and again[2] is first[2]
+
+
+def test_a_415_names_the_type_received_and_nothing_else(call: Call) -> None:
+    # Its type and subtype (tokens) only: a parameter's value is not sent back.
+    headers = [("content-type", b'Text/CSV; x="<b>"'), ("accept", b"text/plain")]
+    status, _, body = call("POST", "/messages", headers)
+    assert status == 415
+    assert b"Content-Type (text/csv) is not one this resource accepts" in body
+    assert b"<b>" not in body
 
 
 def test_an_accepted_body_reaches_the_handler(call: Call) -> None:

@@ -210,23 +210,32 @@ def test_an_answer_keeps_its_headers_as_pairs() -> None:
     assert answer.headers == (("Location", "/m/1"), ("Link", "</a>, </b>"))
 
 
+@pytest.mark.parametrize(
+    "renderers",
+    [
+        {"text/html": str, ("text/html", 0.5): str},
+        {("text/html", 0.5): str, "TEXT/HTML": str},
+        [("text/html;a=1;b=2", str), ("text/html; B=2; a=1", str)],
+        [("text/html", str), ("text/html", repr)],
+    ],
+)
+def test_a_media_type_given_twice_is_refused(renderers: Any) -> None:
+    # The second could never be chosen (RFC 9110 §8.3.1 compares names
+    # case-insensitively, parameters in any order).
+    with pytest.raises(ValueError, match="repeats"):
+        Renderers(renderers)
+
+
 def test_the_chosen_offer_is_rendered_by_its_own_renderer() -> None:
-    # A media type offered twice has two renderers: the engine's choice (an
-    # index) reaches the renderer, not the media type looked up again.
-    def first(data: Any) -> str:
-        return "first"
-
-    def second(data: Any) -> str:
-        return "second"
-
-    unweighted_first = Renderers({"text/html": first, ("text/html", 0.5): second})
-    assert unweighted_first.respond("text/html", None).body == b"first"
-    assert unweighted_first.respond(None, None).body == b"first"
-    weighted_first = Renderers({("text/html", 0.5): first, "text/html": second})
-    assert weighted_first.respond("text/html", None).body == b"second"  # qs 1 > 0.5
-    decision = weighted_first.produces.select("text/html")
+    # The engine's choice (an index) reaches the renderer: parameters tell
+    # two offers of one type apart.
+    html = Renderers(
+        {"text/html;level=1": lambda _: "one", "text/html": lambda _: "any"}
+    )
+    assert html.respond("text/html;level=1", None).body == b"one"
+    assert html.respond("text/html;level=1;q=0.1, text/html", None).body == b"any"
+    decision = html.produces.select("text/html;level=1;q=0.1, text/html")
     assert (decision.index, decision.media_type) == (1, "text/html")
-    assert decision == weighted_first.produces.select("*/*")  # index not compared
 
 
 def test_a_decision_from_elsewhere_renders_by_its_media_type() -> None:

@@ -89,7 +89,7 @@ def test_produces_absent_header_gets_the_first_offer() -> None:
     assert Produces(OFFERS).select(None).media_type == OFFERS[0]
 
 
-@pytest.mark.parametrize("value", ["image/png", "", " , ", "junk", "text/html;q=0"])
+@pytest.mark.parametrize("value", ["image/png", "", " , ", "text/html;q=0"])
 def test_produces_406(value: str) -> None:
     # Present but empty, or no valid member, or nothing acceptable: 406.
     decision = Produces(OFFERS).select(value)
@@ -102,6 +102,27 @@ def test_produces_406(value: str) -> None:
         "406 Not Acceptable: the Accept header allows none of the media types "
         "this resource has. Available:\napplication/json\ntext/html; charset=utf-8\n"
     )
+
+
+@pytest.mark.parametrize("problem_json", [False, True])
+def test_a_406_says_which_members_were_skipped_by_place(problem_json: bool) -> None:
+    # docs/bad-input.md: the members lenient reading skipped, by their places
+    # only; nothing of the request is sent back.
+    value = "junk, <b>;q=1, image/png" + (", application/json;q=0" * problem_json)
+    decision = Produces(OFFERS).select(value)
+    assert decision.status == 406
+    said = (
+        "the Accept header allows none of the media types this resource has. "
+        "2 of its members were malformed and skipped (at offsets 0, 6)."
+    )
+    if problem_json:
+        value += ", application/problem+json"
+        decision = Produces(OFFERS).select(value)
+        assert json.loads(decision.body)["detail"] == said
+    else:
+        assert decision.body.startswith(f"406 Not Acceptable: {said} Available:\n")
+    assert "<b>" not in decision.body and "junk" not in decision.body
+    assert Produces(OFFERS).select("image/png").body.count("skipped") == 0
 
 
 def test_produces_default_instead_of_406() -> None:
@@ -212,9 +233,9 @@ def test_consumes_q_is_a_parameter_of_the_request_only() -> None:
         (None, "missing"),
         ("", "missing"),
         (b"", "missing"),
-        ("application/xml", "not one this resource accepts"),
-        ("text/plain", "not one this resource accepts"),  # no charset=utf-8
-        ("text/plain;charset=latin-1", "not one this resource accepts"),
+        ("application/xml", "(application/xml) not one this resource accepts"),
+        ("text/plain", "(text/plain) not one this resource accepts"),  # no charset
+        ("Text/Plain;charset=latin-1", "(text/plain) not one this resource accepts"),
         ("application/json, text/csv", "malformed"),
         ("application/*", "malformed"),
         ("json", "malformed"),
@@ -229,8 +250,9 @@ def test_consumes_415(content_type: str | bytes | None, problem: str) -> None:
     assert decision.status == 415
     assert decision.reason == "Unsupported Media Type"
     assert decision.headers == {"Content-Type": TEXT[1], "Accept": consumes.accept}
+    said = problem.replace(") ", ") is ") if problem[0] == "(" else f"is {problem}"
     assert decision.body.startswith(
-        f"415 Unsupported Media Type: the request's Content-Type is {problem}. "
+        f"415 Unsupported Media Type: the request's Content-Type {said}. "
     )
     assert decision.body.endswith("\n".join(BODY) + "\n")
 
@@ -343,7 +365,7 @@ def test_415_as_problem_json_for_a_json_client() -> None:
     assert problem["status"] == 415
     assert problem["title"] == "Unsupported Media Type"
     assert problem["detail"] == (
-        "the request's Content-Type is not one this resource accepts."
+        "the request's Content-Type (text/csv) is not one this resource accepts."
     )
     assert problem["acceptable"] == BODY
 

@@ -20,7 +20,7 @@ from functools import wraps
 from typing import Any, Generic, Protocol, TypeVar, cast
 
 from ._headers import header_from_scope, merge_vary
-from ._render import Answer, Finished, Rendered, Renderers
+from ._render import Answer, Finished, Rendered, Renderers, checked_status
 from ._responses import Consumes, Decision
 from ._text import HeaderValue
 
@@ -47,7 +47,9 @@ class Proceed:
 class Endpoint:
     """What a negotiated endpoint is built from, and what it sends: its
     ``finished`` responses (``Renderers``' with ``vary``, the refusals of
-    ``consumes`` among them) are built once, with the endpoint."""
+    ``consumes`` among them) are built once, with the endpoint, whose
+    arguments are checked then (``status`` and ``vary`` as ``Renderers.render``
+    checks them)."""
 
     renderers: Renderers
     consumes: Consumes | None
@@ -56,6 +58,14 @@ class Endpoint:
     finished: Finished = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        if not isinstance(self.renderers, Renderers):
+            raise TypeError(
+                f"renderers must be a Renderers, not {type(self.renderers).__name__}"
+            )
+        if self.consumes is not None and not isinstance(self.consumes, Consumes):
+            kind = type(self.consumes).__name__
+            raise TypeError(f"consumes must be a Consumes or None, not {kind}")
+        object.__setattr__(self, "status", checked_status(self.status))
         refusals = () if self.consumes is None else self.consumes._refusals
         finished = Finished(self.renderers, self.vary, refusals)
         object.__setattr__(self, "finished", finished)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, overload
 
 from ._arguments import ByArguments
+from ._grammar import TCHARS
 from ._headers import merge_vary
 from ._limits import DEFAULT_CACHE_SIZE, DEFAULT_MAX_LENGTH, store
 from ._member import OfferSpec, parse_offer
@@ -35,14 +36,17 @@ RendererMap = Mapping[Any, Renderer]
 class Answer:
     """What a negotiated handler may return instead of its bare data: the
     ``data`` to render, with this response's own ``status`` (None: the
-    endpoint's) and extra ``headers`` (a ``Location`` for a 201, say),
-    checked as ``Renderers.render`` checks them, kept as a tuple of pairs."""
+    endpoint's) and extra ``headers`` (a ``Location`` for a 201, say), both
+    checked here as ``Renderers.render`` checks them (docs/web.md, "What a
+    handler may send"); the headers kept as a tuple of pairs."""
 
     data: Any
     status: int | None = None
     headers: Mapping[str, str] | Iterable[tuple[str, str]] = ()
 
     def __post_init__(self) -> None:
+        if self.status is not None:
+            object.__setattr__(self, "status", checked_status(self.status))
         object.__setattr__(self, "headers", _extra(self.headers))
 
 
@@ -52,13 +56,16 @@ class Rendered(StatusAndHeaders):
 
     ``header_items`` has ``Content-Type``, ``Vary`` and ``Content-Length``
     (with ``Accept`` merged into what the application gave); for HEAD the
-    body is empty and ``Content-Length`` is that of the GET body. ``ok``:
-    a representation was chosen.
+    body is empty and ``Content-Length`` is that of the GET body. A 204 or
+    304 has neither body nor ``Content-Type`` nor ``Content-Length``
+    (RFC 9110 §15.3.5, §15.4.5). ``ok``: a representation was chosen (False
+    for a refusal), whatever the status.
     """
 
     status: int
     header_items: tuple[tuple[str, str], ...]
     body: bytes
+    ok: bool = True  # a field here: the base's property says status 200
 
 
 class Renderers(ByArguments):
@@ -165,10 +172,11 @@ class Renderers(ByArguments):
         so a handler can refuse before it computes ``data``. A refusal (any
         ``Decision`` not ``ok``, ``Consumes``' too) is sent as decided.
         ``headers`` are added to a chosen representation's (a ``Location``,
-        say): each name once (a list-valued field's values combined with
-        ", ", RFC 9110 §5.3), and not ``Content-Type``, ``Content-Length``,
-        ``Vary`` (``vary`` says what else the response varies on) or
-        ``Set-Cookie`` (frameworks keep cookies apart: use theirs)."""
+        say), checked as ``Answer`` checks them (docs/web.md, "What a handler
+        may send"). ``status`` is a final one, 200-599; a 204 or 304 is sent
+        without content (the renderer is not called)."""
+        if type(status) is not int or not 200 <= status <= 599:
+            status = checked_status(status)
         if vary is None:
             finished = self._plain
         else:
@@ -183,8 +191,8 @@ class Renderers(ByArguments):
 
     def _renderer(self, decision: Decision) -> tuple[Renderer, str]:
         """(renderer, charset) for a decision not made by ``produces``: the
-        first offer of its media type (``produces``' own are rendered by their
-        index: a media type may be offered twice, with two renderers)."""
+        offer of its media type (``produces``' own are rendered by their
+        index)."""
         types = self.produces.media_types
         if decision.media_type not in types:
             raise ValueError(
@@ -208,7 +216,7 @@ class Finished:
     def __init__(
         self, renderers: Renderers, vary: str | None, refusals: Iterable[Decision] = ()
     ) -> None:
-        self.vary = merge_vary(vary, "Accept")
+        self.vary = merge_vary(checked_vary(vary), "Accept")
         self._vary = ("Vary", self.vary)
         self._renderers = renderers
         produces = renderers.produces
@@ -245,7 +253,8 @@ class Finished:
         extra: tuple[tuple[str, str], ...] = (),
     ) -> Rendered:
         """The response to send for ``decision``, made now."""
-        return _rendered(status, (*self._headers(decision), *extra), body, method)
+        headers = (*self._headers(decision), *extra)
+        return _rendered(status, headers, body, method, decision.ok)
 
     def render(
         self,
@@ -264,7 +273,11 @@ class Finished:
         # A decision made elsewhere (by hand, or ``Consumes``'): the first offer
         # of its media type renders, and its own headers go.
         render, charset = self._renderers._renderer(decision)
-        body = _body(render, charset, data, decision.media_type)
+        body = (
+            b""
+            if status in BODYLESS
+            else _body(render, charset, data, decision.media_type)
+        )
         return self._whole(decision, status, body, method, extra)
 
     def chosen(
@@ -276,9 +289,12 @@ class Finished:
         extra: tuple[tuple[str, str], ...] = (),
     ) -> Rendered:
         """``data`` in the offer at ``index``, with ``status`` and the
-        ``extra`` headers (checked)."""
+        ``extra`` headers (both checked); no content for a 204 or 304."""
         render, charset, headers = self._chosen[index]
-        body = _body(render, charset, data, self._own[index].media_type)
+        if status in BODYLESS:
+            body = b""
+        else:
+            body = _body(render, charset, data, self._own[index].media_type)
         return _rendered(status, (*headers, *extra) if extra else headers, body, method)
 
     def refused(self, decision: Decision, method: str) -> Rendered:
@@ -289,6 +305,38 @@ class Finished:
             return built[2] if method == "HEAD" else built[1]
         body = decision.body.encode("utf-8")
         return self._whole(decision, decision.status, body, method)
+
+
+def checked_status(status: object) -> int:
+    """A handler's status: an int (an ``HTTPStatus`` too) from 200 to 599, a
+    final response's (RFC 9110 §15); 1xx responses are interim, sent by the
+    server, never as the answer (docs/web.md, "What a handler may send")."""
+    if not isinstance(status, int) or isinstance(status, bool):
+        raise TypeError(f"status must be an int, not {type(status).__name__}")
+    if not 200 <= status <= 599:
+        raise ValueError(
+            f"status must be a final response's, 200 to 599, not {status}"
+            + (
+                " (1xx responses are interim: the server sends them)"
+                if 100 <= status < 200
+                else ""
+            )
+        )
+    return int(status)
+
+
+def checked_vary(vary: object) -> str | None:
+    """A ``vary=`` value: None, or field names (tokens) and ``*`` separated by
+    commas (RFC 9110 §12.5.5, §5.6.1), as a ``Vary`` header carries them."""
+    if vary is None:
+        return None
+    if not isinstance(vary, str):
+        raise TypeError(f"vary must be a str of field names, not {type(vary).__name__}")
+    for item in vary.split(","):
+        name = item.strip(" \t")
+        if name and name != "*" and not TCHARS.issuperset(name):
+            raise ValueError(f"vary: {name!r} is not a field name (RFC 9110 §5.1)")
+    return vary
 
 
 def _body(render: Renderer, charset: str, data: Any, media_type: str) -> bytes:
@@ -303,24 +351,59 @@ def _body(render: Renderer, charset: str, data: Any, media_type: str) -> bytes:
     return body
 
 
+#: The statuses whose responses have no content (RFC 9110 §15.3.5, §15.4.5):
+#: sent without a body, ``Content-Type`` or ``Content-Length``.
+BODYLESS = frozenset({204, 304})
+
+
 def _rendered(
-    status: int, headers: tuple[tuple[str, str], ...], body: bytes, method: str
+    status: int,
+    headers: tuple[tuple[str, str], ...],
+    body: bytes,
+    method: str,
+    ok: bool = True,
 ) -> Rendered:
     """The whole response: ``Content-Length`` is the body's, also for HEAD,
-    which is sent without it (RFC 9110 §9.3.2, §8.6)."""
+    which is sent without it (RFC 9110 §9.3.2, §8.6); a 204 or 304 has
+    neither content nor its headers."""
+    if status in BODYLESS:
+        kept = tuple(item for item in headers if item[0] != "Content-Type")
+        return Rendered(status, kept, b"", ok)
     sent = b"" if method == "HEAD" else body
-    return Rendered(status, (*headers, ("Content-Length", str(len(body)))), sent)
+    return Rendered(status, (*headers, ("Content-Length", str(len(body)))), sent, ok)
 
 
 #: The headers ``Renderers.render`` writes itself (lower case).
 _OWN_HEADERS = frozenset({"content-type", "content-length", "vary"})
+#: The fields a handler may not send: hop-by-hop ones, which the server
+#: manages for its connection (RFC 9110 §7.6.1; PEP 3333 refuses them), and
+#: the message framing (RFC 9112 §6).
+_SERVERS_HEADERS = frozenset(
+    {
+        "connection",
+        "keep-alive",
+        "proxy-authenticate",
+        "proxy-authorization",
+        "proxy-connection",
+        "te",
+        "trailer",
+        "trailers",
+        "transfer-encoding",
+        "upgrade",
+    }
+)
+#: The characters a field value may not hold: controls but HTAB (RFC 9110
+#: §5.5; CR, LF and NUL would split or end the header line).
+_CONTROLS = frozenset(map(chr, (*range(0x09), *range(0x0A, 0x20), 0x7F)))
 
 
 def _extra(
     headers: Mapping[str, str] | Iterable[tuple[str, str]],
 ) -> tuple[tuple[str, str], ...]:
-    """A handler's extra headers, checked: names and values are str, each
-    name once, none that ``render`` writes itself, no ``Set-Cookie``.
+    """A handler's extra headers, checked (docs/web.md, "What a handler may
+    send"): names are tokens (RFC 9110 §5.1) and values Latin-1 text without
+    controls (§5.5), as str; each name once; none that ``render`` writes
+    itself, no hop-by-hop or framing field, no ``Set-Cookie``.
 
     One value per name is what every framework's response keeps (a
     list-valued field's values go combined, RFC 9110 §5.3); cookies have
@@ -328,13 +411,27 @@ def _extra(
     """
     items = tuple(headers.items() if isinstance(headers, Mapping) else headers)
     seen: set[str] = set()
-    for name, value in items:
+    for item in items:
+        if not isinstance(item, tuple) or len(item) != 2:
+            raise TypeError(f"headers: {item!r} is not a (name, value) pair")
+        name, value = item
         if not isinstance(name, str) or not isinstance(value, str):
             raise TypeError(f"header {name!r}: names and values must be str")
+        if not name or not TCHARS.issuperset(name):
+            raise ValueError(f"header {name!r}: a name is a token (RFC 9110 §5.1)")
+        if not _CONTROLS.isdisjoint(value) or max(value, default="") > "\xff":
+            raise ValueError(
+                f"header {name!r}: a value is Latin-1 text without control "
+                "characters such as CR, LF or NUL (RFC 9110 §5.5)"
+            )
         folded = name.lower()
         if folded in _OWN_HEADERS:
             raise ValueError(
                 f"header {name!r} is set by the negotiation; pass vary= for Vary"
+            )
+        if folded in _SERVERS_HEADERS:
+            raise ValueError(
+                f"header {name!r} is the server's to send (RFC 9110 §7.6.1)"
             )
         if folded == "set-cookie":
             raise ValueError("set cookies with the framework's own API")

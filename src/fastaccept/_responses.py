@@ -19,14 +19,14 @@ from http import HTTPStatus
 from typing import Any
 
 from ._arguments import ByArguments
-from ._engine import Negotiator
+from ._engine import Negotiator, parse
 from ._errors import AcceptError
 from ._format import format_accept
-from ._limits import DEFAULT_CACHE_SIZE, DEFAULT_MAX_LENGTH
+from ._limits import DEFAULT_CACHE_SIZE, DEFAULT_MAX_LENGTH, VALUES_KEPT, store
 from ._match import range_matches
-from ._member import OfferSpec, concrete, parse_single
+from ._member import OfferSpec, concrete, parse_offers, parse_single
 from ._text import HeaderValue, as_header_text, coerce_value
-from ._types import MediaRange
+from ._types import MediaRange, SkippedMember
 
 _TEXT = ("Content-Type", "text/plain; charset=utf-8")
 _PROBLEM = ("Content-Type", "application/problem+json")
@@ -35,6 +35,14 @@ _VARY = ("Vary", "Accept")
 
 #: Reason phrases by status code, read without making an ``HTTPStatus``.
 _PHRASES = {status.value: status.phrase for status in HTTPStatus}
+#: The classes of status codes by their first digit (RFC 9110 §15).
+_CLASSES = {
+    1: "Informational",
+    2: "Successful",
+    3: "Redirection",
+    4: "Client Error",
+    5: "Server Error",
+}
 
 
 class StatusAndHeaders:
@@ -51,9 +59,11 @@ class StatusAndHeaders:
 
     @property
     def reason(self) -> str:
-        """The status's reason phrase, e.g. ``"Not Acceptable"`` (for WSGI)."""
+        """The status's reason phrase, e.g. ``"Not Acceptable"`` (for WSGI);
+        for a code without a registered one, its class's name (RFC 9110 §15:
+        ``"Successful"`` for 299), since a client reads only the code."""
         phrase = _PHRASES.get(self.status)
-        return HTTPStatus(self.status).phrase if phrase is None else phrase
+        return _CLASSES[self.status // 100] if phrase is None else phrase
 
     @property
     def headers(self) -> dict[str, str]:
@@ -87,9 +97,9 @@ class Decision(StatusAndHeaders):
 
 
 #: The formats a refusal can take, and the type that admits the problem one
-#: to a JSON client (docs/rules.md rule 16); no length limit: a refusal never fails.
+#: to a JSON client (docs/rules.md rule 16).
 _REFUSAL_FORMATS = Negotiator(
-    ["application/problem+json", "text/plain", "application/json"], max_length=None
+    ["application/problem+json", "text/plain", "application/json"]
 )
 
 
@@ -98,9 +108,14 @@ def prefers_problem_json(accept: HeaderValue) -> bool:
 
     Yes when the Accept value prefers it to ``text/plain``, or admits
     ``application/json`` but neither of the two; otherwise ``text/plain``
-    (and always when the header is absent: both are acceptable at q=1).
+    (and always when the header is absent: both are acceptable at q=1, or
+    longer than ``DEFAULT_MAX_LENGTH``: a refusal does not read it).
     """
-    weights = dict(_REFUSAL_FORMATS.rank(accept))
+    try:
+        ranked = _REFUSAL_FORMATS.rank(accept)
+    except AcceptError:  # too long: the only error of lenient mode
+        return False
+    weights = dict(ranked)
     problem = weights.get("application/problem+json", 0.0)
     text = weights.get("text/plain", 0.0)
     admits_json = "application/json" in weights
@@ -164,6 +179,20 @@ def _too_large(
     return _refusal(431, summary, problem_json, *extra)
 
 
+def _refuse_repeats(offers: Iterable[OfferSpec]) -> None:
+    """A ``ValueError`` for an offer given twice: the same media type, compared
+    as RFC 9110 §8.3.1 compares them (names case-insensitively, parameters
+    in any order), whatever its qs (the second could never be chosen)."""
+    seen: dict[tuple[str, str, frozenset[tuple[str, str]]], OfferSpec] = {}
+    for offer, parsed in zip(offers, parse_offers(offers), strict=True):
+        key = (parsed.type, parsed.subtype, frozenset(parsed.params.items()))
+        if key in seen:
+            raise ValueError(
+                f"offer {offer!r} repeats {seen[key]!r}: give each media type once"
+            )
+        seen[key] = offer
+
+
 class Produces(ByArguments):
     """The media types a resource can send, and the answer to each Accept value.
 
@@ -181,6 +210,7 @@ class Produces(ByArguments):
     """
 
     __slots__ = (
+        "_available",
         "_cache_size",
         "_chosen",
         "_default",
@@ -207,25 +237,21 @@ class Produces(ByArguments):
         media_types = self._negotiator.media_types
         if not media_types:
             raise ValueError("Produces needs at least one media type to offer")
+        _refuse_repeats(self._negotiator.offers)
         #: The answer choosing each offer, by index: the only ``ok`` decisions
         #: ``select`` gives.
         self._chosen = tuple(
             Decision(200, media_type, (("Content-Type", media_type), _VARY), index=i)
             for i, media_type in enumerate(media_types)
         )
+        #: The media types a 406 lists: those with a qs above 0.
+        self._available = tuple(
+            media_type for media_type, _ in self._negotiator.rank(None)
+        )
         if default is None:
-            available = [media_type for media_type, _ in self._negotiator.rank(None)]
             #: 406 as text/plain, and as application/problem+json (rule 16).
             self._unacceptable = self._refusals = tuple(
-                _refusal(
-                    406,
-                    "the Accept header allows none of the media types this "
-                    "resource has.",
-                    problem_json,
-                    _VARY,
-                    listed=available,
-                    listed_as="Available:",
-                )
+                _not_acceptable(self._available, problem_json)
                 for problem_json in (False, True)
             )
         elif default in media_types:
@@ -279,7 +305,32 @@ class Produces(ByArguments):
             )
         if index >= 0:
             return self._chosen[index]
-        return self._unacceptable[prefers_problem_json(accept)]
+        problem_json = prefers_problem_json(accept)
+        refusal = self._unacceptable[problem_json]
+        if refusal.ok:  # the default
+            return refusal
+        skipped = parse(accept, max_length=self._max_length).skipped
+        if skipped:
+            return _not_acceptable(self._available, problem_json, skipped)
+        return refusal
+
+
+def _not_acceptable(
+    available: Sequence[str], problem_json: bool, skipped: Sequence[SkippedMember] = ()
+) -> Decision:
+    """406 listing the ``available`` types (RFC 9110 §15.5.7); with the
+    members lenient reading ``skipped``, by their places only (nothing of the
+    request is sent back; docs/bad-input.md)."""
+    summary = "the Accept header allows none of the media types this resource has."
+    if skipped:
+        offsets = ", ".join(str(member.start) for member in skipped)
+        summary += (
+            f" {len(skipped)} of its members were malformed and skipped"
+            f" (at offsets {offsets})."
+        )
+    return _refusal(
+        406, summary, problem_json, _VARY, listed=available, listed_as="Available:"
+    )
 
 
 class Consumes(ByArguments):
@@ -293,14 +344,16 @@ class Consumes(ByArguments):
     ``check(content_type)`` gives the first matching type (the string given)
     with the request's own media type as ``content_type``, or 415 with an
     ``Accept`` response header listing them (RFC 9110 §15.5.16) when the
-    Content-Type is missing, malformed or not accepted; 431 over
-    ``max_length``. Given the request's ``accept``, a refusal's body takes the
-    format it prefers (docs/rules.md rule 16) and carries ``Vary: Accept``; given
-    ``method="PATCH"``, a 415 also carries ``Accept-Patch`` (RFC 5789 §2.2).
+    Content-Type is missing, malformed or not accepted (naming its type and
+    subtype); 431 over ``max_length`` (None: no limit). Given the request's
+    ``accept``, a refusal's body takes the format it prefers (docs/rules.md
+    rule 16) and carries ``Vary: Accept``; given ``method="PATCH"``, a 415
+    also carries ``Accept-Patch`` (RFC 5789 §2.2).
     """
 
     __slots__ = (
         "_max_length",
+        "_named",
         "_ranges",
         "_refusals",
         "_unsupported",
@@ -309,7 +362,7 @@ class Consumes(ByArguments):
     )
 
     def __init__(
-        self, media_types: Iterable[str], *, max_length: int = DEFAULT_MAX_LENGTH
+        self, media_types: Iterable[str], *, max_length: int | None = DEFAULT_MAX_LENGTH
     ) -> None:
         types = tuple(media_types)
         if not types:
@@ -326,28 +379,18 @@ class Consumes(ByArguments):
         self._max_length = max_length
         #: The ``Accept`` response header value that lists the types.
         self.accept = format_accept(self._ranges)
-        patch = ("Accept-Patch", self.accept)  # RFC 5789 §2.2
-        #: 415 for each problem, then without and with ``Accept-Patch`` (a
-        #: PATCH request), then in each of the ``_FORMS`` (rule 16).
+        #: 415 for each problem, then for a method other than PATCH and for
+        #: PATCH, then in each of the ``_FORMS`` (rule 16).
         self._unsupported = {
             problem: tuple(
-                tuple(
-                    _refusal(
-                        415,
-                        f"the request's Content-Type is {problem}.",
-                        problem_json,
-                        ("Accept", self.accept),
-                        *patched,
-                        *varied,
-                        listed=types,
-                        listed_as="This resource accepts:",
-                    )
-                    for problem_json, varied in _FORMS
-                )
-                for patched in ((), (patch,))
+                tuple(self._unsupported_type(problem, patch, form) for form in _FORMS)
+                for patch in (False, True)
             )
-            for problem in ("missing", "malformed", "not one this resource accepts")
+            for problem in ("is missing", "is malformed")
         }
+        #: The 415s naming a type not taken, by (type, PATCH?, form), made on
+        #: first use: a bounded cache (``_limits.store``).
+        self._named: dict[tuple[str, bool, int], Decision] = {}
         self._refusals = tuple(
             decision
             for by_method in self._unsupported.values()
@@ -368,9 +411,9 @@ class Consumes(ByArguments):
         """The answer to a request whose body has this Content-Type (None:
         absent); ``accept`` (the request's Accept) chooses a refusal's format."""
         if not content_type:
-            return self._refuse("missing", accept, method)
+            return self._refuse("is missing", accept, method)
         text = as_header_text(coerce_value(content_type))[0]
-        if len(text) > self._max_length:
+        if self._max_length is not None and len(text) > self._max_length:
             problem_json, varied = _FORMS[_form(accept)]
             return _too_large(
                 "Content-Type", len(text), self._max_length, problem_json, *varied
@@ -379,17 +422,46 @@ class Consumes(ByArguments):
             rng = parse_single(text, "Content-Type", weighted=False)[0]
             offer = concrete(text, rng, "Content-Type")
         except ValueError:
-            return self._refuse("malformed", accept, method)
+            return self._refuse("is malformed", accept, method)
+        received = MediaRange._make(rng)
         for index, accepted_range in enumerate(self._ranges):
             if range_matches(accepted_range, offer):
-                canonical = str(MediaRange._make(rng))
                 return Decision(
-                    200, self.media_types[index], content_type=canonical, index=index
+                    200,
+                    self.media_types[index],
+                    content_type=str(received),
+                    index=index,
                 )
-        return self._refuse("not one this resource accepts", accept, method)
+        # Named by its type and subtype, tokens: nothing else is sent back.
+        key = (received.essence, method == "PATCH", _form(accept))
+        found = self._named.get(key)
+        if found is None:
+            problem = f"({received.essence}) is not one this resource accepts"
+            made = self._unsupported_type(problem, key[1], _FORMS[key[2]])
+            found = store(self._named, VALUES_KEPT, key, made)
+        return found
 
     def _refuse(
         self, problem: str, accept: HeaderValue, method: str | None
     ) -> Decision:
-        """415 for ``problem``, in the format ``accept`` prefers."""
+        """415 for ``problem`` (missing, malformed), made ahead, in the format
+        ``accept`` prefers."""
         return self._unsupported[problem][method == "PATCH"][_form(accept)]
+
+    def _unsupported_type(
+        self, problem: str, patch: bool, form: tuple[bool, tuple[tuple[str, str], ...]]
+    ) -> Decision:
+        """415 listing the types taken, with them as ``Accept`` (RFC 9110
+        §15.5.16), and as ``Accept-Patch`` for a PATCH (RFC 5789 §2.2)."""
+        problem_json, varied = form
+        patched = (("Accept-Patch", self.accept),) if patch else ()
+        return _refusal(
+            415,
+            f"the request's Content-Type {problem}.",
+            problem_json,
+            ("Accept", self.accept),
+            *patched,
+            *varied,
+            listed=self.media_types,
+            listed_as="This resource accepts:",
+        )
