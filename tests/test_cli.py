@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import json
+import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import fastaccept
 from fastaccept.__main__ import CONTEXT, UNSAFE_LISTED, main, shorten
 
-from .conftest import EXAMPLES
+from .conftest import ENGINES, EXAMPLES, Engine
 
 
 def test_explain_prints_table_and_choice(capsys: pytest.CaptureFixture[str]) -> None:
@@ -72,12 +75,10 @@ def test_module_runs() -> None:
         text=True,
         check=True,
     ).stdout
-    assert "--offer TYPE" in help_text and "--strict" in help_text
+    assert "--offer OFFER" in help_text and "--strict" in help_text
 
 
 def test_explain_json(capsys: pytest.CaptureFixture[str]) -> None:
-    import json
-
     assert (
         main(["explain", "text/html;q=0.5, x y", "--offer", "text/html", "--json"]) == 0
     )
@@ -98,8 +99,6 @@ def test_explain_json(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_explain_json_strict_error(capsys: pytest.CaptureFixture[str]) -> None:
-    import json
-
     assert main(["explain", "a/b c", "--strict", "--json"]) == 1
     facts = json.loads(capsys.readouterr().out)
     assert facts["error"]["position"] == 4
@@ -117,7 +116,16 @@ def test_help_texts() -> None:
 
     top = help_of()
     assert "explain" in top and "bench" not in top  # the harness is in benchmarks/
-    assert "--json" in help_of("explain")
+    assert "--version" in top
+    explain = help_of("explain")
+    assert "--json" in explain and "--header NAME" in explain
+    # the exit statuses, as explain() returns them
+    assert "exit status:\n  0  the value was read" in explain
+    assert "  1  the value was refused: invalid with --strict, or longer than" in (
+        explain
+    )
+    assert "  2  a usage error" in explain
+    assert "refuse (exit 1) a value longer than N characters, in either" in explain
 
 
 def test_typed_usage_example_runs() -> None:
@@ -146,7 +154,8 @@ def test_long_value_output_is_short_and_keeps_the_position(
     assert len(captured.out) + len(captured.err) < 2000
     assert "at position 8192:" in captured.err
     assert f"({len(value):,} characters)" in captured.out
-    shown, caret = captured.err.splitlines()[-2:]
+    *_, shown, caret, hint = captured.err.splitlines()
+    assert hint == "  (--max-length N raises the limit; --max-length 0 lifts it)"
     # The caret stands under character 8192 of the value, inside the window.
     window_start = 8192 - CONTEXT
     assert shown.startswith("  …")
@@ -186,3 +195,168 @@ def test_the_console_script_names_itself() -> None:
         check=True,
     ).stdout
     assert module.startswith("usage: python -m fastaccept ")
+
+
+def run_cli(
+    engine: Engine, *args: str, stdout: int = subprocess.PIPE, **env: str
+) -> subprocess.CompletedProcess[str]:
+    """``python -m fastaccept ARGS`` in a new process on ``engine``, with
+    ``env`` added to the environment; stderr captured, stdout unless given."""
+    pure = "1" if engine is ENGINES["python"] else ""
+    return subprocess.run(
+        [sys.executable, "-m", "fastaccept", *args],
+        env={**os.environ, "FASTACCEPT_NO_EXTENSIONS": pure, **env},
+        stdout=stdout,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def test_version_names_the_engine(engine: Engine) -> None:
+    done = run_cli(engine, "--version")
+    name = "python" if engine is ENGINES["python"] else "cython"
+    assert done.returncode == 0
+    assert done.stdout == f"fastaccept {fastaccept.__version__} ({name} engine)\n"
+
+
+@pytest.mark.parametrize("strict", [[], ["--strict"]])
+def test_an_over_long_value_is_refused_in_both_modes(
+    strict: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    # as the library refuses it (docs/rules.md rule 8), so exit 1, as the
+    # help says; --max-length 0 lifts the limit
+    value = "a/b," * 30
+    assert main(["explain", value, "--max-length", "100", *strict]) == 1
+    err = capsys.readouterr().err
+    assert "over the limit of 100" in err and "--max-length 0 lifts it" in err
+    assert main(["explain", value, "--max-length", "0", *strict]) == 0
+    assert main(["explain", value, "--max-length", "120", *strict]) == 0
+
+
+@pytest.mark.parametrize(
+    "given", ["1" + "0" * 30, str(sys.maxsize + 1), "-1", "ten", "1.5", ""]
+)
+def test_max_length_out_of_range_is_a_usage_error(
+    given: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exit:
+        main(["explain", "a/b", "--max-length", given])
+    assert exit.value.code == 2
+    err = capsys.readouterr().err
+    expected = f"a whole number from 0 (no limit) to {sys.maxsize:,}, got {given!r}"
+    assert f"argument --max-length: expected {expected}" in err
+
+
+def test_the_largest_max_length_is_taken(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["explain", "a/b", "--max-length", str(sys.maxsize)]) == 0
+    assert "1  a     b" in capsys.readouterr().out
+
+
+def test_a_huge_max_length_no_longer_crashes_the_cli(engine: Engine) -> None:
+    # The Cython engine raised OverflowError past sys.maxsize (the CLI
+    # passed the number on); the CLI now refuses it, on both engines.
+    done = run_cli(engine, "explain", "a/b", "--max-length", str(10**30))
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr
+    assert "argument --max-length: expected a whole number" in done.stderr
+
+
+def json_of(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, Any]:
+    """The exit status of ``explain ARGS --json`` and the document it prints."""
+    code = main(["explain", *args, "--json"])
+    return code, json.loads(capsys.readouterr().out)
+
+
+@pytest.mark.parametrize(
+    ("header", "valid", "invalid", "offers"),
+    [
+        ("accept", "text/html;q=0.5", "text/html;q=2", ["text/html"]),
+        ("accept-encoding", "gzip;q=0.5", "gzip;q=2", ["gzip"]),
+        ("accept-language", "en;q=0.5", "en_US", ["en"]),
+    ],
+)
+@pytest.mark.parametrize("with_offers", [False, True])
+def test_a_json_error_is_laid_out_as_a_result(
+    header: str,
+    valid: str,
+    invalid: str,
+    offers: list[str],
+    with_offers: bool,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    given = [arg for offer in offers for arg in ("--offer", offer)] * with_offers
+    args = ["--header", header, "--strict", *given]
+    code, result = json_of([valid, *args], capsys)
+    assert code == 0 and result["error"] is None
+    code, refused = json_of([invalid, *args], capsys)
+    assert code == 1
+    assert list(refused) == list(result)  # the same keys, in the same order
+    error = refused.pop("error")
+    assert set(error) == {"message", "position", "reason"}
+    assert error["message"].startswith(f"invalid {result['header']} value at")
+    assert error["message"].endswith(error["reason"])
+    assert error["position"] == (2 if header == "accept-language" else len(invalid) - 1)
+    assert refused == {
+        "value": invalid,
+        "header": result["header"],
+        "engine": fastaccept.IMPLEMENTATION,
+        **{key: None for key in refused if key not in ("value", "header", "engine")},
+    }
+
+
+def test_a_json_usage_error_is_a_document_too(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, refused = json_of(["a/b", "--offer", "*/*"], capsys)
+    assert code == 2
+    assert refused["ranges"] is None and refused["offers"] is None
+    assert refused["error"]["position"] is None
+    assert "offers must be concrete" in refused["error"]["message"]
+    code, over = json_of(["a/b," * 3000], capsys)
+    assert code == 1
+    assert over["error"]["position"] == 8192
+    assert over["value"] == "a/b," * 3000
+
+
+def test_explain_accept_encoding(capsys: pytest.CaptureFixture[str]) -> None:
+    value = "gzip;q=0.5, br, x y, *;q=0"
+    offers = ["gzip", "identity", "br"]
+    args = ["explain", value, "--header", "accept-encoding"]
+    assert main([*args, *(f"--offer={o}" for o in offers)]) == 0
+    out = capsys.readouterr().out
+    assert "\ncodings (3):\n  #  coding  q\n  1  gzip    0.5\n  2  br      1\n" in out
+    assert "  3  *       0\n" in out
+    assert "'x y' at 16: expected ';' or ',' after the coding 'x'" in out
+    assert "CORS" not in out  # Fetch's accept rule is for Accept only
+    assert "  gzip: q=0.5\n  identity: q=0\n  br: q=1\nchosen:  br (q=1)\n" in out
+    assert fastaccept.negotiate_encoding(value, offers) == "br"
+    code, facts = json_of([value, "--header", "accept-encoding"], capsys)
+    assert code == 0 and facts["header"] == "Accept-Encoding"
+    assert facts["codings"][0] == {"coding": "gzip", "q": 0.5}
+    assert main([*args, "--offer", "gzip;q=1"]) == 2
+    assert "invalid coding" in capsys.readouterr().err
+
+
+def test_explain_accept_language(capsys: pytest.CaptureFixture[str]) -> None:
+    value = "en-US, en;q=0.5, de;q=0.8"
+    args = ["explain", value, "--header", "Accept-Language"]  # any case
+    assert main([*args, "--offer", "en", "--offer", "de"]) == 0
+    out = capsys.readouterr().out
+    assert "\nlanguage ranges (3):\n  #  range  q\n  1  en-us  1\n" in out
+    assert "\nskipped (0):\n  none\n\noffers:\n  en: q=0.5\n  de: q=0.8\n" in out
+    assert out.endswith("chosen:  de (q=0.8)\n")
+    assert main(["explain", "x_y", "--header", "accept-language", "--offer", "en"]) == 0
+    out = capsys.readouterr().out
+    assert "  none: a present header with no valid member accepts nothing" in out
+    assert "chosen:  none acceptable -> answer 406 Not Acceptable" in out
+
+
+def test_an_unknown_header_is_a_usage_error(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit) as exit:
+        main(["explain", "a/b", "--header", "content-type"])
+    assert exit.value.code == 2
+    assert "argument --header: invalid choice: 'content-type'" in (
+        capsys.readouterr().err
+    )

@@ -1,7 +1,12 @@
-"""``python -m fastaccept explain VALUE [--offer TYPE ...] [--strict]``.
+"""``python -m fastaccept explain VALUE [--header NAME] [--offer OFFER ...]``.
 
-Shows how fastaccept reads an Accept value: the media ranges, what lenient
-mode skipped and why, the CORS verdict, and which offer a server would choose.
+Shows how fastaccept reads an Accept, Accept-Encoding or Accept-Language value
+(RFC 9110 §12.5.1, §12.5.3, §12.5.4): its members, what lenient mode skipped
+and why, for Accept the CORS verdict (WHATWG Fetch), and which offer a server
+would choose. A value's characters are shown as in a Python string literal:
+control characters, non-printables, characters above U+00FF (no header byte)
+and whatever the output's encoding cannot write appear as escapes (``\\x1b``,
+``\\t``), so nothing the value holds reaches the terminal as a command.
 """
 
 from __future__ import annotations
@@ -10,23 +15,258 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TextIO
 
 from . import (
     IMPLEMENTATION,
+    Accept,
+    AcceptEncoding,
     AcceptError,
-    Negotiator,
+    AcceptLanguage,
+    Coding,
+    LanguageRange,
+    MediaRange,
+    __version__,
     cors_unsafe_bytes,
+    negotiate,
+    negotiate_encoding,
+    negotiate_language,
     parse,
+    parse_encoding,
+    parse_language,
 )
+from ._errors import ACCEPT, ACCEPT_ENCODING, ACCEPT_LANGUAGE
 from ._limits import DEFAULT_MAX_LENGTH
+from ._tuples import NamedTuple
 from ._types import format_param_value, format_weight
 
 #: Characters of a value shown on each side of a position; the rest is elided.
 CONTEXT = 60
 #: CORS-unsafe bytes listed one per line before the rest are counted.
 UNSAFE_LISTED = 20
+
+#: The exit statuses, as ``explain --help`` lists them.
+EXIT_STATUS = """\
+exit status:
+  0  the value was read (lenient mode skips the members it cannot read)
+  1  the value was refused: invalid with --strict, or longer than
+     --max-length (in either mode: the limit protects a server)
+  2  a usage error: an invalid option or --offer"""
+
+
+class Header(NamedTuple):
+    """How ``explain`` reads one header, and the words its output uses."""
+
+    #: The field name, as error messages write it.
+    name: str
+    #: ``parse``, ``parse_encoding`` or ``parse_language``.
+    parse: Callable[..., Accept | AcceptEncoding | AcceptLanguage]
+    #: ``negotiate``, ``negotiate_encoding`` or ``negotiate_language``.
+    negotiate: Callable[..., str | None]
+    #: The members' key in the ``--json`` document.
+    key: str
+    #: The members' title in the text output.
+    title: str
+    #: What a present value with no valid member accepts.
+    nothing: str
+    #: What a server does when no offer is acceptable.
+    refused: str
+
+
+HEADERS = {
+    "accept": Header(
+        ACCEPT,
+        parse,
+        negotiate,
+        "ranges",
+        "media ranges",
+        "a present header with no valid member accepts nothing",
+        "answer 406 Not Acceptable, or a default",
+    ),
+    "accept-encoding": Header(
+        ACCEPT_ENCODING,
+        parse_encoding,
+        negotiate_encoding,
+        "codings",
+        "codings",
+        "a present header with no valid member accepts identity only",
+        "answer 406 Not Acceptable, or send identity anyway",
+    ),
+    "accept-language": Header(
+        ACCEPT_LANGUAGE,
+        parse_language,
+        negotiate_language,
+        "ranges",
+        "language ranges",
+        "a present header with no valid member accepts nothing",
+        "answer 406 Not Acceptable, or a default language",
+    ),
+}
+
+
+def _encodable(text: str, encoding: str | None) -> bool:
+    if encoding is None:  # a text buffer (io.StringIO): it holds any str
+        return True
+    try:
+        text.encode(encoding)
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def visible(char: str, encoding: str | None = None) -> str:
+    """``char`` as a Python string literal shows it, and escaped when it is no
+    printable Latin-1 character or ``encoding`` cannot write it: ``\\x1b``,
+    ``\\t``, ``\\xe9`` on an ASCII stream, ``\\u4e2d`` (no header byte)."""
+    if (
+        char != "\\"
+        and char.isprintable()
+        and char <= "\xff"
+        and _encodable(char, encoding)
+    ):
+        return char
+    return char.encode("unicode_escape").decode("ascii")
+
+
+def escaped(text: str, encoding: str | None = None) -> str:
+    """``text`` with each character ``visible``: a Python string literal's
+    body, with nothing a terminal would act on."""
+    return "".join(visible(char, encoding) for char in text)
+
+
+def _ellipsis(encoding: str | None) -> str:
+    return "…" if _encodable("…", encoding) else "..."
+
+
+def shorten(
+    text: str, position: int = 0, encoding: str | None = None
+) -> tuple[str, int]:
+    """``text`` cut to ``CONTEXT`` characters each side of ``position``, each
+    character ``visible``.
+
+    Returns the shown text, with ``…`` where characters were left out, and
+    the column of the shown form of the character at ``position`` (for a
+    caret).
+    """
+    start = max(0, position - CONTEXT)
+    end = min(len(text), max(position, start) + CONTEXT)
+    shown = [visible(char, encoding) for char in text[start:end]]
+    head = _ellipsis(encoding) if start > 0 else ""
+    tail = _ellipsis(encoding) if end < len(text) else ""
+    caret = len(head) + sum(map(len, shown[: position - start]))
+    return head + "".join(shown) + tail, caret
+
+
+def quoted(text: str, encoding: str | None = None) -> str:
+    """A value for a line of its own: a Python string literal of it, quoted
+    as ``repr`` quotes; past ``CONTEXT`` characters twice over, its start
+    and its length."""
+    quote = '"' if "'" in text and '"' not in text else "'"
+    if len(text) <= 2 * CONTEXT:
+        body, more = escaped(text, encoding), ""
+    else:
+        body, more = shorten(text, 0, encoding)[0], f" ({len(text):,} characters)"
+    return quote + body.replace(quote, "\\" + quote) + quote + more
+
+
+def _byte(code: int) -> str:
+    return f"U+{code:04X}" if code > 0xFF else f"0x{code:02X} {chr(code)!r}"
+
+
+class Output:
+    """A text stream that never fails on a character: what its encoding
+    cannot write is written as a backslash escape."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        #: None for a text buffer such as ``io.StringIO``.
+        self.encoding: str | None = getattr(stream, "encoding", None)
+
+    def line(self, text: str = "") -> None:
+        if self.encoding is not None:
+            text = text.encode(self.encoding, "backslashreplace").decode(self.encoding)
+        self.stream.write(text + "\n")
+
+    def quoted(self, text: str) -> str:
+        """``quoted`` for this stream."""
+        return quoted(text, self.encoding)
+
+    def escaped(self, text: str) -> str:
+        """``escaped`` for this stream."""
+        return escaped(text, self.encoding)
+
+
+def _layout(value: str, header: Header, offers: Sequence[str]) -> dict[str, Any]:
+    """The keys of every ``--json`` document, results and errors alike; the
+    facts a refused value has no answer for stay None."""
+    facts: dict[str, Any] = {
+        "value": value,
+        "header": header.name,
+        "engine": IMPLEMENTATION,
+        header.key: None,
+        "skipped": None,
+    }
+    if header.name == ACCEPT:  # Fetch's CORS rule for accept
+        facts["cors"] = None
+    if offers:
+        facts["offers"] = None
+        facts["chosen"] = None
+    facts["error"] = None
+    return facts
+
+
+def _member(member: MediaRange | Coding | LanguageRange) -> dict[str, Any]:
+    """A member's fields, its weight as ``q``; a media range's specificity."""
+    facts: dict[str, Any] = member._asdict()
+    del facts["weight"]
+    facts["q"] = member.q
+    if isinstance(member, MediaRange):
+        facts["params"] = [list(pair) for pair in member.params]
+        facts["specificity"] = list(member.specificity)
+    return facts
+
+
+def describe(
+    value: str,
+    offers: Sequence[str],
+    strict: bool,
+    max_length: int | None,
+    header: str = "accept",
+) -> dict[str, Any]:
+    """Everything ``explain`` shows, as plain data (the ``--json`` document).
+
+    Raises ``AcceptError`` for an invalid value in strict mode or an over-long
+    one, ``TypeError``/``ValueError`` for a bad offer.
+    """
+    kind = HEADERS[header]
+    parsed = kind.parse(value, strict=strict, max_length=max_length)
+    facts = _layout(value, kind, offers)
+    facts[kind.key] = [_member(member) for member in parsed]
+    facts["skipped"] = [skip._asdict() for skip in parsed.skipped]
+    if "cors" in facts:
+        report = cors_unsafe_bytes(value)
+        facts["cors"] = {
+            "safelisted": report.safelisted,
+            "length": report.length,
+            "too_long": report.too_long,
+            "unsafe": [{"index": i, "byte": b} for i, b in report.unsafe],
+        }
+    if offers:
+        ranked = dict(parsed.rank(offers))
+        facts["offers"] = [{"offer": o, "q": ranked.get(o, 0.0)} for o in offers]
+        facts["chosen"] = kind.negotiate(value, offers, max_length=max_length)
+    return facts
+
+
+def _cell(key: str, value: Any) -> str:
+    if key == "q":
+        return format_weight(round(value * 1000))
+    if key == "params":
+        return ";".join(f"{n}={format_param_value(v)}" for n, v in value) or "-"
+    if key == "specificity":
+        return str(tuple(value))
+    return str(value)
 
 
 def _table(rows: list[list[str]]) -> list[str]:
@@ -37,118 +277,51 @@ def _table(rows: list[list[str]]) -> list[str]:
     ]
 
 
-def shorten(text: str, position: int = 0) -> tuple[str, int]:
-    """``text`` cut to ``CONTEXT`` characters each side of ``position``.
-
-    Returns the shown text, with ``…`` where characters were left out, and
-    where ``position`` now falls in it (for a caret).
-    """
-    start = max(0, position - CONTEXT)
-    end = min(len(text), max(position, start) + CONTEXT)
-    head = "…" if start > 0 else ""
-    tail = "…" if end < len(text) else ""
-    return head + text[start:end] + tail, position - start + len(head)
-
-
-def _shown(text: str) -> str:
-    """A value for a line of its own: repr, elided past ``CONTEXT`` twice over."""
-    if len(text) <= 2 * CONTEXT:
-        return repr(text)
-    return f"{shorten(text)[0]!r} ({len(text):,} characters)"
-
-
-def _byte(code: int) -> str:
-    return f"U+{code:04X}" if code > 0xFF else f"0x{code:02X} {chr(code)!r}"
-
-
-def describe(
-    value: str, offers: Sequence[str], strict: bool, max_length: int | None
-) -> dict[str, Any]:
-    """Everything ``explain`` shows, as plain data (the ``--json`` document).
-
-    Raises ``AcceptError`` for an invalid value in strict mode or an over-long
-    one, ``TypeError``/``ValueError`` for a bad offer.
-    """
-    accept = parse(value, strict=strict, max_length=max_length)
-    report = cors_unsafe_bytes(value)
-    facts: dict[str, Any] = {
-        "value": value,
-        "engine": IMPLEMENTATION,
-        "ranges": [
-            {
-                "type": rng.type,
-                "subtype": rng.subtype,
-                "params": [list(pair) for pair in rng.params],
-                "q": rng.q,
-                "specificity": list(rng.specificity),
-            }
-            for rng in accept
-        ],
-        "skipped": [skip._asdict() for skip in accept.skipped],
-        "cors": {
-            "safelisted": report.safelisted,
-            "length": report.length,
-            "too_long": report.too_long,
-            "unsafe": [{"index": i, "byte": b} for i, b in report.unsafe],
-        },
-    }
-    if offers:
-        negotiator = Negotiator(offers, max_length=max_length)
-        ranked = dict(negotiator.rank(value))
-        facts["offers"] = [{"offer": o, "q": ranked.get(o, 0.0)} for o in offers]
-        facts["chosen"] = negotiator.choose(value)
-    return facts
-
-
-def _print_text(facts: dict[str, Any]) -> None:
-    print(f"value:   {_shown(facts['value'])}")
-    print(f"engine:  {facts['engine']}")
-    ranges = facts["ranges"]
-    print(f"\nmedia ranges ({len(ranges)}):")
-    if ranges:
-        rows = [["#", "type", "subtype", "params", "q", "specificity"]]
-        for i, rng in enumerate(ranges, 1):
-            params = ";".join(f"{n}={format_param_value(v)}" for n, v in rng["params"])
-            rows.append(
-                [
-                    str(i),
-                    rng["type"],
-                    rng["subtype"],
-                    params or "-",
-                    format_weight(round(rng["q"] * 1000)),
-                    str(tuple(rng["specificity"])),
-                ]
-            )
-        print("\n".join(_table(rows)))
+def _print_text(facts: dict[str, Any], header: Header, out: Output) -> None:
+    out.line(f"value:   {out.quoted(facts['value'])}")
+    out.line(f"engine:  {facts['engine']}")
+    members = facts[header.key]
+    out.line(f"\n{header.title} ({len(members)}):")
+    if members:
+        rows = [["#", *members[0]]]
+        for i, member in enumerate(members, 1):
+            cells = (out.escaped(_cell(k, v)) for k, v in member.items())
+            rows.append([str(i), *cells])
+        for line in _table(rows):
+            out.line(line)
     else:
-        print("  none: a present header with no valid member accepts nothing")
-    print(f"\nskipped ({len(facts['skipped'])}):")
+        out.line(f"  none: {header.nothing}")
+    out.line(f"\nskipped ({len(facts['skipped'])}):")
     for skip in facts["skipped"]:
-        print(
-            f"  {_shown(skip['text'])} at {skip['start']}: {skip['reason']} "
+        out.line(
+            f"  {out.quoted(skip['text'])} at {skip['start']}: {skip['reason']} "
             f"(position {skip['position']})"
         )
     if not facts["skipped"]:
-        print("  none")
-    cors = facts["cors"]
-    verdict = "yes" if cors["safelisted"] else "no"
-    print(f"\nCORS-safelisted (Fetch): {verdict}, {cors['length']} bytes (limit 128)")
-    if cors["too_long"]:
-        print("  too long: over 128 bytes")
-    for item in cors["unsafe"][:UNSAFE_LISTED]:
-        print(f"  CORS-unsafe byte {_byte(item['byte'])} at {item['index']}")
-    if len(cors["unsafe"]) > UNSAFE_LISTED:
-        print(f"  … and {len(cors['unsafe']) - UNSAFE_LISTED:,} more")
+        out.line("  none")
+    if "cors" in facts:
+        cors = facts["cors"]
+        verdict = "yes" if cors["safelisted"] else "no"
+        out.line(
+            f"\nCORS-safelisted (Fetch): {verdict}, {cors['length']} bytes (limit 128)"
+        )
+        if cors["too_long"]:
+            out.line("  too long: over 128 bytes")
+        for item in cors["unsafe"][:UNSAFE_LISTED]:
+            out.line(f"  CORS-unsafe byte {_byte(item['byte'])} at {item['index']}")
+        if len(cors["unsafe"]) > UNSAFE_LISTED:
+            more = len(cors["unsafe"]) - UNSAFE_LISTED
+            out.line(f"  {_ellipsis(out.encoding)} and {more:,} more")
     if "offers" in facts:
-        print("\noffers:")
+        out.line("\noffers:")
         for item in facts["offers"]:
-            print(f"  {item['offer']}: q={item['q']:g}")
+            out.line(f"  {out.escaped(item['offer'])}: q={item['q']:g}")
         chosen = facts["chosen"]
         if chosen is None:
-            print("chosen:  none acceptable -> answer 406 Not Acceptable, or a default")
+            out.line(f"chosen:  none acceptable -> {header.refused}")
         else:
             q = next(i["q"] for i in facts["offers"] if i["offer"] == chosen)
-            print(f"chosen:  {chosen} (q={q:g})")
+            out.line(f"chosen:  {out.escaped(chosen)} (q={q:g})")
 
 
 def explain(
@@ -157,34 +330,39 @@ def explain(
     strict: bool,
     max_length: int | None,
     as_json: bool = False,
+    header: str = "accept",
 ) -> int:
-    """Print the explanation (a table, or JSON); return the process exit code."""
+    """Print the explanation (a table, or JSON) of a ``header`` value; return
+    the process exit code: 0, 1 for a refused value, 2 for a bad offer."""
+    out, err = Output(sys.stdout), Output(sys.stderr)
+    kind = HEADERS[header]
     try:
-        facts = describe(value, offers, strict, max_length)
-    except AcceptError as exc:
-        if as_json:
-            error = {
-                "position": exc.position,
-                "reason": exc.reason,
-                "message": str(exc),
-            }
-            print(
-                json.dumps({"value": value, "engine": IMPLEMENTATION, "error": error})
-            )
-        else:
-            print(f"value:   {_shown(value)}")
-            print(f"engine:  {IMPLEMENTATION}")
-            shown, caret = shorten(value, exc.position)
-            print(f"\nerror: {exc}", file=sys.stderr)
-            print(f"  {shown}\n  {' ' * caret}^", file=sys.stderr)
-        return 1
+        facts = describe(value, offers, strict, max_length, header)
     except (TypeError, ValueError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+        refused = exc if isinstance(exc, AcceptError) else None  # else a bad offer
+        if as_json:
+            facts = _layout(value, kind, offers)
+            facts["error"] = {
+                "message": str(exc),
+                "position": None if refused is None else refused.position,
+                "reason": None if refused is None else refused.reason,
+            }
+            out.line(json.dumps(facts, indent=2))
+        elif refused is not None:
+            out.line(f"value:   {out.quoted(value)}")
+            out.line(f"engine:  {IMPLEMENTATION}")
+            shown, caret = shorten(value, refused.position, err.encoding)
+            err.line(f"\nerror: {refused}")
+            err.line(f"  {shown}\n  {' ' * caret}^")
+            if max_length is not None and len(value) > max_length:
+                err.line("  (--max-length N raises the limit; --max-length 0 lifts it)")
+        else:
+            err.line(f"error: {exc}")
+        return 2 if refused is None else 1
     if as_json:
-        print(json.dumps(facts, indent=2))
+        out.line(json.dumps(facts, indent=2))
     else:
-        _print_text(facts)
+        _print_text(facts, kind, out)
     return 0
 
 
@@ -194,48 +372,116 @@ def program_name() -> str:
     return "python -m fastaccept" if name in ("", "__main__.py", "-c") else name
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """The command line: ``explain``; returns the exit code."""
+def max_length_option(text: str) -> int:
+    """``--max-length``: a whole number from 0 (no limit) to ``sys.maxsize``
+    (no value is longer); anything else is a usage error."""
+    try:
+        number = int(text)
+    except ValueError:
+        number = -1
+    if not 0 <= number <= sys.maxsize:
+        raise argparse.ArgumentTypeError(
+            f"expected a whole number from 0 (no limit) to {sys.maxsize:,}, "
+            f"got {text!r}"
+        )
+    return number
+
+
+def _run(argv: Sequence[str] | None) -> int:
     parser = argparse.ArgumentParser(
         prog=program_name(),
-        description="Parse HTTP Accept values and negotiate content types (RFC 9110).",
+        description=(
+            "Parse HTTP Accept, Accept-Encoding and Accept-Language values and "
+            "negotiate (RFC 9110)."
+        ),
+    )
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"fastaccept {__version__} ({IMPLEMENTATION} engine)",
+        help="print the version and the engine, and exit",
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     ex = commands.add_parser(
         "explain",
-        help="show how an Accept value is read and which offer it selects",
+        help="show how a header value is read and which offer it selects",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
         description=(
-            "Print the media ranges of an Accept value as a table, the members "
-            "lenient mode skipped (with reasons), the CORS-safelist verdict, and "
-            "with --offer the offer a server would choose. Exits 1 when --strict "
-            "is given and the value is invalid."
+            "Print the members of an Accept, Accept-Encoding or Accept-Language\n"
+            "value as a table, the members lenient mode skipped (with reasons),\n"
+            "for Accept the CORS-safelist verdict, and with --offer the offer a\n"
+            "server would choose. Control characters and non-printables in the\n"
+            "value are shown escaped, as in a Python string (\\x1b, \\t)."
         ),
+        epilog=EXIT_STATUS,
     )
-    ex.add_argument("value", metavar="VALUE", help="the Accept header value")
+    ex.add_argument("value", metavar="VALUE", help="the header value")
+    ex.add_argument(
+        "--header",
+        type=str.lower,
+        choices=HEADERS,
+        default="accept",
+        metavar="NAME",
+        help="the header VALUE comes from: %(choices)s (default %(default)s)",
+    )
     ex.add_argument(
         "--offer",
         action="append",
         default=[],
-        metavar="TYPE",
-        help="a media type the server can send (repeat, in server preference order)",
+        metavar="OFFER",
+        help=(
+            "what the server can send (repeat, in server preference order): "
+            "a media type, a content coding or a language tag, per --header"
+        ),
     )
     ex.add_argument(
-        "--strict", action="store_true", help="reject any violation of RFC 9110"
+        "--strict",
+        action="store_true",
+        help="refuse (exit 1) any violation of RFC 9110 instead of skipping it",
     )
     ex.add_argument(
-        "--json", action="store_true", help="print one JSON document, for scripts"
+        "--json",
+        action="store_true",
+        help="print one JSON document, for scripts (an error too, with 'error' set)",
     )
     ex.add_argument(
         "--max-length",
-        type=int,
+        type=max_length_option,
         default=DEFAULT_MAX_LENGTH,
         metavar="N",
-        help=f"longest value accepted (default {DEFAULT_MAX_LENGTH}; 0 for no limit)",
+        help=(
+            f"refuse (exit 1) a value longer than N characters, in either mode "
+            f"(default {DEFAULT_MAX_LENGTH}; 0 for no limit)"
+        ),
     )
     args = parser.parse_args(argv)
     return explain(
-        args.value, args.offer, args.strict, args.max_length or None, args.json
+        args.value,
+        args.offer,
+        args.strict,
+        args.max_length or None,
+        args.json,
+        args.header,
     )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The command line: ``explain``; returns the exit code.
+
+    Output cut short by its reader (``| head``) ends the program quietly with
+    status 1, as the Python documentation's "Note on SIGPIPE" does it.
+    """
+    try:
+        try:
+            return _run(argv)
+        finally:
+            sys.stdout.flush()  # a closed pipe fails here, not at exit
+    except BrokenPipeError:
+        # Python flushes stdout again at exit: point it at devnull, so that
+        # flush has nowhere to fail either.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
 
 
 if __name__ == "__main__":
