@@ -32,14 +32,10 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable
-from typing import Any
+from types import UnionType
+from typing import Any, Union, get_origin
 
-from ._endpoint import CONSUMED, Binding, Endpoint, Mapped, Proceed, negotiating
-from ._render import Rendered, Renderers
-from ._responses import Consumes
-from .starlette import STARLETTE, StarletteBinding
-
-try:
+try:  # first: without FastAPI, say so (not that Starlette is missing)
     from fastapi.datastructures import DefaultPlaceholder
     from fastapi.routing import APIRoute
     from starlette.requests import Request
@@ -49,6 +45,11 @@ except ModuleNotFoundError as error:  # pragma: no cover - depends on the instal
     raise ModuleNotFoundError(
         "fastaccept.fastapi needs FastAPI: pip install fastapi", name=error.name
     ) from error
+
+from ._endpoint import CONSUMED, Binding, Endpoint, Mapped, Proceed, negotiating
+from ._render import Answer, Rendered, Renderers
+from ._responses import Consumes
+from .starlette import STARLETTE, StarletteBinding
 
 __all__ = [
     "CONSUMED",
@@ -109,16 +110,47 @@ class FastAPIBinding(StarletteBinding):
         return request.scope
 
 
+#: Said once per endpoint served by a route class other than ``NegotiatedRoute``.
+WITHOUT_ROUTE_CLASS = (
+    "{name} is negotiated but served by {route}, not NegotiatedRoute: a refused "
+    "body type is FastAPI's 422, not 415; HEAD is 405; /openapi.json lacks the "
+    "media types. Set app.router.route_class = NegotiatedRoute (or route_class= "
+    "on the APIRouter); ignore this warning if the route class is your choice."
+)
+
+
 class FastAPIEndpoint(Endpoint):
     """An endpoint whose checks ``NegotiatedRoute`` may take: before FastAPI
-    reads the body, leaving what they found in the scope for the handler."""
+    reads the body, leaving what they found in the scope for the handler.
+    Served by another route class, it warns once (``WITHOUT_ROUTE_CLASS``)."""
 
     __slots__ = ()
 
     def check(self, binding: Binding[Any, Any], request: Any) -> Rendered | Proceed:
         """The checks, or what the route found when it took them."""
         taken: Proceed | None = request.get(CHECKED)
-        return super().check(binding, request) if taken is None else taken
+        if taken is not None:
+            return taken
+        route = request.get("route")
+        if route is not None and not isinstance(route, NegotiatedRoute):
+            _warn_once(self, route)
+        return super().check(binding, request)
+
+
+#: The endpoints already warned about (by id: an endpoint lives as long as
+#: its route).
+_WARNED: set[int] = set()
+
+
+def _warn_once(endpoint: FastAPIEndpoint, route: Any) -> None:
+    """``WITHOUT_ROUTE_CLASS``, the first time ``endpoint`` is served so."""
+    if id(endpoint) not in _WARNED:
+        _WARNED.add(id(endpoint))
+        import warnings
+
+        name = getattr(route, "path", "a route")
+        message = WITHOUT_ROUTE_CLASS.format(name=name, route=type(route).__name__)
+        warnings.warn(message, RuntimeWarning, stacklevel=2)
 
 
 def negotiated(
@@ -151,8 +183,10 @@ def negotiated(
             )
             parameters.insert(at, added)
         wrapper = negotiating(binding, endpoint, handler)
+        returned = _without_answer(signature.return_annotation)
+        replaced = signature.replace(parameters=parameters, return_annotation=returned)
         # setattr: mypy knows no such attribute of a Callable.
-        setattr(wrapper, "__signature__", signature.replace(parameters=parameters))  # noqa: B010
+        setattr(wrapper, "__signature__", replaced)  # noqa: B010
         setattr(wrapper, ENDPOINT_ATTRIBUTE, endpoint)
         return wrapper
 
@@ -165,6 +199,19 @@ def _is_request(annotation: Any) -> bool:
         return isinstance(annotation, type) and issubclass(annotation, Request)
     except TypeError:  # Python 3.10: list[int] passes for a type, issubclass fails
         return False
+
+
+def _without_answer(annotation: Any) -> Any:
+    """A return annotation without ``Answer``, alone or in a union: FastAPI
+    would take its fields for the response's schema, where ``Answer`` only
+    carries the data rendered (and a status, headers)."""
+    if annotation is Answer:
+        return inspect.Signature.empty
+    members = getattr(annotation, "__args__", ())
+    if Answer not in members or get_origin(annotation) not in (Union, UnionType):
+        return annotation
+    others = tuple(member for member in members if member is not Answer)
+    return Union[others]  # noqa: UP007 - a tuple of members, made at run time
 
 
 def _signature(handler: Handler) -> inspect.Signature:

@@ -1,0 +1,282 @@
+"""What a handler may send, checked when given (docs/web.md, "What a handler
+may send"): statuses, headers, ``vary``, offers; bodyless statuses; and the
+FastAPI frictions of issue 23 (an ``Answer`` annotation, a forgotten route
+class, an install without FastAPI)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import warnings
+from http import HTTPStatus
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from fastaccept import Answer, Consumes, Produces, Renderers
+from fastaccept.wsgi import negotiated as wsgi_negotiated
+
+JSON = Renderers({"application/json": json.dumps, "text/plain": str})
+
+
+def wsgi_call(app: Any, path: str = "/", accept: str = "application/json") -> Any:
+    """(status line, header pairs, body) of one WSGI request."""
+    seen: dict[str, Any] = {}
+
+    def start_response(status: str, headers: list[tuple[str, str]]) -> None:
+        seen["status"], seen["headers"] = status, headers
+
+    environ = {"REQUEST_METHOD": "GET", "PATH_INFO": path, "HTTP_ACCEPT": accept}
+    body = b"".join(app(environ, start_response))
+    return seen["status"], seen["headers"], body
+
+
+@pytest.mark.parametrize(
+    ("status", "error"),
+    [
+        (True, TypeError),
+        (200.0, TypeError),
+        ("200", TypeError),
+        (99, ValueError),
+        (100, ValueError),  # 1xx are interim: the server sends them
+        (103, ValueError),
+        (199, ValueError),
+        (600, ValueError),
+        (-200, ValueError),
+        (10**30, ValueError),
+    ],
+)
+def test_a_status_is_checked_wherever_it_is_given(status: Any, error: type) -> None:
+    with pytest.raises(error, match="status"):
+        Answer({}, status=status)  # None there: the endpoint's status
+    with pytest.raises(error, match="status"):
+        JSON.respond("application/json", {}, status=status)
+    with pytest.raises(error, match="status"):
+        wsgi_negotiated(JSON, status=status)
+
+
+@pytest.mark.parametrize("status", [200, 201, 299, 404, 599, HTTPStatus.CREATED])
+def test_a_final_status_is_taken_and_sent_as_an_int(status: int) -> None:
+    assert Answer({}, status=status).status == status
+    assert type(Answer({}, status=status).status) is int
+    rendered = JSON.respond("application/json", {}, status=status)
+    assert rendered.status == status and rendered.ok
+
+
+@pytest.mark.parametrize("status", [299, 599, 218])
+def test_wsgi_sends_a_code_without_a_registered_phrase(status: int) -> None:
+    # RFC 9110 §15: a client reads the code; its class names it.
+    app = wsgi_negotiated(JSON, status=status)(lambda environ: {})
+    line, _, body = wsgi_call(app)
+    classes = {2: "Successful", 5: "Server Error"}
+    assert line == f"{status} {classes[status // 100]}"
+    assert body == b"{}"
+
+
+@pytest.mark.parametrize(
+    ("headers", "error"),
+    [
+        ({"X-Evil": "a\r\nSet-Cookie: x=1"}, ValueError),
+        ({"X-Evil": "a\nb"}, ValueError),
+        ({"X-Evil": "a\rb"}, ValueError),
+        ({"X-Evil": "a\x00b"}, ValueError),
+        ({"X-Evil": "a\x7fb"}, ValueError),
+        ({"X-Evil": "a\x1bb"}, ValueError),
+        ({"X-Evil": "€"}, ValueError),  # not Latin-1
+        ({"X Evil": "a"}, ValueError),  # not a token
+        ({"X-Evil:": "a"}, ValueError),
+        ({"": "a"}, ValueError),
+        ({"X-Ünï": "a"}, ValueError),
+        ({"Transfer-Encoding": "chunked"}, ValueError),
+        ({"content-length": "3"}, ValueError),
+        ({"Connection": "close"}, ValueError),
+        ({"Keep-Alive": "timeout=5"}, ValueError),
+        ({"Upgrade": "h2c"}, ValueError),
+        ({"TE": "trailers"}, ValueError),
+        ({"Trailer": "X"}, ValueError),
+        ({"Content-Type": "text/html"}, ValueError),
+        ({"Vary": "Cookie"}, ValueError),
+        ({"Set-Cookie": "a=1"}, ValueError),
+        ([("Link", "a"), ("link", "b")], ValueError),
+        ({"X-Number": 3}, TypeError),
+        ({b"X-Bytes": "a"}, TypeError),
+        ([("X-Single",)], TypeError),
+        (["XY"], TypeError),
+    ],
+)
+def test_a_header_is_checked_when_given(headers: Any, error: type) -> None:
+    with pytest.raises(error):
+        Answer({}, headers=headers)
+    decision = JSON.produces.select("application/json")
+    with pytest.raises(error):
+        JSON.render(decision, {}, headers=headers)
+
+
+def test_a_latin_1_value_and_a_tab_are_taken() -> None:
+    # RFC 9110 §5.5: HTAB and obs-text are field content.
+    answer = Answer({}, headers={"Content-Language": "fr", "X-Note": "caf\xe9\tbar"})
+    assert answer.headers == (("Content-Language", "fr"), ("X-Note", "caf\xe9\tbar"))
+
+
+@pytest.mark.parametrize(
+    "vary", ["Cookie\r\nX: y", "a b", "Cookie;", 3, b"Cookie", "é"]
+)
+def test_vary_is_checked_when_given(vary: Any) -> None:
+    with pytest.raises((TypeError, ValueError), match="vary"):
+        JSON.respond("application/json", {}, vary=vary)
+    with pytest.raises((TypeError, ValueError), match="vary"):
+        wsgi_negotiated(JSON, vary=vary)
+
+
+@pytest.mark.parametrize("vary", ["Cookie", "cookie, Origin", "*", "", " , Cookie ,"])
+def test_a_list_of_field_names_is_taken_as_vary(vary: str) -> None:
+    rendered = JSON.respond("application/json", {}, vary=vary)
+    assert "Accept" in rendered.headers["Vary"] or rendered.headers["Vary"] == "*"
+
+
+@pytest.mark.parametrize("status", [204, 304])
+@pytest.mark.parametrize("method", ["GET", "HEAD"])
+def test_a_bodyless_status_has_no_content_nor_its_headers(
+    status: int, method: str
+) -> None:
+    # RFC 9110 §15.3.5, §15.4.5: no content; Vary stays (a cache needs it).
+    def refuse(data: Any) -> str:
+        raise AssertionError("the renderer of a 204 or 304 is not called")
+
+    renderers = Renderers({"application/json": refuse})
+    rendered = renderers.respond(
+        "application/json", None, method=method, status=status, vary="Cookie"
+    )
+    assert rendered.body == b""
+    assert rendered.header_items == (("Vary", "Cookie, Accept"),)
+    decision = renderers.produces.select(None)
+    extra = {"ETag": '"1"'}
+    rendered = renderers.render(decision, None, status=status, headers=extra)
+    assert rendered.header_items == (("Vary", "Accept"), ("ETag", '"1"'))
+
+
+def test_rendered_ok_says_a_representation_was_chosen() -> None:
+    assert JSON.respond("application/json", {}, status=201).ok
+    assert JSON.respond("application/json", {}, status=404).ok
+    assert not JSON.respond("image/png", {}).ok  # 406
+    assert not JSON.respond("x" * 9000, {}).ok  # 431
+
+
+def test_consumes_without_a_length_limit() -> None:
+    consumes = Consumes(["application/json"], max_length=None)
+    long = "application/json; x=" + "a" * 20_000
+    assert consumes.check(long).ok
+    assert consumes.check("text/csv; x=" + "a" * 20_000).status == 415
+
+
+def test_a_415_never_reads_an_over_long_accept() -> None:
+    # docs/rules.md rule 16: an Accept value over DEFAULT_MAX_LENGTH is not
+    # read to choose a refusal's format (plain text).
+    consumes = Consumes(["application/json"])
+    accept = "application/problem+json, " + "text/html;q=0.1, " * 600
+    decision = consumes.check("text/csv", accept)
+    assert decision.status == 415
+    assert decision.headers["Content-Type"] == "text/plain; charset=utf-8"
+    assert Produces(["application/json"]).select(accept).status == 431
+
+
+@given(
+    status=st.one_of(st.integers(), st.booleans(), st.floats(), st.text()),
+    headers=st.lists(st.tuples(st.text(max_size=8), st.text(max_size=8)), max_size=3),
+    vary=st.one_of(st.none(), st.text(max_size=12)),
+)
+def test_anything_a_handler_gives_is_refused_or_well_formed(
+    status: Any, headers: list[tuple[str, str]], vary: str | None
+) -> None:
+    # Refused when given (TypeError/ValueError), or a response whose status
+    # line and header lines a server can write as they are.
+    try:
+        answer = Answer({"a": 1}, status=status, headers=headers)
+        assert answer.status is not None
+        decision = JSON.produces.select("application/json")
+        rendered = JSON.render(
+            decision,
+            answer.data,
+            status=answer.status,
+            headers=answer.headers,
+            vary=vary,
+        )
+    except (TypeError, ValueError):
+        return
+    assert type(rendered.status) is int and 200 <= rendered.status <= 599
+    names = [name.lower() for name, _ in rendered.header_items]
+    assert len(names) == len(set(names))
+    for name, value in rendered.header_items:
+        assert name and all(
+            c.isascii() and c.isprintable() and c not in " :" for c in name
+        )
+        value.encode("latin-1")
+        assert not any(c in value for c in "\r\n\x00")
+    if rendered.status in (204, 304):
+        assert rendered.body == b"" and "content-length" not in names
+    else:
+        assert ("Content-Length", str(len(rendered.body))) in rendered.header_items
+
+
+# FastAPI --------------------------------------------------------------------
+
+
+def test_an_answer_annotation_is_not_published_as_the_schema() -> None:
+    fastapi = pytest.importorskip("fastapi")
+    from fastaccept.fastapi import NegotiatedRoute, negotiated
+
+    app = fastapi.FastAPI()
+    app.router.route_class = NegotiatedRoute
+
+    @app.post("/items")
+    @negotiated(JSON, status=201)
+    def create() -> Answer:
+        return Answer({"id": 1}, headers={"Location": "/items/1"})
+
+    @app.get("/either")
+    @negotiated(JSON)
+    def either() -> Answer | dict[str, int]:
+        return {"id": 1}
+
+    paths = app.openapi()["paths"]
+    created = paths["/items"]["post"]["responses"]["201"]["content"]
+    assert set(created) == {"application/json", "text/plain"}
+    documented = paths["/either"]["get"]["responses"]["200"]["content"]
+    assert documented["application/json"]["schema"]["type"] == "object"  # the dict
+    assert "Answer" not in json.dumps(app.openapi())  # no Answer fields anywhere
+
+
+def test_a_forgotten_route_class_is_said_once() -> None:
+    fastapi = pytest.importorskip("fastapi")
+    testclient = pytest.importorskip("fastapi.testclient")
+    from fastaccept.fastapi import negotiated
+
+    app = fastapi.FastAPI()  # route_class left as FastAPI's
+
+    @app.get("/plain")
+    @negotiated(JSON)
+    def plain() -> dict[str, int]:
+        return {"id": 1}
+
+    client = testclient.TestClient(app)
+    with pytest.warns(RuntimeWarning, match="NegotiatedRoute"):
+        assert client.get("/plain").status_code == 200
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert client.get("/plain").json() == {"id": 1}  # said once only
+
+
+def test_fastapi_module_without_fastapi_names_fastapi() -> None:
+    # Starlette is there or not: the message names what to install.
+    code = (
+        "import sys; sys.modules['fastapi'] = None\n"
+        "try:\n    import fastaccept.fastapi\n"
+        "except ModuleNotFoundError as e:\n    print(e)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    assert "needs FastAPI: pip install fastapi" in out
