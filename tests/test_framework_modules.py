@@ -266,6 +266,7 @@ def test_fastapi_openapi_responses_follow_the_options() -> None:
     assert list(everything) == [201, 406, 415, 431]
 
 
+@pytest.mark.filterwarnings("ignore:.*not NegotiatedRoute:RuntimeWarning")
 def test_fastapi_negotiated_without_the_route_class() -> None:
     pytest.importorskip("httpx")
     pytest.importorskip("fastapi")
@@ -287,6 +288,7 @@ def test_fastapi_negotiated_without_the_route_class() -> None:
     assert client.get("/greeting", headers={"Accept": "image/png"}).status_code == 406
 
 
+@pytest.mark.filterwarnings("ignore:.*not NegotiatedRoute:RuntimeWarning")
 @pytest.mark.parametrize("routed", [True, False])
 def test_fastapi_takes_the_checks_once(routed: bool) -> None:
     # With NegotiatedRoute the route takes them before FastAPI reads the body,

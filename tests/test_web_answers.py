@@ -225,10 +225,12 @@ def test_anything_a_handler_gives_is_refused_or_well_formed(
 
 
 def test_an_answer_annotation_is_not_published_as_the_schema() -> None:
-    fastapi = pytest.importorskip("fastapi")
+    pytest.importorskip("fastapi")
+    from fastapi import FastAPI
+
     from fastaccept.fastapi import NegotiatedRoute, negotiated
 
-    app = fastapi.FastAPI()
+    app = FastAPI()
     app.router.route_class = NegotiatedRoute
 
     @app.post("/items")
@@ -250,18 +252,21 @@ def test_an_answer_annotation_is_not_published_as_the_schema() -> None:
 
 
 def test_a_forgotten_route_class_is_said_once() -> None:
-    fastapi = pytest.importorskip("fastapi")
-    testclient = pytest.importorskip("fastapi.testclient")
+    pytest.importorskip("httpx")
+    pytest.importorskip("fastapi")
+    from fastapi import FastAPI
+    from fastapi.testclient import TestClient
+
     from fastaccept.fastapi import negotiated
 
-    app = fastapi.FastAPI()  # route_class left as FastAPI's
+    app = FastAPI()  # route_class left as FastAPI's
 
     @app.get("/plain")
     @negotiated(JSON)
     def plain() -> dict[str, int]:
         return {"id": 1}
 
-    client = testclient.TestClient(app)
+    client = TestClient(app)
     with pytest.warns(RuntimeWarning, match="NegotiatedRoute"):
         assert client.get("/plain").status_code == 200
     with warnings.catch_warnings():
