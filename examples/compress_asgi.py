@@ -17,7 +17,11 @@ other types (``image/png``...), and HEAD (no body to compress; its headers
 are the identity ones). Streamed bodies (``more_body``) are compressed chunk
 by chunk, each flushed, without ``Content-Length``. When the client refuses
 every coding (``identity;q=0, *;q=0``) identity is sent anyway, as §12.5.3
-allows, rather than a 415 or 406.
+allows, rather than a 415 or 406. An unusable header gets identity too: a
+value with no valid member (docs/rules.md rule 18), and one over the
+negotiator's ``max_length`` (8,192 characters, several field lines joined),
+which the negotiator refuses before reading it (rule 8) and ``Compress`` reads
+as having no valid member.
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ import zlib
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
-from fastaccept import EncodingNegotiator, header_from_scope, merge_vary
+from fastaccept import AcceptError, EncodingNegotiator, header_from_scope, merge_vary
 
 Message = MutableMapping[str, Any]
 Scope = MutableMapping[str, Any]
@@ -96,8 +100,7 @@ class Compress:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
-        accepted = header_from_scope(scope, "accept-encoding")
-        coding = self.negotiator.choose(accepted, "identity")  # none: identity
+        coding = self.coding(header_from_scope(scope, "accept-encoding"))
         start: Message = {}
         encode: Encode | None = None
 
@@ -122,6 +125,14 @@ class Compress:
             await send({**message, "body": body})
 
         await self.app(scope, receive, sending)
+
+    def coding(self, accepted: bytes | None) -> str:
+        """The coding for an Accept-Encoding value (None: absent); identity
+        when none is acceptable or the value is unusable."""
+        try:
+            return self.negotiator.choose(accepted, "identity")
+        except AcceptError:  # over max_length: docs/rules.md 8, 18; RFC 9110 §12.5.3
+            return "identity"
 
     def prepare(
         self, start: Message, scope: Scope, coding: str, size: int, more: bool

@@ -15,7 +15,11 @@ lower loses (``en-US, en;q=0.5, de;q=0.8`` gives ``de``), and ``q=0`` refuses
 (``*;q=0.5, en;q=0`` gives ``fr``).
 
 When nothing is acceptable the first language is used: §12.5.4 lets a server
-answer in a language the client did not ask for rather than refuse. Each
+answer in a language the client did not ask for rather than refuse. So it is
+when the header is unusable: a value with no valid member (docs/rules.md
+rule 19), and one over the negotiator's ``max_length`` (8,192 characters,
+several field lines joined), which the negotiator refuses before reading it
+(rule 8) and ``Localize`` reads as having no valid member. Each
 HTTP response gets ``Accept-Language`` merged into its ``Vary`` (what the
 language was chosen from), and a 2xx response a ``Content-Language`` naming
 ``request.state.language`` as it is when the response starts, unless the
@@ -33,7 +37,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, MutableMapping, Sequence
 from typing import Any
 
-from fastaccept import LanguageNegotiator, header_from_scope, merge_vary
+from fastaccept import AcceptError, LanguageNegotiator, header_from_scope, merge_vary
 
 Message = MutableMapping[str, Any]
 Scope = MutableMapping[str, Any]
@@ -58,8 +62,9 @@ class Localize:
             return await self.app(scope, receive, send)
         state = scope.setdefault("state", {})
         if state.get("language") not in self.languages:  # no explicit choice
-            accepted = header_from_scope(scope, "accept-language")
-            state["language"] = self.negotiator.choose(accepted, self.fallback)
+            state["language"] = self.language(
+                header_from_scope(scope, "accept-language")
+            )
         if scope["type"] == "websocket":
             return await self.app(scope, receive, send)
 
@@ -70,6 +75,14 @@ class Localize:
             await send(message)
 
         await self.app(scope, receive, sending)
+
+    def language(self, accepted: bytes | None) -> str:
+        """The language for an Accept-Language value (None: absent); the first
+        when none is acceptable or the value is unusable."""
+        try:
+            return self.negotiator.choose(accepted, self.fallback)
+        except AcceptError:  # over max_length: docs/rules.md 8, 19; RFC 9110 §12.5.4
+            return self.fallback
 
 
 def localized(start: Message, language: str) -> list[tuple[bytes, bytes]]:

@@ -13,7 +13,10 @@ listing the types, 431 for an Accept value over 8192 characters, each refusal
 as plain text or ``application/problem+json`` (docs/rules.md rule 16); HEAD is
 answered like GET, without the body. ``POST /users`` takes JSON or a form
 (``name`` and ``email``) and answers 201 with ``Location``; any other
-``Content-Type`` gets 415 with an ``Accept`` header naming the two.
+``Content-Type`` gets 415 with an ``Accept`` header naming the two. An id of
+more than 18 digits names no user (404, after the token is checked); content
+that does not parse, JSON nested past Python's recursion limit included, or a
+field that is not text (a lone surrogate, ``"\\ud800"``) gets 400.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ import html
 import io
 import json
 import os
+import re
 import sys
 from collections.abc import Awaitable, Callable, Coroutine, MutableMapping
 from typing import Any
@@ -40,6 +44,10 @@ App = Callable[[Scope, Receive, Send], Coroutine[Any, Any, None]]
 User = dict[str, Any]
 
 MAX_BODY = 64 * 1024
+#: Ids count up from 1: none has more digits (and ``int`` refuses over 4,300).
+MAX_ID_DIGITS = 18
+#: A UTF-16 surrogate alone: JSON's ``\ud800`` gives one, which no UTF-8 can encode.
+SURROGATE = re.compile("[\ud800-\udfff]")
 #: Past the 401, every answer depends on the token as well as on Accept.
 VARY = "Authorization"
 
@@ -99,10 +107,10 @@ def new_user_fields(body: bytes, media_type: str) -> dict[str, str]:
     """``name`` and ``email`` from a JSON object or a form; 400 otherwise."""
     try:
         if media_type == "application/json":
-            data = json.loads(body)
+            data = json.loads(body)  # RecursionError when nested too deep
         else:
             data = dict(parse_qsl(body.decode(), strict_parsing=True, max_num_fields=8))
-    except (ValueError, UnicodeDecodeError) as error:
+    except (ValueError, UnicodeDecodeError, RecursionError) as error:
         raise Refusal(
             400, f"Bad Request: the content does not parse ({error})"
         ) from None
@@ -112,6 +120,8 @@ def new_user_fields(body: bytes, media_type: str) -> dict[str, str]:
     for key, value in fields.items():
         if not isinstance(value, str) or not 0 < len(value) <= 200:
             raise Refusal(400, f"Bad Request: {key!r} must be a string of 1-200 chars")
+        if SURROGATE.search(value):
+            raise Refusal(400, f"Bad Request: {key!r} holds a lone surrogate")
     return fields  # type: ignore[return-value]  # checked just above
 
 
@@ -132,9 +142,10 @@ async def read_body(receive: Receive) -> bytes:
 class UsersAPI:
     """The ASGI application: an in-memory user store behind a bearer token.
 
-    Routing (404, 405) comes first, then the token (401), then the negotiated
-    endpoint: its checks (415, 406, 431), then its handler (404 for an
-    unknown user, 400, 413), whose answers vary on Accept and Authorization.
+    Routing by the path's shape (404, 405) comes first, then the token (401),
+    then the negotiated endpoint: its checks (415, 406, 431), then its handler
+    (404 for an unknown user, 400, 413), whose answers vary on Accept and
+    Authorization. The handler reads the id's value.
     """
 
     def __init__(self, token: str) -> None:
@@ -173,7 +184,7 @@ class UsersAPI:
         if prefix == "/users" and user_id.isascii() and user_id.isdigit():
             if method not in ("GET", "HEAD"):
                 raise Refusal(405, "Method Not Allowed", Allow="GET, HEAD")
-            scope["path_params"] = {"id": int(user_id)}
+            scope["path_params"] = {"id": user_id}  # digits: read after the 401
             return self._read
         raise Refusal(404, "Not Found")
 
@@ -192,10 +203,10 @@ class UsersAPI:
             )
 
     async def _get(self, scope: Scope, receive: Receive) -> User:
-        user_id = scope["path_params"]["id"]
-        user = self._users.get(user_id)
+        digits = scope["path_params"]["id"].lstrip("0") or "0"
+        user = self._users.get(int(digits)) if len(digits) <= MAX_ID_DIGITS else None
         if user is None:
-            raise Refusal(404, f"Not Found: no user {user_id}")
+            raise Refusal(404, "Not Found: no such user")
         return user
 
     async def _post(self, scope: Scope, receive: Receive) -> Answer:

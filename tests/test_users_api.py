@@ -512,6 +512,24 @@ def test_404_for_an_unknown_user(client: httpx.Client) -> None:
     assert client.get("/nowhere").status_code == 404
 
 
+def test_an_id_of_5000_digits_is_read_after_the_token_and_names_no_user(
+    base_url: str, client: httpx.Client
+) -> None:
+    """Past ``int``'s 4,300 digits: 401 without the token, then the negotiation,
+    then 404; never the 500 of a conversion done while routing."""
+    path = "/users/" + "1" * 5000
+    for method in ("GET", "HEAD"):
+        assert httpx.request(method, base_url + path).status_code == 401
+        response = client.request(method, path, headers={"Accept": "text/csv"})
+        assert response.status_code == 404
+        assert response.headers["content-type"] == TEXT
+        assert_varies(response)
+    assert client.get(path, headers={"Accept": "image/png"}).status_code == 406
+    assert client.get("/users/1" + "0" * 18).status_code == 404  # 19 digits
+    leading_zeros = client.get("/users/" + "0" * 5000 + "1")  # the value is 1
+    assert_user(leading_zeros, USER_TYPES[0])
+
+
 def test_405_names_the_allowed_methods(client: httpx.Client) -> None:
     assert client.delete("/users/1").headers["allow"] == "GET, HEAD"
     assert client.get("/users").headers["allow"] == "POST"
@@ -609,6 +627,41 @@ def test_400_for_content_that_does_not_parse(client: httpx.Client) -> None:
         assert response.status_code == 400, (content_type, content)
         assert response.headers["content-type"] == TEXT
         assert_varies(response)
+
+
+@pytest.mark.parametrize(
+    "content",
+    ["[" * 60_000, '{"a": ' * 8_000 + "1" + "}" * 8_000],
+    ids=["arrays", "objects"],
+)
+def test_400_for_json_nested_past_the_recursion_limit(
+    client: httpx.Client, content: str
+) -> None:
+    """json.loads raises RecursionError, not ValueError: the same 400 as for
+    content that does not parse, under the 64 KiB limit."""
+    assert len(content) < 64 * 1024
+    invalid = post_user(client, "{not json")
+    response = post_user(client, content)
+    assert response.status_code == invalid.status_code == 400
+    assert response.headers["content-type"] == invalid.headers["content-type"] == TEXT
+    prefix = "400 Bad Request: the content does not parse ("
+    assert response.text.startswith(prefix) and invalid.text.startswith(prefix)
+    assert_varies(response)
+
+
+@pytest.mark.parametrize("accept", USER_TYPES)
+def test_400_for_a_lone_surrogate_no_representation_could_carry(
+    client: httpx.Client, accept: str
+) -> None:
+    """JSON's ``\\ud800`` is a str no UTF-8 body can encode: refused when
+    given, so neither the 201 nor a later GET as HTML or CSV fails."""
+    content = '{"name": "Ada \\ud800", "email": "ada@example.org"}'
+    response = post_user(client, content, accept=accept)
+    assert response.status_code == 400, response.text
+    assert response.headers["content-type"] == TEXT
+    assert "'name' holds a lone surrogate" in response.text
+    assert_varies(response)
+    assert "location" not in response.headers
 
 
 def test_413_for_content_over_64_kib(client: httpx.Client) -> None:

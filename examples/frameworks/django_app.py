@@ -17,7 +17,7 @@ from django.utils import translation
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_POST, require_safe
 
-from fastaccept import Consumes, LanguageNegotiator, Renderers
+from fastaccept import AcceptError, Consumes, LanguageNegotiator, Renderers
 from fastaccept.django import negotiated
 
 settings.configure(
@@ -36,9 +36,12 @@ class AcceptLanguageMiddleware:
     docs/rules.md rule 19 (RFC 9110 §12.5.4, RFC 4647) among ``settings.LANGUAGES``.
 
     The language cookie (``set_language``) comes first, then Accept-Language,
-    then ``LANGUAGE_CODE``. Where Django credits ``en`` with ``en-US``'s weight
-    (``en-US, en;q=0.5, de;q=0.8`` gives ``en``), this gives ``de``, the client's
-    own rating of ``en`` deciding; ``fr;q=0`` refuses French even under ``*``.
+    then ``LANGUAGE_CODE``: when no language is acceptable, and when the header
+    is unusable (no valid member; over ``max_length``, 8,192 characters, which
+    the negotiator refuses before reading it, docs/rules.md rule 8). Where
+    Django credits ``en`` with ``en-US``'s weight (``en-US, en;q=0.5, de;q=0.8``
+    gives ``en``), this gives ``de``, the client's own rating of ``en``
+    deciding; ``fr;q=0`` refuses French even under ``*``.
     The language is activated as ``LocaleMiddleware`` does (for the view, its
     ``gettext`` and a streamed body); ``request.LANGUAGE_CODE`` names it. The
     response varies on both inputs (``Vary: Accept-Language, Cookie``) and a
@@ -53,8 +56,7 @@ class AcceptLanguageMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponseBase:
         language = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME, "")
         if language not in self.codes:
-            accepted = request.headers.get("Accept-Language")
-            language = self.negotiator.choose(accepted, settings.LANGUAGE_CODE)
+            language = self.language(request.headers.get("Accept-Language"))
         translation.activate(language)  # until the next request, streaming included
         request.LANGUAGE_CODE = language
         response = self.get_response(request)
@@ -62,6 +64,15 @@ class AcceptLanguageMiddleware:
         if 200 <= response.status_code < 300:
             response.headers.setdefault("Content-Language", language)
         return response
+
+    def language(self, accepted: str | None) -> str:
+        """The language for an Accept-Language value (None: absent);
+        ``LANGUAGE_CODE`` when none is acceptable or the value is unusable."""
+        default: str = settings.LANGUAGE_CODE
+        try:
+            return self.negotiator.choose(accepted, default)
+        except AcceptError:  # over max_length: docs/rules.md 8, 19; RFC 9110 §12.5.4
+            return default
 
 
 GREETING = Renderers(
