@@ -21,7 +21,7 @@ from urllib.parse import urlencode
 
 import httpx
 
-from fastaccept import negotiate
+from fastaccept import AcceptError, negotiate
 
 
 def _csv(fields: dict[str, str]) -> bytes:
@@ -54,7 +54,10 @@ def create(client: httpx.Client, url: str, fields: dict[str, str]) -> httpx.Resp
     server_accepts = response.headers.get("accept")  # several lines come joined
     if response.status_code != 415 or server_accepts is None:
         return response
-    chosen = negotiate(server_accepts, ENCODERS)
+    try:
+        chosen = negotiate(server_accepts, ENCODERS)
+    except AcceptError:  # over max_length (docs/rules.md rule 8): not read
+        return response
     if chosen is None or chosen == first:
         return response  # nothing in common: the 415 stands
     return post(client, url, fields, chosen)

@@ -24,6 +24,8 @@ from .conftest import load_example
         ("application/xml", ["text/csv"]),
         (None, ["text/csv"]),
         ("text/csv;q=0", ["text/csv"]),
+        # Over max_length (docs/rules.md rule 8): not read, the 415 stands.
+        ("application/json, " + "x/y;q=0.1, " * 800, ["text/csv"]),
     ],
 )
 def test_client_chooses_from_the_415_accept_header(
@@ -35,7 +37,10 @@ def test_client_chooses_from_the_415_accept_header(
     def server(request: httpx.Request) -> httpx.Response:
         media_type = request.headers["content-type"]
         seen.append(media_type)
-        if server_accept is not None and quality(server_accept, media_type) > 0:
+        weight = (
+            quality(server_accept, media_type, max_length=None) if server_accept else 0
+        )
+        if weight > 0:
             return httpx.Response(201)
         headers = {"Accept": server_accept} if server_accept else {}
         return httpx.Response(415, headers=headers)

@@ -303,6 +303,8 @@ class NegotiatedRoute(APIRoute):
         return negotiated_route
 
     async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Serve the request; a HEAD on a negotiated GET route is answered as
+        the GET without a body (RFC 9110 §9.3.2), where FastAPI would 405."""
         if (
             scope["method"] == "HEAD"
             and self.negotiation is not None
