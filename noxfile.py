@@ -84,12 +84,15 @@ def build_cython_min(session: nox.Session) -> None:
 #: How free-threaded 3.13 installs the [test] extra: FastAPI's pydantic-core
 #: and Hypothesis after 6.155.2 build from source there (no cp313t wheel) with
 #: Rust crates this machine cannot fetch; brotli and zstandard would turn the
-#: GIL back on when the compression recipe imports them. None: left out (its
-#: tests skip).
+#: GIL back on when the compression recipe imports them; Cython, for
+#: tests/test_build.py, which tests the build and not threads (every other
+#: session runs it), has only its slow pure-Python wheel there. None: left out
+#: (its tests skip).
 FREE_THREADED_INSTEAD = {
     "fastapi": None,
     "brotli": None,
     "zstandard": None,
+    "Cython": None,
     "hypothesis": "hypothesis>=6.100,<=6.155.2",
 }
 

@@ -4,11 +4,14 @@
   extension; a pure-Python package (a ``py3-none-any`` wheel).
 * Otherwise the extension is built. If the compiler or the platform fails
   (no compiler, no Python headers), the build starts again without it and the
-  result is a pure-Python package, with a warning on stderr (``pip install -v``
-  shows it; ``python -c "import fastaccept; print(fastaccept.IMPLEMENTATION)"``
-  tells which engine an install has). Where ``CIBUILDWHEEL`` or
-  ``FASTACCEPT_REQUIRE_EXTENSIONS`` is set, such a failure is an error. ``CI``
-  is not read: every CI provider sets it, downstream projects' too.
+  result is a pure-Python package, with one warning line on stderr: what
+  failed, that the pure-Python engine will be used, and what to install for
+  the compiled one (``pip install -v`` shows it; ``python -c "import
+  fastaccept; print(fastaccept.IMPLEMENTATION)"`` tells which engine an
+  install has). Where ``FASTACCEPT_REQUIRE_EXTENSIONS`` or ``CIBUILDWHEEL`` is
+  set, such a failure is an error, and the build ends with one line saying
+  what failed and what to install, no traceback. ``CI`` is not read: every CI
+  provider sets it, downstream projects' too.
 * The pure engine ``_scan_py`` is the typed reference: the docstrings of its
   public functions and methods are copied into the compiled engine at build
   time (``_docs_include``), so each is written once.
@@ -21,6 +24,7 @@ from __future__ import annotations
 import ast
 import os
 import platform
+import subprocess
 import sys
 from pathlib import Path
 
@@ -128,10 +132,41 @@ def _wanted() -> bool:
     )
 
 
-def _required() -> bool:
-    return any(
-        _truthy(name) for name in ("CIBUILDWHEEL", "FASTACCEPT_REQUIRE_EXTENSIONS")
+def _required_by() -> str | None:
+    """The variable that makes a failed build an error, if one is set."""
+    return next(
+        (n for n in ("FASTACCEPT_REQUIRE_EXTENSIONS", "CIBUILDWHEEL") if _truthy(n)),
+        None,
     )
+
+
+#: Where to get a C compiler and the Python headers, by ``sys.platform``.
+HOW_TO_GET = {
+    "darwin": "xcode-select --install",
+    "win32": "the Microsoft C++ Build Tools",
+}
+
+
+def _failed(failure: BuildFailed) -> str:
+    """What happened, with the first cause in a few words (the compiler's own
+    messages, if it ran, are above)."""
+    root: BaseException = failure
+    while (inner := root.__cause__ or root.__context__) is not None:
+        root = inner
+    if isinstance(root, OSError) and root.filename:
+        cause = f"cannot run {root.filename}: {root.strerror}"
+    elif isinstance(root, subprocess.CalledProcessError):
+        command = root.cmd if isinstance(root.cmd, str) else root.cmd[0]
+        cause = f"{command} exited with status {root.returncode}"
+    else:
+        cause = str(root).strip().partition("\n")[0] or type(root).__name__
+    return f"the fastaccept Cython extension could not be built ({cause})"
+
+
+def _needed() -> str:
+    """What the extension needs and how to get it here."""
+    how = HOW_TO_GET.get(sys.platform, "e.g. apt install gcc python3-dev")
+    return f"install a C compiler and the Python headers ({how})"
 
 
 if not _wanted():
@@ -140,12 +175,17 @@ else:
     try:
         _run_setup(with_extension=True)
     except BuildFailed as failure:
-        if _required():
-            raise
+        required_by = _required_by()
+        if required_by:  # one line, the last of the build's output; no traceback
+            sys.stdout.flush()
+            sys.exit(
+                f"error: {_failed(failure)} and {required_by} is set, which "
+                f"requires it: {_needed()} and build again."
+            )
         print(
-            "WARNING: the fastaccept Cython extension could not be built "
-            f"({failure}); building the pure-Python package instead. Set "
-            "FASTACCEPT_REQUIRE_EXTENSIONS=1 to make this an error.",
+            f"WARNING: {_failed(failure)}, so the pure-Python engine will be used "
+            f"(same results, slower); for the compiled one, {_needed()} and "
+            "reinstall.",
             file=sys.stderr,
         )
         _run_setup(with_extension=False)

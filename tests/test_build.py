@@ -1,0 +1,151 @@
+"""The build of the optional Cython engine, as docs/development.md describes it:
+without a C compiler it gives the pure-Python package and one warning line;
+where ``FASTACCEPT_REQUIRE_EXTENSIONS`` or ``CIBUILDWHEEL`` is set it ends with
+one error line saying what is missing, no traceback; ``CI`` is not read.
+
+Each build runs setuptools' PEP 517 backend (what pip and ``python -m build``
+call) in a subprocess, on a copy of the source tree, with ``CC`` naming no
+compiler."""
+
+from __future__ import annotations
+
+import os
+import platform
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+pytestmark = [
+    pytest.mark.skipif(
+        platform.python_implementation() != "CPython",
+        reason="the extension is built on CPython only",
+    ),
+    pytest.mark.skipif(
+        sys.platform == "win32", reason="MSVC's compiler is not chosen by CC"
+    ),
+    pytest.mark.thread_unsafe(reason="the builds share one copy of the tree"),
+]
+
+# The [test] extra brings it (checked below); the free-threaded nox session
+# leaves it out (noxfile.py says why).
+pytest.importorskip("Cython", reason="the build needs Cython ([test] extra)")
+
+#: The variables the build reads, and CI, which it must not.
+BUILD_VARIABLES = ("FASTACCEPT_REQUIRE_EXTENSIONS", "CIBUILDWHEEL", "CI")
+
+WARNING = (
+    "WARNING: the fastaccept Cython extension could not be built (cannot run "
+    "/nonexistent: No such file or directory), so the pure-Python engine will "
+    "be used (same results, slower); for the compiled one, install a C "
+    "compiler and the Python headers ("
+)
+
+
+def error(cause: str, required_by: str) -> str:
+    return (
+        f"error: the fastaccept Cython extension could not be built ({cause}) "
+        f"and {required_by} is set, which requires it: install a C compiler and "
+        "the Python headers ("
+    )
+
+
+@pytest.fixture(scope="module")
+def tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy of what the build reads: no extension, no generated C."""
+    copy = tmp_path_factory.mktemp("tree")
+    for name in ("setup.py", "pyproject.toml", "README.md", "LICENSE"):
+        shutil.copy2(ROOT / name, copy / name)
+    shutil.copytree(
+        ROOT / "src" / "fastaccept",
+        copy / "src" / "fastaccept",
+        ignore=shutil.ignore_patterns("*.so", "*.pyd", "*.c", "__pycache__"),
+    )
+    return copy
+
+
+def build_wheel(
+    tree: Path, out: Path, cc: str = "/nonexistent", **env: str
+) -> subprocess.CompletedProcess[str]:
+    """Build a wheel of ``tree`` into ``out`` with ``cc`` as the C compiler
+    (by default none) and ``env`` (the build's variables cleared first);
+    stdout and stderr as one text."""
+    environ = {
+        name: value
+        for name, value in os.environ.items()
+        if not name.startswith("FASTACCEPT_") and name not in BUILD_VARIABLES
+    }
+    script = (
+        "import sys; from setuptools import build_meta; "
+        "print(build_meta.build_wheel(sys.argv[1]))"
+    )
+    return subprocess.run(
+        [sys.executable, "-c", script, str(out)],
+        cwd=tree,
+        env={**environ, "CC": cc, **env},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+
+
+def warnings_of(output: str) -> list[str]:
+    return [line for line in output.splitlines() if line.startswith("WARNING:")]
+
+
+@pytest.mark.parametrize(
+    "env",
+    [{}, {"CI": "true"}],  # every CI provider sets CI: it changes nothing
+    ids=["plain", "CI=true"],
+)
+def test_optional_build_falls_back_with_one_warning(
+    tree: Path, tmp_path: Path, env: dict[str, str]
+) -> None:
+    done = build_wheel(tree, tmp_path, **env)
+    assert done.returncode == 0, done.stdout
+    assert "Traceback" not in done.stdout
+    (warning,) = warnings_of(done.stdout)
+    assert warning.startswith(WARNING), warning
+    wheel = done.stdout.splitlines()[-1]
+    assert wheel.endswith("-py3-none-any.whl"), wheel
+    assert (tmp_path / wheel).is_file()
+
+
+@pytest.mark.parametrize(
+    ("required_by", "cc", "cause"),
+    [
+        (
+            "FASTACCEPT_REQUIRE_EXTENSIONS",
+            "/nonexistent",
+            "cannot run /nonexistent: No such file or directory",
+        ),
+        ("CIBUILDWHEEL", "false", "false exited with status 1"),  # a failing compiler
+    ],
+)
+def test_required_build_ends_with_one_line(
+    tree: Path, tmp_path: Path, required_by: str, cc: str, cause: str
+) -> None:
+    done = build_wheel(tree, tmp_path, cc, **{required_by: "1"})
+    assert done.returncode == 1, done.stdout
+    assert "Traceback" not in done.stdout
+    assert not warnings_of(done.stdout)
+    last = done.stdout.splitlines()[-1]
+    assert last.startswith(error(cause, required_by)), last
+    assert not list(tmp_path.iterdir())  # no wheel
+
+
+def test_test_extra_holds_the_build_requirements() -> None:
+    """The builds above need what the build needs: the [test] extra carries
+    ``[build-system].requires`` as written there."""
+    tomllib = pytest.importorskip("tomllib", reason="reads TOML with Python 3.11+")
+    with (ROOT / "pyproject.toml").open("rb") as file:
+        pyproject = tomllib.load(file)
+    test_extra = pyproject["project"]["optional-dependencies"]["test"]
+    for requirement in pyproject["build-system"]["requires"]:
+        assert requirement in test_extra, requirement
