@@ -61,15 +61,29 @@ def _figure(title: str, measured: Measured, size: tuple[float, float]) -> Figure
     return figure
 
 
-def _legend(figure: Figure) -> None:
-    """One legend right of the plots: each label once, whichever plot has it."""
+def _legend(figure: Figure, *, below: bool = False) -> None:
+    """One legend for the figure, right of the plots (``below``: under them,
+    in rows of four, left of the machine's note): each label once, whichever
+    plot has it."""
     handles: dict[str, Artist] = {}
     for axes in figure.axes:
         for handle, label in zip(*axes.get_legend_handles_labels(), strict=True):
             handles.setdefault(label, handle)
-    figure.legend(
-        list(handles.values()), list(handles), loc="outside right center", fontsize=8
-    )
+    if below:
+        figure.legend(
+            list(handles.values()),
+            list(handles),
+            loc="outside lower left",
+            ncols=4,
+            fontsize=9,
+        )
+    else:
+        figure.legend(
+            list(handles.values()),
+            list(handles),
+            loc="outside right center",
+            fontsize=8,
+        )
 
 
 def _bars(table: ColdTimes, title: str, measured: Measured) -> Figure:
@@ -90,6 +104,7 @@ def _bars(table: ColdTimes, title: str, measured: Measured) -> Figure:
     axes.set_xscale("log")
     axes.set_xlabel("ns per call (log scale; shorter is faster)")
     axes.grid(axis="y", visible=False)
+    _legend(figure)
     return figure
 
 
@@ -133,25 +148,32 @@ def _growth(measured: Measured) -> Figure:
     _lines(axes, measured.sizes, measured.growth[SHAPE])
     axes.set_xlabel("value size (KiB, log scale)")
     axes.set_ylabel("ms per call (log scale)")
+    _legend(figure)
     return figure
 
 
 def _growth_all(measured: Measured) -> Figure:
-    """Every shape timed (``SHAPES``), one small plot each, on the same scales."""
-    figure = _figure("negotiate() on hostile values, every shape", measured, (12, 6.5))
+    """Every shape timed (``SHAPES``), one plot each, on the same scales: two
+    columns and the legend below, 7.5 inches wide, so that the docs show it
+    at its own size (720 CSS pixels: the page's column is 736) and its
+    9-point labels read as 12 pixels."""
     shapes = measured.growth
-    columns = (len(shapes) + 1) // 2
-    grid = figure.subplots(2, columns, sharex=True, sharey=True, squeeze=False)
+    rows = (len(shapes) + 1) // 2
+    figure = _figure(
+        "negotiate() on hostile values, every shape", measured, (7.5, 1.2 + 2.1 * rows)
+    )
+    grid = figure.subplots(rows, 2, sharex=True, sharey=True, squeeze=False)
     for axes, shape in zip(grid.flat, shapes, strict=False):
         _lines(axes, measured.sizes, shapes[shape])
-        axes.set_title(shape, fontsize=9)
-        axes.tick_params(labelsize=8)
+        axes.set_title(shape, fontsize=10)
+        axes.tick_params(labelsize=9)
     for axes in grid.flat[len(shapes) :]:
         axes.set_visible(False)
     for axes in grid[-1]:
-        axes.set_xlabel("size (KiB)")
+        axes.set_xlabel("size (KiB)", fontsize=9)
     for axes in grid[:, 0]:
-        axes.set_ylabel("ms per call")
+        axes.set_ylabel("ms per call", fontsize=9)
+    _legend(figure, below=True)
     return figure
 
 
@@ -189,6 +211,5 @@ def plot(measured: Measured, directory: Path) -> list[Path]:
             figures["growth.svg"] = _growth(measured)
             figures["growth-all.svg"] = _growth_all(measured)
         for name, figure in figures.items():
-            _legend(figure)
             _save(figure, directory / name)
     return [directory / name for name in figures]

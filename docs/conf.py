@@ -31,3 +31,5 @@ autodoc_default_options = {"members": True, "undoc-members": False}
 html_theme = "furo"
 html_title = "fastaccept"
 html_static_path = ["_static"]
+# Tables and code blocks fit the column at 1280 px (tools/check_docs_width.py).
+html_css_files = ["fastaccept.css"]

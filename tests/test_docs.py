@@ -15,20 +15,26 @@ The example service's ``curl`` and client transcript (docs/web.md) is
 replayed against the running service by tests/test_users_api.py; the set-up
 commands (``pip install ...``, ``pytest``, ``nox``, ``sphinx-build``) are what
 CI runs (.ci/run). The suite runs on each engine in CI, so the examples do too. The API
-reference must name every public name; the site must build with warnings as
-errors (``sphinx-build -W``, when the ``[docs]`` extra is installed; CI sets
-``FASTACCEPT_REQUIRE_DOCS`` so that a missing one fails there, as do the charts'
-matplotlib tests in tests/test_cli.py).
+reference must name every public name, in tables that read without the site
+too; the site must build with warnings as errors (``sphinx-build -W``, when
+the ``[docs]`` extra is installed; CI sets ``FASTACCEPT_REQUIRE_DOCS`` so that
+a missing one fails there, as do the charts' matplotlib tests in
+tests/test_cli.py), and its pages must fit 1280 px without sideways scrolling
+(``tools/check_docs_width.py`` in headless Chromium; CI sets
+``FASTACCEPT_REQUIRE_BROWSERS``).
 """
 
 from __future__ import annotations
 
 import ast
 import contextlib
+import importlib
 import importlib.util
+import inspect
 import io
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -45,6 +51,8 @@ DOCS = ROOT / "docs"
 PAGES = [ROOT / "README.md", *sorted(DOCS.glob("*.md"))]
 FENCE = re.compile(r"^```(\w+)\n(.*?)^```$", re.MULTILINE | re.DOTALL)
 INTEGRATIONS = ("asgi", "wsgi", "starlette", "fastapi", "flask", "django", "falcon")
+#: The site's content column at 1280 px (furo's 46em), in CSS pixels.
+COLUMN = 736
 
 
 def blocks(language: str) -> list[tuple[str, str]]:
@@ -181,14 +189,73 @@ def test_the_api_reference_names_every_public_name() -> None:
     assert modules == set(INTEGRATIONS)
 
 
-@pytest.mark.thread_unsafe(
-    reason="builds the site in a subprocess: slow, one is enough"
+def test_the_api_reference_reads_without_the_site() -> None:
+    """Read as plain Markdown (a code host shows the autodoc directives as
+    code), api.md's tables still give every public name a line, and each
+    integration module a heading, a sentence and its names."""
+    text = (DOCS / "api.md").read_text(encoding="utf-8")
+    prose = re.sub(r"^```\{eval-rst\}\n.*?^```$", "", text, flags=re.M | re.S)
+    first_cells = re.findall(r"^\| (.+?) \|", prose, re.MULTILINE)
+    named = set(re.findall(r"`(\w+)", " ".join(first_cells)))
+    assert set(fastaccept.__all__) <= named
+    modules = prose.split("\n## Integration modules\n", 1)[1]
+    for name in INTEGRATIONS:
+        module = importlib.import_module(f"fastaccept.{name}")
+        (row,) = re.findall(rf"^\| `fastaccept\.{name}` \|.*", modules, re.MULTILINE)
+        assert set(module.__all__) - {"negotiated"} == set(re.findall(r"`(\w+)`", row))
+        section = text.split(f"\n### `fastaccept.{name}`\n", 1)[1]
+        sentence, _, rest = section.split("\n### ", 1)[0].strip().partition("\n\n")
+        assert sentence.startswith("For ") and "`negotiated`" in sentence, name
+        assert rest == f"```{{eval-rst}}\n.. automodule:: fastaccept.{name}\n```", name
+
+
+@pytest.mark.parametrize(
+    ("constant", "argument"),
+    [("DEFAULT_MAX_LENGTH", "max_length"), ("DEFAULT_CACHE_SIZE", "cache_size")],
 )
-def test_the_site_builds_with_warnings_as_errors(tmp_path: Path) -> None:
+def test_the_named_defaults_are_documented(constant: str, argument: str) -> None:
+    """The site's signatures show these names: api.md gives each one's value
+    as the code defines it and every public name whose argument defaults
+    to it."""
+    from fastaccept import _limits
+
+    value = getattr(_limits, constant)
+    text = (DOCS / "api.md").read_text(encoding="utf-8")
+    (row,) = re.findall(rf"^\| `{constant}` \| `(\d+)` \|.*", text, re.MULTILINE)
+    assert int(row) == value
+    line = next(x for x in text.splitlines() if x.startswith(f"| `{constant}` |"))
+    listed = set(re.findall(r"`(\w+)`", line.rsplit(" | ", 1)[1]))
+    users = set()
+    for name in fastaccept.__all__:
+        obj = getattr(fastaccept, name)
+        if callable(obj):
+            parameter = inspect.signature(obj).parameters.get(argument)
+            if parameter is not None and parameter.default == value:
+                users.add(name)
+    assert users and listed == users | {argument}
+
+
+def test_the_charts_fit_the_column() -> None:
+    """Each chart the benchmarks page shows is drawn for the page's column:
+    shown at 95% of its size or more, its labels stay legible."""
+    page = (DOCS / "benchmarks.md").read_text(encoding="utf-8")
+    charts = re.findall(r"\]\((_static/bench/[\w-]+\.svg)\)", page)
+    assert len(charts) == 4
+    for chart in charts:
+        svg = (DOCS / chart).read_text(encoding="utf-8")
+        width = re.search(r'<svg[^>]* width="([\d.]+)pt"', svg)
+        assert width is not None, chart
+        assert COLUMN / (float(width.group(1)) * 4 / 3) >= 0.95, chart
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The site, built once with warnings as errors (``sphinx-build -W``)."""
     for module in ("sphinx", "myst_parser", "furo"):
         if importlib.util.find_spec(module) is None:
             reason = f"{module} is not installed (the [docs] extra)"
             skip_or_fail(reason, "FASTACCEPT_REQUIRE_DOCS")
+    built = tmp_path_factory.mktemp("site")
     build = subprocess.run(
         [
             sys.executable,
@@ -199,15 +266,84 @@ def test_the_site_builds_with_warnings_as_errors(tmp_path: Path) -> None:
             "-b",
             "html",
             str(DOCS),
-            str(tmp_path),
+            str(built),
         ],
         capture_output=True,
         text=True,
         check=False,
     )
-    assert build.returncode == 0, build.stderr
-    api = (tmp_path / "api.html").read_text(encoding="utf-8")
+    if build.returncode != 0:
+        pytest.fail(f"sphinx-build -W failed:\n{build.stderr}")
+    return built
+
+
+@pytest.mark.thread_unsafe(
+    reason="builds the site in a subprocess: slow, one is enough"
+)
+def test_the_site_builds_with_warnings_as_errors(site: Path) -> None:
+    api = (site / "api.html").read_text(encoding="utf-8")
     for name in fastaccept.__all__:
         assert f'id="fastaccept.{name}"' in api, name
     for module in INTEGRATIONS:
         assert f'id="fastaccept.{module}.negotiated"' in api, module
+        assert f'<section id="fastaccept-{module}">' in api, module
+    assert "_static/fastaccept.css" in api
+
+
+def check_width(site: Path, out: Path) -> subprocess.CompletedProcess[str]:
+    """``tools/check_docs_width.py`` on a built site, at 1280 px."""
+    if not any(
+        shutil.which(name) for name in ("chromium", "chromium-browser", "google-chrome")
+    ):
+        reason = "no Chromium for tools/check_docs_width.py (apt-get install chromium)"
+        skip_or_fail(reason, "FASTACCEPT_REQUIRE_BROWSERS")
+    tool = ROOT / "tools" / "check_docs_width.py"
+    return subprocess.run(
+        [sys.executable, str(tool), str(out), "--site", str(site), "--no-screenshots"],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=600,
+    )
+
+
+@pytest.mark.thread_unsafe(reason="runs Chromium on every page: slow, one is enough")
+def test_every_page_fits_1280_px(site: Path, tmp_path: Path) -> None:
+    checked = check_width(site, tmp_path)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    pages = len(list(site.glob("*.html")))
+    assert checked.stdout.endswith(
+        f"{pages} pages checked at 1280 px; overflows found: none\n"
+    )
+
+
+@pytest.mark.thread_unsafe(reason="runs Chromium in a subprocess")
+def test_the_width_check_finds_what_overflows(tmp_path: Path) -> None:
+    """The check above can fail: on a page with a code block, a table and
+    a line of prose too wide for the column, it names each one."""
+    site = tmp_path / "site"
+    site.mkdir()
+    wide = "x" * 300
+    (site / "page.html").write_text(
+        f"""<!doctype html><html><head><style>
+        body {{ margin: 0 }} .content {{ width: 736px; padding: 0 48px }}
+        pre, .scroll {{ overflow-x: auto }}
+        </style></head><body><div class="content"><article>
+        <section id="code"><pre>{wide}</pre></section>
+        <section id="table"><div class="scroll"><table><tr><td>{wide}</td>
+        </tr></table></div></section>
+        <section id="prose"><p><code>{wide}</code></p></section>
+        <section id="fits"><pre>short</pre><table><tr><td>1</td></tr></table>
+        </section></article></div></body></html>""",
+        encoding="utf-8",
+    )
+    checked = check_width(site, tmp_path / "out")
+    assert checked.returncode == 1, checked.stdout + checked.stderr
+    report = checked.stdout
+    assert "the page scrolls sideways: html:" in report
+    assert "content wider than its box: pre in #code" in report
+    assert "content wider than its box: div.scroll in #table" in report
+    assert "past the viewport's edge: table in #table" in report
+    assert "past the article's column: code in #prose" in report
+    assert "#fits" not in report
+    assert report.endswith("1 pages checked at 1280 px; overflows found: 5\n")
