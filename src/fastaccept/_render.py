@@ -87,18 +87,18 @@ class Renderers(ByArguments):
         self,
         renderers: RendererMap,
         *,
-        default: str | None = ...,
-        max_length: int | None = ...,
-        cache_size: int = ...,
+        default: str | None = None,
+        max_length: int | None = DEFAULT_MAX_LENGTH,
+        cache_size: int = DEFAULT_CACHE_SIZE,
     ) -> None: ...
     @overload
     def __init__(
         self,
         renderers: Iterable[tuple[OfferSpec, Renderer]],
         *,
-        default: str | None = ...,
-        max_length: int | None = ...,
-        cache_size: int = ...,
+        default: str | None = None,
+        max_length: int | None = DEFAULT_MAX_LENGTH,
+        cache_size: int = DEFAULT_CACHE_SIZE,
     ) -> None: ...
     def __init__(
         self,

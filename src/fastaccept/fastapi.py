@@ -286,6 +286,10 @@ class NegotiatedRoute(APIRoute):
         super().__init__(path, endpoint, **kwargs)
 
     def get_route_handler(self) -> Callable[[Request], Any]:
+        """FastAPI's handler for the route, after, on a negotiated route, the
+        Content-Type and Accept checks: a refusal is answered before FastAPI
+        reads the body (a refused body type is a 415, not a 422), and what
+        they found is left in the scope so that they run once."""
         handle = super().get_route_handler()
         endpoint = self.negotiation
         if endpoint is None:
@@ -303,8 +307,10 @@ class NegotiatedRoute(APIRoute):
         return negotiated_route
 
     async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """Serve the request; a HEAD on a negotiated GET route is answered as
-        the GET without a body (RFC 9110 §9.3.2), where FastAPI would 405."""
+        """Serve the route. A HEAD request on a negotiated GET route is
+        answered like GET without a body (RFC 9110 §9.3.2) by the endpoint
+        itself; HEAD stays out of ``methods``, so the OpenAPI document lists
+        no HEAD operation."""
         if (
             scope["method"] == "HEAD"
             and self.negotiation is not None
