@@ -180,7 +180,12 @@ class _Members(Sequence[_M]):
         skipped: Iterable[SkippedMember] = (),
     ) -> None:
         self._members: tuple[_M, ...] = tuple(members)
+        #: False when the header was absent (``None`` was parsed): then every
+        #: offer is acceptable (RFC 9110 §12.5.1, §12.5.3, §12.5.4). True for
+        #: any value given, even an empty one.
         self.present = present
+        #: The members lenient mode skipped (``SkippedMember``: where, what,
+        #: why), in header order; empty in strict mode, which raises instead.
         self.skipped: tuple[SkippedMember, ...] = tuple(skipped)
 
     if TYPE_CHECKING:
@@ -280,6 +285,10 @@ class Accept(_Members[MediaRange]):
         self._members = tuple(ranges)
         self.present = present
         self.skipped = tuple(skipped)
+        #: Whether the value is CORS-safelisted (WHATWG Fetch,
+        #: "CORS-safelisted request-header"): at most 128 bytes and no
+        #: CORS-unsafe byte, as ``is_cors_safelisted`` says; True when the
+        #: header was absent.
         self.cors_safelisted = cors_safelisted
 
     def __reduce__(self) -> tuple[type[Any], tuple[Any, ...]]:
