@@ -63,7 +63,7 @@ from ._types import AcceptEncoding as _AcceptEncoding
 from ._types import AcceptLanguage as _AcceptLanguage
 from ._types import MediaRange as _MediaRange
 from ._types import SkippedMember as _SkippedMember
-from ._types import media_type_offer as _media_type_offer
+from ._types import media_type_negotiator as _media_type_negotiator
 
 # Free-threaded CPython (Py_GIL_DISABLED): the module declares that it runs
 # without the GIL (setup.py: freethreading_compatible). Its shared mutable
@@ -1241,6 +1241,17 @@ cdef bint same_items(object offers, tuple items):
     return True
 
 
+cdef inline tuple offers_items(object offers, str noun):
+    """``_member.offers_tuple`` with its common cases compiled (a tuple as it
+    is, a list copied): a one-call form given a new list each call pays no
+    Python call for it. Anything else, a str or bytes refused, goes to it."""
+    if type(offers) is tuple:
+        return <tuple>offers
+    if type(offers) is list:
+        return tuple(<list>offers)
+    return _offers_tuple(offers, noun)
+
+
 cdef object kept_in(dict kept, object cls, tuple items, object max_length):
     """The negotiator of ``cls`` kept in ``kept`` for these offers.
 
@@ -1278,7 +1289,7 @@ def negotiate(value, offers, *, default=None, max_length=_DEFAULT_MAX_LENGTH):
     if offers is last[0] and max_length is last[1] and same_items(offers, <tuple>last[2]):
         items, negotiator = <tuple>last[2], <Negotiator>last[3]
     else:
-        items = offers if type(offers) is tuple else _offers_tuple(offers, "offers")
+        items = offers_items(offers, "offers")
         negotiator = kept_negotiator(items, max_length)
         last = (offers, max_length, items, negotiator)
         if FREE_THREADED:
@@ -1293,21 +1304,15 @@ def negotiate(value, offers, *, default=None, max_length=_DEFAULT_MAX_LENGTH):
 
 
 #: ``quality``: the Negotiator of each recent (media type, max_length), made by
-#: ``_media_type_negotiator`` (per thread without the GIL, as ``_kept``).
+#: ``_types.media_type_negotiator`` (per thread without the GIL, as ``_kept``).
 cdef dict _kept_media_types = {}
-
-
-def _media_type_negotiator(offers, *, cache_size, max_length):
-    """``quality``'s Negotiator, its one offer first read as the argument
-    ``media_type`` (so errors name it)."""
-    _media_type_offer(offers[0])
-    return Negotiator(offers, cache_size=cache_size, max_length=max_length)
+cdef object MEDIA_TYPE_NEGOTIATOR = _partial(_media_type_negotiator, Negotiator)
 
 
 def quality(value, media_type, *, max_length=_DEFAULT_MAX_LENGTH):
     negotiator = <Negotiator>kept_in(
         thread_registry("kept_media_types") if FREE_THREADED else _kept_media_types,
-        _media_type_negotiator, (media_type,), max_length)
+        MEDIA_TYPE_NEGOTIATOR, (media_type,), max_length)
     ranked = negotiator.rank(value)
     return ranked[0][1] if ranked else 0.0
 
@@ -1887,7 +1892,7 @@ cdef tuple kept_last(_ListKind kind, offers, max_length):
     """The one-call state for new offers: (offers, max_length, their tuple,
     the negotiator kept for them by ``_limits.kept_negotiator``), stored as
     the kind's last (per thread without the GIL)."""
-    items = _offers_tuple(offers, kind.noun)
+    items = offers_items(offers, kind.noun)
     negotiator = kept_in(
         thread_registry(kind.kept_name) if FREE_THREADED else kind.kept,
         kind.negotiator, items, max_length)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import partial
 
 from ._arguments import ByArguments
 from ._errors import (
@@ -62,7 +63,7 @@ from ._types import (
     AcceptLanguage,
     MediaRange,
     SkippedMember,
-    media_type_offer,
+    media_type_negotiator,
 )
 
 TYPE_CHECKING = False
@@ -431,7 +432,12 @@ def negotiate(
     malformed offer raises ``ValueError``. Each distinct offers list is parsed
     once and recent values are cached.
     """
-    items = offers if type(offers) is tuple else offers_tuple(offers, "offers")
+    if type(offers) is list:  # the common cases without offers_tuple's checks
+        items = tuple(offers)
+    elif type(offers) is tuple:
+        items = offers
+    else:
+        items = offers_tuple(offers, "offers")
     index = kept_negotiator(_kept, Negotiator, items, max_length).choose_index(value)
     if index < 0:
         return default
@@ -455,17 +461,9 @@ def quality(
 
 
 #: ``quality``: the Negotiator of each recent (media type, max_length), made
-#: by ``_media_type_negotiator``; shared by threads as ``_kept`` is.
+#: by ``_types.media_type_negotiator``; shared by threads as ``_kept`` is.
 _kept_media_types: dict[tuple[tuple[str, ...], int | None], Negotiator] = {}
-
-
-def _media_type_negotiator(
-    offers: tuple[str, ...], *, cache_size: int, max_length: int | None
-) -> Negotiator:
-    """``quality``'s Negotiator, its one offer first read as the argument
-    ``media_type`` (so errors name it)."""
-    media_type_offer(offers[0])
-    return Negotiator(offers, cache_size=cache_size, max_length=max_length)
+_media_type_negotiator: Final = partial(media_type_negotiator, Negotiator)
 
 
 # --- list headers: Accept-Encoding, Accept-Language (RFC 9110 §12.5.3-4) ------

@@ -7,7 +7,7 @@ three decimals), so no comparison ever depends on binary floating point.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from . import _coding, _language
 from ._errors import ACCEPT_ENCODING, ACCEPT_LANGUAGE
@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 
     _T = TypeVar("_T", bound=str)
     _D = TypeVar("_D")
+    _N = TypeVar("_N")
 
 
 def media_type_offer(media_type: object) -> Offer:
@@ -46,6 +47,20 @@ def media_type_offer(media_type: object) -> Offer:
             "such as 'text/html' (no '*' range, no weight)"
         )
     return concrete(media_type, rng, "media_type")
+
+
+def media_type_negotiator(
+    negotiator: Callable[..., _N],
+    offers: tuple[str, ...],
+    *,
+    cache_size: int,
+    max_length: int | None,
+) -> _N:
+    """``quality``'s ``negotiator`` (an engine's Negotiator class) for its
+    one media type, first read as the argument ``media_type`` so that errors
+    name it; each engine keeps them by ``_limits.kept_negotiator``."""
+    media_type_offer(offers[0])
+    return negotiator(offers, cache_size=cache_size, max_length=max_length)
 
 
 def format_weight(weight: int) -> str:
