@@ -150,8 +150,9 @@ def test_too_long_message(engine: Engine) -> None:
         engine.parse("a/b, c/d", max_length=5)
     assert info.value.position == 5
     assert info.value.reason == (
-        "the value is 8 characters long, over the limit of 5 (raise max_length, "
-        "or pass max_length=None, to accept longer values)"
+        "the value is 8 characters long, over the limit of 5: answer 431 Request "
+        "Header Fields Too Large, or read the header as invalid (raise max_length "
+        "only for trusted values)"
     )
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import inspect
 import pickle
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -24,6 +25,7 @@ from fastaccept import (
     MediaRange,
     Produces,
     SkippedMember,
+    _types,
 )
 
 from .conftest import ENGINES, Engine, cython_engine
@@ -213,6 +215,32 @@ def test_every_public_name_says_what_it_does(name: str) -> None:
     assert not doc.lower().startswith("see "), doc
     assert f"fastaccept.{name}" not in doc, f"{name}'s docstring points elsewhere"
     assert "DESIGN" not in doc
+
+
+def test_browser_defaults_round_trip_as_themselves() -> None:
+    defaults = fastaccept.BROWSER_DEFAULTS
+    for other in round_trips(defaults):
+        assert other is defaults  # the module's one read-only mapping
+    assert round_trips({"kept": defaults})[-1]["kept"] is defaults
+    assert defaults == dict(defaults) and len(defaults) >= 10
+
+
+@pytest.mark.parametrize(
+    ("name", "cites"),
+    [
+        ("present", "RFC 9110"),
+        ("skipped", "SkippedMember"),
+        ("cors_safelisted", "Fetch"),
+    ],
+)
+def test_the_attributes_of_parsed_values_say_what_they_are(
+    name: str, cites: str
+) -> None:
+    """The API reference reads them from ``#:`` comments (Sphinx autodoc)."""
+    source = inspect.getsource(_types)
+    comment = re.search(rf"((?:\n +#: .*)+)\n +self\.{name}\b[^=\n]*= ", source)
+    assert comment, f"self.{name} has no #: comment"
+    assert cites in comment[1] and len(comment[1]) > 80, comment[1]
 
 
 def test_decision_is_a_value() -> None:

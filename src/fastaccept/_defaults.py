@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from types import MappingProxyType
 
 from ._tuples import NamedTuple
@@ -13,8 +13,37 @@ if TYPE_CHECKING:
 
 _NAVIGATE = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
 
+
+class _BrowserDefaults(Mapping[str, str]):
+    """The read-only mapping ``BROWSER_DEFAULTS``: pickled by its name, and
+    copied as itself (a ``MappingProxyType`` can be neither), so a copy or an
+    unpickled one is the module's own object."""
+
+    __slots__ = ("_values",)
+
+    def __init__(self, values: dict[str, str]) -> None:
+        self._values = MappingProxyType(values)
+
+    def __getitem__(self, context: str) -> str:
+        return self._values[context]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._values)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def __repr__(self) -> str:
+        return repr(dict(self._values))
+
+    def __reduce__(self) -> str:
+        """The module attribute's name: pickle stores a reference to it, and
+        ``copy.copy``/``copy.deepcopy`` return the object itself."""
+        return "BROWSER_DEFAULTS"
+
+
 #: Read-only: client context -> the Accept value it sends.
-BROWSER_DEFAULTS: Final[Mapping[str, str]] = MappingProxyType(
+BROWSER_DEFAULTS: Final[Mapping[str, str]] = _BrowserDefaults(
     {
         # WHATWG Fetch, "fetch" step 12 (default Accept by request destination).
         # Chromium 156 and Firefox ESR 153 send "style", "script" and "fetch"

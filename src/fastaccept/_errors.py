@@ -267,10 +267,13 @@ def _list_reason(code: int, text: str, pos: int, found: str) -> str:
 def too_long(
     value: str | bytes, length: int, max_length: int, field: str = ACCEPT
 ) -> AcceptError:
-    """The error for a value over ``max_length`` (RFC 9110 §5.4: answer 4xx)."""
+    """The error for a value over ``max_length``: its advice is the server's
+    (answer 431, RFC 6585 §5 and RFC 9110 §5.4; or read the header as invalid);
+    a larger ``max_length`` suits only values the program trusts."""
     return AcceptError(
-        f"the value is {length} characters long, over the limit of {max_length} "
-        "(raise max_length, or pass max_length=None, to accept longer values)",
+        f"the value is {length} characters long, over the limit of {max_length}: "
+        "answer 431 Request Header Fields Too Large, or read the header as "
+        "invalid (raise max_length only for trusted values)",
         value,
         max_length,
         field,

@@ -2,20 +2,30 @@
 
 docs/rules.md rule 8: a value longer than ``max_length`` (default
 ``DEFAULT_MAX_LENGTH`` characters) is refused with ``AcceptError`` so a server
-can answer 4xx (RFC 9110 §5.4); ``None`` lifts the limit.
+can answer 4xx (RFC 9110 §5.4); ``None`` lifts the limit. ``max_length`` and
+``cache_size`` are checked by one rule for both engines (docs/bad-input.md,
+"Bad arguments"), where they are given.
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Hashable
+from operator import index
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Final, Protocol, TypeVar
 
-#: The default ``max_length`` of every entry point, in characters.
+#: The ``max_length`` every entry point takes by default, in characters: more
+#: than real clients send, about the 8 KB Apache and nginx allow one header
+#: field by default. A longer value raises ``AcceptError`` (a server answers
+#: 431, RFC 6585 §5); ``max_length=None`` lifts the limit, for trusted values.
 DEFAULT_MAX_LENGTH: Final = 8192
-#: How many recent header values a ``Negotiator`` remembers by default.
+#: The ``cache_size`` every negotiator (``Negotiator``, ``EncodingNegotiator``,
+#: ``LanguageNegotiator``, ``Produces``, ``Renderers``) takes by default: it
+#: remembers its answers for the last 256 distinct values (of at most 1,024
+#: characters, ``CACHE_KEY_MAX_LENGTH``); ``cache_size=0`` remembers none.
 DEFAULT_CACHE_SIZE: Final = 256
 #: Values longer than this are never stored, so a cache's memory is bounded by
 #: ``cache_size * CACHE_KEY_MAX_LENGTH`` characters whatever the clients send.
@@ -35,11 +45,36 @@ if TYPE_CHECKING:
     _V = TypeVar("_V")
 
 
-def checked_cache_size(cache_size: int) -> int:
-    """``cache_size`` if it is 0 or more (0: no cache); ``ValueError`` otherwise."""
-    if cache_size < 0:
-        raise ValueError("cache_size must be 0 or more")
-    return cache_size
+def checked_max_length(max_length: object) -> int | None:
+    """``max_length`` as given to an entry point: ``None`` (no limit), or an int
+    from 0 to ``sys.maxsize`` (an object with ``__index__`` is read as its int);
+    ``TypeError`` for a bool, a float or another type, ``ValueError`` out of
+    that range, each naming ``max_length``.
+
+    Both engines check it here, where it is given; the Cython engine skips the
+    call for the default object.
+    """
+    if max_length is None:
+        return None
+    return _checked_size(max_length, "max_length", "an int or None")
+
+
+def checked_cache_size(cache_size: object) -> int:
+    """``cache_size`` as given to a negotiator: an int from 0 (no cache) to
+    ``sys.maxsize``; errors as for ``checked_max_length``, naming ``cache_size``."""
+    return _checked_size(cache_size, "cache_size", "an int")
+
+
+def _checked_size(number: object, name: str, kind: str) -> int:
+    """``number`` as an int from 0 to ``sys.maxsize``, else an error naming it."""
+    if isinstance(number, bool) or not hasattr(type(number), "__index__"):
+        raise TypeError(f"{name} must be {kind}, not {type(number).__name__}")
+    size = index(number)  # type: ignore[arg-type]
+    if not 0 <= size <= sys.maxsize:
+        raise ValueError(
+            f"{name} must be from 0 to {sys.maxsize} (sys.maxsize), not {size}"
+        )
+    return size
 
 
 def store(cache: dict[_K, _V], size: int, key: _K, value: _V) -> _V:
@@ -77,7 +112,11 @@ def kept_negotiator(
 
     Made by ``make`` on first use, remembering ``VALUES_KEPT`` values; at most
     ``NEGOTIATORS_KEPT`` offer lists are kept, by the policy of ``store``.
+    ``max_length`` is checked first (``checked_max_length``), so a kept key
+    never matches a bool or a float that equals an int.
     """
+    if max_length is not DEFAULT_MAX_LENGTH:
+        max_length = checked_max_length(max_length)
     key = (offers, max_length)
     try:
         found = kept.get(key)

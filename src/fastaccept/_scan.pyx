@@ -49,6 +49,7 @@ from ._limits import CACHE_KEY_MAX_LENGTH as _CACHE_KEY_MAX_LENGTH
 from ._limits import DEFAULT_CACHE_SIZE as _DEFAULT_CACHE_SIZE
 from ._limits import DEFAULT_MAX_LENGTH as _DEFAULT_MAX_LENGTH
 from ._limits import checked_cache_size as _checked_cache_size
+from ._limits import checked_max_length as _checked_max_length
 from ._lists import CODING_GRAMMAR as _CODING_GRAMMAR
 from ._lists import LANGUAGE_GRAMMAR as _LANGUAGE_GRAMMAR
 from ._limits import kept_negotiator as _kept_negotiator
@@ -62,6 +63,7 @@ from ._types import AcceptEncoding as _AcceptEncoding
 from ._types import AcceptLanguage as _AcceptLanguage
 from ._types import MediaRange as _MediaRange
 from ._types import SkippedMember as _SkippedMember
+from ._types import media_type_negotiator as _media_type_negotiator
 
 # Free-threaded CPython (Py_GIL_DISABLED): the module declares that it runs
 # without the GIL (setup.py: freethreading_compatible). Its shared mutable
@@ -82,9 +84,9 @@ from ._types import SkippedMember as _SkippedMember
 #   C arrays of offers are written by its one __init__, its value caches are
 #   kept per thread group).
 # - negotiate()/quality(), negotiate_encoding(), negotiate_language(): with the
-#   GIL, one registry of kept negotiators and one last-offers shortcut for each
-#   in the module; without it, one of each per thread, so no call writes what
-#   another thread reads on every call.
+#   GIL, one registry of kept negotiators for each in the module, and a
+#   last-offers shortcut for each but quality(); without it, one of each per
+#   thread, so no call writes what another thread reads on every call.
 # - the module's functions and Negotiator's methods: every call takes and drops
 #   a reference to them, which without the GIL is an atomic write to memory
 #   all threads share. They live as long as the process anyway (an extension
@@ -678,18 +680,24 @@ cdef object read_input(object value, const unsigned char** data, Py_ssize_t* len
     return value
 
 
+#: The default ``max_length`` object: given (or left out), it needs no check.
+cdef object DEFAULT_MAX_LENGTH = _DEFAULT_MAX_LENGTH
+cdef Py_ssize_t DEFAULT_LIMIT = _DEFAULT_MAX_LENGTH
+
+
 cdef Py_ssize_t as_limit(object max_length) except -2:
-    """``max_length`` as a C integer; ``None`` (no limit) as the largest one."""
+    """``max_length`` as a C integer, checked by ``_limits.checked_max_length``
+    unless it is the default object; ``None`` (no limit) as the largest one."""
+    if max_length is DEFAULT_MAX_LENGTH:
+        return DEFAULT_LIMIT
     if max_length is None:
         return PY_SSIZE_T_MAX
-    if max_length < 0:
-        return -1
-    return max_length
+    return _checked_max_length(max_length)
 
 
-cdef inline int check_length(object value, Py_ssize_t n, Py_ssize_t limit, object max_length) except -1:
+cdef inline int check_length(object value, Py_ssize_t n, Py_ssize_t limit) except -1:
     if n > limit:
-        raise _too_long(_coerce_value(value), n, max_length)
+        raise _too_long(_coerce_value(value), n, limit)
     return 0
 
 
@@ -792,10 +800,11 @@ def parse(value, *, bint strict=False, max_length=_DEFAULT_MAX_LENGTH):
     cdef Scan sc
     cdef Range* r
     cdef Skip* sk
+    cdef Py_ssize_t limit = as_limit(max_length)
     if value is None:
         return _ABSENT
     _owner = read_input(value, &s, &n)  # keeps the buffer alive
-    check_length(value, n, as_limit(max_length), max_length)
+    check_length(value, n, limit)
     scan_init(&sc)
     try:
         scan(s, n, strict, &sc)
@@ -963,6 +972,13 @@ cdef class _CachedOffers:
             if fa_load(&self._caches_of[i]) != NULL
         ]
 
+    cdef int _set_limits(self, object cache_size, object max_length) except -1:
+        """Check and keep ``cache_size`` and ``max_length`` (``_limits``' rule)."""
+        self._cache_size = _checked_cache_size(cache_size)
+        self._max_length = _checked_max_length(max_length)
+        self._limit = PY_SSIZE_T_MAX if self._max_length is None else self._max_length
+        return 0
+
     cdef tuple _key(self):
         return (self._items, self._cache_size, self._max_length)
 
@@ -1040,15 +1056,13 @@ Offers parsed once; the best of them for each request's Accept value.
         cdef bytes b
         if self._items is not None:
             raise TypeError(_SET_UP_ONCE)
-        self._cache_size = _checked_cache_size(cache_size)
-        self._items = tuple(offers)
+        self._items = _offers_tuple(offers, "offers")
         parsed = _parse_offers(self._items)
+        self._set_limits(cache_size, max_length)
         self._n = len(parsed)
         self._values = tuple([offer.value for offer in parsed])
         self._absent = _absent_choice(parsed)
         self._keep = []
-        self._max_length = max_length
-        self._limit = as_limit(max_length)
         self._offers = <COffer*>PyMem_Malloc(max(self._n, 1) * sizeof(COffer))
         if self._offers == NULL:
             self._n = 0
@@ -1107,7 +1121,7 @@ Offers parsed once; the best of them for each request's Accept value.
         cdef Py_ssize_t n, i
         cdef Scan sc
         _owner = read_input(value, &s, &n)  # keeps the buffer alive
-        check_length(value, n, self._limit, self._max_length)
+        check_length(value, n, self._limit)
         for i in range(self._n):
             weights[i], specs[i] = 0, -1
         scan_init(&sc)
@@ -1227,12 +1241,26 @@ cdef bint same_items(object offers, tuple items):
     return True
 
 
+cdef inline tuple offers_items(object offers, str noun):
+    """``_member.offers_tuple`` with its common cases compiled (a tuple as it
+    is, a list copied): a one-call form given a new list each call pays no
+    Python call for it. Anything else, a str or bytes refused, goes to it."""
+    if type(offers) is tuple:
+        return <tuple>offers
+    if type(offers) is list:
+        return tuple(<list>offers)
+    return _offers_tuple(offers, noun)
+
+
 cdef object kept_in(dict kept, object cls, tuple items, object max_length):
     """The negotiator of ``cls`` kept in ``kept`` for these offers.
 
     A kept one is looked up here, compiled; the policy for a new one (and for
-    unhashable offers) is ``_limits.kept_negotiator``'s.
+    unhashable offers) is ``_limits.kept_negotiator``'s, and so is the check of
+    ``max_length``, first.
     """
+    if max_length is not DEFAULT_MAX_LENGTH:
+        max_length = _checked_max_length(max_length)
     try:
         found = kept.get((items, max_length))
     except TypeError:
@@ -1261,7 +1289,7 @@ def negotiate(value, offers, *, default=None, max_length=_DEFAULT_MAX_LENGTH):
     if offers is last[0] and max_length is last[1] and same_items(offers, <tuple>last[2]):
         items, negotiator = <tuple>last[2], <Negotiator>last[3]
     else:
-        items = offers if type(offers) is tuple else tuple(offers)
+        items = offers_items(offers, "offers")
         negotiator = kept_negotiator(items, max_length)
         last = (offers, max_length, items, negotiator)
         if FREE_THREADED:
@@ -1275,8 +1303,17 @@ def negotiate(value, offers, *, default=None, max_length=_DEFAULT_MAX_LENGTH):
     return offer[0] if type(offer) is tuple else offer
 
 
+#: ``quality``: the Negotiator of each recent (media type, max_length), made by
+#: ``_types.media_type_negotiator`` (per thread without the GIL, as ``_kept``).
+cdef dict _kept_media_types = {}
+cdef object MEDIA_TYPE_NEGOTIATOR = _partial(_media_type_negotiator, Negotiator)
+
+
 def quality(value, media_type, *, max_length=_DEFAULT_MAX_LENGTH):
-    ranked = kept_negotiator((media_type,), max_length).rank(value)
+    negotiator = <Negotiator>kept_in(
+        thread_registry("kept_media_types") if FREE_THREADED else _kept_media_types,
+        MEDIA_TYPE_NEGOTIATOR, (media_type,), max_length)
+    ranked = negotiator.rank(value)
     return ranked[0][1] if ranked else 0.0
 
 
@@ -1603,20 +1640,19 @@ cdef _ListKind ENCODING = _ListKind(_AcceptEncoding)
 cdef _ListKind LANGUAGE = _ListKind(_AcceptLanguage)
 
 
-cdef object check_list_length(object value, Py_ssize_t n, Py_ssize_t limit, object max_length,
-                              str field):
+cdef object check_list_length(object value, Py_ssize_t n, Py_ssize_t limit, str field):
     if n > limit:
-        raise _too_long(_coerce_value(value, field), n, max_length, field)
+        raise _too_long(_coerce_value(value, field), n, limit, field)
 
 
-cdef list list_items(_ListKind kind, object value, object max_length, Py_ssize_t limit):
+cdef list list_items(_ListKind kind, object value, Py_ssize_t limit):
     """The valid members of a present value (lenient), as (name, weight)."""
     cdef const unsigned char* s
     cdef Py_ssize_t n, i
     cdef Scan sc
     cdef Range* r
     _owner = read_input(value, &s, &n, kind.field)  # keeps the buffer alive
-    check_list_length(value, n, limit, max_length, kind.field)
+    check_list_length(value, n, limit, kind.field)
     scan_init(&sc)
     try:
         scan_items(s, n, False, kind.grammar, &sc)
@@ -1636,10 +1672,11 @@ cdef object parse_list(_ListKind kind, object value, bint strict, object max_len
     cdef Scan sc
     cdef Range* r
     cdef Skip* sk
+    cdef Py_ssize_t limit = as_limit(max_length)
     if value is None:
         return kind.values(present=False)
     _owner = read_input(value, &s, &n, kind.field)  # keeps the buffer alive
-    check_list_length(value, n, as_limit(max_length), max_length, kind.field)
+    check_list_length(value, n, limit, kind.field)
     scan_init(&sc)
     try:
         scan_items(s, n, strict, kind.grammar, &sc)
@@ -1703,9 +1740,7 @@ cdef class _ListNegotiator(_CachedOffers):
         parsed = kind.offers(offers)
         items = parsed.values
         self._kind = kind
-        self._cache_size = _checked_cache_size(cache_size)
-        self._limit = as_limit(max_length)
-        self._max_length = max_length
+        self._set_limits(cache_size, max_length)
         self._parsed = parsed
         self._keep = []
         self._absent = parsed.absent_best
@@ -1765,7 +1800,7 @@ cdef class _ListNegotiator(_CachedOffers):
         else:
             _owner = read_input(value, &s, &n, self._kind.field)  # keeps the buffer alive
         if n > self._limit:
-            check_list_length(value, n, self._limit, self._max_length, self._kind.field)
+            check_list_length(value, n, self._limit, self._kind.field)
         return self._best(s, n)
 
     cdef Py_ssize_t _index(self, value) except -2:
@@ -1790,8 +1825,7 @@ cdef class _ListNegotiator(_CachedOffers):
         return default if index < 0 else self._items[index]
 
     def rank(self, value):
-        items = None if value is None else list_items(
-            self._kind, value, self._max_length, self._limit)
+        items = None if value is None else list_items(self._kind, value, self._limit)
         ranked = self._kind.rank(items, self._parsed)
         return [(self._items[index], weight / 1000) for index, weight in ranked]
 
@@ -1858,7 +1892,7 @@ cdef tuple kept_last(_ListKind kind, offers, max_length):
     """The one-call state for new offers: (offers, max_length, their tuple,
     the negotiator kept for them by ``_limits.kept_negotiator``), stored as
     the kind's last (per thread without the GIL)."""
-    items = _offers_tuple(offers, kind.noun)
+    items = offers_items(offers, kind.noun)
     negotiator = kept_in(
         thread_registry(kind.kept_name) if FREE_THREADED else kind.kept,
         kind.negotiator, items, max_length)

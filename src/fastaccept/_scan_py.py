@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import partial
 
 from ._arguments import ByArguments
 from ._errors import (
@@ -37,6 +38,7 @@ from ._limits import (
     DEFAULT_CACHE_SIZE,
     DEFAULT_MAX_LENGTH,
     checked_cache_size,
+    checked_max_length,
     kept_negotiator,
     store,
 )
@@ -61,6 +63,7 @@ from ._types import (
     AcceptLanguage,
     MediaRange,
     SkippedMember,
+    media_type_negotiator,
 )
 
 TYPE_CHECKING = False
@@ -259,6 +262,8 @@ def parse(
     violation, with its position. A value longer than ``max_length`` characters
     raises ``AcceptError`` in both modes; ``max_length=None`` lifts the limit.
     """
+    if max_length is not DEFAULT_MAX_LENGTH:
+        max_length = checked_max_length(max_length)
     if value is None:
         return _ABSENT
     coerced, original, text = _text(value, max_length)
@@ -313,11 +318,11 @@ class Negotiator(ByArguments):
     ) -> None:
         if hasattr(self, "_offers"):
             raise TypeError(NEGOTIATOR_SET_UP_ONCE)
-        self._cache_size = checked_cache_size(cache_size)
-        self._offers: tuple[OfferSpec, ...] = tuple(offers)
+        self._offers: tuple[OfferSpec, ...] = offers_tuple(offers, "offers")
         self._parsed = OfferSet(parse_offers(self._offers))
+        self._cache_size = checked_cache_size(cache_size)
+        self._max_length = checked_max_length(max_length)
         self._cache: dict[str | bytes, int] = {}
-        self._max_length = max_length
 
     @property
     def offers(self) -> tuple[OfferSpec, ...]:
@@ -427,7 +432,12 @@ def negotiate(
     malformed offer raises ``ValueError``. Each distinct offers list is parsed
     once and recent values are cached.
     """
-    items = offers if type(offers) is tuple else tuple(offers)
+    if type(offers) is list:  # the common cases without offers_tuple's checks
+        items = tuple(offers)
+    elif type(offers) is tuple:
+        items = offers
+    else:
+        items = offers_tuple(offers, "offers")
     index = kept_negotiator(_kept, Negotiator, items, max_length).choose_index(value)
     if index < 0:
         return default
@@ -443,8 +453,17 @@ def quality(
     The q of the most specific range that matches it (docs/rules.md rule 10); 0.0 when
     none matches or that range has q=0; 1.0 when the header is absent (None).
     """
-    ranked = kept_negotiator(_kept, Negotiator, (media_type,), max_length).rank(value)
+    negotiator = kept_negotiator(
+        _kept_media_types, _media_type_negotiator, (media_type,), max_length
+    )
+    ranked = negotiator.rank(value)
     return ranked[0][1] if ranked else 0.0
+
+
+#: ``quality``: the Negotiator of each recent (media type, max_length), made
+#: by ``_types.media_type_negotiator``; shared by threads as ``_kept`` is.
+_kept_media_types: dict[tuple[tuple[str, ...], int | None], Negotiator] = {}
+_media_type_negotiator: Final = partial(media_type_negotiator, Negotiator)
 
 
 # --- list headers: Accept-Encoding, Accept-Language (RFC 9110 §12.5.3-4) ------
@@ -507,6 +526,8 @@ def _parse_list(
     kind: type[_Values], value: HeaderValue, strict: bool, max_length: int | None
 ) -> _Values:
     """``parse_encoding``/``parse_language`` by the description of ``kind``."""
+    if max_length is not DEFAULT_MAX_LENGTH:
+        max_length = checked_max_length(max_length)
     if value is None:
         return kind(present=False)
     header = kind._header
@@ -573,11 +594,11 @@ class _ListNegotiator(ByArguments):
     ) -> None:
         if hasattr(self, "_offers"):
             raise TypeError(NEGOTIATOR_SET_UP_ONCE)
-        self._cache_size = checked_cache_size(cache_size)
         self._parsed = self._header.offers(offers)
         self._offers: tuple[str, ...] = self._parsed.values
+        self._cache_size = checked_cache_size(cache_size)
+        self._max_length = checked_max_length(max_length)
         self._cache: dict[str | bytes, int] = {}
-        self._max_length = max_length
 
     @property
     def _caches(self) -> list[dict[str | bytes, int]]:

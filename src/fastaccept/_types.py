@@ -7,14 +7,21 @@ three decimals), so no comparison ever depends on binary floating point.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from . import _coding, _language
 from ._errors import ACCEPT_ENCODING, ACCEPT_LANGUAGE
 from ._grammar import FAST_CODING, FAST_LANGUAGE, TCHARS
 from ._lists import CODING_GRAMMAR, LANGUAGE_GRAMMAR, ListHeader
 from ._match import OfferSet, best_index, range_matches, rank, scores
-from ._member import OfferSpec, parse_offer, parse_offers
+from ._member import (
+    Offer,
+    OfferSpec,
+    concrete,
+    offers_tuple,
+    parse_offers,
+    parse_single,
+)
 from ._tuples import NamedTuple
 
 TYPE_CHECKING = False
@@ -23,6 +30,37 @@ if TYPE_CHECKING:
 
     _T = TypeVar("_T", bound=str)
     _D = TypeVar("_D")
+    _N = TypeVar("_N")
+
+
+def media_type_offer(media_type: object) -> Offer:
+    """The argument ``media_type`` (of ``quality``, ``Accept.quality``,
+    ``MediaRange.matches``) read as one concrete media type without a weight
+    (docs/rules.md rule 13); ``TypeError``/``ValueError`` naming ``media_type``.
+    """
+    if not isinstance(media_type, str):
+        raise TypeError(f"media_type must be a str, not {type(media_type).__name__}")
+    rng, has_weight = parse_single(media_type, "media_type")
+    if has_weight or "*" in rng[:2]:
+        raise ValueError(
+            f"invalid media_type {media_type!r}: expected one concrete media type "
+            "such as 'text/html' (no '*' range, no weight)"
+        )
+    return concrete(media_type, rng, "media_type")
+
+
+def media_type_negotiator(
+    negotiator: Callable[..., _N],
+    offers: tuple[str, ...],
+    *,
+    cache_size: int,
+    max_length: int | None,
+) -> _N:
+    """``quality``'s ``negotiator`` (an engine's Negotiator class) for its
+    one media type, first read as the argument ``media_type`` so that errors
+    name it; each engine keeps them by ``_limits.kept_negotiator``."""
+    media_type_offer(offers[0])
+    return negotiator(offers, cache_size=cache_size, max_length=max_length)
 
 
 def format_weight(weight: int) -> str:
@@ -78,7 +116,7 @@ class MediaRange(NamedTuple):
     def matches(self, media_type: str) -> bool:
         """Whether this range matches the concrete ``media_type`` (docs/rules.md,
         rule 9)."""
-        return range_matches(self, parse_offer(media_type))
+        return range_matches(self, media_type_offer(media_type))
 
     def __str__(self) -> str:
         text = self.essence + "".join(
@@ -180,7 +218,12 @@ class _Members(Sequence[_M]):
         skipped: Iterable[SkippedMember] = (),
     ) -> None:
         self._members: tuple[_M, ...] = tuple(members)
+        #: False when the header was absent (``None`` was parsed): then every
+        #: offer is acceptable (RFC 9110 §12.5.1, §12.5.3, §12.5.4). True for
+        #: any value given, even an empty one.
         self.present = present
+        #: The members lenient mode skipped (``SkippedMember``: where, what,
+        #: why), in header order; empty in strict mode, which raises instead.
         self.skipped: tuple[SkippedMember, ...] = tuple(skipped)
 
     if TYPE_CHECKING:
@@ -280,6 +323,10 @@ class Accept(_Members[MediaRange]):
         self._members = tuple(ranges)
         self.present = present
         self.skipped = tuple(skipped)
+        #: Whether the value is CORS-safelisted (WHATWG Fetch,
+        #: "CORS-safelisted request-header"): at most 128 bytes and no
+        #: CORS-unsafe byte, as ``is_cors_safelisted`` says; True when the
+        #: header was absent.
         self.cors_safelisted = cors_safelisted
 
     def __reduce__(self) -> tuple[type[Any], tuple[Any, ...]]:
@@ -291,7 +338,7 @@ class Accept(_Members[MediaRange]):
 
     def quality(self, media_type: str) -> float:
         """The weight this value gives the concrete ``media_type`` (rule 10)."""
-        offers = OfferSet(parse_offers([media_type]))
+        offers = OfferSet([media_type_offer(media_type)])
         if not self.present:
             return 1.0
         return scores(self._members, offers)[0][0] / 1000
@@ -303,7 +350,7 @@ class Accept(_Members[MediaRange]):
     def rank(self, offers: Iterable[OfferSpec]) -> list[tuple[str, float]]:
         """Acceptable offers with their score (q, times qs for a weighted
         offer), best first (rules 11 and 15); a score of 0 is left out."""
-        parsed = OfferSet(parse_offers(offers))
+        parsed = OfferSet(parse_offers(offers_tuple(offers, "offers")))
         return [
             (parsed.values[i], score / 1_000_000)
             for i, score in rank(self._present(), parsed)
@@ -323,7 +370,7 @@ class Accept(_Members[MediaRange]):
     ) -> object:
         """The best acceptable offer (the very media type object given; for a
         ``(media type, qs)`` pair, its media type), else ``default``."""
-        parsed = OfferSet(parse_offers(offers))
+        parsed = OfferSet(parse_offers(offers_tuple(offers, "offers")))
         index = best_index(self._present(), parsed)
         return default if index < 0 else parsed.values[index]
 

@@ -1,0 +1,239 @@
+"""Bad arguments (docs/bad-input.md, "Bad arguments"): refused where they are
+given, by one rule, with the same error on both engines."""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from fastaccept import AcceptError, MediaRange, parse
+
+from .conftest import CYTHON_MISSING, ENGINES, Engine
+
+BAD_INPUT = Path(__file__).resolve().parents[1] / "docs" / "bad-input.md"
+
+
+class Index:
+    """An integer that is not an int (as numpy's are): read by ``__index__``."""
+
+    def __init__(self, number: int) -> None:
+        self.number = number
+
+    def __index__(self) -> int:
+        return self.number
+
+
+#: Each odd ``max_length`` or ``cache_size`` and what it raises (None: taken).
+SIZES: list[tuple[str, Any, type[Exception] | None]] = [
+    ("-1", -1, ValueError),
+    ("sys.maxsize + 1", sys.maxsize + 1, ValueError),
+    ("10**30", 10**30, ValueError),
+    ("True", True, TypeError),
+    ("False", False, TypeError),
+    ("8192.0", 8192.0, TypeError),
+    ("1.5", 1.5, TypeError),
+    ("'8192'", "8192", TypeError),
+    ("[8192]", [8192], TypeError),
+    ("0", 0, None),
+    ("sys.maxsize", sys.maxsize, None),
+    ("Index(100)", Index(100), None),
+]
+#: ``max_length`` takes None (no limit); ``cache_size`` does not.
+MAX_LENGTHS = [*SIZES, ("None", None, None)]
+CACHE_SIZES = [*SIZES, ("None", None, TypeError)]
+
+#: Every entry point that takes ``max_length`` or ``cache_size``, by
+#: (argument, name), called with values it accepts but that one.
+SIZE_CALLS: dict[tuple[str, str], Callable[[Engine, Any], object]] = {
+    ("max_length", "parse"): lambda e, n: e.parse("a/b", max_length=n),
+    ("max_length", "parse_encoding"): lambda e, n: e.parse_encoding("br", max_length=n),
+    ("max_length", "parse_language"): lambda e, n: e.parse_language("en", max_length=n),
+    ("max_length", "negotiate"): lambda e, n: e.negotiate("a/b", ["a/b"], max_length=n),
+    ("max_length", "negotiate_encoding"): lambda e, n: e.negotiate_encoding(
+        "br", ["br"], max_length=n
+    ),
+    ("max_length", "negotiate_language"): lambda e, n: e.negotiate_language(
+        "en", ["en"], max_length=n
+    ),
+    ("max_length", "quality"): lambda e, n: e.quality("a/b", "a/b", max_length=n),
+    ("max_length", "Negotiator"): lambda e, n: e.Negotiator(["a/b"], max_length=n),
+    ("max_length", "EncodingNegotiator"): lambda e, n: e.EncodingNegotiator(
+        ["br"], max_length=n
+    ),
+    ("max_length", "LanguageNegotiator"): lambda e, n: e.LanguageNegotiator(
+        ["en"], max_length=n
+    ),
+    ("cache_size", "Negotiator"): lambda e, n: e.Negotiator(["a/b"], cache_size=n),
+    ("cache_size", "EncodingNegotiator"): lambda e, n: e.EncodingNegotiator(
+        ["br"], cache_size=n
+    ),
+    ("cache_size", "LanguageNegotiator"): lambda e, n: e.LanguageNegotiator(
+        ["en"], cache_size=n
+    ),
+}
+SIZE_CASES = [
+    (argument, name, shown, given, raises)
+    for argument, name in SIZE_CALLS
+    for shown, given, raises in (
+        MAX_LENGTHS if argument == "max_length" else CACHE_SIZES
+    )
+]
+
+
+def _outcome(call: Callable[[], object]) -> tuple[str, str]:
+    try:
+        call()
+    except Exception as error:
+        return type(error).__name__, str(error)
+    return "ok", ""
+
+
+@pytest.mark.parametrize(
+    ("argument", "call", "given", "raises"),
+    [
+        (argument, name, given, raises)
+        for argument, name, _, given, raises in SIZE_CASES
+    ],
+    ids=[f"{name}-{argument}={shown}" for argument, name, shown, _, _ in SIZE_CASES],
+)
+def test_size_arguments(
+    engine: Engine,
+    argument: str,
+    call: str,
+    given: Any,
+    raises: type[Exception] | None,
+) -> None:
+    made = SIZE_CALLS[argument, call]
+    if raises is None:
+        try:
+            made(engine, given)
+        except AcceptError as error:  # the limit itself, at work
+            assert (argument, given) == ("max_length", 0), error
+        return
+    made(engine, 100)  # a kept negotiator for an equal int answers nothing here
+    with pytest.raises(raises, match=rf"^{argument} must be ") as info:
+        made(engine, given)
+    assert type(info.value) is raises  # not an AcceptError, not a crash
+
+
+def test_the_engines_give_the_same_errors() -> None:
+    if len(ENGINES) < 2:
+        pytest.skip(str(CYTHON_MISSING))
+    for argument, name, _, given, _ in SIZE_CASES:
+        call = SIZE_CALLS[argument, name]
+        outcomes = {_outcome(partial(call, e, given)) for e in ENGINES.values()}
+        assert len(outcomes) == 1, (argument, name, given, outcomes)
+
+
+def test_checked_sizes_are_kept_as_ints(engine: Engine) -> None:
+    negotiator = engine.Negotiator(["a/b"], cache_size=Index(3), max_length=Index(9))
+    assert repr(negotiator) == "Negotiator(('a/b',), cache_size=3, max_length=9)"
+    assert negotiator == engine.Negotiator(["a/b"], cache_size=3, max_length=9)
+    with pytest.raises(AcceptError) as info:
+        engine.parse("a/b, c/d", max_length=Index(5))
+    assert type(info.value.position) is int and info.value.position == 5
+
+
+def test_max_length_is_checked_when_given_not_when_used(engine: Engine) -> None:
+    # Nothing to read (an absent header) or nothing read yet: refused all the same.
+    with pytest.raises(ValueError, match="max_length"):
+        engine.parse(None, max_length=-1)
+    with pytest.raises(ValueError, match="max_length"):
+        engine.parse_language(None, max_length=-1)
+    with pytest.raises(TypeError, match="max_length"):
+        engine.negotiate(None, ["a/b"], max_length=1.5)
+    # Before the value's own type error.
+    with pytest.raises(ValueError, match="max_length"):
+        engine.parse(42, max_length=-1)
+
+
+#: A str (or bytes) where a sequence of offers is expected: each entry point
+#: that takes offers, the one offer it is given alone, and its noun in errors.
+ONE_STR_CALLS: dict[str, tuple[Callable[[Engine, Any], object], str, str]] = {
+    "negotiate": (lambda e, o: e.negotiate("a/b", o), "a/b", "offers"),
+    "Negotiator": (lambda e, o: e.Negotiator(o), "a/b", "offers"),
+    "Accept.best": (lambda e, o: e.parse("a/b").best(o), "a/b", "offers"),
+    "Accept.rank": (lambda e, o: e.parse("a/b").rank(o), "a/b", "offers"),
+    "negotiate_encoding": (lambda e, o: e.negotiate_encoding("br", o), "br", "codings"),
+    "EncodingNegotiator": (lambda e, o: e.EncodingNegotiator(o), "br", "codings"),
+    "AcceptEncoding.best": (
+        lambda e, o: e.parse_encoding("br").best(o),
+        "br",
+        "codings",
+    ),
+    "negotiate_language": (lambda e, o: e.negotiate_language("en", o), "en", "tags"),
+    "LanguageNegotiator": (lambda e, o: e.LanguageNegotiator(o), "en", "tags"),
+    "AcceptLanguage.rank": (lambda e, o: e.parse_language("en").rank(o), "en", "tags"),
+}
+
+
+@pytest.mark.parametrize("as_bytes", [False, True], ids=["str", "bytes"])
+@pytest.mark.parametrize("call", sorted(ONE_STR_CALLS))
+def test_one_str_for_the_offers_is_a_type_error(
+    engine: Engine, call: str, as_bytes: bool
+) -> None:
+    made, offer, noun = ONE_STR_CALLS[call]
+    given = offer.encode() if as_bytes else offer
+    expected = rf"^{noun} must be an iterable .*not a {type(given).__name__}\b"
+    for _ in range(2):  # the one-call forms keep nothing for it
+        with pytest.raises(TypeError, match=expected):
+            made(engine, given)
+    made(engine, [offer])
+
+
+#: ``quality``, ``Accept.quality``, ``Accept.accepts``, ``MediaRange.matches``:
+#: each takes one concrete media type, named ``media_type`` in errors.
+MEDIA_TYPE_CALLS: dict[str, Callable[[Engine, Any], object]] = {
+    "quality": lambda e, t: e.quality("text/html", t),
+    "Accept.quality": lambda e, t: e.parse("text/html").quality(t),
+    "Accept.accepts": lambda e, t: e.parse(None).accepts(t),
+    "MediaRange.matches": lambda e, t: MediaRange("text", "*").matches(t),
+}
+#: Not one concrete media type: a ``ValueError`` that says so.
+NOT_ONE_MEDIA_TYPE = {
+    "text/*": "invalid media_type 'text/\\*': expected one concrete",
+    "*/*": "invalid media_type '\\*/\\*': expected one concrete",
+    "text/html;q=0.5": "'text/html;q=0.5': expected .* no weight",
+    "text": "invalid media_type 'text' at position 4: expected '/'",
+    "a/b, c/d": "invalid media_type 'a/b, c/d': found ','",
+}
+#: Not a str: a ``TypeError``.
+NOT_A_STR: list[Any] = [("text/html", 0.5), b"text/html", None, 1]
+
+
+@pytest.mark.parametrize("call", sorted(MEDIA_TYPE_CALLS))
+@pytest.mark.parametrize("given", [*NOT_ONE_MEDIA_TYPE, *NOT_A_STR], ids=repr)
+def test_media_type_errors_name_the_argument(
+    engine: Engine, call: str, given: Any
+) -> None:
+    raises: type[Exception]
+    if isinstance(given, str):
+        raises, message = ValueError, NOT_ONE_MEDIA_TYPE[given]
+    else:
+        raises = TypeError
+        message = rf"^media_type must be a str, not {type(given).__name__}$"
+    with pytest.raises(raises, match=message) as info:
+        MEDIA_TYPE_CALLS[call](engine, given)
+    assert "offer" not in str(info.value)
+
+
+def test_quality_keeps_no_weighted_offer_for_a_media_type(engine: Engine) -> None:
+    assert engine.negotiate("text/html", [("text/html", 0.5)]) == "text/html"
+    with pytest.raises(TypeError, match="media_type must be a str"):
+        engine.quality("text/html", ("text/html", 0.5))
+    assert engine.quality("text/html;q=0.5", "text/html") == 0.5
+
+
+def test_over_long_advice_is_the_servers() -> None:
+    with pytest.raises(AcceptError) as info:
+        parse("a/b" * 3000)
+    assert "answer 431" in info.value.reason
+    assert "max_length=None" not in info.value.reason
+    advice = re.sub(r"\s+", " ", BAD_INPUT.read_text(encoding="utf-8"))
+    assert "answer 431 Request Header Fields Too Large" in advice
