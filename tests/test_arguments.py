@@ -180,7 +180,7 @@ def test_one_str_for_the_offers_is_a_type_error(
 ) -> None:
     made, offer, noun = ONE_STR_CALLS[call]
     given = offer.encode() if as_bytes else offer
-    expected = rf"^{noun} must be an iterable .*not a {type(given).__name__}\b"
+    expected = rf"^{noun} must be an iterable .*not a {type(given).__name__}: use \[{offer!r}\]$"
     for _ in range(2):  # the one-call forms keep nothing for it
         with pytest.raises(TypeError, match=expected):
             made(engine, given)

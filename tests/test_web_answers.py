@@ -172,6 +172,15 @@ def test_consumes_without_a_length_limit() -> None:
     assert consumes.check("text/csv; x=" + "a" * 20_000).status == 415
 
 
+@pytest.mark.parametrize(
+    ("max_length", "error"),
+    [(-1, ValueError), (True, TypeError), (1.5, TypeError), ("8", TypeError)],
+)
+def test_consumes_checks_its_max_length_when_made(max_length: Any, error: type) -> None:
+    with pytest.raises(error, match="max_length"):
+        Consumes(["application/json"], max_length=max_length)
+
+
 def test_a_415_never_reads_an_over_long_accept() -> None:
     # docs/rules.md rule 16: an Accept value over DEFAULT_MAX_LENGTH is not
     # read to choose a refusal's format (plain text).

@@ -379,11 +379,13 @@ if TYPE_CHECKING:
 
 def offers_tuple(offers: Iterable[_T], what: str) -> tuple[_T, ...]:
     """``offers`` as a tuple; ``TypeError`` for a bare str or bytes, whose
-    characters would otherwise pass for offers one by one."""
+    characters would otherwise pass for offers one by one: its message shows
+    the list meant."""
     if isinstance(offers, (str, bytes)):
+        alone = offers if isinstance(offers, str) else offers.decode("latin-1")
         raise TypeError(
             f"{what} must be an iterable of str (such as a list), not a "
-            f"{type(offers).__name__}"
+            f"{type(offers).__name__}: use [{alone!r}]"
         )
     return offers if type(offers) is tuple else tuple(offers)
 

@@ -22,7 +22,14 @@ from ._arguments import ByArguments
 from ._engine import Negotiator, parse
 from ._errors import AcceptError
 from ._format import format_accept
-from ._limits import DEFAULT_CACHE_SIZE, DEFAULT_MAX_LENGTH, VALUES_KEPT, store
+from ._limits import (
+    DEFAULT_CACHE_SIZE,
+    DEFAULT_MAX_LENGTH,
+    VALUES_KEPT,
+    checked_cache_size,
+    checked_max_length,
+    store,
+)
 from ._match import range_matches
 from ._member import OfferSpec, concrete, parse_offers, parse_single
 from ._text import HeaderValue, as_header_text, coerce_value
@@ -230,9 +237,9 @@ class Produces(ByArguments):
     ) -> None:
         self._negotiator = Negotiator(
             offers, cache_size=cache_size, max_length=max_length
-        )
-        self._max_length = max_length
-        self._cache_size = cache_size
+        )  # which checks both (_limits)
+        self._max_length = checked_max_length(max_length)
+        self._cache_size = checked_cache_size(cache_size)
         self._default = default
         media_types = self._negotiator.media_types
         if not media_types:
@@ -376,7 +383,7 @@ class Consumes(ByArguments):
         #: The media types taken, as given.
         self.media_types = types
         self._ranges = tuple(ranges)
-        self._max_length = max_length
+        self._max_length = checked_max_length(max_length)
         #: The ``Accept`` response header value that lists the types.
         self.accept = format_accept(self._ranges)
         #: 415 for each problem, then for a method other than PATCH and for
