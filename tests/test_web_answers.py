@@ -230,6 +230,43 @@ def test_anything_a_handler_gives_is_refused_or_well_formed(
         assert ("Content-Length", str(len(rendered.body))) in rendered.header_items
 
 
+OFFER = st.one_of(
+    st.text(max_size=20),
+    st.sampled_from(
+        ["text/html", "TEXT/HTML", "application/json", "text/*", "a/b;q=1"]
+    ),
+    st.tuples(st.sampled_from(["text/html", "text/csv"]), st.floats(-1, 2)),
+    st.integers(),
+)
+
+
+@given(
+    offers=st.lists(OFFER, max_size=4),
+    accept=st.one_of(st.none(), st.text(max_size=40)),
+    method=st.sampled_from(["GET", "HEAD"]),
+)
+def test_any_offers_are_refused_or_answer_well_formed(
+    offers: list[Any], accept: str | None, method: str
+) -> None:
+    # Offers a server gives: refused when given, or every Accept value is
+    # answered with a well-formed response (a representation or a refusal).
+    try:
+        renderers = Renderers([(offer, str) for offer in offers])
+    except (TypeError, ValueError):
+        return
+    rendered = renderers.respond(accept, "data", method=method)
+    assert rendered.status in (200, 406, 431)
+    assert rendered.ok == (rendered.status == 200)
+    names = [name for name, _ in rendered.header_items]
+    assert len(names) == len({name.lower() for name in names})
+    assert names[0] == "Content-Type" and "Vary" in names
+    for _, value in rendered.header_items:
+        value.encode("latin-1")
+        assert not any(c in value for c in "\r\n\x00")
+    length = int(dict(rendered.header_items)["Content-Length"])
+    assert len(rendered.body) == (0 if method == "HEAD" else length)
+
+
 # FastAPI --------------------------------------------------------------------
 
 
