@@ -1,8 +1,10 @@
-"""Servers for the tests that go over a real socket: uvicorn (ASGI) and
-waitress (WSGI), each in a thread of the test process, on a free loopback port.
+"""Servers for the tests that go over a real socket: uvicorn (ASGI), waitress
+and the standard library's wsgiref (WSGI), each in a thread of the test
+process, on a free loopback port.
 
-Used by tests/test_sockets.py (the framework recipes) and
-tests/test_compression.py (the compression recipe).
+Used by tests/test_sockets.py (the framework recipes),
+tests/test_compression.py (the compression recipe) and
+tests/test_socket_attacks.py (hostile requests to every integration).
 """
 
 from __future__ import annotations
@@ -11,8 +13,9 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import Any
+from wsgiref.simple_server import WSGIRequestHandler, make_server
 
 import pytest
 
@@ -21,12 +24,20 @@ TIMEOUT = 10.0
 
 
 @contextmanager
-def uvicorn_serving(app: Any) -> Iterator[int]:
-    """``app`` on uvicorn, in a thread, on a socket bound to a free port."""
+def uvicorn_serving(app: Any, http: str = "auto") -> Iterator[int]:
+    """``app`` on uvicorn, in a thread, on a socket bound to a free port.
+
+    ``http`` is uvicorn's HTTP/1.1 implementation: ``"h11"``, ``"httptools"``
+    (skipped where it is not installed) or ``"auto"`` (httptools if there).
+    """
     uvicorn = pytest.importorskip("uvicorn")
+    if http != "auto":
+        pytest.importorskip(http)
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.bind(("127.0.0.1", 0))
-    config = uvicorn.Config(app, lifespan="off", log_config=None, access_log=False)
+    config = uvicorn.Config(
+        app, http=http, lifespan="off", log_config=None, access_log=False
+    )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]})
     thread.start()
@@ -75,3 +86,56 @@ def waitress_serving(app: Any) -> Iterator[int]:
         stop.set()
         thread.join(TIMEOUT)
     assert not thread.is_alive(), "waitress did not stop"
+
+
+class QuietHandler(WSGIRequestHandler):
+    """wsgiref's request handler without its log of request lines (to stderr);
+    a connection left idle is dropped after ``TIMEOUT``, so a stuck client
+    cannot hold the single-threaded server, nor its shutdown."""
+
+    timeout = TIMEOUT  # socketserver's per-connection socket timeout
+
+    def log_message(self, format: str, *args: Any) -> None:
+        """Nothing: errors still reach stderr through ``wsgi.errors``."""
+
+
+@contextmanager
+def wsgiref_serving(app: Any) -> Iterator[int]:
+    """``app`` on the standard library's ``wsgiref.simple_server``, in a
+    thread, on a free port: one connection at a time, one request each
+    (it answers HTTP/1.0 and closes)."""
+    server = make_server("127.0.0.1", 0, app, handler_class=QuietHandler)
+    thread = threading.Thread(target=server.serve_forever, args=(0.02,))
+    thread.start()
+    try:
+        yield server.server_port
+    finally:
+        server.shutdown()  # returns once serve_forever has
+        server.server_close()
+        thread.join(TIMEOUT)
+    assert not thread.is_alive(), "wsgiref did not stop"
+
+
+def exchange(port: int, request: bytes, timeout: float = TIMEOUT) -> bytes:
+    """Everything the server on ``port`` sends for ``request`` (raw bytes,
+    which should ask it to close), until it closes the connection.
+
+    The request is sent from another thread while this one reads, so that a
+    server answering before it has read it all (a refusal of an over-long
+    header) is heard even as the sending fails; a reset ends the reading,
+    keeping what came before it.
+    """
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as sock:
+
+        def send() -> None:
+            with suppress(OSError):  # the server stopped reading: it answered
+                sock.sendall(request)
+
+        sender = threading.Thread(target=send)
+        sender.start()
+        received = bytearray()
+        with suppress(ConnectionResetError):
+            while chunk := sock.recv(65536):
+                received += chunk
+        sender.join(timeout)
+    return bytes(received)
