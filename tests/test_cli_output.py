@@ -176,5 +176,6 @@ def test_a_closed_pipe_ends_it_quietly(engine: Engine, args: list[str]) -> None:
     finally:
         os.close(write)
     assert done.stderr == ""
-    # argparse drops the failed write of its help itself, and exits 0
-    assert done.returncode == (0 if args == ["--help"] else 1)
+    # argparse 3.11+ drops the failed write of its help itself and exits 0;
+    # 3.10's raises it, and the command ends quietly (1)
+    assert done.returncode in ({0, 1} if args == ["--help"] else {1})

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import http.client
 import json
-import socket
 from collections.abc import Iterator
 
 import pytest
@@ -40,7 +39,7 @@ from .recipes import (
     load_recipe,
     post,
 )
-from .servers import TIMEOUT, uvicorn_serving, waitress_serving
+from .servers import TIMEOUT, exchange, uvicorn_serving, waitress_serving
 
 pytestmark = pytest.mark.thread_unsafe(
     reason="starts a server per recipe on a loopback port, for the module"
@@ -67,16 +66,6 @@ def over_http(port: int) -> Call:
             connection.close()
 
     return call
-
-
-def raw_exchange(port: int, request: bytes) -> bytes:
-    """Everything the server sends for ``request`` (which asks it to close)."""
-    with socket.create_connection(("127.0.0.1", port), timeout=TIMEOUT) as sock:
-        sock.sendall(request)
-        received = b""
-        while chunk := sock.recv(65536):
-            received += chunk
-    return received
 
 
 @pytest.fixture(scope="module", params=sorted(NEEDS))
@@ -189,7 +178,7 @@ def test_head_sends_no_body_on_the_wire(served: tuple[str, int]) -> None:
         b"HEAD /greeting HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/html\r\n"
         b"Connection: close\r\n\r\n"
     )
-    received = raw_exchange(served[1], request)
+    received = exchange(served[1], request)
     head, _, body = received.partition(b"\r\n\r\n")
     assert head.startswith(b"HTTP/1.1 200 ")
     assert b"\r\ncontent-length: 12" in head.lower()

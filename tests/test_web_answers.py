@@ -86,6 +86,8 @@ def test_wsgi_sends_a_code_without_a_registered_phrase(status: int) -> None:
         ({"X-Evil": "a\x7fb"}, ValueError),
         ({"X-Evil": "a\x1bb"}, ValueError),
         ({"X-Evil": "€"}, ValueError),  # not Latin-1
+        ({"X-Pad": " a"}, ValueError),  # RFC 9110 §5.5: no outer whitespace
+        ({"X-Pad": "a\t"}, ValueError),
         ({"X Evil": "a"}, ValueError),  # not a token
         ({"X-Evil:": "a"}, ValueError),
         ({"": "a"}, ValueError),
@@ -224,6 +226,7 @@ def test_anything_a_handler_gives_is_refused_or_well_formed(
         )
         value.encode("latin-1")
         assert not any(c in value for c in "\r\n\x00")
+        assert value == value.strip(" \t")
     if rendered.status in (204, 304):
         assert rendered.body == b"" and "content-length" not in names
     else:

@@ -402,8 +402,9 @@ def _extra(
 ) -> tuple[tuple[str, str], ...]:
     """A handler's extra headers, checked (docs/web.md, "What a handler may
     send"): names are tokens (RFC 9110 §5.1) and values Latin-1 text without
-    controls (§5.5), as str; each name once; none that ``render`` writes
-    itself, no hop-by-hop or framing field, no ``Set-Cookie``.
+    controls or outer whitespace (§5.5), as str; each name once; none that
+    ``render`` writes itself, no hop-by-hop or framing field, no
+    ``Set-Cookie``.
 
     One value per name is what every framework's response keeps (a
     list-valued field's values go combined, RFC 9110 §5.3); cookies have
@@ -423,6 +424,11 @@ def _extra(
             raise ValueError(
                 f"header {name!r}: a value is Latin-1 text without control "
                 "characters such as CR, LF or NUL (RFC 9110 §5.5)"
+            )
+        if value != value.strip(" \t"):
+            raise ValueError(
+                f"header {name!r}: a value neither begins nor ends with a space "
+                "or a tab (RFC 9110 §5.5)"
             )
         folded = name.lower()
         if folded in _OWN_HEADERS:

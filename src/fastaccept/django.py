@@ -23,7 +23,7 @@ from collections.abc import MutableMapping
 from typing import Any
 
 from ._endpoint import CONSUMED, EnvironBinding, negotiated_for
-from ._render import Rendered
+from ._render import BODYLESS, Rendered
 
 try:
     from django.http import HttpResponse, HttpResponseBase
@@ -51,9 +51,12 @@ class DjangoBinding(EnvironBinding[HttpResponse]):
     def reply(
         self, request: MutableMapping[str, Any], rendered: Rendered
     ) -> HttpResponse:
-        return HttpResponse(
+        response = HttpResponse(
             rendered.body, status=rendered.status, headers=rendered.headers
         )
+        if rendered.status in BODYLESS:  # Django's default type (RFC 9110 §15.4.5)
+            del response.headers["Content-Type"]
+        return response
 
 
 DJANGO = DjangoBinding()

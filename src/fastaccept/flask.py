@@ -24,7 +24,7 @@ from collections.abc import MutableMapping
 from typing import Any
 
 from ._endpoint import CONSUMED, EnvironBinding, negotiated_for
-from ._render import Rendered
+from ._render import BODYLESS, Rendered
 
 try:
     import flask
@@ -53,7 +53,9 @@ class FlaskBinding(EnvironBinding[flask.Response]):
         self, request: MutableMapping[str, Any], rendered: Rendered
     ) -> flask.Response:
         response = flask.Response(rendered.body, rendered.status, rendered.header_items)
-        if not rendered.body:  # HEAD: werkzeug counted the empty body
+        if rendered.status in BODYLESS:  # werkzeug's default type, its length 0
+            del response.headers["Content-Type"], response.headers["Content-Length"]
+        elif not rendered.body:  # HEAD: werkzeug counted the empty body
             response.headers["Content-Length"] = rendered.headers["Content-Length"]
         return response
 
