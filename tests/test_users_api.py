@@ -631,7 +631,7 @@ def test_400_for_content_that_does_not_parse(client: httpx.Client) -> None:
 
 @pytest.mark.parametrize(
     "content",
-    ["[" * 60_000, '{"a": ' * 8_000 + "1" + "}" * 8_000],
+    ["[" * 60_000, '{"":' * 13_000 + "1" + "}" * 13_000],  # 3.13 parses 8,000
     ids=["arrays", "objects"],
 )
 def test_400_for_json_nested_past_the_recursion_limit(
