@@ -133,19 +133,19 @@ class FastAPIEndpoint(Endpoint):
             return taken
         route = request.get("route")
         if route is not None and not isinstance(route, NegotiatedRoute):
-            _warn_once(self, route)
+            _warn_once(route)
         return super().check(binding, request)
 
 
-#: The endpoints already warned about (by id: an endpoint lives as long as
-#: its route).
-_WARNED: set[int] = set()
+#: The attribute a route served without ``NegotiatedRoute`` gets once warned.
+WARNED_ATTRIBUTE = "__fastaccept_warned__"
 
 
-def _warn_once(endpoint: FastAPIEndpoint, route: Any) -> None:
-    """``WITHOUT_ROUTE_CLASS``, the first time ``endpoint`` is served so."""
-    if id(endpoint) not in _WARNED:
-        _WARNED.add(id(endpoint))
+def _warn_once(route: Any) -> None:
+    """``WITHOUT_ROUTE_CLASS``, the first time ``route`` serves a negotiated
+    endpoint (marked on the route: a route lives as long as its app)."""
+    if not getattr(route, WARNED_ATTRIBUTE, False):
+        setattr(route, WARNED_ATTRIBUTE, True)
         import warnings
 
         name = getattr(route, "path", "a route")
