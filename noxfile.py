@@ -1,7 +1,10 @@
 """Every supported CPython installed here, both engines: ``nox``.
 
 ``nox -s tests`` builds the Cython engine for each interpreter (strictly: a
-failed build is an error) and runs the suite twice, once per engine.
+failed build is an error) and runs the suite twice, once per engine; it finds
+each ``python3.X`` on PATH. Where the machine has no CPython 3.14 or 3.15,
+``tools/debian-python.sh 3.14`` (and ``3.15``) provides one from Debian's
+packages and prints its path: put its folder on PATH (``.ci/run`` does).
 ``nox -s build_cython_min`` builds it with the lowest Cython the build
 requirements allow, so both ends of the range are tested. ``nox -s
 free_threaded`` runs on a free-threaded CPython 3.13 (``python3.13t`` on PATH:
@@ -19,7 +22,7 @@ import tomllib
 sys.path.insert(0, "tools")
 from build_requires import build_requires
 
-PYTHONS = ["3.10", "3.11", "3.12", "3.13"]
+PYTHONS = ["3.10", "3.11", "3.12", "3.13", "3.14", "3.15"]
 nox.options.sessions = ["tests", "lint"]
 nox.options.error_on_missing_interpreters = False
 
@@ -44,7 +47,7 @@ def tests(session: nox.Session) -> None:
     )
 
 
-@nox.session(python=PYTHONS[-1])
+@nox.session(python="3.13")
 def lint(session: nox.Session) -> None:
     session.env["FASTACCEPT_REQUIRE_EXTENSIONS"] = "1"
     session.install("-e", ".[test,lint]")  # mypy checks the framework recipes
