@@ -25,6 +25,7 @@ from fastaccept._engine import IMPLEMENTATION
 from fastaccept._responses import Produces
 
 from .bench import API_OFFERS, CASES, COLD_VALUES, _cpu, _table, engines
+from .bench_lists import LIST_CASES
 
 #: One thread's work: made in that thread (what it owns is its own), called
 #: with the number of calls to make.
@@ -33,6 +34,8 @@ Work = Callable[[int], None]
 MakeWork = Callable[[int], Work]
 
 CHROME = CASES[0]
+#: Chrome's Accept-Language value, with its offers.
+LANGUAGE = next(case for case in LIST_CASES if case.value == "en-US,en;q=0.9")
 
 
 def _own_copy(text: str) -> str:
@@ -88,6 +91,7 @@ def rows() -> list[Row]:
         # The pure engine is about 10x slower on hot calls, 20x on cold ones.
         hot, cold = (1, 1) if who == "cython" else (10, 20)
         shared = engine.Negotiator(API_OFFERS)
+        languages = engine.LanguageNegotiator(LANGUAGE.offers)
 
         def negotiate_cold(thread: int, engine: Any = engine) -> Work:
             return _cycle(
@@ -106,6 +110,9 @@ def rows() -> list[Row]:
         def choose_shared(thread: int, shared: Any = shared) -> Work:
             return _repeat(shared.choose, _own_copy(CHROME.value))
 
+        def choose_language_shared(thread: int, shared: Any = languages) -> Work:
+            return _repeat(shared.choose, _own_copy(LANGUAGE.value))
+
         def parse_cold(thread: int, engine: Any = engine) -> Work:
             return _cycle(engine.parse, _cold_values(thread))
 
@@ -121,6 +128,12 @@ def rows() -> list[Row]:
             ),
             Row("Negotiator.choose, hot, own", who, choose_own, 3_000_000 // hot),
             Row("Negotiator.choose, hot, shared", who, choose_shared, 3_000_000 // hot),
+            Row(
+                "LanguageNegotiator.choose, hot, shared",
+                who,
+                choose_language_shared,
+                3_000_000 // hot,
+            ),
             Row("parse, cold", who, parse_cold, 60_000 // cold),
         ]
     produces = Produces(API_OFFERS)

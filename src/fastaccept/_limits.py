@@ -10,8 +10,10 @@ can answer 4xx (RFC 9110 §5.4); ``None`` lifts the limit. ``max_length`` and
 from __future__ import annotations
 
 import sys
+from _thread import _local, allocate_lock
 from collections.abc import Callable, Hashable
-from operator import index
+from itertools import count
+from operator import attrgetter, index
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -34,6 +36,15 @@ CACHE_KEY_MAX_LENGTH: Final = 1024
 NEGOTIATORS_KEPT: Final = 64
 #: ``negotiate``/``quality``: how many header values each of those remembers.
 VALUES_KEPT: Final = 64
+#: Whether threads run at once: a free-threaded CPython (3.13t and later)
+#: whose GIL was off when fastaccept was imported. The pure engine's
+#: negotiators then keep their value caches per group of threads
+#: (``GroupCaches``), as the Cython engine does on every free-threaded build.
+THREADS_AT_ONCE: Final = not getattr(sys, "_is_gil_enabled", lambda: True)()
+#: Without the GIL, the most value caches a negotiator keeps: one per group of
+#: threads; threads take the groups in turn as each first asks, so up to this
+#: many threads never share one. The Cython engine compiles the same number.
+THREAD_GROUPS: Final = 16
 
 
 if TYPE_CHECKING:
@@ -126,3 +137,85 @@ def kept_negotiator(
         made = make(offers, cache_size=VALUES_KEPT, max_length=max_length)
         found = store(kept, NEGOTIATORS_KEPT, key, made)
     return found
+
+
+class _ThreadGroup(_local):
+    """``index``: the calling thread's group, given in turn at its first ask
+    (``_local`` calls ``__init__`` once in each thread)."""
+
+    def __init__(self) -> None:
+        with _GROUPS_LOCK:
+            self.index: int = next(_groups_given) % THREAD_GROUPS
+
+
+_groups_given = count()
+#: Held while a thread takes its group, or makes its group's value cache.
+_GROUPS_LOCK: Final = allocate_lock()
+_thread_group: Final = _ThreadGroup()
+
+
+class OneCache:
+    """A negotiator's value cache with the GIL: one dict, filled by the
+    policy of ``store``; ``_new_caches`` makes it as the negotiator is set up."""
+
+    __slots__ = ("_cache",)
+
+    def _new_caches(self) -> None:
+        self._cache: dict[str | bytes, int] = {}
+
+    @property
+    def _caches(self) -> list[dict[str | bytes, int]]:
+        """Every value cache: one."""
+        return [self._cache]
+
+
+class _GroupCache(_local):
+    """``cache``: in each thread, the value cache of the thread's group among
+    ``caches``, made by the first thread of the group that asks (``_local``
+    calls ``__init__`` once in each thread, with the arguments it was made
+    with)."""
+
+    def __init__(self, caches: list[dict[str | bytes, int] | None]) -> None:
+        group = _thread_group.index
+        with _GROUPS_LOCK:
+            cache = caches[group]
+            if cache is None:
+                cache = caches[group] = {}
+        self.cache = cache
+
+
+class GroupCaches:
+    """A negotiator's value caches without the GIL: one per group of threads
+    (``THREAD_GROUPS``), made on use, each filled by the policy of ``store``;
+    ``_new_caches`` makes the empty list as the negotiator is set up.
+
+    Why: on a free-threaded CPython 3.13, a cache hit with an equal but
+    distinct str takes a reference to the cached key (dictobject.c), which
+    from a thread other than the key's takes the dict's lock: one cache for
+    all threads makes every hit wait. A thread's own keys in its own dict
+    need no lock.
+    """
+
+    __slots__ = ("_caches_of", "_group_cache")
+
+    def _new_caches(self) -> None:
+        caches: list[dict[str | bytes, int] | None] = [None] * THREAD_GROUPS
+        self._caches_of = caches
+        self._group_cache = _GroupCache(caches)
+
+    #: The value cache of the calling thread's group: read by C code
+    #: (``attrgetter``), which costs less than a Python function per call.
+    _cache = property(attrgetter("_group_cache.cache"))
+
+    @property
+    def _caches(self) -> list[dict[str | bytes, int]]:
+        """Every value cache made so far."""
+        return [cache for cache in self._caches_of if cache is not None]
+
+
+#: The value caches of the pure engine's negotiators, by ``THREADS_AT_ONCE``.
+#: (mypy takes a base class from plain assignments only, and checks both.)
+if TYPE_CHECKING or not THREADS_AT_ONCE:  # noqa: SIM108
+    ValueCaches = OneCache
+else:
+    ValueCaches = GroupCaches

@@ -72,17 +72,23 @@ from ._types import media_type_negotiator as _media_type_negotiator
 # - TOKENS: each slot is written at most once (compare-and-swap from NULL) and
 #   never released, so a reader sees NULL or a whole str; the strs are
 #   interned, which makes them immortal there (no shared reference count).
-# - a Negotiator: its offers are fixed by its one __init__ (a second is
-#   refused). Its value caches are dicts, whose operations are atomic (racing
-#   stores may leave one a few entries over cache_size until its next clear).
+# - a Negotiator: its offers are fixed by its one __init__. That __init__
+#   reads and checks its arguments, then claims the object (compare-and-swap
+#   of _state from FRESH to CLAIMED: a second or concurrent __init__ finds it
+#   taken and raises TypeError), fills its fields, and publishes them (_state
+#   READY, a release store). Every path that reads the fields first sees READY
+#   (an acquire load) or raises the same TypeError: a value cache is made only
+#   for a READY object, so a cache hit needs no check. Its value caches are
+#   dicts, whose operations are atomic (racing stores may leave one a few
+#   entries over cache_size until its next clear).
 #   Without the GIL it keeps one cache per group of threads (THREAD_GROUPS;
 #   threads join the groups in turn): a hit with an equal str takes a
 #   reference to the cached key, and from a thread other than the one that
 #   stored it that is an atomic write or a lock of the dict (dictobject.c), so
 #   one cache for all threads would have them all write on every hit.
 # - an EncodingNegotiator or LanguageNegotiator: the same as a Negotiator (its
-#   C arrays of offers are written by its one __init__, its value caches are
-#   kept per thread group).
+#   C arrays of offers are written by its one __init__ before READY, its value
+#   caches are kept per thread group).
 # - negotiate()/quality(), negotiate_encoding(), negotiate_language(): with the
 #   GIL, one registry of kept negotiators for each in the module, and a
 #   last-offers shortcut for each but quality(); without it, one of each per
@@ -99,6 +105,11 @@ cdef extern from *:
     #else
     #define FA_FREE_THREADED 0
     #endif
+    /* A negotiator's _state: FRESH (made by __new__), CLAIMED by the one
+       __init__ that sets it up, READY once that __init__ has filled it. */
+    #define FA_FRESH 0
+    #define FA_CLAIMED 1
+    #define FA_READY 2
     /* Atomics without the GIL: the compilers' own (GCC and Clang builtins,
        MSVC intrinsics), not CPython's private _Py_atomic_* API. With the
        GIL, plain reads and writes: the GIL orders them. */
@@ -113,6 +124,18 @@ cdef extern from *:
     static inline int fa_set_once(PyObject **slot, PyObject *value) {
         return _InterlockedCompareExchangePointer(
             (void *volatile *)slot, value, NULL) == NULL;
+    }
+    static inline int fa_claim(long *state) {
+        return _InterlockedCompareExchange(
+            (volatile long *)state, FA_CLAIMED, FA_FRESH) == FA_FRESH;
+    }
+    static inline void fa_publish(long *state) {
+        _InterlockedExchange((volatile long *)state, FA_READY);
+    }
+    static inline int fa_ready(long *state) {
+        /* a compare-exchange that changes nothing: an atomic, ordered read */
+        return _InterlockedCompareExchange(
+            (volatile long *)state, FA_READY, FA_READY) == FA_READY;
     }
     static inline Py_ssize_t fa_fetch_add(Py_ssize_t *counter, Py_ssize_t n) {
     #if defined(_WIN64)
@@ -130,6 +153,17 @@ cdef extern from *:
         return __atomic_compare_exchange_n(
             slot, &expected, value, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
     }
+    static inline int fa_claim(long *state) {
+        long expected = FA_FRESH;
+        return __atomic_compare_exchange_n(
+            state, &expected, FA_CLAIMED, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+    }
+    static inline void fa_publish(long *state) {
+        __atomic_store_n(state, FA_READY, __ATOMIC_RELEASE);
+    }
+    static inline int fa_ready(long *state) {
+        return __atomic_load_n(state, __ATOMIC_ACQUIRE) == FA_READY;
+    }
     static inline Py_ssize_t fa_fetch_add(Py_ssize_t *counter, Py_ssize_t n) {
         return __atomic_fetch_add(counter, n, __ATOMIC_RELAXED);
     }
@@ -142,6 +176,20 @@ cdef extern from *:
         if (*slot != NULL) return 0;
         *slot = value;
         return 1;
+    }
+    /* With the GIL too, another thread may run between two bytecodes of an
+       __init__ (its argument checks run Python code): the claim is one test
+       and one write, with no Python code between them. */
+    static inline int fa_claim(long *state) {
+        if (*state != FA_FRESH) return 0;
+        *state = FA_CLAIMED;
+        return 1;
+    }
+    static inline void fa_publish(long *state) {
+        *state = FA_READY;
+    }
+    static inline int fa_ready(long *state) {
+        return *state == FA_READY;
     }
     #endif
     /* The group of the calling thread, 0 to 15: threads take the groups in
@@ -183,6 +231,9 @@ cdef extern from *:
     Py_ssize_t fa_thread_group() noexcept nogil
     PyObject* fa_load(PyObject** slot) noexcept nogil
     bint fa_set_once(PyObject** slot, PyObject* value) noexcept nogil
+    bint fa_claim(long* state) noexcept nogil
+    void fa_publish(long* state) noexcept nogil
+    bint fa_ready(long* state) noexcept nogil
 
 # Error codes: the numbers of ``_errors`` (checked by the tests).
 cdef enum:
@@ -951,6 +1002,7 @@ cdef class _CachedOffers:
     cdef Py_ssize_t _cache_size
     cdef object _max_length
     cdef Py_ssize_t _limit
+    cdef long _state                     # FA_FRESH, FA_CLAIMED, FA_READY (see the top)
 
     def __dealloc__(self):
         cdef Py_ssize_t i
@@ -960,7 +1012,7 @@ cdef class _CachedOffers:
     @property
     def _cache(self):
         """The value cache of the calling thread."""
-        return <dict>group_cache(self._caches_of)
+        return <dict>thread_cache(self)
 
     @property
     def _caches(self):
@@ -972,11 +1024,24 @@ cdef class _CachedOffers:
             if fa_load(&self._caches_of[i]) != NULL
         ]
 
-    cdef int _set_limits(self, object cache_size, object max_length) except -1:
-        """Check and keep ``cache_size`` and ``max_length`` (``_limits``' rule)."""
-        self._cache_size = _checked_cache_size(cache_size)
-        self._max_length = _checked_max_length(max_length)
-        self._limit = PY_SSIZE_T_MAX if self._max_length is None else self._max_length
+    cdef int _claim(self, object cache_size, object max_length) except -1:
+        """Check ``cache_size`` and ``max_length`` (``_limits``' rule), claim the
+        negotiator for the calling ``__init__``, which has read its offers, and
+        keep them. ``TypeError`` if an ``__init__`` claimed it before: its
+        offers are fixed once, so threads share it without a lock."""
+        cdef Py_ssize_t size = _checked_cache_size(cache_size)
+        limit = _checked_max_length(max_length)
+        if not fa_claim(&self._state):
+            raise TypeError(_SET_UP_ONCE)
+        self._cache_size, self._max_length = size, limit
+        self._limit = PY_SSIZE_T_MAX if limit is None else limit
+        return 0
+
+    cdef inline int _check_set_up(self) except -1:
+        """``TypeError`` unless an ``__init__`` has set the negotiator up (one
+        made by ``__new__``, or whose ``__init__`` has not returned yet)."""
+        if not fa_ready(&self._state):
+            raise TypeError(_SET_UP_ONCE)
         return 0
 
     cdef tuple _key(self):
@@ -1004,25 +1069,19 @@ cdef class _CachedOffers:
         return (made, ())
 
 
-cdef class Negotiator(_CachedOffers)
-
-
-cdef inline PyObject* thread_cache(Negotiator negotiator) except NULL:
+cdef inline PyObject* thread_cache(_CachedOffers negotiator) except NULL:
     """The value cache of the calling thread's group (one group with the GIL):
-    borrowed, the Negotiator holds it until it dies."""
-    return group_cache(negotiator._caches_of)
+    borrowed, the negotiator holds it until it dies."""
+    cdef PyObject* found = fa_load(&negotiator._caches_of[fa_thread_group()])
+    return new_thread_cache(negotiator) if found == NULL else found
 
 
-cdef inline PyObject* group_cache(PyObject** caches_of) except NULL:
-    """``thread_cache`` of any negotiator, by its ``_caches_of`` array."""
-    cdef PyObject* found = fa_load(&caches_of[fa_thread_group()])
-    return new_thread_cache(caches_of) if found == NULL else found
-
-
-cdef PyObject* new_thread_cache(PyObject** caches_of) except NULL:
+cdef PyObject* new_thread_cache(_CachedOffers negotiator) except NULL:
     """Make the cache of the calling thread's group, unless another thread of
-    the group just did."""
-    cdef PyObject** slot = &caches_of[fa_thread_group()]
+    the group just did; only for a negotiator that is set up, so a cache hit
+    needs no check."""
+    cdef PyObject** slot = &negotiator._caches_of[fa_thread_group()]
+    negotiator._check_set_up()
     made = {}
     Py_INCREF(made)  # the slot's reference, released by __dealloc__
     if not fa_set_once(slot, <PyObject*>made):
@@ -1054,11 +1113,10 @@ Offers parsed once; the best of them for each request's Accept value.
         cdef Py_ssize_t i, k
         cdef COffer* o
         cdef bytes b
-        if self._items is not None:
-            raise TypeError(_SET_UP_ONCE)
-        self._items = _offers_tuple(offers, "offers")
-        parsed = _parse_offers(self._items)
-        self._set_limits(cache_size, max_length)
+        items = _offers_tuple(offers, "offers")
+        parsed = _parse_offers(items)
+        self._claim(cache_size, max_length)  # TypeError if set up before
+        self._items = items
         self._n = len(parsed)
         self._values = tuple([offer.value for offer in parsed])
         self._absent = _absent_choice(parsed)
@@ -1067,7 +1125,8 @@ Offers parsed once; the best of them for each request's Accept value.
         if self._offers == NULL:
             self._n = 0
             raise MemoryError()
-        # Zeroed first: an __init__ cut short leaves offers that match nothing.
+        # Zeroed first: _release frees what an __init__ cut short allocated (the
+        # negotiator is then never READY: every use raises TypeError).
         memset(self._offers, 0, max(self._n, 1) * sizeof(COffer))
         for i in range(self._n):
             offer = parsed[i]
@@ -1087,6 +1146,7 @@ Offers parsed once; the best of them for each request's Accept value.
                 o.params[k].value, o.params[k].value_len = <const unsigned char*>PyBytes_AS_STRING(b), len(b)
                 o.params[k].fold = name == "charset"
                 o.n_params = k + 1
+        fa_publish(&self._state)
 
     cdef void _release(self) noexcept:
         cdef Py_ssize_t i
@@ -1142,6 +1202,7 @@ Offers parsed once; the best of them for each request's Accept value.
         cdef Py_ssize_t i, best = -1
         cdef long long score, best_score = 0
         cdef long long best_spec = -1
+        self._check_set_up()
         if value is None:
             return self._absent
         if self._n > SMALL:
@@ -1189,6 +1250,7 @@ Offers parsed once; the best of them for each request's Accept value.
         cdef int* weights = small_weights
         cdef long long* specs = small_specs
         cdef Py_ssize_t i
+        self._check_set_up()
         if value is None:  # every offer at q=1: its score is its qs
             scored = sorted(
                 [(-1000 * self._offers[i].qs, 0, i) for i in range(self._n) if self._offers[i].qs > 0]
@@ -1735,19 +1797,14 @@ cdef class _ListNegotiator(_CachedOffers):
         cdef Py_ssize_t i, n
         cdef CListOffer* o
         cdef bint codings = kind.grammar != LANGUAGE_GRAMMAR
-        if self._items is not None:
-            raise TypeError(_SET_UP_ONCE)
         parsed = kind.offers(offers)
-        items = parsed.values
+        names = parsed.names if codings else ["-".join(tag) for tag in parsed.subtags]
+        n = len(names)
+        self._claim(cache_size, max_length)  # TypeError if set up before
         self._kind = kind
-        self._set_limits(cache_size, max_length)
         self._parsed = parsed
         self._keep = []
         self._absent = parsed.absent_best
-        names = parsed.names if codings else ["-".join(tag) for tag in parsed.subtags]
-        n = len(names)
-        PyMem_Free(self._offers)  # an earlier __init__ cut short
-        self._n = 0
         self._offers = <CListOffer*>PyMem_Malloc(max(n, 1) * sizeof(CListOffer))
         if self._offers == NULL:
             raise MemoryError()
@@ -1761,7 +1818,8 @@ cdef class _ListNegotiator(_CachedOffers):
                         o.alias = self._hold(alias, &o.alias_len)
                 o.identity = names[i] == _IDENTITY
         self._n = n
-        self._items = items
+        self._items = parsed.values
+        fa_publish(&self._state)
         return 0
 
     cdef const unsigned char* _hold(self, str text, Py_ssize_t* length) except NULL:
@@ -1791,6 +1849,7 @@ cdef class _ListNegotiator(_CachedOffers):
         """Index of the best acceptable offer, -1 if none."""
         cdef const unsigned char* s
         cdef Py_ssize_t n
+        self._check_set_up()
         if value is None:
             return self._absent
         if type(value) is str and PyUnicode_KIND(value) == PyUnicode_1BYTE_KIND:
@@ -1808,7 +1867,7 @@ cdef class _ListNegotiator(_CachedOffers):
         cdef Py_ssize_t index
         cdef PyObject* cache
         if self._cache_size and (type(value) is str or type(value) is bytes):
-            cache = group_cache(self._caches_of)
+            cache = thread_cache(self)
             found = (<dict>cache).get(value)
             if found is not None:
                 return found
@@ -1825,6 +1884,7 @@ cdef class _ListNegotiator(_CachedOffers):
         return default if index < 0 else self._items[index]
 
     def rank(self, value):
+        self._check_set_up()
         items = None if value is None else list_items(self._kind, value, self._limit)
         ranked = self._kind.rank(items, self._parsed)
         return [(self._items[index], weight / 1000) for index, weight in ranked]

@@ -16,6 +16,7 @@ the same way, each member read by the grammar of ``_coding`` or
 from __future__ import annotations
 
 import re
+from _thread import allocate_lock
 from collections.abc import Iterable
 from functools import partial
 
@@ -37,6 +38,7 @@ from ._grammar import (
 from ._limits import (
     DEFAULT_CACHE_SIZE,
     DEFAULT_MAX_LENGTH,
+    ValueCaches,
     checked_cache_size,
     checked_max_length,
     kept_negotiator,
@@ -299,7 +301,59 @@ def is_cors_safelisted(value: HeaderText) -> bool:
     return len(text) <= CORS_MAX_LENGTH and _CORS_UNSAFE.search(text) is None
 
 
-class Negotiator(ByArguments):
+#: Held while an ``__init__`` claims a negotiator (``_CachedOffers._set_up``).
+_CLAIM: Final = allocate_lock()
+
+
+class _CachedOffers(ByArguments, ValueCaches):
+    """What every negotiator class shares, as in the Cython engine: the offers
+    as given and parsed, the limits and the value caches (``_limits``), set up
+    once by ``__init__``."""
+
+    __slots__ = ("_cache_size", "_max_length", "_offers", "_parsed")
+
+    def _set_up(
+        self,
+        offers: tuple[Any, ...],
+        parsed: Any,
+        cache_size: object,
+        max_length: object,
+    ) -> None:
+        """Keep what ``__init__`` has read and checked, once: the offers and
+        their parsed set, and the limits, checked here (``_limits``' rule).
+
+        ``TypeError`` if an ``__init__`` set it up before (claimed under a
+        lock, so of two at once one raises): the offers never change, so
+        threads share a negotiator without a lock. Until all is kept (made by
+        ``__new__`` alone, or an ``__init__`` under way), a use raises the
+        same ``TypeError`` (``_set_up_error``).
+        """
+        size = checked_cache_size(cache_size)
+        limit = checked_max_length(max_length)
+        with _CLAIM:
+            if hasattr(self, "_offers"):
+                raise TypeError(NEGOTIATOR_SET_UP_ONCE)
+            self._offers = offers
+        self._parsed = parsed
+        self._cache_size = size
+        self._max_length = limit
+        self._new_caches()
+
+    def _arguments(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        return (self._offers,), {
+            "cache_size": self._cache_size,
+            "max_length": self._max_length,
+        }
+
+
+def _set_up_error(negotiator: _CachedOffers, error: AttributeError) -> Exception:
+    """What a negotiator's method raises for ``error``: ``TypeError`` when the
+    negotiator lacks an attribute of its own, which its ``__init__`` sets (so
+    it is not set up yet), else ``error`` itself."""
+    return TypeError(NEGOTIATOR_SET_UP_ONCE) if error.obj is negotiator else error
+
+
+class Negotiator(_CachedOffers):
     """Offers parsed once; the best of them for each request's Accept value.
 
     ``choose``, ``choose_index`` and ``rank`` per request; the answers for the
@@ -307,7 +361,9 @@ class Negotiator(ByArguments):
     cached. ``max_length`` as for ``parse``. The hot-path entry point.
     """
 
-    __slots__ = ("_cache", "_cache_size", "_max_length", "_offers", "_parsed")
+    __slots__ = ()
+    _offers: tuple[OfferSpec, ...]
+    _parsed: OfferSet
 
     def __init__(
         self,
@@ -316,13 +372,8 @@ class Negotiator(ByArguments):
         cache_size: int = DEFAULT_CACHE_SIZE,
         max_length: int | None = DEFAULT_MAX_LENGTH,
     ) -> None:
-        if hasattr(self, "_offers"):
-            raise TypeError(NEGOTIATOR_SET_UP_ONCE)
-        self._offers: tuple[OfferSpec, ...] = offers_tuple(offers, "offers")
-        self._parsed = OfferSet(parse_offers(self._offers))
-        self._cache_size = checked_cache_size(cache_size)
-        self._max_length = checked_max_length(max_length)
-        self._cache: dict[str | bytes, int] = {}
+        items = offers_tuple(offers, "offers")
+        self._set_up(items, OfferSet(parse_offers(items)), cache_size, max_length)
 
     @property
     def offers(self) -> tuple[OfferSpec, ...]:
@@ -334,32 +385,24 @@ class Negotiator(ByArguments):
         """The offers' media types, in server order (a pair gives its first)."""
         return self._parsed.values
 
-    @property
-    def _caches(self) -> list[dict[str | bytes, int]]:
-        """Every value cache: one (without the GIL the Cython engine keeps one
-        per group of threads)."""
-        return [self._cache]
-
-    def _arguments(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
-        return (self._offers,), {
-            "cache_size": self._cache_size,
-            "max_length": self._max_length,
-        }
-
     def choose_index(self, value: HeaderValue) -> int:
         """The index in ``offers`` of the best offer for ``value``.
 
         -1 when no offer is acceptable.
         """
-        if type(value) is str or type(value) is bytes:
-            index = self._cache.get(value)
-            if index is None:
-                index = best_index(
-                    _ranges(value, self._max_length, self._parsed), self._parsed
-                )
-                store(self._cache, self._cache_size, value, index)
-            return index
-        return best_index(_ranges(value, self._max_length, self._parsed), self._parsed)
+        try:
+            if type(value) is str or type(value) is bytes:
+                index = self._cache.get(value)
+                if index is None:
+                    index = best_index(
+                        _ranges(value, self._max_length, self._parsed), self._parsed
+                    )
+                    store(self._cache, self._cache_size, value, index)
+                return index
+            parsed = self._parsed
+            return best_index(_ranges(value, self._max_length, parsed), parsed)
+        except AttributeError as error:
+            raise _set_up_error(self, error) from None
 
     if TYPE_CHECKING:
 
@@ -384,12 +427,17 @@ class Negotiator(ByArguments):
         one ``choose`` uses. A score of 0 is left out; ``None`` (header absent)
         gives every offer at its qs (1.0 when unweighted).
         """
-        ranked = rank(_ranges(value, self._max_length, self._parsed), self._parsed)
-        return [(self._parsed.values[i], score / 1_000_000) for i, score in ranked]
+        try:
+            parsed = self._parsed
+            ranked = rank(_ranges(value, self._max_length, parsed), parsed)
+        except AttributeError as error:
+            raise _set_up_error(self, error) from None
+        return [(parsed.values[i], score / 1_000_000) for i, score in ranked]
 
 
 #: ``negotiate``/``quality``: the Negotiator of each recent (offers, max_length).
-#: Threads share it, and each Negotiator's value cache, safely without the GIL
+#: Threads share it, and each Negotiator's value caches (one per group of
+#: threads without the GIL, ``_limits.GroupCaches``), safely without the GIL
 #: too: every read and write is one dict operation, which CPython makes atomic,
 #: and a stored value never changes (racing stores may leave a dict a few
 #: entries over its size until its next clear).
@@ -580,36 +628,22 @@ def parse_language(
     return _parse_list(AcceptLanguage, value, strict, max_length)
 
 
-class _ListNegotiator(ByArguments):
+class _ListNegotiator(_CachedOffers):
     """A list header's negotiator (``EncodingNegotiator``,
     ``LanguageNegotiator``): offers validated once by the description
     ``_header``, a bounded cache of recent values (``_limits.store``)."""
 
-    __slots__ = ("_cache", "_cache_size", "_max_length", "_offers", "_parsed")
+    __slots__ = ()
+    _offers: tuple[str, ...]
 
     _header: ClassVar[ListHeader]
 
-    def _set_up(
+    def _set_up_list(
         self, offers: Iterable[str], cache_size: int, max_length: int | None
     ) -> None:
-        if hasattr(self, "_offers"):
-            raise TypeError(NEGOTIATOR_SET_UP_ONCE)
-        self._parsed = self._header.offers(offers)
-        self._offers: tuple[str, ...] = self._parsed.values
-        self._cache_size = checked_cache_size(cache_size)
-        self._max_length = checked_max_length(max_length)
-        self._cache: dict[str | bytes, int] = {}
-
-    @property
-    def _caches(self) -> list[dict[str | bytes, int]]:
-        """Every value cache: one."""
-        return [self._cache]
-
-    def _arguments(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
-        return (self._offers,), {
-            "cache_size": self._cache_size,
-            "max_length": self._max_length,
-        }
+        """``_set_up`` with the offers read by the description ``_header``."""
+        parsed = self._header.offers(offers)
+        self._set_up(parsed.values, parsed, cache_size, max_length)
 
     def _items(self, value: HeaderValue) -> list[Item] | None:
         """The valid members of ``value`` (lenient); None: absent."""
@@ -621,13 +655,16 @@ class _ListNegotiator(ByArguments):
 
     def choose_index(self, value: HeaderValue) -> int:
         """The index of the best offer for ``value``, -1 when none is acceptable."""
-        if type(value) is str or type(value) is bytes:
-            index = self._cache.get(value)
-            if index is None:
-                index = self._header.best(self._items(value), self._parsed)
-                store(self._cache, self._cache_size, value, index)
-            return index
-        return self._header.best(self._items(value), self._parsed)
+        try:
+            if type(value) is str or type(value) is bytes:
+                index = self._cache.get(value)
+                if index is None:
+                    index = self._header.best(self._items(value), self._parsed)
+                    store(self._cache, self._cache_size, value, index)
+                return index
+            return self._header.best(self._items(value), self._parsed)
+        except AttributeError as error:
+            raise _set_up_error(self, error) from None
 
     if TYPE_CHECKING:
 
@@ -653,8 +690,12 @@ class _ListNegotiator(ByArguments):
         ``None`` (header absent) gives every offer at 1.0, in the order an
         absent header prefers (``identity`` first for Accept-Encoding).
         """
-        ranked = self._header.rank(self._items(value), self._parsed)
-        return [(self._offers[index], weight / 1000) for index, weight in ranked]
+        try:
+            ranked = self._header.rank(self._items(value), self._parsed)
+            offers = self._offers
+        except AttributeError as error:
+            raise _set_up_error(self, error) from None
+        return [(offers[index], weight / 1000) for index, weight in ranked]
 
 
 class EncodingNegotiator(_ListNegotiator):
@@ -676,7 +717,7 @@ class EncodingNegotiator(_ListNegotiator):
         cache_size: int = DEFAULT_CACHE_SIZE,
         max_length: int | None = DEFAULT_MAX_LENGTH,
     ) -> None:
-        self._set_up(codings, cache_size, max_length)
+        self._set_up_list(codings, cache_size, max_length)
 
     @property
     def codings(self) -> tuple[str, ...]:
@@ -703,7 +744,7 @@ class LanguageNegotiator(_ListNegotiator):
         cache_size: int = DEFAULT_CACHE_SIZE,
         max_length: int | None = DEFAULT_MAX_LENGTH,
     ) -> None:
-        self._set_up(tags, cache_size, max_length)
+        self._set_up_list(tags, cache_size, max_length)
 
     @property
     def tags(self) -> tuple[str, ...]:
