@@ -638,14 +638,23 @@ def test_400_for_json_nested_past_the_recursion_limit(
     client: httpx.Client, content: str
 ) -> None:
     """json.loads raises RecursionError, not ValueError: the same 400 as for
-    content that does not parse, under the 64 KiB limit."""
+    content that does not parse, under the 64 KiB limit. From CPython 3.14 the
+    decoder nests as deep as the C stack allows (about 65,000 levels in 8 MiB):
+    the objects parse there, and are refused as no user."""
     assert len(content) < 64 * 1024
+    try:
+        parses = json.loads(content) is not None
+    except (ValueError, RecursionError):
+        parses = False
     invalid = post_user(client, "{not json")
     response = post_user(client, content)
     assert response.status_code == invalid.status_code == 400
     assert response.headers["content-type"] == invalid.headers["content-type"] == TEXT
     prefix = "400 Bad Request: the content does not parse ("
-    assert response.text.startswith(prefix) and invalid.text.startswith(prefix)
+    assert invalid.text.startswith(prefix)
+    if parses:
+        prefix = "400 Bad Request: 'name' must be a string"
+    assert response.text.startswith(prefix), response.text
     assert_varies(response)
 
 
