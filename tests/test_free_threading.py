@@ -21,7 +21,7 @@ import pytest
 from fastaccept import BROWSER_DEFAULTS, Produces
 from fastaccept._limits import THREAD_GROUPS, THREADS_AT_ONCE
 
-from .conftest import CYTHON_MISSING, ENGINES, Engine
+from .conftest import CYTHON_MISSING, ENGINES, EXAMPLES, Engine
 
 #: These tests start their own threads and count references and memory blocks:
 #: under pytest-run-parallel they run alone.
@@ -37,15 +37,18 @@ OFFERS = ["application/json", "text/html", "text/plain;charset=utf-8", "image/pn
 def test_import_keeps_the_gil_off(name: str) -> None:
     if name not in ENGINES:
         pytest.skip(str(CYTHON_MISSING))
+    code = "import fastaccept\nprint(fastaccept.IMPLEMENTATION)\n"
+    assert _gil_stays_off(code, "1" if name == "python" else "") == name
+
+
+def _gil_stays_off(code: str, no_extensions: str = "") -> str:
+    """What ``code`` prints, run in a new interpreter (the GIL as the build
+    sets it, ``FASTACCEPT_NO_EXTENSIONS=no_extensions``) that must end with
+    the GIL still off. ``-W error``: the RuntimeWarning CPython gives when a
+    module enables the GIL becomes a failure."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHON_GIL"}
-    env["FASTACCEPT_NO_EXTENSIONS"] = "1" if name == "python" else ""
-    code = (
-        "import sys, fastaccept\n"
-        "assert not sys._is_gil_enabled(), 'the GIL was enabled'\n"
-        "print(fastaccept.IMPLEMENTATION)\n"
-    )
-    # -W error: the RuntimeWarning CPython gives when a module enables the GIL
-    # becomes a failure.
+    env["FASTACCEPT_NO_EXTENSIONS"] = no_extensions
+    code += "import sys\nassert not sys._is_gil_enabled(), 'the GIL was enabled'\n"
     done = subprocess.run(
         [sys.executable, "-W", "error", "-c", code],
         env=env,
@@ -54,7 +57,22 @@ def test_import_keeps_the_gil_off(name: str) -> None:
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == name
+    return done.stdout.strip()
+
+
+@pytest.mark.skipif(not FREE_THREADED, reason="needs a free-threaded CPython")
+def test_the_compression_recipe_keeps_the_gil_off_with_zstd() -> None:
+    # zstd from compression.zstd (3.14+) or zstandard, which declares that it
+    # runs without the GIL (noxfile.py installs it on 3.13t); brotli 1.2
+    # enables the GIL, so it is left out there, and blocked here.
+    code = (
+        "import sys\n"
+        "sys.modules['brotli'] = None\n"
+        f"sys.path.insert(0, {str(EXAMPLES)!r})\n"
+        "import compress_asgi\n"
+        "print(' '.join(compress_asgi.ENCODERS))\n"
+    )
+    assert _gil_stays_off(code).split() == ["zstd", "gzip"]
 
 
 def test_a_negotiator_is_set_up_once(engine: Engine) -> None:
@@ -104,25 +122,28 @@ def test_a_negotiator_from_new_is_refused_until_its_init_returns(
 
 @pytest.mark.parametrize("threads", [THREADS, THREAD_GROUPS + 4])
 def test_threads_without_the_gil_cache_apart(engine: Engine, threads: int) -> None:
-    # A cache hit with an equal str takes a reference to the cached key: one
-    # cache for all threads would have them all write that count (and take
-    # the dict's lock). So without the GIL a Negotiator keeps a cache per
-    # group of threads (THREAD_GROUPS, taken in turn by threads new to
-    # fastaccept, as these are: 8 threads, 8 groups; 20 threads, all 16);
-    # with it, one. The Cython engine does so on every free-threaded build,
-    # the pure one when the GIL was off at import (_limits.THREADS_AT_ONCE).
-    per_group = THREADS_AT_ONCE if engine is ENGINES["python"] else FREE_THREADED
+    # On a free-threaded CPython 3.13 a dict hit with an equal str whose key
+    # another thread stored takes the dict's lock (and, from Python, its slow
+    # path): one cache for all threads would make every hit wait. So without
+    # the GIL the pure engine keeps a cache per thread (when the GIL was off
+    # at import: _limits.THREADS_AT_ONCE), the Cython engine one per group of
+    # threads (THREAD_GROUPS, taken in turn by threads new to fastaccept, as
+    # these are: 8 threads, 8 groups; 20 threads, all 16); with the GIL, one.
+    if engine is ENGINES["python"]:
+        expected = threads if THREADS_AT_ONCE else 1
+    else:
+        expected = min(threads, THREAD_GROUPS) if FREE_THREADED else 1
     shared = engine.Negotiator(OFFERS)
+    used: list[dict[str, int]] = []  # each thread's cache, kept past the thread
 
     def work(thread: int) -> None:
         assert shared.choose("".join(["text/", "html"])) == "text/html"
+        used.append(shared._cache)
 
     _in_threads(work, threads)
-    # The pure engine also makes an empty one for the thread that made it.
-    used = [cache for cache in shared._caches if cache]
-    assert len(used) == (min(threads, THREAD_GROUPS) if per_group else 1), used
+    distinct = {id(cache): cache for cache in used}
+    assert len(distinct) == expected, distinct
     assert all(cache == {"text/html": 1} for cache in used), used
-    assert len(shared._caches) <= (THREAD_GROUPS if per_group else 1)
 
 
 def _values(thread: int) -> list[str]:
@@ -199,15 +220,15 @@ def test_threads_share_a_negotiator_a_produces_and_the_functions(
                     wrong.append(
                         f"thread {thread}, {value!r}: {got} != {expected[value]}"
                     )
+        caches.append(shared._cache)
 
+    caches: list[dict[str, int]] = []  # each thread's, kept past the thread
     _in_threads(work)
     assert not wrong, wrong[:3]
-    # Without the GIL a Negotiator keeps a cache per group of threads (at most
-    # one per thread here, used ones). Racing stores may each find a cache not
-    # yet full: at most one over per thread, until its next clear.
-    caches = [cache for cache in shared._caches if cache]
-    assert 1 <= len(caches) <= THREADS
-    assert all(len(cache) <= cache_size + THREADS for cache in caches), caches
+    # Without the GIL a Negotiator keeps a cache per thread or group of
+    # threads. Racing stores may each find a cache not yet full: at most one
+    # over per thread, until its next clear.
+    assert all(0 < len(cache) <= cache_size + THREADS for cache in caches), caches
 
 
 def test_threads_leave_reference_counts_and_memory_as_they_were(
@@ -237,3 +258,38 @@ def test_threads_leave_reference_counts_and_memory_as_they_were(
     # per call would be over 3 * 8 * 120 * 3 blocks.
     grown = sys.getallocatedblocks() - blocks
     assert grown < 1000, f"{grown} more memory blocks after the threads"
+
+
+#: Where deferred reference counting exists: free-threaded CPython 3.14+.
+DEFERRED_REFCOUNT = FREE_THREADED and sys.version_info >= (3, 14)
+
+
+def test_shared_objects_get_deferred_reference_counting(engine: Engine) -> None:
+    # The compiled engine asks CPython for it (PyUnstable_Object_EnableDeferredRefcount),
+    # which answers True once per object that it then counts by the collector;
+    # the pure engine cannot ask; with the GIL, and before 3.14, nothing is done.
+    expected = DEFERRED_REFCOUNT and engine.__name__ == "fastaccept._scan"
+    assert engine.defer_refcount([]) is expected  # a fresh object the collector tracks
+    negotiators = [
+        engine.Negotiator(OFFERS),
+        engine.EncodingNegotiator(["gzip"]),
+        engine.LanguageNegotiator(["en"]),
+    ]
+    for negotiator in negotiators:  # each asked as it was made: not again
+        assert engine.defer_refcount(negotiator) is False
+
+
+def test_web_endpoints_get_deferred_reference_counting() -> None:
+    # Produces, Consumes, Renderers and the answers they make ahead are asked
+    # for as they are made (the active engine's defer_refcount): asking again
+    # answers False everywhere, and only there can it answer True.
+    from fastaccept import Consumes, Renderers
+    from fastaccept._engine import IMPLEMENTATION, defer_refcount
+
+    produces, consumes = Produces(OFFERS), Consumes(OFFERS)
+    made: list[object] = [produces, consumes, Renderers({"text/html": str})]
+    made += [*produces._chosen, *produces._unacceptable, *consumes._refusals]
+    for shared in made:
+        assert defer_refcount(shared) is False
+    expected = DEFERRED_REFCOUNT and IMPLEMENTATION == "cython"
+    assert defer_refcount(Produces.__new__(Produces)) is expected

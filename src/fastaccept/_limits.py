@@ -10,14 +10,13 @@ can answer 4xx (RFC 9110 §5.4); ``None`` lifts the limit. ``max_length`` and
 from __future__ import annotations
 
 import sys
-from _thread import _local, allocate_lock
+from _thread import _local
 from collections.abc import Callable, Hashable
-from itertools import count
 from operator import attrgetter, index
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Final, Protocol, TypeVar
+    from typing import Any, Final, Protocol, TypeVar
 
 #: The ``max_length`` every entry point takes by default, in characters: more
 #: than real clients send, about the 8 KB Apache and nginx allow one header
@@ -38,14 +37,13 @@ NEGOTIATORS_KEPT: Final = 64
 VALUES_KEPT: Final = 64
 #: Whether threads run at once: a free-threaded CPython (3.13t and later)
 #: whose GIL was off when fastaccept was imported. The pure engine's
-#: negotiators then keep their value caches per group of threads
-#: (``GroupCaches``), as the Cython engine does on every free-threaded build.
+#: negotiators then keep a value cache per thread (``ThreadCaches``).
 THREADS_AT_ONCE: Final = not getattr(sys, "_is_gil_enabled", lambda: True)()
-#: Without the GIL, the most value caches a negotiator keeps: one per group of
-#: threads; threads take the groups in turn as each first asks, so up to this
-#: many threads never share one. The Cython engine compiles the same number.
+#: Without the GIL, the most value caches a Cython engine negotiator keeps:
+#: one per group of threads (C has no per-thread storage freed with the
+#: thread); threads take the groups in turn as each first asks, so up to this
+#: many never share one. ``_scan.pyx`` compiles this number.
 THREAD_GROUPS: Final = 16
-
 
 if TYPE_CHECKING:
 
@@ -139,21 +137,6 @@ def kept_negotiator(
     return found
 
 
-class _ThreadGroup(_local):
-    """``index``: the calling thread's group, given in turn at its first ask
-    (``_local`` calls ``__init__`` once in each thread)."""
-
-    def __init__(self) -> None:
-        with _GROUPS_LOCK:
-            self.index: int = next(_groups_given) % THREAD_GROUPS
-
-
-_groups_given = count()
-#: Held while a thread takes its group, or makes its group's value cache.
-_GROUPS_LOCK: Final = allocate_lock()
-_thread_group: Final = _ThreadGroup()
-
-
 class OneCache:
     """A negotiator's value cache with the GIL: one dict, filled by the
     policy of ``store``; ``_new_caches`` makes it as the negotiator is set up."""
@@ -163,59 +146,63 @@ class OneCache:
     def _new_caches(self) -> None:
         self._cache: dict[str | bytes, int] = {}
 
-    @property
-    def _caches(self) -> list[dict[str | bytes, int]]:
-        """Every value cache: one."""
-        return [self._cache]
+
+class _ThreadCache(_local):
+    """``cache``: the calling thread's own value cache (``_local`` calls
+    ``__init__`` once in each thread; the cache goes with the thread)."""
+
+    def __init__(self) -> None:
+        self.cache: dict[str | bytes, int] = {}
 
 
-class _GroupCache(_local):
-    """``cache``: in each thread, the value cache of the thread's group among
-    ``caches``, made by the first thread of the group that asks (``_local``
-    calls ``__init__`` once in each thread, with the arguments it was made
-    with)."""
+class ThreadCaches:
+    """A negotiator's value caches without the GIL: one per thread, made at
+    the thread's first use and freed with it, each filled by the policy of
+    ``store``; ``_new_caches`` makes the holder as the negotiator is set up.
 
-    def __init__(self, caches: list[dict[str | bytes, int] | None]) -> None:
-        group = _thread_group.index
-        with _GROUPS_LOCK:
-            cache = caches[group]
-            if cache is None:
-                cache = caches[group] = {}
-        self.cache = cache
-
-
-class GroupCaches:
-    """A negotiator's value caches without the GIL: one per group of threads
-    (``THREAD_GROUPS``), made on use, each filled by the policy of ``store``;
-    ``_new_caches`` makes the empty list as the negotiator is set up.
-
-    Why: on a free-threaded CPython 3.13, a cache hit with an equal but
-    distinct str takes a reference to the cached key (dictobject.c), which
-    from a thread other than the key's takes the dict's lock: one cache for
-    all threads makes every hit wait. A thread's own keys in its own dict
-    need no lock.
+    Why: on a free-threaded CPython 3.13, ``dict.get`` with an equal but
+    distinct str, where another thread stored the key, takes the dict's lock
+    and its slow path on every hit (a shared Negotiator measured 0.03x of one
+    thread with two, and about 25 us a hit for a thread reusing a dead thread's
+    cache). A thread that finds only the keys it stored itself takes none.
     """
 
-    __slots__ = ("_caches_of", "_group_cache")
+    __slots__ = ("_thread_cache",)
 
     def _new_caches(self) -> None:
-        caches: list[dict[str | bytes, int] | None] = [None] * THREAD_GROUPS
-        self._caches_of = caches
-        self._group_cache = _GroupCache(caches)
+        self._thread_cache = _ThreadCache()
 
-    #: The value cache of the calling thread's group: read by C code
-    #: (``attrgetter``), which costs less than a Python function per call.
-    _cache = property(attrgetter("_group_cache.cache"))
-
-    @property
-    def _caches(self) -> list[dict[str | bytes, int]]:
-        """Every value cache made so far."""
-        return [cache for cache in self._caches_of if cache is not None]
+    #: The calling thread's value cache: read by C code (``attrgetter``),
+    #: which costs less than a Python function per call.
+    _cache = property(attrgetter("_thread_cache.cache"))
 
 
-#: The value caches of the pure engine's negotiators, by ``THREADS_AT_ONCE``.
-#: (mypy takes a base class from plain assignments only, and checks both.)
-if TYPE_CHECKING or not THREADS_AT_ONCE:  # noqa: SIM108
+class Kept:
+    """Where a one-call form of the pure engine keeps its negotiators:
+    ``negotiators``, one dict for all threads (with the GIL)."""
+
+    __slots__ = ("negotiators",)
+
+    def __init__(self) -> None:
+        self.negotiators: dict[Any, Any] = {}
+
+
+class _KeptPerThread(_local):
+    """``Kept`` without the GIL: ``negotiators`` is the calling thread's own
+    dict, made at its first call and freed with it, as the Cython engine keeps
+    them (keys and negotiators another thread made would send every hit down
+    the dict's slow path, as ``ThreadCaches`` says)."""
+
+    def __init__(self) -> None:
+        self.negotiators: dict[Any, Any] = {}
+
+
+#: The pure engine's value caches and one-call registries, by
+#: ``THREADS_AT_ONCE``. (mypy takes a base class from plain assignments only,
+#: and checks both.)
+if TYPE_CHECKING or not THREADS_AT_ONCE:
     ValueCaches = OneCache
+    KeptNegotiators = Kept
 else:
-    ValueCaches = GroupCaches
+    ValueCaches = ThreadCaches
+    KeptNegotiators = _KeptPerThread

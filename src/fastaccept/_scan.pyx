@@ -98,6 +98,11 @@ from ._types import media_type_negotiator as _media_type_negotiator
 #   all threads share. They live as long as the process anyway (an extension
 #   module is never unloaded), so at import they are made immortal there, as
 #   Cython does for its constants: reference counting then leaves them alone.
+# - a negotiator's own reference count, which every method call writes: on
+#   3.14+ each negotiator gets deferred reference counting as it is made
+#   (fa_defer_refcount, public unstable API; a no-op with the GIL and before
+#   3.14), as do the web layer's endpoints (defer_refcount): the collector
+#   frees them, calls leave the count alone.
 cdef extern from *:
     """
     #ifdef Py_GIL_DISABLED
@@ -217,6 +222,21 @@ cdef extern from *:
         return 0;
     #endif
     }
+    /* Deferred reference counting (C API, PyUnstable_Object_EnableDeferredRefcount,
+       CPython 3.14+): on a free-threaded build, calls that take and drop a
+       reference to the object no longer write its count, so threads sharing
+       it do not bounce that count between cores; the object is then freed by
+       the garbage collector only. On builds with the GIL, and for objects the
+       collector does not track, CPython does nothing and answers 0. Before
+       3.14 the function does not exist: 0. */
+    static inline int fa_defer_refcount(PyObject *op) {
+    #if PY_VERSION_HEX >= 0x030E0000
+        return PyUnstable_Object_EnableDeferredRefcount(op);
+    #else
+        (void)op;
+        return 0;
+    #endif
+    }
     static inline void fa_make_immortal(PyObject *op) {
     #ifdef Py_GIL_DISABLED
         /* Public API, documented (C API, Py_SET_REFCNT): on a free-threaded
@@ -228,6 +248,7 @@ cdef extern from *:
     """
     const bint FREE_THREADED "FA_FREE_THREADED"
     void fa_make_immortal(object op)
+    bint fa_defer_refcount(object op)
     Py_ssize_t fa_thread_group() noexcept nogil
     PyObject* fa_load(PyObject** slot) noexcept nogil
     bint fa_set_once(PyObject** slot, PyObject* value) noexcept nogil
@@ -908,6 +929,10 @@ def is_cors_safelisted(value):
     return True
 
 
+def defer_refcount(shared):
+    return fa_defer_refcount(shared)
+
+
 # --- negotiation on C structs --------------------------------------------------
 
 cdef inline bint span_is(const unsigned char* s, Py_ssize_t a, Py_ssize_t b,
@@ -985,8 +1010,11 @@ cdef int* scratch(Py_ssize_t n, long long** specs) except NULL:
     return weights
 
 
+# Value caches per negotiator without the GIL (fa_thread_group): the number
+# _limits.THREAD_GROUPS documents (tests/test_free_threading.py holds the two
+# to one number).
 cdef enum:
-    THREAD_GROUPS = 16  # value caches per Negotiator without the GIL (fa_thread_group)
+    THREAD_GROUPS = 16
 
 
 cdef class _CachedOffers:
@@ -1004,6 +1032,9 @@ cdef class _CachedOffers:
     cdef Py_ssize_t _limit
     cdef long _state                     # FA_FRESH, FA_CLAIMED, FA_READY (see the top)
 
+    def __cinit__(self):
+        fa_defer_refcount(self)  # threads share negotiators (see the top)
+
     def __dealloc__(self):
         cdef Py_ssize_t i
         for i in range(THREAD_GROUPS):
@@ -1011,18 +1042,8 @@ cdef class _CachedOffers:
 
     @property
     def _cache(self):
-        """The value cache of the calling thread."""
+        """The value cache of the calling thread's group."""
         return <dict>thread_cache(self)
-
-    @property
-    def _caches(self):
-        """Every value cache made so far (at most one with the GIL)."""
-        cdef Py_ssize_t i
-        return [
-            <dict>self._caches_of[i]
-            for i in range(THREAD_GROUPS)
-            if fa_load(&self._caches_of[i]) != NULL
-        ]
 
     cdef int _claim(self, object cache_size, object max_length) except -1:
         """Check ``cache_size`` and ``max_length`` (``_limits``' rule), claim the

@@ -38,6 +38,7 @@ from ._grammar import (
 from ._limits import (
     DEFAULT_CACHE_SIZE,
     DEFAULT_MAX_LENGTH,
+    KeptNegotiators,
     ValueCaches,
     checked_cache_size,
     checked_max_length,
@@ -301,6 +302,14 @@ def is_cors_safelisted(value: HeaderText) -> bool:
     return len(text) <= CORS_MAX_LENGTH and _CORS_UNSAFE.search(text) is None
 
 
+def defer_refcount(shared: object) -> bool:
+    """Ask CPython to count references to ``shared``, an object threads
+    share, by the garbage collector instead of on each use (docs/free-threading.md):
+    the compiled engine does, on free-threaded CPython 3.14+. Python code
+    has no such call: False, nothing done."""
+    return False
+
+
 #: Held while an ``__init__`` claims a negotiator (``_CachedOffers._set_up``).
 _CLAIM: Final = allocate_lock()
 
@@ -436,12 +445,11 @@ class Negotiator(_CachedOffers):
 
 
 #: ``negotiate``/``quality``: the Negotiator of each recent (offers, max_length).
-#: Threads share it, and each Negotiator's value caches (one per group of
-#: threads without the GIL, ``_limits.GroupCaches``), safely without the GIL
-#: too: every read and write is one dict operation, which CPython makes atomic,
-#: and a stored value never changes (racing stores may leave a dict a few
-#: entries over its size until its next clear).
-_kept: dict[tuple[tuple[OfferSpec, ...], int | None], Negotiator] = {}
+#: With the GIL threads share it, and each Negotiator: every read and write
+#: is one dict operation, which CPython makes atomic, and a stored value never
+#: changes (racing stores may leave a dict a few entries over its size until
+#: its next clear). Without it each thread keeps its own (``_limits.Kept``).
+_kept: Final = KeptNegotiators()
 
 
 if TYPE_CHECKING:
@@ -486,7 +494,8 @@ def negotiate(
         items = offers
     else:
         items = offers_tuple(offers, "offers")
-    index = kept_negotiator(_kept, Negotiator, items, max_length).choose_index(value)
+    negotiator = kept_negotiator(_kept.negotiators, Negotiator, items, max_length)
+    index = negotiator.choose_index(value)
     if index < 0:
         return default
     offer = items[index]  # this call's own object, not the kept Negotiator's
@@ -502,7 +511,10 @@ def quality(
     none matches or that range has q=0; 1.0 when the header is absent (None).
     """
     negotiator = kept_negotiator(
-        _kept_media_types, _media_type_negotiator, (media_type,), max_length
+        _kept_media_types.negotiators,
+        _media_type_negotiator,
+        (media_type,),
+        max_length,
     )
     ranked = negotiator.rank(value)
     return ranked[0][1] if ranked else 0.0
@@ -510,7 +522,7 @@ def quality(
 
 #: ``quality``: the Negotiator of each recent (media type, max_length), made
 #: by ``_types.media_type_negotiator``; shared by threads as ``_kept`` is.
-_kept_media_types: dict[tuple[tuple[str, ...], int | None], Negotiator] = {}
+_kept_media_types: Final = KeptNegotiators()
 _media_type_negotiator: Final = partial(media_type_negotiator, Negotiator)
 
 
@@ -756,9 +768,9 @@ if TYPE_CHECKING:
     _L = TypeVar("_L", EncodingNegotiator, LanguageNegotiator)
 #: ``negotiate_encoding``/``negotiate_language``: the negotiator of each recent
 #: (offers, max_length), by negotiator class, shared by threads as ``_kept`` is.
-_kept_lists: Final[dict[type[Any], dict[Any, Any]]] = {
-    EncodingNegotiator: {},
-    LanguageNegotiator: {},
+_kept_lists: Final[dict[type[Any], KeptNegotiators]] = {
+    EncodingNegotiator: KeptNegotiators(),
+    LanguageNegotiator: KeptNegotiators(),
 }
 
 
@@ -771,7 +783,8 @@ def _negotiate_list(
 ) -> Any:
     """A list header's one-call form: the kept negotiator of ``kind`` chooses."""
     items = offers_tuple(offers, kind._header.noun)
-    negotiator = kept_negotiator(_kept_lists[kind], kind, items, max_length)
+    kept = _kept_lists[kind].negotiators
+    negotiator = kept_negotiator(kept, kind, items, max_length)
     index = negotiator.choose_index(value)
     return default if index < 0 else items[index]  # this call's own object
 
