@@ -21,10 +21,15 @@ from cpython.unicode cimport (
     PyUnicode_GET_LENGTH,
     PyUnicode_KIND,
 )
-from libc.string cimport memcmp, memcpy, memset
+from libc.string cimport memchr, memcmp, memcpy, memset
 
 cdef extern from "Python.h":
     const Py_ssize_t PY_SSIZE_T_MAX
+    # Borrowed references, for identity tests without reference counting.
+    PyObject* PyList_GET_ITEM(object, Py_ssize_t)
+    Py_ssize_t PyList_GET_SIZE(object)
+    PyObject* PyTuple_GET_ITEM(object, Py_ssize_t)
+    Py_ssize_t PyTuple_GET_SIZE(object)
 
 from functools import partial as _partial
 from sys import intern as _intern
@@ -373,6 +378,7 @@ cdef struct COffer:
     OfferParam* params
     Py_ssize_t n_params
     int qs                               # the server's weight, thousandths
+    Py_ssize_t same_type                 # the first offer with this type (k itself or earlier)
 
 
 cdef struct Scan:
@@ -391,6 +397,7 @@ cdef struct Scan:
     Py_ssize_t n_offers
     int* weights                         # per offer: best weight so far
     long long* specs                     # per offer: its range's specificity
+    unsigned long long mask              # the member's offers by type/subtype (essence_mask)
     Range small_ranges[SMALL]
     Param small_params[SMALL]
     Skip small_skips[SMALL]
@@ -707,8 +714,85 @@ cdef Py_ssize_t next_member(const unsigned char* s, Py_ssize_t n, Py_ssize_t i, 
     return i if i < n else n
 
 
+cdef enum:
+    MASK_BITS = 64  # offers told apart by ``essence_mask``; the rest share its last bit
+
+
+cdef unsigned long long essence_mask(
+    const unsigned char* s, Py_ssize_t n, Py_ssize_t i, Scan* sc
+) noexcept nogil:
+    """Which offers the member at ``i`` matches by type and subtype, if valid:
+    bit k for offer k (from the 64th on, bit 63 for any of them). A member
+    whose type is ``*`` matches every offer; one with an offer's ``type/``,
+    then ``*`` or the offer's subtype, and then a byte that is no tchar,
+    matches it. 0: it matches none, valid or not (rule 10), and negotiation
+    need not read it (``_scan_py.matchable_ranges`` likewise). Each distinct
+    offer type is compared once, the byte after it first."""
+    cdef Py_ssize_t k, j
+    cdef unsigned long long mask = 0, bit, type_equal = 0
+    cdef COffer* o
+    if s[i] == 42 and not CLASS[s[i + 1]] & C_TCHAR:  # the type '*'
+        return ~(<unsigned long long>0)
+    for k in range(sc.n_offers):
+        o = &sc.offers[k]
+        bit = <unsigned long long>1 << (k if k < MASK_BITS - 1 else MASK_BITS - 1)
+        if o.same_type < k and o.same_type < MASK_BITS - 1:  # an earlier offer's answer
+            if not (type_equal >> o.same_type) & 1:
+                continue
+        elif not (
+            i + o.type_len < n and s[i + o.type_len] == 47  # cheap: the '/' first
+            and span_is(s, i, i + o.type_len, o.type, o.type_len)
+        ):
+            continue
+        if k < MASK_BITS - 1:
+            type_equal |= bit
+        j = i + o.type_len + 1
+        if (s[j] == 42 and not CLASS[s[j + 1]] & C_TCHAR) or (
+            j + o.sub_len <= n and not CLASS[s[j + o.sub_len]] & C_TCHAR
+            and span_is(s, j, j + o.sub_len, o.sub, o.sub_len)
+        ):
+            mask |= bit
+    return mask
+
+
+cdef Py_ssize_t skip_member(const unsigned char* s, Py_ssize_t n, Py_ssize_t i) noexcept nogil:
+    """``next_member`` for negotiation, which needs no CORS verdict: the next
+    comma outside quotes (``"`` opens one, ``\\`` escapes in it), or n, found
+    by ``memchr``; each byte is searched at most once for each of the three."""
+    cdef const unsigned char* found
+    cdef Py_ssize_t end, quote
+    while True:
+        found = <const unsigned char*>memchr(s + i, 44, n - i)
+        end = n if found == NULL else found - s
+        found = <const unsigned char*>memchr(s + i, 34, end - i)
+        if found == NULL:
+            return end
+        i = found - s + 1  # in a quoted string: find its closing quote
+        found = <const unsigned char*>memchr(s + i, 34, n - i)
+        if found == NULL:
+            return n
+        quote = found - s
+        while True:
+            found = <const unsigned char*>memchr(s + i, 92, quote - i)
+            if found == NULL:
+                break
+            i = found - s + 2  # past the escaped byte
+            if i > quote:  # that byte was the quote: find the next one
+                if i >= n:
+                    return n
+                found = <const unsigned char*>memchr(s + i, 34, n - i)
+                if found == NULL:
+                    return n
+                quote = found - s
+        i = quote + 1
+
+
 cdef int scan(const unsigned char* s, Py_ssize_t n, bint strict, Scan* sc) except -1:
-    """Scan a whole value; in strict mode the first violation is the only skip."""
+    """Scan a whole value; in strict mode the first violation is the only skip.
+
+    Negotiating (``sc.offers`` set), a member that can match no offer is
+    passed over unread (``essence_mask``).
+    """
     cdef Py_ssize_t i = 0, pos, end
     cdef int code
     while True:
@@ -716,6 +800,11 @@ cdef int scan(const unsigned char* s, Py_ssize_t n, bint strict, Scan* sc) excep
             i += 1
         if i >= n:
             return 0
+        if sc.offers != NULL:
+            sc.mask = essence_mask(s, n, i, sc)
+            if sc.mask == 0:
+                i = skip_member(s, n, i)
+                continue
         code = scan_member(s, n, i, strict, sc, &pos)
         if code:
             end = member_end(s, n, i, sc)
@@ -964,15 +1053,11 @@ cdef inline bint value_is(const unsigned char* s, Param* p, OfferParam* op) noex
     return k == op.value_len
 
 
-cdef bint range_matches(const unsigned char* s, Scan* sc, Range* r, COffer* o) noexcept nogil:
-    """Type and subtype equal or '*'; every range parameter present and equal."""
+cdef bint params_match(const unsigned char* s, Scan* sc, Range* r, COffer* o) noexcept nogil:
+    """Every parameter of range ``r`` present in offer ``o`` and equal."""
     cdef Py_ssize_t m, k
     cdef Param* p
     cdef OfferParam* op
-    if r.parts >= 1 and not span_is(s, r.type_start, r.type_end, o.type, o.type_len):
-        return False
-    if r.parts == 2 and not span_is(s, r.sub_start, r.sub_end, o.sub, o.sub_len):
-        return False
     for m in range(r.first_param, r.first_param + r.n_params):
         p = &sc.params[m]
         op = NULL
@@ -985,16 +1070,31 @@ cdef bint range_matches(const unsigned char* s, Scan* sc, Range* r, COffer* o) n
     return True
 
 
+cdef bint range_matches(const unsigned char* s, Scan* sc, Range* r, COffer* o) noexcept nogil:
+    """Type and subtype equal or '*'; every range parameter present and equal."""
+    if r.parts >= 1 and not span_is(s, r.type_start, r.type_end, o.type, o.type_len):
+        return False
+    if r.parts == 2 and not span_is(s, r.sub_start, r.sub_end, o.sub, o.sub_len):
+        return False
+    return params_match(s, sc, r, o)
+
+
 cdef void score_range(const unsigned char* s, Scan* sc, Range* r) noexcept nogil:
-    """Credit range ``r`` to every offer it matches (rule 10).
+    """Credit range ``r`` to every offer it matches (rule 10): those of
+    ``sc.mask`` (exact up to the 63rd offer) whose parameters it has.
 
     Each offer keeps the weight of its most specific matching range; between
     equally specific ranges, the higher weight.
     """
     cdef Py_ssize_t k
     cdef long long spec = (<long long>r.parts << 32) | r.n_params
+    cdef bint matches
     for k in range(sc.n_offers):
-        if range_matches(s, sc, r, &sc.offers[k]):
+        if k < MASK_BITS - 1:
+            matches = (sc.mask >> k) & 1 and params_match(s, sc, r, &sc.offers[k])
+        else:
+            matches = (sc.mask >> (MASK_BITS - 1)) & 1 and range_matches(s, sc, r, &sc.offers[k])
+        if matches:
             if spec > sc.specs[k] or (spec == sc.specs[k] and r.weight > sc.weights[k]):
                 sc.weights[k], sc.specs[k] = r.weight, spec
 
@@ -1157,6 +1257,11 @@ Offers parsed once; the best of them for each request's Accept value.
             o.type, o.type_len = <const unsigned char*>PyBytes_AS_STRING(b), len(b)
             b = self._hold(offer.subtype)
             o.sub, o.sub_len = <const unsigned char*>PyBytes_AS_STRING(b), len(b)
+            o.same_type = i
+            for k in range(i):
+                if parsed[k].type == offer.type:
+                    o.same_type = k
+                    break
             o.params = <OfferParam*>PyMem_Malloc(max(len(offer.params), 1) * sizeof(OfferParam))
             if o.params == NULL:
                 raise MemoryError()
@@ -1314,12 +1419,15 @@ cdef dict thread_registry(str name):
 
 
 cdef bint same_items(object offers, tuple items):
-    """``offers`` is a list or tuple holding exactly the objects of ``items``."""
-    cdef Py_ssize_t i, n = len(items)
-    if not (type(offers) is list or type(offers) is tuple) or len(offers) != n:
+    """``offers`` is a list or tuple holding exactly the objects of ``items``
+    (a tuple is ``items`` itself when it was kept as given)."""
+    cdef Py_ssize_t i, n = PyTuple_GET_SIZE(items)
+    if offers is items:
+        return True
+    if type(offers) is not list or PyList_GET_SIZE(offers) != n:
         return False
     for i in range(n):
-        if offers[i] is not items[i]:
+        if PyList_GET_ITEM(offers, i) is not PyTuple_GET_ITEM(items, i):
             return False
     return True
 
