@@ -15,6 +15,7 @@ from pathlib import Path
 from .bench import PEERS, Measured, report
 from .bench_lists import lists_report
 from .bench_plot import plot, unavailable
+from .bench_server import ServerError, server_report
 from .bench_threads import threads_report
 
 
@@ -48,7 +49,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             "engines, the benchmark floor and every installed peer (pip install -e "
             "'.[bench]' ./benchmarks/floor), and print the tables with the speed-up "
             "ratios; with --plot, also draw them as SVG charts (pip install "
-            "'.[plot]')."
+            "'.[plot]'); with --server, time a FastAPI and a Flask app end to end "
+            "instead."
         ),
     )
     parser.add_argument(
@@ -59,8 +61,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="also time hostile values from 1 KiB to 1 MiB (takes minutes)",
     )
-    threads_or_plot = parser.add_mutually_exclusive_group()
-    threads_or_plot.add_argument(
+    alone = parser.add_mutually_exclusive_group()
+    alone.add_argument(
         "--threads",
         action="store_true",
         help=(
@@ -68,7 +70,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "CPython (about a minute)"
         ),
     )
-    threads_or_plot.add_argument(
+    alone.add_argument(
         "--plot",
         type=Path,
         metavar="DIR",
@@ -76,6 +78,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             "also write SVG charts of this run into DIR (made if missing): "
             "cold.svg, cold-encoding-language.svg, and with --growth growth.svg "
             "and growth-all.svg"
+        ),
+    )
+    alone.add_argument(
+        "--server",
+        action="store_true",
+        help=(
+            "time requests per second instead: FastAPI on uvicorn and Flask on "
+            "waitress over loopback, fastaccept's integration against the "
+            "framework's own negotiation (about 1.5 min)"
         ),
     )
     parser.add_argument(
@@ -87,6 +98,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.threads:
         print(threads_report(quick=args.quick))
+        return 0
+    if args.server:
+        try:
+            print(server_report(quick=args.quick))
+        except ServerError as error:
+            print(f"error: {error}", file=sys.stderr)
+            return 1
         return 0
     return bench_tables(args.quick, args.growth, list(args.peer or PEERS), args.plot)
 

@@ -1,0 +1,87 @@
+"""The end-to-end benchmark (``python -m benchmarks --server``): the two
+variants of each stack answer alike over a real socket, a server that cannot
+start is an error that shows its output, and the quick run prints its table
+(no timing is judged)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from . import bench_server
+from .__main__ import main
+from .bench_server import CHROME, DATA, Answer, ServerError, serving
+
+#: A browser's navigation (HTML), a JSON client's, and an unacceptable value.
+ACCEPTS = (CHROME, "application/json", "image/png")
+
+
+def _need(stacks: list[str]) -> None:
+    lacking = sorted({name for stack in stacks for name in bench_server.missing(stack)})
+    if lacking:
+        pytest.skip(f"not installed: {', '.join(lacking)} (pip install -e '.[test]')")
+
+
+def _answers(stack: str, variant: str) -> list[Answer]:
+    with serving(stack, variant) as server:
+        return [server.ask(accept) for accept in ACCEPTS]
+
+
+@pytest.mark.parametrize("stack", sorted(bench_server.STACKS))
+def test_variants_answer_alike(stack: str) -> None:
+    _need([stack])
+    ours = _answers(stack, bench_server.FASTACCEPT)
+    peers = _answers(stack, bench_server.PEER)
+    html, json_, refused = ours
+    assert html == Answer(
+        200,
+        "text/html; charset=utf-8",
+        "Accept",
+        bench_server.render_html(DATA).encode(),
+    )
+    assert json_ == Answer(
+        200, "application/json", "Accept", bench_server.render_json(DATA).encode()
+    )
+    assert peers[:2] == [html, json_]
+    # Each stack's own 406 page: only the status is the same.
+    assert refused.status == peers[2].status == 406
+
+
+def test_a_server_that_does_not_start_shows_its_output() -> None:
+    with (
+        pytest.raises(
+            ServerError, match=r"(?s)exited \(2\).*invalid choice: 'nothing'"
+        ),
+        serving("flask", "nothing") as server,
+    ):
+        server.ask(CHROME)
+
+
+def test_server_quick_run(capsys: pytest.CaptureFixture[str]) -> None:
+    # Quick mode: the table's shape, not its figures (CI runs it so it cannot rot).
+    stacks = sorted(bench_server.STACKS)
+    _need(stacks)
+    assert main(["--server", "--quick"]) == 0
+    out = capsys.readouterr().out
+    assert "QUICK MODE" in out and "client (this process):" in out
+    assert "| round 1 (req/s) | median (req/s) | fastaccept/peer |" in out
+    table = [line for line in out.splitlines() if line.startswith("|")]
+    cells = [[cell.strip() for cell in row.strip("|").split("|")] for row in table[2:]]
+    assert [row[:2] for row in cells] == [
+        [stack, variant] for stack in stacks for variant in bench_server.VARIANTS
+    ]
+    for row in cells:
+        rate, median = (float(cell.replace(",", "")) for cell in row[2:4])
+        assert rate > 0 and median == rate
+    ratios = [row[4] for row in cells]
+    assert all(re.fullmatch(r"\d+\.\d\dx", ratio) for ratio in ratios[::2])
+    assert ratios[1::2] == [""] * len(stacks)
+
+
+def test_server_is_alone(capsys: pytest.CaptureFixture[str]) -> None:
+    for other in (["--threads"], ["--plot", "charts"]):
+        with pytest.raises(SystemExit) as exit_:
+            main(["--server", *other])
+        assert exit_.value.code == 2
+    assert "not allowed with argument" in capsys.readouterr().err
