@@ -12,20 +12,29 @@ import importlib.util
 import os
 import sys
 import threading
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import ModuleType
-from typing import NoReturn, TypeAlias
+from typing import Any, NoReturn, TypeAlias
 
 import pytest
 
 from fastaccept import _scan_py
+from fastaccept._limits import CACHE_KEY_MAX_LENGTH
 
 #: An engine module, ``fastaccept._scan`` or ``fastaccept._scan_py``: the
 #: tests drive either (the pure one is the typed reference; the compiled one
 #: is held to its signatures and docstrings by tests/test_protocols.py).
 Engine: TypeAlias = ModuleType
 
-__all__ = ["CYTHON_MISSING", "ENGINES", "Engine", "cython_engine", "load_example"]
+__all__ = [
+    "CYTHON_MISSING",
+    "ENGINES",
+    "Engine",
+    "check_value_table",
+    "cython_engine",
+    "load_example",
+]
 
 
 def _load_cython() -> ModuleType | None:
@@ -50,6 +59,35 @@ CYTHON_MISSING = (
 ENGINES: dict[str, Engine] = {"python": _scan_py}
 if _CYTHON is not None:
     ENGINES["cython"] = _CYTHON
+
+
+def _as_bytes(value: str | bytes) -> bytes:
+    return value.encode("latin-1") if isinstance(value, str) else value
+
+
+def check_value_table(
+    negotiator: Any,
+    fresh: Callable[[str | bytes], int],
+    values: Sequence[str | bytes],
+    size: int,
+) -> None:
+    """The Cython engine's value cache, call by call (docs/api.md): a value
+    whose bytes it holds is answered from it and changes nothing; any other
+    value of at most CACHE_KEY_MAX_LENGTH characters is kept, with the
+    answer a fresh computation gives, in place of at most one value; never
+    more than ``size`` values."""
+    for value in values:
+        before = negotiator._cache
+        held = {_as_bytes(key) for key in before}
+        assert negotiator.choose_index(value) == fresh(value)
+        after = negotiator._cache
+        assert len(after) <= size
+        if _as_bytes(value) in held or len(value) > CACHE_KEY_MAX_LENGTH:
+            assert after == before
+        else:
+            assert after[value] == fresh(value)
+            assert set(after) - set(before) == {value}
+            assert len(set(before) - set(after)) <= 1
 
 
 def cython_engine() -> ModuleType:

@@ -16,13 +16,14 @@ from fastaccept import (
     Accept,
     AcceptError,
     MediaRange,
+    _scan_py,
     cors_unsafe_bytes,
     format_accept,
 )
 from fastaccept._limits import CACHE_KEY_MAX_LENGTH, store
 from fastaccept._text import HeaderText
 
-from .conftest import Engine, cython_engine
+from .conftest import Engine, check_value_table, cython_engine
 
 VALUE = "text/html;level=1;q=0.5, */*;q=0.1"
 
@@ -129,23 +130,22 @@ def test_negotiator(engine: Engine) -> None:
 
 def test_negotiator_cache_is_bounded(engine: Engine) -> None:
     negotiator = engine.Negotiator(["a/b", "c/d"], cache_size=8)
-    cache = negotiator._cache
     for i in range(100):
         assert negotiator.choose(f"c/d, x/y;q=0.{i:03d}") == "c/d"
-        assert len(cache) <= 8
-    assert "c/d, x/y;q=0.099" in cache  # the newest is kept, the oldest went
-    assert "c/d, x/y;q=0.000" not in cache
+        assert len(negotiator._cache) <= 8
+    assert "c/d, x/y;q=0.099" in negotiator._cache  # the newest is kept
+    assert "c/d, x/y;q=0.000" not in negotiator._cache  # the oldest went
     long_value = "c/d" + " " * CACHE_KEY_MAX_LENGTH
     assert negotiator.choose(long_value) == "c/d"
-    assert long_value not in cache
+    assert long_value not in negotiator._cache
     uncached = engine.Negotiator(["a/b"], cache_size=0)
     uncached.choose("a/b")
     assert len(uncached._cache) == 0
 
 
-def test_negotiator_cache_follows_the_policy_of_limits_store(engine: Engine) -> None:
-    """Both engines' caches hold exactly what ``_limits.store`` would keep."""
-    negotiator = engine.Negotiator(["a/b", "c/d"], cache_size=5)
+def test_negotiator_cache_follows_the_policy_of_limits_store() -> None:
+    """The pure engine's cache holds exactly what ``_limits.store`` would keep."""
+    negotiator = _scan_py.Negotiator(["a/b", "c/d"], cache_size=5)
     model: dict[str | bytes, int] = {}
     values: list[str | bytes] = [f"c/d;q=0.{i}" for i in range(12)]
     values += ["c/d;q=0.1", b"c/d;q=0.1", "a/b" + " " * CACHE_KEY_MAX_LENGTH]
@@ -157,6 +157,25 @@ def test_negotiator_cache_follows_the_policy_of_limits_store(engine: Engine) -> 
         assert negotiator._cache == model
     # Cleared when full (twice over), the over-long key left out, the newest kept.
     assert model == {b"x" * CACHE_KEY_MAX_LENGTH: -1}
+
+
+def test_the_cython_cache_keeps_each_new_value_in_place_of_at_most_one() -> None:
+    cython = cython_engine()
+    check_value_table(
+        cython.Negotiator(["a/b", "c/d"], cache_size=5),
+        lambda value: cython.Negotiator(["a/b", "c/d"], cache_size=0).choose_index(
+            value
+        ),
+        [f"c/d;q=0.{i}" for i in range(40)] + ["a/b"] * 3 + [b"a/b", "c/d;q=0.39"],
+        5,
+    )
+    for size in (1, 2, 3, 10_000):
+        check_value_table(
+            cython.Negotiator(["a/b"], cache_size=size),
+            lambda value: -1 if "x" in str(value) else 0,
+            [f"a/b;q=0.{i:03d}" for i in range(1, 51)] + [f"x/{i}" for i in range(50)],
+            size,
+        )
 
 
 def test_negotiator_cache_answers_like_a_fresh_computation(engine: Engine) -> None:

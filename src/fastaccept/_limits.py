@@ -95,9 +95,10 @@ def store(cache: dict[_K, _V], size: int, key: _K, value: _V) -> _V:
     The cache policy: a full cache is emptied before the new entry goes in
     (O(1) per store, no bookkeeping on the hit path, and a working set smaller
     than ``size`` is back after one miss each); a key longer than
-    ``CACHE_KEY_MAX_LENGTH`` is not stored. The Cython engine compiles the same
-    policy with these constants (a Python call per miss would slow its cold
-    negotiation measurably); ``tests/test_api.py`` holds the two to this one.
+    ``CACHE_KEY_MAX_LENGTH`` is not stored. This is the pure engine's policy
+    (``tests/test_api.py`` holds it to this function); the Cython engine keeps
+    its values in a C table instead (``_scan.pyx``, docs/api.md), with the
+    same key bound.
     """
     if size > 0 and len(key) <= CACHE_KEY_MAX_LENGTH:
         if len(cache) >= size:

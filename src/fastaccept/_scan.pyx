@@ -9,7 +9,6 @@ against the C structs, so it creates no Python object per media range.
 """
 
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize, PyBytes_GET_SIZE
-from cpython.dict cimport PyDict_Clear, PyDict_SetItem, PyDict_Size
 from cpython.mem cimport PyMem_Free, PyMem_Malloc, PyMem_Realloc
 from cpython.object cimport PyObject, PyTypeObject
 from cpython.ref cimport Py_DECREF, Py_INCREF, Py_XDECREF
@@ -84,13 +83,9 @@ from ._types import media_type_negotiator as _media_type_negotiator
 #   READY, a release store). Every path that reads the fields first sees READY
 #   (an acquire load) or raises the same TypeError: a value cache is made only
 #   for a READY object, so a cache hit needs no check. Its value caches are
-#   dicts, whose operations are atomic (racing stores may leave one a few
-#   entries over cache_size until its next clear).
+#   C tables (fa_table, below), locked while read or written without the GIL.
 #   Without the GIL it keeps one cache per group of threads (THREAD_GROUPS;
-#   threads join the groups in turn): a hit with an equal str takes a
-#   reference to the cached key, and from a thread other than the one that
-#   stored it that is an atomic write or a lock of the dict (dictobject.c), so
-#   one cache for all threads would have them all write on every hit.
+#   threads join the groups in turn), so threads seldom wait on one lock.
 # - an EncodingNegotiator or LanguageNegotiator: the same as a Negotiator (its
 #   C arrays of offers are written by its one __init__ before READY, its value
 #   caches are kept per thread group).
@@ -260,6 +255,177 @@ cdef extern from *:
     bint fa_claim(long* state) noexcept nogil
     void fa_publish(long* state) noexcept nogil
     bint fa_ready(long* state) noexcept nogil
+
+
+# The value cache of a negotiator, one table per thread group (see the top):
+# recent values (a one-byte-kind str or bytes of at most CACHE_KEY_MAX_LENGTH
+# characters) with their answer, in sets of two entries. A value's set comes
+# from a fingerprint of its length and of three 8-byte words (first, middle,
+# last), computed in a few instructions, not from Python's hash: a request's
+# header is a new str each time, whose siphash would cost more than the
+# negotiation. A hit is the same object, or equal bytes (memcmp). A miss
+# replaces the set's less recently used entry; values whose fingerprints
+# collide only miss more often, so no input makes a look-up cost more than
+# two comparisons. Without the GIL a table is locked (PyMutex) while read or
+# written; with it, nothing between a look-up and its store can run.
+cdef extern from *:
+    """
+    #include <string.h>
+    #include <stdint.h>
+    #define FA_MISS (-2)
+    #define FA_WAYS 2
+    #define FA_SETS_MAX 2048  /* at most 4,096 entries a table */
+    typedef struct { PyObject *key; uint64_t fp; Py_ssize_t index; } fa_entry;
+    typedef struct { fa_entry way[FA_WAYS]; Py_ssize_t recent; } fa_set;
+    typedef struct {
+    #ifdef Py_GIL_DISABLED
+        PyMutex mutex;
+    #endif
+        Py_ssize_t ways, n_sets;
+        fa_set sets[1];
+    } fa_table;
+    #ifdef Py_GIL_DISABLED
+    #define FA_LOCK(t) PyMutex_Lock(&(t)->mutex)
+    #define FA_UNLOCK(t) PyMutex_Unlock(&(t)->mutex)
+    #else
+    #define FA_LOCK(t)
+    #define FA_UNLOCK(t)
+    #endif
+
+    static inline uint64_t fa_fingerprint(const unsigned char *s, Py_ssize_t n) {
+        uint64_t a = 0, b = 0, c = 0, h;
+        Py_ssize_t i;
+        if (n >= 8) {
+            memcpy(&a, s, 8);
+            memcpy(&b, s + n - 8, 8);
+            memcpy(&c, s + (n >> 1) - 4, 8);
+        } else {
+            for (i = 0; i < n; i++) a = (a << 8) | s[i];
+        }
+        h = ((uint64_t)n * 0x9E3779B97F4A7C15ULL) ^ (a * 0xBF58476D1CE4E5B9ULL);
+        h = ((h << 27) | (h >> 37)) ^ (b * 0x94D049BB133111EBULL);
+        h = ((h << 31) | (h >> 33)) ^ (c * 0xD6E8FEB86659FD93ULL);
+        h ^= h >> 32;
+        h *= 0x9E3779B97F4A7C15ULL;
+        return h ^ (h >> 29);
+    }
+
+    /* A table for cache_size entries (cache_size > 0), zeroed, or NULL. */
+    static fa_table *fa_table_new(Py_ssize_t cache_size) {
+        Py_ssize_t ways = cache_size >= FA_WAYS ? FA_WAYS : 1;
+        Py_ssize_t n_sets = cache_size / ways;
+        fa_table *t;
+        if (n_sets > FA_SETS_MAX) n_sets = FA_SETS_MAX;
+        t = (fa_table *)PyMem_Calloc(1, sizeof(fa_table) + (n_sets - 1) * sizeof(fa_set));
+        if (t != NULL) {
+            t->ways = ways;
+            t->n_sets = n_sets;
+        }
+        return t;
+    }
+
+    static void fa_table_free(fa_table *t) {
+        Py_ssize_t i, w;
+        if (t == NULL) return;
+        for (i = 0; i < t->n_sets; i++)
+            for (w = 0; w < FA_WAYS; w++) Py_XDECREF(t->sets[i].way[w].key);
+        PyMem_Free(t);
+    }
+
+    static inline fa_set *fa_set_of(fa_table *t, uint64_t fp) {
+        return &t->sets[(Py_ssize_t)(((fp >> 32) * (uint64_t)t->n_sets) >> 32)];
+    }
+
+    static inline int fa_same_bytes(PyObject *key, const unsigned char *s, Py_ssize_t n) {
+        if (PyUnicode_CheckExact(key))
+            return PyUnicode_GET_LENGTH(key) == n && memcmp(PyUnicode_DATA(key), s, n) == 0;
+        return PyBytes_GET_SIZE(key) == n && memcmp(PyBytes_AS_STRING(key), s, n) == 0;
+    }
+
+    /* The answer kept for this value, or FA_MISS. */
+    static inline Py_ssize_t fa_table_find(fa_table *t, PyObject *key,
+                                           const unsigned char *s, Py_ssize_t n,
+                                           uint64_t fp) {
+        fa_set *set = fa_set_of(t, fp);
+        Py_ssize_t w, found = FA_MISS;
+        FA_LOCK(t);
+        for (w = 0; w < t->ways; w++) {
+            fa_entry *e = &set->way[w];
+            if (e->key == key || (e->key != NULL && e->fp == fp && fa_same_bytes(e->key, s, n))) {
+                found = e->index;
+                set->recent = w;
+                break;
+            }
+        }
+        FA_UNLOCK(t);
+        return found;
+    }
+
+    /* Keep the answer for this value, in place of its set's empty or less
+       recently used entry. */
+    static inline void fa_table_keep(fa_table *t, PyObject *key, uint64_t fp, Py_ssize_t index) {
+        fa_set *set = fa_set_of(t, fp);
+        fa_entry *e;
+        PyObject *old;
+        Py_ssize_t w = 0;
+        FA_LOCK(t);
+        if (t->ways > 1 && set->way[0].key != NULL)
+            w = set->way[1].key == NULL ? 1 : 1 - set->recent;
+        e = &set->way[w];
+        old = e->key;
+        Py_INCREF(key);
+        e->key = key;
+        e->fp = fp;
+        e->index = index;
+        set->recent = w;
+        FA_UNLOCK(t);
+        Py_XDECREF(old);
+    }
+
+    /* Every entry as a dict {key: answer} (tests: the policy). */
+    static PyObject *fa_table_dict(fa_table *t) {
+        PyObject *d = PyDict_New(), *index;
+        Py_ssize_t i, w;
+        if (d == NULL) return NULL;
+        FA_LOCK(t);
+        for (i = 0; i < t->n_sets; i++) {
+            for (w = 0; w < FA_WAYS; w++) {
+                fa_entry *e = &t->sets[i].way[w];
+                if (e->key == NULL) continue;
+                index = PyLong_FromSsize_t(e->index);
+                if (index == NULL || PyDict_SetItem(d, e->key, index) < 0) {
+                    Py_XDECREF(index);
+                    FA_UNLOCK(t);
+                    Py_DECREF(d);
+                    return NULL;
+                }
+                Py_DECREF(index);
+            }
+        }
+        FA_UNLOCK(t);
+        return d;
+    }
+
+    static inline fa_table *fa_load_table(fa_table **slot) {
+        return (fa_table *)fa_load((PyObject **)slot);
+    }
+    static inline int fa_set_table_once(fa_table **slot, fa_table *t) {
+        return fa_set_once((PyObject **)slot, (PyObject *)t);
+    }
+    """
+    ctypedef unsigned long long uint64_t
+    ctypedef struct fa_table:
+        pass
+    const Py_ssize_t FA_MISS
+    uint64_t fa_fingerprint(const unsigned char* s, Py_ssize_t n) noexcept nogil
+    fa_table* fa_table_new(Py_ssize_t cache_size) noexcept
+    void fa_table_free(fa_table* t) noexcept
+    Py_ssize_t fa_table_find(fa_table* t, object key, const unsigned char* s, Py_ssize_t n,
+                             uint64_t fp) noexcept
+    void fa_table_keep(fa_table* t, object key, uint64_t fp, Py_ssize_t index) noexcept
+    object fa_table_dict(fa_table* t)
+    fa_table* fa_load_table(fa_table** slot) noexcept nogil
+    bint fa_set_table_once(fa_table** slot, fa_table* t) noexcept nogil
 
 # Error codes: the numbers of ``_errors`` (checked by the tests).
 cdef enum:
@@ -862,16 +1028,6 @@ cdef inline int check_length(object value, Py_ssize_t n, Py_ssize_t limit) excep
     return 0
 
 
-cdef int cache_store(dict cache, Py_ssize_t size, object key, Py_ssize_t key_length,
-                     object value) except -1:
-    """``_limits.store`` compiled: the cache policy, with its constants."""
-    if size > 0 and key_length <= CACHE_KEY_MAX_LENGTH:
-        if PyDict_Size(cache) >= size:
-            PyDict_Clear(cache)
-        PyDict_SetItem(cache, key, value)
-    return 0
-
-
 # Lower-case token strings, interned in a small fixed table: the same few tokens
 # (text, html, application, q...) recur in every header, and a hit returns the
 # existing str instead of decoding and lower-casing a new one. Bounded: at most
@@ -1126,7 +1282,7 @@ cdef class _CachedOffers:
     cdef Py_ssize_t _n
     cdef Py_ssize_t _absent              # the choice when the header is absent
     cdef list _keep                      # bytes the C arrays point into
-    cdef PyObject* _caches_of[THREAD_GROUPS]  # by thread group, made on use
+    cdef fa_table* _tables[THREAD_GROUPS]  # value caches by thread group, made on use
     cdef Py_ssize_t _cache_size
     cdef object _max_length
     cdef Py_ssize_t _limit
@@ -1138,12 +1294,20 @@ cdef class _CachedOffers:
     def __dealloc__(self):
         cdef Py_ssize_t i
         for i in range(THREAD_GROUPS):
-            Py_XDECREF(self._caches_of[i])
+            fa_table_free(self._tables[i])
 
     @property
     def _cache(self):
-        """The value cache of the calling thread's group."""
-        return <dict>thread_cache(self)
+        """What the calling thread's group has cached: a dict {value: index}."""
+        if self._cache_size == 0:
+            return {}
+        return fa_table_dict(thread_table(self))
+
+    @property
+    def _cache_id(self):
+        """The address of the calling thread's group's cache (tests: which
+        threads share one); 0 without a cache."""
+        return 0 if self._cache_size == 0 else <size_t>thread_table(self)
 
     cdef int _claim(self, object cache_size, object max_length) except -1:
         """Check ``cache_size`` and ``max_length`` (``_limits``' rule), claim the
@@ -1164,6 +1328,22 @@ cdef class _CachedOffers:
         if not fa_ready(&self._state):
             raise TypeError(_SET_UP_ONCE)
         return 0
+
+    cdef Py_ssize_t _compute(self, value) except -2:
+        """The best offer's index for ``value`` (each negotiator class's own)."""
+        raise NotImplementedError
+
+    cdef Py_ssize_t _index(self, value) except -2:
+        """``_compute``'s answer for ``value``, from the cache when there."""
+        cdef Py_ssize_t index
+        cdef CacheKey key
+        if cache_key(self, value, &key):
+            index = fa_table_find(key.table, value, key.data, key.length, key.fp)
+            if index == FA_MISS:
+                index = self._compute(value)
+                fa_table_keep(key.table, value, key.fp, index)
+            return index
+        return self._compute(value)
 
     cdef tuple _key(self):
         return (self._items, self._cache_size, self._max_length)
@@ -1190,24 +1370,56 @@ cdef class _CachedOffers:
         return (made, ())
 
 
-cdef inline PyObject* thread_cache(_CachedOffers negotiator) except NULL:
-    """The value cache of the calling thread's group (one group with the GIL):
-    borrowed, the negotiator holds it until it dies."""
-    cdef PyObject* found = fa_load(&negotiator._caches_of[fa_thread_group()])
-    return new_thread_cache(negotiator) if found == NULL else found
+cdef inline fa_table* thread_table(_CachedOffers negotiator) except NULL:
+    """The value cache of the calling thread's group (one group with the GIL),
+    for a negotiator with a ``cache_size``; it lives as long as the negotiator."""
+    cdef fa_table* found = fa_load_table(&negotiator._tables[fa_thread_group()])
+    return new_thread_table(negotiator) if found == NULL else found
 
 
-cdef PyObject* new_thread_cache(_CachedOffers negotiator) except NULL:
+cdef fa_table* new_thread_table(_CachedOffers negotiator) except NULL:
     """Make the cache of the calling thread's group, unless another thread of
     the group just did; only for a negotiator that is set up, so a cache hit
     needs no check."""
-    cdef PyObject** slot = &negotiator._caches_of[fa_thread_group()]
+    cdef fa_table** slot = &negotiator._tables[fa_thread_group()]
+    cdef fa_table* made
     negotiator._check_set_up()
-    made = {}
-    Py_INCREF(made)  # the slot's reference, released by __dealloc__
-    if not fa_set_once(slot, <PyObject*>made):
-        Py_DECREF(made)  # another thread of the group made it first
-    return fa_load(slot)
+    made = fa_table_new(negotiator._cache_size)
+    if made == NULL:
+        raise MemoryError()
+    if not fa_set_table_once(slot, made):
+        fa_table_free(made)  # another thread of the group made it first
+    return fa_load_table(slot)
+
+
+cdef struct CacheKey:
+    fa_table* table
+    const unsigned char* data
+    Py_ssize_t length
+    uint64_t fp
+
+
+cdef inline bint cache_key(_CachedOffers negotiator, object value, CacheKey* key) except -1:
+    """Whether ``value`` can be cached (``negotiator`` has a cache, and it is
+    a one-byte-kind str or bytes of at most CACHE_KEY_MAX_LENGTH characters);
+    if so, fill ``key`` for ``fa_table_find`` and ``fa_table_keep``."""
+    if negotiator._cache_size == 0:
+        return False
+    if type(value) is str:
+        if PyUnicode_KIND(value) != PyUnicode_1BYTE_KIND:
+            return False
+        key.data = <const unsigned char*>PyUnicode_DATA(value)
+        key.length = PyUnicode_GET_LENGTH(value)
+    elif type(value) is bytes:
+        key.data = <const unsigned char*>PyBytes_AS_STRING(value)
+        key.length = PyBytes_GET_SIZE(value)
+    else:
+        return False
+    if key.length > CACHE_KEY_MAX_LENGTH:
+        return False
+    key.table = thread_table(negotiator)
+    key.fp = fa_fingerprint(key.data, key.length)
+    return True
 
 
 cdef class Negotiator(_CachedOffers):
@@ -1218,8 +1430,8 @@ cdef class Negotiator(_CachedOffers):
 
 Offers parsed once; the best of them for each request's Accept value.
 
-    ``choose``, ``choose_index`` and ``rank`` per request; the answers for the
-    last ``cache_size`` distinct values (of at most 1,024 characters) are
+    ``choose``, ``choose_index`` and ``rank`` per request; the answers for
+    recent values (up to ``cache_size``, of at most 1,024 characters each) are
     cached. ``max_length`` as for ``parse``. The hot-path entry point.
     """
 
@@ -1348,26 +1560,10 @@ Offers parsed once; the best of them for each request's Accept value.
                 PyMem_Free(specs)
 
     cpdef Py_ssize_t choose_index(self, value) except -2:
-        cdef Py_ssize_t index
-        cdef PyObject* cache
-        if type(value) is str or type(value) is bytes:
-            cache = thread_cache(self)
-            found = (<dict>cache).get(value)
-            if found is not None:
-                return found
-            index = self._compute(value)
-            cache_store(<dict>cache, self._cache_size, value, len(value), index)
-            return index
-        return self._compute(value)
+        return self._index(value)
 
     def choose(self, value, default=None):
-        cdef Py_ssize_t index
-        if type(value) is str or type(value) is bytes:
-            found = (<dict>thread_cache(self)).get(value)  # the hot path: one look-up
-            if found is not None:
-                index = found
-                return default if index < 0 else self._values[index]
-        index = self.choose_index(value)
+        cdef Py_ssize_t index = self.choose_index(value)
         return default if index < 0 else self._values[index]
 
     def rank(self, value):
@@ -1991,20 +2187,6 @@ cdef class _ListNegotiator(_CachedOffers):
             check_list_length(value, n, self._limit, self._kind.field)
         return self._best(s, n)
 
-    cdef Py_ssize_t _index(self, value) except -2:
-        """The best offer's index for ``value``, from the cache when there."""
-        cdef Py_ssize_t index
-        cdef PyObject* cache
-        if self._cache_size and (type(value) is str or type(value) is bytes):
-            cache = thread_cache(self)
-            found = (<dict>cache).get(value)
-            if found is not None:
-                return found
-            index = self._compute(value)
-            cache_store(<dict>cache, self._cache_size, value, len(value), index)
-            return index
-        return self._compute(value)
-
     def choose_index(self, value):
         return self._index(value)
 
@@ -2028,7 +2210,7 @@ Codings validated once; the best of them for each request's
     Accept-Encoding value (RFC 9110 §12.5.3).
 
     ``choose``, ``choose_index`` and ``rank`` per request; the answers for
-    the last ``cache_size`` distinct values (of at most 1,024 characters) are
+    recent values (up to ``cache_size``, of at most 1,024 characters each) are
     cached. ``max_length`` as for ``parse_encoding``.
     """
 
@@ -2050,7 +2232,7 @@ Language tags validated once; the best of them for each request's
     Accept-Language value (RFC 9110 §12.5.4, RFC 4647).
 
     ``choose``, ``choose_index`` and ``rank`` per request; the answers for
-    the last ``cache_size`` distinct values (of at most 1,024 characters) are
+    recent values (up to ``cache_size``, of at most 1,024 characters each) are
     cached. ``max_length`` as for ``parse_language``.
     """
 

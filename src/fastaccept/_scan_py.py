@@ -365,8 +365,8 @@ def _set_up_error(negotiator: _CachedOffers, error: AttributeError) -> Exception
 class Negotiator(_CachedOffers):
     """Offers parsed once; the best of them for each request's Accept value.
 
-    ``choose``, ``choose_index`` and ``rank`` per request; the answers for the
-    last ``cache_size`` distinct values (of at most 1,024 characters) are
+    ``choose``, ``choose_index`` and ``rank`` per request; the answers for
+    recent values (up to ``cache_size``, of at most 1,024 characters each) are
     cached. ``max_length`` as for ``parse``. The hot-path entry point.
     """
 
@@ -715,7 +715,7 @@ class EncodingNegotiator(_ListNegotiator):
     Accept-Encoding value (RFC 9110 §12.5.3).
 
     ``choose``, ``choose_index`` and ``rank`` per request; the answers for
-    the last ``cache_size`` distinct values (of at most 1,024 characters) are
+    recent values (up to ``cache_size``, of at most 1,024 characters each) are
     cached. ``max_length`` as for ``parse_encoding``.
     """
 
@@ -742,7 +742,7 @@ class LanguageNegotiator(_ListNegotiator):
     Accept-Language value (RFC 9110 §12.5.4, RFC 4647).
 
     ``choose``, ``choose_index`` and ``rank`` per request; the answers for
-    the last ``cache_size`` distinct values (of at most 1,024 characters) are
+    recent values (up to ``cache_size``, of at most 1,024 characters each) are
     cached. ``max_length`` as for ``parse_language``.
     """
 
