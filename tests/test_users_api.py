@@ -16,10 +16,11 @@ import os
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator, MutableMapping
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 from urllib.parse import urlsplit
 
 import httpx
@@ -108,11 +109,42 @@ def test_the_service_needs_its_token() -> None:
     assert "USERS_API_TOKEN" in result.stderr
 
 
+class _ClientPerThread:
+    """An ``httpx.Client`` for each thread that uses it, made on first use.
+
+    pytest-run-parallel (the free-threaded CI session) runs a test's body in
+    several threads with one set of fixtures, and httpcore's connection pool
+    is not safe to share between threads without the GIL (a thread found
+    another's connection half set up)."""
+
+    def __init__(self, base_url: str) -> None:
+        self._base_url = base_url
+        self._local = threading.local()
+        self._made: list[httpx.Client] = []
+        self._lock = threading.Lock()
+
+    def __getattr__(self, name: str) -> Any:
+        found: httpx.Client | None = getattr(self._local, "client", None)
+        if found is None:
+            auth = {"Authorization": f"Bearer {TOKEN}"}
+            found = httpx.Client(base_url=self._base_url, headers=auth, timeout=10)
+            self._local.client = found
+            with self._lock:
+                self._made.append(found)
+        return getattr(found, name)
+
+    def close_all(self) -> None:
+        for made in self._made:
+            made.close()
+
+
 @pytest.fixture
 def client(base_url: str) -> Iterator[httpx.Client]:
-    auth = {"Authorization": f"Bearer {TOKEN}"}
-    with httpx.Client(base_url=base_url, headers=auth, timeout=10) as c:
-        yield c
+    clients = _ClientPerThread(base_url)
+    try:
+        yield cast(httpx.Client, clients)
+    finally:
+        clients.close_all()
 
 
 def exchange(base_url: str, request: bytes) -> bytes:
