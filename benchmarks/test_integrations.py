@@ -23,15 +23,16 @@ request.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Coroutine, Iterator
 from dataclasses import dataclass
-from html import escape
 from typing import Any
 
 import pytest
 
 from fastaccept import BROWSER_DEFAULTS, IMPLEMENTATION, Negotiator, Renderers
+
+# A handler's data and its two renderings: the same as end to end.
+from .bench_server import DATA, render_html, render_json
 
 #: The Accept values: a browser's navigation (HTML chosen) and a JSON API's.
 CASES = {
@@ -42,19 +43,6 @@ HTML = "text/html; charset=utf-8"
 JSON = "application/json"
 #: The media type each case negotiates.
 CHOSEN = {"chrome-navigate": HTML, "json": JSON}
-
-#: A handler's data: a small record, as an API or a page shows it.
-DATA = {"id": 7, "name": "Ada Lovelace", "roles": ["admin", "editor"]}
-
-
-def render_json(data: Any) -> str:
-    return json.dumps(data)
-
-
-def render_html(data: Any) -> str:
-    roles = "".join(f"<li>{escape(role)}</li>" for role in data["roles"])
-    return f"<h1>{escape(data['name'])}</h1><p>#{data['id']}</p><ul>{roles}</ul>"
-
 
 RENDER = {JSON: render_json, HTML: render_html}
 OFFERS = [JSON, HTML]
