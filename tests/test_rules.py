@@ -290,6 +290,55 @@ def test_rule10_members_matching_no_offer_are_passed_over(
     assert engine.negotiate(value, ["text/html", "application/json"]) == chosen
 
 
+# Rules 7, 10 and 11 on the members negotiation reads most (a type/subtype,
+# perhaps a weight): upper case, long and short tokens, the value's last bytes,
+# and the shapes next to them that need a full reading.
+LONG = "application/vnd.example.long-name+json"
+
+
+@pytest.mark.parametrize(
+    ("value", "ranked"),
+    [
+        (
+            "TEXT/HTML;Q=0.5, Text/Plain ;q=0.25 , */*;q=0.1",
+            [
+                ("text/html", 0.5),
+                ("text/plain", 0.25),
+                (LONG, 0.1),
+                ("image/png", 0.1),
+            ],
+        ),
+        ("image/png", [("image/png", 1.0)]),
+        ("IMAGE/PNG", [("image/png", 1.0)]),
+        ("image/pn, image/pngx, image/p", []),
+        (LONG.upper() + ";q=0.7, " + LONG[:-1] + ", " + LONG + "x", [(LONG, 0.7)]),
+        ("text/*;q=0.3, text/html;q=0.7", [("text/html", 0.7), ("text/plain", 0.3)]),
+        ("text/html;q=0.2, text/html;q=0.6", [("text/html", 0.6)]),
+        ("text/html;", [("text/html", 1.0)]),
+        ("text/html\t;\tq=0.5\t", [("text/html", 0.5)]),
+        (
+            "text/html;q=0.5;level=1, text/plain;q=0.5 x, text/html;q=, image/png;q=2",
+            [],
+        ),
+        ("text/html;qs=1, text/html;q =0.5, text/html;q=0.5;q=0.4", []),
+        (
+            "*/*;q=0.5, *;q=0.9, */x, text/plain;q=0.05",
+            [
+                ("text/html", 0.9),
+                (LONG, 0.9),
+                ("image/png", 0.9),
+                ("text/plain", 0.05),
+            ],
+        ),
+    ],
+)
+def test_rule10_common_members(
+    engine: Engine, value: str, ranked: list[tuple[str, float]]
+) -> None:
+    offers = ["text/html", "text/plain", LONG, "image/png"]
+    assert engine.Negotiator(offers).rank(value) == ranked
+
+
 def test_rule10_more_offers_than_a_mask_has_bits(engine: Engine) -> None:
     # The Cython engine tells 63 offers apart by type and subtype; the rest
     # share a bit and are checked in full.

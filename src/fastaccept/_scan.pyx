@@ -292,6 +292,48 @@ cdef extern from *:
     #define FA_UNLOCK(t)
     #endif
 
+    /* Whether s[a:a+len], ASCII letters folded to lower case, equals lower[0:len].
+       Text as written in lower case compares 8 bytes at a time (s is readable
+       through s[n], the NUL that ends every scanned buffer; `lower` is NUL
+       padded to a multiple of 8); anything else, byte by byte. */
+    static inline int fa_folded_is(const unsigned char *s, Py_ssize_t a, Py_ssize_t n,
+                                   const unsigned char *lower, Py_ssize_t len) {
+        uint64_t x, w;
+        Py_ssize_t i;
+        unsigned char c;
+        if (len >= 8) {
+            for (i = 0; i + 8 < len; i += 8) {
+                memcpy(&x, s + a + i, 8);
+                memcpy(&w, lower + i, 8);
+                if (x != w) goto folded;
+            }
+            memcpy(&x, s + a + len - 8, 8);  /* the last 8, overlapping */
+            memcpy(&w, lower + len - 8, 8);
+            if (x == w) return 1;
+        } else if (a + 8 <= n + 1) {
+            memcpy(&x, s + a, 8);
+            memcpy(&w, lower, 8);
+    #if PY_LITTLE_ENDIAN
+            if (((x ^ w) & ((((uint64_t)1) << (8 * len)) - 1)) == 0) return 1;
+    #else
+            if (((x ^ w) & ~(~(uint64_t)0 >> (8 * len))) == 0) return 1;
+    #endif
+        }
+    folded:
+        for (i = 0; i < len; i++) {
+            c = s[a + i];
+            if ((c >= 'A' && c <= 'Z' ? c | 0x20 : c) != lower[i]) return 0;
+        }
+        return 1;
+    }
+
+    #if defined(_MSC_VER)
+    #include <intrin.h>
+    static inline int fa_lowest_bit(uint64_t x) { unsigned long i; _BitScanForward64(&i, x); return (int)i; }
+    #else
+    #define fa_lowest_bit(x) __builtin_ctzll(x)
+    #endif
+
     static inline uint64_t fa_fingerprint(const unsigned char *s, Py_ssize_t n) {
         uint64_t a = 0, b = 0, c = 0, h;
         Py_ssize_t i;
@@ -418,6 +460,9 @@ cdef extern from *:
         pass
     const Py_ssize_t FA_MISS
     uint64_t fa_fingerprint(const unsigned char* s, Py_ssize_t n) noexcept nogil
+    bint fa_folded_is(const unsigned char* s, Py_ssize_t a, Py_ssize_t n,
+                      const unsigned char* lower, Py_ssize_t length) noexcept nogil
+    int fa_lowest_bit(uint64_t x) noexcept nogil
     fa_table* fa_table_new(Py_ssize_t cache_size) noexcept
     void fa_table_free(fa_table* t) noexcept
     Py_ssize_t fa_table_find(fa_table* t, object key, const unsigned char* s, Py_ssize_t n,
@@ -544,7 +589,9 @@ cdef struct COffer:
     OfferParam* params
     Py_ssize_t n_params
     int qs                               # the server's weight, thousandths
-    Py_ssize_t same_type                 # the first offer with this type (k itself or earlier)
+    unsigned long long bit               # its bit in essence_mask's answer
+    Py_ssize_t next_same                 # the next offer with this type, or -1
+    unsigned long long type_mask         # the first of its type: the bits of all of them
 
 
 cdef struct Scan:
@@ -561,9 +608,13 @@ cdef struct Scan:
     # parsed, then dropped, so memory stays O(offers) whatever the value.
     COffer* offers                       # NULL: keep every range and skip
     Py_ssize_t n_offers
+    Py_ssize_t* heads                    # the first offer of each distinct type
+    Py_ssize_t n_heads
     int* weights                         # per offer: best weight so far
     long long* specs                     # per offer: its range's specificity
     unsigned long long mask              # the member's offers by type/subtype (essence_mask)
+    Py_ssize_t essence_end               # where its type/subtype ends (-1: not read)
+    int parts                            # its non-'*' parts of type/subtype
     Range small_ranges[SMALL]
     Param small_params[SMALL]
     Skip small_skips[SMALL]
@@ -888,37 +939,85 @@ cdef unsigned long long essence_mask(
     const unsigned char* s, Py_ssize_t n, Py_ssize_t i, Scan* sc
 ) noexcept nogil:
     """Which offers the member at ``i`` matches by type and subtype, if valid:
-    bit k for offer k (from the 64th on, bit 63 for any of them). A member
-    whose type is ``*`` matches every offer; one with an offer's ``type/``,
-    then ``*`` or the offer's subtype, and then a byte that is no tchar,
-    matches it. 0: it matches none, valid or not (rule 10), and negotiation
-    need not read it (``_scan_py.matchable_ranges`` likewise). Each distinct
-    offer type is compared once, the byte after it first."""
-    cdef Py_ssize_t k, j
-    cdef unsigned long long mask = 0, bit, type_equal = 0
+    ``COffer.bit`` of each (bit k for offer k; from the 64th on, bit 63 for
+    any of them). A member whose type is ``*`` matches every offer; one with
+    an offer's ``type/``, then ``*`` or the offer's subtype, and then a byte
+    that is no tchar, matches it. 0: it matches none, valid or not (rule 10),
+    and negotiation need not read it (``_scan_py.matchable_ranges`` likewise).
+    Each distinct offer type is compared once (``sc.heads``), the byte after
+    it first. Where the member's type/subtype ends and how many parts are not
+    ``*`` go to ``sc`` for ``quick_member`` (``essence_end`` -1: a ``*`` type
+    not followed by ``/*``).
+    """
+    cdef Py_ssize_t g, k, j
+    cdef unsigned long long mask = 0
     cdef COffer* o
     if s[i] == 42 and not CLASS[s[i + 1]] & C_TCHAR:  # the type '*'
+        if s[i + 1] == 47 and s[i + 2] == 42 and not CLASS[s[i + 3]] & C_TCHAR:
+            sc.essence_end, sc.parts = i + 3, 0
+        else:
+            sc.essence_end = -1
         return ~(<unsigned long long>0)
-    for k in range(sc.n_offers):
+    for g in range(sc.n_heads):
+        k = sc.heads[g]
         o = &sc.offers[k]
-        bit = <unsigned long long>1 << (k if k < MASK_BITS - 1 else MASK_BITS - 1)
-        if o.same_type < k and o.same_type < MASK_BITS - 1:  # an earlier offer's answer
-            if not (type_equal >> o.same_type) & 1:
-                continue
-        elif not (
+        if not (
             i + o.type_len < n and s[i + o.type_len] == 47  # cheap: the '/' first
-            and span_is(s, i, i + o.type_len, o.type, o.type_len)
+            and fa_folded_is(s, i, n, o.type, o.type_len)
         ):
             continue
-        if k < MASK_BITS - 1:
-            type_equal |= bit
         j = i + o.type_len + 1
-        if (s[j] == 42 and not CLASS[s[j + 1]] & C_TCHAR) or (
-            j + o.sub_len <= n and not CLASS[s[j + o.sub_len]] & C_TCHAR
-            and span_is(s, j, j + o.sub_len, o.sub, o.sub_len)
-        ):
-            mask |= bit
-    return mask
+        if s[j] == 42 and not CLASS[s[j + 1]] & C_TCHAR:
+            sc.essence_end, sc.parts = j + 1, 1
+            return o.type_mask
+        while k >= 0:  # the offers of this type
+            o = &sc.offers[k]
+            if (
+                j + o.sub_len <= n and not CLASS[s[j + o.sub_len]] & C_TCHAR
+                and fa_folded_is(s, j, n, o.sub, o.sub_len)
+            ):
+                mask |= o.bit
+                sc.essence_end, sc.parts = j + o.sub_len, 2
+            k = o.next_same
+        return mask  # no other offer has this type
+    return 0
+
+
+cdef inline void credit(Scan* sc, Py_ssize_t k, long long spec, int weight) noexcept nogil:
+    """Offer ``k`` keeps the weight of its most specific matching range;
+    between equally specific ranges, the higher weight (rule 10)."""
+    if spec > sc.specs[k] or (spec == sc.specs[k] and weight > sc.weights[k]):
+        sc.weights[k], sc.specs[k] = weight, spec
+
+
+cdef Py_ssize_t quick_member(const unsigned char* s, Py_ssize_t n, Scan* sc) noexcept nogil:
+    """Negotiating, the common member whose offers ``essence_mask`` found:
+    its type/subtype, then at most ``OWS ";" OWS "q=" qvalue``, then OWS and
+    a comma or the end. Credit it to those offers and return its end; -1 for
+    any other member (``scan_member`` reads it, to the same result)."""
+    cdef Py_ssize_t p, u
+    cdef int weight = 1000
+    cdef long long spec = <long long>sc.parts << 32  # no parameters
+    cdef unsigned long long offers
+    if sc.essence_end < 0 or sc.n_offers >= MASK_BITS:
+        return -1
+    p = skip_ows(s, sc.essence_end)
+    if s[p] == 59:  # ';' (never past the end: s[n] is NUL)
+        p = skip_ows(s, p + 1)
+        if not (LOWER[s[p]] == 113 and s[p + 1] == 61):  # 'q='
+            return -1
+        u = skip_token(s, p + 2)
+        weight = parse_weight(s, p + 2, u, False)
+        if weight < 0:
+            return -1
+        p = skip_ows(s, u)
+    if p < n and s[p] != 44:
+        return -1
+    offers = sc.mask & ((<unsigned long long>1 << sc.n_offers) - 1)  # n_offers < 64
+    while offers:
+        credit(sc, fa_lowest_bit(offers), spec, weight)
+        offers &= offers - 1
+    return p
 
 
 cdef Py_ssize_t skip_member(const unsigned char* s, Py_ssize_t n, Py_ssize_t i) noexcept nogil:
@@ -970,6 +1069,10 @@ cdef int scan(const unsigned char* s, Py_ssize_t n, bint strict, Scan* sc) excep
             sc.mask = essence_mask(s, n, i, sc)
             if sc.mask == 0:
                 i = skip_member(s, n, i)
+                continue
+            pos = quick_member(s, n, sc)
+            if pos >= 0:
+                i = pos
                 continue
         code = scan_member(s, n, i, strict, sc, &pos)
         if code:
@@ -1180,6 +1283,16 @@ def defer_refcount(shared):
 
 # --- negotiation on C structs --------------------------------------------------
 
+cdef const unsigned char* hold(list keep, str text, Py_ssize_t* length) except NULL:
+    """An offer's text as Latin-1 bytes kept alive in ``keep``, its length in
+    ``length``; NUL padded to a multiple of 8 bytes (``fa_folded_is`` reads
+    them 8 at a time)."""
+    cdef bytes b = (text + "\0" * (-len(text) % 8)).encode("latin-1")
+    keep.append(b)
+    length[0] = len(text)
+    return <const unsigned char*>PyBytes_AS_STRING(b)
+
+
 cdef inline bint span_is(const unsigned char* s, Py_ssize_t a, Py_ssize_t b,
                          const unsigned char* lower, Py_ssize_t length) noexcept nogil:
     """The span ``s[a:b]``, ASCII case folded, equals the lower-case ``lower``."""
@@ -1236,12 +1349,8 @@ cdef bint range_matches(const unsigned char* s, Scan* sc, Range* r, COffer* o) n
 
 
 cdef void score_range(const unsigned char* s, Scan* sc, Range* r) noexcept nogil:
-    """Credit range ``r`` to every offer it matches (rule 10): those of
-    ``sc.mask`` (exact up to the 63rd offer) whose parameters it has.
-
-    Each offer keeps the weight of its most specific matching range; between
-    equally specific ranges, the higher weight.
-    """
+    """Credit range ``r`` to every offer it matches (rule 10, ``credit``):
+    those of ``sc.mask`` (exact up to the 63rd offer) whose parameters it has."""
     cdef Py_ssize_t k
     cdef long long spec = (<long long>r.parts << 32) | r.n_params
     cdef bint matches
@@ -1251,8 +1360,7 @@ cdef void score_range(const unsigned char* s, Scan* sc, Range* r) noexcept nogil
         else:
             matches = (sc.mask >> (MASK_BITS - 1)) & 1 and range_matches(s, sc, r, &sc.offers[k])
         if matches:
-            if spec > sc.specs[k] or (spec == sc.specs[k] and r.weight > sc.weights[k]):
-                sc.weights[k], sc.specs[k] = r.weight, spec
+            credit(sc, k, spec, r.weight)
 
 
 cdef int* scratch(Py_ssize_t n, long long** specs) except NULL:
@@ -1437,15 +1545,18 @@ Offers parsed once; the best of them for each request's Accept value.
 
     cdef tuple _values                   # the offers' media types (what choose returns)
     cdef COffer* _offers
+    cdef Py_ssize_t* _heads              # the first offer of each distinct type
+    cdef Py_ssize_t _n_heads
 
     def __cinit__(self):
         self._offers = NULL
-        self._n = 0
+        self._heads = NULL
+        self._n = self._n_heads = 0
 
     def __init__(self, offers, *, cache_size=_DEFAULT_CACHE_SIZE, max_length=_DEFAULT_MAX_LENGTH):
         cdef Py_ssize_t i, k
         cdef COffer* o
-        cdef bytes b
+        cdef COffer* head
         items = _offers_tuple(offers, "offers")
         parsed = _parse_offers(items)
         self._claim(cache_size, max_length)  # TypeError if set up before
@@ -1455,7 +1566,8 @@ Offers parsed once; the best of them for each request's Accept value.
         self._absent = _absent_choice(parsed)
         self._keep = []
         self._offers = <COffer*>PyMem_Malloc(max(self._n, 1) * sizeof(COffer))
-        if self._offers == NULL:
+        self._heads = <Py_ssize_t*>PyMem_Malloc(max(self._n, 1) * sizeof(Py_ssize_t))
+        if self._offers == NULL or self._heads == NULL:
             self._n = 0
             raise MemoryError()
         # Zeroed first: _release frees what an __init__ cut short allocated (the
@@ -1465,23 +1577,28 @@ Offers parsed once; the best of them for each request's Accept value.
             offer = parsed[i]
             o = &self._offers[i]
             o.qs = offer.qs
-            b = self._hold(offer.type)
-            o.type, o.type_len = <const unsigned char*>PyBytes_AS_STRING(b), len(b)
-            b = self._hold(offer.subtype)
-            o.sub, o.sub_len = <const unsigned char*>PyBytes_AS_STRING(b), len(b)
-            o.same_type = i
-            for k in range(i):
-                if parsed[k].type == offer.type:
-                    o.same_type = k
+            o.type = hold(self._keep, offer.type, &o.type_len)
+            o.sub = hold(self._keep, offer.subtype, &o.sub_len)
+            o.bit = <unsigned long long>1 << (i if i < MASK_BITS - 1 else MASK_BITS - 1)
+            o.next_same = -1
+            for k in range(self._n_heads):
+                if parsed[self._heads[k]].type == offer.type:  # link it after its type's last
+                    head = &self._offers[self._heads[k]]
+                    head.type_mask |= o.bit
+                    while head.next_same >= 0:
+                        head = &self._offers[head.next_same]
+                    head.next_same = i
                     break
+            else:
+                self._heads[self._n_heads] = i
+                self._n_heads += 1
+                o.type_mask = o.bit
             o.params = <OfferParam*>PyMem_Malloc(max(len(offer.params), 1) * sizeof(OfferParam))
             if o.params == NULL:
                 raise MemoryError()
             for k, (name, val) in enumerate(offer.params.items()):
-                b = self._hold(name)
-                o.params[k].name, o.params[k].name_len = <const unsigned char*>PyBytes_AS_STRING(b), len(b)
-                b = self._hold(val)
-                o.params[k].value, o.params[k].value_len = <const unsigned char*>PyBytes_AS_STRING(b), len(b)
+                o.params[k].name = hold(self._keep, name, &o.params[k].name_len)
+                o.params[k].value = hold(self._keep, val, &o.params[k].value_len)
                 o.params[k].fold = name == "charset"
                 o.n_params = k + 1
         fa_publish(&self._state)
@@ -1491,9 +1608,11 @@ Offers parsed once; the best of them for each request's Accept value.
         if self._offers != NULL:
             for i in range(self._n):
                 PyMem_Free(self._offers[i].params)
-            PyMem_Free(self._offers)
+        PyMem_Free(self._offers)
+        PyMem_Free(self._heads)
         self._offers = NULL
-        self._n = 0
+        self._heads = NULL
+        self._n = self._n_heads = 0
 
     def __dealloc__(self):
         self._release()  # _CachedOffers.__dealloc__ releases the caches after
@@ -1508,11 +1627,6 @@ Offers parsed once; the best of them for each request's Accept value.
         """The offers' media types, in server order (a pair gives its first)."""
         return self._values
 
-    cdef bytes _hold(self, str text):
-        cdef bytes b = text.encode("latin-1")
-        self._keep.append(b)
-        return b
-
     cdef int _score(self, value, int* weights, long long* specs) except -1:
         """Each offer's weight and specificity for ``value`` (not None)."""
         cdef const unsigned char* s
@@ -1524,6 +1638,7 @@ Offers parsed once; the best of them for each request's Accept value.
             weights[i], specs[i] = 0, -1
         scan_init(&sc)
         sc.offers, sc.n_offers = self._offers, self._n
+        sc.heads, sc.n_heads = self._heads, self._n_heads
         sc.weights, sc.specs = weights, specs
         try:
             scan(s, n, False, &sc)
@@ -1683,7 +1798,7 @@ def negotiate(value, offers, *, default=None, max_length=_DEFAULT_MAX_LENGTH):
             _per_thread.last = last
         else:
             _last = last
-    index = negotiator.choose_index(value)
+    index = negotiator._index(value)
     if index < 0:
         return default
     offer = items[index]  # this call's own object, not the kept Negotiator's
@@ -2136,22 +2251,16 @@ cdef class _ListNegotiator(_CachedOffers):
         memset(self._offers, 0, max(n, 1) * sizeof(CListOffer))
         for i in range(n):
             o = &self._offers[i]
-            o.name = self._hold(names[i], &o.length)
+            o.name = hold(self._keep, names[i], &o.length)
             if codings:
                 for alias, target in _ALIASES.items():
                     if target == names[i]:
-                        o.alias = self._hold(alias, &o.alias_len)
+                        o.alias = hold(self._keep, alias, &o.alias_len)
                 o.identity = names[i] == _IDENTITY
         self._n = n
         self._items = parsed.values
         fa_publish(&self._state)
         return 0
-
-    cdef const unsigned char* _hold(self, str text, Py_ssize_t* length) except NULL:
-        cdef bytes b = text.encode("latin-1")
-        self._keep.append(b)
-        length[0] = len(b)
-        return <const unsigned char*>PyBytes_AS_STRING(b)
 
     cdef Py_ssize_t _best(self, const unsigned char* s, Py_ssize_t n) except -2:
         """The scorer of the header's grammar over a present value."""
