@@ -260,10 +260,10 @@ cdef extern from *:
 # The value cache of a negotiator, one table per thread group (see the top):
 # recent values (a one-byte-kind str or bytes of at most CACHE_KEY_MAX_LENGTH
 # characters) with their answer, in sets of two entries. A value's set comes
-# from a fingerprint of its length and of three 8-byte words (first, middle,
-# last), computed in a few instructions, not from Python's hash: a request's
-# header is a new str each time, whose siphash would cost more than the
-# negotiation. A hit is the same object, or equal bytes (memcmp). A miss
+# from a fingerprint of its length and of five 8-byte words (the first and the
+# last 16 bytes, the middle), computed in a few instructions, not from
+# Python's hash: a request's header is a new str each time, whose siphash
+# would cost more than the negotiation. A hit is the same object, or equal bytes (memcmp). A miss
 # replaces the set's less recently used entry; values whose fingerprints
 # collide only miss more often, so no input makes a look-up cost more than
 # two comparisons. Without the GIL a table is locked (PyMutex) while read or
@@ -335,7 +335,7 @@ cdef extern from *:
     #endif
 
     static inline uint64_t fa_fingerprint(const unsigned char *s, Py_ssize_t n) {
-        uint64_t a = 0, b = 0, c = 0, h;
+        uint64_t a = 0, b = 0, c = 0, d = 0, e = 0, h;
         Py_ssize_t i;
         if (n >= 8) {
             memcpy(&a, s, 8);
@@ -344,9 +344,14 @@ cdef extern from *:
         } else {
             for (i = 0; i < n; i++) a = (a << 8) | s[i];
         }
+        if (n >= 16) {  /* the first and last 16 bytes, whole */
+            memcpy(&d, s + 8, 8);
+            memcpy(&e, s + n - 16, 8);
+        }
         h = ((uint64_t)n * 0x9E3779B97F4A7C15ULL) ^ (a * 0xBF58476D1CE4E5B9ULL);
         h = ((h << 27) | (h >> 37)) ^ (b * 0x94D049BB133111EBULL);
         h = ((h << 31) | (h >> 33)) ^ (c * 0xD6E8FEB86659FD93ULL);
+        h = ((h << 17) | (h >> 47)) ^ ((d + ((e << 29) | (e >> 35))) * 0xBF58476D1CE4E5B9ULL);
         h ^= h >> 32;
         h *= 0x9E3779B97F4A7C15ULL;
         return h ^ (h >> 29);
