@@ -709,7 +709,7 @@ cdef inline Py_ssize_t skip_ows(const unsigned char* s, Py_ssize_t i) noexcept n
     return i
 
 
-cdef int parse_weight(const unsigned char* s, Py_ssize_t v, Py_ssize_t u, bint strict) noexcept nogil:
+cdef inline int parse_weight(const unsigned char* s, Py_ssize_t v, Py_ssize_t u, bint strict) noexcept nogil:
     """The qvalue in thousandths, or minus an error code (RFC 9110 §12.4.2)."""
     cdef Py_ssize_t length = u - v, i, first
     cdef int weight = 0, digits
@@ -950,12 +950,14 @@ cdef unsigned long long essence_mask(
     that is no tchar, matches it. 0: it matches none, valid or not (rule 10),
     and negotiation need not read it (``_scan_py.matchable_ranges`` likewise).
     Each distinct offer type is compared once (``sc.heads``), the byte after
-    it first. Where the member's type/subtype ends and how many parts are not
-    ``*`` go to ``sc`` for ``quick_member`` (``essence_end`` -1: a ``*`` type
-    not followed by ``/*``).
+    it first; each subtype of that type, its first byte first. Where the
+    member's type/subtype ends and how many parts are not ``*`` go to ``sc``
+    for ``quick_member`` (``essence_end`` -1: a ``*`` type not followed by
+    ``/*``).
     """
     cdef Py_ssize_t g, k, j
     cdef unsigned long long mask = 0
+    cdef unsigned char first
     cdef COffer* o
     if s[i] == 42 and not CLASS[s[i + 1]] & C_TCHAR:  # the type '*'
         if s[i + 1] == 47 and s[i + 2] == 42 and not CLASS[s[i + 3]] & C_TCHAR:
@@ -975,10 +977,12 @@ cdef unsigned long long essence_mask(
         if s[j] == 42 and not CLASS[s[j + 1]] & C_TCHAR:
             sc.essence_end, sc.parts = j + 1, 1
             return o.type_mask
+        first = LOWER[s[j]]
         while k >= 0:  # the offers of this type
             o = &sc.offers[k]
             if (
-                j + o.sub_len <= n and not CLASS[s[j + o.sub_len]] & C_TCHAR
+                o.sub[0] == first  # cheap: the first byte first
+                and j + o.sub_len <= n and not CLASS[s[j + o.sub_len]] & C_TCHAR
                 and fa_folded_is(s, j, n, o.sub, o.sub_len)
             ):
                 mask |= o.bit
