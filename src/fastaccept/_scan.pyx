@@ -733,11 +733,12 @@ cdef inline int parse_weight(const unsigned char* s, Py_ssize_t v, Py_ssize_t u,
         return 1000
     if s[v] == 46 and strict:
         return -SHORT_WEIGHT
-    digits = <int>(u - first)
-    while digits < 3:
-        weight *= 10
-        digits += 1
-    return weight
+    digits = <int>(u - first)  # 0 to 3: thousandths
+    if digits == 2:
+        return weight * 10
+    if digits == 1:
+        return weight * 100
+    return weight if digits == 3 else 0
 
 
 cdef inline bint same_name(const unsigned char* s, Param* a, Param* b) noexcept nogil:
