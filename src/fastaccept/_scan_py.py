@@ -812,7 +812,10 @@ def _negotiate_list(
     max_length: int | None,
 ) -> Any:
     """A list header's one-call form: the kept negotiator of ``kind`` chooses."""
-    items = offers_tuple(offers, kind._header.noun)
+    if type(offers) is tuple or type(offers) is list:  # no str: no checks
+        items = tuple(offers)
+    else:
+        items = offers_tuple(offers, kind._header.noun)
     kept = _kept_lists[kind].negotiators
     negotiator = kept_negotiator(kept, kind, items, max_length)
     index = negotiator.choose_index(value)
