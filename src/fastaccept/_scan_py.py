@@ -169,13 +169,10 @@ def matchable_ranges(text: str, offers: OfferSet) -> list[RangeTuple] | None:
     if '"' in text:
         return None
     wanted = offers.by_essence
-    fold = text != text.lower()  # tokens are compared lower-case
     ranges: list[RangeTuple] = []
     for member in text.split(","):
         essence, _, params_text = member.partition(";")
-        essence = essence.strip(" \t")
-        if fold:
-            essence = essence.lower()
+        essence = essence.strip(" \t").lower()
         if essence not in wanted:
             if "/" in essence or not essence:
                 continue  # empty, or a type/subtype (valid or not) no offer has
