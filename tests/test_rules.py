@@ -94,12 +94,12 @@ def test_rule4_every_spelling_of_the_qvalue_grammar(engine: Engine) -> None:
 def test_rule4_the_weights_read_stay_bounded() -> None:
     # The pure engine keeps the spellings it has read: valid ones only, so a
     # client sending distinct invalid weights grows nothing.
-    before = len(_member._QVALUES), len(_member._SHORT_QVALUES)
+    before = len(_member.QVALUES), len(_member._SHORT_QVALUES)
     for i in range(2000):
         assert _member.weight(f"0.{i:04d}", strict=False) < 0  # four digits
         assert _member.weight(f".{i:04d}", strict=False) < 0
-    assert (len(_member._QVALUES), len(_member._SHORT_QVALUES)) == before
-    assert len(_member._QVALUES) <= 1117 and len(_member._SHORT_QVALUES) <= 1110
+    assert (len(_member.QVALUES), len(_member._SHORT_QVALUES)) == before
+    assert len(_member.QVALUES) <= 1117 and len(_member._SHORT_QVALUES) <= 1110
 
 
 # Rule 5: a repeated parameter name is invalid.

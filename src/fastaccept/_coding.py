@@ -93,19 +93,21 @@ class CodingSet:
     """Offered codings in server order, validated and parsed once.
 
     ``values`` are the offers as given (what a choice returns), ``names``
-    their canonical codings, ``by_name`` the indexes of each name's offers,
-    ``absent_best`` the choice when the header is absent.
+    their canonical codings, ``spellings`` the canonical coding each name
+    in a value that can score an offer stands for (an offered coding, an
+    alias of one such as ``x-gzip`` for ``gzip``, and ``*``), ``absent_best``
+    the choice when the header is absent.
     """
 
-    __slots__ = ("absent_best", "by_name", "names", "values")
+    __slots__ = ("absent_best", "names", "spellings", "values")
 
     def __init__(self, offers: Iterable[str]) -> None:
         self.values: tuple[str, ...] = tuple(offers)
         self.names = tuple(parse_coding(offer) for offer in self.values)
-        by_name: dict[str, list[int]] = {}
-        for index, name in enumerate(self.names):
-            by_name.setdefault(name, []).append(index)
-        self.by_name = {name: tuple(hits) for name, hits in by_name.items()}
+        self.spellings = {name: name for name in (*self.names, "*")}
+        for alias, name in ALIASES.items():
+            if name in self.names:
+                self.spellings[alias] = name
         self.absent_best = absent_coding(self.names)
 
     def __len__(self) -> int:
@@ -124,7 +126,7 @@ def absent_coding(names: Sequence[str]) -> int:
 
 def coding_scores(
     items: Sequence[CodingTuple], offers: CodingSet
-) -> tuple[list[int], list[int]]:
+) -> list[tuple[int, int]]:
     """Per offer: its weight in thousandths, and where it came from (RFC 9110
     §12.5.3).
 
@@ -133,30 +135,22 @@ def coding_scores(
     members (1 if none is above 0); else 0. ``identity;q=0``, or ``*;q=0``
     without an ``identity`` entry, leaves identity at 0.
     """
-    own: dict[str, int] = {}
-    star = -1
+    own: dict[str, int] = {}  # and "*"'s
     lowest = 1000
-    wanted = offers.by_name
+    offered = offers.spellings.get
     for coding, weight in items:
-        if 0 < weight < lowest:
+        if weight < lowest and weight:
             lowest = weight
-        if coding == "*":
-            star = max(star, weight)
-            continue
-        name = ALIASES.get(coding, coding)
-        if name in wanted and own.get(name, -1) < weight:
+        name = offered(coding)
+        if name is not None and own.get(name, -1) < weight:
             own[name] = weight
-    weights = [0] * len(offers)
-    sources = [IMPLICIT] * len(offers)
-    for index, name in enumerate(offers.names):
-        found = own.get(name)
-        if found is not None:
-            weights[index], sources[index] = found, OWN
-        elif star >= 0:
-            weights[index], sources[index] = star, STAR
-        elif name == IDENTITY:
-            weights[index] = lowest
-    return weights, sources
+    star = own.get("*", -1)
+    return [
+        (own[name], OWN) if name in own
+        else (star, STAR) if star >= 0
+        else (lowest if name == IDENTITY else 0, IMPLICIT)
+        for name in offers.names
+    ]  # fmt: skip
 
 
 def coding_weight(items: Sequence[CodingTuple], offers: CodingSet) -> int:
@@ -174,14 +168,13 @@ def rank_codings(
     (header absent): every offer at 1, ``identity`` first.
     """
     if items is None:
-        weights = [1000] * len(offers)
-        sources = [int(name == IDENTITY) for name in offers.names]
+        scores = [(1000, int(name == IDENTITY)) for name in offers.names]
     else:
-        weights, sources = coding_scores(items, offers)
+        scores = coding_scores(items, offers)
     ordered = sorted(
-        (-weights[index], -sources[index], index)
-        for index in range(len(offers))
-        if weights[index]
+        (-weight, -source, index)
+        for index, (weight, source) in enumerate(scores)
+        if weight
     )
     return [(index, -weight) for weight, _, index in ordered]
 
@@ -195,11 +188,8 @@ def best_coding(items: Sequence[CodingTuple] | None, offers: CodingSet) -> int:
     """
     if items is None:
         return offers.absent_best
-    weights, sources = coding_scores(items, offers)
-    best, best_weight, best_source = -1, 0, -1
-    for index, weight in enumerate(weights):
-        if weight > best_weight or (
-            weight == best_weight and weight and sources[index] > best_source
-        ):
-            best, best_weight, best_source = index, weight, sources[index]
+    best, best_score = -1, (0, OWN + 1)  # below any weight above 0
+    for index, score in enumerate(coding_scores(items, offers)):
+        if score > best_score:  # on a tie the earlier offer stays
+            best, best_score = index, score
     return best

@@ -18,10 +18,11 @@ The exact readers (``_member.scan_member`` and ``scan_weight``,
 ``_coding.scan_coding``, ``_language.scan_language``) are the reference
 reading of the grammar: single-class patterns, and the first violation ends
 a member. Besides them the pure-Python engine (``_scan_py``) has one fast
-path per header kind, which reads the members real clients send in one match
-and leaves any other member to the exact reader: ``COMMON_VALUE`` and
+path per header kind, which validates what real clients send in one match
+and leaves anything else to the exact reader: ``COMMON_VALUE`` and
 ``COMMON_MEMBER`` (Accept: one common member, in a whole value or alone),
-``FAST_CODING`` and ``FAST_LANGUAGE``. They are there for speed only: the
+``FAST_CODING`` and ``FAST_LANGUAGE`` (a whole value of common members).
+They are there for speed only: the
 pure engine is to stay at least 2x the fastest pure-Python peer, and
 benchmarks/README.md has the measurements with them ("Targets against the
 run above": cold ``negotiate`` 2.1x-2.9x falcon, the fastest peer;
@@ -29,6 +30,8 @@ run above": cold ``negotiate`` 2.1x-2.9x falcon, the fastest peer;
 """
 
 from __future__ import annotations
+
+import sys
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -154,6 +157,18 @@ CORS_MAX_LENGTH: Final = 128
 # --- Patterns of the modules both engines share -------------------------
 # (``_text``, and the exact readers ``_member``, ``_coding``, ``_language``)
 
+#: Whether ``re`` has possessive quantifiers (``*+``, ``++``, ``?+``: Python
+#: 3.11 and later). The fast patterns below write one after each repeat: a
+#: repeat that never gives back what it took leaves sre no backtracking state
+#: to keep, so a match costs about half as much, and it stays linear on a
+#: value of any length (a greedy repeated group keeps a stack that grows with
+#: each repetition). It changes no match, as each repeat is followed by a
+#: character it cannot take: a token by a delimiter, OWS by what is not
+#: whitespace, a member by a comma or the end. Without them the repeats are
+#: plain greedy ones, and ``_scan_py`` reads long values member by member.
+POSSESSIVE: Final = sys.version_info >= (3, 11)
+_P: Final = "+" if POSSESSIVE else ""
+
 _ALPHA_CLASS: Final = _class(_ALPHA)
 _DIGIT_CLASS: Final = _class(_DIGIT)
 _ALPHANUM_CLASS: Final = _class(_ALPHANUM)
@@ -194,7 +209,9 @@ QVALUE: Final = rf"0(?:\.({_DIGIT_CLASS}{{0,3}}))?|1(?:\.0{{0,3}})?"
 PRIMARY_SUBTAG: Final = _ALPHA_CLASS + "{1,9}"
 SUBTAG: Final = _ALPHANUM_CLASS + "{1,9}"
 #: A whole language range without ``*``: an offered language tag.
-LANGUAGE_TAG: Final = rf"{_ALPHA_CLASS}{{1,8}}(?:-{_ALPHANUM_CLASS}{{1,8}})*"
+LANGUAGE_TAG: Final = (
+    rf"{_ALPHA_CLASS}{{1,8}}{_P}(?:-{_ALPHANUM_CLASS}{{1,8}}{_P})*{_P}"
+)
 
 #: A character that is no header byte (field values are octets, RFC 9110
 #: §5.5), as ``_text`` reads a ``str``.
@@ -208,9 +225,20 @@ NON_LATIN1: Final = r"[^\x00-\xff]"
 #:     #element => [ element ] *( OWS "," OWS [ element ] )
 LIST_SEPARATORS: Final = "[ \t,]*"
 
+
+def _list_of(member: str) -> str:
+    """A whole list value (RFC 9110 §5.6.1.2) of ``member``s only, each then
+    OWS and a comma or the end; empty members and OWS allowed."""
+    seps, ows = LIST_SEPARATORS + _P, OWS + _P
+    return rf"{seps}(?:{member}{ows}(?:,{seps}|\Z))*{_P}"
+
+
 #: Any CORS-unsafe request-header byte (Fetch): the pure engine's CORS check
 #: (``Accept.cors_safelisted``, ``is_cors_safelisted``).
 CORS_UNSAFE: Final = _class(_CORS_UNSAFE)
+
+_TOKEN_RUN: Final = TOKEN + _P
+_OWS_RUN: Final = OWS + _P
 
 #: The Accept fast path: the members real clients send, ``type/subtype`` and
 #: token-valued parameters (the weight among them) (RFC 9110 §12.5.1, §5.6.6)::
@@ -225,32 +253,35 @@ CORS_UNSAFE: Final = _class(_CORS_UNSAFE)
 #: followed by a fixed delimiter, so a failed match backtracks at most once
 #: over each character; ``_scan_py`` checks what it does not (``*/x``, the
 #: weight, repeated names).
-_COMMON_RANGE: Final = rf"{TOKEN}/{TOKEN}(?:{OWS};{OWS}{TOKEN}={TOKEN})*"
-#: One common member, OWS around it.
-COMMON_MEMBER: Final = rf"{OWS}{_COMMON_RANGE}{OWS}"
-#: A value made of common members only (empty members and OWS allowed).
-COMMON_VALUE: Final = (
-    rf"{LIST_SEPARATORS}(?:{_COMMON_RANGE}{OWS}(?:,{LIST_SEPARATORS}|\Z))*"
+_COMMON_RANGE: Final = (
+    rf"{_TOKEN_RUN}/{_TOKEN_RUN}"
+    rf"(?:{_OWS_RUN};{_OWS_RUN}{_TOKEN_RUN}={_TOKEN_RUN})*{_P}"
 )
+#: One common member, OWS around it.
+COMMON_MEMBER: Final = rf"{_OWS_RUN}{_COMMON_RANGE}{_OWS_RUN}"
+#: A value made of common members only (empty members and OWS allowed).
+COMMON_VALUE: Final = _list_of(_COMMON_RANGE)
 
 #: The optional weight of a common list member (RFC 9110 §12.4.2)::
 #:
 #:     weight = OWS ";" OWS "q=" qvalue
 #:
-#: ``q`` in either case and a qvalue-shaped number (``_member.exact_weight``
-#: then checks it), its group; then OWS.
-_FAST_WEIGHT: Final = rf"(?:{OWS};{OWS}[qQ]=([01](?:\.{_DIGIT_CLASS}{{0,3}})?))?{OWS}"
-#: The Accept-Encoding fast path: the coding, then the weight if any (RFC 9110
-#: §12.5.3, §8.4.1). Every part after the coding is optional, so a match never
-#: backtracks over it; a member it does not cover whole is read by
-#: ``_coding.scan_coding``::
+#: ``q`` in either case and a qvalue-shaped number, which ``_scan_py`` then
+#: checks with ``_member.exact_weight``.
+_FAST_WEIGHT: Final = (
+    rf"(?:{_OWS_RUN};{_OWS_RUN}[qQ]=[01](?:\.{_DIGIT_CLASS}{{0,3}}{_P})?{_P})?{_P}"
+)
+#: The Accept-Encoding fast path: a value of common members only, each the
+#: coding, then the weight if any (RFC 9110 §12.5.3, §8.4.1). A value it does
+#: not cover whole is read member by member by ``_coding.scan_coding``::
 #:
 #:     Accept-Encoding = #( codings [ weight ] )
 #:     codings         = content-coding / "identity" / "*"
 #:     content-coding  = token
-FAST_CODING: Final = rf"({TOKEN}){_FAST_WEIGHT}"
-#: The Accept-Language fast path, the same way: the range, then the weight if
-#: any; ``_language.scan_language`` reads the rest (RFC 9110 §12.5.4)::
+FAST_CODING: Final = _list_of(rf"{_TOKEN_RUN}{_FAST_WEIGHT}")
+#: The Accept-Language fast path, the same way: each member the range, then
+#: the weight if any; ``_language.scan_language`` reads any other value
+#: (RFC 9110 §12.5.4)::
 #:
 #:     Accept-Language = #( language-range [ weight ] )
-FAST_LANGUAGE: Final = rf"(\*|{LANGUAGE_TAG}){_FAST_WEIGHT}"
+FAST_LANGUAGE: Final = _list_of(rf"(?:\*|{LANGUAGE_TAG}){_FAST_WEIGHT}")

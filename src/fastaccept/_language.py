@@ -106,9 +106,17 @@ class TagSet:
     their lower-case subtags, ``by_primary`` the indexes of the tags of each
     first subtag (only a range with the same first subtag, or ``*``, can
     match a tag), ``absent_best`` the choice when the header is absent.
+
+    ``prefixes`` holds, worked out once by ``relation``, what a range
+    relates to (``Hits``) for ``*`` and for each prefix of a tag (``en`` and
+    ``en-gb`` for ``en-GB``): for the prefix as a range with q > 0, with
+    q = 0, and for any longer range with q > 0 whose longest prefix among
+    them it is (``en-us`` for ``en``: none of its subtags after the prefix
+    leads to a tag, so it shares with each tag what the prefix shares).
+    A range with no prefix there relates to no tag.
     """
 
-    __slots__ = ("absent_best", "by_primary", "subtags", "values")
+    __slots__ = ("absent_best", "by_primary", "prefixes", "subtags", "values")
 
     def __init__(self, tags: Iterable[str]) -> None:
         self.values: tuple[str, ...] = tuple(tags)
@@ -117,8 +125,43 @@ class TagSet:
         for index, subtags in enumerate(self.subtags):
             by_primary.setdefault(subtags[0], []).append(index)
         self.by_primary = {key: tuple(hits) for key, hits in by_primary.items()}
+        self.prefixes = {
+            "-".join(prefix): (
+                self._hits(prefix, 1),
+                self._hits(prefix, 0),
+                self._hits((*prefix, ""), 1),  # "": a subtag no tag has
+            )
+            for subtags in self.subtags
+            for prefix in (subtags[:end] for end in range(1, len(subtags) + 1))
+        }
+        every = tuple((index, STAR << _RELATION_SHIFT) for index in range(len(self)))
+        self.prefixes["*"] = (every, every, ())
         #: Header absent: the first tag (RFC 9110 §12.5.4: any language).
         self.absent_best = 0 if self.values else -1
+
+    def _hits(self, range_subtags: Sequence[str], weight: int) -> Hits:
+        """The tags a range (not ``*``) with q ``weight`` relates to."""
+        found = []
+        for index in self.by_primary.get(range_subtags[0], ()):
+            related = relation(range_subtags, weight, self.subtags[index])
+            if related is not None:
+                shared, closeness = related
+                found.append(
+                    (index, shared << _SHARED_SHIFT | closeness << _RELATION_SHIFT)
+                )
+        return tuple(found)
+
+    def extended(self, rng: str, primary: str) -> Hits:
+        """What a range with q > 0 that is no prefix of a tag, of three
+        subtags or more with the first subtag ``primary`` of a tag, relates
+        to: that of its longest prefix in ``prefixes``."""
+        cut = rng.rfind("-")
+        while cut > len(primary):
+            known = self.prefixes.get(rng[:cut])
+            if known is not None:
+                return known[2]
+            cut = rng.rfind("-", 0, cut)
+        return self.prefixes[primary][2]
 
     def __len__(self) -> int:
         return len(self.subtags)
@@ -150,49 +193,62 @@ def relation(
     return (shared, SAME_LANGUAGE) if len(tag[0]) > 1 else None
 
 
-#: A tag's deciding range, as (leading subtags shared, relation, weight,
-#: -position among the members): the greatest decides. None: no range relates.
-Decision: TypeAlias = "tuple[int, int, int, int] | None"
+#: A deciding key: (leading subtags shared, relation, weight) packed into one
+#: int that orders as that tuple does; 0 when no range decides.
+_RELATION_SHIFT: Final = 10  # a weight, 0 to 1000, fits below
+_SHARED_SHIFT: Final = 13  # a relation, 0 to 4, fits below
+_WEIGHT_MASK: Final = (1 << _RELATION_SHIFT) - 1
+#: The tags one range relates to: (tag index, its key without the weight)
+#: for each.
+Hits: TypeAlias = "tuple[tuple[int, int], ...]"
 
 
-def decisions(items: Sequence[RangeTuple], tags: TagSet) -> list[Decision]:
-    """Per tag, its deciding range (docs/rules.md rule 19).
+def decisions(items: Sequence[RangeTuple], tags: TagSet) -> tuple[list[int], list[int]]:
+    """Per tag, its deciding range (docs/rules.md rule 19): its key, and its
+    position among the members.
 
     Among the ranges related to the tag, the one sharing the most leading
     subtags with it, then the closer relation, then the higher q, then the
     first listed; ``*`` relates to every tag, sharing none. Its q is the
     tag's weight; q=0 refuses the tag (RFC 9110 §12.5.4).
     """
-    best: list[Decision] = [None] * len(tags)
-    every = range(len(tags))
-    by_primary, subtags_of = tags.by_primary, tags.subtags
+    keys = [0] * len(tags.values)
+    positions = [0] * len(tags.values)
+    prefixes = tags.prefixes
     for position, (rng, weight) in enumerate(items):
-        if rng == "*":
-            found = (0, STAR, weight, -position)
-            for index in every:
-                key = best[index]
-                if key is None or found > key:
-                    best[index] = found
+        known = prefixes.get(rng)
+        if known is not None:
+            hits = known[0] if weight else known[1]
+        elif weight:  # lookup or the same language, by its longest prefix
+            primary, _, rest = rng.partition("-")
+            known = prefixes.get(primary)
+            if known is None:
+                continue  # no tag has its first subtag
+            hits = tags.extended(rng, primary) if "-" in rest else known[2]
+        else:
             continue
-        subtags = rng.split("-")
-        for index in by_primary.get(subtags[0], ()):
-            related = relation(subtags, weight, subtags_of[index])
-            if related is not None:
-                found = (related[0], related[1], weight, -position)
-                key = best[index]
-                if key is None or found > key:
-                    best[index] = found
-    return best
+        for index, base in hits:
+            key = base | weight
+            if key > keys[index]:  # on a tie the range listed first stays
+                keys[index] = key
+                positions[index] = position
+    return keys, positions
 
 
-def _preference(decision: tuple[int, int, int, int]) -> tuple[int, bool, int, int, int]:
+def _preference(key: int, position: int) -> tuple[int, bool, int, int, int]:
     """How an acceptable tag ranks, the greatest first: the highest weight,
     then a language range over ``*``, then the deciding range listed first
     (RFC 9110 §12.5.4: at equal weights the order is a priority), then the
     closer relation, then more shared subtags (RFC 4647 §3.4 tries the
     longest truncation first); server order breaks what is left."""
-    shared, related, weight, before = decision
-    return (weight, related != STAR, before, related, shared)
+    related = key >> _RELATION_SHIFT & 7
+    return (
+        key & _WEIGHT_MASK,
+        related != STAR,
+        -position,
+        related,
+        key >> _SHARED_SHIFT,
+    )
 
 
 def rank_languages(
@@ -202,9 +258,10 @@ def rank_languages(
     ``None`` (header absent): every tag at 1, in server order."""
     if items is None:
         return [(index, 1000) for index in range(len(tags))]
+    keys, positions = decisions(items, tags)
     ranked = sorted(
-        ((_preference(d), -index) for index, d in enumerate(decisions(items, tags))
-         if d is not None and d[2]),
+        ((_preference(key, positions[index]), -index)
+         for index, key in enumerate(keys) if key & _WEIGHT_MASK),
         reverse=True,
     )  # fmt: skip
     return [(-index, preference[0]) for preference, index in ranked]
@@ -218,17 +275,21 @@ def best_language(items: Sequence[RangeTuple] | None, tags: TagSet) -> int:
     """
     if items is None:
         return tags.absent_best
-    best, best_preference = -1, (0, False, 0, 0, 0)
-    for index, decision in enumerate(decisions(items, tags)):
-        if decision is not None and decision[2]:
-            preference = _preference(decision)
-            if preference > best_preference:  # on a tie the earlier tag stays
-                best, best_preference = index, preference
+    keys, positions = decisions(items, tags)
+    best, best_weight = -1, 0
+    for index, key in enumerate(keys):
+        weight = key & _WEIGHT_MASK  # the preference's first part
+        if weight > best_weight or (
+            weight == best_weight
+            and weight
+            and _preference(key, positions[index])
+            > _preference(keys[best], positions[best])
+        ):  # on a tie the earlier tag stays
+            best, best_weight = index, weight
     return best
 
 
 def language_weight(items: Sequence[RangeTuple], tags: TagSet) -> int:
     """The weight in thousandths the members give the first tag: its
     deciding range's q, 0 when no range relates to it."""
-    decision = decisions(items, tags)[0]
-    return 0 if decision is None else decision[2]
+    return decisions(items, tags)[0][0] & _WEIGHT_MASK

@@ -25,11 +25,11 @@ class ListHeader:
     ``field`` names the header in errors; ``noun`` the offers in errors
     (``codings``). ``grammar`` numbers the member grammar for the Cython
     engine's scanner; for the pure engine, ``fast`` is a pattern source
-    (``_grammar``) that reads a common member in one match (name, then
-    weight) and ``scan_member`` reads any member exactly. ``offer_set``
-    validates the offers once (``offers``); ``best``, ``rank`` and ``weight`` score
-    members against them (weights in thousandths); ``member`` is the named
-    tuple a parsed member becomes.
+    (``_grammar``) that validates a whole value of common members (name,
+    then weight) in one match, and ``scan_member`` reads any member exactly.
+    ``offer_set`` validates the offers once (``offers``); ``best``, ``rank``
+    and ``weight`` score members against them (weights in thousandths);
+    ``member`` is the named tuple a parsed member becomes.
     """
 
     __slots__ = (

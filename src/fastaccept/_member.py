@@ -55,8 +55,8 @@ _QVALUE: Final = pattern(QVALUE, globals())
 #: Each qvalue spelling met so far, with its thousandths, and the same for
 #: the legacy ``.d``/``.dd``/``.ddd`` form: a dict look-up
 #: per weight, and bounded, since only valid spellings are kept (1,117 and
-#: 1,110 of them).
-_QVALUES: dict[str, int] = {}
+#: 1,110 of them). The pure engine's list fast path reads ``QVALUES`` first.
+QVALUES: dict[str, int] = {}
 _SHORT_QVALUES: dict[str, int] = {}
 
 
@@ -78,9 +78,9 @@ def _learn(table: dict[str, int], text: str, spelled: str) -> int:
 
 def weight(value: str, strict: bool) -> int:
     """The qvalue in thousandths, or minus an error code (RFC 9110 §12.4.2)."""
-    found = _QVALUES.get(value)
+    found = QVALUES.get(value)
     if found is None:
-        found = _learn(_QVALUES, value, value)
+        found = _learn(QVALUES, value, value)
     if found >= 0:
         return found
     if value[:1] != "." or len(value) == 1:
@@ -96,9 +96,9 @@ def weight(value: str, strict: bool) -> int:
 def exact_weight(value: str) -> int:
     """The qvalue in thousandths, or ``-BAD_WEIGHT``: the grammar alone, no
     legacy form (RFC 9110 §12.4.2; Accept-Encoding, Accept-Language)."""
-    found = _QVALUES.get(value)
+    found = QVALUES.get(value)
     if found is None:
-        found = _learn(_QVALUES, value, value)
+        found = _learn(QVALUES, value, value)
     return found if found >= 0 else -E.BAD_WEIGHT
 
 

@@ -16,6 +16,7 @@ the same way, each member read by the grammar of ``_coding`` or
 from __future__ import annotations
 
 import re
+import sys
 from _thread import allocate_lock
 from collections.abc import Iterable
 from functools import partial
@@ -34,6 +35,7 @@ from ._grammar import (
     CORS_MAX_LENGTH,
     CORS_UNSAFE,
     LIST_SEPARATORS,
+    POSSESSIVE,
 )
 from ._limits import (
     DEFAULT_CACHE_SIZE,
@@ -48,6 +50,7 @@ from ._limits import (
 from ._lists import ListHeader
 from ._match import OfferSet, best_index, rank
 from ._member import (
+    QVALUES,
     OfferSpec,
     RangeTuple,
     exact_weight,
@@ -79,14 +82,16 @@ if TYPE_CHECKING:
 #: common member. Anything else takes the exact path, ``scan_member``.
 _COMMON_VALUE: Final = re.compile(COMMON_VALUE)
 _COMMON_MEMBER: Final = re.compile(COMMON_MEMBER)
-#: The longest value ``common_ranges`` and the longest member
-#: ``matchable_ranges`` read, in characters; longer ones (longer than real
-#: clients send) take the exact path. A regular expression's repeated group
-#: keeps a backtracking stack that grows with each repetition, so on a 1 MiB
-#: value the patterns cost more per byte than on a short one; the exact path
-#: stays linear, and stops reading a member at its first violation.
-_FAST_VALUE_MAX: Final = 4096
-_FAST_MEMBER_MAX: Final = 256
+#: The longest value ``common_ranges`` and ``common_items`` read, and the
+#: longest member ``matchable_ranges`` reads, in characters; longer ones
+#: (longer than real clients send) take the exact path. A regular
+#: expression's repeated group keeps a backtracking stack that grows with
+#: each repetition, so on a 1 MiB value the patterns cost more per byte than
+#: on a short one; the exact path stays linear, and stops reading a member at
+#: its first violation. With possessive quantifiers (``_grammar.POSSESSIVE``)
+#: the patterns keep no such stack, and a value of any length is read whole.
+_FAST_VALUE_MAX: Final = sys.maxsize if POSSESSIVE else 4096
+_FAST_MEMBER_MAX: Final = sys.maxsize if POSSESSIVE else 256
 _SEPARATORS: Final = re.compile(LIST_SEPARATORS)
 #: Any CORS-unsafe byte (Fetch), written from ``_grammar``'s one table of them.
 _CORS_UNSAFE: Final = re.compile(CORS_UNSAFE)
@@ -532,7 +537,7 @@ _media_type_negotiator: Final = partial(media_type_negotiator, Negotiator)
 
 #: A member of a list value as the engine builds it: (name, weight).
 Item = tuple[str, int]
-#: Each description's common-member pattern, compiled once, by header name.
+#: Each description's common-value pattern, compiled once, by header name.
 _FAST: Final = {
     header.field: re.compile(header.fast) for header in (ENCODING, LANGUAGE)
 }
@@ -540,18 +545,46 @@ if TYPE_CHECKING:
     _Values = TypeVar("_Values", AcceptEncoding, AcceptLanguage)
 
 
+def common_items(text: str, header: ListHeader) -> list[Item] | None:
+    """The members of a value of common members only, or None for the exact path
+    (``scan_list``).
+
+    ``header.fast`` (``_grammar``) validates the whole value first, so its
+    members hold only a name, OWS and ``;q=`` with a qvalue-shaped weight:
+    without OWS they split on ``,`` and ``;q=`` like plain text. None as
+    soon as a weight breaks the qvalue grammar (``exact_weight``).
+    """
+    if len(text) > _FAST_VALUE_MAX or _FAST[header.field].fullmatch(text) is None:
+        return None
+    text = text.lower().replace(" ", "")
+    if "\t" in text:
+        text = text.replace("\t", "")
+    items: list[Item] = []
+    for member in text.split(","):
+        if member:
+            name, _, q = member.partition(";q=")
+            if not q:
+                items.append((name, 1000))
+                continue
+            found = QVALUES.get(q)
+            if found is None:
+                found = exact_weight(q)
+                if found < 0:
+                    return None
+            items.append((name, found))
+    return items
+
+
 def scan_list(
     text: str, strict: bool, header: ListHeader
 ) -> tuple[list[Item], list[RawSkip]]:
-    """Scan a whole list value by ``header``'s grammar.
+    """Scan a whole list value by ``header``'s grammar, member by member.
 
-    Each member is tried with the common-member pattern (over at most
-    ``_FAST_MEMBER_MAX`` characters) and, where that does not cover it whole,
-    read by the exact ``header.scan_member``: a member stops being read at
-    its first violation, and the scan goes on at its end (``member_end``).
-    In strict mode the first violation is the only skip.
+    Each member is read by the exact ``header.scan_member``: a member stops
+    being read at its first violation, and the scan goes on at its end
+    (``member_end``). In strict mode the first violation is the only skip.
     """
-    fast, member = _FAST[header.field], header.scan_member
+    member = header.scan_member
     items: list[Item] = []
     skipped: list[RawSkip] = []
     n = len(text)
@@ -560,16 +593,6 @@ def scan_list(
         i = _SEPARATORS.match(text, i).end()  # type: ignore[union-attr]
         if i >= n:
             return items, skipped
-        m = fast.match(text, i, i + _FAST_MEMBER_MAX)
-        if m is not None:
-            end = m.end()
-            if end == n or text[end] == ",":
-                q = m.group(2)
-                found = 1000 if q is None else exact_weight(q)
-                if found >= 0:
-                    items.append((m.group(1).lower(), found))
-                    i = end
-                    continue
         code, pos, name, found = member(text, i)
         if code:
             end = member_end(text, i)
@@ -592,8 +615,11 @@ def _parse_list(
         return kind(present=False)
     header = kind._header
     coerced, original, text = _text(value, max_length, header.field)
-    found, raw = scan_list(text, strict, header)
-    skipped = _checked_skips(raw, coerced, original, strict, header.field)
+    found = common_items(text, header)
+    skipped: list[SkippedMember] = []
+    if found is None:
+        found, raw = scan_list(text, strict, header)
+        skipped = _checked_skips(raw, coerced, original, strict, header.field)
     return kind([_new_range(header.member, item) for item in found], True, skipped)
 
 
@@ -663,7 +689,8 @@ class _ListNegotiator(_CachedOffers):
             return None
         header = self._header
         text = _text(value, self._max_length, header.field)[2]
-        return scan_list(text, False, header)[0]
+        items = common_items(text, header)
+        return scan_list(text, False, header)[0] if items is None else items
 
     def choose_index(self, value: HeaderValue) -> int:
         """The index of the best offer for ``value``, -1 when none is acceptable."""
@@ -782,7 +809,10 @@ def _negotiate_list(
     max_length: int | None,
 ) -> Any:
     """A list header's one-call form: the kept negotiator of ``kind`` chooses."""
-    items = offers_tuple(offers, kind._header.noun)
+    if type(offers) is tuple or type(offers) is list:  # no str: no checks
+        items = tuple(offers)
+    else:
+        items = offers_tuple(offers, kind._header.noun)
     kept = _kept_lists[kind].negotiators
     negotiator = kept_negotiator(kept, kind, items, max_length)
     index = negotiator.choose_index(value)
