@@ -946,3 +946,28 @@ def test_engines_agree(
     assert cython.negotiate_language(language, tags) == python.negotiate_language(
         language, tags
     )
+
+
+def test_a_long_language_range_is_related_by_its_first_subtags_only() -> None:
+    # The pure engine relates a range that is no prefix of a tag through its
+    # longest prefix that is one: it looks up at most one prefix per subtag
+    # of the longest tag, however many subtags the range has (a 1 MiB range
+    # of subtags cost time quadratic in its length when every prefix was
+    # looked up).
+    from fastaccept import _language
+
+    class Counting(dict[str, Any]):
+        lookups = 0
+
+        def get(self, key: str, default: Any = None) -> Any:
+            Counting.lookups += 1
+            return super().get(key, default)
+
+    tags = _language.TagSet(["en-GB", "en", "fr-CA-x-y"])
+    tags.prefixes = Counting(tags.prefixes)
+    rng = "en-gb-" + "-".join(["abc"] * 10_000)
+    assert tags.extended(rng, "en") == tags.prefixes["en-gb"][2]
+    assert Counting.lookups <= tags.depth
+    items = [(rng, 500), ("fr-ca-x-z", 900)]
+    assert _language.best_language(items, tags) == 2
+    assert _language.best_language([(rng, 500)], tags) == 0

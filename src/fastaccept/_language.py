@@ -116,7 +116,7 @@ class TagSet:
     A range with no prefix there relates to no tag.
     """
 
-    __slots__ = ("absent_best", "by_primary", "prefixes", "subtags", "values")
+    __slots__ = ("absent_best", "by_primary", "depth", "prefixes", "subtags", "values")
 
     def __init__(self, tags: Iterable[str]) -> None:
         self.values: tuple[str, ...] = tuple(tags)
@@ -125,6 +125,8 @@ class TagSet:
         for index, subtags in enumerate(self.subtags):
             by_primary.setdefault(subtags[0], []).append(index)
         self.by_primary = {key: tuple(hits) for key, hits in by_primary.items()}
+        #: The most subtags a tag has: no key of ``prefixes`` has more.
+        self.depth = max(map(len, self.subtags), default=1)
         self.prefixes = {
             "-".join(prefix): (
                 self._hits(prefix, 1),
@@ -154,13 +156,19 @@ class TagSet:
     def extended(self, rng: str, primary: str) -> Hits:
         """What a range with q > 0 that is no prefix of a tag, of three
         subtags or more with the first subtag ``primary`` of a tag, relates
-        to: that of its longest prefix in ``prefixes``."""
-        cut = rng.rfind("-")
-        while cut > len(primary):
+        to: that of its longest prefix in ``prefixes``. Only its first
+        ``depth`` subtags are read, so a range of any length costs the same."""
+        cuts = []
+        cut = len(primary)  # its first "-"
+        for _ in range(self.depth - 1):
+            cut = rng.find("-", cut + 1)
+            if cut < 0:
+                break
+            cuts.append(cut)
+        for cut in reversed(cuts):
             known = self.prefixes.get(rng[:cut])
             if known is not None:
                 return known[2]
-            cut = rng.rfind("-", 0, cut)
         return self.prefixes[primary][2]
 
     def __len__(self) -> int:
