@@ -160,28 +160,50 @@ def engines() -> dict[str, Any]:
     return found
 
 
-def time_calls2(
-    fn: Negotiate, values: list[str], offers: Sequence[str], repeat: int
-) -> float:
-    """Best-of-``repeat`` seconds per ``fn(value, offers)`` call over ``values``."""
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.perf_counter()
-        for value in values:
-            fn(value, offers)
-        best = min(best, time.perf_counter() - start)
-    return best / len(values)
+@dataclass(frozen=True)
+class Pass:
+    """One contender of a table row: ``fn`` called on each of ``values``,
+    with ``offers`` after the value when given; the best of ``repeat`` passes."""
+
+    fn: Callable[..., Any]
+    values: list[str]
+    repeat: int
+    offers: Sequence[str] | None = None
+
+    def best(self) -> float:
+        """Seconds per call, the best of ``repeat`` passes in a row."""
+        fn, offers, values = self.fn, self.offers, self.values
+        best = math.inf
+        for _ in range(self.repeat):
+            start = time.perf_counter()
+            if offers is None:
+                for value in values:
+                    fn(value)
+            else:
+                for value in values:
+                    fn(value, offers)
+            best = min(best, time.perf_counter() - start)
+        return best / len(values)
 
 
-def time_calls1(fn: Callable[[str], Any], values: list[str], repeat: int) -> float:
-    """Best-of-``repeat`` seconds per ``fn(value)`` call over ``values``."""
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.perf_counter()
-        for value in values:
-            fn(value)
-        best = min(best, time.perf_counter() - start)
-    return best / len(values)
+#: How many times a table is timed whole, row after row; each cell keeps its
+#: best time. A shared machine has slow spells seconds long (the first rows
+#: of a run on an idle machine often read the floor at up to twice its usual
+#: time); a second sweep, seconds later, times every contender again.
+SWEEPS = 2
+
+
+def time_table(
+    table: dict[str, dict[str, Pass]], sweeps: int = SWEEPS
+) -> dict[str, dict[str, float]]:
+    """Seconds per call of each contender of each row: its best in ``sweeps``
+    sweeps of the table, each contender's passes in a row as one timing."""
+    best = {row: dict.fromkeys(passes, math.inf) for row, passes in table.items()}
+    for _ in range(sweeps):
+        for row, passes in table.items():
+            for name, one in passes.items():
+                best[row][name] = min(best[row][name], one.best())
+    return best
 
 
 # --- the report --------------------------------------------------------------
@@ -214,10 +236,11 @@ class Settings:
     repeat: int = 7
     peer_repeat: int = 3
     peer_values: int = 512
+    sweeps: int = SWEEPS
 
     @classmethod
     def quick(cls) -> Settings:
-        return cls(values=200, repeat=1, peer_repeat=1, peer_values=20)
+        return cls(values=200, repeat=1, peer_repeat=1, peer_values=20, sweeps=1)
 
 
 #: Seconds per call, by case, then by who (``cython``, ``python``, a peer...).
@@ -247,21 +270,43 @@ def negotiate_tables(
     found = engines()
     cold_rows, hot_rows = [], []
     peer_names = list(peers)
+    cold_table: dict[str, dict[str, Pass]] = {}
+    hot_table: dict[str, dict[str, Pass]] = {}
     for case in CASES:
         offers = list(case.offers)
         cold = cold_values(case, settings.values)
-        times: dict[str, float] = {}
+        passes = cold_table[case.name] = {}
         if floor is not None:
-            times["floor"] = time_calls2(floor.choose, cold, offers, settings.repeat)
+            passes["floor"] = Pass(floor.choose, cold, settings.repeat, offers)
         for name, engine in found.items():
             repeat = settings.repeat if name == "cython" else settings.peer_repeat
-            times[name] = time_calls2(engine.negotiate, cold, offers, repeat)
+            passes[name] = Pass(engine.negotiate, cold, repeat, offers)
         for name, fn in peers.items():
-            times[name] = time_calls2(
-                fn, cold[: settings.peer_values], offers, settings.peer_repeat
+            passes[name] = Pass(
+                fn, cold[: settings.peer_values], settings.peer_repeat, offers
             )
-        measured.cold[case.name] = times
-        row = [case.name, *[_ns(times[k]) for k in times]]
+        hot = hot_values(case, settings.values)
+        passes = hot_table[case.name] = {
+            f"{name} Negotiator.choose": Pass(
+                engine.Negotiator(offers).choose, hot, settings.repeat
+            )
+            for name, engine in found.items()
+        }
+        # The framework-neutral layers, on the active engine: choose + a
+        # look-up; then a whole response around a renderer that does nothing.
+        passes[f"{IMPLEMENTATION} Produces.select"] = Pass(
+            Produces(offers).select, hot, settings.repeat
+        )
+        passes[f"{IMPLEMENTATION} Renderers.respond"] = Pass(
+            rendering(offers), hot, settings.repeat
+        )
+        if floor is not None:
+            method = floor.Floor(offers)
+            passes["floor .empty"] = Pass(method.empty, hot, settings.repeat)
+            passes["floor .choose"] = Pass(method.choose, hot, settings.repeat)
+    for case_name, times in time_table(cold_table, settings.sweeps).items():
+        measured.cold[case_name] = times
+        row = [case_name, *[_ns(times[k]) for k in times]]
         cy, py = times.get("cython"), times["python"]
         fastest = min((times[p], p) for p in peer_names) if peer_names else None
         row.append(
@@ -281,28 +326,8 @@ def negotiate_tables(
             "fastest peer/cython",
             "fastest peer/python",
         ]
-        hot = hot_values(case, settings.values)
-        hot_times = {
-            f"{name} Negotiator.choose": time_calls1(
-                engine.Negotiator(offers).choose, hot, settings.repeat
-            )
-            for name, engine in found.items()
-        }
-        # The framework-neutral layers, on the active engine: choose + a
-        # look-up; then a whole response around a renderer that does nothing.
-        hot_times[f"{IMPLEMENTATION} Produces.select"] = time_calls1(
-            Produces(offers).select, hot, settings.repeat
-        )
-        hot_times[f"{IMPLEMENTATION} Renderers.respond"] = time_calls1(
-            rendering(offers), hot, settings.repeat
-        )
-        if floor is not None:
-            method = floor.Floor(offers)
-            hot_times["floor .empty"] = time_calls1(method.empty, hot, settings.repeat)
-            hot_times["floor .choose"] = time_calls1(
-                method.choose, hot, settings.repeat
-            )
-        hot_row = [case.name, *[_ns(t) for t in hot_times.values()]]
+    for case_name, hot_times in time_table(hot_table, settings.sweeps).items():
+        hot_row = [case_name, *[_ns(t) for t in hot_times.values()]]
         if floor is not None and "cython Negotiator.choose" in hot_times:
             ratio = hot_times["cython Negotiator.choose"] / hot_times["floor .empty"]
             hot_row.append(f"{ratio:.2f}x")
@@ -367,27 +392,29 @@ def parse_table(settings: Settings, have_werkzeug: bool) -> str:
         def parse_werkzeug(value: str) -> Any:
             return http.parse_accept_header(value, mime)
 
-    rows = []
-    header = ["case (cold, ns/call)"]
+    table: dict[str, dict[str, Pass]] = {}
     for case in CASES:
         cold = cold_values(case, settings.values)
-        times: dict[str, float] = {}
+        passes = table[case.name] = {}
         for name, engine in found.items():
             repeat = settings.repeat if name == "cython" else settings.peer_repeat
-            times[f"{name} parse"] = time_calls1(engine.parse, cold, repeat)
+            passes[f"{name} parse"] = Pass(engine.parse, cold, repeat)
         if parse_werkzeug is not None:
-            times["werkzeug parse_accept_header"] = time_calls1(
+            passes["werkzeug parse_accept_header"] = Pass(
                 parse_werkzeug, cold[: settings.peer_values], settings.peer_repeat
             )
         for name, engine in found.items():
             offer = case.offers[0]
-            times[f"{name} quality"] = time_calls1(
+            passes[f"{name} quality"] = Pass(
                 _quality_of(engine, offer), cold, settings.peer_repeat
             )
-            times[f"{name} is_cors_safelisted"] = time_calls1(
+            passes[f"{name} is_cors_safelisted"] = Pass(
                 engine.is_cors_safelisted, cold, settings.repeat
             )
-        row = [case.name, *[_ns(t) for t in times.values()]]
+    rows = []
+    header = ["case (cold, ns/call)"]
+    for case_name, times in time_table(table, settings.sweeps).items():
+        row = [case_name, *[_ns(t) for t in times.values()]]
         header = ["case (cold, ns/call)", *times]
         if "cython parse" in times and "werkzeug parse_accept_header" in times:
             row.append(

@@ -22,6 +22,7 @@ from .bench import (
     KIB,
     Measured,
     Negotiate,
+    Pass,
     Settings,
     _ns,
     _repeat_to,
@@ -29,8 +30,7 @@ from .bench import (
     engines,
     growth_cells,
     growth_times,
-    time_calls1,
-    time_calls2,
+    time_table,
 )
 
 Field = Literal["encoding", "language"]
@@ -140,35 +140,37 @@ def list_tables(
     cold_rows, hot_rows = [], []
     cold_header: list[str] = []
     hot_header: list[str] = []
+    cold_table: dict[str, dict[str, Pass]] = {}
+    hot_table: dict[str, dict[str, Pass]] = {}
     for case in LIST_CASES:
         peers, _ = load_list_peers(names, case.field)
         offers = list(case.offers)
         label = f"{case.field}: {case.value}"
         cold = list_cold_values(case, settings.values)
-        times: dict[str, float] = {}
+        passes = cold_table[label] = {}
         for name, engine in found.items():
             repeat = settings.repeat if name == "cython" else settings.peer_repeat
-            times[name] = time_calls2(
-                one_call(engine, case.field), cold, offers, repeat
-            )
+            passes[name] = Pass(one_call(engine, case.field), cold, repeat, offers)
         for name, fn in peers.items():
-            times[name] = time_calls2(
-                fn, cold[: settings.peer_values], offers, settings.peer_repeat
+            passes[name] = Pass(
+                fn, cold[: settings.peer_values], settings.peer_repeat, offers
             )
-        measured.lists_cold[label] = times
-        cold_header = ["case (cold, ns/call)", *times, *_ratio_names(times)]
-        cold_rows.append([label, *[_ns(t) for t in times.values()], *_ratios(times)])
         hot = [case.value] * settings.values
-        hot_times = {
-            name: time_calls1(
+        passes = hot_table[label] = {
+            name: Pass(
                 negotiator(engine, case.field, offers).choose, hot, settings.repeat
             )
             for name, engine in found.items()
         }
         for name, fn in peers.items():
-            hot_times[name] = time_calls2(
-                fn, hot[: settings.peer_values], offers, settings.peer_repeat
+            passes[name] = Pass(
+                fn, hot[: settings.peer_values], settings.peer_repeat, offers
             )
+    for label, times in time_table(cold_table, settings.sweeps).items():
+        measured.lists_cold[label] = times
+        cold_header = ["case (cold, ns/call)", *times, *_ratio_names(times)]
+        cold_rows.append([label, *[_ns(t) for t in times.values()], *_ratios(times)])
+    for label, hot_times in time_table(hot_table, settings.sweeps).items():
         hot_header = ["case (hot, ns/call)", *hot_times, *_ratio_names(hot_times)]
         hot_rows.append(
             [label, *[_ns(t) for t in hot_times.values()], *_ratios(hot_times)]

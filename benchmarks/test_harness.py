@@ -185,3 +185,30 @@ def test_growth_projection_follows_the_measured_power() -> None:
     assert projected([0.001, 0.016], sizes, 2) == pytest.approx(0.256)  # linear
     assert projected([0.001, 0.256], sizes, 2) == pytest.approx(0.256 * 256)
     assert projected([0.001, 0.002], sizes, 2) == pytest.approx(0.032)  # not below n
+
+
+def test_time_table_keeps_each_cells_best_sweep_and_runs_the_calls() -> None:
+    # Every contender is timed once per sweep, sweep after sweep, and each
+    # cell keeps its best; a pass calls ``fn`` on every value, with the offers.
+    from .bench import Pass, time_table
+
+    calls: list[tuple[str, tuple[object, ...]]] = []
+
+    def record(value: str, *offers: object) -> None:
+        calls.append((value, offers))
+
+    class Scripted(Pass):
+        def best(self) -> float:
+            super().best()
+            return script.pop(0)
+
+    script = [3.0, 2.0, 1.0, 4.0]  # sweep 1: a, b; sweep 2: a, b
+    table: dict[str, dict[str, Pass]] = {
+        "row": {
+            "a": Scripted(record, ["x", "y"], 1),
+            "b": Scripted(record, ["z"], 1, ["o"]),
+        }
+    }
+    assert time_table(table, sweeps=2) == {"row": {"a": 1.0, "b": 2.0}}
+    assert script == []
+    assert calls == [("x", ()), ("y", ()), ("z", (["o"],))] * 2
