@@ -1688,7 +1688,7 @@ Offers parsed once; the best of them for each request's Accept value.
         return self._index(value)
 
     def choose(self, value, default=None):
-        cdef Py_ssize_t index = self.choose_index(value)
+        cdef Py_ssize_t index = self._index(value)
         return default if index < 0 else self._values[index]
 
     def rank(self, value):
