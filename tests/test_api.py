@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
@@ -299,16 +299,57 @@ def test_the_cython_engine_is_chosen_where_built() -> None:
     )
 
 
-def test_negotiate_sees_an_offers_list_changed_in_place(engine: Engine) -> None:
-    offers = ["application/json", "text/html"]
-    assert engine.negotiate("text/html", offers) == "text/html"
-    offers[1] = "text/csv"  # same list object, different item
-    assert engine.negotiate("text/html", offers) is None
-    offers.append("text/html")  # same list object, longer
-    assert engine.negotiate("text/html", offers) == "text/html"
-    assert engine.negotiate("text/html", offers, max_length=None) == "text/html"
+@pytest.mark.parametrize(
+    ("name", "offers", "value", "replacement"),
+    [
+        ("negotiate", ["application/json", "text/html"], "text/html", "text/csv"),
+        ("negotiate_encoding", ["gzip", "br"], "br, identity;q=0", "zstd"),
+        ("negotiate_language", ["en", "fr"], "fr", "de"),
+    ],
+)
+def test_one_call_forms_see_an_offers_list_changed_in_place(
+    engine: Engine, name: str, offers: list[str], value: str, replacement: str
+) -> None:
+    call = getattr(engine, name)
+    offers = offers.copy()  # the parameter's own list serves each engine
+    wanted = offers[1]
+    assert call(value, offers) == wanted
+    offers[1] = replacement  # same list object, different item
+    assert call(value, offers) is None
+    offers.append(wanted)  # same list object, longer
+    assert call(value, offers) == wanted
+    own = "".join(wanted)  # equal offers, another object: this call's comes back
+    assert own is not wanted
+    assert call(value, [*offers[:2], own]) is own
+    assert call(value, offers, max_length=None) == wanted
     with pytest.raises(AcceptError):
-        engine.negotiate("text/html", offers, max_length=3)
+        call(value, offers, max_length=1)
+
+
+def test_each_one_call_form_checks_a_max_length_equal_to_the_last_one(
+    engine: Engine,
+) -> None:
+    """A float or bool equal to the last call's ``max_length`` is refused."""
+    calls: dict[str, tuple[Callable[[object], object], object]] = {
+        "negotiate": (lambda n: engine.negotiate("a/b", ["a/b"], max_length=n), "a/b"),
+        "quality": (lambda n: engine.quality("a/b", "a/b", max_length=n), 1.0),
+        "negotiate_encoding": (
+            lambda n: engine.negotiate_encoding("br", ["br"], max_length=n),
+            "br",
+        ),
+        "negotiate_language": (
+            lambda n: engine.negotiate_language("en", ["en"], max_length=n),
+            "en",
+        ),
+    }
+    for name, (call, answer) in calls.items():
+        assert call(1000) == answer, name
+        with pytest.raises(TypeError, match="max_length"):
+            call(1000.0)
+        with pytest.raises(AcceptError):
+            call(1)  # its negotiator is kept, then the value is too long
+        with pytest.raises(TypeError, match="max_length"):
+            call(True)
 
 
 def _import_from_copy(

@@ -116,11 +116,21 @@ class TagSet:
     A range with no prefix there relates to no tag.
     """
 
-    __slots__ = ("absent_best", "by_primary", "depth", "prefixes", "subtags", "values")
+    __slots__ = (
+        "absent_best",
+        "by_primary",
+        "depth",
+        "prefixes",
+        "subtags",
+        "values",
+        "zeros",
+    )
 
     def __init__(self, tags: Iterable[str]) -> None:
         self.values: tuple[str, ...] = tuple(tags)
         self.subtags = tuple(parse_tag(tag) for tag in self.values)
+        #: A 0 per tag: where ``decisions`` starts its keys and positions.
+        self.zeros = (0,) * len(self.values)
         by_primary: dict[str, list[int]] = {}
         for index, subtags in enumerate(self.subtags):
             by_primary.setdefault(subtags[0], []).append(index)
@@ -220,8 +230,8 @@ def decisions(items: Sequence[RangeTuple], tags: TagSet) -> tuple[list[int], lis
     first listed; ``*`` relates to every tag, sharing none. Its q is the
     tag's weight; q=0 refuses the tag (RFC 9110 §12.5.4).
     """
-    keys = [0] * len(tags.values)
-    positions = [0] * len(tags.values)
+    keys = [*tags.zeros]
+    positions = [*tags.zeros]
     prefixes = tags.prefixes
     for position, (rng, weight) in enumerate(items):
         known = prefixes.get(rng)

@@ -178,14 +178,20 @@ class ThreadCaches:
     _cache = property(attrgetter("_thread_cache.cache"))
 
 
+#: ``Kept.last`` before a first call: no offers tuple equals None.
+_NO_LAST: Final = (None, None, None)
+
+
 class Kept:
     """Where a one-call form of the pure engine keeps its negotiators:
-    ``negotiators``, one dict for all threads (with the GIL)."""
+    ``negotiators``, one dict for all threads (with the GIL), and ``last``,
+    the (offers, max_length, negotiator) of its last call (``last_negotiator``)."""
 
-    __slots__ = ("negotiators",)
+    __slots__ = ("last", "negotiators")
 
     def __init__(self) -> None:
         self.negotiators: dict[Any, Any] = {}
+        self.last: tuple[Any, Any, Any] = _NO_LAST
 
 
 class _KeptPerThread(_local):
@@ -196,6 +202,27 @@ class _KeptPerThread(_local):
 
     def __init__(self) -> None:
         self.negotiators: dict[Any, Any] = {}
+        self.last: tuple[Any, Any, Any] = _NO_LAST
+
+
+def last_negotiator(
+    kept: Kept, make: Callable[..., _N], offers: tuple[_O, ...], max_length: int | None
+) -> _N:
+    """``kept_negotiator`` in ``kept.negotiators``, but the last call's
+    negotiator without building and hashing a key when the offers are the
+    same: a server passes the same offers every time (the Cython engine's
+    one-call forms keep their last one too).
+
+    The offers are compared by equality, as a dict key is; ``max_length``
+    must be the very object the last call gave, whose check passed.
+    """
+    last = kept.last
+    if offers == last[0] and max_length is last[1]:
+        found: _N = last[2]
+        return found
+    found = kept_negotiator(kept.negotiators, make, offers, max_length)
+    kept.last = (offers, max_length, found)
+    return found
 
 
 #: The pure engine's value caches and one-call registries, by

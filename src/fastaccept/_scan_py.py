@@ -44,7 +44,7 @@ from ._limits import (
     ValueCaches,
     checked_cache_size,
     checked_max_length,
-    kept_negotiator,
+    last_negotiator,
     store,
 )
 from ._lists import ListHeader
@@ -451,9 +451,10 @@ class Negotiator(_CachedOffers):
 
 #: ``negotiate``/``quality``: the Negotiator of each recent (offers, max_length).
 #: With the GIL threads share it, and each Negotiator: every read and write
-#: is one dict operation, which CPython makes atomic, and a stored value never
-#: changes (racing stores may leave a dict a few entries over its size until
-#: its next clear). Without it each thread keeps its own (``_limits.Kept``).
+#: is one dict operation or one attribute (``last``, a tuple replaced whole),
+#: which CPython makes atomic, and a stored value never changes (racing stores
+#: may leave a dict a few entries over its size until its next clear). Without
+#: it each thread keeps its own (``_limits.Kept``).
 _kept: Final = KeptNegotiators()
 
 
@@ -499,7 +500,7 @@ def negotiate(
         items = offers
     else:
         items = offers_tuple(offers, "offers")
-    negotiator = kept_negotiator(_kept.negotiators, Negotiator, items, max_length)
+    negotiator = last_negotiator(_kept, Negotiator, items, max_length)
     index = negotiator.choose_index(value)
     if index < 0:
         return default
@@ -515,8 +516,8 @@ def quality(
     The q of the most specific range that matches it (docs/rules.md rule 10); 0.0 when
     none matches or that range has q=0; 1.0 when the header is absent (None).
     """
-    negotiator = kept_negotiator(
-        _kept_media_types.negotiators,
+    negotiator = last_negotiator(
+        _kept_media_types,
         _media_type_negotiator,
         (media_type,),
         max_length,
@@ -561,17 +562,17 @@ def common_items(text: str, header: ListHeader) -> list[Item] | None:
         text = text.replace("\t", "")
     items: list[Item] = []
     for member in text.split(","):
-        if member:
-            name, _, q = member.partition(";q=")
-            if not q:
-                items.append((name, 1000))
-                continue
-            found = QVALUES.get(q)
-            if found is None:
-                found = exact_weight(q)
-                if found < 0:
-                    return None
-            items.append((name, found))
+        if ";" not in member:  # no weight, or empty
+            if member:
+                items.append((member, 1000))
+            continue
+        name, _, q = member.partition(";q=")
+        found = QVALUES.get(q)
+        if found is None:
+            found = exact_weight(q)
+            if found < 0:
+                return None
+        items.append((name, found))
     return items
 
 
@@ -671,7 +672,7 @@ class _ListNegotiator(_CachedOffers):
     ``LanguageNegotiator``): offers validated once by the description
     ``_header``, a bounded cache of recent values (``_limits.store``)."""
 
-    __slots__ = ()
+    __slots__ = ("_limit",)
     _offers: tuple[str, ...]
 
     _header: ClassVar[ListHeader]
@@ -679,9 +680,12 @@ class _ListNegotiator(_CachedOffers):
     def _set_up_list(
         self, offers: Iterable[str], cache_size: int, max_length: int | None
     ) -> None:
-        """``_set_up`` with the offers read by the description ``_header``."""
+        """``_set_up`` with the offers read by the description ``_header``;
+        ``_limit``: ``max_length`` as an int, for ``choose_index``."""
         parsed = self._header.offers(offers)
         self._set_up(parsed.values, parsed, cache_size, max_length)
+        limit = self._max_length
+        self._limit = sys.maxsize if limit is None else limit
 
     def _items(self, value: HeaderValue) -> list[Item] | None:
         """The valid members of ``value`` (lenient); None: absent."""
@@ -698,7 +702,18 @@ class _ListNegotiator(_CachedOffers):
             if type(value) is str or type(value) is bytes:
                 index = self._cache.get(value)
                 if index is None:
-                    index = self._header.best(self._items(value), self._parsed)
+                    header = self._header
+                    if type(value) is str and len(value) <= self._limit:
+                        # What _items does, without its two calls: common_items
+                        # reads a str as it is (its pattern takes ASCII alone,
+                        # which _text leaves as it is).
+                        items = common_items(value, header)
+                        if items is None:
+                            text = _text(value, self._max_length, header.field)[2]
+                            items = scan_list(text, False, header)[0]
+                    else:
+                        items = self._items(value)
+                    index = header.best(items, self._parsed)
                     store(self._cache, self._cache_size, value, index)
                 return index
             return self._header.best(self._items(value), self._parsed)
@@ -809,12 +824,11 @@ def _negotiate_list(
     max_length: int | None,
 ) -> Any:
     """A list header's one-call form: the kept negotiator of ``kind`` chooses."""
-    if type(offers) is tuple or type(offers) is list:  # no str: no checks
+    if type(offers) is list or type(offers) is tuple:  # no str: no checks
         items = tuple(offers)
     else:
         items = offers_tuple(offers, kind._header.noun)
-    kept = _kept_lists[kind].negotiators
-    negotiator = kept_negotiator(kept, kind, items, max_length)
+    negotiator = last_negotiator(_kept_lists[kind], kind, items, max_length)
     index = negotiator.choose_index(value)
     return default if index < 0 else items[index]  # this call's own object
 
