@@ -194,7 +194,7 @@ SWEEPS = 2
 
 
 def time_table(
-    table: dict[str, dict[str, Pass]], sweeps: int = SWEEPS
+    table: dict[str, dict[str, Pass]], sweeps: int
 ) -> dict[str, dict[str, float]]:
     """Seconds per call of each contender of each row: its best in ``sweeps``
     sweeps of the table, each contender's passes in a row as one timing."""
