@@ -145,6 +145,13 @@ ESCAPABLE_CHARS: Final = _set(_ESCAPABLE)
 #: that name the range before a violation: alphanum, ``-`` and ``*``.
 LANGUAGE_RANGE_CHARS: Final = _set(("-*", *_ALPHANUM))
 
+#: What stands between two list members: OWS and the commas, empty members
+#: among them (RFC 9110 §5.6.1.2)::
+#:
+#:     #element => [ element ] *( OWS "," OWS [ element ] )
+_LIST_SEPARATOR: Final = (" \t,",)
+LIST_SEPARATOR_CHARS: Final = _set(_LIST_SEPARATOR)
+
 #: CORS-unsafe request-header bytes (Fetch): controls other than HT, the listed
 #: delimiters, and DEL. The comma is not among them; the controls end at 0x1F.
 _CORS_UNSAFE: Final = ((0x00, 0x08), (0x0A, 0x1F), '"():<>?@[\\]{}\x7f')
@@ -220,10 +227,8 @@ NON_LATIN1: Final = r"[^\x00-\xff]"
 
 # --- Patterns of the pure-Python engine only (``_scan_py``) ---------------
 
-#: Empty list members and the OWS around commas (RFC 9110 §5.6.1.2)::
-#:
-#:     #element => [ element ] *( OWS "," OWS [ element ] )
-LIST_SEPARATORS: Final = "[ \t,]*"
+#: Empty list members and the OWS around commas.
+LIST_SEPARATORS: Final = _class(_LIST_SEPARATOR) + "*"
 
 
 def _list_of(member: str) -> str:

@@ -47,6 +47,7 @@ from ._grammar import CORS_MAX_LENGTH as _CORS_MAX_LENGTH
 from ._grammar import CORS_UNSAFE_BYTES as _CORS_UNSAFE_BYTES
 from ._grammar import DIGIT as _DIGIT
 from ._grammar import ESCAPABLE_CHARS as _ESCAPABLE_CHARS
+from ._grammar import LIST_SEPARATOR_CHARS as _LIST_SEPARATOR_CHARS
 from ._grammar import QDTEXT_CHARS as _QDTEXT_CHARS
 from ._grammar import TCHARS as _TCHARS
 from ._limits import CACHE_KEY_MAX_LENGTH as _CACHE_KEY_MAX_LENGTH
@@ -528,6 +529,7 @@ cdef enum:
     C_UNSAFE = 8    # CORS-unsafe request-header byte (Fetch)
     C_ALPHA = 16    # ASCII letter (RFC 4647 language ranges)
     C_DIGIT = 32    # ASCII digit
+    C_SEPARATOR = 64  # OWS or a comma between list members, RFC 9110 §5.6.1.2
 
 # The cache policy's key bound (``_limits``), as a C value for the hot path.
 cdef Py_ssize_t CACHE_KEY_MAX_LENGTH = _CACHE_KEY_MAX_LENGTH
@@ -559,6 +561,8 @@ cdef void _init_tables():
         CLASS[ord(char)] |= C_ALPHA
     for char in _DIGIT:
         CLASS[ord(char)] |= C_DIGIT
+    for char in _LIST_SEPARATOR_CHARS:
+        CLASS[ord(char)] |= C_SEPARATOR
 
 
 _init_tables()
@@ -705,6 +709,14 @@ cdef inline Py_ssize_t skip_token(const unsigned char* s, Py_ssize_t i) noexcept
 
 cdef inline Py_ssize_t skip_ows(const unsigned char* s, Py_ssize_t i) noexcept nogil:
     while s[i] == 32 or s[i] == 9:
+        i += 1
+    return i
+
+
+cdef inline Py_ssize_t skip_separators(const unsigned char* s, Py_ssize_t i) noexcept nogil:
+    """Past OWS and commas from ``i``: to the next list member, or to the end
+    (the NUL after the value stops it)."""
+    while CLASS[s[i]] & C_SEPARATOR:
         i += 1
     return i
 
@@ -1071,8 +1083,7 @@ cdef int scan(const unsigned char* s, Py_ssize_t n, bint strict, Scan* sc) excep
     cdef Py_ssize_t i = 0, pos, end
     cdef int code
     while True:
-        while i < n and (s[i] == 32 or s[i] == 9 or s[i] == 44):
-            i += 1
+        i = skip_separators(s, i)
         if i >= n:
             return 0
         if sc.offers != NULL:
@@ -1099,19 +1110,26 @@ cdef int scan(const unsigned char* s, Py_ssize_t n, bint strict, Scan* sc) excep
                 sc.n_ranges = sc.n_params = 0
 
 
-cdef object read_input(object value, const unsigned char** data, Py_ssize_t* length,
-                       str field=_ACCEPT):
+cdef inline object read_input(object value, const unsigned char** data, Py_ssize_t* length,
+                              str field=_ACCEPT):
     """Point ``data`` at the value's bytes; return the object that owns them.
 
     The buffer is always NUL-terminated (``data[length] == 0``): a one-byte-kind
     str's data or a bytes object's, as CPython lays them out. ``field`` names
-    the header in the ``TypeError`` for another type.
+    the header in the ``TypeError`` for another type. Inline for the common
+    ``str``; any other value goes to ``read_other``.
     """
+    if isinstance(value, str) and PyUnicode_KIND(value) == PyUnicode_1BYTE_KIND:
+        data[0] = <const unsigned char*>PyUnicode_DATA(value)
+        length[0] = PyUnicode_GET_LENGTH(value)
+        return value
+    return read_other(value, data, length, field)
+
+
+cdef object read_other(object value, const unsigned char** data, Py_ssize_t* length,
+                       str field):
+    """``read_input`` for a value that is not a one-byte-kind ``str``."""
     if isinstance(value, str):
-        if PyUnicode_KIND(value) == PyUnicode_1BYTE_KIND:
-            data[0] = <const unsigned char*>PyUnicode_DATA(value)
-            length[0] = PyUnicode_GET_LENGTH(value)
-            return value
         value = _as_header_text(value)[1].encode("latin-1")
     elif not isinstance(value, bytes):
         value = _coerce_value(value, field)
@@ -1934,8 +1952,7 @@ cdef int scan_items(const unsigned char* s, Py_ssize_t n, bint strict, int gramm
     cdef int code, weight
     cdef Range* r
     while True:
-        while i < n and (s[i] == 32 or s[i] == 9 or s[i] == 44):
-            i += 1
+        i = skip_separators(s, i)
         if i >= n:
             return 0
         code = scan_item(s, n, i, grammar, &name_end, &pos, &weight)
@@ -1972,8 +1989,7 @@ cdef Py_ssize_t best_coding(const unsigned char* s, Py_ssize_t n, CListOffer* of
     for k in range(n_offers):
         own[k] = -1
     while True:
-        while i < n and (s[i] == 32 or s[i] == 9 or s[i] == 44):
-            i += 1
+        i = skip_separators(s, i)
         if i >= n:
             break
         code = scan_item(s, n, i, CODING_GRAMMAR, &name_end, &pos, &w)
@@ -2087,8 +2103,7 @@ cdef Py_ssize_t best_language(const unsigned char* s, Py_ssize_t n, CListOffer* 
     for k in range(n_tags):
         keys[2 * k] = -1
     while True:
-        while i < n and (s[i] == 32 or s[i] == 9 or s[i] == 44):
-            i += 1
+        i = skip_separators(s, i)
         if i >= n:
             break
         code = scan_item(s, n, i, LANGUAGE_GRAMMAR, &name_end, &pos, &w)
