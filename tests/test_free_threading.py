@@ -137,7 +137,8 @@ def test_threads_without_the_gil_cache_apart(engine: Engine, threads: int) -> No
     used: list[tuple[int, dict[str, int]]] = []  # each thread's cache and its id
 
     def work(thread: int) -> None:
-        assert shared.choose("".join(["text/", "html"])) == "text/html"
+        for _ in range(2):  # the Cython engine keeps a value at its second miss
+            assert shared.choose("".join(["text/", "html"])) == "text/html"
         # The pure engine's cache is a dict; the Cython engine's a C table
         # (``_cache`` copies it), known by its address.
         cache_id = getattr(shared, "_cache_id", None) or id(shared._cache)
@@ -218,11 +219,12 @@ def test_threads_share_a_negotiator_a_produces_and_the_functions(
         for round_ in range(6):
             for k in range(len(own)):
                 value = own[(k * 7 + round_) % len(own)]
-                got = _answers(engine, shared, produces, value)
-                if got != expected[value]:
-                    wrong.append(
-                        f"thread {thread}, {value!r}: {got} != {expected[value]}"
-                    )
+                for _ in range(2):  # a miss, then a hit or, in Cython, a keep
+                    got = _answers(engine, shared, produces, value)
+                    if got != expected[value]:
+                        wrong.append(
+                            f"thread {thread}, {value!r}: {got} != {expected[value]}"
+                        )
         caches.append(shared._cache)
 
     caches: list[dict[str, int]] = []  # each thread's, kept past the thread

@@ -264,11 +264,15 @@ cdef extern from *:
 # from a fingerprint of its length and of five 8-byte words (the first and the
 # last 16 bytes, the middle), computed in a few instructions, not from
 # Python's hash: a request's header is a new str each time, whose siphash
-# would cost more than the negotiation. A hit is the same object, or equal bytes (memcmp). A miss
-# replaces the set's less recently used entry; values whose fingerprints
-# collide only miss more often, so no input makes a look-up cost more than
-# two comparisons. Without the GIL a table is locked (PyMutex) while read or
-# written; with it, nothing between a look-up and its store can run.
+# would cost more than the negotiation. A hit is the same object, or equal bytes (memcmp). A
+# value is kept at its second miss in a row in its slot of ``seen`` (one
+# fingerprint a slot, as many slots as entries): the first miss only notes its
+# fingerprint there, so a stream of values that never repeat takes no
+# references and pushes no repeated value out. A value kept replaces its set's
+# less recently used entry; values whose fingerprints collide only miss more
+# often, so no input makes a look-up cost more than two comparisons. Without
+# the GIL a table is locked (PyMutex) while read or written; with it, nothing
+# between a look-up and its store can run.
 cdef extern from *:
     """
     #include <string.h>
@@ -283,6 +287,7 @@ cdef extern from *:
         PyMutex mutex;
     #endif
         Py_ssize_t ways, n_sets;
+        uint64_t *seen;  /* ways * n_sets fingerprints, after the sets */
         fa_set sets[1];
     } fa_table;
     #ifdef Py_GIL_DISABLED
@@ -364,10 +369,12 @@ cdef extern from *:
         Py_ssize_t n_sets = cache_size / ways;
         fa_table *t;
         if (n_sets > FA_SETS_MAX) n_sets = FA_SETS_MAX;
-        t = (fa_table *)PyMem_Calloc(1, sizeof(fa_table) + (n_sets - 1) * sizeof(fa_set));
+        t = (fa_table *)PyMem_Calloc(1, sizeof(fa_table) + (n_sets - 1) * sizeof(fa_set)
+                                        + ways * n_sets * sizeof(uint64_t));
         if (t != NULL) {
             t->ways = ways;
             t->n_sets = n_sets;
+            t->seen = (uint64_t *)&t->sets[n_sets];
         }
         return t;
     }
@@ -409,14 +416,22 @@ cdef extern from *:
         return found;
     }
 
-    /* Keep the answer for this value, in place of its set's empty or less
-       recently used entry. */
-    static inline void fa_table_keep(fa_table *t, PyObject *key, uint64_t fp, Py_ssize_t index) {
+    /* After a miss: keep the answer for this value, in place of its set's
+       empty or less recently used entry, if its slot of `seen` (picked by
+       the fingerprint's low half; the set, by its high half) holds its
+       fingerprint; otherwise note the fingerprint there. */
+    static inline void fa_table_admit(fa_table *t, PyObject *key, uint64_t fp, Py_ssize_t index) {
         fa_set *set = fa_set_of(t, fp);
+        uint64_t *seen = &t->seen[(Py_ssize_t)(((fp & 0xFFFFFFFFu) * (uint64_t)(t->ways * t->n_sets)) >> 32)];
         fa_entry *e;
         PyObject *old;
         Py_ssize_t w = 0;
         FA_LOCK(t);
+        if (*seen != fp) {  /* its first miss here: noted, not kept */
+            *seen = fp;
+            FA_UNLOCK(t);
+            return;
+        }
         if (t->ways > 1 && set->way[0].key != NULL)
             w = set->way[1].key == NULL ? 1 : 1 - set->recent;
         e = &set->way[w];
@@ -473,7 +488,7 @@ cdef extern from *:
     void fa_table_free(fa_table* t) noexcept
     Py_ssize_t fa_table_find(fa_table* t, object key, const unsigned char* s, Py_ssize_t n,
                              uint64_t fp) noexcept
-    void fa_table_keep(fa_table* t, object key, uint64_t fp, Py_ssize_t index) noexcept
+    void fa_table_admit(fa_table* t, object key, uint64_t fp, Py_ssize_t index) noexcept
     object fa_table_dict(fa_table* t)
     fa_table* fa_load_table(fa_table** slot) noexcept nogil
     bint fa_set_table_once(fa_table** slot, fa_table* t) noexcept nogil
@@ -1477,7 +1492,7 @@ cdef class _CachedOffers:
             index = fa_table_find(key.table, value, key.data, key.length, key.fp)
             if index == FA_MISS:
                 index = self._compute(value)
-                fa_table_keep(key.table, value, key.fp, index)
+                fa_table_admit(key.table, value, key.fp, index)
             return index
         return self._compute(value)
 
@@ -1538,7 +1553,7 @@ cdef struct CacheKey:
 cdef inline bint cache_key(_CachedOffers negotiator, object value, CacheKey* key) except -1:
     """Whether ``value`` can be cached (``negotiator`` has a cache, and it is
     a one-byte-kind str or bytes of at most CACHE_KEY_MAX_LENGTH characters);
-    if so, fill ``key`` for ``fa_table_find`` and ``fa_table_keep``."""
+    if so, fill ``key`` for ``fa_table_find`` and ``fa_table_admit``."""
     if negotiator._cache_size == 0:
         return False
     if type(value) is str:
