@@ -21,10 +21,11 @@ class OfferSet:
 
     ``by_essence["type/subtype"]`` lists ``(offer index, specificity)`` for the
     offers a parameterless range ``type/subtype`` (or ``type/*``, ``*/*``)
-    matches, so scoring a range is one dictionary look-up.
+    matches, so scoring a range is one dictionary look-up; ``bare_ranges``
+    holds each such range, at q=1, as a range tuple.
     """
 
-    __slots__ = ("absent_best", "by_essence", "offers", "values")
+    __slots__ = ("absent_best", "bare_ranges", "by_essence", "offers", "values")
 
     def __init__(self, offers: Sequence[Offer]) -> None:
         self.offers = tuple(offers)
@@ -40,9 +41,10 @@ class OfferSet:
             ):
                 by_essence.setdefault(key, []).append((index, spec))
         self.by_essence = {key: tuple(hits) for key, hits in by_essence.items()}
-
-    def __len__(self) -> int:
-        return len(self.offers)
+        self.bare_ranges: dict[str, RangeTuple] = {}
+        for key in by_essence:
+            type_, _, subtype = key.partition("/")
+            self.bare_ranges[key] = (type_, subtype, (), 1000)
 
 
 def absent_choice(offers: Sequence[Offer]) -> int:
@@ -85,8 +87,8 @@ def scores(
     Between equally specific ranges the higher q wins (rule 10). An offer no
     range matches has weight 0 and specificity -1.
     """
-    weights = [0] * len(offers)
-    specs = [-1] * len(offers)
+    count = len(offers.offers)
+    weights, specs = [0] * count, [-1] * count
     hits_for = offers.by_essence.get
     for rtype, rsub, params, weight in ranges:
         hits = hits_for(f"{rtype}/{rsub}")
@@ -130,7 +132,8 @@ def rank(
     """(index, score in millionths) of every acceptable offer, in the order of
     ``best_index``."""
     if ranges is None:
-        weights, specs = [1000] * len(offers), [0] * len(offers)
+        count = len(offers.offers)
+        weights, specs = [1000] * count, [0] * count
     else:
         weights, specs = scores(ranges, offers)
     scored = [

@@ -163,20 +163,25 @@ def matchable_ranges(text: str, offers: OfferSet) -> list[RangeTuple] | None:
     With no quoted string in the value, members split on commas exactly as the
     exact path splits them. A member whose ``type/subtype`` no offer can match
     changes nothing whether valid or not, so only the others are validated and
-    read. Anything else (a bare ``*``, a member that is not common) goes to the
-    exact path.
+    read. A member that is only a ``type/subtype`` an offer can match, with
+    OWS around it, is valid as it is (the text is Latin-1, where no character
+    outside ASCII lowers to one in it). Anything else (a bare ``*``, a member
+    that is not common) goes to the exact path.
     """
     if '"' in text:
         return None
     wanted = offers.by_essence
     ranges: list[RangeTuple] = []
     for member in text.split(","):
-        essence, _, params_text = member.partition(";")
+        essence, semicolon, params_text = member.partition(";")
         essence = essence.strip(" \t").lower()
         if essence not in wanted:
             if "/" in essence or not essence:
                 continue  # empty, or a type/subtype (valid or not) no offer has
             return None
+        if not semicolon:
+            ranges.append(offers.bare_ranges[essence])
+            continue
         if len(member) > _FAST_MEMBER_MAX or not _COMMON_MEMBER.fullmatch(member):
             return None
         rng = _common_range(essence, params_text, False)
