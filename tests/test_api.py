@@ -193,6 +193,29 @@ def test_the_cython_cache_keeps_repeated_values_through_new_ones() -> None:
     assert negotiator._cache == {"a/b": 0, "c/d": 1}
 
 
+@pytest.mark.parametrize(
+    "shape",
+    [
+        "text/html;q=0.{:03d}",
+        "text/html, application/json;q=0.9, */*;q=0.{:03d}",
+        "application/json, text/x-{:05d}-and-then-a-longer-tail;q=0.5",
+        "text/html{}",
+    ],
+)
+def test_the_cython_cache_spreads_values_of_one_shape(shape: str) -> None:
+    """Values that differ in a few bytes (a weight, a counter, the length) get
+    sets all over the table (docs/api.md, the fingerprint): 256 of them, each
+    asked twice, fill over half of a 256-entry cache (a fingerprint that put
+    them in a few sets would leave two entries in each of those)."""
+    cython = cython_engine()
+    negotiator = cython.Negotiator(["text/html", "application/json"], cache_size=256)
+    for i in range(256):
+        value = shape.format(" " * i if shape.endswith("{}") else i)
+        negotiator.choose(value)
+        negotiator.choose(value)
+    assert len(negotiator._cache) > 128
+
+
 def test_negotiator_cache_answers_like_a_fresh_computation(engine: Engine) -> None:
     negotiator = engine.Negotiator(["a/b", "c/d"])
     values: list[str | bytes] = ["c/d", b"c/d", "a/b;q=0, c/d;q=0", "c/d", b"c/d"]

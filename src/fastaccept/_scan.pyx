@@ -340,6 +340,13 @@ cdef extern from *:
     #define fa_lowest_bit(x) __builtin_ctzll(x)
     #endif
 
+    #define FA_ROTL(x, r) (((x) << (r)) | ((x) >> (64 - (r))))
+
+    /* The value's length and five of its 8-byte words, each multiplied by an
+       odd constant, rotated apart, combined and multiplied once more: the
+       products are independent, so a look-up waits for two multiplications
+       in a row, not five. The set comes from the high half (fa_set_of),
+       `seen`'s slot from the two halves folded (fa_table_admit). */
     static inline uint64_t fa_fingerprint(const unsigned char *s, Py_ssize_t n) {
         uint64_t a = 0, b = 0, c = 0, d = 0, e = 0, h;
         Py_ssize_t i;
@@ -354,13 +361,12 @@ cdef extern from *:
             memcpy(&d, s + 8, 8);
             memcpy(&e, s + n - 16, 8);
         }
-        h = ((uint64_t)n * 0x9E3779B97F4A7C15ULL) ^ (a * 0xBF58476D1CE4E5B9ULL);
-        h = ((h << 27) | (h >> 37)) ^ (b * 0x94D049BB133111EBULL);
-        h = ((h << 31) | (h >> 33)) ^ (c * 0xD6E8FEB86659FD93ULL);
-        h = ((h << 17) | (h >> 47)) ^ ((d + ((e << 29) | (e >> 35))) * 0xBF58476D1CE4E5B9ULL);
-        h ^= h >> 32;
-        h *= 0x9E3779B97F4A7C15ULL;
-        return h ^ (h >> 29);
+        b *= 0x94D049BB133111EBULL;
+        c *= 0xD6E8FEB86659FD93ULL;
+        d = (d + FA_ROTL(e, 29)) * 0xBF58476D1CE4E5B9ULL;
+        h = ((uint64_t)n * 0x9E3779B97F4A7C15ULL) ^ (a * 0xBF58476D1CE4E5B9ULL)
+            ^ FA_ROTL(b, 37) ^ FA_ROTL(c, 43) ^ FA_ROTL(d, 47);
+        return h * 0x9E3779B97F4A7C15ULL;
     }
 
     /* A table for cache_size entries (cache_size > 0), zeroed, or NULL. */
@@ -417,12 +423,12 @@ cdef extern from *:
     }
 
     /* After a miss: keep the answer for this value, in place of its set's
-       empty or less recently used entry, if its slot of `seen` (picked by
-       the fingerprint's low half; the set, by its high half) holds its
+       empty or less recently used entry, if its slot of `seen` holds its
        fingerprint; otherwise note the fingerprint there. */
     static inline void fa_table_admit(fa_table *t, PyObject *key, uint64_t fp, Py_ssize_t index) {
         fa_set *set = fa_set_of(t, fp);
-        uint64_t *seen = &t->seen[(Py_ssize_t)(((fp & 0xFFFFFFFFu) * (uint64_t)(t->ways * t->n_sets)) >> 32)];
+        uint64_t folded = (fp ^ (fp >> 32)) & 0xFFFFFFFFu;
+        uint64_t *seen = &t->seen[(Py_ssize_t)((folded * (uint64_t)(t->ways * t->n_sets)) >> 32)];
         fa_entry *e;
         PyObject *old;
         Py_ssize_t w = 0;
