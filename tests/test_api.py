@@ -193,6 +193,21 @@ def test_the_cython_cache_keeps_repeated_values_through_new_ones() -> None:
     assert negotiator._cache == {"a/b": 0, "c/d": 1}
 
 
+def test_the_cython_cache_keeps_two_values_asked_in_turn() -> None:
+    """Each set notes its last two new values (docs/api.md): two values of
+    one set, asked in turn, are both kept at their second miss, whatever
+    their fingerprints (one note for both would leave each pair that shares
+    it out for good)."""
+    cython = cython_engine()
+    for pair in range(200):
+        negotiator = cython.Negotiator(["a/b"], cache_size=2)  # one set
+        first, second = f"a/b;q=0.{pair + 1:03d}", f"x/{pair}"
+        for _ in range(2):
+            negotiator.choose(first)
+            negotiator.choose(second)
+        assert negotiator._cache == {first: 0, second: -1}
+
+
 @pytest.mark.parametrize(
     "shape",
     [

@@ -264,13 +264,13 @@ cdef extern from *:
 # from a fingerprint of its length and of five 8-byte words (the first and the
 # last 16 bytes, the middle), computed in a few instructions, not from
 # Python's hash: a request's header is a new str each time, whose siphash
-# would cost more than the negotiation. A hit is the same object, or equal bytes (memcmp). A
-# value is kept at its second miss in a row in its slot of ``seen`` (one
-# fingerprint a slot, as many slots as entries): the first miss only notes its
-# fingerprint there, so a stream of values that never repeat takes no
-# references and pushes no repeated value out. A value kept replaces its set's
-# less recently used entry; values whose fingerprints collide only miss more
-# often, so no input makes a look-up cost more than two comparisons. Without
+# would cost more than the negotiation. A hit is the same object, or equal
+# bytes (memcmp). A value is kept at its second miss: the first only notes its
+# fingerprint among its set's two latest notes, so a stream of values that
+# never repeat takes no references and pushes no repeated value out, and two
+# values of one set asked in turn are both kept. A value kept replaces its
+# set's less recently used entry; values whose fingerprints collide only miss
+# more often, so no input makes a look-up cost more than two comparisons. Without
 # the GIL a table is locked (PyMutex) while read or written; with it, nothing
 # between a look-up and its store can run.
 cdef extern from *:
@@ -281,13 +281,14 @@ cdef extern from *:
     #define FA_WAYS 2
     #define FA_SETS_MAX 2048  /* at most 4,096 entries a table */
     typedef struct { PyObject *key; uint64_t fp; Py_ssize_t index; } fa_entry;
-    typedef struct { fa_entry way[FA_WAYS]; Py_ssize_t recent; } fa_set;
+    /* noted: the fingerprints of the set's last two new values, newest first
+       (0: none; no fingerprint is 0). */
+    typedef struct { fa_entry way[FA_WAYS]; uint64_t noted[2]; Py_ssize_t recent; } fa_set;
     typedef struct {
     #ifdef Py_GIL_DISABLED
         PyMutex mutex;
     #endif
         Py_ssize_t ways, n_sets;
-        uint64_t *seen;  /* ways * n_sets fingerprints, after the sets */
         fa_set sets[1];
     } fa_table;
     #ifdef Py_GIL_DISABLED
@@ -345,8 +346,8 @@ cdef extern from *:
     /* The value's length and five of its 8-byte words, each multiplied by an
        odd constant, rotated apart, combined and multiplied once more: the
        products are independent, so a look-up waits for two multiplications
-       in a row, not five. The set comes from the high half (fa_set_of),
-       `seen`'s slot from the two halves folded (fa_table_admit). */
+       in a row, not five. The set comes from the high half (fa_set_of). The
+       lowest bit is set: 0 marks an empty note (fa_table_admit). */
     static inline uint64_t fa_fingerprint(const unsigned char *s, Py_ssize_t n) {
         uint64_t a = 0, b = 0, c = 0, d = 0, e = 0, h;
         Py_ssize_t i;
@@ -366,7 +367,7 @@ cdef extern from *:
         d = (d + FA_ROTL(e, 29)) * 0xBF58476D1CE4E5B9ULL;
         h = ((uint64_t)n * 0x9E3779B97F4A7C15ULL) ^ (a * 0xBF58476D1CE4E5B9ULL)
             ^ FA_ROTL(b, 37) ^ FA_ROTL(c, 43) ^ FA_ROTL(d, 47);
-        return h * 0x9E3779B97F4A7C15ULL;
+        return (h * 0x9E3779B97F4A7C15ULL) | 1;
     }
 
     /* A table for cache_size entries (cache_size > 0), zeroed, or NULL. */
@@ -375,12 +376,10 @@ cdef extern from *:
         Py_ssize_t n_sets = cache_size / ways;
         fa_table *t;
         if (n_sets > FA_SETS_MAX) n_sets = FA_SETS_MAX;
-        t = (fa_table *)PyMem_Calloc(1, sizeof(fa_table) + (n_sets - 1) * sizeof(fa_set)
-                                        + ways * n_sets * sizeof(uint64_t));
+        t = (fa_table *)PyMem_Calloc(1, sizeof(fa_table) + (n_sets - 1) * sizeof(fa_set));
         if (t != NULL) {
             t->ways = ways;
             t->n_sets = n_sets;
-            t->seen = (uint64_t *)&t->sets[n_sets];
         }
         return t;
     }
@@ -423,21 +422,22 @@ cdef extern from *:
     }
 
     /* After a miss: keep the answer for this value, in place of its set's
-       empty or less recently used entry, if its slot of `seen` holds its
-       fingerprint; otherwise note the fingerprint there. */
+       empty or less recently used entry, if the set's notes hold its
+       fingerprint; otherwise note it, pushing out the older note. */
     static inline void fa_table_admit(fa_table *t, PyObject *key, uint64_t fp, Py_ssize_t index) {
         fa_set *set = fa_set_of(t, fp);
-        uint64_t folded = (fp ^ (fp >> 32)) & 0xFFFFFFFFu;
-        uint64_t *seen = &t->seen[(Py_ssize_t)((folded * (uint64_t)(t->ways * t->n_sets)) >> 32)];
         fa_entry *e;
         PyObject *old;
         Py_ssize_t w = 0;
         FA_LOCK(t);
-        if (*seen != fp) {  /* its first miss here: noted, not kept */
-            *seen = fp;
+        if (set->noted[0] != fp && set->noted[1] != fp) {  /* new: noted, not kept */
+            set->noted[1] = set->noted[0];
+            set->noted[0] = fp;
             FA_UNLOCK(t);
             return;
         }
+        if (set->noted[0] == fp) set->noted[0] = set->noted[1];  /* its note is spent */
+        set->noted[1] = 0;
         if (t->ways > 1 && set->way[0].key != NULL)
             w = set->way[1].key == NULL ? 1 : 1 - set->recent;
         e = &set->way[w];
