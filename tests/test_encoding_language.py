@@ -244,6 +244,11 @@ BAD_ENCODINGS = [
     ("gzip;q=1 x, br", 9, "expected ',' after the weight, found 'x'"),
     ("gzip deflate, br", 5, "expected ';' or ',' after the coding 'gzip', found 'd'"),
     ("gzip/1, br", 4, "expected ';' or ',' after the coding 'gzip', found '/'"),
+    (
+        "g" * 50 + " " * 50 + "/, br",
+        100,
+        f"expected ';' or ',' after the coding '...{'g' * 40}', found '/'",
+    ),
     ('"gzip", br', 0, "expected a content coding (a token such as 'gzip'), found '\"'"),
     (";q=1, br", 0, "expected a content coding"),
     ("gz\x01ip, br", 2, "found control byte 0x01"),
@@ -270,6 +275,11 @@ BAD_LANGUAGES = [
     ("en;q=1.5, de", 5, "invalid weight '1.5'"),
     ("en;charset=x, de", 3, "expected a weight 'q=' after ';', found 'charset'"),
     ("en US, de", 3, "expected ';' or ',' after the language range 'en', found 'U'"),
+    (
+        "a-" * 25 + "b" + " " * 50 + "/, de",
+        101,
+        f"after the language range '...{('a-' * 25 + 'b')[-40:]}', found '/'",
+    ),
     ("en-\u00e9, de", 3, "expected a subtag"),
 ]
 

@@ -84,6 +84,47 @@ CASES = [
     ),
     ("a/b;x=1;X=2", 8, "duplicate parameter 'x'"),
     ("a/b;q=1;Q=0", 8, "duplicate parameter 'q'"),
+    # A run longer than EXCERPT_MAX (40) is quoted cut, "..." marking the cut.
+    (
+        "t" * 40,
+        40,
+        f"expected '/' after the type '{'t' * 40}', found the end of the value",
+    ),
+    (
+        "t" * 41,
+        41,
+        f"expected '/' after the type '...{'t' * 40}', found the end of the value",
+    ),
+    (
+        "a/b;" + "p" * 50,
+        54,
+        f"expected '=' after the parameter name '...{'p' * 40}', found the end of the value",
+    ),
+    (
+        "a/b;" + "p" * 50 + "=",
+        55,
+        f"expected a value (a token or a quoted string) after '...{'p' * 40}=', found the end of the value",
+    ),
+    (
+        "a/b;q=" + "9" * 50,
+        6,
+        f"invalid weight '{'9' * 40}...': a weight is a number from 0 to 1 with at most three decimals, such as 0.8 (RFC 9110 §12.4.2)",
+    ),
+    (
+        'a/b;q="' + "0" * 50 + '"',
+        6,
+        f"invalid weight '\"{'0' * 39}...': a weight is a number from 0 to 1 with at most three decimals, such as 0.8 (RFC 9110 §12.4.2)",
+    ),
+    (
+        'a/b;q="' + "0" * 38 + '"',
+        6,
+        f"invalid weight '\"{'0' * 38}\"': a weight is a number from 0 to 1 with at most three decimals, such as 0.8 (RFC 9110 §12.4.2)",
+    ),
+    (
+        "a/b;" + "x" * 50 + "=1;" + "X" * 50 + "=2",
+        57,
+        f"duplicate parameter '{'x' * 40}...'",
+    ),
     (
         "a/b\x00",
         3,

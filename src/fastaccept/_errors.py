@@ -6,10 +6,12 @@ is built here, once, so both engines give the same message for the same input.
 
 from __future__ import annotations
 
+from . import _limits
 from ._grammar import LANGUAGE_RANGE_CHARS, TCHARS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Container
     from typing import Final
 
 # Error codes reported by the scanners (the Cython engine mirrors these numbers).
@@ -95,24 +97,43 @@ def describe_char(text: str, pos: int) -> str:
     return repr(text[pos])
 
 
-def _token_before(text: str, end: int) -> str:
+_CUT: Final = "..."  # where a message's quote of a long run is cut
+
+
+def _run_before(text: str, end: int, chars: Container[str]) -> str:
+    """The run of ``chars`` that ends at ``end``: its last EXCERPT_MAX
+    characters (``_limits``), after "..." when it is longer."""
     start = end
-    while start > 0 and text[start - 1] in TCHARS:
+    stop = max(end - _limits.EXCERPT_MAX - 1, 0)
+    while start > stop and text[start - 1] in chars:
         start -= 1
+    if end - start > _limits.EXCERPT_MAX:
+        return _CUT + text[end - _limits.EXCERPT_MAX : end]
     return text[start:end]
 
 
+def _token_before(text: str, end: int) -> str:
+    return _run_before(text, end, TCHARS)
+
+
 def _token_at(text: str, pos: int) -> str:
+    """The token that starts at ``pos``: its first EXCERPT_MAX characters,
+    then "..." when it is longer."""
     end = pos
-    while end < len(text) and text[end] in TCHARS:
+    stop = min(pos + _limits.EXCERPT_MAX + 1, len(text))
+    while end < stop and text[end] in TCHARS:
         end += 1
+    if end - pos > _limits.EXCERPT_MAX:
+        return text[pos : pos + _limits.EXCERPT_MAX] + _CUT
     return text[pos:end]
 
 
 def _weight_at(text: str, pos: int) -> str:
     """The weight text starting at ``pos``: a token, or a quoted string."""
     if pos < len(text) and text[pos] == '"':
-        end = text.find('"', pos + 1)
+        end = text.find('"', pos + 1, pos + _limits.EXCERPT_MAX)
+        if end < 0 and len(text) - pos > _limits.EXCERPT_MAX:
+            return text[pos : pos + _limits.EXCERPT_MAX] + _CUT
         return text[pos : (len(text) if end < 0 else end + 1)]
     return _token_at(text, pos)
 
@@ -125,17 +146,11 @@ def _whitespace_hint(text: str, pos: int) -> str:
 
 def _before_ows(text: str, end: int) -> int:
     """Where the optional whitespace that ends at ``end`` starts."""
-    while end > 0 and text[end - 1] in " \t":
-        end -= 1
-    return end
+    return len(text[:end].rstrip(" \t"))
 
 
 def _range_before(text: str, end: int) -> str:
-    end = _before_ows(text, end)
-    start = end
-    while start > 0 and text[start - 1] in LANGUAGE_RANGE_CHARS:
-        start -= 1
-    return text[start:end]
+    return _run_before(text, _before_ows(text, end), LANGUAGE_RANGE_CHARS)
 
 
 def _range_end_hint(text: str, pos: int) -> str:

@@ -31,6 +31,10 @@ DEFAULT_CACHE_SIZE: Final = 256
 #: Values longer than this are never stored, so a cache's memory is bounded by
 #: ``cache_size * CACHE_KEY_MAX_LENGTH`` characters whatever the clients send.
 CACHE_KEY_MAX_LENGTH: Final = 1024
+#: The most characters of a run of the value (a token, a range, a weight) that
+#: an error message quotes: a longer run is cut, "..." marking the cut, so a
+#: message stays short and building it reads at most this much of the run.
+EXCERPT_MAX: Final = 40
 #: ``negotiate``/``quality``: how many distinct offer lists keep a Negotiator.
 NEGOTIATORS_KEPT: Final = 64
 #: ``negotiate``/``quality``: how many header values each of those remembers.
