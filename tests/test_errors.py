@@ -126,6 +126,21 @@ CASES = [
         f"duplicate parameter '{'x' * 40}...'",
     ),
     (
+        "a/b;" + "x" * 40 + "=1;" + "X" * 40 + "=2",
+        47,
+        f"duplicate parameter '{'x' * 40}'",
+    ),
+    (
+        "a/b;" + "x" * 41 + "=1;" + "X" * 41 + "=2",
+        48,
+        f"duplicate parameter '{'x' * 40}...'",
+    ),
+    (
+        'a/b;q="' + "0" * 39 + '"',
+        6,
+        f"invalid weight '\"{'0' * 39}...': a weight is a number from 0 to 1 with at most three decimals, such as 0.8 (RFC 9110 §12.4.2)",
+    ),
+    (
         "a/b\x00",
         3,
         "expected ';' or ',' after the media range, found control byte 0x00",

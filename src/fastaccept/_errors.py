@@ -104,7 +104,9 @@ def _run_before(text: str, end: int, chars: Container[str]) -> str:
     """The run of ``chars`` that ends at ``end``: its last EXCERPT_MAX
     characters (``_limits``), after "..." when it is longer."""
     start = end
-    stop = max(end - _limits.EXCERPT_MAX - 1, 0)
+    stop = end - _limits.EXCERPT_MAX - 1
+    if stop < 0:
+        stop = 0
     while start > stop and text[start - 1] in chars:
         start -= 1
     if end - start > _limits.EXCERPT_MAX:
@@ -120,7 +122,9 @@ def _token_at(text: str, pos: int) -> str:
     """The token that starts at ``pos``: its first EXCERPT_MAX characters,
     then "..." when it is longer."""
     end = pos
-    stop = min(pos + _limits.EXCERPT_MAX + 1, len(text))
+    stop = pos + _limits.EXCERPT_MAX + 1
+    if stop > len(text):
+        stop = len(text)
     while end < stop and text[end] in TCHARS:
         end += 1
     if end - pos > _limits.EXCERPT_MAX:
@@ -145,8 +149,17 @@ def _whitespace_hint(text: str, pos: int) -> str:
 
 
 def _before_ows(text: str, end: int) -> int:
-    """Where the optional whitespace that ends at ``end`` starts."""
-    return len(text[:end].rstrip(" \t"))
+    """Where the optional whitespace that ends at ``end`` starts: stripped
+    from a window before ``end`` that doubles until it holds more than
+    whitespace, so the cost follows the whitespace, not the text before it
+    (lenient mode describes every skipped member)."""
+    size = 8
+    while True:
+        start = end - size if end > size else 0
+        kept = text[start:end].rstrip(" \t")
+        if kept or start == 0:
+            return start + len(kept)
+        size *= 2
 
 
 def _range_before(text: str, end: int) -> str:
