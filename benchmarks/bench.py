@@ -445,6 +445,7 @@ SHAPES: dict[str, Callable[[int], str]] = {
     "repeated parameter": lambda n: "a/b" + _repeat_to(";p=v", n - 3),
     "long quoted string": lambda n: 'a/b;p="' + "x" * (n - 8) + '"',
     "unterminated quote": lambda n: 'a/b;p="' + "x" * (n - 7),
+    "a run of quotes": lambda n: '"' * n,  # a quoted string after another
     "spaces before a bad byte": lambda n: "a/b" + " " * (n - 4) + "\x01",
     "commas before a bad byte": lambda n: "," * (n - 1) + "\x01",
     "'; ' before a bad byte": lambda n: "a/b" + _repeat_to("; ", n - 4) + "\x01",

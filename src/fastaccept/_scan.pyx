@@ -1066,12 +1066,15 @@ cdef Py_ssize_t quick_member(const unsigned char* s, Py_ssize_t n, Scan* sc) noe
 cdef Py_ssize_t skip_member(const unsigned char* s, Py_ssize_t n, Py_ssize_t i) noexcept nogil:
     """``next_member`` for negotiation, which needs no CORS verdict: the next
     comma outside quotes (``"`` opens one, ``\\`` escapes in it), or n, found
-    by ``memchr``; each byte is searched at most once for each of the three."""
+    by ``memchr``; each byte is searched at most once for each of the three
+    (the comma found is searched for again only once a quoted string has
+    passed it)."""
     cdef const unsigned char* found
-    cdef Py_ssize_t end, quote
+    cdef Py_ssize_t end = -1, quote
     while True:
-        found = <const unsigned char*>memchr(s + i, 44, n - i)
-        end = n if found == NULL else found - s
+        if end < i:  # the first comma after i is not known
+            found = <const unsigned char*>memchr(s + i, 44, n - i)
+            end = n if found == NULL else found - s
         found = <const unsigned char*>memchr(s + i, 34, end - i)
         if found == NULL:
             return end
