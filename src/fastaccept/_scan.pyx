@@ -1069,12 +1069,9 @@ cdef Py_ssize_t skip_member(const unsigned char* s, Py_ssize_t n, Py_ssize_t i) 
     by ``memchr``; each byte is searched at most once for each of the three
     (the comma found is searched for again only once a quoted string has
     passed it)."""
-    cdef const unsigned char* found
-    cdef Py_ssize_t end = -1, quote
+    cdef const unsigned char* found = <const unsigned char*>memchr(s + i, 44, n - i)
+    cdef Py_ssize_t end = n if found == NULL else found - s, quote
     while True:
-        if end < i:  # the first comma after i is not known
-            found = <const unsigned char*>memchr(s + i, 44, n - i)
-            end = n if found == NULL else found - s
         found = <const unsigned char*>memchr(s + i, 34, end - i)
         if found == NULL:
             return end
@@ -1096,6 +1093,9 @@ cdef Py_ssize_t skip_member(const unsigned char* s, Py_ssize_t n, Py_ssize_t i) 
                     return n
                 quote = found - s
         i = quote + 1
+        if end < i:  # that comma was in the quoted string: find the next
+            found = <const unsigned char*>memchr(s + i, 44, n - i)
+            end = n if found == NULL else found - s
 
 
 cdef int scan(const unsigned char* s, Py_ssize_t n, bint strict, Scan* sc) except -1:
