@@ -79,6 +79,9 @@ class Row:
     calls: int
 
 
+#: The most threads a row runs in (``threads_table``'s counts).
+MOST_THREADS = 4
+
 #: The offers of the cold rows as a server module writes them: a tuple of
 #: literals (on a free-threaded build a constant, so immortal) and a list.
 SHARED_LIST = list(API_OFFERS)
@@ -92,6 +95,12 @@ def rows() -> list[Row]:
         hot, cold = (1, 1) if who == "cython" else (10, 20)
         shared = engine.Negotiator(API_OFFERS)
         languages = engine.LanguageNegotiator(LANGUAGE.offers)
+        # One per thread, made here in the main thread, as a server makes its
+        # objects at import and hands one to each worker.
+        made_ahead = [engine.Negotiator(API_OFFERS) for _ in range(MOST_THREADS)]
+        uncached_ahead = [
+            engine.Negotiator(API_OFFERS, cache_size=0) for _ in range(MOST_THREADS)
+        ]
 
         def negotiate_cold(thread: int, engine: Any = engine) -> Work:
             return _cycle(
@@ -106,6 +115,12 @@ def rows() -> list[Row]:
         def choose_own(thread: int, engine: Any = engine) -> Work:
             own = engine.Negotiator([_own_copy(o) for o in API_OFFERS])
             return _repeat(own.choose, _own_copy(CHROME.value))
+
+        def choose_made_ahead(thread: int, made: Any = made_ahead) -> Work:
+            return _repeat(made[thread].choose, _own_copy(CHROME.value))
+
+        def choose_cold_made_ahead(thread: int, made: Any = uncached_ahead) -> Work:
+            return _cycle(made[thread].choose, _cold_values(thread))
 
         def choose_shared(thread: int, shared: Any = shared) -> Work:
             return _repeat(shared.choose, _own_copy(CHROME.value))
@@ -127,6 +142,18 @@ def rows() -> list[Row]:
                 300_000 // cold,
             ),
             Row("Negotiator.choose, hot, own", who, choose_own, 3_000_000 // hot),
+            Row(
+                "Negotiator.choose, hot, own, made at import",
+                who,
+                choose_made_ahead,
+                3_000_000 // hot,
+            ),
+            Row(
+                "Negotiator.choose, cold, own (cache_size=0), made at import",
+                who,
+                choose_cold_made_ahead,
+                300_000 // cold,
+            ),
             Row("Negotiator.choose, hot, shared", who, choose_shared, 3_000_000 // hot),
             Row(
                 "LanguageNegotiator.choose, hot, shared",

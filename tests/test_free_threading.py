@@ -19,9 +19,9 @@ from typing import Any
 import pytest
 
 from fastaccept import BROWSER_DEFAULTS, Produces
-from fastaccept._limits import THREAD_GROUPS, THREADS_AT_ONCE
+from fastaccept._limits import THREADS_AT_ONCE
 
-from .conftest import CYTHON_MISSING, ENGINES, EXAMPLES, Engine
+from .conftest import CYTHON_MISSING, ENGINES, EXAMPLES, Engine, value_cache
 
 #: These tests start their own threads and count references and memory blocks:
 #: under pytest-run-parallel they run alone.
@@ -75,15 +75,6 @@ def test_the_compression_recipe_keeps_the_gil_off_with_zstd() -> None:
     assert _gil_stays_off(code).split() == ["zstd", "gzip"]
 
 
-def test_a_negotiator_is_set_up_once(engine: Engine) -> None:
-    # Threads share a Negotiator without a lock because its offers never change.
-    negotiator = engine.Negotiator(["text/html"])
-    with pytest.raises(TypeError, match="set up once"):
-        negotiator.__init__(["application/json"])
-    assert negotiator.offers == ("text/html",)
-    assert negotiator.choose("application/json") is None
-
-
 #: Each negotiator class, made with two different offer lists, and a value.
 KINDS = [
     ("Negotiator", ["text/html"], ["application/json"], "application/json"),
@@ -93,61 +84,40 @@ KINDS = [
 
 
 @pytest.mark.parametrize(("name", "offers", "others", "value"), KINDS)
-def test_a_negotiator_from_new_is_refused_until_its_init_returns(
+def test_a_negotiator_is_complete_when_made(
     engine: Engine, name: str, offers: list[str], others: list[str], value: str
 ) -> None:
-    # __new__ alone makes an object no __init__ has set up: every use raises
-    # the TypeError of a second __init__ (tests/test_ft_init_race.py races
-    # the two). An __init__ that raises leaves it as it was.
+    # Threads share a negotiator without a lock because nothing changes it
+    # after it is made: no __new__ without its offers, and a second __init__
+    # changes nothing.
     cls = getattr(engine, name)
-    negotiator = cls.__new__(cls)
-    for use in (negotiator.choose, negotiator.choose_index, negotiator.rank):
-        for given in (value, value.encode(), None, bytearray(b"*")):
-            with pytest.raises(TypeError, match="set up once"):
-                use(given)
-    with pytest.raises(ValueError, match="cache_size"):
-        negotiator.__init__(offers, cache_size=-1)
-    with pytest.raises(ValueError):
-        negotiator.__init__(["*"])
-    with pytest.raises(TypeError, match="set up once"):
-        negotiator.choose(value)
+    with pytest.raises(TypeError):
+        cls.__new__(cls)
+    negotiator = cls(offers)
     negotiator.__init__(others)
-    assert negotiator == cls(others)
-    assert negotiator.choose(value) == value
-    assert negotiator.rank(value) == [(value, 1.0)]
-    with pytest.raises(TypeError, match="set up once"):
-        negotiator.__init__(offers)
-    assert negotiator.choose(value) == value
+    assert negotiator == cls(offers)
+    assert negotiator.choose(value) is None
+    assert negotiator.rank(value) == []
 
 
-@pytest.mark.parametrize("threads", [THREADS, THREAD_GROUPS + 4])
+@pytest.mark.parametrize("threads", [THREADS, 20])
 def test_threads_without_the_gil_cache_apart(engine: Engine, threads: int) -> None:
     # On a free-threaded CPython 3.13 a dict hit with an equal str whose key
     # another thread stored takes the dict's lock (and, from Python, its slow
-    # path): one cache for all threads would make every hit wait. So without
-    # the GIL the pure engine keeps a cache per thread (when the GIL was off
-    # at import: _limits.THREADS_AT_ONCE), the Cython engine one per group of
-    # threads (THREAD_GROUPS, taken in turn by threads new to fastaccept, as
-    # these are: 8 threads, 8 groups; 20 threads, all 16); with the GIL, one.
-    if engine is ENGINES["python"]:
-        expected = threads if THREADS_AT_ONCE else 1
-    else:
-        expected = min(threads, THREAD_GROUPS) if FREE_THREADED else 1
+    # path): one cache for all threads would make every hit wait. So where
+    # the GIL was off at import (_limits.THREADS_AT_ONCE) both engines keep a
+    # cache per thread; with the GIL, one.
+    expected = threads if THREADS_AT_ONCE else 1
     shared = engine.Negotiator(OFFERS)
-    used: list[tuple[int, dict[str, int]]] = []  # each thread's cache and its id
+    used: list[dict[str | bytes, int]] = []  # each thread's cache
 
     def work(thread: int) -> None:
-        for _ in range(2):  # the Cython engine keeps a value at its second miss
-            assert shared.choose("".join(["text/", "html"])) == "text/html"
-        # The pure engine's cache is a dict; the Cython engine's a C table
-        # (``_cache`` copies it), known by its address.
-        cache_id = getattr(shared, "_cache_id", None) or id(shared._cache)
-        used.append((cache_id, shared._cache))
+        assert shared.choose("".join(["text/", "html"])) == "text/html"
+        used.append(value_cache(shared))
 
     _in_threads(work, threads)
-    distinct = dict(used)
-    assert len(distinct) == expected, distinct
-    assert all(cache == {"text/html": 1} for _, cache in used), used
+    assert len({id(cache) for cache in used}) == expected
+    assert all(cache == {"text/html": 1} for cache in used), used
 
 
 def _values(thread: int) -> list[str]:
@@ -219,19 +189,18 @@ def test_threads_share_a_negotiator_a_produces_and_the_functions(
         for round_ in range(6):
             for k in range(len(own)):
                 value = own[(k * 7 + round_) % len(own)]
-                for _ in range(2):  # a miss, then a hit or, in Cython, a keep
+                for _ in range(2):  # a miss, then a hit
                     got = _answers(engine, shared, produces, value)
                     if got != expected[value]:
                         wrong.append(
                             f"thread {thread}, {value!r}: {got} != {expected[value]}"
                         )
-        caches.append(shared._cache)
+        caches.append(value_cache(shared))
 
-    caches: list[dict[str, int]] = []  # each thread's, kept past the thread
+    caches: list[dict[str | bytes, int]] = []  # each thread's, kept past the thread
     _in_threads(work)
     assert not wrong, wrong[:3]
-    # Without the GIL a Negotiator keeps a cache per thread or group of
-    # threads. Racing stores may each find a cache not yet full: at most one
+    # Without the GIL a Negotiator keeps a cache per thread. Racing stores may each find a cache not yet full: at most one
     # over per thread, until its next clear.
     assert all(0 < len(cache) <= cache_size + THREADS for cache in caches), caches
 
@@ -263,38 +232,3 @@ def test_threads_leave_reference_counts_and_memory_as_they_were(
     # per call would be over 3 * 8 * 120 * 3 blocks.
     grown = sys.getallocatedblocks() - blocks
     assert grown < 1000, f"{grown} more memory blocks after the threads"
-
-
-#: Where deferred reference counting exists: free-threaded CPython 3.14+.
-DEFERRED_REFCOUNT = FREE_THREADED and sys.version_info >= (3, 14)
-
-
-def test_shared_objects_get_deferred_reference_counting(engine: Engine) -> None:
-    # The compiled engine asks CPython for it (PyUnstable_Object_EnableDeferredRefcount),
-    # which answers True once per object that it then counts by the collector;
-    # the pure engine cannot ask; with the GIL, and before 3.14, nothing is done.
-    expected = DEFERRED_REFCOUNT and engine.__name__ == "fastaccept._scan"
-    assert engine.defer_refcount([]) is expected  # a fresh object the collector tracks
-    negotiators = [
-        engine.Negotiator(OFFERS),
-        engine.EncodingNegotiator(["gzip"]),
-        engine.LanguageNegotiator(["en"]),
-    ]
-    for negotiator in negotiators:  # each asked as it was made: not again
-        assert engine.defer_refcount(negotiator) is False
-
-
-def test_web_endpoints_get_deferred_reference_counting() -> None:
-    # Produces, Consumes, Renderers and the answers they make ahead are asked
-    # for as they are made (the active engine's defer_refcount): asking again
-    # answers False everywhere, and only there can it answer True.
-    from fastaccept import Consumes, Renderers
-    from fastaccept._engine import IMPLEMENTATION, defer_refcount
-
-    produces, consumes = Produces(OFFERS), Consumes(OFFERS)
-    made: list[object] = [produces, consumes, Renderers({"text/html": str})]
-    made += [*produces._chosen, *produces._unacceptable, *consumes._refusals]
-    for shared in made:
-        assert defer_refcount(shared) is False
-    expected = DEFERRED_REFCOUNT and IMPLEMENTATION == "cython"
-    assert defer_refcount(Produces.__new__(Produces)) is expected

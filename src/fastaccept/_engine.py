@@ -53,7 +53,3 @@ negotiate_encoding = engine.negotiate_encoding
 negotiate_language = engine.negotiate_language
 EncodingNegotiator = engine.EncodingNegotiator
 LanguageNegotiator = engine.LanguageNegotiator
-#: For objects a server's threads share (the web layer's endpoints and what
-#: they make ahead): deferred reference counting on free-threaded CPython 3.14+
-#: with the compiled engine, else nothing (docs/free-threading.md).
-defer_refcount = engine.defer_refcount

@@ -47,12 +47,6 @@ ACCEPT_ENCODING: Final = "Accept-Encoding"
 ACCEPT_LANGUAGE: Final = "Accept-Language"
 
 
-#: A Negotiator's offers are fixed by its constructor (so threads can share it).
-NEGOTIATOR_SET_UP_ONCE: Final = (
-    "a Negotiator is set up once, by its constructor: make a new one"
-)
-
-
 class AcceptError(ValueError):
     """A header value that breaks its grammar (strict mode) or a limit.
 

@@ -37,17 +37,20 @@ CACHE_KEY_MAX_LENGTH: Final = 1024
 EXCERPT_MAX: Final = 40
 #: ``negotiate``/``quality``: how many distinct offer lists keep a Negotiator.
 NEGOTIATORS_KEPT: Final = 64
-#: ``negotiate``/``quality``: how many header values each of those remembers.
+#: ``negotiate``/``quality`` and the list headers' one-call forms: how many
+#: header values each kept negotiator of the pure engine remembers.
 VALUES_KEPT: Final = 64
+#: The same for the compiled engine: none. A header value arrives as a new
+#: object with each request, so a look-up hashes it whole: in the pure engine
+#: that costs a few percent of negotiating it afresh, in the compiled one
+#: about half, and a miss adds the store (benchmarks/README.md, "The value
+#: cache"). A ``Negotiator`` made by the caller keeps its ``cache_size``
+#: values on both engines.
+COMPILED_VALUES_KEPT: Final = 0
 #: Whether threads run at once: a free-threaded CPython (3.13t and later)
-#: whose GIL was off when fastaccept was imported. The pure engine's
-#: negotiators then keep a value cache per thread (``ThreadCaches``).
+#: whose GIL was off when fastaccept was imported. A negotiator then keeps a
+#: value cache per thread (``ThreadCache``).
 THREADS_AT_ONCE: Final = not getattr(sys, "_is_gil_enabled", lambda: True)()
-#: Without the GIL, the most value caches a Cython engine negotiator keeps:
-#: one per group of threads (C has no per-thread storage freed with the
-#: thread); threads take the groups in turn as each first asks, so up to this
-#: many never share one. ``_scan.pyx`` compiles this number.
-THREAD_GROUPS: Final = 16
 
 if TYPE_CHECKING:
 
@@ -96,13 +99,10 @@ def store(cache: dict[_K, _V], size: int, key: _K, value: _V) -> _V:
     thread stored first (``setdefault``, one atomic dict operation), so that
     racing first uses share one object.
 
-    The cache policy: a full cache is emptied before the new entry goes in
-    (O(1) per store, no bookkeeping on the hit path, and a working set smaller
-    than ``size`` is back after one miss each); a key longer than
-    ``CACHE_KEY_MAX_LENGTH`` is not stored. This is the pure engine's policy
-    (``tests/test_api.py`` holds it to this function); the Cython engine keeps
-    its values in a C table instead (``_scan.pyx``, docs/api.md), with the
-    same key bound.
+    The cache policy, both engines': a full cache is emptied before the new
+    entry goes in (O(1) per store, no bookkeeping on the hit path, and a
+    working set smaller than ``size`` is back after one miss each); a key
+    longer than ``CACHE_KEY_MAX_LENGTH`` is not stored.
     """
     if size > 0 and len(key) <= CACHE_KEY_MAX_LENGTH:
         if len(cache) >= size:
@@ -121,10 +121,12 @@ def kept_negotiator(
     make: Callable[..., _N],
     offers: tuple[_O, ...],
     max_length: int | None,
+    values_kept: int = VALUES_KEPT,
 ) -> _N:
     """The Negotiator ``negotiate``/``quality`` keep for these offers in ``kept``.
 
-    Made by ``make`` on first use, remembering ``VALUES_KEPT`` values; at most
+    Made by ``make`` on first use, remembering ``values_kept`` values (the
+    engine's: ``VALUES_KEPT`` or ``COMPILED_VALUES_KEPT``); at most
     ``NEGOTIATORS_KEPT`` offer lists are kept, by the policy of ``store``.
     ``max_length`` is checked first (``checked_max_length``), so a kept key
     never matches a bool or a float that equals an int.
@@ -137,14 +139,30 @@ def kept_negotiator(
     except TypeError:  # an unhashable offer: let the Negotiator say what is wrong
         return make(offers, cache_size=0, max_length=max_length)
     if found is None:
-        made = make(offers, cache_size=VALUES_KEPT, max_length=max_length)
+        made = make(offers, cache_size=values_kept, max_length=max_length)
         found = store(kept, NEGOTIATORS_KEPT, key, made)
     return found
 
 
+class ThreadCache(_local):
+    """``cache``: the calling thread's own value cache, where threads run at
+    once (``THREADS_AT_ONCE``; ``_local`` calls ``__init__`` once in each
+    thread, and the cache goes with the thread).
+
+    Why: on a free-threaded CPython 3.13, ``dict.get`` with an equal but
+    distinct str, where another thread stored the key, takes the dict's lock
+    and its slow path on every hit. A thread that finds only the keys it
+    stored itself takes none.
+    """
+
+    def __init__(self) -> None:
+        self.cache: dict[str | bytes, int] = {}
+
+
 class OneCache:
-    """A negotiator's value cache with the GIL: one dict, filled by the
-    policy of ``store``; ``_new_caches`` makes it as the negotiator is set up."""
+    """A pure-engine negotiator's value cache with the GIL: one dict, filled
+    by the policy of ``store``; ``_new_caches`` makes it as the negotiator is
+    made."""
 
     __slots__ = ("_cache",)
 
@@ -152,30 +170,15 @@ class OneCache:
         self._cache: dict[str | bytes, int] = {}
 
 
-class _ThreadCache(_local):
-    """``cache``: the calling thread's own value cache (``_local`` calls
-    ``__init__`` once in each thread; the cache goes with the thread)."""
-
-    def __init__(self) -> None:
-        self.cache: dict[str | bytes, int] = {}
-
-
 class ThreadCaches:
-    """A negotiator's value caches without the GIL: one per thread, made at
-    the thread's first use and freed with it, each filled by the policy of
-    ``store``; ``_new_caches`` makes the holder as the negotiator is set up.
-
-    Why: on a free-threaded CPython 3.13, ``dict.get`` with an equal but
-    distinct str, where another thread stored the key, takes the dict's lock
-    and its slow path on every hit (a shared Negotiator measured 0.03x of one
-    thread with two, and about 25 us a hit for a thread reusing a dead thread's
-    cache). A thread that finds only the keys it stored itself takes none.
-    """
+    """A pure-engine negotiator's value caches without the GIL: one per
+    thread (``ThreadCache``), each filled by the policy of ``store``;
+    ``_new_caches`` makes the holder as the negotiator is made."""
 
     __slots__ = ("_thread_cache",)
 
     def _new_caches(self) -> None:
-        self._thread_cache = _ThreadCache()
+        self._thread_cache = ThreadCache()
 
     #: The calling thread's value cache: read by C code (``attrgetter``),
     #: which costs less than a Python function per call.

@@ -31,14 +31,12 @@ cdef extern from "Python.h":
     Py_ssize_t PyTuple_GET_SIZE(object)
 
 from functools import partial as _partial
-from sys import intern as _intern
 from _thread import _local as _thread_local  # threading.local, without importing threading
 
 from ._defaults import BROWSER_DEFAULTS as _BROWSER_DEFAULTS
 from ._coding import ALIASES as _ALIASES
 from ._coding import IDENTITY as _IDENTITY
 from ._errors import ACCEPT as _ACCEPT
-from ._errors import NEGOTIATOR_SET_UP_ONCE as _SET_UP_ONCE
 from ._errors import AcceptError as _AcceptError
 from ._errors import reason as _reason
 from ._errors import too_long as _too_long
@@ -50,11 +48,14 @@ from ._grammar import ESCAPABLE_CHARS as _ESCAPABLE_CHARS
 from ._grammar import LIST_SEPARATOR_CHARS as _LIST_SEPARATOR_CHARS
 from ._grammar import QDTEXT_CHARS as _QDTEXT_CHARS
 from ._grammar import TCHARS as _TCHARS
-from ._limits import CACHE_KEY_MAX_LENGTH as _CACHE_KEY_MAX_LENGTH
+from ._limits import COMPILED_VALUES_KEPT as _COMPILED_VALUES_KEPT
 from ._limits import DEFAULT_CACHE_SIZE as _DEFAULT_CACHE_SIZE
 from ._limits import DEFAULT_MAX_LENGTH as _DEFAULT_MAX_LENGTH
 from ._limits import checked_cache_size as _checked_cache_size
 from ._limits import checked_max_length as _checked_max_length
+from ._limits import store as _store
+from ._limits import ThreadCache as _ThreadCache
+from ._limits import THREADS_AT_ONCE as _THREADS_AT_ONCE
 from ._lists import CODING_GRAMMAR as _CODING_GRAMMAR
 from ._lists import LANGUAGE_GRAMMAR as _LANGUAGE_GRAMMAR
 from ._limits import kept_negotiator as _kept_negotiator
@@ -70,234 +71,19 @@ from ._types import MediaRange as _MediaRange
 from ._types import SkippedMember as _SkippedMember
 from ._types import media_type_negotiator as _media_type_negotiator
 
-# Free-threaded CPython (Py_GIL_DISABLED): the module declares that it runs
-# without the GIL (setup.py: freethreading_compatible). Its shared mutable
-# state, and why each piece is safe without the GIL:
-# - CLASS, LOWER, ERROR_CODES, _ABSENT: written during import only.
-# - TOKENS: each slot is written at most once (compare-and-swap from NULL) and
-#   never released, so a reader sees NULL or a whole str; the strs are
-#   interned, which makes them immortal there (no shared reference count).
-# - a Negotiator: its offers are fixed by its one __init__. That __init__
-#   reads and checks its arguments, then claims the object (compare-and-swap
-#   of _state from FRESH to CLAIMED: a second or concurrent __init__ finds it
-#   taken and raises TypeError), fills its fields, and publishes them (_state
-#   READY, a release store). Every path that reads the fields first sees READY
-#   (an acquire load) or raises the same TypeError: a value cache is made only
-#   for a READY object, so a cache hit needs no check. Its value caches are
-#   C tables (fa_table, below), locked while read or written without the GIL.
-#   Without the GIL it keeps one cache per group of threads (THREAD_GROUPS;
-#   threads join the groups in turn), so threads seldom wait on one lock.
-# - an EncodingNegotiator or LanguageNegotiator: the same as a Negotiator (its
-#   C arrays of offers are written by its one __init__ before READY, its value
-#   caches are kept per thread group).
-# - negotiate()/quality(), negotiate_encoding(), negotiate_language(): with the
-#   GIL, one registry of kept negotiators for each in the module, and a
-#   last-offers shortcut for each but quality(); without it, one of each per
-#   thread, so no call writes what another thread reads on every call.
-# - the module's functions and Negotiator's methods: every call takes and drops
-#   a reference to them, which without the GIL is an atomic write to memory
-#   all threads share. They live as long as the process anyway (an extension
-#   module is never unloaded), so at import they are made immortal there, as
-#   Cython does for its constants: reference counting then leaves them alone.
-# - a negotiator's own reference count, which every method call writes: on
-#   3.14+ each negotiator gets deferred reference counting as it is made
-#   (fa_defer_refcount, public unstable API; a no-op with the GIL and before
-#   3.14), as do the web layer's endpoints (defer_refcount): the collector
-#   frees them, calls leave the count alone.
-cdef extern from *:
-    """
-    #ifdef Py_GIL_DISABLED
-    #define FA_FREE_THREADED 1
-    #else
-    #define FA_FREE_THREADED 0
-    #endif
-    /* A negotiator's _state: FRESH (made by __new__), CLAIMED by the one
-       __init__ that sets it up, READY once that __init__ has filled it. */
-    #define FA_FRESH 0
-    #define FA_CLAIMED 1
-    #define FA_READY 2
-    /* Atomics without the GIL: the compilers' own (GCC and Clang builtins,
-       MSVC intrinsics), not CPython's private _Py_atomic_* API. With the
-       GIL, plain reads and writes: the GIL orders them. */
-    #ifdef Py_GIL_DISABLED
-    #if defined(_MSC_VER) && !defined(__clang__)
-    #include <intrin.h>
-    static inline PyObject *fa_load(PyObject **slot) {
-        /* a compare-exchange that never exchanges: an atomic, ordered read */
-        return (PyObject *)_InterlockedCompareExchangePointer(
-            (void *volatile *)slot, NULL, NULL);
-    }
-    static inline int fa_set_once(PyObject **slot, PyObject *value) {
-        return _InterlockedCompareExchangePointer(
-            (void *volatile *)slot, value, NULL) == NULL;
-    }
-    static inline int fa_claim(long *state) {
-        return _InterlockedCompareExchange(
-            (volatile long *)state, FA_CLAIMED, FA_FRESH) == FA_FRESH;
-    }
-    static inline void fa_publish(long *state) {
-        _InterlockedExchange((volatile long *)state, FA_READY);
-    }
-    static inline int fa_ready(long *state) {
-        /* a compare-exchange that changes nothing: an atomic, ordered read */
-        return _InterlockedCompareExchange(
-            (volatile long *)state, FA_READY, FA_READY) == FA_READY;
-    }
-    static inline Py_ssize_t fa_fetch_add(Py_ssize_t *counter, Py_ssize_t n) {
-    #if defined(_WIN64)
-        return (Py_ssize_t)_InterlockedExchangeAdd64((volatile __int64 *)counter, n);
-    #else
-        return (Py_ssize_t)_InterlockedExchangeAdd((volatile long *)counter, n);
-    #endif
-    }
-    #else
-    static inline PyObject *fa_load(PyObject **slot) {
-        return __atomic_load_n(slot, __ATOMIC_ACQUIRE);
-    }
-    static inline int fa_set_once(PyObject **slot, PyObject *value) {
-        PyObject *expected = NULL;
-        return __atomic_compare_exchange_n(
-            slot, &expected, value, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
-    }
-    static inline int fa_claim(long *state) {
-        long expected = FA_FRESH;
-        return __atomic_compare_exchange_n(
-            state, &expected, FA_CLAIMED, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
-    }
-    static inline void fa_publish(long *state) {
-        __atomic_store_n(state, FA_READY, __ATOMIC_RELEASE);
-    }
-    static inline int fa_ready(long *state) {
-        return __atomic_load_n(state, __ATOMIC_ACQUIRE) == FA_READY;
-    }
-    static inline Py_ssize_t fa_fetch_add(Py_ssize_t *counter, Py_ssize_t n) {
-        return __atomic_fetch_add(counter, n, __ATOMIC_RELAXED);
-    }
-    #endif
-    #else
-    static inline PyObject *fa_load(PyObject **slot) {
-        return *slot;
-    }
-    static inline int fa_set_once(PyObject **slot, PyObject *value) {
-        if (*slot != NULL) return 0;
-        *slot = value;
-        return 1;
-    }
-    /* With the GIL too, another thread may run between two bytecodes of an
-       __init__ (its argument checks run Python code): the claim is one test
-       and one write, with no Python code between them. */
-    static inline int fa_claim(long *state) {
-        if (*state != FA_FRESH) return 0;
-        *state = FA_CLAIMED;
-        return 1;
-    }
-    static inline void fa_publish(long *state) {
-        *state = FA_READY;
-    }
-    static inline int fa_ready(long *state) {
-        return *state == FA_READY;
-    }
-    #endif
-    /* The group of the calling thread, 0 to 15: threads take the groups in
-       turn as each first asks, so up to 16 threads never share one. */
-    #ifdef Py_GIL_DISABLED
-    #if defined(_MSC_VER)
-    #define FA_THREAD_LOCAL __declspec(thread)
-    #elif defined(__GNUC__)
-    #define FA_THREAD_LOCAL __thread
-    #else
-    #define FA_THREAD_LOCAL _Thread_local
-    #endif
-    static FA_THREAD_LOCAL Py_ssize_t fa_group_plus_one = 0;
-    static Py_ssize_t fa_groups_given = 0;
-    #endif
-    static inline Py_ssize_t fa_thread_group(void) {
-    #ifdef Py_GIL_DISABLED
-        Py_ssize_t group = fa_group_plus_one;
-        if (group == 0) {
-            group = (fa_fetch_add(&fa_groups_given, 1) & 15) + 1;
-            fa_group_plus_one = group;
-        }
-        return group - 1;
-    #else
-        return 0;
-    #endif
-    }
-    /* Deferred reference counting (C API, PyUnstable_Object_EnableDeferredRefcount,
-       CPython 3.14+): on a free-threaded build, calls that take and drop a
-       reference to the object no longer write its count, so threads sharing
-       it do not bounce that count between cores; the object is then freed by
-       the garbage collector only. On builds with the GIL, and for objects the
-       collector does not track, CPython does nothing and answers 0. Before
-       3.14 the function does not exist: 0. */
-    static inline int fa_defer_refcount(PyObject *op) {
-    #if PY_VERSION_HEX >= 0x030E0000
-        return PyUnstable_Object_EnableDeferredRefcount(op);
-    #else
-        (void)op;
-        return 0;
-    #endif
-    }
-    static inline void fa_make_immortal(PyObject *op) {
-    #ifdef Py_GIL_DISABLED
-        /* Public API, documented (C API, Py_SET_REFCNT): on a free-threaded
-           build a count over UINT32_MAX makes the object immortal. The
-           objects given here were made by this thread, during import. */
-        Py_SET_REFCNT(op, (Py_ssize_t)UINT32_MAX + 1);
-    #endif
-    }
-    """
-    const bint FREE_THREADED "FA_FREE_THREADED"
-    void fa_make_immortal(object op)
-    bint fa_defer_refcount(object op)
-    Py_ssize_t fa_thread_group() noexcept nogil
-    PyObject* fa_load(PyObject** slot) noexcept nogil
-    bint fa_set_once(PyObject** slot, PyObject* value) noexcept nogil
-    bint fa_claim(long* state) noexcept nogil
-    void fa_publish(long* state) noexcept nogil
-    bint fa_ready(long* state) noexcept nogil
-
-
-# The value cache of a negotiator, one table per thread group (see the top):
-# recent values (a one-byte-kind str or bytes of at most CACHE_KEY_MAX_LENGTH
-# characters) with their answer, in sets of two entries. A value's set comes
-# from a fingerprint of its length and of five 8-byte words (the first and the
-# last 16 bytes, the middle), computed in a few instructions, not from
-# Python's hash: a request's header is a new str each time, whose siphash
-# would cost more than the negotiation. A hit is the same object, or equal
-# bytes (memcmp). A value is kept at its second miss: the first only notes its
-# fingerprint among its set's two latest notes, so a stream of values that
-# never repeat takes no references and pushes no repeated value out, and two
-# values of one set asked in turn are both kept. A value kept replaces its
-# set's less recently used entry; values whose fingerprints collide only miss
-# more often, so no input makes a look-up cost more than two comparisons. Without
-# the GIL a table is locked (PyMutex) while read or written; with it, nothing
-# between a look-up and its store can run.
+# Free-threaded CPython: the module declares that it runs without the GIL
+# (setup.py: freethreading_compatible), as its shared state allows:
+# - CLASS, LOWER, ERROR_CODES, TOKENS, _ABSENT: written during import only.
+# - a negotiator: complete when made (``__cinit__``), never changed after;
+#   its value cache is a dict per thread where threads run at once
+#   (``_limits.ThreadCache``), else one dict (``_limits.store``'s policy).
+# - negotiate()/quality(), negotiate_encoding(), negotiate_language(): the
+#   kept negotiators and the last offers, one set in the module, or one per
+#   thread where threads run at once.
 cdef extern from *:
     """
     #include <string.h>
     #include <stdint.h>
-    #define FA_MISS (-2)
-    #define FA_WAYS 2
-    #define FA_SETS_MAX 2048  /* at most 4,096 entries a table */
-    typedef struct { PyObject *key; uint64_t fp; Py_ssize_t index; } fa_entry;
-    /* noted: the fingerprints of the set's last two new values, newest first
-       (0: none; no fingerprint is 0). */
-    typedef struct { fa_entry way[FA_WAYS]; uint64_t noted[2]; Py_ssize_t recent; } fa_set;
-    typedef struct {
-    #ifdef Py_GIL_DISABLED
-        PyMutex mutex;
-    #endif
-        Py_ssize_t ways, n_sets;
-        fa_set sets[1];
-    } fa_table;
-    #ifdef Py_GIL_DISABLED
-    #define FA_LOCK(t) PyMutex_Lock(&(t)->mutex)
-    #define FA_UNLOCK(t) PyMutex_Unlock(&(t)->mutex)
-    #else
-    #define FA_LOCK(t)
-    #define FA_UNLOCK(t)
-    #endif
 
     /* Whether s[a:a+len], ASCII letters folded to lower case, equals lower[0:len].
        Text as written in lower case compares 8 bytes at a time (s is readable
@@ -340,164 +126,11 @@ cdef extern from *:
     #else
     #define fa_lowest_bit(x) __builtin_ctzll(x)
     #endif
-
-    #define FA_ROTL(x, r) (((x) << (r)) | ((x) >> (64 - (r))))
-
-    /* The value's length and five of its 8-byte words, each multiplied by an
-       odd constant, rotated apart, combined and multiplied once more: the
-       products are independent, so a look-up waits for two multiplications
-       in a row, not five. The set comes from the high half (fa_set_of). The
-       lowest bit is set: 0 marks an empty note (fa_table_admit). */
-    static inline uint64_t fa_fingerprint(const unsigned char *s, Py_ssize_t n) {
-        uint64_t a = 0, b = 0, c = 0, d = 0, e = 0, h;
-        Py_ssize_t i;
-        if (n >= 8) {
-            memcpy(&a, s, 8);
-            memcpy(&b, s + n - 8, 8);
-            memcpy(&c, s + (n >> 1) - 4, 8);
-        } else {
-            for (i = 0; i < n; i++) a = (a << 8) | s[i];
-        }
-        if (n >= 16) {  /* the first and last 16 bytes, whole */
-            memcpy(&d, s + 8, 8);
-            memcpy(&e, s + n - 16, 8);
-        }
-        b *= 0x94D049BB133111EBULL;
-        c *= 0xD6E8FEB86659FD93ULL;
-        d = (d + FA_ROTL(e, 29)) * 0xBF58476D1CE4E5B9ULL;
-        h = ((uint64_t)n * 0x9E3779B97F4A7C15ULL) ^ (a * 0xBF58476D1CE4E5B9ULL)
-            ^ FA_ROTL(b, 37) ^ FA_ROTL(c, 43) ^ FA_ROTL(d, 47);
-        return (h * 0x9E3779B97F4A7C15ULL) | 1;
-    }
-
-    /* A table for cache_size entries (cache_size > 0), zeroed, or NULL. */
-    static fa_table *fa_table_new(Py_ssize_t cache_size) {
-        Py_ssize_t ways = cache_size >= FA_WAYS ? FA_WAYS : 1;
-        Py_ssize_t n_sets = cache_size / ways;
-        fa_table *t;
-        if (n_sets > FA_SETS_MAX) n_sets = FA_SETS_MAX;
-        t = (fa_table *)PyMem_Calloc(1, sizeof(fa_table) + (n_sets - 1) * sizeof(fa_set));
-        if (t != NULL) {
-            t->ways = ways;
-            t->n_sets = n_sets;
-        }
-        return t;
-    }
-
-    static void fa_table_free(fa_table *t) {
-        Py_ssize_t i, w;
-        if (t == NULL) return;
-        for (i = 0; i < t->n_sets; i++)
-            for (w = 0; w < FA_WAYS; w++) Py_XDECREF(t->sets[i].way[w].key);
-        PyMem_Free(t);
-    }
-
-    static inline fa_set *fa_set_of(fa_table *t, uint64_t fp) {
-        return &t->sets[(Py_ssize_t)(((fp >> 32) * (uint64_t)t->n_sets) >> 32)];
-    }
-
-    static inline int fa_same_bytes(PyObject *key, const unsigned char *s, Py_ssize_t n) {
-        if (PyUnicode_CheckExact(key))
-            return PyUnicode_GET_LENGTH(key) == n && memcmp(PyUnicode_DATA(key), s, n) == 0;
-        return PyBytes_GET_SIZE(key) == n && memcmp(PyBytes_AS_STRING(key), s, n) == 0;
-    }
-
-    /* The answer kept for this value, or FA_MISS. */
-    static inline Py_ssize_t fa_table_find(fa_table *t, PyObject *key,
-                                           const unsigned char *s, Py_ssize_t n,
-                                           uint64_t fp) {
-        fa_set *set = fa_set_of(t, fp);
-        Py_ssize_t w, found = FA_MISS;
-        FA_LOCK(t);
-        for (w = 0; w < t->ways; w++) {
-            fa_entry *e = &set->way[w];
-            if (e->key == key || (e->key != NULL && e->fp == fp && fa_same_bytes(e->key, s, n))) {
-                found = e->index;
-                set->recent = w;
-                break;
-            }
-        }
-        FA_UNLOCK(t);
-        return found;
-    }
-
-    /* After a miss: keep the answer for this value, in place of its set's
-       empty or less recently used entry, if the set's notes hold its
-       fingerprint; otherwise note it, pushing out the older note. */
-    static inline void fa_table_admit(fa_table *t, PyObject *key, uint64_t fp, Py_ssize_t index) {
-        fa_set *set = fa_set_of(t, fp);
-        fa_entry *e;
-        PyObject *old;
-        Py_ssize_t w = 0;
-        FA_LOCK(t);
-        if (set->noted[0] != fp && set->noted[1] != fp) {  /* new: noted, not kept */
-            set->noted[1] = set->noted[0];
-            set->noted[0] = fp;
-            FA_UNLOCK(t);
-            return;
-        }
-        if (set->noted[0] == fp) set->noted[0] = set->noted[1];  /* its note is spent */
-        set->noted[1] = 0;
-        if (t->ways > 1 && set->way[0].key != NULL)
-            w = set->way[1].key == NULL ? 1 : 1 - set->recent;
-        e = &set->way[w];
-        old = e->key;
-        Py_INCREF(key);
-        e->key = key;
-        e->fp = fp;
-        e->index = index;
-        set->recent = w;
-        FA_UNLOCK(t);
-        Py_XDECREF(old);
-    }
-
-    /* Every entry as a dict {key: answer} (tests: the policy). */
-    static PyObject *fa_table_dict(fa_table *t) {
-        PyObject *d = PyDict_New(), *index;
-        Py_ssize_t i, w;
-        if (d == NULL) return NULL;
-        FA_LOCK(t);
-        for (i = 0; i < t->n_sets; i++) {
-            for (w = 0; w < FA_WAYS; w++) {
-                fa_entry *e = &t->sets[i].way[w];
-                if (e->key == NULL) continue;
-                index = PyLong_FromSsize_t(e->index);
-                if (index == NULL || PyDict_SetItem(d, e->key, index) < 0) {
-                    Py_XDECREF(index);
-                    FA_UNLOCK(t);
-                    Py_DECREF(d);
-                    return NULL;
-                }
-                Py_DECREF(index);
-            }
-        }
-        FA_UNLOCK(t);
-        return d;
-    }
-
-    static inline fa_table *fa_load_table(fa_table **slot) {
-        return (fa_table *)fa_load((PyObject **)slot);
-    }
-    static inline int fa_set_table_once(fa_table **slot, fa_table *t) {
-        return fa_set_once((PyObject **)slot, (PyObject *)t);
-    }
     """
     ctypedef unsigned long long uint64_t
-    ctypedef struct fa_table:
-        pass
-    const Py_ssize_t FA_MISS
-    uint64_t fa_fingerprint(const unsigned char* s, Py_ssize_t n) noexcept nogil
     bint fa_folded_is(const unsigned char* s, Py_ssize_t a, Py_ssize_t n,
                       const unsigned char* lower, Py_ssize_t length) noexcept nogil
     int fa_lowest_bit(uint64_t x) noexcept nogil
-    fa_table* fa_table_new(Py_ssize_t cache_size) noexcept
-    void fa_table_free(fa_table* t) noexcept
-    Py_ssize_t fa_table_find(fa_table* t, object key, const unsigned char* s, Py_ssize_t n,
-                             uint64_t fp) noexcept
-    void fa_table_admit(fa_table* t, object key, uint64_t fp, Py_ssize_t index) noexcept
-    object fa_table_dict(fa_table* t)
-    fa_table* fa_load_table(fa_table** slot) noexcept nogil
-    bint fa_set_table_once(fa_table** slot, fa_table* t) noexcept nogil
 
 # Error codes: the numbers of ``_errors`` (checked by the tests).
 cdef enum:
@@ -551,9 +184,6 @@ cdef enum:
     C_ALPHA = 16    # ASCII letter (RFC 4647 language ranges)
     C_DIGIT = 32    # ASCII digit
     C_SEPARATOR = 64  # OWS or a comma between list members, RFC 9110 §5.6.1.2
-
-# The cache policy's key bound (``_limits``), as a C value for the hot path.
-cdef Py_ssize_t CACHE_KEY_MAX_LENGTH = _CACHE_KEY_MAX_LENGTH
 
 # Up to this many parameters in one member are checked for repeats pairwise;
 # beyond it a set keeps the check linear.
@@ -1183,17 +813,17 @@ cdef inline int check_length(object value, Py_ssize_t n, Py_ssize_t limit) excep
     return 0
 
 
-# Lower-case token strings, interned in a small fixed table: the same few tokens
-# (text, html, application, q...) recur in every header, and a hit returns the
-# existing str instead of decoding and lower-casing a new one. Bounded: at most
-# TOKEN_SLOTS strings of at most TOKEN_MAX characters, each slot filled once
-# (the tokens of BROWSER_DEFAULTS and common types first, at import). No result
-# is cached.
+# Lower-case token strings in a small fixed table: the same few tokens (text,
+# html, application, q...) recur in every header, and a hit returns the
+# existing str instead of decoding and lower-casing a new one. Filled at import
+# from BROWSER_DEFAULTS and common types (``LEARNING``), read only after: at
+# most TOKEN_SLOTS strings of at most TOKEN_MAX characters. No result is cached.
 cdef enum:
     TOKEN_SLOTS = 1024
     TOKEN_MAX = 32
 
 cdef PyObject* TOKENS[TOKEN_SLOTS]
+cdef bint LEARNING = True
 
 
 cdef str token_text(const unsigned char* s, Py_ssize_t a, Py_ssize_t b):
@@ -1201,7 +831,6 @@ cdef str token_text(const unsigned char* s, Py_ssize_t a, Py_ssize_t b):
     cdef Py_ssize_t n = b - a, i
     cdef size_t h = <size_t>n
     cdef unsigned char lowered[TOKEN_MAX]
-    cdef const unsigned char* known
     cdef PyObject* slot
     cdef str text
     if n > TOKEN_MAX:
@@ -1209,19 +838,14 @@ cdef str token_text(const unsigned char* s, Py_ssize_t a, Py_ssize_t b):
     for i in range(n):
         lowered[i] = LOWER[s[a + i]]
         h = h * 31 + lowered[i]
-    h &= TOKEN_SLOTS - 1
-    slot = fa_load(&TOKENS[h])
+    slot = TOKENS[h & (TOKEN_SLOTS - 1)]
     if slot != NULL and PyUnicode_GET_LENGTH(<object>slot) == n:
-        known = <const unsigned char*>PyUnicode_DATA(<object>slot)
-        if memcmp(known, lowered, n) == 0:
+        if memcmp(PyUnicode_DATA(<object>slot), lowered, n) == 0:
             return <str>slot
     text = PyUnicode_DecodeLatin1(<const char*>lowered, n, NULL)
-    if slot == NULL:  # a free slot: this token keeps it for good
-        if FREE_THREADED:
-            text = _intern(text)  # immortal there: no shared reference count
+    if slot == NULL and LEARNING:  # a free slot, at import: this token keeps it
         Py_INCREF(text)  # the table's reference, never released
-        if not fa_set_once(&TOKENS[h], <PyObject*>text):
-            Py_DECREF(text)  # another thread filled it first
+        TOKENS[h & (TOKEN_SLOTS - 1)] = <PyObject*>text
     return text
 
 
@@ -1329,10 +953,6 @@ def is_cors_safelisted(value):
     return True
 
 
-def defer_refcount(shared):
-    return fa_defer_refcount(shared)
-
-
 # --- negotiation on C structs --------------------------------------------------
 
 cdef const unsigned char* hold(list keep, str text, Py_ssize_t* length) except NULL:
@@ -1426,67 +1046,34 @@ cdef int* scratch(Py_ssize_t n, long long** specs) except NULL:
     return weights
 
 
-# Value caches per negotiator without the GIL (fa_thread_group): the number
-# _limits.THREAD_GROUPS documents (tests/test_free_threading.py holds the two
-# to one number).
-cdef enum:
-    THREAD_GROUPS = 16
+#: Where threads run at once (``_limits.THREADS_AT_ONCE``), a negotiator
+#: keeps a value cache per thread, and the one-call forms their state too.
+cdef bint THREADS_AT_ONCE = _THREADS_AT_ONCE
 
 
 cdef class _CachedOffers:
     """What every negotiator class shares: the offers as given, the limits, a
-    bounded cache of recent values per thread group (made on use), and
-    equality, hashing, ``repr`` and pickling by the constructor's arguments."""
+    value cache by ``_limits.store``'s policy (one dict, or one per thread
+    where threads run at once), and equality, hashing, ``repr`` and pickling
+    by the constructor's arguments. Each class's ``__cinit__`` makes it whole;
+    nothing changes it after."""
 
     cdef tuple _items                    # the offers, as given
     cdef Py_ssize_t _n
     cdef Py_ssize_t _absent              # the choice when the header is absent
     cdef list _keep                      # bytes the C arrays point into
-    cdef fa_table* _tables[THREAD_GROUPS]  # value caches by thread group, made on use
     cdef Py_ssize_t _cache_size
     cdef object _max_length
     cdef Py_ssize_t _limit
-    cdef long _state                     # FA_FRESH, FA_CLAIMED, FA_READY (see the top)
+    cdef object _caches                  # a dict, or a _limits.ThreadCache
 
-    def __cinit__(self):
-        fa_defer_refcount(self)  # threads share negotiators (see the top)
-
-    def __dealloc__(self):
-        cdef Py_ssize_t i
-        for i in range(THREAD_GROUPS):
-            fa_table_free(self._tables[i])
-
-    @property
-    def _cache(self):
-        """What the calling thread's group has cached: a dict {value: index}."""
-        if self._cache_size == 0:
-            return {}
-        return fa_table_dict(thread_table(self))
-
-    @property
-    def _cache_id(self):
-        """The address of the calling thread's group's cache (tests: which
-        threads share one); 0 without a cache."""
-        return 0 if self._cache_size == 0 else <size_t>thread_table(self)
-
-    cdef int _claim(self, object cache_size, object max_length) except -1:
-        """Check ``cache_size`` and ``max_length`` (``_limits``' rule), claim the
-        negotiator for the calling ``__init__``, which has read its offers, and
-        keep them. ``TypeError`` if an ``__init__`` claimed it before: its
-        offers are fixed once, so threads share it without a lock."""
-        cdef Py_ssize_t size = _checked_cache_size(cache_size)
-        limit = _checked_max_length(max_length)
-        if not fa_claim(&self._state):
-            raise TypeError(_SET_UP_ONCE)
-        self._cache_size, self._max_length = size, limit
-        self._limit = PY_SSIZE_T_MAX if limit is None else limit
-        return 0
-
-    cdef inline int _check_set_up(self) except -1:
-        """``TypeError`` unless an ``__init__`` has set the negotiator up (one
-        made by ``__new__``, or whose ``__init__`` has not returned yet)."""
-        if not fa_ready(&self._state):
-            raise TypeError(_SET_UP_ONCE)
+    cdef int _set_limits(self, object cache_size, object max_length) except -1:
+        """Check and keep ``cache_size`` and ``max_length`` (``_limits``' rule);
+        make the value cache."""
+        self._cache_size = _checked_cache_size(cache_size)
+        self._max_length = _checked_max_length(max_length)
+        self._limit = PY_SSIZE_T_MAX if self._max_length is None else self._max_length
+        self._caches = _ThreadCache() if THREADS_AT_ONCE else {}
         return 0
 
     cdef Py_ssize_t _compute(self, value) except -2:
@@ -1494,16 +1081,19 @@ cdef class _CachedOffers:
         raise NotImplementedError
 
     cdef Py_ssize_t _index(self, value) except -2:
-        """``_compute``'s answer for ``value``, from the cache when there."""
+        """``_compute``'s answer for ``value``, from the value cache when there
+        (a str or bytes value, kept by ``_limits.store``)."""
+        cdef dict cache
         cdef Py_ssize_t index
-        cdef CacheKey key
-        if cache_key(self, value, &key):
-            index = fa_table_find(key.table, value, key.data, key.length, key.fp)
-            if index == FA_MISS:
-                index = self._compute(value)
-                fa_table_admit(key.table, value, key.fp, index)
-            return index
-        return self._compute(value)
+        if self._cache_size == 0 or (type(value) is not str and type(value) is not bytes):
+            return self._compute(value)
+        cache = <dict>(self._caches.cache if THREADS_AT_ONCE else self._caches)
+        found = cache.get(value)
+        if found is not None:
+            return <Py_ssize_t>found
+        index = self._compute(value)
+        _store(cache, self._cache_size, value, index)
+        return index
 
     cdef tuple _key(self):
         return (self._items, self._cache_size, self._max_length)
@@ -1530,58 +1120,6 @@ cdef class _CachedOffers:
         return (made, ())
 
 
-cdef inline fa_table* thread_table(_CachedOffers negotiator) except NULL:
-    """The value cache of the calling thread's group (one group with the GIL),
-    for a negotiator with a ``cache_size``; it lives as long as the negotiator."""
-    cdef fa_table* found = fa_load_table(&negotiator._tables[fa_thread_group()])
-    return new_thread_table(negotiator) if found == NULL else found
-
-
-cdef fa_table* new_thread_table(_CachedOffers negotiator) except NULL:
-    """Make the cache of the calling thread's group, unless another thread of
-    the group just did; only for a negotiator that is set up, so a cache hit
-    needs no check."""
-    cdef fa_table** slot = &negotiator._tables[fa_thread_group()]
-    cdef fa_table* made
-    negotiator._check_set_up()
-    made = fa_table_new(negotiator._cache_size)
-    if made == NULL:
-        raise MemoryError()
-    if not fa_set_table_once(slot, made):
-        fa_table_free(made)  # another thread of the group made it first
-    return fa_load_table(slot)
-
-
-cdef struct CacheKey:
-    fa_table* table
-    const unsigned char* data
-    Py_ssize_t length
-    uint64_t fp
-
-
-cdef inline bint cache_key(_CachedOffers negotiator, object value, CacheKey* key) except -1:
-    """Whether ``value`` can be cached (``negotiator`` has a cache, and it is
-    a one-byte-kind str or bytes of at most CACHE_KEY_MAX_LENGTH characters);
-    if so, fill ``key`` for ``fa_table_find`` and ``fa_table_admit``."""
-    if negotiator._cache_size == 0:
-        return False
-    if type(value) is str:
-        if PyUnicode_KIND(value) != PyUnicode_1BYTE_KIND:
-            return False
-        key.data = <const unsigned char*>PyUnicode_DATA(value)
-        key.length = PyUnicode_GET_LENGTH(value)
-    elif type(value) is bytes:
-        key.data = <const unsigned char*>PyBytes_AS_STRING(value)
-        key.length = PyBytes_GET_SIZE(value)
-    else:
-        return False
-    if key.length > CACHE_KEY_MAX_LENGTH:
-        return False
-    key.table = thread_table(negotiator)
-    key.fp = fa_fingerprint(key.data, key.length)
-    return True
-
-
 cdef class Negotiator(_CachedOffers):
     # The first lines are the constructor's signature for ``inspect`` (CPython
     # reads a type's ``__text_signature__`` from them); names resolve here.
@@ -1600,18 +1138,13 @@ Offers parsed once; the best of them for each request's Accept value.
     cdef Py_ssize_t* _heads              # the first offer of each distinct type
     cdef Py_ssize_t _n_heads
 
-    def __cinit__(self):
-        self._offers = NULL
-        self._heads = NULL
-        self._n = self._n_heads = 0
-
-    def __init__(self, offers, *, cache_size=_DEFAULT_CACHE_SIZE, max_length=_DEFAULT_MAX_LENGTH):
+    def __cinit__(self, offers, *, cache_size=_DEFAULT_CACHE_SIZE, max_length=_DEFAULT_MAX_LENGTH):
         cdef Py_ssize_t i, k
         cdef COffer* o
         cdef COffer* head
         items = _offers_tuple(offers, "offers")
         parsed = _parse_offers(items)
-        self._claim(cache_size, max_length)  # TypeError if set up before
+        self._set_limits(cache_size, max_length)
         self._items = items
         self._n = len(parsed)
         self._values = tuple([offer.value for offer in parsed])
@@ -1622,8 +1155,7 @@ Offers parsed once; the best of them for each request's Accept value.
         if self._offers == NULL or self._heads == NULL:
             self._n = 0
             raise MemoryError()
-        # Zeroed first: _release frees what an __init__ cut short allocated (the
-        # negotiator is then never READY: every use raises TypeError).
+        # Zeroed first: __dealloc__ frees what a __cinit__ cut short allocated.
         memset(self._offers, 0, max(self._n, 1) * sizeof(COffer))
         for i in range(self._n):
             offer = parsed[i]
@@ -1653,21 +1185,14 @@ Offers parsed once; the best of them for each request's Accept value.
                 o.params[k].value = hold(self._keep, val, &o.params[k].value_len)
                 o.params[k].fold = name == "charset"
                 o.n_params = k + 1
-        fa_publish(&self._state)
 
-    cdef void _release(self) noexcept:
+    def __dealloc__(self):
         cdef Py_ssize_t i
         if self._offers != NULL:
             for i in range(self._n):
                 PyMem_Free(self._offers[i].params)
         PyMem_Free(self._offers)
         PyMem_Free(self._heads)
-        self._offers = NULL
-        self._heads = NULL
-        self._n = self._n_heads = 0
-
-    def __dealloc__(self):
-        self._release()  # _CachedOffers.__dealloc__ releases the caches after
 
     @property
     def offers(self):
@@ -1707,7 +1232,6 @@ Offers parsed once; the best of them for each request's Accept value.
         cdef Py_ssize_t i, best = -1
         cdef long long score, best_score = 0
         cdef long long best_spec = -1
-        self._check_set_up()
         if value is None:
             return self._absent
         if self._n > SMALL:
@@ -1739,7 +1263,6 @@ Offers parsed once; the best of them for each request's Accept value.
         cdef int* weights = small_weights
         cdef long long* specs = small_specs
         cdef Py_ssize_t i
-        self._check_set_up()
         if value is None:  # every offer at q=1: its score is its qs
             scored = sorted(
                 [(-1000 * self._offers[i].qs, 0, i) for i in range(self._n) if self._offers[i].qs > 0]
@@ -1767,12 +1290,13 @@ cdef dict _kept = {}
 #: passes the same offers list every time, so this skips building a key.
 cdef tuple _NO_LAST = (None, None, (), None)
 cdef tuple _last = _NO_LAST
-#: Without the GIL, each thread's own registry and shortcut (``.kept``, ``.last``).
+#: Where threads run at once, each thread's own registry and shortcut
+#: (``.kept``, ``.last``).
 cdef object _per_thread = _thread_local()
 
 
 cdef dict thread_registry(str name):
-    """This thread's registry ``name`` of kept negotiators (free-threaded builds)."""
+    """This thread's registry ``name`` of kept negotiators (``THREADS_AT_ONCE``)."""
     try:
         return getattr(_per_thread, name)
     except AttributeError:
@@ -1811,7 +1335,8 @@ cdef object kept_in(dict kept, object cls, tuple items, object max_length):
 
     A kept one is looked up here, compiled; the policy for a new one (and for
     unhashable offers) is ``_limits.kept_negotiator``'s, and so is the check of
-    ``max_length``, first.
+    ``max_length``, first. Kept negotiators remember no values
+    (``_limits.COMPILED_VALUES_KEPT``).
     """
     if max_length is not DEFAULT_MAX_LENGTH:
         max_length = _checked_max_length(max_length)
@@ -1820,14 +1345,14 @@ cdef object kept_in(dict kept, object cls, tuple items, object max_length):
     except TypeError:
         found = None
     if found is None:
-        found = _kept_negotiator(kept, cls, items, max_length)
+        found = _kept_negotiator(kept, cls, items, max_length, _COMPILED_VALUES_KEPT)
     return found
 
 
 cdef Negotiator kept_negotiator(tuple items, object max_length):
     """The Negotiator ``negotiate``/``quality`` keep for these offers."""
     return <Negotiator>kept_in(
-        thread_registry("kept") if FREE_THREADED else _kept, Negotiator, items, max_length)
+        thread_registry("kept") if THREADS_AT_ONCE else _kept, Negotiator, items, max_length)
 
 
 def negotiate(value, offers, *, default=None, max_length=_DEFAULT_MAX_LENGTH):
@@ -1836,7 +1361,7 @@ def negotiate(value, offers, *, default=None, max_length=_DEFAULT_MAX_LENGTH):
     cdef tuple items
     cdef Negotiator negotiator
     cdef Py_ssize_t index
-    if FREE_THREADED:
+    if THREADS_AT_ONCE:
         last = getattr(_per_thread, "last", _NO_LAST)
     else:
         last = _last
@@ -1846,11 +1371,11 @@ def negotiate(value, offers, *, default=None, max_length=_DEFAULT_MAX_LENGTH):
         items = offers_items(offers, "offers")
         negotiator = kept_negotiator(items, max_length)
         last = (offers, max_length, items, negotiator)
-        if FREE_THREADED:
+        if THREADS_AT_ONCE:
             _per_thread.last = last
         else:
             _last = last
-    index = negotiator._index(value)
+    index = negotiator._compute(value)
     if index < 0:
         return default
     offer = items[index]  # this call's own object, not the kept Negotiator's
@@ -1865,7 +1390,7 @@ cdef object MEDIA_TYPE_NEGOTIATOR = _partial(_media_type_negotiator, Negotiator)
 
 def quality(value, media_type, *, max_length=_DEFAULT_MAX_LENGTH):
     negotiator = <Negotiator>kept_in(
-        thread_registry("kept_media_types") if FREE_THREADED else _kept_media_types,
+        thread_registry("kept_media_types") if THREADS_AT_ONCE else _kept_media_types,
         MEDIA_TYPE_NEGOTIATOR, (media_type,), max_length)
     ranked = negotiator.rank(value)
     return ranked[0][1] if ranked else 0.0
@@ -2274,22 +1799,19 @@ cdef class _ListNegotiator(_CachedOffers):
     cdef object _parsed                  # the description's offer set
     cdef CListOffer* _offers
 
-    def __cinit__(self):
-        self._offers = NULL
-
     def __dealloc__(self):
-        PyMem_Free(self._offers)  # _CachedOffers.__dealloc__ releases the caches after
+        PyMem_Free(self._offers)
 
     cdef int _set_up(self, _ListKind kind, object offers, object cache_size,
                      object max_length) except -1:
-        """What ``__init__`` does for every list header, by its description."""
+        """What ``__cinit__`` does for every list header, by its description."""
         cdef Py_ssize_t i, n
         cdef CListOffer* o
         cdef bint codings = kind.grammar != LANGUAGE_GRAMMAR
         parsed = kind.offers(offers)
         names = parsed.names if codings else ["-".join(tag) for tag in parsed.subtags]
         n = len(names)
-        self._claim(cache_size, max_length)  # TypeError if set up before
+        self._set_limits(cache_size, max_length)
         self._kind = kind
         self._parsed = parsed
         self._keep = []
@@ -2308,7 +1830,6 @@ cdef class _ListNegotiator(_CachedOffers):
                 o.identity = names[i] == _IDENTITY
         self._n = n
         self._items = parsed.values
-        fa_publish(&self._state)
         return 0
 
     cdef Py_ssize_t _best(self, const unsigned char* s, Py_ssize_t n) except -2:
@@ -2332,17 +1853,10 @@ cdef class _ListNegotiator(_CachedOffers):
         """Index of the best acceptable offer, -1 if none."""
         cdef const unsigned char* s
         cdef Py_ssize_t n
-        self._check_set_up()
         if value is None:
             return self._absent
-        if type(value) is str and PyUnicode_KIND(value) == PyUnicode_1BYTE_KIND:
-            s = <const unsigned char*>PyUnicode_DATA(value)
-            n = PyUnicode_GET_LENGTH(value)
-            _owner = value
-        else:
-            _owner = read_input(value, &s, &n, self._kind.field)  # keeps the buffer alive
-        if n > self._limit:
-            check_list_length(value, n, self._limit, self._kind.field)
+        _owner = read_input(value, &s, &n, self._kind.field)  # keeps the buffer alive
+        check_list_length(value, n, self._limit, self._kind.field)
         return self._best(s, n)
 
     def choose_index(self, value):
@@ -2353,7 +1867,6 @@ cdef class _ListNegotiator(_CachedOffers):
         return default if index < 0 else self._items[index]
 
     def rank(self, value):
-        self._check_set_up()
         items = None if value is None else list_items(self._kind, value, self._limit)
         ranked = self._kind.rank(items, self._parsed)
         return [(self._items[index], weight / 1000) for index, weight in ranked]
@@ -2372,7 +1885,7 @@ Codings validated once; the best of them for each request's
     cached. ``max_length`` as for ``parse_encoding``.
     """
 
-    def __init__(self, codings, *, cache_size=_DEFAULT_CACHE_SIZE, max_length=_DEFAULT_MAX_LENGTH):
+    def __cinit__(self, codings, *, cache_size=_DEFAULT_CACHE_SIZE, max_length=_DEFAULT_MAX_LENGTH):
         self._set_up(ENCODING, codings, cache_size, max_length)
 
     @property
@@ -2394,7 +1907,7 @@ Language tags validated once; the best of them for each request's
     cached. ``max_length`` as for ``parse_language``.
     """
 
-    def __init__(self, tags, *, cache_size=_DEFAULT_CACHE_SIZE, max_length=_DEFAULT_MAX_LENGTH):
+    def __cinit__(self, tags, *, cache_size=_DEFAULT_CACHE_SIZE, max_length=_DEFAULT_MAX_LENGTH):
         self._set_up(LANGUAGE, tags, cache_size, max_length)
 
     @property
@@ -2407,26 +1920,16 @@ ENCODING.negotiator = EncodingNegotiator
 LANGUAGE.negotiator = LanguageNegotiator
 
 
-# The one-call forms scan a value of at most DIRECT_MAX_LENGTH characters at
-# once, without the kept negotiator's cache: a look-up hashes a fresh str, and
-# a miss stores it too (measured through choose_index, 24 / 64 characters:
-# scan ~58 / ~107 ns, hit ~43 / ~48 ns, miss ~124 / ~180 ns), so for the short
-# values clients send the cache saves little when hot and costs twice when
-# cold. Longer values go through the cache as usual.
-cdef enum:
-    DIRECT_MAX_LENGTH = 64
-
-
 cdef tuple kept_last(_ListKind kind, offers, max_length):
     """The one-call state for new offers: (offers, max_length, their tuple,
     the negotiator kept for them by ``_limits.kept_negotiator``), stored as
     the kind's last (per thread without the GIL)."""
     items = offers_items(offers, kind.noun)
     negotiator = kept_in(
-        thread_registry(kind.kept_name) if FREE_THREADED else kind.kept,
+        thread_registry(kind.kept_name) if THREADS_AT_ONCE else kind.kept,
         kind.negotiator, items, max_length)
     last = (offers, max_length, items, negotiator)
-    if FREE_THREADED:
+    if THREADS_AT_ONCE:
         setattr(_per_thread, kind.last_name, last)
     else:
         kind.last = last
@@ -2439,15 +1942,10 @@ cdef inline object negotiate_list(_ListKind kind, value, offers, default, max_le
     call's own object."""
     cdef tuple last
     cdef Py_ssize_t index
-    last = getattr(_per_thread, kind.last_name, _NO_LAST) if FREE_THREADED else kind.last
+    last = getattr(_per_thread, kind.last_name, _NO_LAST) if THREADS_AT_ONCE else kind.last
     if not (offers is last[0] and max_length is last[1] and same_items(offers, <tuple>last[2])):
         last = kept_last(kind, offers, max_length)
-    if (type(value) is str and PyUnicode_GET_LENGTH(value) <= DIRECT_MAX_LENGTH) or (
-        type(value) is bytes and PyBytes_GET_SIZE(value) <= DIRECT_MAX_LENGTH
-    ):
-        index = (<_ListNegotiator>last[3])._compute(value)
-    else:
-        index = (<_ListNegotiator>last[3])._index(value)
+    index = (<_ListNegotiator>last[3])._compute(value)
     return default if index < 0 else (<tuple>last[2])[index]
 
 
@@ -2473,16 +1971,8 @@ for _name, _doc in _DOCS.items():
         _target.__doc__ = _doc
 
 
-# Fill the token table with the tokens real clients send most, before any
-# header can take their slots.
+# Fill the token table with the tokens real clients send most; it is read
+# only from here on.
 for _value in (*_BROWSER_DEFAULTS.values(), _COMMON_TYPES):
     parse(_value)
-
-
-# Without the GIL: what every call goes through, immortal (see the top).
-for _shared in (parse, is_cors_safelisted, negotiate, quality, _per_thread,
-                parse_encoding, parse_language, negotiate_encoding, negotiate_language,
-                *Negotiator.__dict__.values(), *_ListNegotiator.__dict__.values(),
-                *EncodingNegotiator.__dict__.values(), *LanguageNegotiator.__dict__.values(),
-                ENCODING, LANGUAGE):
-    fa_make_immortal(_shared)
+LEARNING = False

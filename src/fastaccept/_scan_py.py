@@ -17,14 +17,12 @@ from __future__ import annotations
 
 import re
 import sys
-from _thread import allocate_lock
 from collections.abc import Iterable
 from functools import partial
 
 from ._arguments import ByArguments
 from ._errors import (
     ACCEPT,
-    NEGOTIATOR_SET_UP_ONCE,
     AcceptError,
     reason,
     too_long,
@@ -75,6 +73,8 @@ from ._types import (
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, ClassVar, Final, TypeVar, overload
+
+    from typing_extensions import Self
 
     _D = TypeVar("_D")
 
@@ -312,64 +312,43 @@ def is_cors_safelisted(value: HeaderText) -> bool:
     return len(text) <= CORS_MAX_LENGTH and _CORS_UNSAFE.search(text) is None
 
 
-def defer_refcount(shared: object) -> bool:
-    """Ask CPython to count references to ``shared``, an object threads
-    share, by the garbage collector instead of on each use (docs/free-threading.md):
-    the compiled engine does, on free-threaded CPython 3.14+. Python code
-    has no such call: False, nothing done."""
-    return False
-
-
-#: Held while an ``__init__`` claims a negotiator (``_CachedOffers._set_up``).
-_CLAIM: Final = allocate_lock()
-
-
 class _CachedOffers(ByArguments, ValueCaches):
     """What every negotiator class shares, as in the Cython engine: the offers
-    as given and parsed, the limits and the value caches (``_limits``), set up
-    once by ``__init__``."""
+    as given and parsed, the limits and the value caches (``_limits``). Each
+    class's ``__new__`` makes it whole; nothing changes it after, so threads
+    share it without a lock."""
 
-    __slots__ = ("_cache_size", "_max_length", "_offers", "_parsed")
+    __slots__ = ("_cache_size", "_limit", "_max_length", "_offers", "_parsed")
+    _offers: tuple[Any, ...]
+    _parsed: Any
+    _cache_size: int
+    _max_length: int | None
+    _limit: int  # max_length as an int
 
-    def _set_up(
-        self,
+    @classmethod
+    def _made(
+        cls,
         offers: tuple[Any, ...],
         parsed: Any,
         cache_size: object,
         max_length: object,
-    ) -> None:
-        """Keep what ``__init__`` has read and checked, once: the offers and
-        their parsed set, and the limits, checked here (``_limits``' rule).
-
-        ``TypeError`` if an ``__init__`` set it up before (claimed under a
-        lock, so of two at once one raises): the offers never change, so
-        threads share a negotiator without a lock. Until all is kept (made by
-        ``__new__`` alone, or an ``__init__`` under way), a use raises the
-        same ``TypeError`` (``_set_up_error``).
-        """
-        size = checked_cache_size(cache_size)
-        limit = checked_max_length(max_length)
-        with _CLAIM:
-            if hasattr(self, "_offers"):
-                raise TypeError(NEGOTIATOR_SET_UP_ONCE)
-            self._offers = offers
-        self._parsed = parsed
-        self._cache_size = size
-        self._max_length = limit
-        self._new_caches()
+    ) -> Self:
+        """A negotiator of ``offers`` (as given) and ``parsed`` (their parsed
+        set), with the limits checked here (``_limits``' rule)."""
+        made = object.__new__(cls)
+        made._offers = offers
+        made._parsed = parsed
+        made._cache_size = checked_cache_size(cache_size)
+        made._max_length = limit = checked_max_length(max_length)
+        made._limit = sys.maxsize if limit is None else limit
+        made._new_caches()
+        return made
 
     def _arguments(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
         return (self._offers,), {
             "cache_size": self._cache_size,
             "max_length": self._max_length,
         }
-
-
-def _set_up_error(negotiator: _CachedOffers, error: AttributeError) -> Exception:
-    """What a negotiator's method raises for ``error``: ``TypeError`` when the
-    negotiator lacks an attribute of its own, which its ``__init__`` sets (so
-    it is not set up yet), else ``error`` itself."""
-    return TypeError(NEGOTIATOR_SET_UP_ONCE) if error.obj is negotiator else error
 
 
 class Negotiator(_CachedOffers):
@@ -384,15 +363,15 @@ class Negotiator(_CachedOffers):
     _offers: tuple[OfferSpec, ...]
     _parsed: OfferSet
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         offers: Iterable[OfferSpec],
         *,
         cache_size: int = DEFAULT_CACHE_SIZE,
         max_length: int | None = DEFAULT_MAX_LENGTH,
-    ) -> None:
+    ) -> Self:
         items = offers_tuple(offers, "offers")
-        self._set_up(items, OfferSet(parse_offers(items)), cache_size, max_length)
+        return cls._made(items, OfferSet(parse_offers(items)), cache_size, max_length)
 
     @property
     def offers(self) -> tuple[OfferSpec, ...]:
@@ -409,19 +388,16 @@ class Negotiator(_CachedOffers):
 
         -1 when no offer is acceptable.
         """
-        try:
-            if type(value) is str or type(value) is bytes:
-                index = self._cache.get(value)
-                if index is None:
-                    index = best_index(
-                        _ranges(value, self._max_length, self._parsed), self._parsed
-                    )
-                    store(self._cache, self._cache_size, value, index)
-                return index
-            parsed = self._parsed
-            return best_index(_ranges(value, self._max_length, parsed), parsed)
-        except AttributeError as error:
-            raise _set_up_error(self, error) from None
+        if type(value) is str or type(value) is bytes:
+            index = self._cache.get(value)
+            if index is None:
+                index = best_index(
+                    _ranges(value, self._max_length, self._parsed), self._parsed
+                )
+                store(self._cache, self._cache_size, value, index)
+            return index
+        parsed = self._parsed
+        return best_index(_ranges(value, self._max_length, parsed), parsed)
 
     if TYPE_CHECKING:
 
@@ -446,11 +422,8 @@ class Negotiator(_CachedOffers):
         one ``choose`` uses. A score of 0 is left out; ``None`` (header absent)
         gives every offer at its qs (1.0 when unweighted).
         """
-        try:
-            parsed = self._parsed
-            ranked = rank(_ranges(value, self._max_length, parsed), parsed)
-        except AttributeError as error:
-            raise _set_up_error(self, error) from None
+        parsed = self._parsed
+        ranked = rank(_ranges(value, self._max_length, parsed), parsed)
         return [(parsed.values[i], score / 1_000_000) for i, score in ranked]
 
 
@@ -677,20 +650,18 @@ class _ListNegotiator(_CachedOffers):
     ``LanguageNegotiator``): offers validated once by the description
     ``_header``, a bounded cache of recent values (``_limits.store``)."""
 
-    __slots__ = ("_limit",)
+    __slots__ = ()
     _offers: tuple[str, ...]
 
     _header: ClassVar[ListHeader]
 
-    def _set_up_list(
-        self, offers: Iterable[str], cache_size: int, max_length: int | None
-    ) -> None:
-        """``_set_up`` with the offers read by the description ``_header``;
-        ``_limit``: ``max_length`` as an int, for ``choose_index``."""
-        parsed = self._header.offers(offers)
-        self._set_up(parsed.values, parsed, cache_size, max_length)
-        limit = self._max_length
-        self._limit = sys.maxsize if limit is None else limit
+    @classmethod
+    def _made_list(
+        cls, offers: Iterable[str], cache_size: object, max_length: object
+    ) -> Self:
+        """``_made`` with the offers read by the description ``_header``."""
+        parsed = cls._header.offers(offers)
+        return cls._made(parsed.values, parsed, cache_size, max_length)
 
     def _items(self, value: HeaderValue) -> list[Item] | None:
         """The valid members of ``value`` (lenient); None: absent."""
@@ -703,27 +674,24 @@ class _ListNegotiator(_CachedOffers):
 
     def choose_index(self, value: HeaderValue) -> int:
         """The index of the best offer for ``value``, -1 when none is acceptable."""
-        try:
-            if type(value) is str or type(value) is bytes:
-                index = self._cache.get(value)
-                if index is None:
-                    header = self._header
-                    if type(value) is str and len(value) <= self._limit:
-                        # What _items does, without its two calls: common_items
-                        # reads a str as it is (its pattern takes ASCII alone,
-                        # which _text leaves as it is).
-                        items = common_items(value, header)
-                        if items is None:
-                            text = _text(value, self._max_length, header.field)[2]
-                            items = scan_list(text, False, header)[0]
-                    else:
-                        items = self._items(value)
-                    index = header.best(items, self._parsed)
-                    store(self._cache, self._cache_size, value, index)
-                return index
-            return self._header.best(self._items(value), self._parsed)
-        except AttributeError as error:
-            raise _set_up_error(self, error) from None
+        if type(value) is str or type(value) is bytes:
+            index = self._cache.get(value)
+            if index is None:
+                header = self._header
+                if type(value) is str and len(value) <= self._limit:
+                    # What _items does, without its two calls: common_items
+                    # reads a str as it is (its pattern takes ASCII alone,
+                    # which _text leaves as it is).
+                    items = common_items(value, header)
+                    if items is None:
+                        text = _text(value, self._max_length, header.field)[2]
+                        items = scan_list(text, False, header)[0]
+                else:
+                    items = self._items(value)
+                index = header.best(items, self._parsed)
+                store(self._cache, self._cache_size, value, index)
+            return index
+        return self._header.best(self._items(value), self._parsed)
 
     if TYPE_CHECKING:
 
@@ -749,12 +717,8 @@ class _ListNegotiator(_CachedOffers):
         ``None`` (header absent) gives every offer at 1.0, in the order an
         absent header prefers (``identity`` first for Accept-Encoding).
         """
-        try:
-            ranked = self._header.rank(self._items(value), self._parsed)
-            offers = self._offers
-        except AttributeError as error:
-            raise _set_up_error(self, error) from None
-        return [(offers[index], weight / 1000) for index, weight in ranked]
+        ranked = self._header.rank(self._items(value), self._parsed)
+        return [(self._offers[index], weight / 1000) for index, weight in ranked]
 
 
 class EncodingNegotiator(_ListNegotiator):
@@ -769,14 +733,14 @@ class EncodingNegotiator(_ListNegotiator):
     __slots__ = ()
     _header = ENCODING
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         codings: Iterable[str],
         *,
         cache_size: int = DEFAULT_CACHE_SIZE,
         max_length: int | None = DEFAULT_MAX_LENGTH,
-    ) -> None:
-        self._set_up_list(codings, cache_size, max_length)
+    ) -> Self:
+        return cls._made_list(codings, cache_size, max_length)
 
     @property
     def codings(self) -> tuple[str, ...]:
@@ -796,14 +760,14 @@ class LanguageNegotiator(_ListNegotiator):
     __slots__ = ()
     _header = LANGUAGE
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         tags: Iterable[str],
         *,
         cache_size: int = DEFAULT_CACHE_SIZE,
         max_length: int | None = DEFAULT_MAX_LENGTH,
-    ) -> None:
-        self._set_up_list(tags, cache_size, max_length)
+    ) -> Self:
+        return cls._made_list(tags, cache_size, max_length)
 
     @property
     def tags(self) -> tuple[str, ...]:
