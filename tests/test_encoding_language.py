@@ -14,6 +14,7 @@ import copy
 import json
 import os
 import pickle
+import re
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
@@ -33,6 +34,7 @@ from fastaccept import (
     LanguageRange,
     SkippedMember,
     _errors,
+    _language,
 )
 from fastaccept._limits import CACHE_KEY_MAX_LENGTH, store
 
@@ -964,3 +966,34 @@ def test_a_long_language_range_is_related_by_its_first_subtags_only() -> None:
     items = [(rng, 500), ("fr-ca-x-z", 900)]
     assert _language.best_language(items, tags) == 2
     assert _language.best_language([(rng, 500)], tags) == 0
+
+
+#: ``_language``'s relation numbers and key shifts, which the Cython engine's
+#: ``tag_key`` uses too.
+KEY_CONSTANTS = {
+    "STAR": 0,
+    "SAME_LANGUAGE": 1,
+    "LOOKUP": 2,
+    "FILTERING": 3,
+    "EXACT": 4,
+    "RELATION_SHIFT": 11,
+    "SHARED_SHIFT": 14,
+}
+
+
+def test_a_deciding_key_is_packed_as_the_cython_engine_packs_it() -> None:
+    """``shared << SHARED_SHIFT | relation << RELATION_SHIFT | weight`` in
+    both engines: the same names and numbers in ``_language`` and in the
+    Cython engine's enum (read from the source where the tree has it)."""
+    tags = _language.TagSet(["en-GB", "de"])
+    keys, _ = _language.decisions([("en-gb", 500), ("de-at", 300)], tags)
+    assert keys == [2 << 14 | 4 << 11 | 500, 1 << 14 | 2 << 11 | 300]
+    ours = {name: getattr(_language, name) for name in KEY_CONSTANTS}
+    assert ours == KEY_CONSTANTS
+    source = Path(__file__).resolve().parent.parent / "src/fastaccept/_scan.pyx"
+    if not source.exists():
+        pytest.skip("no source tree here: the .pyx is not installed")
+    text = source.read_text(encoding="utf-8")
+    found = re.findall(r"^ +(\w+) = (\d+)\b", text, re.MULTILINE)
+    theirs = [(name, int(value)) for name, value in found if name in ours]
+    assert sorted(theirs) == sorted(ours.items())  # each once, the same number

@@ -367,6 +367,10 @@ def test_flask_views(flask_client: Any) -> None:
     r = flask_client.get("/greeting/old")
     assert r.status_code == 302
     assert vary_tokens(r.headers["Vary"]) == ["accept", "origin"]
+
+
+def test_flask_async_views(flask_client: Any) -> None:
+    pytest.importorskip("asgiref", reason="Flask runs async views with flask[async]")
     r = flask_client.post(
         "/messages", data=b"{}", headers={"Content-Type": "application/json"}
     )

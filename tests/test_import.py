@@ -7,6 +7,7 @@ import os
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -56,15 +57,28 @@ NEVER = {
 }
 
 
+#: Where the child interpreters of ``added_by`` find fastaccept, their only path.
+PACKAGE_ROOT = str(Path(fastaccept.__file__).resolve().parent.parent)
+
+
 def added_by(statement: str, engine: str) -> set[str]:
-    """The modules ``statement`` adds to a fresh interpreter's ``sys.modules``."""
+    """The modules ``statement`` adds to a bare interpreter's ``sys.modules``.
+
+    Without ``site`` (``-S``), so no ``.pth`` file or ``sitecustomize`` has
+    loaded a module before (``re`` or ``typing``, which would then never be
+    counted); fastaccept is found on ``PYTHONPATH`` alone.
+    """
     code = (
         "import sys; before = set(sys.modules); "
         f"{statement}; print(' '.join(sorted(set(sys.modules) - before)))"
     )
-    env = {**os.environ, "FASTACCEPT_NO_EXTENSIONS": "1" if engine == "python" else ""}
+    env = {
+        **os.environ,
+        "FASTACCEPT_NO_EXTENSIONS": "1" if engine == "python" else "",
+        "PYTHONPATH": PACKAGE_ROOT,
+    }
     done = subprocess.run(
-        [sys.executable, "-c", code],
+        [sys.executable, "-S", "-c", code],
         env=env,
         capture_output=True,
         text=True,

@@ -19,7 +19,6 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-import werkzeug.test
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -93,6 +92,12 @@ def werkzeug_call(client: Any) -> Call:
     return call
 
 
+def wsgi_call(app: Any) -> Call:
+    """Plain WSGI through werkzeug's test client (Flask's base)."""
+    werkzeug_test = pytest.importorskip("werkzeug.test")
+    return werkzeug_call(werkzeug_test.Client(app))
+
+
 def django_call(module: ModuleType) -> Call:
     import django
     from django.test import Client
@@ -125,7 +130,7 @@ CLIENTS: dict[str, Callable[[ModuleType], Call]] = {
     "asgi_app": lambda m: asgi_call(m.app),
     "starlette_app": lambda m: starlette_call(m.app),
     "fastapi_app": lambda m: starlette_call(m.app),
-    "wsgi_app": lambda m: werkzeug_call(werkzeug.test.Client(m.app)),
+    "wsgi_app": lambda m: wsgi_call(m.app),
     "flask_app": lambda m: werkzeug_call(m.app.test_client()),
     "django_app": django_call,
     "falcon_app": lambda m: falcon_call(m.app),
@@ -423,11 +428,10 @@ def test_django_6_refuses_a_content_type_over_10000_before_any_view() -> None:
     Django 6.0 parses Content-Type in WSGIRequest's constructor and raises
     BadRequest over 10,000 characters, outside the handler's error handling.
     """
-    import django
-    from django.core.exceptions import BadRequest
-
+    django = pytest.importorskip("django")
+    bad_request = pytest.importorskip("django.core.exceptions").BadRequest
     if django.VERSION < (6,):
         pytest.skip("Django 5.2 has no Content-Type length limit")
     call = CLIENTS["django_app"](load_recipe("django_app"))
-    with pytest.raises(BadRequest, match="Invalid Content-Type header"):
+    with pytest.raises(bad_request, match="Invalid Content-Type header"):
         post(call, "application/json;" + "x=y;" * 2500)

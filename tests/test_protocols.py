@@ -11,7 +11,8 @@ import copy
 import inspect
 import pickle
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -30,6 +31,7 @@ from fastaccept import (
 
 from .conftest import ENGINES, Engine, cython_engine
 
+DOCS = Path(__file__).resolve().parent.parent / "docs"
 OFFERS = ["application/json", "text/html;level=1", "image/png"]
 VALUES: list[str | bytes | None] = [
     None,
@@ -205,16 +207,51 @@ def test_every_public_callable_has_a_signature(name: str) -> None:
     inspect.signature(function)  # raises ValueError where there is none
 
 
-@pytest.mark.parametrize("name", sorted([*fastaccept.__all__, *_public_callables()]))
+@pytest.mark.parametrize("name", sorted(_public_callables()))
 def test_every_public_name_says_what_it_does(name: str) -> None:
-    obj = _public_callables().get(name) or getattr(fastaccept, name)
-    if not callable(obj):
-        pytest.skip(f"{name} is a value, documented in docs/api.md")
+    obj = _public_callables()[name]
     doc = inspect.getdoc(obj) or ""
     assert len(doc) > 20, f"{name} has no docstring that says what it does"
     assert not doc.lower().startswith("see "), doc
     assert f"fastaccept.{name}" not in doc, f"{name}'s docstring points elsewhere"
     assert "DESIGN" not in doc
+
+
+#: The public values (no docstring of their own) and the documented type each has.
+VALUES_DOCUMENTED = {
+    "BROWSER_DEFAULTS": ("Mapping[str, str]", Mapping),
+    "IMPLEMENTATION": ("str", str),
+}
+
+
+def test_the_public_values_are_those_listed() -> None:
+    values = {name for name in fastaccept.__all__ if name not in _public_callables()}
+    assert values == set(VALUES_DOCUMENTED)
+
+
+@pytest.mark.parametrize("name", sorted(VALUES_DOCUMENTED))
+def test_every_public_value_says_what_it_is(name: str) -> None:
+    """A value's docstring is its ``.. data::`` entry in docs/api.md: its
+    type, which the value has, and a sentence that says what it holds."""
+    text = (DOCS / "api.md").read_text(encoding="utf-8")
+    entry = re.search(
+        rf"^\.\. data:: fastaccept\.{name}\n   :type: (.+)\n\n((?:   .+\n)+)",
+        text,
+        re.MULTILINE,
+    )
+    assert entry, f"docs/api.md has no '.. data:: fastaccept.{name}' with a :type:"
+    documented, kind = VALUES_DOCUMENTED[name]
+    assert entry[1] == documented
+    value = getattr(fastaccept, name)
+    assert isinstance(value, kind)
+    if isinstance(value, Mapping):
+        assert value and all(
+            isinstance(k, str) and isinstance(v, str) for k, v in value.items()
+        )
+    doc = " ".join(entry[2].split())
+    assert len(doc) > 20 and "DESIGN" not in doc, doc
+    if isinstance(value, str):
+        assert f'``"{value}"``' in doc  # the value this process has, described
 
 
 def test_browser_defaults_round_trip_as_themselves() -> None:

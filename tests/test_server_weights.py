@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+import fastaccept
 from fastaccept import Produces
 
 from .conftest import Engine
@@ -70,6 +71,58 @@ def test_quality_stays_the_clients_weight(engine: Engine) -> None:
 def test_any_real_number_is_read_by_its_value(engine: Engine, qs: Any) -> None:
     ranked = engine.Negotiator([("a/b", qs)]).rank(None)
     assert ranked == ([("a/b", float(qs))] if qs else [])
+
+
+#: Weights given as numbers, with what a (media type, weight) pair gives: its
+#: thousandths, or the error. One validator reads the server weight of an
+#: offer and the weight of a format_accept pair.
+NUMBERS: list[tuple[Any, int | type[Exception]]] = [
+    (True, 1000),
+    (False, 0),
+    (Decimal("0.25"), 250),
+    (Decimal("1.000"), 1000),
+    (Fraction(1, 8), 125),
+    (0.001, 1),
+    ("0.5", TypeError),
+    (b"1", TypeError),
+    (None, TypeError),
+    (1j, TypeError),
+    (Decimal("1.5"), ValueError),
+    (Fraction(-1, 4), ValueError),
+    (2, ValueError),
+    (float("inf"), ValueError),
+    (Decimal("NaN"), ValueError),
+    (Decimal("sNaN"), ValueError),
+    (Decimal("0.2505"), ValueError),
+    (Fraction(1, 3), ValueError),
+    (0.0001, ValueError),
+]
+
+
+@pytest.mark.parametrize(("number", "expected"), NUMBERS)
+def test_a_server_weight_and_a_format_accept_weight_are_read_alike(
+    engine: Engine, number: Any, expected: int | type[Exception]
+) -> None:
+    if isinstance(expected, int):
+        ranked = engine.Negotiator([("a/b", number)]).rank(None)
+        assert ranked == ([("a/b", expected / 1000)] if expected else [])
+        written = fastaccept.format_accept([("a/b", number)])
+        assert fastaccept.parse(written, strict=True)[0].weight == expected
+        return
+    with pytest.raises(expected) as offer_error:
+        engine.Negotiator([("a/b", number)])
+    with pytest.raises(expected) as pair_error:
+        fastaccept.format_accept([("a/b", number)])
+    rule = (
+        "a weight must be a number from 0 to 1, not "
+        if expected is TypeError
+        else "a weight must be a number from 0 to 1 with at most three decimals"
+    )
+    shown = f"{number!r} of the"
+    assert str(offer_error.value).startswith(f"invalid server weight {shown} offer")
+    assert str(pair_error.value).startswith(f"invalid weight {shown} format_accept")
+    for error in (offer_error.value, pair_error.value):
+        assert f"for 'a/b': {rule}" in str(error)
 
 
 @pytest.mark.parametrize(

@@ -22,11 +22,9 @@ path per header kind, which validates what real clients send in one match
 and leaves anything else to the exact reader: ``COMMON_VALUE`` and
 ``COMMON_MEMBER`` (Accept: one common member, in a whole value or alone),
 ``FAST_CODING`` and ``FAST_LANGUAGE`` (a whole value of common members).
-They are there for speed only: the
-pure engine is to stay at least 2x the fastest pure-Python peer, and
-benchmarks/README.md has the measurements with them ("Targets against the
-run above": cold ``negotiate`` 2.1x-2.9x falcon, the fastest peer;
-"Accept-Encoding and Accept-Language": 1.8x-2.9x werkzeug, 1.0x-1.6x webob).
+They change no answer, only the pure engine's speed on the values clients
+send, which is to stay ahead of the pure-Python peers (benchmarks/README.md
+measures it).
 """
 
 from __future__ import annotations
@@ -167,7 +165,7 @@ CORS_MAX_LENGTH: Final = 128
 #: Whether ``re`` has possessive quantifiers (``*+``, ``++``, ``?+``: Python
 #: 3.11 and later). The fast patterns below write one after each repeat: a
 #: repeat that never gives back what it took leaves sre no backtracking state
-#: to keep, so a match costs about half as much, and it stays linear on a
+#: to keep, so a match does less work, and it stays linear on a
 #: value of any length (a greedy repeated group keeps a stack that grows with
 #: each repetition). It changes no match, as each repeat is followed by a
 #: character it cannot take: a token by a delimiter, OWS by what is not

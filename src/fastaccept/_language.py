@@ -43,6 +43,13 @@ SAME_LANGUAGE: Final = 1
 LOOKUP: Final = 2
 FILTERING: Final = 3
 EXACT: Final = 4
+#: A deciding key: (leading subtags shared, relation, weight) packed into one
+#: int that orders as that tuple does, ``shared << SHARED_SHIFT | relation <<
+#: RELATION_SHIFT | weight``; 0 when no range decides. The Cython engine packs
+#: its keys with the same shifts and relation numbers.
+RELATION_SHIFT: Final = 11  # a weight, 0 to 1000, fits below
+SHARED_SHIFT: Final = 14  # a relation, 3 bits, fits below
+_WEIGHT_MASK: Final = (1 << RELATION_SHIFT) - 1
 
 _PRIMARY_SUBTAG: Final = pattern(PRIMARY_SUBTAG, globals())
 _SUBTAG: Final = pattern(SUBTAG, globals())
@@ -146,7 +153,7 @@ class TagSet:
             for subtags in self.subtags
             for prefix in (subtags[:end] for end in range(1, len(subtags) + 1))
         }
-        every = tuple((index, STAR << _RELATION_SHIFT) for index in range(len(self)))
+        every = tuple((index, STAR << RELATION_SHIFT) for index in range(len(self)))
         self.prefixes["*"] = (every, every, ())
         #: Header absent: the first tag (RFC 9110 §12.5.4: any language).
         self.absent_best = 0 if self.values else -1
@@ -159,7 +166,7 @@ class TagSet:
             if related is not None:
                 shared, closeness = related
                 found.append(
-                    (index, shared << _SHARED_SHIFT | closeness << _RELATION_SHIFT)
+                    (index, shared << SHARED_SHIFT | closeness << RELATION_SHIFT)
                 )
         return tuple(found)
 
@@ -211,11 +218,6 @@ def relation(
     return (shared, SAME_LANGUAGE) if len(tag[0]) > 1 else None
 
 
-#: A deciding key: (leading subtags shared, relation, weight) packed into one
-#: int that orders as that tuple does; 0 when no range decides.
-_RELATION_SHIFT: Final = 10  # a weight, 0 to 1000, fits below
-_SHARED_SHIFT: Final = 13  # a relation, 0 to 4, fits below
-_WEIGHT_MASK: Final = (1 << _RELATION_SHIFT) - 1
 #: The tags one range relates to: (tag index, its key without the weight)
 #: for each.
 Hits: TypeAlias = "tuple[tuple[int, int], ...]"
@@ -259,13 +261,13 @@ def _preference(key: int, position: int) -> tuple[int, bool, int, int, int]:
     (RFC 9110 §12.5.4: at equal weights the order is a priority), then the
     closer relation, then more shared subtags (RFC 4647 §3.4 tries the
     longest truncation first); server order breaks what is left."""
-    related = key >> _RELATION_SHIFT & 7
+    related = key >> RELATION_SHIFT & 7
     return (
         key & _WEIGHT_MASK,
         related != STAR,
         -position,
         related,
-        key >> _SHARED_SHIFT,
+        key >> SHARED_SHIFT,
     )
 
 

@@ -320,31 +320,37 @@ def concrete(item: str, rng: RangeTuple, what: str) -> Offer:
     return Offer(item, type_, subtype, folded)
 
 
-def server_weight(qs: object, offer: object) -> int:
-    """A server weight in thousandths: a number from 0 to 1 with at most three
-    decimals (docs/rules.md rule 15); ``TypeError``/``ValueError`` otherwise.
+def pair_weight(pair: tuple[object, ...], weight: str, kind: str) -> int:
+    """The weight a pair ``(media type, weight)`` gives as a number, in
+    thousandths: from 0 to 1 with at most three decimals (RFC 9110 §12.4.2;
+    for server weights, docs/rules.md rule 15).
 
     Any real number is read by its value (1, 1.0, ``True``, ``Decimal("1")``
-    and ``Fraction(1)`` are the same weight), as equal offers lists must give
-    equal answers.
+    and ``Fraction(1)`` are the same weight), as lists that compare equal must
+    give equal answers; a str or other object that is no number raises
+    ``TypeError``, any other value ``ValueError``. Messages name the weight,
+    ``weight`` ("server weight"), and the pair, ``kind`` ("offer").
     """
+    number = pair[1]
     try:
-        if isinstance(qs, str | bytes | bytearray):
+        if isinstance(number, str | bytes | bytearray):
             raise TypeError
-        number = float(qs)  # type: ignore[arg-type]
+        value = float(number)  # type: ignore[arg-type]
     except OverflowError:  # an int too large for a float: out of range
-        number = float("inf")
-    except (TypeError, ValueError):
+        value = float("inf")
+    except ValueError:  # a Decimal signalling NaN: a number, but no weight
+        value = float("nan")
+    except TypeError:
         raise TypeError(
-            f"invalid offer {offer!r}: its server weight must be a number from "
-            f"0 to 1, not {type(qs).__name__}"
+            f"invalid {weight} {number!r} of the {kind} for {pair[0]!r}: a "
+            f"weight must be a number from 0 to 1, not {type(number).__name__}"
         ) from None
-    if not 0 <= number <= 1 or abs(number * 1000 - round(number * 1000)) > 1e-6:
+    if not 0 <= value <= 1 or abs(value * 1000 - round(value * 1000)) > 1e-6:
         raise ValueError(
-            f"invalid offer {offer!r}: its server weight must be a number from "
-            "0 to 1 with at most three decimals"
+            f"invalid {weight} {number!r} of the {kind} for {pair[0]!r}: a "
+            "weight must be a number from 0 to 1 with at most three decimals"
         )
-    return round(number * 1000)
+    return round(value * 1000)
 
 
 def parse_offer(offer: object) -> Offer:
@@ -359,7 +365,8 @@ def parse_offer(offer: object) -> Offer:
             raise ValueError(
                 f"invalid offer {offer!r}: a weighted offer is a pair (media type, qs)"
             )
-        return _media_type_offer(offer[0])._replace(qs=server_weight(offer[1], offer))
+        qs = pair_weight(offer, "server weight", "offer")
+        return _media_type_offer(offer[0])._replace(qs=qs)
     return _media_type_offer(offer)
 
 

@@ -319,7 +319,7 @@ class Accept(_Members[MediaRange]):
         cors_safelisted: bool = True,
     ) -> None:
         # The slots are set here, not by _Members.__init__: parse makes one
-        # Accept per call, and the extra call cost a third of a short parse.
+        # Accept per call, and this spares each parse a second call.
         self._members = tuple(ranges)
         self.present = present
         self.skipped = tuple(skipped)
