@@ -8,6 +8,9 @@ same header values, so ratios compare like with like.
 * cold: a stream of ``COLD_VALUES`` distinct values of the same shape (the case
   plus one low-weight member with a counter), so no cache of any library helps;
 * hot: one value, repeated.
+
+The negotiate tables run every case (``ALL_CASES``: the five of ``CASES`` and
+the ``EXTENDED_CASES``); the parse table runs the five.
 """
 
 from __future__ import annotations
@@ -44,6 +47,7 @@ class Case:
     offers: tuple[str, ...]
 
 
+#: The five cases of the first edition (their figures are compared across runs).
 CASES = (
     Case("chrome-navigate", BROWSER_DEFAULTS["chrome-navigate"], API_OFFERS),
     Case("firefox-image", BROWSER_DEFAULTS["firefox-image"], IMAGE_OFFERS),
@@ -51,6 +55,99 @@ CASES = (
     Case("any", "*/*", API_OFFERS),
     Case("rfc9110", RFC9110, API_OFFERS),
 )
+
+# The extended set, beside the five (benchmarks/README.md, "Extended set").
+
+#: Plain text as RFC 3676 has it, so that every member of the RFC 9110
+#: example reaches an offer: format=flowed (q=1), plain (0.7), format=fixed
+#: (0.4), text/* (0.3).
+PLAIN_OFFERS = (
+    "text/plain",
+    "text/plain;format=fixed",
+    "text/plain;format=flowed",
+    "text/html",
+)
+#: One resource with an API's, a page's and an image's representations, the
+#: API's first (what ``*/*`` gets): each browser value reaches several.
+SITE_OFFERS = (
+    "application/json",
+    "application/xml",
+    "text/plain",
+    "text/html",
+    "application/xhtml+xml",
+    "image/avif",
+    "image/webp",
+    "image/png",
+)
+#: A versioned vendor type and its plain fallback.
+VERSION_OFFERS = (
+    "application/vnd.acme+json;version=1",
+    "application/vnd.acme+json;version=2",
+    "application/json",
+)
+#: 32 distinct media types a site serves (documents, data, text, images,
+#: media, a font); the answers sit in the middle (json, 15th) and late (html,
+#: 22nd), before the images a navigation also takes at q=1.
+MANY_OFFERS = (
+    "application/pdf",
+    "application/zip",
+    "application/gzip",
+    "application/octet-stream",
+    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    "application/wasm",
+    "application/cbor",
+    "application/yaml",
+    "application/xml",
+    "application/atom+xml",
+    "application/rss+xml",
+    "application/ld+json",
+    "application/problem+json",
+    "application/geo+json",
+    "application/json",
+    "text/csv",
+    "text/calendar",
+    "text/css",
+    "text/javascript",
+    "text/markdown",
+    "text/plain",
+    "text/html",
+    "application/xhtml+xml",
+    "image/avif",
+    "image/webp",
+    "image/png",
+    "image/jpeg",
+    "image/gif",
+    "image/svg+xml",
+    "audio/mpeg",
+    "video/mp4",
+    "font/woff2",
+)
+
+#: The extended set, beside the five: more offers, parameters that decide.
+EXTENDED_CASES = (
+    Case("rfc9110-plain", RFC9110, PLAIN_OFFERS),
+    Case("chrome-navigate-8", BROWSER_DEFAULTS["chrome-navigate"], SITE_OFFERS),
+    # Safari's navigation value is the same string.
+    Case("firefox-navigate-8", BROWSER_DEFAULTS["firefox-navigate"], SITE_OFFERS),
+    Case("firefox-image-8", BROWSER_DEFAULTS["firefox-image"], SITE_OFFERS),
+    Case("safari-image-8", BROWSER_DEFAULTS["safari-image"], SITE_OFFERS),
+    Case(
+        "vendor-v2",
+        "application/vnd.acme+json;version=2, application/json;q=0.5",
+        VERSION_OFFERS,
+    ),
+    Case(
+        "vendor-fallback",  # version 3 is not offered: version 2 is chosen
+        "application/vnd.acme+json;version=3, "
+        "application/vnd.acme+json;version=2;q=0.8, application/json;q=0.5",
+        VERSION_OFFERS,
+    ),
+    Case("chrome-navigate-32", BROWSER_DEFAULTS["chrome-navigate"], MANY_OFFERS),
+    Case("api-32", BROWSER_DEFAULTS["httpie"], MANY_OFFERS),
+)
+
+#: Every case of the negotiate tables: the five, then the extended set.
+ALL_CASES = CASES + EXTENDED_CASES
 
 #: Distinct values in a cold stream: more than any peer's cache (falcon: 128).
 COLD_VALUES = 2048
@@ -164,12 +261,14 @@ def engines() -> dict[str, Any]:
 @dataclass(frozen=True)
 class Pass:
     """One contender of a table row: ``fn`` called on each of ``values``,
-    with ``offers`` after the value when given; the best of ``repeat`` passes."""
+    with ``offers`` after the value when given; the best of ``repeat`` passes.
+    ``may_raise``: a peer, which may not handle the case (``time_table``)."""
 
     fn: Callable[..., Any]
     values: list[str]
     repeat: int
     offers: Sequence[str] | None = None
+    may_raise: bool = False
 
     def best(self) -> float:
         """Seconds per call, the best of ``repeat`` passes in a row."""
@@ -195,15 +294,33 @@ SWEEPS = 2
 
 
 def time_table(
-    table: dict[str, dict[str, Pass]], sweeps: int
+    table: dict[str, dict[str, Pass]],
+    sweeps: int,
+    raised: dict[tuple[str, str], str] | None = None,
 ) -> dict[str, dict[str, float]]:
     """Seconds per call of each contender of each row: its best in ``sweeps``
-    sweeps of the table, each contender's passes in a row as one timing."""
+    sweeps of the table, each contender's passes in a row as one timing.
+
+    A contender that ``may_raise`` and raises has no time in its row (it is
+    not timed again), and the error is kept in ``raised`` by (row, name);
+    any other contender's error propagates.
+    """
     best = {row: dict.fromkeys(passes, math.inf) for row, passes in table.items()}
     for _ in range(sweeps):
         for row, passes in table.items():
             for name, one in passes.items():
-                best[row][name] = min(best[row][name], one.best())
+                if name not in best[row]:
+                    continue  # it raised in an earlier sweep
+                try:
+                    seconds = one.best()
+                except Exception as exc:
+                    if not one.may_raise:
+                        raise
+                    del best[row][name]
+                    if raised is not None:
+                        raised[row, name] = f"{type(exc).__name__}: {exc}"
+                    continue
+                best[row][name] = min(best[row][name], seconds)
     return best
 
 
@@ -237,11 +354,25 @@ class Settings:
     repeat: int = 7
     peer_repeat: int = 3
     peer_values: int = 512
+    #: The peers' values and passes on the extended set, where their calls
+    #: take up to 30 times as long (32 offers), so that the run takes about
+    #: twice as long as the five's alone: still more values than falcon's
+    #: caches hold (128), so none is answered from one.
+    extended_peer_values: int = 160
+    extended_peer_repeat: int = 2
     sweeps: int = SWEEPS
 
     @classmethod
     def quick(cls) -> Settings:
-        return cls(values=200, repeat=1, peer_repeat=1, peer_values=20, sweeps=1)
+        return cls(
+            values=200,
+            repeat=1,
+            peer_repeat=1,
+            peer_values=20,
+            extended_peer_values=20,
+            extended_peer_repeat=1,
+            sweeps=1,
+        )
 
 
 #: Seconds per call, by case, then by who (``cython``, ``python``, a peer...).
@@ -266,16 +397,22 @@ class Measured:
 def negotiate_tables(
     settings: Settings, peers: dict[str, Negotiate], floor: Any, measured: Measured
 ) -> str:
-    """Cold ``negotiate`` on every case (recorded in ``measured.cold``), and hot
-    ``Negotiator.choose``."""
+    """Cold ``negotiate`` on every case, the five and the extended set
+    (recorded in ``measured.cold``), and hot ``Negotiator.choose``. A peer
+    that raises on a case has "-" in that row."""
     found = engines()
     cold_rows, hot_rows = [], []
     peer_names = list(peers)
     cold_table: dict[str, dict[str, Pass]] = {}
     hot_table: dict[str, dict[str, Pass]] = {}
-    for case in CASES:
+    for case in ALL_CASES:
         offers = list(case.offers)
         cold = cold_values(case, settings.values)
+        if case in CASES:
+            peer_cold, peer_repeat = cold[: settings.peer_values], settings.peer_repeat
+        else:
+            peer_cold = cold[: settings.extended_peer_values]
+            peer_repeat = settings.extended_peer_repeat
         passes = cold_table[case.name] = {}
         if floor is not None:
             passes["floor"] = Pass(floor.choose, cold, settings.repeat, offers)
@@ -283,9 +420,7 @@ def negotiate_tables(
             repeat = settings.repeat if name == "cython" else settings.peer_repeat
             passes[name] = Pass(engine.negotiate, cold, repeat, offers)
         for name, fn in peers.items():
-            passes[name] = Pass(
-                fn, cold[: settings.peer_values], settings.peer_repeat, offers
-            )
+            passes[name] = Pass(fn, peer_cold, peer_repeat, offers, may_raise=True)
         hot = hot_values(case, settings.values)
         passes = hot_table[case.name] = {
             f"{name} Negotiator.choose": Pass(
@@ -305,28 +440,20 @@ def negotiate_tables(
             method = floor.Floor(offers)
             passes["floor .empty"] = Pass(method.empty, hot, settings.repeat)
             passes["floor .choose"] = Pass(method.choose, hot, settings.repeat)
-    for case_name, times in time_table(cold_table, settings.sweeps).items():
+    who = [*cold_table[ALL_CASES[0].name]]  # floor, the engines, the peers
+    raised: dict[tuple[str, str], str] = {}
+    for case_name, times in time_table(cold_table, settings.sweeps, raised).items():
         measured.cold[case_name] = times
-        row = [case_name, *[_ns(times[k]) for k in times]]
-        cy, py = times.get("cython"), times["python"]
-        fastest = min((times[p], p) for p in peer_names) if peer_names else None
-        row.append(
-            f"{times['floor'] and cy / times['floor']:.1f}x" if cy and floor else "-"
-        )
-        row.append(
-            f"{times['werkzeug'] / cy:.0f}x" if cy and "werkzeug" in times else "-"
-        )
-        row.append(f"{fastest[0] / cy:.0f}x ({fastest[1]})" if cy and fastest else "-")
-        row.append(f"{fastest[0] / py:.1f}x ({fastest[1]})" if fastest else "-")
-        cold_rows.append(row)
-        cold_header = [
-            "case (cold, ns/call)",
-            *times,
-            "cython/floor",
-            "werkzeug/cython",
-            "fastest peer/cython",
-            "fastest peer/python",
-        ]
+        cells = [_ns(times[name]) if name in times else "-" for name in who]
+        cold_rows.append([case_name, *cells, *cold_ratios(times, peer_names)])
+    cold_header = [
+        "case (cold, ns/call)",
+        *who,
+        "cython/floor",
+        "werkzeug/cython",
+        "fastest peer/cython",
+        "fastest peer/python",
+    ]
     for case_name, hot_times in time_table(hot_table, settings.sweeps).items():
         hot_row = [case_name, *[_ns(t) for t in hot_times.values()]]
         if floor is not None and "cython Negotiator.choose" in hot_times:
@@ -336,13 +463,34 @@ def negotiate_tables(
         hot_header = ["case (hot, ns/call)", *hot_times]
         if floor is not None and "cython Negotiator.choose" in hot_times:
             hot_header.append("cython/floor .empty")
+    notes = "".join(
+        f"\n- {name} on {case_name}: raised {error}"
+        for (case_name, name), error in raised.items()
+    )
     return (
         "negotiate(value, offers), cold: a stream of distinct values\n\n"
         + _table(cold_header, cold_rows)
+        + (f"\n\n-: the peer raised on the case{notes}" if notes else "")
         + "\n\nNegotiator.choose(value), Produces.select(value) and "
         "Renderers.respond(value, data), hot: one value repeated\n\n"
         + _table(hot_header, hot_rows)
     )
+
+
+def cold_ratios(times: dict[str, float], peer_names: Sequence[str]) -> list[str]:
+    """A cold row's ratio cells: cython/floor, werkzeug/cython, fastest
+    peer/cython and fastest peer/python, each "-" where a figure is missing
+    (not installed, or a peer that raised on the case)."""
+    cy, py, floor = times.get("cython"), times.get("python"), times.get("floor")
+    werkzeug = times.get("werkzeug")
+    timed = [(times[name], name) for name in peer_names if name in times]
+    fastest = min(timed) if timed else None
+    return [
+        f"{cy / floor:.1f}x" if cy and floor else "-",
+        f"{werkzeug / cy:.0f}x" if cy and werkzeug else "-",
+        f"{fastest[0] / cy:.0f}x ({fastest[1]})" if cy and fastest else "-",
+        f"{fastest[0] / py:.1f}x ({fastest[1]})" if py and fastest else "-",
+    ]
 
 
 def _nothing_to_render(data: object) -> bytes:
@@ -383,7 +531,8 @@ def _uncached(engine: Any) -> Negotiate:
 
 
 def parse_table(settings: Settings, have_werkzeug: bool) -> str:
-    """Cold ``parse`` to MediaRange objects, and the other entry points."""
+    """Cold ``parse`` to MediaRange objects, and the other entry points, on
+    the five ``CASES``."""
     found = engines()
     parse_werkzeug: Callable[[str], Any] | None = None
     if have_werkzeug:

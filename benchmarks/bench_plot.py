@@ -87,10 +87,11 @@ def _legend(figure: Figure, *, below: bool = False) -> None:
 
 
 def _bars(table: ColdTimes, title: str, measured: Measured) -> Figure:
-    """Grouped horizontal bars: ns per call, log scale, one group per case."""
+    """Grouped horizontal bars: ns per call, log scale, one group per case;
+    4.5 inches high up to 8 cases, then 0.4 inch more per case."""
     rows = [{_who(name): t for name, t in times.items()} for times in table.values()]
     who = [w for w in ORDER if any(w in row for row in rows)]
-    figure = _figure(title, measured, (8, 4.5))
+    figure = _figure(title, measured, (8, 4.5 + 0.4 * max(0, len(rows) - 8)))
     axes = figure.subplots()
     height = 0.8 / len(who)
     for i, w in enumerate(who):

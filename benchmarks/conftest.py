@@ -23,6 +23,9 @@ FLOOR = bench.load_floor()
 
 @pytest.fixture(params=bench.CASES, ids=[case.name for case in bench.CASES])
 def case(request: pytest.FixtureRequest) -> bench.Case:
+    """The five cases. The extended set (``bench.EXTENDED_CASES``) is timed
+    by ``python -m benchmarks``: here, where each benchmark takes about a
+    second, it would nearly triple the negotiate benchmarks' run."""
     return request.param  # type: ignore[no-any-return]
 
 
