@@ -282,19 +282,3 @@ def test_shared_objects_get_deferred_reference_counting(engine: Engine) -> None:
     ]
     for negotiator in negotiators:  # each asked as it was made: not again
         assert engine.defer_refcount(negotiator) is False
-
-
-def test_web_endpoints_get_deferred_reference_counting() -> None:
-    # Produces, Consumes, Renderers and the answers they make ahead are asked
-    # for as they are made (the active engine's defer_refcount): asking again
-    # answers False everywhere, and only there can it answer True.
-    from fastaccept import Consumes, Renderers
-    from fastaccept._engine import IMPLEMENTATION, defer_refcount
-
-    produces, consumes = Produces(OFFERS), Consumes(OFFERS)
-    made: list[object] = [produces, consumes, Renderers({"text/html": str})]
-    made += [*produces._chosen, *produces._unacceptable, *consumes._refusals]
-    for shared in made:
-        assert defer_refcount(shared) is False
-    expected = DEFERRED_REFCOUNT and IMPLEMENTATION == "cython"
-    assert defer_refcount(Produces.__new__(Produces)) is expected

@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from typing import Any, overload
 
 from ._arguments import ByArguments
-from ._engine import defer_refcount
 from ._grammar import TCHARS
 from ._headers import merge_vary
 from ._limits import DEFAULT_CACHE_SIZE, DEFAULT_MAX_LENGTH, store
@@ -135,7 +134,6 @@ class Renderers(ByArguments):
         #: and with each one ``render`` was given.
         self._plain = Finished(self, None)
         self._varied: dict[str, Finished] = {}
-        defer_refcount(self)  # threads share it (docs/free-threading.md)
 
     def _arguments(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
         produces = self.produces._arguments()[1]
@@ -240,11 +238,6 @@ class Finished:
             for decision in (*produces._refusals, *refusals)
             for body in (decision.body.encode("utf-8"),)
         }
-        for shared in (self, *self._chosen):  # threads share them (see Renderers)
-            defer_refcount(shared)
-        for _, get, head in self._refused.values():
-            defer_refcount(get)
-            defer_refcount(head)
 
     def _headers(self, decision: Decision) -> tuple[tuple[str, str], ...]:
         """``decision``'s headers with this ``Vary``, and without a length."""

@@ -19,7 +19,7 @@ from http import HTTPStatus
 from typing import Any
 
 from ._arguments import ByArguments
-from ._engine import Negotiator, defer_refcount, parse
+from ._engine import Negotiator, parse
 from ._errors import AcceptError
 from ._format import format_accept
 from ._limits import (
@@ -271,8 +271,6 @@ class Produces(ByArguments):
             raise ValueError(
                 f"default {default!r} is not one of the offers {media_types}"
             )
-        for shared in (self, *self._chosen, *self._unacceptable):
-            defer_refcount(shared)  # threads share them (docs/free-threading.md)
 
     @property
     def offers(self) -> tuple[OfferSpec, ...]:
@@ -406,8 +404,6 @@ class Consumes(ByArguments):
             for forms in by_method
             for decision in forms
         )
-        for shared in (self, *self._refusals):
-            defer_refcount(shared)  # threads share them (docs/free-threading.md)
 
     def _arguments(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
         return (self.media_types,), {"max_length": self._max_length}
