@@ -17,7 +17,7 @@ from ._arguments import ByArguments
 from ._grammar import TCHARS
 from ._headers import merge_vary
 from ._limits import DEFAULT_CACHE_SIZE, DEFAULT_MAX_LENGTH, store
-from ._member import OfferSpec, parse_offer
+from ._member import OfferSpec
 from ._responses import Decision, Produces, StatusAndHeaders
 from ._text import HeaderValue
 
@@ -127,8 +127,10 @@ class Renderers(ByArguments):
         )
         #: (renderer, charset) by the offer's index, as ``Decision.index`` says.
         self._by_index = tuple(
-            (render, _charset(parse_offer(offer).params, offer))
-            for offer, render in pairs
+            (render, _charset(parsed.params, offer))
+            for (offer, render), parsed in zip(
+                pairs, self.produces._parsed, strict=True
+            )
         )
         #: The responses finished without a ``Vary`` value of the caller's,
         #: and with each one ``render`` was given.

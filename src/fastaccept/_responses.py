@@ -31,7 +31,7 @@ from ._limits import (
     store,
 )
 from ._match import OfferSet, range_matches, scores
-from ._member import OfferSpec, concrete, parse_offers, parse_single
+from ._member import Offer, OfferSpec, concrete, parse_offers, parse_single
 from ._text import HeaderValue, as_header_text, coerce_value
 from ._types import Accept, MediaRange, SkippedMember
 
@@ -186,18 +186,21 @@ def _too_large(
     return _refusal(431, summary, problem_json, *extra)
 
 
-def _refuse_repeats(offers: Iterable[OfferSpec]) -> None:
-    """A ``ValueError`` for an offer given twice: the same media type, compared
-    as RFC 9110 §8.3.1 compares them (names case-insensitively, parameters
-    in any order), whatever its qs (the second could never be chosen)."""
+def _once_each(offers: Sequence[OfferSpec]) -> tuple[Offer, ...]:
+    """The offers parsed; a ``ValueError`` for one given twice: the same media
+    type, compared as RFC 9110 §8.3.1 compares them (names case-insensitively,
+    parameters in any order), whatever its qs (the second could never be
+    chosen)."""
+    parsed = tuple(parse_offers(offers))
     seen: dict[tuple[str, str, frozenset[tuple[str, str]]], OfferSpec] = {}
-    for offer, parsed in zip(offers, parse_offers(offers), strict=True):
-        key = (parsed.type, parsed.subtype, frozenset(parsed.params.items()))
+    for offer, each in zip(offers, parsed, strict=True):
+        key = (each.type, each.subtype, frozenset(each.params.items()))
         if key in seen:
             raise ValueError(
                 f"offer {offer!r} repeats {seen[key]!r}: give each media type once"
             )
         seen[key] = offer
+    return parsed
 
 
 class Produces(ByArguments):
@@ -224,6 +227,7 @@ class Produces(ByArguments):
         "_default_index",
         "_max_length",
         "_negotiator",
+        "_parsed",
         "_refusals",
     )
 
@@ -244,7 +248,8 @@ class Produces(ByArguments):
         media_types = self._negotiator.media_types
         if not media_types:
             raise ValueError("Produces needs at least one media type to offer")
-        _refuse_repeats(self._negotiator.offers)
+        #: The offers parsed, once (``Renderers`` reads their charsets).
+        self._parsed = _once_each(self._negotiator.offers)
         #: The answer choosing each offer, by index: the only ``ok`` decisions
         #: ``select`` gives.
         self._chosen = tuple(
