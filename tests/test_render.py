@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 import pickle
 import sys
@@ -269,6 +270,17 @@ def test_a_406_is_a_whole_response_built_once(method: str, vary: str | None) -> 
         assert RENDERERS.respond(accept, None, method=method, vary=vary) is first
         assert first.headers["Vary"] == ("Cookie, Accept" if vary else "Accept")
         assert (first.body == b"") == (method == "HEAD")
+
+
+def test_a_refusal_built_ahead_is_found_by_the_decision_itself() -> None:
+    # Keyed by the decision: an equal one (a copy, a replica) is sent the
+    # response built ahead; one of parts that cannot be hashed is built now.
+    decision = RENDERERS.produces.select("image/png")
+    first = RENDERERS.render(decision, None)
+    assert RENDERERS.render(copy.copy(decision), None) is first
+    assert RENDERERS.render(dataclasses.replace(decision), None) is first
+    by_hand = Decision(406, "", [("Content-Type", "text/plain")], "no\n")  # type: ignore[arg-type]
+    assert RENDERERS.render(by_hand, None).body == b"no\n"
 
 
 @pytest.mark.thread_unsafe(reason="replaces parse_offer")

@@ -229,16 +229,10 @@ class Finished:
                 renderers._by_index, self._own, strict=True
             )
         )
-        #: By the decision's id: the decision (ids are reused once an object
-        #: is gone), then the response to GET and to HEAD.
+        #: By the refusal decided ahead: the response to GET and to HEAD.
         self._refused = {
-            id(decision): (
-                decision,
-                self._whole(decision, decision.status, body, "GET"),
-                self._whole(decision, decision.status, body, "HEAD"),
-            )
+            decision: (self._refusal(decision, "GET"), self._refusal(decision, "HEAD"))
             for decision in (*produces._refusals, *refusals)
-            for body in (decision.body.encode("utf-8"),)
         }
 
     def _headers(self, decision: Decision) -> tuple[tuple[str, str], ...]:
@@ -302,9 +296,16 @@ class Finished:
     def refused(self, decision: Decision, method: str) -> Rendered:
         """The response for a refusal: built ahead, or now (a 431, whose
         body says the length; one made elsewhere)."""
-        built = self._refused.get(id(decision))
-        if built is not None and built[0] is decision:
-            return built[2] if method == "HEAD" else built[1]
+        try:
+            built = self._refused.get(decision)
+        except TypeError:  # made by hand, of parts that cannot be hashed
+            built = None
+        if built is not None:
+            return built[method == "HEAD"]
+        return self._refusal(decision, method)
+
+    def _refusal(self, decision: Decision, method: str) -> Rendered:
+        """The response for a refusal, made now."""
         body = decision.body.encode("utf-8")
         return self._whole(decision, decision.status, body, method)
 
