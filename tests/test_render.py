@@ -3,13 +3,24 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 import pickle
+import sys
 from typing import Any
 
 import pytest
 
-from fastaccept import Answer, Consumes, Decision, Rendered, Renderers
+from fastaccept import (
+    Answer,
+    Consumes,
+    Decision,
+    Negotiator,
+    Produces,
+    Rendered,
+    Renderers,
+    _member,
+)
 
 DATA = {"greeting": "héllo"}
 
@@ -259,6 +270,42 @@ def test_a_406_is_a_whole_response_built_once(method: str, vary: str | None) -> 
         assert RENDERERS.respond(accept, None, method=method, vary=vary) is first
         assert first.headers["Vary"] == ("Cookie, Accept" if vary else "Accept")
         assert (first.body == b"") == (method == "HEAD")
+
+
+def test_a_refusal_built_ahead_is_found_by_the_decision_itself() -> None:
+    # Keyed by the decision: an equal one (a copy, a replica) is sent the
+    # response built ahead; one of parts that cannot be hashed is built now.
+    decision = RENDERERS.produces.select("image/png")
+    first = RENDERERS.render(decision, None)
+    assert RENDERERS.render(copy.copy(decision), None) is first
+    assert RENDERERS.render(dataclasses.replace(decision), None) is first
+    by_hand = Decision(406, "", [("Content-Type", "text/plain")], "no\n")  # type: ignore[arg-type]
+    assert RENDERERS.render(by_hand, None).body == b"no\n"
+
+
+@pytest.mark.thread_unsafe(reason="replaces parse_offer")
+def test_offers_are_parsed_once_beside_the_negotiator(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The negotiator parses its offers; Produces (its checks) and Renderers
+    # (the charsets) read one more parse between them.
+    parsed: list[Any] = []
+    real = _member.parse_offer
+
+    def counting(offer: Any) -> Any:
+        parsed.append(offer)
+        return real(offer)
+
+    for name, module in list(sys.modules.items()):  # wherever it is bound
+        if name.startswith("fastaccept") and vars(module).get("parse_offer") is real:
+            monkeypatch.setattr(module, "parse_offer", counting)
+    offers: list[Any] = ["application/json", ("text/csv", 0.5), "text/html"]
+    counts = []
+    for make in (Negotiator, Produces, lambda o: Renderers({x: str for x in o})):
+        parsed.clear()
+        make(offers)
+        counts.append(len(parsed))
+    assert counts == [3, 6, 6]  # the negotiator's parse, and one more
 
 
 def test_a_chosen_representation_gets_headers_built_once() -> None:

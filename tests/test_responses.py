@@ -4,16 +4,22 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from fastaccept import (
     Consumes,
     Decision,
+    Negotiator,
     Produces,
+    _responses,
     header_from_environ,
     header_from_scope,
     merge_vary,
+    parse,
 )
 from fastaccept._responses import prefers_problem_json
 
@@ -326,6 +332,44 @@ def test_refusal_format_follows_the_accept_value(
     assert prefers_problem_json(accept) is problem_json
 
 
+REFUSAL_RANGES = st.sampled_from(
+    [
+        "application/problem+json",
+        "application/problem+json;x=y",
+        "text/plain",
+        "text/plain;charset=UTF-8",
+        "application/json",
+        "text/*",
+        "application/*",
+        "*/*",
+        "image/png",
+        "a b",  # skipped
+    ]
+)
+REFUSAL_VALUES = st.lists(
+    st.tuples(REFUSAL_RANGES, st.sampled_from(["", ";q=0", ";q=0.5", ";q=1", ";q=.5"])),
+    max_size=4,
+).map(lambda members: ", ".join(rng + q for rng, q in members))
+
+
+@given(REFUSAL_VALUES)
+def test_the_refusal_format_read_from_a_parse_is_the_engines(accept: str) -> None:
+    # Rule 16 on the parse a 406 reads anyway agrees with the engine's
+    # ranking of the value.
+    ranked = dict(
+        Negotiator(["application/problem+json", "text/plain", "application/json"]).rank(
+            accept
+        )
+    )
+    problem = ranked.get("application/problem+json", 0)
+    text = ranked.get("text/plain", 0)
+    expected = problem > text or (
+        not problem and not text and "application/json" in ranked
+    )
+    assert prefers_problem_json(accept) is expected
+    assert prefers_problem_json(accept, parse(accept)) is expected
+
+
 def test_406_as_problem_json() -> None:
     decision = Produces(OFFERS).select("image/png, application/problem+json;q=0.5")
     assert decision.status == 406
@@ -444,3 +488,92 @@ def test_an_accepted_content_type_ignores_accept() -> None:
 )
 def test_merge_vary(values: tuple[str | None, ...], merged: str) -> None:
     assert merge_vary(*values) == merged
+
+
+# --- one reading of each value (docs/web.md) --------------------------------------
+
+
+class Counted:
+    """A negotiator (or ``parse``) that lists the calls made on it in ``reads``."""
+
+    def __init__(self, wrapped: Any, reads: list[str], name: str = "parse") -> None:
+        self.wrapped, self.reads, self.name = wrapped, reads, name
+
+    def __getattr__(self, name: str) -> Any:
+        found = getattr(self.wrapped, name)
+        return Counted(found, self.reads, name) if callable(found) else found
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        self.reads.append(self.name)
+        return self.wrapped(*args, **kwargs)
+
+
+def engine_reads(monkeypatch: pytest.MonkeyPatch, produces: Produces) -> list[str]:
+    """What the web answers ask of the engine from now on: ``produces``'
+    negotiator, every negotiator of the module, and ``parse``."""
+    reads: list[str] = []
+    monkeypatch.setattr(produces, "_negotiator", Counted(produces._negotiator, reads))
+    for name, value in vars(_responses).items():
+        if isinstance(value, Negotiator):
+            monkeypatch.setattr(_responses, name, Counted(value, reads))
+    monkeypatch.setattr(_responses, "parse", Counted(parse, reads))
+    return reads
+
+
+@pytest.mark.thread_unsafe(reason="replaces the module's engine functions")
+@pytest.mark.parametrize(
+    "accept",
+    [
+        "image/png",  # plain text
+        "image/png, application/problem+json",  # problem+json
+        "image/png, a b, text/csv",  # a member skipped
+        b"image/png",
+    ],
+)
+def test_a_406_reads_the_accept_value_once_after_the_choice(
+    monkeypatch: pytest.MonkeyPatch, accept: str | bytes
+) -> None:
+    produces = Produces(OFFERS)
+    expected = Produces(OFFERS).select(accept)
+    reads = engine_reads(monkeypatch, produces)
+    decision = produces.select(accept)
+    assert decision == expected and decision.status == 406
+    # its format (rule 16) and its skipped members come from one parse
+    assert reads == ["choose_index", "parse"]
+
+
+@pytest.mark.thread_unsafe(reason="replaces the module's engine functions")
+def test_a_default_reads_nothing_more(monkeypatch: pytest.MonkeyPatch) -> None:
+    produces = Produces(OFFERS, default=OFFERS[1])
+    reads = engine_reads(monkeypatch, produces)
+    decision = produces.select("image/png, application/problem+json")
+    assert decision.media_type == OFFERS[1]
+    assert reads == ["choose_index"]
+
+
+@pytest.mark.thread_unsafe(reason="replaces the module's engine functions")
+@pytest.mark.parametrize(
+    "content_type", [None, "a b", "text/csv", "text/csv;" + "p=v;" * 2000]
+)
+def test_a_415_reads_the_accept_value_once(
+    monkeypatch: pytest.MonkeyPatch, content_type: str | None
+) -> None:
+    consumes = Consumes(BODY)
+    reads = engine_reads(monkeypatch, Produces(OFFERS))
+    assert consumes.check(content_type, "application/json").status in (415, 431)
+    assert len(reads) == 1
+    reads.clear()
+    assert consumes.check("application/json", "application/json").ok
+    assert reads == []  # accepted: the Accept value is Produces' to read
+
+
+def test_a_406_without_a_limit_lists_skipped_members_in_plain_text() -> None:
+    # docs/web.md: a refusal's format is chosen without reading a value over
+    # DEFAULT_MAX_LENGTH; the skipped members are listed all the same.
+    accept = "application/problem+json, a b, " + "image/png;q=0.1, " * 600
+    decision = Produces(OFFERS, max_length=None).select(accept)
+    assert decision.status == 406
+    assert decision.headers["Content-Type"] == TEXT[1]
+    assert (
+        "1 of its members were malformed and skipped (at offsets 26)" in decision.body
+    )

@@ -5,9 +5,11 @@ modules) first checks the request's ``Content-Type`` (when it consumes a
 body) and then its ``Accept``; a refusal is answered at once, in the format
 the Accept value prefers (docs/rules.md rule 16), with ``Vary`` merged (rule 17).
 Only then does the handler run, and its data is rendered in the negotiated
-type. ``Binding`` and ``negotiating`` are what every integration shares:
-each says how its request is read and its response made. An ``Endpoint``
-finishes what it sends once, when it is made (``_render.Finished``).
+type. ``Binding`` and ``negotiating`` (through ``negotiated_for``, but in
+FastAPI) are what every integration shares: each binding says how its
+request is read, its response made and its endpoint served (ASGI and WSGI:
+as an application). An ``Endpoint`` finishes what it sends once, when it is
+made (``_render.Finished``).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from ._text import HeaderValue
 
 Request = TypeVar("Request")
 Response = TypeVar("Response")
+Handler = Callable[..., Any]
 
 #: The key under which a handler finds the ``Consumes`` decision, in the ASGI
 #: scope or the WSGI environ.
@@ -140,6 +143,11 @@ class Binding(ABC, Generic[Request, Response]):
         (one of ``responses``, whose ``headers`` is a mutable mapping)."""
         response.headers["Vary"] = merge_vary(response.headers.get("Vary"), vary)
 
+    def serve(self, negotiated: Handler, handler: Handler) -> Handler:
+        """What the framework calls: ``negotiated`` (``handler`` with the
+        checks and the rendering), or an application that sends its answer."""
+        return negotiated
+
 
 #: A request that is a mapping: an ASGI scope, a WSGI environ.
 Mapped = MutableMapping[str, Any]
@@ -187,7 +195,7 @@ def negotiating(
 ) -> Callable[..., Any]:
     """``handler``, negotiated: its arguments are the framework's, its result
     the data ``endpoint`` renders (or a response of the framework, sent as
-    it is). A coroutine function stays one."""
+    it is). A coroutine function stays one; ``binding`` serves it."""
     vary = endpoint.finished.vary
 
     def before(
@@ -211,7 +219,7 @@ def negotiating(
                 return binding.reply(request, step)
             return after(request, step, await handler(*args, **kwargs))
 
-        return negotiated_coroutine
+        return binding.serve(negotiated_coroutine, handler)
 
     @wraps(handler)
     def negotiated_function(*args: Any, **kwargs: Any) -> Any:
@@ -220,13 +228,14 @@ def negotiating(
             return binding.reply(request, step)
         return after(request, step, handler(*args, **kwargs))
 
-    return negotiated_function
+    return binding.serve(negotiated_function, handler)
 
 
-Handler = Callable[..., Any]
+#: What ``negotiated`` makes of a handler: the framework's endpoint or app.
+Served = TypeVar("Served", covariant=True)
 
 
-class Negotiated(Protocol):
+class Negotiated(Protocol[Served]):
     """The ``negotiated`` decorator factory every integration offers."""
 
     def __call__(
@@ -236,10 +245,12 @@ class Negotiated(Protocol):
         consumes: Consumes | None = None,
         status: int = 200,
         vary: str | None = None,
-    ) -> Callable[[Handler], Handler]: ...
+    ) -> Callable[[Handler], Served]: ...
 
 
-def negotiated_for(binding: Binding[Any, Any], module: str, doc: str) -> Negotiated:
+def negotiated_for(
+    binding: Binding[Any, Any], module: str, doc: str
+) -> Negotiated[Handler]:
     """The ``negotiated`` of one framework's module: ``doc`` says what a
     handler of that framework takes."""
 

@@ -17,7 +17,7 @@ from ._arguments import ByArguments
 from ._grammar import TCHARS
 from ._headers import merge_vary
 from ._limits import DEFAULT_CACHE_SIZE, DEFAULT_MAX_LENGTH, store
-from ._member import OfferSpec, parse_offer
+from ._member import OfferSpec
 from ._responses import Decision, Produces, StatusAndHeaders
 from ._text import HeaderValue
 
@@ -127,8 +127,10 @@ class Renderers(ByArguments):
         )
         #: (renderer, charset) by the offer's index, as ``Decision.index`` says.
         self._by_index = tuple(
-            (render, _charset(parse_offer(offer).params, offer))
-            for offer, render in pairs
+            (render, _charset(parsed.params, offer))
+            for (offer, render), parsed in zip(
+                pairs, self.produces._parsed, strict=True
+            )
         )
         #: The responses finished without a ``Vary`` value of the caller's,
         #: and with each one ``render`` was given.
@@ -227,16 +229,10 @@ class Finished:
                 renderers._by_index, self._own, strict=True
             )
         )
-        #: By the decision's id: the decision (ids are reused once an object
-        #: is gone), then the response to GET and to HEAD.
+        #: By the refusal decided ahead: the response to GET and to HEAD.
         self._refused = {
-            id(decision): (
-                decision,
-                self._whole(decision, decision.status, body, "GET"),
-                self._whole(decision, decision.status, body, "HEAD"),
-            )
+            decision: (self._refusal(decision, "GET"), self._refusal(decision, "HEAD"))
             for decision in (*produces._refusals, *refusals)
-            for body in (decision.body.encode("utf-8"),)
         }
 
     def _headers(self, decision: Decision) -> tuple[tuple[str, str], ...]:
@@ -300,9 +296,16 @@ class Finished:
     def refused(self, decision: Decision, method: str) -> Rendered:
         """The response for a refusal: built ahead, or now (a 431, whose
         body says the length; one made elsewhere)."""
-        built = self._refused.get(id(decision))
-        if built is not None and built[0] is decision:
-            return built[2] if method == "HEAD" else built[1]
+        try:
+            built = self._refused.get(decision)
+        except TypeError:  # made by hand, of parts that cannot be hashed
+            built = None
+        if built is not None:
+            return built[method == "HEAD"]
+        return self._refusal(decision, method)
+
+    def _refusal(self, decision: Decision, method: str) -> Rendered:
+        """The response for a refusal, made now."""
         body = decision.body.encode("utf-8")
         return self._whole(decision, decision.status, body, method)
 

@@ -30,10 +30,10 @@ from ._limits import (
     checked_max_length,
     store,
 )
-from ._match import range_matches
-from ._member import OfferSpec, concrete, parse_offers, parse_single
+from ._match import OfferSet, range_matches, scores
+from ._member import Offer, OfferSpec, concrete, parse_offers, parse_single
 from ._text import HeaderValue, as_header_text, coerce_value
-from ._types import MediaRange, SkippedMember
+from ._types import Accept, MediaRange, SkippedMember
 
 _TEXT = ("Content-Type", "text/plain; charset=utf-8")
 _PROBLEM = ("Content-Type", "application/problem+json")
@@ -104,29 +104,29 @@ class Decision(StatusAndHeaders):
 
 
 #: The formats a refusal can take, and the type that admits the problem one
-#: to a JSON client (docs/rules.md rule 16).
-_REFUSAL_FORMATS = Negotiator(
-    ["application/problem+json", "text/plain", "application/json"]
-)
+#: to a JSON client (docs/rules.md rule 16): the engine ranks them in a value,
+#: ``_match`` in a value already parsed.
+_FORMATS = Negotiator(["application/problem+json", "text/plain", "application/json"])
+_PARSED_FORMATS = OfferSet(parse_offers(_FORMATS.offers))
 
 
-def prefers_problem_json(accept: HeaderValue) -> bool:
+def prefers_problem_json(accept: HeaderValue, accepted: Accept | None = None) -> bool:
     """Whether a refusal goes as ``application/problem+json`` (docs/rules.md rule 16).
 
     Yes when the Accept value prefers it to ``text/plain``, or admits
     ``application/json`` but neither of the two; otherwise ``text/plain``
     (and always when the header is absent: both are acceptable at q=1, or
     longer than ``DEFAULT_MAX_LENGTH``: a refusal does not read it).
+    ``accepted``: the value already parsed, read instead of ``accept``.
     """
-    try:
-        ranked = _REFUSAL_FORMATS.rank(accept)
-    except AcceptError:  # too long: the only error of lenient mode
+    if accept is None or len(coerce_value(accept)) > DEFAULT_MAX_LENGTH:
         return False
-    weights = dict(ranked)
-    problem = weights.get("application/problem+json", 0.0)
-    text = weights.get("text/plain", 0.0)
-    admits_json = "application/json" in weights
-    return problem > text or (not problem and not text and admits_json)
+    if accepted is None:
+        ranked = dict(_FORMATS.rank(accept))
+        problem, text, json_ = (ranked.get(t, 0) for t in _FORMATS.media_types)
+    else:
+        problem, text, json_ = scores(accepted, _PARSED_FORMATS)[0]
+    return problem > text or (not problem and not text and json_ > 0)
 
 
 #: The forms of a refusal that ``Consumes`` answers: (as problem+json?, the
@@ -186,18 +186,21 @@ def _too_large(
     return _refusal(431, summary, problem_json, *extra)
 
 
-def _refuse_repeats(offers: Iterable[OfferSpec]) -> None:
-    """A ``ValueError`` for an offer given twice: the same media type, compared
-    as RFC 9110 §8.3.1 compares them (names case-insensitively, parameters
-    in any order), whatever its qs (the second could never be chosen)."""
+def _once_each(offers: Sequence[OfferSpec]) -> tuple[Offer, ...]:
+    """The offers parsed; a ``ValueError`` for one given twice: the same media
+    type, compared as RFC 9110 §8.3.1 compares them (names case-insensitively,
+    parameters in any order), whatever its qs (the second could never be
+    chosen)."""
+    parsed = tuple(parse_offers(offers))
     seen: dict[tuple[str, str, frozenset[tuple[str, str]]], OfferSpec] = {}
-    for offer, parsed in zip(offers, parse_offers(offers), strict=True):
-        key = (parsed.type, parsed.subtype, frozenset(parsed.params.items()))
+    for offer, each in zip(offers, parsed, strict=True):
+        key = (each.type, each.subtype, frozenset(each.params.items()))
         if key in seen:
             raise ValueError(
                 f"offer {offer!r} repeats {seen[key]!r}: give each media type once"
             )
         seen[key] = offer
+    return parsed
 
 
 class Produces(ByArguments):
@@ -221,10 +224,11 @@ class Produces(ByArguments):
         "_cache_size",
         "_chosen",
         "_default",
+        "_default_index",
         "_max_length",
         "_negotiator",
+        "_parsed",
         "_refusals",
-        "_unacceptable",
     )
 
     def __init__(
@@ -244,7 +248,8 @@ class Produces(ByArguments):
         media_types = self._negotiator.media_types
         if not media_types:
             raise ValueError("Produces needs at least one media type to offer")
-        _refuse_repeats(self._negotiator.offers)
+        #: The offers parsed, once (``Renderers`` reads their charsets).
+        self._parsed = _once_each(self._negotiator.offers)
         #: The answer choosing each offer, by index: the only ``ok`` decisions
         #: ``select`` gives.
         self._chosen = tuple(
@@ -255,22 +260,19 @@ class Produces(ByArguments):
         self._available = tuple(
             media_type for media_type, _ in self._negotiator.rank(None)
         )
-        if default is None:
-            #: 406 as text/plain, and as application/problem+json (rule 16).
-            self._unacceptable = self._refusals = tuple(
-                _not_acceptable(self._available, problem_json)
-                for problem_json in (False, True)
-            )
-        elif default in media_types:
-            chosen = self._chosen[media_types.index(default)]
-            self._unacceptable = (chosen, chosen)
-            self._refusals = ()
-        #: ``self._refusals``: every refusal decided here ahead of any request,
-        #: which ``Renderers`` makes into whole responses once.
-        else:
+        if default is not None and default not in media_types:
             raise ValueError(
                 f"default {default!r} is not one of the offers {media_types}"
             )
+        #: The offer chosen when none is acceptable; -1: answer 406.
+        self._default_index = -1 if default is None else media_types.index(default)
+        #: Every refusal decided here ahead of any request, which ``Renderers``
+        #: makes into whole responses once: 406 as text/plain, and as
+        #: application/problem+json (rule 16).
+        self._refusals = tuple(
+            _not_acceptable(self._available, problem_json)
+            for problem_json in ((False, True) if default is None else ())
+        )
 
     @property
     def offers(self) -> tuple[OfferSpec, ...]:
@@ -312,14 +314,14 @@ class Produces(ByArguments):
             )
         if index >= 0:
             return self._chosen[index]
-        problem_json = prefers_problem_json(accept)
-        refusal = self._unacceptable[problem_json]
-        if refusal.ok:  # the default
-            return refusal
-        skipped = parse(accept, max_length=self._max_length).skipped
-        if skipped:
-            return _not_acceptable(self._available, problem_json, skipped)
-        return refusal
+        if self._default_index >= 0:
+            return self._chosen[self._default_index]
+        # 406: its format (rule 16) and the members skipped, from one reading
+        accepted = parse(accept, max_length=self._max_length)
+        problem_json = prefers_problem_json(accept, accepted)
+        if accepted.skipped:
+            return _not_acceptable(self._available, problem_json, accepted.skipped)
+        return self._refusals[problem_json]
 
 
 def _not_acceptable(

@@ -58,6 +58,13 @@ from ._limits import ThreadCache as _ThreadCache
 from ._limits import THREADS_AT_ONCE as _THREADS_AT_ONCE
 from ._lists import CODING_GRAMMAR as _CODING_GRAMMAR
 from ._lists import LANGUAGE_GRAMMAR as _LANGUAGE_GRAMMAR
+from ._language import EXACT as _EXACT
+from ._language import FILTERING as _FILTERING
+from ._language import LOOKUP as _LOOKUP
+from ._language import RELATION_SHIFT as _RELATION_SHIFT
+from ._language import SAME_LANGUAGE as _SAME_LANGUAGE
+from ._language import SHARED_SHIFT as _SHARED_SHIFT
+from ._language import STAR as _STAR
 from ._limits import kept_negotiator as _kept_negotiator
 from ._match import absent_choice as _absent_choice
 from ._member import offers_tuple as _offers_tuple
@@ -1583,6 +1590,11 @@ cdef enum:
     # a deciding key: (shared << SHARED_SHIFT) | (relation << RELATION_SHIFT) | weight
     RELATION_SHIFT = 11                  # a weight (at most 1000) fits below
     SHARED_SHIFT = 14                    # a relation fits below
+
+if (STAR, SAME_LANGUAGE, LOOKUP, FILTERING, EXACT, RELATION_SHIFT, SHARED_SHIFT) != (
+    _STAR, _SAME_LANGUAGE, _LOOKUP, _FILTERING, _EXACT, _RELATION_SHIFT, _SHARED_SHIFT
+):
+    raise ImportError("_scan.pyx and _language pack a language's deciding key differently")
 
 
 cdef inline long long tag_key(const unsigned char* s, Py_ssize_t a, Py_ssize_t b, int w,

@@ -22,23 +22,21 @@ from collections.abc import Awaitable, Callable, Coroutine, MutableMapping
 from functools import wraps
 from typing import Any
 
-from ._endpoint import CONSUMED, Endpoint, ScopeBinding, negotiating
-from ._render import Rendered, Renderers
-from ._responses import Consumes
+from ._endpoint import CONSUMED, Handler, Negotiated, ScopeBinding, negotiated_for
+from ._render import Rendered
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Coroutine[Any, Any, None]]
-Handler = Callable[[Scope, Receive], Awaitable[Any]]
 
 __all__ = ["CONSUMED", "negotiated"]
 
 
 class ASGIBinding(ScopeBinding[Rendered]):
-    """A handler ``(scope, receive)`` of an HTTP scope; the app sends what it
-    answers."""
+    """A handler ``(scope, receive)`` of an HTTP scope, served as an ASGI
+    application that sends what it answers."""
 
     __slots__ = ()
 
@@ -53,34 +51,10 @@ class ASGIBinding(ScopeBinding[Rendered]):
     def reply(self, request: Scope, rendered: Rendered) -> Rendered:
         return rendered
 
-
-ASGI = ASGIBinding()
-
-
-def negotiated(
-    renderers: Renderers,
-    *,
-    consumes: Consumes | None = None,
-    status: int = 200,
-    vary: str | None = None,
-) -> Callable[[Handler], ASGIApp]:
-    """Make ``async handler(scope, receive) -> data`` an ASGI application that
-    answers with ``data`` rendered by ``renderers`` in the negotiated type,
-    with ``status``.
-
-    ``consumes`` checks the request's ``Content-Type`` first; ``vary`` is
-    what the response varies on besides ``Accept``. Only ``http`` scopes are
-    served (any other is a ``ValueError``: mount the endpoint in a router).
-    """
-
-    endpoint = Endpoint(renderers, consumes, status, vary)
-
-    def decorate(handler: Handler) -> ASGIApp:
-        answer = negotiating(ASGI, endpoint, handler)
-
+    def serve(self, negotiated: Handler, handler: Handler) -> ASGIApp:
         @wraps(handler)
         async def app(scope: Scope, receive: Receive, send: Send) -> None:
-            rendered: Rendered = await answer(scope, receive)
+            rendered: Rendered = await negotiated(scope, receive)
             headers = [
                 (name.encode("latin-1"), value.encode("latin-1"))
                 for name, value in rendered.header_items
@@ -91,4 +65,18 @@ def negotiated(
 
         return app
 
-    return decorate
+
+ASGI = ASGIBinding()
+
+negotiated: Negotiated[ASGIApp] = negotiated_for(
+    ASGI,
+    __name__,
+    """Make ``async handler(scope, receive) -> data`` an ASGI application that
+    answers with ``data`` rendered by ``renderers`` in the negotiated type,
+    with ``status``.
+
+    ``consumes`` checks the request's ``Content-Type`` first; ``vary`` is
+    what the response varies on besides ``Accept``. Only ``http`` scopes are
+    served (any other is a ``ValueError``: mount the endpoint in a router).
+    """,
+)

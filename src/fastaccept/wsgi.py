@@ -16,13 +16,19 @@ HEAD is answered like GET without a body; ``Vary`` has ``Accept`` merged in.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from functools import wraps
 from typing import TYPE_CHECKING, Any
 
-from ._endpoint import CONSUMED, Endpoint, EnvironBinding, Mapped, negotiating
-from ._render import Rendered, Renderers
-from ._responses import Consumes
+from ._endpoint import (
+    CONSUMED,
+    EnvironBinding,
+    Handler,
+    Mapped,
+    Negotiated,
+    negotiated_for,
+)
+from ._render import Rendered
 
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
@@ -31,7 +37,8 @@ __all__ = ["CONSUMED", "negotiated"]
 
 
 class WSGIBinding(EnvironBinding[Rendered]):
-    """A handler ``(environ)``; the app starts the response it answers."""
+    """A handler ``(environ)``, served as a WSGI application that starts the
+    response it answers."""
 
     __slots__ = ()
 
@@ -42,34 +49,12 @@ class WSGIBinding(EnvironBinding[Rendered]):
     def reply(self, request: Mapped, rendered: Rendered) -> Rendered:
         return rendered
 
-
-WSGI = WSGIBinding()
-
-
-def negotiated(
-    renderers: Renderers,
-    *,
-    consumes: Consumes | None = None,
-    status: int = 200,
-    vary: str | None = None,
-) -> Callable[[Callable[[WSGIEnvironment], Any]], WSGIApplication]:
-    """Make ``handler(environ) -> data`` a WSGI application that answers with
-    ``data`` rendered by ``renderers`` in the negotiated type, with ``status``.
-
-    ``consumes`` checks the request's ``Content-Type`` first; ``vary`` is
-    what the response varies on besides ``Accept``.
-    """
-
-    endpoint = Endpoint(renderers, consumes, status, vary)
-
-    def decorate(handler: Callable[[WSGIEnvironment], Any]) -> WSGIApplication:
-        answer = negotiating(WSGI, endpoint, handler)
-
+    def serve(self, negotiated: Handler, handler: Handler) -> WSGIApplication:
         @wraps(handler)
         def app(
             environ: WSGIEnvironment, start_response: StartResponse
         ) -> Iterable[bytes]:
-            rendered: Rendered = answer(environ)
+            rendered: Rendered = negotiated(environ)
             start_response(
                 f"{rendered.status} {rendered.reason}", list(rendered.header_items)
             )
@@ -77,4 +62,16 @@ def negotiated(
 
         return app
 
-    return decorate
+
+WSGI = WSGIBinding()
+
+negotiated: Negotiated[WSGIApplication] = negotiated_for(
+    WSGI,
+    __name__,
+    """Make ``handler(environ) -> data`` a WSGI application that answers with
+    ``data`` rendered by ``renderers`` in the negotiated type, with ``status``.
+
+    ``consumes`` checks the request's ``Content-Type`` first; ``vary`` is
+    what the response varies on besides ``Accept``.
+    """,
+)
