@@ -190,6 +190,7 @@ cdef enum:
 cdef enum:
     PAIRWISE_LIMIT = 16
     SMALL = 16
+    ON_STACK = 64  # offers whose per-call arrays fit on the stack
 
 cdef unsigned char CLASS[256]
 cdef unsigned char LOWER[256]
@@ -249,9 +250,25 @@ cdef struct COffer:
     OfferParam* params
     Py_ssize_t n_params
     int qs                               # the server's weight, thousandths
-    unsigned long long bit               # its bit in essence_mask's answer
-    Py_ssize_t next_same                 # the next offer with this type, or -1
-    unsigned long long type_mask         # the first of its type: the bits of all of them
+    unsigned long long bit               # its bit in a mask of offers (``find_offers``)
+    Py_ssize_t group                     # the number of its type among the offers'
+
+
+cdef struct Group:
+    # The offers of one type: the type (lower-case, NUL padded to 8 bytes),
+    # their bits, and the next type that begins with the same byte, or -1.
+    const unsigned char* type
+    Py_ssize_t length
+    unsigned long long mask
+    Py_ssize_t next
+
+
+cdef struct Slot:
+    # An entry of a negotiator's look-up table: the offers of one
+    # type/subtype (``find_offers``).
+    const unsigned char* key             # lower-case "type/subtype"; NULL: empty
+    Py_ssize_t length
+    unsigned long long mask              # the offers' bits
 
 
 cdef struct Scan:
@@ -268,16 +285,29 @@ cdef struct Scan:
     # parsed, then dropped, so memory stays O(offers) whatever the value.
     COffer* offers                       # NULL: keep every range and skip
     Py_ssize_t n_offers
-    Py_ssize_t* heads                    # the first offer of each distinct type
-    Py_ssize_t n_heads
+    Group* groups                        # the offers by type
+    const Py_ssize_t* first_group        # by a type's first byte (both cases): its group, or -1
+    Slot* slots                          # the offers by type/subtype
+    Py_ssize_t slot_mask                 # the table's size - 1 (a power of 2)
+    const unsigned long long* sub_firsts  # the bytes subtypes begin with (256 bits, both cases)
     int* weights                         # per offer: best weight so far
     long long* specs                     # per offer: its range's specificity
-    unsigned long long mask              # the member's offers by type/subtype (essence_mask)
-    Py_ssize_t essence_end               # where its type/subtype ends (-1: not read)
-    int parts                            # its non-'*' parts of type/subtype
+    int* group_weights                   # per type: the best "type/*" weight, -1: none
+    int any_weight                       # the best "*/*" weight, -1: none
+    bint aside                           # a wildcard was kept aside (``settle``)
+    unsigned long long all_offers        # a mask of every offer
+    # The member being read: its offers (``find_offers``), narrowed by each
+    # parameter it has (``narrow``); where its type/subtype ends (-1: not
+    # read), its type's end, its non-'*' parts and its type's number.
+    unsigned long long mask
+    Py_ssize_t essence_end, type_end
+    int parts
+    Py_ssize_t group
     Range small_ranges[SMALL]
     Param small_params[SMALL]
     Skip small_skips[SMALL]
+    int small_weights[2 * ON_STACK]
+    long long small_specs[ON_STACK]
 
 
 cdef inline void scan_init(Scan* sc) noexcept:
@@ -289,6 +319,9 @@ cdef inline void scan_init(Scan* sc) noexcept:
     sc.unsafe = False
     sc.names = NULL
     sc.offers = NULL
+    sc.weights = sc.small_weights
+    sc.specs = sc.small_specs
+    sc.group_weights = sc.small_weights + ON_STACK
 
 
 cdef inline void forget_names(Scan* sc) noexcept:
@@ -305,6 +338,10 @@ cdef inline void scan_free(Scan* sc) noexcept:
         PyMem_Free(sc.params)
     if sc.skips != sc.small_skips:
         PyMem_Free(sc.skips)
+    if sc.weights != sc.small_weights:
+        PyMem_Free(sc.weights)
+    if sc.specs != sc.small_specs:
+        PyMem_Free(sc.specs)
 
 
 cdef void* grow(void* data, void* small, Py_ssize_t* cap, size_t item) except NULL:
@@ -353,9 +390,18 @@ cdef inline int push_skip(Scan* sc, Py_ssize_t start, Py_ssize_t end, Py_ssize_t
 # bounds check. ``read_input`` only ever hands out such buffers.
 
 cdef inline Py_ssize_t skip_token(const unsigned char* s, Py_ssize_t i) noexcept nogil:
-    while CLASS[s[i]] & C_TCHAR:
-        i += 1
-    return i
+    """Past the tchars from ``i``, four bytes a step (each byte is read only
+    after a tchar, so never past the NUL)."""
+    while True:
+        if not CLASS[s[i]] & C_TCHAR:
+            return i
+        if not CLASS[s[i + 1]] & C_TCHAR:
+            return i + 1
+        if not CLASS[s[i + 2]] & C_TCHAR:
+            return i + 2
+        if not CLASS[s[i + 3]] & C_TCHAR:
+            return i + 3
+        i += 4
 
 
 cdef inline Py_ssize_t skip_ows(const unsigned char* s, Py_ssize_t i) noexcept nogil:
@@ -444,41 +490,70 @@ cdef bint repeated_name(const unsigned char* s, Scan* sc, Py_ssize_t first_param
     return False
 
 
+cdef Py_ssize_t read_essence(const unsigned char* s, Py_ssize_t n, Py_ssize_t start,
+                             bint strict, Py_ssize_t* k, Py_ssize_t* sub_start,
+                             Py_ssize_t* out) noexcept nogil:
+    """A member's ``type "/" subtype`` (RFC 9110 §12.5.1; ``*/subtype`` is
+    invalid, a bare ``*`` the legacy ``*/*`` in lenient mode): the type's end,
+    the subtype's start and end in ``sub_start`` and ``k``; or minus an error
+    code, its position in ``out``."""
+    cdef Py_ssize_t j = skip_token(s, start)
+    cdef bint type_star
+    if j == start:
+        out[0] = start
+        return -EXPECTED_TYPE
+    type_star = j == start + 1 and s[start] == 42
+    if j < n and s[j] == 47:
+        k[0] = skip_token(s, j + 1)
+        if k[0] == j + 1:
+            out[0] = j + 1
+            return -EXPECTED_SUBTYPE
+        if type_star and not (k[0] == j + 2 and s[j + 1] == 42):
+            out[0] = j + 1
+            return -WILDCARD_TYPE
+        sub_start[0] = j + 1
+        return j
+    if type_star:  # the legacy bare '*'
+        if strict:
+            out[0] = j
+            return -BARE_WILDCARD
+        sub_start[0] = k[0] = j
+        return j
+    out[0] = j
+    return -EXPECTED_SLASH
+
+
+cdef enum:
+    # Negotiating: no offer can have the member (``narrow``); it is read no further.
+    UNREACHABLE = 99
+
+
 cdef int scan_member(const unsigned char* s, Py_ssize_t n, Py_ssize_t start, bint strict,
                      Scan* sc, Py_ssize_t* out) except -1:
-    """Parse the member at ``start``; 0 and its end in ``out``, or a code and position."""
+    """Parse the member at ``start``; 0 and its end in ``out``, or a code and position.
+
+    Negotiating, its type/subtype was read by ``find_offers`` (unless it is a
+    ``*`` type not followed by ``/*``), and each parameter narrows the offers
+    it can reach: with none left it is ``UNREACHABLE``.
+    """
     cdef Py_ssize_t j, k, p, t, v, u, sub_start, first_param = sc.n_params
     cdef int weight = -1, w, code = 0, parts
     cdef bint type_star, sub_star, escaped
     cdef Param* param
     cdef Range* rng
 
-    j = skip_token(s, start)
-    if j == start:
-        out[0] = start
-        return EXPECTED_TYPE
-    type_star = j == start + 1 and s[start] == 42
-    if j < n and s[j] == 47:
-        k = skip_token(s, j + 1)
-        if k == j + 1:
-            out[0] = j + 1
-            return EXPECTED_SUBTYPE
-        sub_star = k == j + 2 and s[j + 1] == 42
-        if type_star and not sub_star:
-            out[0] = j + 1
-            return WILDCARD_TYPE
+    if sc.offers != NULL and sc.essence_end >= 0:
+        j, k = sc.type_end, sc.essence_end
         sub_start = j + 1
-    elif type_star:  # the legacy bare '*'
-        if strict:
-            out[0] = j
-            return BARE_WILDCARD
-        sub_star = True
-        sub_start = k = j
+        type_star, sub_star = sc.parts == 0, sc.parts < 2
+        p = k
     else:
-        out[0] = j
-        return EXPECTED_SLASH
-
-    p = k
+        j = read_essence(s, n, start, strict, &k, &sub_start, out)
+        if j < 0:
+            return -j
+        type_star = j == start + 1 and s[start] == 42
+        sub_star = k == sub_start or (k == sub_start + 1 and s[sub_start] == 42)
+        p = k
     while True:
         p = skip_ows(s, p)
         if p >= n or s[p] == 44:
@@ -550,6 +625,11 @@ cdef int scan_member(const unsigned char* s, Py_ssize_t n, Py_ssize_t start, bin
             if repeated_name(s, sc, first_param):
                 code, out[0] = DUPLICATE_PARAM, p
                 break
+            if sc.offers != NULL:
+                sc.mask = narrow(s, sc, param, sc.mask)
+                if sc.mask == 0:
+                    code, out[0] = UNREACHABLE, u
+                    break
         p = u
 
     forget_names(sc)
@@ -567,138 +647,13 @@ cdef int scan_member(const unsigned char* s, Py_ssize_t n, Py_ssize_t start, bin
     return 0
 
 
-cdef inline Py_ssize_t member_end(const unsigned char* s, Py_ssize_t n, Py_ssize_t i,
-                                  Scan* sc) noexcept nogil:
-    """The next comma outside quotes (``"`` opens one, ``\\`` escapes in it), or n.
-
-    Notes any CORS-unsafe byte on the way.
-    """
-    return next_member(s, n, i, &sc.unsafe)
-
-
-cdef Py_ssize_t next_member(const unsigned char* s, Py_ssize_t n, Py_ssize_t i, bint* unsafe) noexcept nogil:
-    """``member_end``, noting a CORS-unsafe byte in ``unsafe``."""
-    cdef bint in_quote = False
-    cdef unsigned char flags = 0, c
-    while i < n:
-        c = s[i]
-        flags |= CLASS[c]
-        if in_quote:
-            if c == 34:
-                in_quote = False
-            elif c == 92:
-                i += 1
-                if i < n:
-                    flags |= CLASS[s[i]]
-        elif c == 44:
-            break
-        elif c == 34:
-            in_quote = True
-        i += 1
-    if flags & C_UNSAFE:
-        unsafe[0] = True
-    return i if i < n else n
-
-
-cdef enum:
-    MASK_BITS = 64  # offers told apart by ``essence_mask``; the rest share its last bit
-
-
-cdef unsigned long long essence_mask(
-    const unsigned char* s, Py_ssize_t n, Py_ssize_t i, Scan* sc
-) noexcept nogil:
-    """Which offers the member at ``i`` matches by type and subtype, if valid:
-    ``COffer.bit`` of each (bit k for offer k; from the 64th on, bit 63 for
-    any of them). A member whose type is ``*`` matches every offer; one with
-    an offer's ``type/``, then ``*`` or the offer's subtype, and then a byte
-    that is no tchar, matches it. 0: it matches none, valid or not (rule 10),
-    and negotiation need not read it (``_scan_py.matchable_ranges`` likewise).
-    Each distinct offer type is compared once (``sc.heads``), the byte after
-    it first; each subtype of that type, its first byte first. Where the
-    member's type/subtype ends and how many parts are not ``*`` go to ``sc``
-    for ``quick_member`` (``essence_end`` -1: a ``*`` type not followed by
-    ``/*``).
-    """
-    cdef Py_ssize_t g, k, j
-    cdef unsigned long long mask = 0
-    cdef unsigned char first
-    cdef COffer* o
-    if s[i] == 42 and not CLASS[s[i + 1]] & C_TCHAR:  # the type '*'
-        if s[i + 1] == 47 and s[i + 2] == 42 and not CLASS[s[i + 3]] & C_TCHAR:
-            sc.essence_end, sc.parts = i + 3, 0
-        else:
-            sc.essence_end = -1
-        return ~(<unsigned long long>0)
-    for g in range(sc.n_heads):
-        k = sc.heads[g]
-        o = &sc.offers[k]
-        if not (
-            i + o.type_len < n and s[i + o.type_len] == 47  # cheap: the '/' first
-            and fa_folded_is(s, i, n, o.type, o.type_len)
-        ):
-            continue
-        j = i + o.type_len + 1
-        if s[j] == 42 and not CLASS[s[j + 1]] & C_TCHAR:
-            sc.essence_end, sc.parts = j + 1, 1
-            return o.type_mask
-        first = LOWER[s[j]]
-        while k >= 0:  # the offers of this type
-            o = &sc.offers[k]
-            if (
-                o.sub[0] == first  # cheap: the first byte first
-                and j + o.sub_len <= n and not CLASS[s[j + o.sub_len]] & C_TCHAR
-                and fa_folded_is(s, j, n, o.sub, o.sub_len)
-            ):
-                mask |= o.bit
-                sc.essence_end, sc.parts = j + o.sub_len, 2
-            k = o.next_same
-        return mask  # no other offer has this type
-    return 0
-
-
-cdef inline void credit(Scan* sc, Py_ssize_t k, long long spec, int weight) noexcept nogil:
-    """Offer ``k`` keeps the weight of its most specific matching range;
-    between equally specific ranges, the higher weight (rule 10)."""
-    if spec > sc.specs[k] or (spec == sc.specs[k] and weight > sc.weights[k]):
-        sc.weights[k], sc.specs[k] = weight, spec
-
-
-cdef Py_ssize_t quick_member(const unsigned char* s, Py_ssize_t n, Scan* sc) noexcept nogil:
-    """Negotiating, the common member whose offers ``essence_mask`` found:
-    its type/subtype, then at most ``OWS ";" OWS "q=" qvalue``, then OWS and
-    a comma or the end. Credit it to those offers and return its end; -1 for
-    any other member (``scan_member`` reads it, to the same result)."""
-    cdef Py_ssize_t p, u
-    cdef int weight = 1000
-    cdef long long spec = <long long>sc.parts << 32  # no parameters
-    cdef unsigned long long offers
-    if sc.essence_end < 0 or sc.n_offers >= MASK_BITS:
-        return -1
-    p = skip_ows(s, sc.essence_end)
-    if s[p] == 59:  # ';' (never past the end: s[n] is NUL)
-        p = skip_ows(s, p + 1)
-        if not (LOWER[s[p]] == 113 and s[p + 1] == 61):  # 'q='
-            return -1
-        u = skip_token(s, p + 2)
-        weight = parse_weight(s, p + 2, u, False)
-        if weight < 0:
-            return -1
-        p = skip_ows(s, u)
-    if p < n and s[p] != 44:
-        return -1
-    offers = sc.mask & ((<unsigned long long>1 << sc.n_offers) - 1)  # n_offers < 64
-    while offers:
-        credit(sc, fa_lowest_bit(offers), spec, weight)
-        offers &= offers - 1
-    return p
-
-
-cdef Py_ssize_t skip_member(const unsigned char* s, Py_ssize_t n, Py_ssize_t i) noexcept nogil:
-    """``next_member`` for negotiation, which needs no CORS verdict: the next
-    comma outside quotes (``"`` opens one, ``\\`` escapes in it), or n, found
-    by ``memchr``; each byte is searched at most once for each of the three
-    (the comma found is searched for again only once a quoted string has
-    passed it)."""
+cdef Py_ssize_t member_end(const unsigned char* s, Py_ssize_t n, Py_ssize_t i) noexcept nogil:
+    """Where the member at ``i`` ends: the next comma outside quoted strings,
+    or n. Every ``"`` opens a quoted string, in which ``\\`` escapes the next
+    byte (RFC 9110 §5.6.4), so a skipped member never swallows part of the
+    next. Found by ``memchr``: each byte is searched at most once for each of
+    the three (the comma found is searched for again only once a quoted
+    string has passed it)."""
     cdef const unsigned char* found = <const unsigned char*>memchr(s + i, 44, n - i)
     cdef Py_ssize_t end = n if found == NULL else found - s, quote
     while True:
@@ -728,11 +683,144 @@ cdef Py_ssize_t skip_member(const unsigned char* s, Py_ssize_t n, Py_ssize_t i) 
             end = n if found == NULL else found - s
 
 
+cdef bint any_unsafe(const unsigned char* s, Py_ssize_t a, Py_ssize_t b) noexcept nogil:
+    """Whether ``s[a:b]`` holds a CORS-unsafe request-header byte (Fetch)."""
+    cdef Py_ssize_t i
+    for i in range(a, b):
+        if CLASS[s[i]] & C_UNSAFE:
+            return True
+    return False
+
+
+cdef enum:
+    MASK_BITS = 64  # offers told apart in a mask; the rest share its last bit
+
+cdef unsigned long long SHARED_BIT = <unsigned long long>1 << (MASK_BITS - 1)
+
+
+cdef extern from *:
+    """
+    /* A hash of s[a:b] that equal spans under ASCII case folding share: its
+       length and its first and last 8 bytes, each byte with bit 5 set (which
+       folds letters; other bytes may collide, and the look-up compares the
+       bytes anyway). */
+    static inline uint64_t fa_span_hash(const unsigned char *s, Py_ssize_t a, Py_ssize_t b) {
+        uint64_t x = 0, y = 0;
+        Py_ssize_t i, n = b - a;
+        if (n >= 8) {
+            memcpy(&x, s + a, 8);
+            memcpy(&y, s + b - 8, 8);
+        } else {
+            for (i = a; i < b; i++) x = (x << 8) | s[i];
+        }
+        x |= 0x2020202020202020ULL;
+        y |= 0x2020202020202020ULL;
+        x = (x * 0x9E3779B97F4A7C15ULL) ^ (y * 0xBF58476D1CE4E5B9ULL) ^ (uint64_t)n;
+        x ^= x >> 32;  /* the low bits, which pick the slot, from every byte */
+        return (x * 0xD6E8FEB86659FD93ULL) >> 32;
+    }
+    """
+    uint64_t fa_span_hash(const unsigned char* s, Py_ssize_t a, Py_ssize_t b) noexcept nogil
+
+
+cdef inline Slot* find_slot(Scan* sc, const unsigned char* s, Py_ssize_t n, Py_ssize_t a,
+                            Py_ssize_t b) noexcept nogil:
+    """The look-up table's entry for ``s[a:b]``, or NULL."""
+    cdef Py_ssize_t i = <Py_ssize_t>(fa_span_hash(s, a, b) & <unsigned long long>sc.slot_mask)
+    cdef Slot* slot
+    while True:
+        slot = &sc.slots[i]
+        if slot.key == NULL:
+            return NULL
+        if slot.length == b - a and fa_folded_is(s, a, n, slot.key, slot.length):
+            return slot
+        i = (i + 1) & sc.slot_mask
+
+
+cdef unsigned long long find_offers(const unsigned char* s, Py_ssize_t n, Py_ssize_t i,
+                                    Scan* sc) noexcept nogil:
+    """The offers the member at ``i`` can match by its type and subtype, by
+    look-up (bit k for offer k, bit 63 for any from the 64th on): a ``*``
+    type, every offer; ``type/*``, those of its type; ``type/subtype``,
+    those of that essence. 0: it matches none, valid or not (rule 10), and
+    negotiation need not read it (``_scan_py.matchable_ranges`` likewise).
+    Where its type and type/subtype end, its non-``*`` parts and its type's
+    number go to ``sc`` for ``scan_member`` (``essence_end`` -1: a ``*``
+    type not followed by ``/*``, which ``scan_member`` reads itself).
+    """
+    cdef Py_ssize_t g, j, k
+    cdef Group* group
+    cdef Slot* slot
+    if s[i] == 42 and not CLASS[s[i + 1]] & C_TCHAR:  # the type '*'
+        if s[i + 1] == 47 and s[i + 2] == 42 and not CLASS[s[i + 3]] & C_TCHAR:
+            sc.type_end, sc.essence_end, sc.parts = i + 1, i + 3, 0
+        else:
+            sc.essence_end = -1
+        return sc.all_offers
+    g = sc.first_group[s[i]]
+    while g >= 0:  # the offers' types that begin with this byte
+        group = &sc.groups[g]
+        j = i + group.length
+        if j < n and s[j] == 47 and fa_folded_is(s, i, n, group.type, group.length):
+            break
+        g = group.next
+    else:
+        return 0
+    sc.type_end, sc.group = j, g
+    if s[j + 1] == 42 and not CLASS[s[j + 2]] & C_TCHAR:  # type/*
+        sc.essence_end, sc.parts = j + 2, 1
+        return group.mask
+    if not in_set(sc.sub_firsts, s[j + 1]):  # no offer's subtype begins so
+        return 0
+    k = skip_token(s, j + 1)
+    slot = find_slot(sc, s, n, i, k)
+    if slot == NULL:
+        return 0
+    sc.essence_end, sc.parts = k, 2
+    return slot.mask
+
+
+cdef inline bint in_set(const unsigned long long* bits, unsigned char c) noexcept nogil:
+    """Whether the set of 256 bits ``bits`` holds ``c``."""
+    return (bits[c >> 6] >> (c & 63)) & 1
+
+
+cdef inline bint has_param(const unsigned char* s, Param* p, COffer* o) noexcept nogil:
+    """The range parameter ``p`` is present in offer ``o`` with an equal value (rule 9)."""
+    cdef Py_ssize_t k
+    for k in range(o.n_params):
+        if span_is(s, p.name_start, p.name_end, o.params[k].name, o.params[k].name_len):
+            return value_is(s, p, &o.params[k])
+    return False
+
+
+cdef unsigned long long narrow(const unsigned char* s, Scan* sc, Param* p,
+                               unsigned long long mask) noexcept nogil:
+    """The offers of ``mask`` that have the parameter ``p`` (the shared bit
+    of the 64th offer on is kept: ``score_range`` checks those whole)."""
+    cdef unsigned long long left = mask & ~SHARED_BIT, kept = mask & SHARED_BIT
+    cdef int k
+    while left:
+        k = fa_lowest_bit(left)
+        left &= left - 1
+        if k < sc.n_offers and has_param(s, p, &sc.offers[k]):
+            kept |= <unsigned long long>1 << k
+    return kept
+
+
+cdef inline void credit(Scan* sc, Py_ssize_t k, long long spec, int weight) noexcept nogil:
+    """Offer ``k`` keeps the weight of its most specific matching range;
+    between equally specific ranges, the higher weight (rule 10)."""
+    if spec > sc.specs[k] or (spec == sc.specs[k] and weight > sc.weights[k]):
+        sc.weights[k], sc.specs[k] = weight, spec
+
+
 cdef int scan(const unsigned char* s, Py_ssize_t n, bint strict, Scan* sc) except -1:
     """Scan a whole value; in strict mode the first violation is the only skip.
 
     Negotiating (``sc.offers`` set), a member that can match no offer is
-    passed over unread (``essence_mask``).
+    passed over unread (``find_offers``) or read no further (``narrow``),
+    and each range is scored as soon as it is read (``score_range``).
     """
     cdef Py_ssize_t i = 0, pos, end
     cdef int code
@@ -741,19 +829,17 @@ cdef int scan(const unsigned char* s, Py_ssize_t n, bint strict, Scan* sc) excep
         if i >= n:
             return 0
         if sc.offers != NULL:
-            sc.mask = essence_mask(s, n, i, sc)
+            sc.mask = find_offers(s, n, i, sc)
             if sc.mask == 0:
-                i = skip_member(s, n, i)
-                continue
-            pos = quick_member(s, n, sc)
-            if pos >= 0:
-                i = pos
+                i = member_end(s, n, i)
                 continue
         code = scan_member(s, n, i, strict, sc, &pos)
         if code:
-            end = member_end(s, n, i, sc)
+            end = member_end(s, n, i)
             if sc.offers == NULL:
                 push_skip(sc, i, end, pos, code)
+                if any_unsafe(s, i, end):
+                    sc.unsafe = True
             if strict:
                 return 0
             i = end
@@ -943,14 +1029,9 @@ def parse(value, *, bint strict=False, max_length=_DEFAULT_MAX_LENGTH):
 
 def is_cors_safelisted(value):
     cdef const unsigned char* s
-    cdef Py_ssize_t n, i
+    cdef Py_ssize_t n
     _owner = read_input(value, &s, &n)  # keeps the buffer alive
-    if n > _CORS_MAX_LENGTH:
-        return False
-    for i in range(n):
-        if CLASS[s[i]] & C_UNSAFE:
-            return False
-    return True
+    return n <= _CORS_MAX_LENGTH and not any_unsafe(s, 0, n)
 
 
 # --- negotiation on C structs --------------------------------------------------
@@ -994,56 +1075,88 @@ cdef inline bint value_is(const unsigned char* s, Param* p, OfferParam* op) noex
     return k == op.value_len
 
 
-cdef bint params_match(const unsigned char* s, Scan* sc, Range* r, COffer* o) noexcept nogil:
-    """Every parameter of range ``r`` present in offer ``o`` and equal."""
-    cdef Py_ssize_t m, k
-    cdef Param* p
-    cdef OfferParam* op
-    for m in range(r.first_param, r.first_param + r.n_params):
-        p = &sc.params[m]
-        op = NULL
-        for k in range(o.n_params):
-            if span_is(s, p.name_start, p.name_end, o.params[k].name, o.params[k].name_len):
-                op = &o.params[k]
-                break
-        if op == NULL or not value_is(s, p, op):
-            return False
-    return True
-
-
 cdef bint range_matches(const unsigned char* s, Scan* sc, Range* r, COffer* o) noexcept nogil:
     """Type and subtype equal or '*'; every range parameter present and equal."""
+    cdef Py_ssize_t m
     if r.parts >= 1 and not span_is(s, r.type_start, r.type_end, o.type, o.type_len):
         return False
     if r.parts == 2 and not span_is(s, r.sub_start, r.sub_end, o.sub, o.sub_len):
         return False
-    return params_match(s, sc, r, o)
+    for m in range(r.first_param, r.first_param + r.n_params):
+        if not has_param(s, &sc.params[m], o):
+            return False
+    return True
+
+
+#: The specificity of "type/*" (rule 10): one part not '*', no parameter.
+cdef long long TYPE_ONLY = <long long>1 << 32
 
 
 cdef void score_range(const unsigned char* s, Scan* sc, Range* r) noexcept nogil:
-    """Credit range ``r`` to every offer it matches (rule 10, ``credit``):
-    those of ``sc.mask`` (exact up to the 63rd offer) whose parameters it has."""
-    cdef Py_ssize_t k
+    """Credit range ``r`` (rule 10): a wildcard without parameters is kept
+    aside for its type's offers or for all (``settle``); any other range is
+    credited to the offers of ``sc.mask``, which ``narrow`` left with its
+    parameters (from the 64th offer on, each is checked whole)."""
     cdef long long spec = (<long long>r.parts << 32) | r.n_params
-    cdef bint matches
+    cdef unsigned long long left = sc.mask & ~SHARED_BIT
+    cdef Py_ssize_t k
+    if r.n_params == 0 and r.parts < 2:
+        sc.aside = True
+        if r.parts == 0:
+            if r.weight > sc.any_weight:
+                sc.any_weight = r.weight
+        elif r.weight > sc.group_weights[sc.group]:
+            sc.group_weights[sc.group] = r.weight
+        return
+    while left:
+        k = fa_lowest_bit(left)
+        left &= left - 1
+        credit(sc, k, spec, r.weight)
+    if sc.mask & SHARED_BIT:
+        for k in range(MASK_BITS - 1, sc.n_offers):
+            if range_matches(s, sc, r, &sc.offers[k]):
+                credit(sc, k, spec, r.weight)
+
+
+cdef void settle(Scan* sc) noexcept nogil:
+    """Each offer's weight with the wildcards kept aside: its most specific
+    matching range decides, ``type/*`` over ``*/*``; between equally specific
+    ranges, the higher weight (rule 10)."""
+    cdef Py_ssize_t k
+    cdef int weight
+    if not sc.aside:
+        return
     for k in range(sc.n_offers):
-        if k < MASK_BITS - 1:
-            matches = (sc.mask >> k) & 1 and params_match(s, sc, r, &sc.offers[k])
-        else:
-            matches = (sc.mask >> (MASK_BITS - 1)) & 1 and range_matches(s, sc, r, &sc.offers[k])
-        if matches:
-            credit(sc, k, spec, r.weight)
+        weight = sc.group_weights[sc.offers[k].group]
+        if weight >= 0:
+            credit(sc, k, TYPE_ONLY, weight)
+        if sc.any_weight >= 0:
+            credit(sc, k, 0, sc.any_weight)
 
 
-cdef int* scratch(Py_ssize_t n, long long** specs) except NULL:
-    """Per-call weight and specificity arrays for more than SMALL offers."""
-    cdef int* weights = <int*>PyMem_Malloc(n * sizeof(int))
-    specs[0] = <long long*>PyMem_Malloc(n * sizeof(long long))
-    if weights == NULL or specs[0] == NULL:
-        PyMem_Free(weights)
-        PyMem_Free(specs[0])
-        raise MemoryError()
-    return weights
+cdef int negotiating(Scan* sc, COffer* offers, Py_ssize_t n_offers, Group* groups,
+                     Py_ssize_t n_groups, const Py_ssize_t* first_group, Slot* slots,
+                     Py_ssize_t slot_mask, const unsigned long long* sub_firsts) except -1:
+    """Set ``sc`` up to score a value against the offers: no weight yet
+    (specificity -1), per-call arrays on the stack up to ``ON_STACK`` offers."""
+    cdef Py_ssize_t k
+    sc.offers, sc.n_offers = offers, n_offers
+    sc.groups, sc.first_group = groups, first_group
+    sc.slots, sc.slot_mask, sc.sub_firsts = slots, slot_mask, sub_firsts
+    sc.all_offers = ~(<unsigned long long>0) if n_offers >= MASK_BITS else (
+        (<unsigned long long>1 << n_offers) - 1)
+    if n_offers > ON_STACK:
+        sc.weights = <int*>PyMem_Malloc(2 * n_offers * sizeof(int))
+        sc.specs = <long long*>PyMem_Malloc(n_offers * sizeof(long long))
+        if sc.weights == NULL or sc.specs == NULL:
+            raise MemoryError()  # scan_free frees what was allocated
+        sc.group_weights = sc.weights + n_offers
+    for k in range(n_offers):
+        sc.weights[k], sc.specs[k] = 0, -1
+    for k in range(n_groups):  # at most one per offer
+        sc.group_weights[k] = -1
+    sc.any_weight, sc.aside = -1, False
+    return 0
 
 
 #: Where threads run at once (``_limits.THREADS_AT_ONCE``), a negotiator
@@ -1120,6 +1233,19 @@ cdef class _CachedOffers:
         return (made, ())
 
 
+cdef int add_slot(Slot* slots, Py_ssize_t slot_mask, str key, unsigned long long mask,
+                  list keep) except -1:
+    """Put ``key`` (lower-case) in a look-up table, in the first free slot of
+    those ``find_slot`` probes for it."""
+    cdef Py_ssize_t length
+    cdef const unsigned char* text = hold(keep, key, &length)
+    cdef Py_ssize_t i = <Py_ssize_t>(fa_span_hash(text, 0, length) & <unsigned long long>slot_mask)
+    while slots[i].key != NULL:
+        i = (i + 1) & slot_mask
+    slots[i].key, slots[i].length, slots[i].mask = text, length, mask
+    return 0
+
+
 cdef class Negotiator(_CachedOffers):
     # The first lines are the constructor's signature for ``inspect`` (CPython
     # reads a type's ``__text_signature__`` from them); names resolve here.
@@ -1135,13 +1261,16 @@ Offers parsed once; the best of them for each request's Accept value.
 
     cdef tuple _values                   # the offers' media types (what choose returns)
     cdef COffer* _offers
-    cdef Py_ssize_t* _heads              # the first offer of each distinct type
-    cdef Py_ssize_t _n_heads
+    cdef Group* _groups                  # the offers by type
+    cdef Py_ssize_t _n_groups
+    cdef Py_ssize_t _first_group[256]    # by a type's first byte: its first group, or -1
+    cdef Slot* _slots                    # the offers by type/subtype
+    cdef Py_ssize_t _slot_mask
+    cdef unsigned long long _sub_firsts[4]  # the bytes the subtypes begin with
 
     def __cinit__(self, offers, *, cache_size=_DEFAULT_CACHE_SIZE, max_length=_DEFAULT_MAX_LENGTH):
-        cdef Py_ssize_t i, k
+        cdef Py_ssize_t i, k, size = 8
         cdef COffer* o
-        cdef COffer* head
         items = _offers_tuple(offers, "offers")
         parsed = _parse_offers(items)
         self._set_limits(cache_size, max_length)
@@ -1151,32 +1280,26 @@ Offers parsed once; the best of them for each request's Accept value.
         self._absent = _absent_choice(parsed)
         self._keep = []
         self._offers = <COffer*>PyMem_Malloc(max(self._n, 1) * sizeof(COffer))
-        self._heads = <Py_ssize_t*>PyMem_Malloc(max(self._n, 1) * sizeof(Py_ssize_t))
-        if self._offers == NULL or self._heads == NULL:
+        if self._offers == NULL:
             self._n = 0
             raise MemoryError()
         # Zeroed first: __dealloc__ frees what a __cinit__ cut short allocated.
         memset(self._offers, 0, max(self._n, 1) * sizeof(COffer))
+        groups = {}  # type -> (its number, the mask of its offers)
+        masks = {}  # "type/subtype" -> the mask of its offers
         for i in range(self._n):
             offer = parsed[i]
             o = &self._offers[i]
             o.qs = offer.qs
             o.type = hold(self._keep, offer.type, &o.type_len)
             o.sub = hold(self._keep, offer.subtype, &o.sub_len)
-            o.bit = <unsigned long long>1 << (i if i < MASK_BITS - 1 else MASK_BITS - 1)
-            o.next_same = -1
-            for k in range(self._n_heads):
-                if parsed[self._heads[k]].type == offer.type:  # link it after its type's last
-                    head = &self._offers[self._heads[k]]
-                    head.type_mask |= o.bit
-                    while head.next_same >= 0:
-                        head = &self._offers[head.next_same]
-                    head.next_same = i
-                    break
-            else:
-                self._heads[self._n_heads] = i
-                self._n_heads += 1
-                o.type_mask = o.bit
+            o.bit = <unsigned long long>1 << min(i, MASK_BITS - 1)
+            o.group, mask = groups.get(offer.type, (len(groups), 0))
+            groups[offer.type] = (o.group, mask | o.bit)
+            key = f"{offer.type}/{offer.subtype}"
+            masks[key] = masks.get(key, 0) | o.bit
+            for c in (ord(offer.subtype[0]), ord(offer.subtype[0].upper())):
+                self._sub_firsts[c >> 6] |= <unsigned long long>1 << (c & 63)
             o.params = <OfferParam*>PyMem_Malloc(max(len(offer.params), 1) * sizeof(OfferParam))
             if o.params == NULL:
                 raise MemoryError()
@@ -1185,6 +1308,27 @@ Offers parsed once; the best of them for each request's Accept value.
                 o.params[k].value = hold(self._keep, val, &o.params[k].value_len)
                 o.params[k].fold = name == "charset"
                 o.n_params = k + 1
+        self._n_groups = len(groups)
+        self._groups = <Group*>PyMem_Malloc(max(self._n_groups, 1) * sizeof(Group))
+        if self._groups == NULL:
+            raise MemoryError()
+        for c in range(256):
+            self._first_group[c] = -1
+        for type_, (k, mask) in reversed(groups.items()):  # each chain in server order
+            self._groups[k].type = hold(self._keep, type_, &self._groups[k].length)
+            self._groups[k].mask = mask
+            for c in {ord(type_[0]), ord(type_[0].upper())}:
+                self._groups[k].next = self._first_group[c]
+                self._first_group[c] = k
+        while size < 2 * len(masks):  # at most half full: look-ups end soon
+            size *= 2
+        self._slots = <Slot*>PyMem_Malloc(size * sizeof(Slot))
+        if self._slots == NULL:
+            raise MemoryError()
+        memset(self._slots, 0, size * sizeof(Slot))
+        self._slot_mask = size - 1
+        for key, mask in masks.items():
+            add_slot(self._slots, self._slot_mask, key, mask, self._keep)
 
     def __dealloc__(self):
         cdef Py_ssize_t i
@@ -1192,7 +1336,8 @@ Offers parsed once; the best of them for each request's Accept value.
             for i in range(self._n):
                 PyMem_Free(self._offers[i].params)
         PyMem_Free(self._offers)
-        PyMem_Free(self._heads)
+        PyMem_Free(self._groups)
+        PyMem_Free(self._slots)
 
     @property
     def offers(self):
@@ -1204,51 +1349,40 @@ Offers parsed once; the best of them for each request's Accept value.
         """The offers' media types, in server order (a pair gives its first)."""
         return self._values
 
-    cdef int _score(self, value, int* weights, long long* specs) except -1:
-        """Each offer's weight and specificity for ``value`` (not None)."""
+    cdef int _score(self, value, Scan* sc) except -1:
+        """Scan ``value`` (not None) into ``sc`` (made by ``scan_init``; the
+        caller frees it): each offer's weight and specificity, ``sc.weights``
+        and ``sc.specs``."""
         cdef const unsigned char* s
-        cdef Py_ssize_t n, i
-        cdef Scan sc
+        cdef Py_ssize_t n
         _owner = read_input(value, &s, &n)  # keeps the buffer alive
         check_length(value, n, self._limit)
-        for i in range(self._n):
-            weights[i], specs[i] = 0, -1
-        scan_init(&sc)
-        sc.offers, sc.n_offers = self._offers, self._n
-        sc.heads, sc.n_heads = self._heads, self._n_heads
-        sc.weights, sc.specs = weights, specs
-        try:
-            scan(s, n, False, &sc)
-        finally:
-            scan_free(&sc)
+        negotiating(sc, self._offers, self._n, self._groups, self._n_groups,
+                    self._first_group, self._slots, self._slot_mask, self._sub_firsts)
+        scan(s, n, False, sc)
+        settle(sc)
         return 0
 
     cdef Py_ssize_t _compute(self, value) except -2:
         """Index of the best acceptable offer (rules 11 and 15), -1 if none."""
-        cdef int small_weights[SMALL]
-        cdef long long small_specs[SMALL]
-        cdef int* weights = small_weights
-        cdef long long* specs = small_specs
+        cdef Scan sc
         cdef Py_ssize_t i, best = -1
         cdef long long score, best_score = 0
         cdef long long best_spec = -1
         if value is None:
             return self._absent
-        if self._n > SMALL:
-            weights = scratch(self._n, &specs)
+        scan_init(&sc)
         try:
-            self._score(value, weights, specs)
+            self._score(value, &sc)
             for i in range(self._n):
-                score = <long long>weights[i] * self._offers[i].qs  # rule 15
+                score = <long long>sc.weights[i] * self._offers[i].qs  # rule 15
                 if score > best_score or (
-                    score == best_score and score > 0 and specs[i] > best_spec
+                    score == best_score and score > 0 and sc.specs[i] > best_spec
                 ):
-                    best, best_score, best_spec = i, score, specs[i]
+                    best, best_score, best_spec = i, score, sc.specs[i]
             return best
         finally:
-            if weights != small_weights:
-                PyMem_Free(weights)
-                PyMem_Free(specs)
+            scan_free(&sc)
 
     cpdef Py_ssize_t choose_index(self, value) except -2:
         return self._index(value)
@@ -1258,28 +1392,22 @@ Offers parsed once; the best of them for each request's Accept value.
         return default if index < 0 else self._values[index]
 
     def rank(self, value):
-        cdef int small_weights[SMALL]
-        cdef long long small_specs[SMALL]
-        cdef int* weights = small_weights
-        cdef long long* specs = small_specs
+        cdef Scan sc
         cdef Py_ssize_t i
         if value is None:  # every offer at q=1: its score is its qs
             scored = sorted(
                 [(-1000 * self._offers[i].qs, 0, i) for i in range(self._n) if self._offers[i].qs > 0]
             )
         else:
-            if self._n > SMALL:
-                weights = scratch(self._n, &specs)
+            scan_init(&sc)
             try:
-                self._score(value, weights, specs)
+                self._score(value, &sc)
                 scored = sorted(
-                    [(-<long long>weights[i] * self._offers[i].qs, -specs[i], i)
-                     for i in range(self._n) if weights[i] * self._offers[i].qs > 0]
+                    [(-<long long>sc.weights[i] * self._offers[i].qs, -sc.specs[i], i)
+                     for i in range(self._n) if sc.weights[i] * self._offers[i].qs > 0]
                 )
             finally:
-                if weights != small_weights:
-                    PyMem_Free(weights)
-                    PyMem_Free(specs)
+                scan_free(&sc)
         return [(self._values[i], -score / 1_000_000) for score, _, i in scored]
 
 
@@ -1506,7 +1634,7 @@ cdef int scan_items(const unsigned char* s, Py_ssize_t n, bint strict, int gramm
             return 0
         code = scan_item(s, n, i, grammar, &name_end, &pos, &weight)
         if code:
-            end = member_end(s, n, i, sc)
+            end = member_end(s, n, i)
             push_skip(sc, i, end, pos, code)
             if strict:
                 return 0
@@ -1533,7 +1661,6 @@ cdef Py_ssize_t best_coding(const unsigned char* s, Py_ssize_t n, CListOffer* of
     """
     cdef Py_ssize_t i = 0, k, pos, name_end, best = -1
     cdef int code, w, star = -1, lowest = 1000, best_weight = 0, best_source = -1, source
-    cdef bint unsafe = False
     cdef CListOffer* o
     for k in range(n_offers):
         own[k] = -1
@@ -1543,7 +1670,7 @@ cdef Py_ssize_t best_coding(const unsigned char* s, Py_ssize_t n, CListOffer* of
             break
         code = scan_item(s, n, i, CODING_GRAMMAR, &name_end, &pos, &w)
         if code:
-            i = next_member(s, n, i, &unsafe)
+            i = member_end(s, n, i)
             continue
         if 0 < w < lowest:
             lowest = w
@@ -1648,7 +1775,6 @@ cdef Py_ssize_t best_language(const unsigned char* s, Py_ssize_t n, CListOffer* 
     cdef Py_ssize_t i = 0, k, pos, name_end, best = -1
     cdef int code, w
     cdef long long key
-    cdef bint unsafe = False
     for k in range(n_tags):
         keys[2 * k] = -1
     while True:
@@ -1657,7 +1783,7 @@ cdef Py_ssize_t best_language(const unsigned char* s, Py_ssize_t n, CListOffer* 
             break
         code = scan_item(s, n, i, LANGUAGE_GRAMMAR, &name_end, &pos, &w)
         if code:
-            i = next_member(s, n, i, &unsafe)
+            i = member_end(s, n, i)
             continue
         for k in range(n_tags):
             if s[i] == 42:
