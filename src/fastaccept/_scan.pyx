@@ -256,11 +256,13 @@ cdef struct COffer:
 
 cdef struct Group:
     # The offers of one type: the type (lower-case, NUL padded to 8 bytes),
-    # their bits, and the next type that begins with the same byte, or -1.
+    # their bits, the next type that begins with the same byte (or -1), and
+    # where they start in ``Offers.group_order`` and how many they are.
     const unsigned char* type
     Py_ssize_t length
     unsigned long long mask
     Py_ssize_t next
+    Py_ssize_t start, count
 
 
 cdef struct Slot:
@@ -269,6 +271,23 @@ cdef struct Slot:
     const unsigned char* key             # lower-case "type/subtype"; NULL: empty
     Py_ssize_t length
     unsigned long long mask              # the offers' bits
+
+
+cdef struct Offers:
+    # A negotiator's offers, parsed once, and what finds them.
+    COffer* offers
+    Py_ssize_t n
+    Group* groups                        # the offers by type
+    Py_ssize_t n_groups
+    Py_ssize_t first_group[256]          # by a type's first byte (both cases): a group, or -1
+    Slot* slots                          # the offers by type/subtype
+    Py_ssize_t slot_mask                 # the table's size - 1 (a power of 2)
+    unsigned long long sub_firsts[4]     # the bytes subtypes begin with (256 bits, both cases)
+    unsigned long long all               # a mask of every offer
+    # The offers in the order a wildcard prefers them (the higher qs, then
+    # server order): all, and each type's (``Group.start``).
+    Py_ssize_t* order
+    Py_ssize_t* group_order
 
 
 cdef struct Scan:
@@ -283,19 +302,16 @@ cdef struct Scan:
     PyObject* names
     # Negotiation: each range is scored against the offers as soon as it is
     # parsed, then dropped, so memory stays O(offers) whatever the value.
-    COffer* offers                       # NULL: keep every range and skip
-    Py_ssize_t n_offers
-    Group* groups                        # the offers by type
-    const Py_ssize_t* first_group        # by a type's first byte (both cases): its group, or -1
-    Slot* slots                          # the offers by type/subtype
-    Py_ssize_t slot_mask                 # the table's size - 1 (a power of 2)
-    const unsigned long long* sub_firsts  # the bytes subtypes begin with (256 bits, both cases)
-    int* weights                         # per offer: best weight so far
-    long long* specs                     # per offer: its range's specificity
+    const Offers* set                    # NULL: keep every range and skip
+    # Per offer credited (``credit``: its bit in ``credited``), the weight
+    # and specificity of its most specific matching range so far.
+    int* weights
+    long long* specs
+    unsigned long long* credited
     int* group_weights                   # per type: the best "type/*" weight, -1: none
     int any_weight                       # the best "*/*" weight, -1: none
-    bint aside                           # a wildcard was kept aside (``settle``)
-    unsigned long long all_offers        # a mask of every offer
+    Py_ssize_t typed                     # the types a "type/*" names
+    bint aside                           # a wildcard was kept aside (``score_range``)
     # The member being read: its offers (``find_offers``), narrowed by each
     # parameter it has (``narrow``); where its type/subtype ends (-1: not
     # read), its type's end, its non-'*' parts and its type's number.
@@ -308,6 +324,7 @@ cdef struct Scan:
     Skip small_skips[SMALL]
     int small_weights[2 * ON_STACK]
     long long small_specs[ON_STACK]
+    unsigned long long small_credited[1]
 
 
 cdef inline void scan_init(Scan* sc) noexcept:
@@ -318,10 +335,11 @@ cdef inline void scan_init(Scan* sc) noexcept:
     sc.cap_ranges = sc.cap_params = sc.cap_skips = SMALL
     sc.unsafe = False
     sc.names = NULL
-    sc.offers = NULL
+    sc.set = NULL
     sc.weights = sc.small_weights
     sc.specs = sc.small_specs
     sc.group_weights = sc.small_weights + ON_STACK
+    sc.credited = sc.small_credited
 
 
 cdef inline void forget_names(Scan* sc) noexcept:
@@ -342,6 +360,8 @@ cdef inline void scan_free(Scan* sc) noexcept:
         PyMem_Free(sc.weights)
     if sc.specs != sc.small_specs:
         PyMem_Free(sc.specs)
+    if sc.credited != sc.small_credited:
+        PyMem_Free(sc.credited)
 
 
 cdef void* grow(void* data, void* small, Py_ssize_t* cap, size_t item) except NULL:
@@ -491,12 +511,12 @@ cdef bint repeated_name(const unsigned char* s, Scan* sc, Py_ssize_t first_param
 
 
 cdef Py_ssize_t read_essence(const unsigned char* s, Py_ssize_t n, Py_ssize_t start,
-                             bint strict, Py_ssize_t* k, Py_ssize_t* sub_start,
+                             bint strict, Py_ssize_t* k, int* parts,
                              Py_ssize_t* out) noexcept nogil:
     """A member's ``type "/" subtype`` (RFC 9110 §12.5.1; ``*/subtype`` is
     invalid, a bare ``*`` the legacy ``*/*`` in lenient mode): the type's end,
-    the subtype's start and end in ``sub_start`` and ``k``; or minus an error
-    code, its position in ``out``."""
+    the subtype's end in ``k`` (the type's for a bare ``*``) and the parts
+    not ``*`` in ``parts``; or minus an error code, its position in ``out``."""
     cdef Py_ssize_t j = skip_token(s, start)
     cdef bint type_star
     if j == start:
@@ -508,16 +528,19 @@ cdef Py_ssize_t read_essence(const unsigned char* s, Py_ssize_t n, Py_ssize_t st
         if k[0] == j + 1:
             out[0] = j + 1
             return -EXPECTED_SUBTYPE
-        if type_star and not (k[0] == j + 2 and s[j + 1] == 42):
+        if k[0] == j + 2 and s[j + 1] == 42:
+            parts[0] = 0 if type_star else 1
+        elif type_star:
             out[0] = j + 1
             return -WILDCARD_TYPE
-        sub_start[0] = j + 1
+        else:
+            parts[0] = 2
         return j
     if type_star:  # the legacy bare '*'
         if strict:
             out[0] = j
             return -BARE_WILDCARD
-        sub_start[0] = k[0] = j
+        k[0], parts[0] = j, 0
         return j
     out[0] = j
     return -EXPECTED_SLASH
@@ -536,24 +559,20 @@ cdef int scan_member(const unsigned char* s, Py_ssize_t n, Py_ssize_t start, bin
     ``*`` type not followed by ``/*``), and each parameter narrows the offers
     it can reach: with none left it is ``UNREACHABLE``.
     """
-    cdef Py_ssize_t j, k, p, t, v, u, sub_start, first_param = sc.n_params
+    cdef Py_ssize_t j, k, p, t, v, u, first_param = sc.n_params
     cdef int weight = -1, w, code = 0, parts
-    cdef bint type_star, sub_star, escaped
+    cdef bint escaped
     cdef Param* param
     cdef Range* rng
+    cdef Range scored
 
-    if sc.offers != NULL and sc.essence_end >= 0:
-        j, k = sc.type_end, sc.essence_end
-        sub_start = j + 1
-        type_star, sub_star = sc.parts == 0, sc.parts < 2
-        p = k
+    if sc.set != NULL and sc.essence_end >= 0:
+        j, k, parts = sc.type_end, sc.essence_end, sc.parts
     else:
-        j = read_essence(s, n, start, strict, &k, &sub_start, out)
+        j = read_essence(s, n, start, strict, &k, &parts, out)
         if j < 0:
             return -j
-        type_star = j == start + 1 and s[start] == 42
-        sub_star = k == sub_start or (k == sub_start + 1 and s[sub_start] == 42)
-        p = k
+    p = k
     while True:
         p = skip_ows(s, p)
         if p >= n or s[p] == 44:
@@ -625,7 +644,7 @@ cdef int scan_member(const unsigned char* s, Py_ssize_t n, Py_ssize_t start, bin
             if repeated_name(s, sc, first_param):
                 code, out[0] = DUPLICATE_PARAM, p
                 break
-            if sc.offers != NULL:
+            if sc.set != NULL:
                 sc.mask = narrow(s, sc, param, sc.mask)
                 if sc.mask == 0:
                     code, out[0] = UNREACHABLE, u
@@ -636,13 +655,15 @@ cdef int scan_member(const unsigned char* s, Py_ssize_t n, Py_ssize_t start, bin
     if code:
         sc.n_params = first_param
         return code
-    parts = (not type_star) + (not sub_star)
-    rng = push_range(sc)
+    rng = &scored if sc.set != NULL else push_range(sc)
     rng.type_start, rng.type_end = start, j
-    rng.sub_start, rng.sub_end = sub_start, k
+    rng.sub_start, rng.sub_end = j + 1, k
     rng.first_param, rng.n_params = first_param, sc.n_params - first_param
     rng.weight = 1000 if weight < 0 else weight
     rng.parts = parts
+    if sc.set != NULL:  # negotiating: scored at once, then dropped
+        score_range(s, sc, rng)
+        sc.n_params = first_param
     out[0] = p
     return 0
 
@@ -726,15 +747,16 @@ cdef extern from *:
 cdef inline Slot* find_slot(Scan* sc, const unsigned char* s, Py_ssize_t n, Py_ssize_t a,
                             Py_ssize_t b) noexcept nogil:
     """The look-up table's entry for ``s[a:b]``, or NULL."""
-    cdef Py_ssize_t i = <Py_ssize_t>(fa_span_hash(s, a, b) & <unsigned long long>sc.slot_mask)
+    cdef const Offers* set = sc.set
+    cdef Py_ssize_t i = <Py_ssize_t>(fa_span_hash(s, a, b) & <unsigned long long>set.slot_mask)
     cdef Slot* slot
     while True:
-        slot = &sc.slots[i]
+        slot = &set.slots[i]
         if slot.key == NULL:
             return NULL
         if slot.length == b - a and fa_folded_is(s, a, n, slot.key, slot.length):
             return slot
-        i = (i + 1) & sc.slot_mask
+        i = (i + 1) & set.slot_mask
 
 
 cdef unsigned long long find_offers(const unsigned char* s, Py_ssize_t n, Py_ssize_t i,
@@ -756,10 +778,10 @@ cdef unsigned long long find_offers(const unsigned char* s, Py_ssize_t n, Py_ssi
             sc.type_end, sc.essence_end, sc.parts = i + 1, i + 3, 0
         else:
             sc.essence_end = -1
-        return sc.all_offers
-    g = sc.first_group[s[i]]
+        return sc.set.all
+    g = sc.set.first_group[s[i]]
     while g >= 0:  # the offers' types that begin with this byte
-        group = &sc.groups[g]
+        group = &sc.set.groups[g]
         j = i + group.length
         if j < n and s[j] == 47 and fa_folded_is(s, i, n, group.type, group.length):
             break
@@ -770,7 +792,7 @@ cdef unsigned long long find_offers(const unsigned char* s, Py_ssize_t n, Py_ssi
     if s[j + 1] == 42 and not CLASS[s[j + 2]] & C_TCHAR:  # type/*
         sc.essence_end, sc.parts = j + 2, 1
         return group.mask
-    if not in_set(sc.sub_firsts, s[j + 1]):  # no offer's subtype begins so
+    if not in_set(sc.set.sub_firsts, s[j + 1]):  # no offer's subtype begins so
         return 0
     k = skip_token(s, j + 1)
     slot = find_slot(sc, s, n, i, k)
@@ -803,7 +825,7 @@ cdef unsigned long long narrow(const unsigned char* s, Scan* sc, Param* p,
     while left:
         k = fa_lowest_bit(left)
         left &= left - 1
-        if k < sc.n_offers and has_param(s, p, &sc.offers[k]):
+        if has_param(s, p, &sc.set.offers[k]):
             kept |= <unsigned long long>1 << k
     return kept
 
@@ -811,14 +833,18 @@ cdef unsigned long long narrow(const unsigned char* s, Scan* sc, Param* p,
 cdef inline void credit(Scan* sc, Py_ssize_t k, long long spec, int weight) noexcept nogil:
     """Offer ``k`` keeps the weight of its most specific matching range;
     between equally specific ranges, the higher weight (rule 10)."""
-    if spec > sc.specs[k] or (spec == sc.specs[k] and weight > sc.weights[k]):
+    cdef unsigned long long bit = <unsigned long long>1 << (k & 63)
+    if not sc.credited[k >> 6] & bit:
+        sc.credited[k >> 6] |= bit
+        sc.weights[k], sc.specs[k] = weight, spec
+    elif spec > sc.specs[k] or (spec == sc.specs[k] and weight > sc.weights[k]):
         sc.weights[k], sc.specs[k] = weight, spec
 
 
 cdef int scan(const unsigned char* s, Py_ssize_t n, bint strict, Scan* sc) except -1:
     """Scan a whole value; in strict mode the first violation is the only skip.
 
-    Negotiating (``sc.offers`` set), a member that can match no offer is
+    Negotiating (``sc.set`` given), a member that can match no offer is
     passed over unread (``find_offers``) or read no further (``narrow``),
     and each range is scored as soon as it is read (``score_range``).
     """
@@ -828,7 +854,7 @@ cdef int scan(const unsigned char* s, Py_ssize_t n, bint strict, Scan* sc) excep
         i = skip_separators(s, i)
         if i >= n:
             return 0
-        if sc.offers != NULL:
+        if sc.set != NULL:
             sc.mask = find_offers(s, n, i, sc)
             if sc.mask == 0:
                 i = member_end(s, n, i)
@@ -836,7 +862,7 @@ cdef int scan(const unsigned char* s, Py_ssize_t n, bint strict, Scan* sc) excep
         code = scan_member(s, n, i, strict, sc, &pos)
         if code:
             end = member_end(s, n, i)
-            if sc.offers == NULL:
+            if sc.set == NULL:
                 push_skip(sc, i, end, pos, code)
                 if any_unsafe(s, i, end):
                     sc.unsafe = True
@@ -845,9 +871,6 @@ cdef int scan(const unsigned char* s, Py_ssize_t n, bint strict, Scan* sc) excep
             i = end
         else:
             i = pos
-            if sc.offers != NULL:
-                score_range(s, sc, &sc.ranges[sc.n_ranges - 1])
-                sc.n_ranges = sc.n_params = 0
 
 
 cdef inline object read_input(object value, const unsigned char** data, Py_ssize_t* length,
@@ -1092,11 +1115,12 @@ cdef bint range_matches(const unsigned char* s, Scan* sc, Range* r, COffer* o) n
 cdef long long TYPE_ONLY = <long long>1 << 32
 
 
-cdef void score_range(const unsigned char* s, Scan* sc, Range* r) noexcept nogil:
+cdef inline void score_range(const unsigned char* s, Scan* sc, Range* r) noexcept nogil:
     """Credit range ``r`` (rule 10): a wildcard without parameters is kept
-    aside for its type's offers or for all (``settle``); any other range is
-    credited to the offers of ``sc.mask``, which ``narrow`` left with its
-    parameters (from the 64th offer on, each is checked whole)."""
+    aside for its type's offers or for all (``decided``, ``best_offer``);
+    any other range is credited to the offers of ``sc.mask``, which
+    ``narrow`` left with its parameters (from the 64th offer on, each is
+    checked whole)."""
     cdef long long spec = (<long long>r.parts << 32) | r.n_params
     cdef unsigned long long left = sc.mask & ~SHARED_BIT
     cdef Py_ssize_t k
@@ -1106,6 +1130,7 @@ cdef void score_range(const unsigned char* s, Scan* sc, Range* r) noexcept nogil
             if r.weight > sc.any_weight:
                 sc.any_weight = r.weight
         elif r.weight > sc.group_weights[sc.group]:
+            sc.typed += sc.group_weights[sc.group] < 0
             sc.group_weights[sc.group] = r.weight
         return
     while left:
@@ -1113,49 +1138,105 @@ cdef void score_range(const unsigned char* s, Scan* sc, Range* r) noexcept nogil
         left &= left - 1
         credit(sc, k, spec, r.weight)
     if sc.mask & SHARED_BIT:
-        for k in range(MASK_BITS - 1, sc.n_offers):
-            if range_matches(s, sc, r, &sc.offers[k]):
+        for k in range(MASK_BITS - 1, sc.set.n):
+            if range_matches(s, sc, r, &sc.set.offers[k]):
                 credit(sc, k, spec, r.weight)
 
 
-cdef void settle(Scan* sc) noexcept nogil:
-    """Each offer's weight with the wildcards kept aside: its most specific
-    matching range decides, ``type/*`` over ``*/*``; between equally specific
-    ranges, the higher weight (rule 10)."""
-    cdef Py_ssize_t k
+cdef inline long long decided(Scan* sc, Py_ssize_t k, int* weight) noexcept nogil:
+    """Offer ``k``'s weight (in ``weight``) and the specificity of the range
+    that decides it, -1 for none: its most specific matching range, the
+    wildcards kept aside (``type/*``, then ``*/*``) among them; between
+    equally specific ranges, the higher weight (rule 10)."""
+    cdef long long spec = -1
+    cdef int found = 0, wild
+    if sc.credited[k >> 6] >> (k & 63) & 1:
+        found, spec = sc.weights[k], sc.specs[k]
+    wild = sc.group_weights[sc.set.offers[k].group]
+    if wild >= 0 and (TYPE_ONLY > spec or (TYPE_ONLY == spec and wild > found)):
+        found, spec = wild, TYPE_ONLY
+    if sc.any_weight >= 0 and (0 > spec or (0 == spec and sc.any_weight > found)):
+        found, spec = sc.any_weight, 0
+    weight[0] = found
+    return spec
+
+
+cdef inline Py_ssize_t first_free(Scan* sc, const Py_ssize_t* order, Py_ssize_t count,
+                                  bint no_type_weight) noexcept nogil:
+    """The first offer of ``order`` that no range was credited to (and, with
+    ``no_type_weight``, whose type no ``type/*`` range names), or -1."""
+    cdef Py_ssize_t i, k
+    for i in range(count):
+        k = order[i]
+        if sc.credited[k >> 6] >> (k & 63) & 1:
+            continue
+        if no_type_weight and sc.group_weights[sc.set.offers[k].group] >= 0:
+            continue
+        return k
+    return -1
+
+
+cdef Py_ssize_t best_offer(Scan* sc) noexcept nogil:
+    """Index of the best acceptable offer (rules 11 and 15), -1 if none: the
+    highest score (weight x qs), then the more specific deciding range, then
+    server order. Only the offers a range was credited to are read one by
+    one; of those only a wildcard reaches, the first that the wildcard's
+    order prefers (``Offers.order``) stands for all, as they tie."""
+    cdef const Offers* set = sc.set
+    cdef Py_ssize_t best = -1, g, k, w
+    cdef long long score, best_score = 0, spec, best_spec = -1
+    cdef unsigned long long bits
     cdef int weight
+    for w in range((set.n + 63) >> 6):  # the offers credited, in server order
+        bits = sc.credited[w]
+        while bits:
+            k = (w << 6) + fa_lowest_bit(bits)
+            bits &= bits - 1
+            spec = decided(sc, k, &weight)
+            score = <long long>weight * set.offers[k].qs  # rule 15
+            if score > best_score or (score == best_score and score > 0 and spec > best_spec):
+                best, best_score, best_spec = k, score, spec
     if not sc.aside:
-        return
-    for k in range(sc.n_offers):
-        weight = sc.group_weights[sc.offers[k].group]
-        if weight >= 0:
-            credit(sc, k, TYPE_ONLY, weight)
-        if sc.any_weight >= 0:
-            credit(sc, k, 0, sc.any_weight)
+        return best
+    for g in range(-1, set.n_groups):  # "*/*", then each type's wildcard
+        if g < 0:  # for the offers of the types no "type/*" names
+            if sc.any_weight < 0 or sc.typed == set.n_groups:
+                continue
+            k = first_free(sc, set.order, set.n, True)
+            weight, spec = sc.any_weight, 0
+        elif sc.group_weights[g] >= 0:
+            k = first_free(sc, set.group_order + set.groups[g].start, set.groups[g].count, False)
+            weight, spec = sc.group_weights[g], TYPE_ONLY
+        else:
+            continue
+        if k < 0:
+            continue
+        score = <long long>weight * set.offers[k].qs
+        if score > best_score or (score == best_score and score > 0 and (
+            spec > best_spec or (spec == best_spec and k < best)
+        )):
+            best, best_score, best_spec = k, score, spec
+    return best
 
 
-cdef int negotiating(Scan* sc, COffer* offers, Py_ssize_t n_offers, Group* groups,
-                     Py_ssize_t n_groups, const Py_ssize_t* first_group, Slot* slots,
-                     Py_ssize_t slot_mask, const unsigned long long* sub_firsts) except -1:
-    """Set ``sc`` up to score a value against the offers: no weight yet
-    (specificity -1), per-call arrays on the stack up to ``ON_STACK`` offers."""
-    cdef Py_ssize_t k
-    sc.offers, sc.n_offers = offers, n_offers
-    sc.groups, sc.first_group = groups, first_group
-    sc.slots, sc.slot_mask, sc.sub_firsts = slots, slot_mask, sub_firsts
-    sc.all_offers = ~(<unsigned long long>0) if n_offers >= MASK_BITS else (
-        (<unsigned long long>1 << n_offers) - 1)
-    if n_offers > ON_STACK:
-        sc.weights = <int*>PyMem_Malloc(2 * n_offers * sizeof(int))
-        sc.specs = <long long*>PyMem_Malloc(n_offers * sizeof(long long))
-        if sc.weights == NULL or sc.specs == NULL:
+cdef int negotiating(Scan* sc, const Offers* set) except -1:
+    """Set ``sc`` up to score a value against the offers ``set``: none
+    credited, no wildcard; per-call arrays on the stack up to ``ON_STACK``
+    offers."""
+    cdef Py_ssize_t k, words = (set.n + 63) >> 6
+    sc.set = set
+    if set.n > ON_STACK:
+        sc.weights = <int*>PyMem_Malloc(2 * set.n * sizeof(int))
+        sc.specs = <long long*>PyMem_Malloc(set.n * sizeof(long long))
+        sc.credited = <unsigned long long*>PyMem_Malloc(words * sizeof(unsigned long long))
+        if sc.weights == NULL or sc.specs == NULL or sc.credited == NULL:
             raise MemoryError()  # scan_free frees what was allocated
-        sc.group_weights = sc.weights + n_offers
-    for k in range(n_offers):
-        sc.weights[k], sc.specs[k] = 0, -1
-    for k in range(n_groups):  # at most one per offer
+        sc.group_weights = sc.weights + set.n
+    for k in range(words):
+        sc.credited[k] = 0
+    for k in range(set.n_groups):
         sc.group_weights[k] = -1
-    sc.any_weight, sc.aside = -1, False
+    sc.any_weight, sc.typed, sc.aside = -1, 0, False
     return 0
 
 
@@ -1260,46 +1341,46 @@ Offers parsed once; the best of them for each request's Accept value.
     """
 
     cdef tuple _values                   # the offers' media types (what choose returns)
-    cdef COffer* _offers
-    cdef Group* _groups                  # the offers by type
-    cdef Py_ssize_t _n_groups
-    cdef Py_ssize_t _first_group[256]    # by a type's first byte: its first group, or -1
-    cdef Slot* _slots                    # the offers by type/subtype
-    cdef Py_ssize_t _slot_mask
-    cdef unsigned long long _sub_firsts[4]  # the bytes the subtypes begin with
+    cdef Offers _set
 
     def __cinit__(self, offers, *, cache_size=_DEFAULT_CACHE_SIZE, max_length=_DEFAULT_MAX_LENGTH):
-        cdef Py_ssize_t i, k, size = 8
+        cdef Py_ssize_t i, k, n, size = 8
         cdef COffer* o
+        cdef Offers* set = &self._set
         items = _offers_tuple(offers, "offers")
         parsed = _parse_offers(items)
         self._set_limits(cache_size, max_length)
         self._items = items
-        self._n = len(parsed)
+        self._n = n = len(parsed)
         self._values = tuple([offer.value for offer in parsed])
         self._absent = _absent_choice(parsed)
         self._keep = []
-        self._offers = <COffer*>PyMem_Malloc(max(self._n, 1) * sizeof(COffer))
-        if self._offers == NULL:
-            self._n = 0
+        set.offers = <COffer*>PyMem_Malloc(max(n, 1) * sizeof(COffer))
+        if set.offers == NULL:
             raise MemoryError()
         # Zeroed first: __dealloc__ frees what a __cinit__ cut short allocated.
-        memset(self._offers, 0, max(self._n, 1) * sizeof(COffer))
-        groups = {}  # type -> (its number, the mask of its offers)
+        memset(set.offers, 0, max(n, 1) * sizeof(COffer))
+        set.n = n
+        set.all = ~(<unsigned long long>0) if n >= MASK_BITS else (<unsigned long long>1 << n) - 1
+        groups = {}  # type -> the indexes of its offers, in server order
         masks = {}  # "type/subtype" -> the mask of its offers
-        for i in range(self._n):
+        for i in range(n):
             offer = parsed[i]
-            o = &self._offers[i]
+            o = &set.offers[i]
             o.qs = offer.qs
             o.type = hold(self._keep, offer.type, &o.type_len)
             o.sub = hold(self._keep, offer.subtype, &o.sub_len)
             o.bit = <unsigned long long>1 << min(i, MASK_BITS - 1)
-            o.group, mask = groups.get(offer.type, (len(groups), 0))
-            groups[offer.type] = (o.group, mask | o.bit)
+            members = groups.setdefault(offer.type, [])
+            if not members:
+                o.group = len(groups) - 1
+            else:
+                o.group = set.offers[members[0]].group
+            members.append(i)
             key = f"{offer.type}/{offer.subtype}"
             masks[key] = masks.get(key, 0) | o.bit
-            for c in (ord(offer.subtype[0]), ord(offer.subtype[0].upper())):
-                self._sub_firsts[c >> 6] |= <unsigned long long>1 << (c & 63)
+            for c in {ord(offer.subtype[0]), ord(offer.subtype[0].upper())}:
+                set.sub_firsts[c >> 6] |= <unsigned long long>1 << (c & 63)
             o.params = <OfferParam*>PyMem_Malloc(max(len(offer.params), 1) * sizeof(OfferParam))
             if o.params == NULL:
                 raise MemoryError()
@@ -1308,36 +1389,53 @@ Offers parsed once; the best of them for each request's Accept value.
                 o.params[k].value = hold(self._keep, val, &o.params[k].value_len)
                 o.params[k].fold = name == "charset"
                 o.n_params = k + 1
-        self._n_groups = len(groups)
-        self._groups = <Group*>PyMem_Malloc(max(self._n_groups, 1) * sizeof(Group))
-        if self._groups == NULL:
+        # The order a wildcard prefers: the higher qs first, then server order.
+        preferred = sorted(range(n), key=lambda i: (-parsed[i].qs, i))
+        place = {index: i for i, index in enumerate(preferred)}
+        set.order = <Py_ssize_t*>PyMem_Malloc(max(n, 1) * sizeof(Py_ssize_t))
+        set.group_order = <Py_ssize_t*>PyMem_Malloc(max(n, 1) * sizeof(Py_ssize_t))
+        set.groups = <Group*>PyMem_Malloc(max(len(groups), 1) * sizeof(Group))
+        if set.order == NULL or set.group_order == NULL or set.groups == NULL:
             raise MemoryError()
+        set.n_groups = len(groups)
+        for i in range(n):
+            set.order[i] = preferred[i]
         for c in range(256):
-            self._first_group[c] = -1
-        for type_, (k, mask) in reversed(groups.items()):  # each chain in server order
-            self._groups[k].type = hold(self._keep, type_, &self._groups[k].length)
-            self._groups[k].mask = mask
+            set.first_group[c] = -1
+        i = n
+        for k, (type_, members) in reversed(list(enumerate(groups.items()))):  # chains in order
+            set.groups[k].type = hold(self._keep, type_, &set.groups[k].length)
+            set.groups[k].mask = 0
+            set.groups[k].count = len(members)
+            i -= len(members)
+            set.groups[k].start = i
+            for offset, index in enumerate(sorted(members, key=place.__getitem__)):
+                set.group_order[i + offset] = index
+                set.groups[k].mask |= set.offers[index].bit
+            set.groups[k].next = -1
             for c in {ord(type_[0]), ord(type_[0].upper())}:
-                self._groups[k].next = self._first_group[c]
-                self._first_group[c] = k
+                set.groups[k].next = set.first_group[c]
+                set.first_group[c] = k
         while size < 2 * len(masks):  # at most half full: look-ups end soon
             size *= 2
-        self._slots = <Slot*>PyMem_Malloc(size * sizeof(Slot))
-        if self._slots == NULL:
+        set.slots = <Slot*>PyMem_Malloc(size * sizeof(Slot))
+        if set.slots == NULL:
             raise MemoryError()
-        memset(self._slots, 0, size * sizeof(Slot))
-        self._slot_mask = size - 1
+        memset(set.slots, 0, size * sizeof(Slot))
+        set.slot_mask = size - 1
         for key, mask in masks.items():
-            add_slot(self._slots, self._slot_mask, key, mask, self._keep)
+            add_slot(set.slots, set.slot_mask, key, mask, self._keep)
 
     def __dealloc__(self):
         cdef Py_ssize_t i
-        if self._offers != NULL:
-            for i in range(self._n):
-                PyMem_Free(self._offers[i].params)
-        PyMem_Free(self._offers)
-        PyMem_Free(self._groups)
-        PyMem_Free(self._slots)
+        if self._set.offers != NULL:
+            for i in range(self._set.n):
+                PyMem_Free(self._set.offers[i].params)
+        PyMem_Free(self._set.offers)
+        PyMem_Free(self._set.groups)
+        PyMem_Free(self._set.order)
+        PyMem_Free(self._set.group_order)
+        PyMem_Free(self._set.slots)
 
     @property
     def offers(self):
@@ -1351,36 +1449,25 @@ Offers parsed once; the best of them for each request's Accept value.
 
     cdef int _score(self, value, Scan* sc) except -1:
         """Scan ``value`` (not None) into ``sc`` (made by ``scan_init``; the
-        caller frees it): each offer's weight and specificity, ``sc.weights``
-        and ``sc.specs``."""
+        caller frees it): the ranges credited to the offers, the wildcards
+        kept aside (``decided``, ``best_offer``)."""
         cdef const unsigned char* s
         cdef Py_ssize_t n
         _owner = read_input(value, &s, &n)  # keeps the buffer alive
         check_length(value, n, self._limit)
-        negotiating(sc, self._offers, self._n, self._groups, self._n_groups,
-                    self._first_group, self._slots, self._slot_mask, self._sub_firsts)
+        negotiating(sc, &self._set)
         scan(s, n, False, sc)
-        settle(sc)
         return 0
 
     cdef Py_ssize_t _compute(self, value) except -2:
         """Index of the best acceptable offer (rules 11 and 15), -1 if none."""
         cdef Scan sc
-        cdef Py_ssize_t i, best = -1
-        cdef long long score, best_score = 0
-        cdef long long best_spec = -1
         if value is None:
             return self._absent
         scan_init(&sc)
         try:
             self._score(value, &sc)
-            for i in range(self._n):
-                score = <long long>sc.weights[i] * self._offers[i].qs  # rule 15
-                if score > best_score or (
-                    score == best_score and score > 0 and sc.specs[i] > best_spec
-                ):
-                    best, best_score, best_spec = i, score, sc.specs[i]
-            return best
+            return best_offer(&sc)
         finally:
             scan_free(&sc)
 
@@ -1394,20 +1481,23 @@ Offers parsed once; the best of them for each request's Accept value.
     def rank(self, value):
         cdef Scan sc
         cdef Py_ssize_t i
+        cdef int weight
+        cdef long long spec
+        cdef COffer* offers = self._set.offers
         if value is None:  # every offer at q=1: its score is its qs
-            scored = sorted(
-                [(-1000 * self._offers[i].qs, 0, i) for i in range(self._n) if self._offers[i].qs > 0]
-            )
+            scored = sorted([(-1000 * offers[i].qs, 0, i) for i in range(self._n) if offers[i].qs > 0])
         else:
+            scored = []
             scan_init(&sc)
             try:
                 self._score(value, &sc)
-                scored = sorted(
-                    [(-<long long>sc.weights[i] * self._offers[i].qs, -sc.specs[i], i)
-                     for i in range(self._n) if sc.weights[i] * self._offers[i].qs > 0]
-                )
+                for i in range(self._n):
+                    spec = decided(&sc, i, &weight)
+                    if weight * offers[i].qs > 0:
+                        scored.append((-<long long>weight * offers[i].qs, -spec, i))
             finally:
                 scan_free(&sc)
+            scored.sort()
         return [(self._values[i], -score / 1_000_000) for score, _, i in scored]
 
 
