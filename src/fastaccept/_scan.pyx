@@ -197,6 +197,7 @@ cdef enum:
 cdef enum:
     PAIRWISE_LIMIT = 16
     SMALL = 16
+    ON_STACK = 64  # offers whose per-call arrays fit on the stack
 
 cdef unsigned char CLASS[256]
 cdef unsigned char LOWER[256]
@@ -256,9 +257,44 @@ cdef struct COffer:
     OfferParam* params
     Py_ssize_t n_params
     int qs                               # the server's weight, thousandths
-    unsigned long long bit               # its bit in essence_mask's answer
-    Py_ssize_t next_same                 # the next offer with this type, or -1
-    unsigned long long type_mask         # the first of its type: the bits of all of them
+    unsigned long long bit               # its bit in a mask of offers (``find_offers``)
+    Py_ssize_t group                     # the number of its type among the offers'
+
+
+cdef struct Group:
+    # The offers of one type: the type (lower-case, NUL padded to 8 bytes),
+    # their bits, the next type that begins with the same byte (or -1), and
+    # where they start in ``Offers.group_order`` and how many they are.
+    const unsigned char* type
+    Py_ssize_t length
+    unsigned long long mask
+    Py_ssize_t next
+    Py_ssize_t start, count
+
+
+cdef struct Slot:
+    # An entry of a negotiator's look-up table: the offers of one
+    # type/subtype (``find_offers``).
+    const unsigned char* key             # lower-case "type/subtype"; NULL: empty
+    Py_ssize_t length
+    unsigned long long mask              # the offers' bits
+
+
+cdef struct Offers:
+    # A negotiator's offers, parsed once, and what finds them.
+    COffer* offers
+    Py_ssize_t n
+    Group* groups                        # the offers by type
+    Py_ssize_t n_groups
+    Py_ssize_t first_group[256]          # by a type's first byte (both cases): a group, or -1
+    Slot* slots                          # the offers by type/subtype
+    Py_ssize_t slot_mask                 # the table's size - 1 (a power of 2)
+    unsigned long long sub_firsts[4]     # the bytes subtypes begin with (256 bits, both cases)
+    unsigned long long all               # a mask of every offer
+    # The offers in the order a wildcard prefers them (the higher qs, then
+    # server order): all, and each type's (``Group.start``).
+    Py_ssize_t* order
+    Py_ssize_t* group_order
 
 
 cdef struct Scan:
@@ -273,18 +309,29 @@ cdef struct Scan:
     PyObject* names
     # Negotiation: each range is scored against the offers as soon as it is
     # parsed, then dropped, so memory stays O(offers) whatever the value.
-    COffer* offers                       # NULL: keep every range and skip
-    Py_ssize_t n_offers
-    Py_ssize_t* heads                    # the first offer of each distinct type
-    Py_ssize_t n_heads
-    int* weights                         # per offer: best weight so far
-    long long* specs                     # per offer: its range's specificity
-    unsigned long long mask              # the member's offers by type/subtype (essence_mask)
-    Py_ssize_t essence_end               # where its type/subtype ends (-1: not read)
-    int parts                            # its non-'*' parts of type/subtype
+    const Offers* set                    # NULL: keep every range and skip
+    # Per offer credited (``credit``: its bit in ``credited``), the weight
+    # and specificity of its most specific matching range so far.
+    int* weights
+    long long* specs
+    unsigned long long* credited
+    int* group_weights                   # per type: the best "type/*" weight, -1: none
+    int any_weight                       # the best "*/*" weight, -1: none
+    Py_ssize_t typed                     # the types a "type/*" names
+    bint aside                           # a wildcard was kept aside (``score_range``)
+    # The member being read: its offers (``find_offers``), narrowed by each
+    # parameter it has (``narrow``); where its type/subtype ends (-1: not
+    # read), its type's end, its non-'*' parts and its type's number.
+    unsigned long long mask
+    Py_ssize_t essence_end, type_end
+    int parts
+    Py_ssize_t group
     Range small_ranges[SMALL]
     Param small_params[SMALL]
     Skip small_skips[SMALL]
+    int small_weights[2 * ON_STACK]
+    long long small_specs[ON_STACK]
+    unsigned long long small_credited[1]
 
 
 cdef inline void scan_init(Scan* sc) noexcept:
@@ -295,7 +342,11 @@ cdef inline void scan_init(Scan* sc) noexcept:
     sc.cap_ranges = sc.cap_params = sc.cap_skips = SMALL
     sc.unsafe = False
     sc.names = NULL
-    sc.offers = NULL
+    sc.set = NULL
+    sc.weights = sc.small_weights
+    sc.specs = sc.small_specs
+    sc.group_weights = sc.small_weights + ON_STACK
+    sc.credited = sc.small_credited
 
 
 cdef inline void forget_names(Scan* sc) noexcept:
@@ -312,6 +363,12 @@ cdef inline void scan_free(Scan* sc) noexcept:
         PyMem_Free(sc.params)
     if sc.skips != sc.small_skips:
         PyMem_Free(sc.skips)
+    if sc.weights != sc.small_weights:
+        PyMem_Free(sc.weights)
+    if sc.specs != sc.small_specs:
+        PyMem_Free(sc.specs)
+    if sc.credited != sc.small_credited:
+        PyMem_Free(sc.credited)
 
 
 cdef void* grow(void* data, void* small, Py_ssize_t* cap, size_t item) except NULL:
@@ -360,9 +417,18 @@ cdef inline int push_skip(Scan* sc, Py_ssize_t start, Py_ssize_t end, Py_ssize_t
 # bounds check. ``read_input`` only ever hands out such buffers.
 
 cdef inline Py_ssize_t skip_token(const unsigned char* s, Py_ssize_t i) noexcept nogil:
-    while CLASS[s[i]] & C_TCHAR:
-        i += 1
-    return i
+    """Past the tchars from ``i``, four bytes a step (each byte is read only
+    after a tchar, so never past the NUL)."""
+    while True:
+        if not CLASS[s[i]] & C_TCHAR:
+            return i
+        if not CLASS[s[i + 1]] & C_TCHAR:
+            return i + 1
+        if not CLASS[s[i + 2]] & C_TCHAR:
+            return i + 2
+        if not CLASS[s[i + 3]] & C_TCHAR:
+            return i + 3
+        i += 4
 
 
 cdef inline Py_ssize_t skip_ows(const unsigned char* s, Py_ssize_t i) noexcept nogil:
@@ -451,40 +517,68 @@ cdef bint repeated_name(const unsigned char* s, Scan* sc, Py_ssize_t first_param
     return False
 
 
-cdef int scan_member(const unsigned char* s, Py_ssize_t n, Py_ssize_t start, bint strict,
-                     Scan* sc, Py_ssize_t* out) except -1:
-    """Parse the member at ``start``; 0 and its end in ``out``, or a code and position."""
-    cdef Py_ssize_t j, k, p, t, v, u, sub_start, first_param = sc.n_params
-    cdef int weight = -1, w, code = 0, parts
-    cdef bint type_star, sub_star, escaped
-    cdef Param* param
-    cdef Range* rng
-
-    j = skip_token(s, start)
+cdef Py_ssize_t read_essence(const unsigned char* s, Py_ssize_t n, Py_ssize_t start,
+                             bint strict, Py_ssize_t* k, int* parts,
+                             Py_ssize_t* out) noexcept nogil:
+    """A member's ``type "/" subtype`` (RFC 9110 §12.5.1; ``*/subtype`` is
+    invalid, a bare ``*`` the legacy ``*/*`` in lenient mode): the type's end,
+    the subtype's end in ``k`` (the type's for a bare ``*``) and the parts
+    not ``*`` in ``parts``; or minus an error code, its position in ``out``."""
+    cdef Py_ssize_t j = skip_token(s, start)
+    cdef bint type_star
     if j == start:
         out[0] = start
-        return EXPECTED_TYPE
+        return -EXPECTED_TYPE
     type_star = j == start + 1 and s[start] == 42
     if j < n and s[j] == 47:
-        k = skip_token(s, j + 1)
-        if k == j + 1:
+        k[0] = skip_token(s, j + 1)
+        if k[0] == j + 1:
             out[0] = j + 1
-            return EXPECTED_SUBTYPE
-        sub_star = k == j + 2 and s[j + 1] == 42
-        if type_star and not sub_star:
+            return -EXPECTED_SUBTYPE
+        if k[0] == j + 2 and s[j + 1] == 42:
+            parts[0] = 0 if type_star else 1
+        elif type_star:
             out[0] = j + 1
-            return WILDCARD_TYPE
-        sub_start = j + 1
-    elif type_star:  # the legacy bare '*'
+            return -WILDCARD_TYPE
+        else:
+            parts[0] = 2
+        return j
+    if type_star:  # the legacy bare '*'
         if strict:
             out[0] = j
-            return BARE_WILDCARD
-        sub_star = True
-        sub_start = k = j
-    else:
-        out[0] = j
-        return EXPECTED_SLASH
+            return -BARE_WILDCARD
+        k[0], parts[0] = j, 0
+        return j
+    out[0] = j
+    return -EXPECTED_SLASH
 
+
+cdef enum:
+    # Negotiating: no offer can have the member (``narrow``); it is read no further.
+    UNREACHABLE = 99
+
+
+cdef int scan_member(const unsigned char* s, Py_ssize_t n, Py_ssize_t start, bint strict,
+                     Scan* sc, Py_ssize_t* out) except -1:
+    """Parse the member at ``start``; 0 and its end in ``out``, or a code and position.
+
+    Negotiating, its type/subtype was read by ``find_offers`` (unless it is a
+    ``*`` type not followed by ``/*``), and each parameter narrows the offers
+    it can reach: with none left it is ``UNREACHABLE``.
+    """
+    cdef Py_ssize_t j, k, p, t, v, u, first_param = sc.n_params
+    cdef int weight = -1, w, code = 0, parts
+    cdef bint escaped
+    cdef Param* param
+    cdef Range* rng
+    cdef Range scored
+
+    if sc.set != NULL and sc.essence_end >= 0:
+        j, k, parts = sc.type_end, sc.essence_end, sc.parts
+    else:
+        j = read_essence(s, n, start, strict, &k, &parts, out)
+        if j < 0:
+            return -j
     p = k
     while True:
         p = skip_ows(s, p)
@@ -557,155 +651,37 @@ cdef int scan_member(const unsigned char* s, Py_ssize_t n, Py_ssize_t start, bin
             if repeated_name(s, sc, first_param):
                 code, out[0] = DUPLICATE_PARAM, p
                 break
+            if sc.set != NULL:
+                sc.mask = narrow(s, sc, param, sc.mask)
+                if sc.mask == 0:
+                    code, out[0] = UNREACHABLE, u
+                    break
         p = u
 
     forget_names(sc)
     if code:
         sc.n_params = first_param
         return code
-    parts = (not type_star) + (not sub_star)
-    rng = push_range(sc)
+    rng = &scored if sc.set != NULL else push_range(sc)
     rng.type_start, rng.type_end = start, j
-    rng.sub_start, rng.sub_end = sub_start, k
+    rng.sub_start, rng.sub_end = j + 1, k
     rng.first_param, rng.n_params = first_param, sc.n_params - first_param
     rng.weight = 1000 if weight < 0 else weight
     rng.parts = parts
+    if sc.set != NULL:  # negotiating: scored at once, then dropped
+        score_range(s, sc, rng)
+        sc.n_params = first_param
     out[0] = p
     return 0
 
 
-cdef inline Py_ssize_t member_end(const unsigned char* s, Py_ssize_t n, Py_ssize_t i,
-                                  Scan* sc) noexcept nogil:
-    """The next comma outside quotes (``"`` opens one, ``\\`` escapes in it), or n.
-
-    Notes any CORS-unsafe byte on the way.
-    """
-    return next_member(s, n, i, &sc.unsafe)
-
-
-cdef Py_ssize_t next_member(const unsigned char* s, Py_ssize_t n, Py_ssize_t i, bint* unsafe) noexcept nogil:
-    """``member_end``, noting a CORS-unsafe byte in ``unsafe``."""
-    cdef bint in_quote = False
-    cdef unsigned char flags = 0, c
-    while i < n:
-        c = s[i]
-        flags |= CLASS[c]
-        if in_quote:
-            if c == 34:
-                in_quote = False
-            elif c == 92:
-                i += 1
-                if i < n:
-                    flags |= CLASS[s[i]]
-        elif c == 44:
-            break
-        elif c == 34:
-            in_quote = True
-        i += 1
-    if flags & C_UNSAFE:
-        unsafe[0] = True
-    return i if i < n else n
-
-
-cdef enum:
-    MASK_BITS = 64  # offers told apart by ``essence_mask``; the rest share its last bit
-
-
-cdef unsigned long long essence_mask(
-    const unsigned char* s, Py_ssize_t n, Py_ssize_t i, Scan* sc
-) noexcept nogil:
-    """Which offers the member at ``i`` matches by type and subtype, if valid:
-    ``COffer.bit`` of each (bit k for offer k; from the 64th on, bit 63 for
-    any of them). A member whose type is ``*`` matches every offer; one with
-    an offer's ``type/``, then ``*`` or the offer's subtype, and then a byte
-    that is no tchar, matches it. 0: it matches none, valid or not (rule 10),
-    and negotiation need not read it (``_scan_py.matchable_ranges`` likewise).
-    Each distinct offer type is compared once (``sc.heads``), the byte after
-    it first; each subtype of that type, its first byte first. Where the
-    member's type/subtype ends and how many parts are not ``*`` go to ``sc``
-    for ``quick_member`` (``essence_end`` -1: a ``*`` type not followed by
-    ``/*``).
-    """
-    cdef Py_ssize_t g, k, j
-    cdef unsigned long long mask = 0
-    cdef unsigned char first
-    cdef COffer* o
-    if s[i] == 42 and not CLASS[s[i + 1]] & C_TCHAR:  # the type '*'
-        if s[i + 1] == 47 and s[i + 2] == 42 and not CLASS[s[i + 3]] & C_TCHAR:
-            sc.essence_end, sc.parts = i + 3, 0
-        else:
-            sc.essence_end = -1
-        return ~(<unsigned long long>0)
-    for g in range(sc.n_heads):
-        k = sc.heads[g]
-        o = &sc.offers[k]
-        if not (
-            i + o.type_len < n and s[i + o.type_len] == 47  # cheap: the '/' first
-            and fa_folded_is(s, i, n, o.type, o.type_len)
-        ):
-            continue
-        j = i + o.type_len + 1
-        if s[j] == 42 and not CLASS[s[j + 1]] & C_TCHAR:
-            sc.essence_end, sc.parts = j + 1, 1
-            return o.type_mask
-        first = LOWER[s[j]]
-        while k >= 0:  # the offers of this type
-            o = &sc.offers[k]
-            if (
-                o.sub[0] == first  # cheap: the first byte first
-                and j + o.sub_len <= n and not CLASS[s[j + o.sub_len]] & C_TCHAR
-                and fa_folded_is(s, j, n, o.sub, o.sub_len)
-            ):
-                mask |= o.bit
-                sc.essence_end, sc.parts = j + o.sub_len, 2
-            k = o.next_same
-        return mask  # no other offer has this type
-    return 0
-
-
-cdef inline void credit(Scan* sc, Py_ssize_t k, long long spec, int weight) noexcept nogil:
-    """Offer ``k`` keeps the weight of its most specific matching range;
-    between equally specific ranges, the higher weight (rule 10)."""
-    if spec > sc.specs[k] or (spec == sc.specs[k] and weight > sc.weights[k]):
-        sc.weights[k], sc.specs[k] = weight, spec
-
-
-cdef Py_ssize_t quick_member(const unsigned char* s, Py_ssize_t n, Scan* sc) noexcept nogil:
-    """Negotiating, the common member whose offers ``essence_mask`` found:
-    its type/subtype, then at most ``OWS ";" OWS "q=" qvalue``, then OWS and
-    a comma or the end. Credit it to those offers and return its end; -1 for
-    any other member (``scan_member`` reads it, to the same result)."""
-    cdef Py_ssize_t p, u
-    cdef int weight = 1000
-    cdef long long spec = <long long>sc.parts << 32  # no parameters
-    cdef unsigned long long offers
-    if sc.essence_end < 0 or sc.n_offers >= MASK_BITS:
-        return -1
-    p = skip_ows(s, sc.essence_end)
-    if s[p] == 59:  # ';' (never past the end: s[n] is NUL)
-        p = skip_ows(s, p + 1)
-        if not (LOWER[s[p]] == 113 and s[p + 1] == 61):  # 'q='
-            return -1
-        u = skip_token(s, p + 2)
-        weight = parse_weight(s, p + 2, u, False)
-        if weight < 0:
-            return -1
-        p = skip_ows(s, u)
-    if p < n and s[p] != 44:
-        return -1
-    offers = sc.mask & ((<unsigned long long>1 << sc.n_offers) - 1)  # n_offers < 64
-    while offers:
-        credit(sc, fa_lowest_bit(offers), spec, weight)
-        offers &= offers - 1
-    return p
-
-
-cdef Py_ssize_t skip_member(const unsigned char* s, Py_ssize_t n, Py_ssize_t i) noexcept nogil:
-    """``next_member`` for negotiation, which needs no CORS verdict: the next
-    comma outside quotes (``"`` opens one, ``\\`` escapes in it), or n, found
-    by ``memchr``; each byte is searched at most once for each of the three
-    (the comma found is searched for again only once a quoted string has
-    passed it)."""
+cdef Py_ssize_t member_end(const unsigned char* s, Py_ssize_t n, Py_ssize_t i) noexcept nogil:
+    """Where the member at ``i`` ends: the next comma outside quoted strings,
+    or n. Every ``"`` opens a quoted string, in which ``\\`` escapes the next
+    byte (RFC 9110 §5.6.4), so a skipped member never swallows part of the
+    next. Found by ``memchr``: each byte is searched at most once for each of
+    the three (the comma found is searched for again only once a quoted
+    string has passed it)."""
     cdef const unsigned char* found = <const unsigned char*>memchr(s + i, 44, n - i)
     cdef Py_ssize_t end = n if found == NULL else found - s, quote
     while True:
@@ -735,11 +711,149 @@ cdef Py_ssize_t skip_member(const unsigned char* s, Py_ssize_t n, Py_ssize_t i) 
             end = n if found == NULL else found - s
 
 
+cdef bint any_unsafe(const unsigned char* s, Py_ssize_t a, Py_ssize_t b) noexcept nogil:
+    """Whether ``s[a:b]`` holds a CORS-unsafe request-header byte (Fetch)."""
+    cdef Py_ssize_t i
+    for i in range(a, b):
+        if CLASS[s[i]] & C_UNSAFE:
+            return True
+    return False
+
+
+cdef enum:
+    MASK_BITS = 64  # offers told apart in a mask; the rest share its last bit
+
+cdef unsigned long long SHARED_BIT = <unsigned long long>1 << (MASK_BITS - 1)
+
+
+cdef extern from *:
+    """
+    /* A hash of s[a:b] that equal spans under ASCII case folding share: its
+       length and its first and last 8 bytes, each byte with bit 5 set (which
+       folds letters; other bytes may collide, and the look-up compares the
+       bytes anyway). */
+    static inline uint64_t fa_span_hash(const unsigned char *s, Py_ssize_t a, Py_ssize_t b) {
+        uint64_t x = 0, y = 0;
+        Py_ssize_t i, n = b - a;
+        if (n >= 8) {
+            memcpy(&x, s + a, 8);
+            memcpy(&y, s + b - 8, 8);
+        } else {
+            for (i = a; i < b; i++) x = (x << 8) | s[i];
+        }
+        x |= 0x2020202020202020ULL;
+        y |= 0x2020202020202020ULL;
+        x = (x * 0x9E3779B97F4A7C15ULL) ^ (y * 0xBF58476D1CE4E5B9ULL) ^ (uint64_t)n;
+        x ^= x >> 32;  /* the low bits, which pick the slot, from every byte */
+        return (x * 0xD6E8FEB86659FD93ULL) >> 32;
+    }
+    """
+    uint64_t fa_span_hash(const unsigned char* s, Py_ssize_t a, Py_ssize_t b) noexcept nogil
+
+
+cdef inline Slot* find_slot(Scan* sc, const unsigned char* s, Py_ssize_t n, Py_ssize_t a,
+                            Py_ssize_t b) noexcept nogil:
+    """The look-up table's entry for ``s[a:b]``, or NULL."""
+    cdef const Offers* set = sc.set
+    cdef Py_ssize_t i = <Py_ssize_t>(fa_span_hash(s, a, b) & <unsigned long long>set.slot_mask)
+    cdef Slot* slot
+    while True:
+        slot = &set.slots[i]
+        if slot.key == NULL:
+            return NULL
+        if slot.length == b - a and fa_folded_is(s, a, n, slot.key, slot.length):
+            return slot
+        i = (i + 1) & set.slot_mask
+
+
+cdef unsigned long long find_offers(const unsigned char* s, Py_ssize_t n, Py_ssize_t i,
+                                    Scan* sc) noexcept nogil:
+    """The offers the member at ``i`` can match by its type and subtype, by
+    look-up (bit k for offer k, bit 63 for any from the 64th on): a ``*``
+    type, every offer; ``type/*``, those of its type; ``type/subtype``,
+    those of that essence. 0: it matches none, valid or not (rule 10), and
+    negotiation need not read it (``_scan_py.matchable_ranges`` likewise).
+    Where its type and type/subtype end, its non-``*`` parts and its type's
+    number go to ``sc`` for ``scan_member`` (``essence_end`` -1: a ``*``
+    type not followed by ``/*``, which ``scan_member`` reads itself).
+    """
+    cdef Py_ssize_t g, j, k
+    cdef Group* group
+    cdef Slot* slot
+    if s[i] == 42 and not CLASS[s[i + 1]] & C_TCHAR:  # the type '*'
+        if s[i + 1] == 47 and s[i + 2] == 42 and not CLASS[s[i + 3]] & C_TCHAR:
+            sc.type_end, sc.essence_end, sc.parts = i + 1, i + 3, 0
+        else:
+            sc.essence_end = -1
+        return sc.set.all
+    g = sc.set.first_group[s[i]]
+    while g >= 0:  # the offers' types that begin with this byte
+        group = &sc.set.groups[g]
+        j = i + group.length
+        if j < n and s[j] == 47 and fa_folded_is(s, i, n, group.type, group.length):
+            break
+        g = group.next
+    else:
+        return 0
+    sc.type_end, sc.group = j, g
+    if s[j + 1] == 42 and not CLASS[s[j + 2]] & C_TCHAR:  # type/*
+        sc.essence_end, sc.parts = j + 2, 1
+        return group.mask
+    if not in_set(sc.set.sub_firsts, s[j + 1]):  # no offer's subtype begins so
+        return 0
+    k = skip_token(s, j + 1)
+    slot = find_slot(sc, s, n, i, k)
+    if slot == NULL:
+        return 0
+    sc.essence_end, sc.parts = k, 2
+    return slot.mask
+
+
+cdef inline bint in_set(const unsigned long long* bits, unsigned char c) noexcept nogil:
+    """Whether the set of 256 bits ``bits`` holds ``c``."""
+    return (bits[c >> 6] >> (c & 63)) & 1
+
+
+cdef inline bint has_param(const unsigned char* s, Param* p, COffer* o) noexcept nogil:
+    """The range parameter ``p`` is present in offer ``o`` with an equal value (rule 9)."""
+    cdef Py_ssize_t k
+    for k in range(o.n_params):
+        if span_is(s, p.name_start, p.name_end, o.params[k].name, o.params[k].name_len):
+            return value_is(s, p, &o.params[k])
+    return False
+
+
+cdef unsigned long long narrow(const unsigned char* s, Scan* sc, Param* p,
+                               unsigned long long mask) noexcept nogil:
+    """The offers of ``mask`` that have the parameter ``p`` (the shared bit
+    of the 64th offer on is kept: ``score_range`` checks those whole)."""
+    cdef unsigned long long left = mask & ~SHARED_BIT, kept = mask & SHARED_BIT
+    cdef int k
+    while left:
+        k = fa_lowest_bit(left)
+        left &= left - 1
+        if has_param(s, p, &sc.set.offers[k]):
+            kept |= <unsigned long long>1 << k
+    return kept
+
+
+cdef inline void credit(Scan* sc, Py_ssize_t k, long long spec, int weight) noexcept nogil:
+    """Offer ``k`` keeps the weight of its most specific matching range;
+    between equally specific ranges, the higher weight (rule 10)."""
+    cdef unsigned long long bit = <unsigned long long>1 << (k & 63)
+    if not sc.credited[k >> 6] & bit:
+        sc.credited[k >> 6] |= bit
+        sc.weights[k], sc.specs[k] = weight, spec
+    elif spec > sc.specs[k] or (spec == sc.specs[k] and weight > sc.weights[k]):
+        sc.weights[k], sc.specs[k] = weight, spec
+
+
 cdef int scan(const unsigned char* s, Py_ssize_t n, bint strict, Scan* sc) except -1:
     """Scan a whole value; in strict mode the first violation is the only skip.
 
-    Negotiating (``sc.offers`` set), a member that can match no offer is
-    passed over unread (``essence_mask``).
+    Negotiating (``sc.set`` given), a member that can match no offer is
+    passed over unread (``find_offers``) or read no further (``narrow``),
+    and each range is scored as soon as it is read (``score_range``).
     """
     cdef Py_ssize_t i = 0, pos, end
     cdef int code
@@ -747,28 +861,23 @@ cdef int scan(const unsigned char* s, Py_ssize_t n, bint strict, Scan* sc) excep
         i = skip_separators(s, i)
         if i >= n:
             return 0
-        if sc.offers != NULL:
-            sc.mask = essence_mask(s, n, i, sc)
+        if sc.set != NULL:
+            sc.mask = find_offers(s, n, i, sc)
             if sc.mask == 0:
-                i = skip_member(s, n, i)
-                continue
-            pos = quick_member(s, n, sc)
-            if pos >= 0:
-                i = pos
+                i = member_end(s, n, i)
                 continue
         code = scan_member(s, n, i, strict, sc, &pos)
         if code:
-            end = member_end(s, n, i, sc)
-            if sc.offers == NULL:
+            end = member_end(s, n, i)
+            if sc.set == NULL:
                 push_skip(sc, i, end, pos, code)
+                if any_unsafe(s, i, end):
+                    sc.unsafe = True
             if strict:
                 return 0
             i = end
         else:
             i = pos
-            if sc.offers != NULL:
-                score_range(s, sc, &sc.ranges[sc.n_ranges - 1])
-                sc.n_ranges = sc.n_params = 0
 
 
 cdef inline object read_input(object value, const unsigned char** data, Py_ssize_t* length,
@@ -950,14 +1059,9 @@ def parse(value, *, bint strict=False, max_length=_DEFAULT_MAX_LENGTH):
 
 def is_cors_safelisted(value):
     cdef const unsigned char* s
-    cdef Py_ssize_t n, i
+    cdef Py_ssize_t n
     _owner = read_input(value, &s, &n)  # keeps the buffer alive
-    if n > _CORS_MAX_LENGTH:
-        return False
-    for i in range(n):
-        if CLASS[s[i]] & C_UNSAFE:
-            return False
-    return True
+    return n <= _CORS_MAX_LENGTH and not any_unsafe(s, 0, n)
 
 
 # --- negotiation on C structs --------------------------------------------------
@@ -1001,56 +1105,146 @@ cdef inline bint value_is(const unsigned char* s, Param* p, OfferParam* op) noex
     return k == op.value_len
 
 
-cdef bint params_match(const unsigned char* s, Scan* sc, Range* r, COffer* o) noexcept nogil:
-    """Every parameter of range ``r`` present in offer ``o`` and equal."""
-    cdef Py_ssize_t m, k
-    cdef Param* p
-    cdef OfferParam* op
-    for m in range(r.first_param, r.first_param + r.n_params):
-        p = &sc.params[m]
-        op = NULL
-        for k in range(o.n_params):
-            if span_is(s, p.name_start, p.name_end, o.params[k].name, o.params[k].name_len):
-                op = &o.params[k]
-                break
-        if op == NULL or not value_is(s, p, op):
-            return False
-    return True
-
-
 cdef bint range_matches(const unsigned char* s, Scan* sc, Range* r, COffer* o) noexcept nogil:
     """Type and subtype equal or '*'; every range parameter present and equal."""
+    cdef Py_ssize_t m
     if r.parts >= 1 and not span_is(s, r.type_start, r.type_end, o.type, o.type_len):
         return False
     if r.parts == 2 and not span_is(s, r.sub_start, r.sub_end, o.sub, o.sub_len):
         return False
-    return params_match(s, sc, r, o)
+    for m in range(r.first_param, r.first_param + r.n_params):
+        if not has_param(s, &sc.params[m], o):
+            return False
+    return True
 
 
-cdef void score_range(const unsigned char* s, Scan* sc, Range* r) noexcept nogil:
-    """Credit range ``r`` to every offer it matches (rule 10, ``credit``):
-    those of ``sc.mask`` (exact up to the 63rd offer) whose parameters it has."""
-    cdef Py_ssize_t k
+#: The specificity of "type/*" (rule 10): one part not '*', no parameter.
+cdef long long TYPE_ONLY = <long long>1 << 32
+
+
+cdef inline void score_range(const unsigned char* s, Scan* sc, Range* r) noexcept nogil:
+    """Credit range ``r`` (rule 10): a wildcard without parameters is kept
+    aside for its type's offers or for all (``decided``, ``best_offer``);
+    any other range is credited to the offers of ``sc.mask``, which
+    ``narrow`` left with its parameters (from the 64th offer on, each is
+    checked whole)."""
     cdef long long spec = (<long long>r.parts << 32) | r.n_params
-    cdef bint matches
-    for k in range(sc.n_offers):
-        if k < MASK_BITS - 1:
-            matches = (sc.mask >> k) & 1 and params_match(s, sc, r, &sc.offers[k])
+    cdef unsigned long long left = sc.mask & ~SHARED_BIT
+    cdef Py_ssize_t k
+    if r.n_params == 0 and r.parts < 2:
+        sc.aside = True
+        if r.parts == 0:
+            if r.weight > sc.any_weight:
+                sc.any_weight = r.weight
+        elif r.weight > sc.group_weights[sc.group]:
+            sc.typed += sc.group_weights[sc.group] < 0
+            sc.group_weights[sc.group] = r.weight
+        return
+    while left:
+        k = fa_lowest_bit(left)
+        left &= left - 1
+        credit(sc, k, spec, r.weight)
+    if sc.mask & SHARED_BIT:
+        for k in range(MASK_BITS - 1, sc.set.n):
+            if range_matches(s, sc, r, &sc.set.offers[k]):
+                credit(sc, k, spec, r.weight)
+
+
+cdef inline long long decided(Scan* sc, Py_ssize_t k, int* weight) noexcept nogil:
+    """Offer ``k``'s weight (in ``weight``) and the specificity of the range
+    that decides it, -1 for none: its most specific matching range, the
+    wildcards kept aside (``type/*``, then ``*/*``) among them; between
+    equally specific ranges, the higher weight (rule 10)."""
+    cdef long long spec = -1
+    cdef int found = 0, wild
+    if sc.credited[k >> 6] >> (k & 63) & 1:
+        found, spec = sc.weights[k], sc.specs[k]
+    wild = sc.group_weights[sc.set.offers[k].group]
+    if wild >= 0 and (TYPE_ONLY > spec or (TYPE_ONLY == spec and wild > found)):
+        found, spec = wild, TYPE_ONLY
+    if sc.any_weight >= 0 and (0 > spec or (0 == spec and sc.any_weight > found)):
+        found, spec = sc.any_weight, 0
+    weight[0] = found
+    return spec
+
+
+cdef inline Py_ssize_t first_free(Scan* sc, const Py_ssize_t* order, Py_ssize_t count,
+                                  bint no_type_weight) noexcept nogil:
+    """The first offer of ``order`` that no range was credited to (and, with
+    ``no_type_weight``, whose type no ``type/*`` range names), or -1."""
+    cdef Py_ssize_t i, k
+    for i in range(count):
+        k = order[i]
+        if sc.credited[k >> 6] >> (k & 63) & 1:
+            continue
+        if no_type_weight and sc.group_weights[sc.set.offers[k].group] >= 0:
+            continue
+        return k
+    return -1
+
+
+cdef Py_ssize_t best_offer(Scan* sc) noexcept nogil:
+    """Index of the best acceptable offer (rules 11 and 15), -1 if none: the
+    highest score (weight x qs), then the more specific deciding range, then
+    server order. Only the offers a range was credited to are read one by
+    one; of those only a wildcard reaches, the first that the wildcard's
+    order prefers (``Offers.order``) stands for all, as they tie."""
+    cdef const Offers* set = sc.set
+    cdef Py_ssize_t best = -1, g, k, w
+    cdef long long score, best_score = 0, spec, best_spec = -1
+    cdef unsigned long long bits
+    cdef int weight
+    for w in range((set.n + 63) >> 6):  # the offers credited, in server order
+        bits = sc.credited[w]
+        while bits:
+            k = (w << 6) + fa_lowest_bit(bits)
+            bits &= bits - 1
+            spec = decided(sc, k, &weight)
+            score = <long long>weight * set.offers[k].qs  # rule 15
+            if score > best_score or (score == best_score and score > 0 and spec > best_spec):
+                best, best_score, best_spec = k, score, spec
+    if not sc.aside:
+        return best
+    for g in range(-1, set.n_groups):  # "*/*", then each type's wildcard
+        if g < 0:  # for the offers of the types no "type/*" names
+            if sc.any_weight < 0 or sc.typed == set.n_groups:
+                continue
+            k = first_free(sc, set.order, set.n, True)
+            weight, spec = sc.any_weight, 0
+        elif sc.group_weights[g] >= 0:
+            k = first_free(sc, set.group_order + set.groups[g].start, set.groups[g].count, False)
+            weight, spec = sc.group_weights[g], TYPE_ONLY
         else:
-            matches = (sc.mask >> (MASK_BITS - 1)) & 1 and range_matches(s, sc, r, &sc.offers[k])
-        if matches:
-            credit(sc, k, spec, r.weight)
+            continue
+        if k < 0:
+            continue
+        score = <long long>weight * set.offers[k].qs
+        if score > best_score or (score == best_score and score > 0 and (
+            spec > best_spec or (spec == best_spec and k < best)
+        )):
+            best, best_score, best_spec = k, score, spec
+    return best
 
 
-cdef int* scratch(Py_ssize_t n, long long** specs) except NULL:
-    """Per-call weight and specificity arrays for more than SMALL offers."""
-    cdef int* weights = <int*>PyMem_Malloc(n * sizeof(int))
-    specs[0] = <long long*>PyMem_Malloc(n * sizeof(long long))
-    if weights == NULL or specs[0] == NULL:
-        PyMem_Free(weights)
-        PyMem_Free(specs[0])
-        raise MemoryError()
-    return weights
+cdef int negotiating(Scan* sc, const Offers* set) except -1:
+    """Set ``sc`` up to score a value against the offers ``set``: none
+    credited, no wildcard; per-call arrays on the stack up to ``ON_STACK``
+    offers."""
+    cdef Py_ssize_t k, words = (set.n + 63) >> 6
+    sc.set = set
+    if set.n > ON_STACK:
+        sc.weights = <int*>PyMem_Malloc(2 * set.n * sizeof(int))
+        sc.specs = <long long*>PyMem_Malloc(set.n * sizeof(long long))
+        sc.credited = <unsigned long long*>PyMem_Malloc(words * sizeof(unsigned long long))
+        if sc.weights == NULL or sc.specs == NULL or sc.credited == NULL:
+            raise MemoryError()  # scan_free frees what was allocated
+        sc.group_weights = sc.weights + set.n
+    for k in range(words):
+        sc.credited[k] = 0
+    for k in range(set.n_groups):
+        sc.group_weights[k] = -1
+    sc.any_weight, sc.typed, sc.aside = -1, 0, False
+    return 0
 
 
 #: Where threads run at once (``_limits.THREADS_AT_ONCE``), a negotiator
@@ -1127,6 +1321,19 @@ cdef class _CachedOffers:
         return (made, ())
 
 
+cdef int add_slot(Slot* slots, Py_ssize_t slot_mask, str key, unsigned long long mask,
+                  list keep) except -1:
+    """Put ``key`` (lower-case) in a look-up table, in the first free slot of
+    those ``find_slot`` probes for it."""
+    cdef Py_ssize_t length
+    cdef const unsigned char* text = hold(keep, key, &length)
+    cdef Py_ssize_t i = <Py_ssize_t>(fa_span_hash(text, 0, length) & <unsigned long long>slot_mask)
+    while slots[i].key != NULL:
+        i = (i + 1) & slot_mask
+    slots[i].key, slots[i].length, slots[i].mask = text, length, mask
+    return 0
+
+
 cdef class Negotiator(_CachedOffers):
     # The first lines are the constructor's signature for ``inspect`` (CPython
     # reads a type's ``__text_signature__`` from them); names resolve here.
@@ -1141,49 +1348,46 @@ Offers parsed once; the best of them for each request's Accept value.
     """
 
     cdef tuple _values                   # the offers' media types (what choose returns)
-    cdef COffer* _offers
-    cdef Py_ssize_t* _heads              # the first offer of each distinct type
-    cdef Py_ssize_t _n_heads
+    cdef Offers _set
 
     def __cinit__(self, offers, *, cache_size=_DEFAULT_CACHE_SIZE, max_length=_DEFAULT_MAX_LENGTH):
-        cdef Py_ssize_t i, k
+        cdef Py_ssize_t i, k, n, size = 8
         cdef COffer* o
-        cdef COffer* head
+        cdef Offers* set = &self._set
         items = _offers_tuple(offers, "offers")
         parsed = _parse_offers(items)
         self._set_limits(cache_size, max_length)
         self._items = items
-        self._n = len(parsed)
+        self._n = n = len(parsed)
         self._values = tuple([offer.value for offer in parsed])
         self._absent = _absent_choice(parsed)
         self._keep = []
-        self._offers = <COffer*>PyMem_Malloc(max(self._n, 1) * sizeof(COffer))
-        self._heads = <Py_ssize_t*>PyMem_Malloc(max(self._n, 1) * sizeof(Py_ssize_t))
-        if self._offers == NULL or self._heads == NULL:
-            self._n = 0
+        set.offers = <COffer*>PyMem_Malloc(max(n, 1) * sizeof(COffer))
+        if set.offers == NULL:
             raise MemoryError()
         # Zeroed first: __dealloc__ frees what a __cinit__ cut short allocated.
-        memset(self._offers, 0, max(self._n, 1) * sizeof(COffer))
-        for i in range(self._n):
+        memset(set.offers, 0, max(n, 1) * sizeof(COffer))
+        set.n = n
+        set.all = ~(<unsigned long long>0) if n >= MASK_BITS else (<unsigned long long>1 << n) - 1
+        groups = {}  # type -> the indexes of its offers, in server order
+        masks = {}  # "type/subtype" -> the mask of its offers
+        for i in range(n):
             offer = parsed[i]
-            o = &self._offers[i]
+            o = &set.offers[i]
             o.qs = offer.qs
             o.type = hold(self._keep, offer.type, &o.type_len)
             o.sub = hold(self._keep, offer.subtype, &o.sub_len)
-            o.bit = <unsigned long long>1 << (i if i < MASK_BITS - 1 else MASK_BITS - 1)
-            o.next_same = -1
-            for k in range(self._n_heads):
-                if parsed[self._heads[k]].type == offer.type:  # link it after its type's last
-                    head = &self._offers[self._heads[k]]
-                    head.type_mask |= o.bit
-                    while head.next_same >= 0:
-                        head = &self._offers[head.next_same]
-                    head.next_same = i
-                    break
+            o.bit = <unsigned long long>1 << min(i, MASK_BITS - 1)
+            members = groups.setdefault(offer.type, [])
+            if not members:
+                o.group = len(groups) - 1
             else:
-                self._heads[self._n_heads] = i
-                self._n_heads += 1
-                o.type_mask = o.bit
+                o.group = set.offers[members[0]].group
+            members.append(i)
+            key = f"{offer.type}/{offer.subtype}"
+            masks[key] = masks.get(key, 0) | o.bit
+            for c in {ord(offer.subtype[0]), ord(offer.subtype[0].upper())}:
+                set.sub_firsts[c >> 6] |= <unsigned long long>1 << (c & 63)
             o.params = <OfferParam*>PyMem_Malloc(max(len(offer.params), 1) * sizeof(OfferParam))
             if o.params == NULL:
                 raise MemoryError()
@@ -1192,14 +1396,53 @@ Offers parsed once; the best of them for each request's Accept value.
                 o.params[k].value = hold(self._keep, val, &o.params[k].value_len)
                 o.params[k].fold = name == "charset"
                 o.n_params = k + 1
+        # The order a wildcard prefers: the higher qs first, then server order.
+        preferred = sorted(range(n), key=lambda i: (-parsed[i].qs, i))
+        place = {index: i for i, index in enumerate(preferred)}
+        set.order = <Py_ssize_t*>PyMem_Malloc(max(n, 1) * sizeof(Py_ssize_t))
+        set.group_order = <Py_ssize_t*>PyMem_Malloc(max(n, 1) * sizeof(Py_ssize_t))
+        set.groups = <Group*>PyMem_Malloc(max(len(groups), 1) * sizeof(Group))
+        if set.order == NULL or set.group_order == NULL or set.groups == NULL:
+            raise MemoryError()
+        set.n_groups = len(groups)
+        for i in range(n):
+            set.order[i] = preferred[i]
+        for c in range(256):
+            set.first_group[c] = -1
+        i = n
+        for k, (type_, members) in reversed(list(enumerate(groups.items()))):  # chains in order
+            set.groups[k].type = hold(self._keep, type_, &set.groups[k].length)
+            set.groups[k].mask = 0
+            set.groups[k].count = len(members)
+            i -= len(members)
+            set.groups[k].start = i
+            for offset, index in enumerate(sorted(members, key=place.__getitem__)):
+                set.group_order[i + offset] = index
+                set.groups[k].mask |= set.offers[index].bit
+            set.groups[k].next = -1
+            for c in {ord(type_[0]), ord(type_[0].upper())}:
+                set.groups[k].next = set.first_group[c]
+                set.first_group[c] = k
+        while size < 2 * len(masks):  # at most half full: look-ups end soon
+            size *= 2
+        set.slots = <Slot*>PyMem_Malloc(size * sizeof(Slot))
+        if set.slots == NULL:
+            raise MemoryError()
+        memset(set.slots, 0, size * sizeof(Slot))
+        set.slot_mask = size - 1
+        for key, mask in masks.items():
+            add_slot(set.slots, set.slot_mask, key, mask, self._keep)
 
     def __dealloc__(self):
         cdef Py_ssize_t i
-        if self._offers != NULL:
-            for i in range(self._n):
-                PyMem_Free(self._offers[i].params)
-        PyMem_Free(self._offers)
-        PyMem_Free(self._heads)
+        if self._set.offers != NULL:
+            for i in range(self._set.n):
+                PyMem_Free(self._set.offers[i].params)
+        PyMem_Free(self._set.offers)
+        PyMem_Free(self._set.groups)
+        PyMem_Free(self._set.order)
+        PyMem_Free(self._set.group_order)
+        PyMem_Free(self._set.slots)
 
     @property
     def offers(self):
@@ -1211,51 +1454,29 @@ Offers parsed once; the best of them for each request's Accept value.
         """The offers' media types, in server order (a pair gives its first)."""
         return self._values
 
-    cdef int _score(self, value, int* weights, long long* specs) except -1:
-        """Each offer's weight and specificity for ``value`` (not None)."""
+    cdef int _score(self, value, Scan* sc) except -1:
+        """Scan ``value`` (not None) into ``sc`` (made by ``scan_init``; the
+        caller frees it): the ranges credited to the offers, the wildcards
+        kept aside (``decided``, ``best_offer``)."""
         cdef const unsigned char* s
-        cdef Py_ssize_t n, i
-        cdef Scan sc
+        cdef Py_ssize_t n
         _owner = read_input(value, &s, &n)  # keeps the buffer alive
         check_length(value, n, self._limit)
-        for i in range(self._n):
-            weights[i], specs[i] = 0, -1
-        scan_init(&sc)
-        sc.offers, sc.n_offers = self._offers, self._n
-        sc.heads, sc.n_heads = self._heads, self._n_heads
-        sc.weights, sc.specs = weights, specs
-        try:
-            scan(s, n, False, &sc)
-        finally:
-            scan_free(&sc)
+        negotiating(sc, &self._set)
+        scan(s, n, False, sc)
         return 0
 
     cdef Py_ssize_t _compute(self, value) except -2:
         """Index of the best acceptable offer (rules 11 and 15), -1 if none."""
-        cdef int small_weights[SMALL]
-        cdef long long small_specs[SMALL]
-        cdef int* weights = small_weights
-        cdef long long* specs = small_specs
-        cdef Py_ssize_t i, best = -1
-        cdef long long score, best_score = 0
-        cdef long long best_spec = -1
+        cdef Scan sc
         if value is None:
             return self._absent
-        if self._n > SMALL:
-            weights = scratch(self._n, &specs)
+        scan_init(&sc)
         try:
-            self._score(value, weights, specs)
-            for i in range(self._n):
-                score = <long long>weights[i] * self._offers[i].qs  # rule 15
-                if score > best_score or (
-                    score == best_score and score > 0 and specs[i] > best_spec
-                ):
-                    best, best_score, best_spec = i, score, specs[i]
-            return best
+            self._score(value, &sc)
+            return best_offer(&sc)
         finally:
-            if weights != small_weights:
-                PyMem_Free(weights)
-                PyMem_Free(specs)
+            scan_free(&sc)
 
     cpdef Py_ssize_t choose_index(self, value) except -2:
         return self._index(value)
@@ -1265,28 +1486,25 @@ Offers parsed once; the best of them for each request's Accept value.
         return default if index < 0 else self._values[index]
 
     def rank(self, value):
-        cdef int small_weights[SMALL]
-        cdef long long small_specs[SMALL]
-        cdef int* weights = small_weights
-        cdef long long* specs = small_specs
+        cdef Scan sc
         cdef Py_ssize_t i
+        cdef int weight
+        cdef long long spec
+        cdef COffer* offers = self._set.offers
         if value is None:  # every offer at q=1: its score is its qs
-            scored = sorted(
-                [(-1000 * self._offers[i].qs, 0, i) for i in range(self._n) if self._offers[i].qs > 0]
-            )
+            scored = sorted([(-1000 * offers[i].qs, 0, i) for i in range(self._n) if offers[i].qs > 0])
         else:
-            if self._n > SMALL:
-                weights = scratch(self._n, &specs)
+            scored = []
+            scan_init(&sc)
             try:
-                self._score(value, weights, specs)
-                scored = sorted(
-                    [(-<long long>weights[i] * self._offers[i].qs, -specs[i], i)
-                     for i in range(self._n) if weights[i] * self._offers[i].qs > 0]
-                )
+                self._score(value, &sc)
+                for i in range(self._n):
+                    spec = decided(&sc, i, &weight)
+                    if weight * offers[i].qs > 0:
+                        scored.append((-<long long>weight * offers[i].qs, -spec, i))
             finally:
-                if weights != small_weights:
-                    PyMem_Free(weights)
-                    PyMem_Free(specs)
+                scan_free(&sc)
+            scored.sort()
         return [(self._values[i], -score / 1_000_000) for score, _, i in scored]
 
 
@@ -1513,7 +1731,7 @@ cdef int scan_items(const unsigned char* s, Py_ssize_t n, bint strict, int gramm
             return 0
         code = scan_item(s, n, i, grammar, &name_end, &pos, &weight)
         if code:
-            end = member_end(s, n, i, sc)
+            end = member_end(s, n, i)
             push_skip(sc, i, end, pos, code)
             if strict:
                 return 0
@@ -1540,7 +1758,6 @@ cdef Py_ssize_t best_coding(const unsigned char* s, Py_ssize_t n, CListOffer* of
     """
     cdef Py_ssize_t i = 0, k, pos, name_end, best = -1
     cdef int code, w, star = -1, lowest = 1000, best_weight = 0, best_source = -1, source
-    cdef bint unsafe = False
     cdef CListOffer* o
     for k in range(n_offers):
         own[k] = -1
@@ -1550,7 +1767,7 @@ cdef Py_ssize_t best_coding(const unsigned char* s, Py_ssize_t n, CListOffer* of
             break
         code = scan_item(s, n, i, CODING_GRAMMAR, &name_end, &pos, &w)
         if code:
-            i = next_member(s, n, i, &unsafe)
+            i = member_end(s, n, i)
             continue
         if 0 < w < lowest:
             lowest = w
@@ -1660,7 +1877,6 @@ cdef Py_ssize_t best_language(const unsigned char* s, Py_ssize_t n, CListOffer* 
     cdef Py_ssize_t i = 0, k, pos, name_end, best = -1
     cdef int code, w
     cdef long long key
-    cdef bint unsafe = False
     for k in range(n_tags):
         keys[2 * k] = -1
     while True:
@@ -1669,7 +1885,7 @@ cdef Py_ssize_t best_language(const unsigned char* s, Py_ssize_t n, CListOffer* 
             break
         code = scan_item(s, n, i, LANGUAGE_GRAMMAR, &name_end, &pos, &w)
         if code:
-            i = next_member(s, n, i, &unsafe)
+            i = member_end(s, n, i)
             continue
         for k in range(n_tags):
             if s[i] == 42:
