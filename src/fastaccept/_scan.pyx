@@ -929,11 +929,18 @@ cdef inline int check_length(object value, Py_ssize_t n, Py_ssize_t limit) excep
     return 0
 
 
+#: Where threads run at once (``_limits.THREADS_AT_ONCE``): a negotiator
+#: keeps a value cache per thread, the one-call forms their state too, and
+#: parse makes its own token strings (so no thread shares their counts).
+cdef bint THREADS_AT_ONCE = _THREADS_AT_ONCE
+
 # Lower-case token strings in a small fixed table: the same few tokens (text,
 # html, application, q...) recur in every header, and a hit returns the
 # existing str instead of decoding and lower-casing a new one. Filled at import
 # from BROWSER_DEFAULTS and common types (``LEARNING``), read only after: at
-# most TOKEN_SLOTS strings of at most TOKEN_MAX characters. No result is cached.
+# most TOKEN_SLOTS strings of at most TOKEN_MAX characters. No result is
+# cached. Not used where threads run at once: each hit would write a count
+# that all threads share.
 cdef enum:
     TOKEN_SLOTS = 1024
     TOKEN_MAX = 32
@@ -949,7 +956,7 @@ cdef str token_text(const unsigned char* s, Py_ssize_t a, Py_ssize_t b):
     cdef unsigned char lowered[TOKEN_MAX]
     cdef PyObject* slot
     cdef str text
-    if n > TOKEN_MAX:
+    if n > TOKEN_MAX or THREADS_AT_ONCE:
         return PyUnicode_DecodeLatin1(<const char*>s + a, n, NULL).lower()
     for i in range(n):
         lowered[i] = LOWER[s[a + i]]
@@ -1245,11 +1252,6 @@ cdef int negotiating(Scan* sc, const Offers* set) except -1:
         sc.group_weights[k] = -1
     sc.any_weight, sc.typed, sc.aside = -1, 0, False
     return 0
-
-
-#: Where threads run at once (``_limits.THREADS_AT_ONCE``), a negotiator
-#: keeps a value cache per thread, and the one-call forms their state too.
-cdef bint THREADS_AT_ONCE = _THREADS_AT_ONCE
 
 
 cdef class _CachedOffers:

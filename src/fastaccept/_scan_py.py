@@ -470,7 +470,7 @@ def negotiate(
     then the first. A present value that accepts none gives ``default`` (answer
     406, or send a default representation); qs=0 is never chosen. A wildcard or
     malformed offer raises ``ValueError``. Each distinct offers list is parsed
-    once and recent values are cached.
+    once (docs/api.md, "The value cache": which engine also keeps values).
     """
     if type(offers) is list:  # the common cases without offers_tuple's checks
         items = tuple(offers)
@@ -841,8 +841,8 @@ def negotiate_encoding(
     empty, or has no valid member, accepts ``identity`` only. When no coding is
     acceptable: ``default`` (answer 406, or send identity anyway). ``*`` or a
     coding that is not a token raises ``ValueError``. Each distinct codings
-    list is validated once; recent values may be cached (a short value is
-    scanned again: that is as quick as looking it up).
+    list is validated once (docs/api.md, "The value cache": which engine also
+    keeps values).
     """
     return _negotiate_list(EncodingNegotiator, value, codings, default, max_length)
 
@@ -889,7 +889,7 @@ def negotiate_language(
     ``en-US, en;q=0.5, de;q=0.8`` gives ``de`` from ``[en, de]``. ``None``
     (header absent): the first tag. A present value that accepts none gives
     ``default``. ``*`` or a malformed tag raises ``ValueError``. Each distinct
-    tags list is validated once; recent values may be cached (a short value is
-    scanned again: that is as quick as looking it up).
+    tags list is validated once (docs/api.md, "The value cache": which engine
+    also keeps values).
     """
     return _negotiate_list(LanguageNegotiator, value, tags, default, max_length)
