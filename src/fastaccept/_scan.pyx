@@ -1380,12 +1380,7 @@ Offers parsed once; the best of them for each request's Accept value.
             o.type = hold(self._keep, offer.type, &o.type_len)
             o.sub = hold(self._keep, offer.subtype, &o.sub_len)
             o.bit = <unsigned long long>1 << min(i, MASK_BITS - 1)
-            members = groups.setdefault(offer.type, [])
-            if not members:
-                o.group = len(groups) - 1
-            else:
-                o.group = set.offers[members[0]].group
-            members.append(i)
+            groups.setdefault(offer.type, []).append(i)
             key = f"{offer.type}/{offer.subtype}"
             masks[key] = masks.get(key, 0) | o.bit
             for c in {ord(offer.subtype[0]), ord(offer.subtype[0].upper())}:
@@ -1411,17 +1406,17 @@ Offers parsed once; the best of them for each request's Accept value.
             set.order[i] = preferred[i]
         for c in range(256):
             set.first_group[c] = -1
-        i = n
-        for k, (type_, members) in reversed(list(enumerate(groups.items()))):  # chains in order
+        i = 0
+        for k, (type_, members) in enumerate(groups.items()):
             set.groups[k].type = hold(self._keep, type_, &set.groups[k].length)
             set.groups[k].mask = 0
-            set.groups[k].count = len(members)
-            i -= len(members)
-            set.groups[k].start = i
-            for offset, index in enumerate(sorted(members, key=place.__getitem__)):
-                set.group_order[i + offset] = index
+            set.groups[k].start, set.groups[k].count = i, len(members)
+            for index in sorted(members, key=place.__getitem__):
+                set.offers[index].group = k
                 set.groups[k].mask |= set.offers[index].bit
-            set.groups[k].next = -1
+                set.group_order[i] = index
+                i += 1
+        for k, type_ in reversed(list(enumerate(groups))):  # each chain in server order
             for c in {ord(type_[0]), ord(type_[0].upper())}:
                 set.groups[k].next = set.first_group[c]
                 set.first_group[c] = k
@@ -2202,7 +2197,8 @@ for _name, _doc in _DOCS.items():
 
 
 # Fill the token table with the tokens real clients send most; it is read
-# only from here on.
-for _value in (*_BROWSER_DEFAULTS.values(), _COMMON_TYPES):
-    parse(_value)
+# only from here on (and not at all where threads run at once).
+if not THREADS_AT_ONCE:
+    for _value in (*_BROWSER_DEFAULTS.values(), _COMMON_TYPES):
+        parse(_value)
 LEARNING = False
