@@ -8,6 +8,7 @@ the differential tests hold the two to that. Input is read in place: a
 against the C structs, so it creates no Python object per media range.
 """
 
+cimport cython
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize, PyBytes_GET_SIZE
 from cpython.mem cimport PyMem_Free, PyMem_Malloc, PyMem_Realloc
 from cpython.object cimport PyObject, PyTypeObject
@@ -880,8 +881,12 @@ cdef int scan(const unsigned char* s, Py_ssize_t n, bint strict, Scan* sc) excep
             i = pos
 
 
+#: The field name of Accept, for errors (the list headers name their own).
+cdef str ACCEPT = _ACCEPT
+
+
 cdef inline object read_input(object value, const unsigned char** data, Py_ssize_t* length,
-                              str field=_ACCEPT):
+                              str field=ACCEPT):
     """Point ``data`` at the value's bytes; return the object that owns them.
 
     The buffer is always NUL-terminated (``data[length] == 0``): a one-byte-kind
@@ -923,9 +928,10 @@ cdef Py_ssize_t as_limit(object max_length) except -2:
     return _checked_max_length(max_length)
 
 
-cdef inline int check_length(object value, Py_ssize_t n, Py_ssize_t limit) except -1:
+cdef inline int check_length(object value, Py_ssize_t n, Py_ssize_t limit,
+                             str field) except -1:
     if n > limit:
-        raise _too_long(_coerce_value(value), n, limit)
+        raise _too_long(_coerce_value(value, field), n, limit, field)
     return 0
 
 
@@ -1013,34 +1019,41 @@ cdef inline object new_range(str type_, str subtype, tuple params, int weight):
     return result
 
 
+cdef object skipped_members(Scan* sc, object value, bint strict, str field):
+    """The members a scan skipped, as ``SkippedMember``s; in strict mode the
+    error of the first (the only one) is raised instead."""
+    cdef Py_ssize_t i
+    cdef Skip* sk
+    if not sc.n_skips:
+        return ()
+    coerced = _coerce_value(value, field)
+    original = _as_header_text(coerced)[0]
+    if strict:
+        sk = &sc.skips[0]
+        raise _AcceptError(_reason(sk.code, original, sk.pos), coerced, sk.pos, field)
+    skipped = []
+    for i in range(sc.n_skips):
+        sk = &sc.skips[i]
+        skipped.append(_SkippedMember(
+            sk.start, sk.end, original[sk.start:sk.end].rstrip(" \t"),
+            sk.pos, _reason(sk.code, original, sk.pos)))
+    return skipped
+
+
 def parse(value, *, bint strict=False, max_length=_DEFAULT_MAX_LENGTH):
     cdef const unsigned char* s
     cdef Py_ssize_t n, i, m
     cdef Scan sc
     cdef Range* r
-    cdef Skip* sk
     cdef Py_ssize_t limit = as_limit(max_length)
     if value is None:
         return _ABSENT
     _owner = read_input(value, &s, &n)  # keeps the buffer alive
-    check_length(value, n, limit)
+    check_length(value, n, limit, ACCEPT)
     scan_init(&sc)
     try:
         scan(s, n, strict, &sc)
-        if sc.n_skips:
-            coerced = _coerce_value(value)
-            original = _as_header_text(coerced)[0]
-            if strict:
-                sk = &sc.skips[0]
-                raise _AcceptError(_reason(sk.code, original, sk.pos), coerced, sk.pos)
-            skipped = []
-            for i in range(sc.n_skips):
-                sk = &sc.skips[i]
-                skipped.append(_SkippedMember(
-                    sk.start, sk.end, original[sk.start:sk.end].rstrip(" \t"),
-                    sk.pos, _reason(sk.code, original, sk.pos)))
-        else:
-            skipped = ()
+        skipped = skipped_members(&sc, value, strict, ACCEPT)
         ranges = PyTuple_New(sc.n_ranges)
         for i in range(sc.n_ranges):
             r = &sc.ranges[i]
@@ -1458,7 +1471,7 @@ Offers parsed once; the best of them for each request's Accept value.
         cdef const unsigned char* s
         cdef Py_ssize_t n
         _owner = read_input(value, &s, &n)  # keeps the buffer alive
-        check_length(value, n, self._limit)
+        check_length(value, n, self._limit, ACCEPT)
         negotiating(sc, &self._set)
         scan(s, n, False, sc)
         return 0
@@ -1507,24 +1520,8 @@ Offers parsed once; the best of them for each request's Accept value.
 
 # --- the one-call forms --------------------------------------------------------
 
-cdef dict _kept = {}
-#: (offers object, max_length, its items, Negotiator) of the last call: a server
-#: passes the same offers list every time, so this skips building a key.
-cdef tuple _NO_LAST = (None, None, (), None)
-cdef tuple _last = _NO_LAST
-#: Where threads run at once, each thread's own registry and shortcut
-#: (``.kept``, ``.last``).
+#: Where threads run at once, each thread's own ``Kept`` of each one-call form.
 cdef object _per_thread = _thread_local()
-
-
-cdef dict thread_registry(str name):
-    """This thread's registry ``name`` of kept negotiators (``THREADS_AT_ONCE``)."""
-    try:
-        return getattr(_per_thread, name)
-    except AttributeError:
-        kept = {}
-        setattr(_per_thread, name, kept)
-        return kept
 
 
 cdef bint same_items(object offers, tuple items):
@@ -1552,69 +1549,84 @@ cdef inline tuple offers_items(object offers, str noun):
     return _offers_tuple(offers, noun)
 
 
-cdef object kept_in(dict kept, object cls, tuple items, object max_length):
-    """The negotiator of ``cls`` kept in ``kept`` for these offers.
+@cython.final
+cdef class Kept:
+    """A one-call form's negotiators, kept by ``_limits.kept_negotiator``'s
+    policy and remembering no values (``_limits.COMPILED_VALUES_KEPT``), and
+    its last call's (offers, max_length, their tuple, negotiator): a server
+    passes the same offers every time, so no key is built for them. Where
+    threads run at once, each thread has its own (``own``)."""
 
-    A kept one is looked up here, compiled; the policy for a new one (and for
-    unhashable offers) is ``_limits.kept_negotiator``'s, and so is the check of
-    ``max_length``, first. Kept negotiators remember no values
-    (``_limits.COMPILED_VALUES_KEPT``).
-    """
-    if max_length is not DEFAULT_MAX_LENGTH:
-        max_length = _checked_max_length(max_length)
-    try:
-        found = kept.get((items, max_length))
-    except TypeError:
-        found = None
-    if found is None:
-        found = _kept_negotiator(kept, cls, items, max_length, _COMPILED_VALUES_KEPT)
-    return found
-
-
-cdef Negotiator kept_negotiator(tuple items, object max_length):
-    """The Negotiator ``negotiate``/``quality`` keep for these offers."""
-    return <Negotiator>kept_in(
-        thread_registry("kept") if THREADS_AT_ONCE else _kept, Negotiator, items, max_length)
-
-
-def negotiate(value, offers, *, default=None, max_length=_DEFAULT_MAX_LENGTH):
-    global _last
+    cdef object make                     # what makes a negotiator for offers
+    cdef str noun, name                  # the offers' name; this thread's attribute
+    cdef dict negotiators
     cdef tuple last
-    cdef tuple items
-    cdef Negotiator negotiator
+
+    def __init__(self, make, str noun, str name):
+        self.make, self.noun, self.name = make, noun, name
+        self.negotiators, self.last = {}, (None, None, (), None)
+
+    cdef Kept own(self):
+        """This thread's own ``Kept`` (where threads run at once)."""
+        found = getattr(_per_thread, self.name, None)
+        if found is None:
+            found = Kept(self.make, self.noun, self.name)
+            setattr(_per_thread, self.name, found)
+        return <Kept>found
+
+    cdef _CachedOffers negotiator(self, tuple items, object max_length):
+        """The negotiator kept for these offers, looked up here; a new one
+        (or one for unhashable offers) by ``_limits.kept_negotiator``, which
+        checks ``max_length`` first."""
+        if max_length is not DEFAULT_MAX_LENGTH:
+            max_length = _checked_max_length(max_length)
+        try:
+            found = self.negotiators.get((items, max_length))
+        except TypeError:
+            found = None
+        if found is None:
+            found = _kept_negotiator(
+                self.negotiators, self.make, items, max_length, _COMPILED_VALUES_KEPT)
+        return <_CachedOffers>found
+
+    cdef tuple remember(self, object offers, object max_length):
+        """The state of a call with other offers than the last: (offers,
+        max_length, their tuple, their negotiator), kept as the last."""
+        items = offers_items(offers, self.noun)
+        self.last = (offers, max_length, items, self.negotiator(items, max_length))
+        return self.last
+
+
+cdef inline object one_call(Kept kept, value, offers, default, max_length):
+    """A one-call form: the negotiator kept for these offers chooses (the last
+    call's without a look-up); the answer is this call's own offer (a (media
+    type, qs) pair: its media type)."""
     cdef Py_ssize_t index
+    cdef tuple last
     if THREADS_AT_ONCE:
-        last = getattr(_per_thread, "last", _NO_LAST)
-    else:
-        last = _last
-    if offers is last[0] and max_length is last[1] and same_items(offers, <tuple>last[2]):
-        items, negotiator = <tuple>last[2], <Negotiator>last[3]
-    else:
-        items = offers_items(offers, "offers")
-        negotiator = kept_negotiator(items, max_length)
-        last = (offers, max_length, items, negotiator)
-        if THREADS_AT_ONCE:
-            _per_thread.last = last
-        else:
-            _last = last
-    index = negotiator._compute(value)
+        kept = kept.own()
+    last = kept.last
+    if not (offers is last[0] and max_length is last[1] and same_items(offers, <tuple>last[2])):
+        last = kept.remember(offers, max_length)
+    index = (<_CachedOffers>last[3])._compute(value)
     if index < 0:
         return default
-    offer = items[index]  # this call's own object, not the kept Negotiator's
+    offer = (<tuple>last[2])[index]
     return offer[0] if type(offer) is tuple else offer
 
 
-#: ``quality``: the Negotiator of each recent (media type, max_length), made by
-#: ``_types.media_type_negotiator`` (per thread without the GIL, as ``_kept``).
-cdef dict _kept_media_types = {}
-cdef object MEDIA_TYPE_NEGOTIATOR = _partial(_media_type_negotiator, Negotiator)
+cdef Kept NEGOTIATE = Kept(Negotiator, "offers", "negotiate")
+#: ``quality``'s Negotiators, one for each recent (media type, max_length).
+cdef Kept QUALITY = Kept(_partial(_media_type_negotiator, Negotiator), "media_type", "quality")
+
+
+def negotiate(value, offers, *, default=None, max_length=_DEFAULT_MAX_LENGTH):
+    return one_call(NEGOTIATE, value, offers, default, max_length)
 
 
 def quality(value, media_type, *, max_length=_DEFAULT_MAX_LENGTH):
-    negotiator = <Negotiator>kept_in(
-        thread_registry("kept_media_types") if THREADS_AT_ONCE else _kept_media_types,
-        MEDIA_TYPE_NEGOTIATOR, (media_type,), max_length)
-    ranked = negotiator.rank(value)
+    cdef Kept kept = QUALITY.own() if THREADS_AT_ONCE else QUALITY
+    ranked = (<Negotiator>kept.negotiator((media_type,), max_length)).rank(value)
     return ranked[0][1] if ranked else 0.0
 
 
@@ -1916,16 +1928,11 @@ cdef inline object new_named(object cls, tuple fields):
 
 
 cdef class _ListKind:
-    """A list header's description (``_lists.ListHeader``) as this engine
-    reads it, with its one-call state: the last offers and the kept
-    negotiators (per thread without the GIL)."""
+    """A list header's description (``_lists.ListHeader``) as this engine reads it."""
 
     cdef int grammar
-    cdef str field, noun, last_name, kept_name
+    cdef str field, noun
     cdef object values, member, offers, rank
-    cdef object negotiator               # its negotiator class (set below it)
-    cdef tuple last
-    cdef dict kept
 
     def __init__(self, values):
         header = values._header
@@ -1933,17 +1940,10 @@ cdef class _ListKind:
         self.field, self.noun = header.field, header.noun
         self.values, self.member = values, header.member
         self.offers, self.rank = header.offers, header.rank
-        self.last_name, self.kept_name = "last_" + self.noun, "kept_" + self.noun
-        self.last, self.kept = _NO_LAST, {}
 
 
 cdef _ListKind ENCODING = _ListKind(_AcceptEncoding)
 cdef _ListKind LANGUAGE = _ListKind(_AcceptLanguage)
-
-
-cdef object check_list_length(object value, Py_ssize_t n, Py_ssize_t limit, str field):
-    if n > limit:
-        raise _too_long(_coerce_value(value, field), n, limit, field)
 
 
 cdef list list_items(_ListKind kind, object value, Py_ssize_t limit):
@@ -1953,7 +1953,7 @@ cdef list list_items(_ListKind kind, object value, Py_ssize_t limit):
     cdef Scan sc
     cdef Range* r
     _owner = read_input(value, &s, &n, kind.field)  # keeps the buffer alive
-    check_list_length(value, n, limit, kind.field)
+    check_length(value, n, limit, kind.field)
     scan_init(&sc)
     try:
         scan_items(s, n, False, kind.grammar, &sc)
@@ -1972,30 +1972,15 @@ cdef object parse_list(_ListKind kind, object value, bint strict, object max_len
     cdef Py_ssize_t n, i
     cdef Scan sc
     cdef Range* r
-    cdef Skip* sk
     cdef Py_ssize_t limit = as_limit(max_length)
     if value is None:
         return kind.values(present=False)
     _owner = read_input(value, &s, &n, kind.field)  # keeps the buffer alive
-    check_list_length(value, n, limit, kind.field)
+    check_length(value, n, limit, kind.field)
     scan_init(&sc)
     try:
         scan_items(s, n, strict, kind.grammar, &sc)
-        if sc.n_skips:
-            coerced = _coerce_value(value, kind.field)
-            original = _as_header_text(coerced)[0]
-            if strict:
-                sk = &sc.skips[0]
-                raise _AcceptError(
-                    _reason(sk.code, original, sk.pos), coerced, sk.pos, kind.field)
-            skipped = []
-            for i in range(sc.n_skips):
-                sk = &sc.skips[i]
-                skipped.append(_SkippedMember(
-                    sk.start, sk.end, original[sk.start:sk.end].rstrip(" \t"),
-                    sk.pos, _reason(sk.code, original, sk.pos)))
-        else:
-            skipped = ()
+        skipped = skipped_members(&sc, value, strict, kind.field)
         members = PyTuple_New(sc.n_ranges)
         for i in range(sc.n_ranges):
             r = &sc.ranges[i]
@@ -2081,7 +2066,7 @@ cdef class _ListNegotiator(_CachedOffers):
         if value is None:
             return self._absent
         _owner = read_input(value, &s, &n, self._kind.field)  # keeps the buffer alive
-        check_list_length(value, n, self._limit, self._kind.field)
+        check_length(value, n, self._limit, self._kind.field)
         return self._best(s, n)
 
     def choose_index(self, value):
@@ -2141,45 +2126,16 @@ Language tags validated once; the best of them for each request's
         return self._items
 
 
-ENCODING.negotiator = EncodingNegotiator
-LANGUAGE.negotiator = LanguageNegotiator
-
-
-cdef tuple kept_last(_ListKind kind, offers, max_length):
-    """The one-call state for new offers: (offers, max_length, their tuple,
-    the negotiator kept for them by ``_limits.kept_negotiator``), stored as
-    the kind's last (per thread without the GIL)."""
-    items = offers_items(offers, kind.noun)
-    negotiator = kept_in(
-        thread_registry(kind.kept_name) if THREADS_AT_ONCE else kind.kept,
-        kind.negotiator, items, max_length)
-    last = (offers, max_length, items, negotiator)
-    if THREADS_AT_ONCE:
-        setattr(_per_thread, kind.last_name, last)
-    else:
-        kind.last = last
-    return last
-
-
-cdef inline object negotiate_list(_ListKind kind, value, offers, default, max_length):
-    """A list header's one-call form: the negotiator kept for these offers
-    chooses (the last offers' one without a look-up); the answer is this
-    call's own object."""
-    cdef tuple last
-    cdef Py_ssize_t index
-    last = getattr(_per_thread, kind.last_name, _NO_LAST) if THREADS_AT_ONCE else kind.last
-    if not (offers is last[0] and max_length is last[1] and same_items(offers, <tuple>last[2])):
-        last = kept_last(kind, offers, max_length)
-    index = (<_ListNegotiator>last[3])._compute(value)
-    return default if index < 0 else (<tuple>last[2])[index]
+cdef Kept NEGOTIATE_ENCODING = Kept(EncodingNegotiator, ENCODING.noun, "negotiate_encoding")
+cdef Kept NEGOTIATE_LANGUAGE = Kept(LanguageNegotiator, LANGUAGE.noun, "negotiate_language")
 
 
 def negotiate_encoding(value, codings, *, default=None, max_length=_DEFAULT_MAX_LENGTH):
-    return negotiate_list(ENCODING, value, codings, default, max_length)
+    return one_call(NEGOTIATE_ENCODING, value, codings, default, max_length)
 
 
 def negotiate_language(value, tags, *, default=None, max_length=_DEFAULT_MAX_LENGTH):
-    return negotiate_list(LANGUAGE, value, tags, default, max_length)
+    return one_call(NEGOTIATE_LANGUAGE, value, tags, default, max_length)
 
 
 # The docstrings of the public functions and methods are the pure engine's,
