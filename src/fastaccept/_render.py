@@ -36,9 +36,8 @@ RendererMap = Mapping[Any, Renderer]
 class Answer:
     """What a negotiated handler may return instead of its bare data: the
     ``data`` to render, with this response's own ``status`` (None: the
-    endpoint's) and extra ``headers`` (a ``Location`` for a 201, say), both
-    checked here as ``Renderers.render`` checks them (docs/web.md, "What a
-    handler may send"); the headers kept as a tuple of pairs."""
+    endpoint's) and extra ``headers`` (a ``Location`` for a 201, say), checked
+    as ``Renderers.render`` checks them and kept as a tuple of pairs."""
 
     data: Any
     status: int | None = None
@@ -54,12 +53,10 @@ class Answer:
 class Rendered(StatusAndHeaders):
     """A whole response: ``status``, ``header_items`` and the ``body`` bytes.
 
-    ``header_items`` has ``Content-Type``, ``Vary`` and ``Content-Length``
-    (with ``Accept`` merged into what the application gave); for HEAD the
-    body is empty and ``Content-Length`` is that of the GET body. A 204 or
-    304 has neither body nor ``Content-Type`` nor ``Content-Length``
-    (RFC 9110 §15.3.5, §15.4.5). ``ok``: a representation was chosen (False
-    for a refusal), whatever the status.
+    ``header_items`` has ``Content-Type``, ``Vary`` (``Accept`` merged in) and
+    ``Content-Length``, the GET body's for HEAD, whose body is empty; a 204 or
+    304 has no body, ``Content-Type`` or ``Content-Length`` (RFC 9110 §15.3.5,
+    §15.4.5). ``ok``: a representation was chosen, whatever the status.
     """
 
     status: int
@@ -72,12 +69,10 @@ class Renderers(ByArguments):
     """The representations of a resource: media type -> renderer.
 
     ``renderers`` is a mapping (or pairs) whose keys are offers as
-    ``Produces`` takes them (a media type, or a ``(media type, qs)`` pair;
-    docs/rules.md rule 15), in order of preference. ``respond(accept, data)`` gives
-    the chosen representation of ``data``, or the refusal (406 or 431, as
-    plain text or ``application/problem+json``: docs/rules.md rule 16) without
-    calling any renderer. ``default``, ``max_length`` and ``cache_size`` are
-    ``Produces``'.
+    ``Produces`` takes them (docs/rules.md rule 15), in order of preference.
+    ``respond(accept, data)`` gives the chosen representation of ``data``, or
+    the refusal (406 or 431; rule 16) without calling any renderer.
+    ``default``, ``max_length`` and ``cache_size`` are ``Produces``'.
     """
 
     __slots__ = ("_by_index", "_plain", "_renderers", "_varied", "produces")
@@ -132,14 +127,12 @@ class Renderers(ByArguments):
                 pairs, self.produces._parsed, strict=True
             )
         )
-        #: The responses finished without a ``Vary`` value of the caller's,
-        #: and with each one ``render`` was given.
+        #: The responses finished without a caller's ``Vary``, and with each.
         self._plain = Finished(self, None)
         self._varied: dict[str, Finished] = {}
 
     def _arguments(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
-        produces = self.produces._arguments()[1]
-        return (self._renderers,), produces
+        return (self._renderers,), self.produces._arguments()[1]
 
     def respond(
         self,
@@ -153,9 +146,9 @@ class Renderers(ByArguments):
         """The response to a request with this Accept value (None: absent).
 
         ``data`` goes to the chosen type's renderer, answered with ``status``
-        (201 for a created resource, say); ``vary`` is the ``Vary`` value the
-        application already has (``Accept`` is merged into it, docs/rules.md rule
-        17). ``method="HEAD"`` leaves the body out.
+        (201 for a created resource, say); ``vary`` is the application's own
+        ``Vary`` (``Accept`` is merged in, docs/rules.md rule 17).
+        ``method="HEAD"`` leaves the body out.
         """
         decision = self.produces.select(accept)
         return self.render(decision, data, method=method, vary=vary, status=status)
@@ -171,46 +164,30 @@ class Renderers(ByArguments):
         headers: Mapping[str, str] | Iterable[tuple[str, str]] = (),
     ) -> Rendered:
         """``respond`` for a ``Decision`` already taken (``produces.select``),
-        so a handler can refuse before it computes ``data``. A refusal (any
+        so a handler can refuse before it computes ``data``; a refusal (any
         ``Decision`` not ``ok``, ``Consumes``' too) is sent as decided.
-        ``headers`` are added to a chosen representation's (a ``Location``,
-        say), checked as ``Answer`` checks them (docs/web.md, "What a handler
-        may send"). ``status`` is a final one, 200-599; a 204 or 304 is sent
-        without content (the renderer is not called)."""
+        ``headers`` are added to a chosen representation's (docs/web.md, "What
+        a handler may send"). ``status`` is a final one, 200-599; a 204 or 304
+        is sent without content (the renderer is not called)."""
         if type(status) is not int or not 200 <= status <= 599:
             status = checked_status(status)
         if vary is None:
             finished = self._plain
-        else:
-            found = self._varied.get(vary)
-            if found is None:
-                found = store(
-                    self._varied, VARY_VALUES_KEPT, vary, Finished(self, vary)
-                )
-            finished = found
+        else:  # a Finished is never false
+            finished = self._varied.get(vary) or store(
+                self._varied, VARY_VALUES_KEPT, vary, Finished(self, vary)
+            )
         extra = _extra(headers) if headers and decision.ok else ()
         return finished.render(decision, data, method, status, extra)
-
-    def _renderer(self, decision: Decision) -> tuple[Renderer, str]:
-        """(renderer, charset) for a decision not made by ``produces``: the
-        offer of its media type (``produces``' own are rendered by their
-        index)."""
-        types = self.produces.media_types
-        if decision.media_type not in types:
-            raise ValueError(
-                f"{decision.media_type!r} is not one of the offers {types}"
-            )
-        return self._by_index[types.index(decision.media_type)]
 
 
 class Finished:
     """What a ``Renderers`` sends with one ``Vary`` value, built once.
 
-    ``vary`` is that value with ``Accept`` merged in (docs/rules.md rule 17):
-    the ``Vary`` of every response sent. By offer index, the renderer, its
-    charset and the headers but ``Content-Length``; and each refusal decided
-    ahead (``Produces``' 406s, and those of ``refusals``, ``Consumes``' 415s),
-    as whole responses to GET and to HEAD (RFC 9110 §9.3.2: no body).
+    ``vary``, that value with ``Accept`` merged in (docs/rules.md rule 17), is
+    every response's ``Vary``. By offer index: the renderer, its charset and
+    the headers but ``Content-Length``; each refusal decided ahead
+    (``Produces``' 406s, ``refusals``), as the whole responses to GET and HEAD.
     """
 
     __slots__ = ("_chosen", "_own", "_refused", "_renderers", "_vary", "vary")
@@ -240,18 +217,6 @@ class Finished:
         kept = [item for item in decision.header_items if item[0] != "Vary"]
         return (*kept, self._vary)
 
-    def _whole(
-        self,
-        decision: Decision,
-        status: int,
-        body: bytes,
-        method: str,
-        extra: tuple[tuple[str, str], ...] = (),
-    ) -> Rendered:
-        """The response to send for ``decision``, made now."""
-        headers = (*self._headers(decision), *extra)
-        return _rendered(status, headers, body, method, decision.ok)
-
     def render(
         self,
         decision: Decision,
@@ -268,13 +233,14 @@ class Finished:
             return self.chosen(index, data, method, status, extra)
         # A decision made elsewhere (by hand, or ``Consumes``'): the first offer
         # of its media type renders, and its own headers go.
-        render, charset = self._renderers._renderer(decision)
-        body = (
-            b""
-            if status in BODYLESS
-            else _body(render, charset, data, decision.media_type)
-        )
-        return self._whole(decision, status, body, method, extra)
+        types = self._renderers.produces.media_types
+        if decision.media_type not in types:
+            raise ValueError(
+                f"{decision.media_type!r} is not one of the offers {types}"
+            )
+        render, charset = self._renderers._by_index[types.index(decision.media_type)]
+        body = _body(render, charset, data, decision.media_type, status)
+        return _rendered(status, (*self._headers(decision), *extra), body, method)
 
     def chosen(
         self,
@@ -287,10 +253,7 @@ class Finished:
         """``data`` in the offer at ``index``, with ``status`` and the
         ``extra`` headers (both checked); no content for a 204 or 304."""
         render, charset, headers = self._chosen[index]
-        if status in BODYLESS:
-            body = b""
-        else:
-            body = _body(render, charset, data, self._own[index].media_type)
+        body = _body(render, charset, data, self._own[index].media_type, status)
         return _rendered(status, (*headers, *extra) if extra else headers, body, method)
 
     def refused(self, decision: Decision, method: str) -> Rendered:
@@ -307,7 +270,8 @@ class Finished:
     def _refusal(self, decision: Decision, method: str) -> Rendered:
         """The response for a refusal, made now."""
         body = decision.body.encode("utf-8")
-        return self._whole(decision, decision.status, body, method)
+        headers = self._headers(decision)
+        return _rendered(decision.status, headers, body, method, decision.ok)
 
 
 def checked_status(status: object) -> int:
@@ -317,13 +281,10 @@ def checked_status(status: object) -> int:
     if not isinstance(status, int) or isinstance(status, bool):
         raise TypeError(f"status must be an int, not {type(status).__name__}")
     if not 200 <= status <= 599:
+        interim = " (1xx responses are interim: the server sends them)"
         raise ValueError(
             f"status must be a final response's, 200 to 599, not {status}"
-            + (
-                " (1xx responses are interim: the server sends them)"
-                if 100 <= status < 200
-                else ""
-            )
+            + (interim if 100 <= status < 200 else "")
         )
     return int(status)
 
@@ -342,8 +303,13 @@ def checked_vary(vary: object) -> str | None:
     return vary
 
 
-def _body(render: Renderer, charset: str, data: Any, media_type: str) -> bytes:
-    """``data`` rendered: text encoded in ``charset``, bytes as they are."""
+def _body(
+    render: Renderer, charset: str, data: Any, media_type: str, status: int
+) -> bytes:
+    """``data`` rendered: text encoded in ``charset``, bytes as they are; for
+    a status without content (``BODYLESS``), nothing, the renderer not called."""
+    if status in BODYLESS:
+        return b""
     produced = render(data)
     body = produced.encode(charset) if isinstance(produced, str) else produced
     if not isinstance(body, bytes):
@@ -404,15 +370,11 @@ def _extra(
     headers: Mapping[str, str] | Iterable[tuple[str, str]],
 ) -> tuple[tuple[str, str], ...]:
     """A handler's extra headers, checked (docs/web.md, "What a handler may
-    send"): names are tokens (RFC 9110 §5.1) and values Latin-1 text without
-    controls or outer whitespace (§5.5), as str; each name once; none that
-    ``render`` writes itself, no hop-by-hop or framing field, no
-    ``Set-Cookie``.
-
-    One value per name is what every framework's response keeps (a
-    list-valued field's values go combined, RFC 9110 §5.3); cookies have
-    each framework's own API (Django's, falcon's refuse a raw one).
-    """
+    send"): names are tokens (RFC 9110 §5.1) and values Latin-1 str without
+    controls or outer whitespace (§5.5); each name once, as every framework
+    keeps one value (a list's values combined, §5.3); none that ``render``
+    writes, no hop-by-hop or framing field, no ``Set-Cookie`` (each framework
+    has its own API for cookies)."""
     items = tuple(headers.items() if isinstance(headers, Mapping) else headers)
     seen: set[str] = set()
     for item in items:
