@@ -365,23 +365,17 @@ class Consumes(ByArguments):
         self._max_length = checked_max_length(max_length)
         #: The ``Accept`` response header value that lists the types.
         self.accept = format_accept(self._ranges)
-        #: 415 by problem, by PATCH or not, by ``_FORMS`` index (rule 16).
+        #: The 415s by (problem, PATCH?, ``_FORMS`` index): made ahead for a
+        #: missing or malformed type, on first use for one not taken (by the
+        #: type, in a bounded cache).
         self._unsupported = {
-            problem: tuple(
-                tuple(self._unsupported_type(problem, patch, form) for form in _FORMS)
-                for patch in (False, True)
-            )
+            (problem, patch, form): self._unsupported_type(problem, patch, form)
             for problem in ("is missing", "is malformed")
+            for patch in (False, True)
+            for form in range(len(_FORMS))
         }
-        #: The 415s naming a type not taken, by (type, PATCH?, form), made on
-        #: first use (a bounded cache).
+        self._refusals = tuple(self._unsupported.values())
         self._named: dict[tuple[str, bool, int], Decision] = {}
-        self._refusals = tuple(
-            decision
-            for by_method in self._unsupported.values()
-            for forms in by_method
-            for decision in forms
-        )
 
     def _arguments(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
         return (self.media_types,), {"max_length": self._max_length}
@@ -397,7 +391,7 @@ class Consumes(ByArguments):
         absent); ``accept`` (the request's Accept) chooses a refusal's format."""
         patch = method == "PATCH"
         if not content_type:
-            return self._unsupported["is missing"][patch][_form(accept)]
+            return self._unsupported["is missing", patch, _form(accept)]
         text = as_header_text(coerce_value(content_type))[0]
         if self._max_length is not None and len(text) > self._max_length:
             problem_json, varied = _FORMS[_form(accept)]
@@ -408,7 +402,7 @@ class Consumes(ByArguments):
             rng = parse_single(text, "Content-Type", weighted=False)[0]
             offer = concrete(text, rng, "Content-Type")
         except ValueError:
-            return self._unsupported["is malformed"][patch][_form(accept)]
+            return self._unsupported["is malformed", patch, _form(accept)]
         received = MediaRange._make(rng)
         for index, accepted_range in enumerate(self._ranges):
             if range_matches(accepted_range, offer):
@@ -423,16 +417,14 @@ class Consumes(ByArguments):
         found = self._named.get(key)
         if found is None:
             problem = f"({received.essence}) is not one this resource accepts"
-            made = self._unsupported_type(problem, key[1], _FORMS[key[2]])
+            made = self._unsupported_type(problem, patch, key[2])
             found = store(self._named, VALUES_KEPT, key, made)
         return found
 
-    def _unsupported_type(
-        self, problem: str, patch: bool, form: tuple[bool, tuple[tuple[str, str], ...]]
-    ) -> Decision:
+    def _unsupported_type(self, problem: str, patch: bool, form: int) -> Decision:
         """415 listing the types taken, with them as ``Accept`` (RFC 9110
         §15.5.16), and as ``Accept-Patch`` for a PATCH (RFC 5789 §2.2)."""
-        problem_json, varied = form
+        problem_json, varied = _FORMS[form]
         patched = (("Accept-Patch", self.accept),) if patch else ()
         return _refusal(
             415,
