@@ -299,23 +299,17 @@ def _print_text(facts: dict[str, Any], header: Header, out: Output) -> None:
             out.line(f"chosen:  {out.escaped(chosen)} (q={q:g})")
 
 
-def explain(
-    value: str,
-    offers: Sequence[str],
-    strict: bool,
-    max_length: int | None,
-    as_json: bool = False,
-    header: str = "accept",
-) -> int:
-    """Print the explanation (a table, or JSON) of a ``header`` value; return
+def explain(args: argparse.Namespace) -> int:
+    """Print the explanation (a table, or JSON) that ``args`` ask for; return
     the process exit code: 0, 1 for a refused value, 2 for a bad offer."""
     out, err = Output(sys.stdout), Output(sys.stderr)
-    kind = HEADERS[header]
+    value, offers, kind = args.value, args.offer, HEADERS[args.header]
+    max_length = args.max_length or None
     try:
-        facts = describe(value, offers, strict, max_length, header)
+        facts = describe(value, offers, args.strict, max_length, args.header)
     except (TypeError, ValueError) as exc:
         refused = exc if isinstance(exc, AcceptError) else None  # else a bad offer
-        if as_json:
+        if args.json:
             facts = _layout(value, kind, offers)
             facts["error"] = {
                 "message": str(exc),
@@ -334,7 +328,7 @@ def explain(
         else:
             err.line(f"error: {exc}")
         return 2 if refused is None else 1
-    if as_json:
+    if args.json:
         out.line(json.dumps(facts, indent=2))
     else:
         _print_text(facts, kind, out)
@@ -428,15 +422,7 @@ def _run(argv: Sequence[str] | None) -> int:
             f"(default {DEFAULT_MAX_LENGTH}; 0 for no limit)"
         ),
     )
-    args = parser.parse_args(argv)
-    return explain(
-        args.value,
-        args.offer,
-        args.strict,
-        args.max_length or None,
-        args.json,
-        args.header,
-    )
+    return explain(parser.parse_args(argv))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
