@@ -41,7 +41,7 @@ def needs(
     )
 
 
-@dataclass(slots=True)  # not frozen: made on every request, frozen costs 3x
+@dataclass(slots=True)  # not frozen: made on every request
 class Proceed:
     """Run the handler: the chosen offer's ``index`` (``Decision.index``),
     the ``Consumes`` decision (None: not checked), the request's method."""

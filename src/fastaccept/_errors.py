@@ -98,9 +98,7 @@ def _run_before(text: str, end: int, chars: Container[str]) -> str:
     """The run of ``chars`` that ends at ``end``: its last EXCERPT_MAX
     characters (``_limits``), after "..." when it is longer."""
     start = end
-    stop = end - _limits.EXCERPT_MAX - 1
-    if stop < 0:
-        stop = 0
+    stop = max(0, end - _limits.EXCERPT_MAX - 1)
     while start > stop and text[start - 1] in chars:
         start -= 1
     if end - start > _limits.EXCERPT_MAX:
@@ -116,9 +114,7 @@ def _token_at(text: str, pos: int) -> str:
     """The token that starts at ``pos``: its first EXCERPT_MAX characters,
     then "..." when it is longer."""
     end = pos
-    stop = pos + _limits.EXCERPT_MAX + 1
-    if stop > len(text):
-        stop = len(text)
+    stop = min(len(text), pos + _limits.EXCERPT_MAX + 1)
     while end < stop and text[end] in TCHARS:
         end += 1
     if end - pos > _limits.EXCERPT_MAX:
@@ -143,10 +139,8 @@ def _whitespace_hint(text: str, pos: int) -> str:
 
 
 def _before_ows(text: str, end: int) -> int:
-    """Where the optional whitespace that ends at ``end`` starts: stripped
-    from a window before ``end`` that doubles until it holds more than
-    whitespace, so the cost follows the whitespace, not the text before it
-    (lenient mode describes every skipped member)."""
+    """Where the optional whitespace that ends at ``end`` starts, found in a
+    window that doubles: the cost follows the whitespace, not the text."""
     size = 8
     while True:
         start = end - size if end > size else 0

@@ -24,11 +24,10 @@ from ._text import HeaderValue
 #: How many ``Vary`` values given to ``render`` a ``Renderers`` keeps finished.
 VARY_VALUES_KEPT = 64
 
-#: Turns a handler's data into one representation: text (encoded in the media
-#: type's charset, else UTF-8) or bytes (sent as they are).
+#: Turns a handler's data into one representation: text (encoded in the
+#: offer's charset, else UTF-8) or bytes.
 Renderer = Callable[[Any], str | bytes]
-#: Renderers by offer (``OfferSpec`` keys; typed ``Any`` because a mapping's
-#: key type is invariant: a ``dict[str, ...]`` must fit too).
+#: Renderers by offer (keys typed ``Any``: a ``dict[str, ...]`` must fit too).
 RendererMap = Mapping[Any, Renderer]
 
 
@@ -120,7 +119,7 @@ class Renderers(ByArguments):
             max_length=max_length,
             cache_size=cache_size,
         )
-        #: (renderer, charset) by the offer's index, as ``Decision.index`` says.
+        #: (renderer, charset) by ``Decision.index``.
         self._by_index = tuple(
             (render, _charset(parsed.params, offer))
             for (offer, render), parsed in zip(
@@ -276,8 +275,7 @@ class Finished:
 
 def checked_status(status: object) -> int:
     """A handler's status: an int (an ``HTTPStatus`` too) from 200 to 599, a
-    final response's (RFC 9110 §15); 1xx responses are interim, sent by the
-    server, never as the answer (docs/web.md, "What a handler may send")."""
+    final response's (RFC 9110 §15; 1xx responses are interim)."""
     if not isinstance(status, int) or isinstance(status, bool):
         raise TypeError(f"status must be an int, not {type(status).__name__}")
     if not 200 <= status <= 599:
@@ -332,9 +330,8 @@ def _rendered(
     method: str,
     ok: bool = True,
 ) -> Rendered:
-    """The whole response: ``Content-Length`` is the body's, also for HEAD,
-    which is sent without it (RFC 9110 §9.3.2, §8.6); a 204 or 304 has
-    neither content nor its headers."""
+    """The whole response: ``Content-Length`` the body's, also for HEAD, sent
+    without it (RFC 9110 §9.3.2, §8.6); a 204 or 304 without content."""
     if status in BODYLESS:
         kept = tuple(item for item in headers if item[0] != "Content-Type")
         return Rendered(status, kept, b"", ok)
@@ -344,9 +341,8 @@ def _rendered(
 
 #: The headers ``Renderers.render`` writes itself (lower case).
 _OWN_HEADERS = frozenset({"content-type", "content-length", "vary"})
-#: The fields a handler may not send: hop-by-hop ones, which the server
-#: manages for its connection (RFC 9110 §7.6.1; PEP 3333 refuses them), and
-#: the message framing (RFC 9112 §6).
+#: The fields a handler may not send: hop-by-hop ones, the server's (RFC 9110
+#: §7.6.1; PEP 3333 refuses them), and the message framing (RFC 9112 §6).
 _SERVERS_HEADERS = frozenset(
     {
         "connection",
@@ -361,8 +357,7 @@ _SERVERS_HEADERS = frozenset(
         "upgrade",
     }
 )
-#: The characters a field value may not hold: controls but HTAB (RFC 9110
-#: §5.5; CR, LF and NUL would split or end the header line).
+#: The characters a field value may not hold: controls but HTAB (RFC 9110 §5.5).
 _CONTROLS = frozenset(map(chr, (*range(0x09), *range(0x0A, 0x20), 0x7F)))
 
 
@@ -415,8 +410,7 @@ def _extra(
 
 
 def _charset(params: Mapping[str, str], offer: OfferSpec) -> str:
-    """The charset a text representation of ``offer`` is encoded in: its
-    ``charset`` parameter, else UTF-8."""
+    """The charset of ``offer``'s text: its ``charset`` parameter, else UTF-8."""
     charset = params.get("charset", "utf-8")
     try:
         "".encode(charset)

@@ -40,7 +40,7 @@ _PROBLEM = ("Content-Type", "application/problem+json")
 _VARY = ("Vary", "Accept")
 
 
-#: Reason phrases by status code, read without making an ``HTTPStatus``.
+#: Reason phrases by status code.
 _PHRASES = {status.value: status.phrase for status in HTTPStatus}
 #: The classes of status codes by their first digit (RFC 9110 §15).
 _CLASSES = {
@@ -231,7 +231,7 @@ class Produces(ByArguments):
         media_types = self._negotiator.media_types
         if not media_types:
             raise ValueError("Produces needs at least one media type to offer")
-        #: The offers parsed, once (``Renderers`` reads their charsets).
+        #: The offers parsed (``Renderers`` reads their charsets).
         self._parsed = _once_each(self._negotiator.offers)
         #: The answer choosing each offer, by index: all ``select`` gives ``ok``.
         self._chosen = tuple(
