@@ -115,9 +115,10 @@ class FastAPIBinding(StarletteBinding):
         return request.scope
 
 
-#: Said once per route, of another class than ``NegotiatedRoute``, that serves
-#: a negotiated endpoint; and the attribute that marks it said.
+#: The attribute that marks a route warned.
 WARNED_ATTRIBUTE = "__fastaccept_warned__"
+#: Said once per route of a class other than ``NegotiatedRoute`` that serves
+#: a negotiated endpoint.
 WITHOUT_ROUTE_CLASS = (
     "{name} is negotiated but served by {route}, not NegotiatedRoute: a refused "
     "body type is FastAPI's 422, not 415; HEAD is 405; /openapi.json lacks the "
@@ -138,8 +139,8 @@ class FastAPIEndpoint(Endpoint):
         if taken is not None:
             return taken
         route = request.get("route")
-        if not isinstance(route, NegotiatedRoute | None) and not hasattr(
-            route, WARNED_ATTRIBUTE
+        if not isinstance(route, NegotiatedRoute | None) and not getattr(
+            route, WARNED_ATTRIBUTE, False
         ):  # marked on the route: it lives as long as its app
             setattr(route, WARNED_ATTRIBUTE, True)
             import warnings
