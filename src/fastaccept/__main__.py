@@ -3,10 +3,8 @@
 Shows how fastaccept reads an Accept, Accept-Encoding or Accept-Language value
 (RFC 9110 §12.5.1, §12.5.3, §12.5.4): its members, what lenient mode skipped
 and why, for Accept the CORS verdict (WHATWG Fetch), and which offer a server
-would choose. A value's characters are shown as in a Python string literal:
-control characters, non-printables, characters above U+00FF (no header byte)
-and whatever the output's encoding cannot write appear as escapes (``\\x1b``,
-``\\t``), so nothing the value holds reaches the terminal as a command.
+would choose. Characters that are no printable Latin-1 or that the output
+cannot write are shown escaped (``\\x1b``), never sent to the terminal.
 """
 
 from __future__ import annotations
@@ -56,21 +54,16 @@ exit status:
 
 
 class Header(NamedTuple):
-    """How ``explain`` reads one header, and the words its output uses."""
+    """How ``explain`` reads one header: its field name, parser, negotiator,
+    the members' ``--json`` key and title, what a present value with no valid
+    member accepts, and what a server does when no offer is acceptable."""
 
-    #: The field name, as error messages write it.
     name: str
-    #: ``parse``, ``parse_encoding`` or ``parse_language``.
     parse: Callable[..., Accept | AcceptEncoding | AcceptLanguage]
-    #: ``negotiate``, ``negotiate_encoding`` or ``negotiate_language``.
     negotiate: Callable[..., str | None]
-    #: The members' key in the ``--json`` document.
     key: str
-    #: The members' title in the text output.
     title: str
-    #: What a present value with no valid member accepts.
     nothing: str
-    #: What a server does when no offer is acceptable.
     refused: str
 
 
@@ -116,9 +109,8 @@ def _encodable(text: str, encoding: str | None) -> bool:
 
 
 def visible(char: str, encoding: str | None = None) -> str:
-    """``char`` as a Python string literal shows it, and escaped when it is no
-    printable Latin-1 character or ``encoding`` cannot write it: ``\\x1b``,
-    ``\\t``, ``\\xe9`` on an ASCII stream, ``\\u4e2d`` (no header byte)."""
+    """``char`` as a Python string literal shows it, escaped when it is no
+    printable Latin-1 character or ``encoding`` cannot write it (``\\x1b``)."""
     if (
         char != "\\"
         and char.isprintable()
@@ -130,8 +122,7 @@ def visible(char: str, encoding: str | None = None) -> str:
 
 
 def escaped(text: str, encoding: str | None = None) -> str:
-    """``text`` with each character ``visible``: a Python string literal's
-    body, with nothing a terminal would act on."""
+    """``text`` with each character ``visible``."""
     return "".join(visible(char, encoding) for char in text)
 
 
@@ -142,13 +133,8 @@ def _ellipsis(encoding: str | None) -> str:
 def shorten(
     text: str, position: int = 0, encoding: str | None = None
 ) -> tuple[str, int]:
-    """``text`` cut to ``CONTEXT`` characters each side of ``position``, each
-    character ``visible``.
-
-    Returns the shown text, with ``…`` where characters were left out, and
-    the column of the shown form of the character at ``position`` (for a
-    caret).
-    """
+    """``text`` cut to ``CONTEXT`` characters each side of ``position`` (``…``
+    where cut), each ``visible``, and the column of ``position`` in it."""
     start = max(0, position - CONTEXT)
     end = min(len(text), max(position, start) + CONTEXT)
     shown = [visible(char, encoding) for char in text[start:end]]
@@ -159,9 +145,8 @@ def shorten(
 
 
 def quoted(text: str, encoding: str | None = None) -> str:
-    """A value for a line of its own: a Python string literal of it, quoted
-    as ``repr`` quotes; past ``CONTEXT`` characters twice over, its start
-    and its length."""
+    """``text`` quoted as ``repr`` quotes, its characters ``visible``; past
+    ``2 * CONTEXT`` characters, its start and its length."""
     quote = '"' if "'" in text and '"' not in text else "'"
     if len(text) <= 2 * CONTEXT:
         body, more = escaped(text, encoding), ""
@@ -189,17 +174,14 @@ class Output:
         self.stream.write(text + "\n")
 
     def quoted(self, text: str) -> str:
-        """``quoted`` for this stream."""
         return quoted(text, self.encoding)
 
     def escaped(self, text: str) -> str:
-        """``escaped`` for this stream."""
         return escaped(text, self.encoding)
 
 
 def _layout(value: str, header: Header, offers: Sequence[str]) -> dict[str, Any]:
-    """The keys of every ``--json`` document, results and errors alike; the
-    facts a refused value has no answer for stay None."""
+    """The keys of every ``--json`` document, results and errors alike."""
     facts: dict[str, Any] = {
         "value": value,
         "header": header.name,
@@ -234,24 +216,17 @@ def describe(
     max_length: int | None,
     header: str = "accept",
 ) -> dict[str, Any]:
-    """Everything ``explain`` shows, as plain data (the ``--json`` document).
-
-    Raises ``AcceptError`` for an invalid value in strict mode or an over-long
-    one, ``TypeError``/``ValueError`` for a bad offer.
-    """
+    """Everything ``explain`` shows, as plain data (the ``--json`` document);
+    ``AcceptError`` for a value refused, ``TypeError``/``ValueError`` for a
+    bad offer."""
     kind = HEADERS[header]
     parsed = kind.parse(value, strict=strict, max_length=max_length)
     facts = _layout(value, kind, offers)
     facts[kind.key] = [_member(member) for member in parsed]
     facts["skipped"] = [skip._asdict() for skip in parsed.skipped]
     if "cors" in facts:
-        report = cors_unsafe_bytes(value)
-        facts["cors"] = {
-            "safelisted": report.safelisted,
-            "length": report.length,
-            "too_long": report.too_long,
-            "unsafe": [{"index": i, "byte": b} for i, b in report.unsafe],
-        }
+        cors = facts["cors"] = cors_unsafe_bytes(value)._asdict()
+        cors["unsafe"] = [{"index": i, "byte": b} for i, b in cors["unsafe"]]
     if offers:
         ranked = dict(parsed.rank(offers))
         facts["offers"] = [{"offer": o, "q": ranked.get(o, 0.0)} for o in offers]
@@ -324,23 +299,17 @@ def _print_text(facts: dict[str, Any], header: Header, out: Output) -> None:
             out.line(f"chosen:  {out.escaped(chosen)} (q={q:g})")
 
 
-def explain(
-    value: str,
-    offers: Sequence[str],
-    strict: bool,
-    max_length: int | None,
-    as_json: bool = False,
-    header: str = "accept",
-) -> int:
-    """Print the explanation (a table, or JSON) of a ``header`` value; return
+def explain(args: argparse.Namespace) -> int:
+    """Print the explanation (a table, or JSON) that ``args`` ask for; return
     the process exit code: 0, 1 for a refused value, 2 for a bad offer."""
     out, err = Output(sys.stdout), Output(sys.stderr)
-    kind = HEADERS[header]
+    value, offers, kind = args.value, args.offer, HEADERS[args.header]
+    max_length = args.max_length or None
     try:
-        facts = describe(value, offers, strict, max_length, header)
+        facts = describe(value, offers, args.strict, max_length, args.header)
     except (TypeError, ValueError) as exc:
         refused = exc if isinstance(exc, AcceptError) else None  # else a bad offer
-        if as_json:
+        if args.json:
             facts = _layout(value, kind, offers)
             facts["error"] = {
                 "message": str(exc),
@@ -359,7 +328,7 @@ def explain(
         else:
             err.line(f"error: {exc}")
         return 2 if refused is None else 1
-    if as_json:
+    if args.json:
         out.line(json.dumps(facts, indent=2))
     else:
         _print_text(facts, kind, out)
@@ -373,8 +342,7 @@ def program_name() -> str:
 
 
 def max_length_option(text: str) -> int:
-    """``--max-length``: a whole number from 0 (no limit) to ``sys.maxsize``
-    (no value is longer); anything else is a usage error."""
+    """``--max-length``: a whole number from 0 (no limit) to ``sys.maxsize``."""
     try:
         number = int(text)
     except ValueError:
@@ -454,31 +422,20 @@ def _run(argv: Sequence[str] | None) -> int:
             f"(default {DEFAULT_MAX_LENGTH}; 0 for no limit)"
         ),
     )
-    args = parser.parse_args(argv)
-    return explain(
-        args.value,
-        args.offer,
-        args.strict,
-        args.max_length or None,
-        args.json,
-        args.header,
-    )
+    return explain(parser.parse_args(argv))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """The command line: ``explain``; returns the exit code.
-
-    Output cut short by its reader (``| head``) ends the program quietly with
-    status 1, as the Python documentation's "Note on SIGPIPE" does it.
-    """
+    """The command line: ``explain``; returns the exit code. Output cut short
+    by its reader (``| head``) ends it quietly with status 1, as the Python
+    documentation's "Note on SIGPIPE" does it."""
     try:
         try:
             return _run(argv)
         finally:
             sys.stdout.flush()  # a closed pipe fails here, not at exit
     except BrokenPipeError:
-        # Python flushes stdout again at exit: point it at devnull, so that
-        # flush has nowhere to fail either.
+        # Python flushes stdout again at exit: there, it cannot fail
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 1

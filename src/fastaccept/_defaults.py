@@ -15,9 +15,8 @@ _NAVIGATE = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
 
 
 class _BrowserDefaults(Mapping[str, str]):
-    """The read-only mapping ``BROWSER_DEFAULTS``: pickled by its name, and
-    copied as itself (a ``MappingProxyType`` can be neither), so a copy or an
-    unpickled one is the module's own object."""
+    """The read-only mapping ``BROWSER_DEFAULTS``, pickled by its name and
+    copied as itself (a ``MappingProxyType`` can be neither)."""
 
     __slots__ = ("_values",)
 
@@ -37,8 +36,7 @@ class _BrowserDefaults(Mapping[str, str]):
         return repr(dict(self._values))
 
     def __reduce__(self) -> str:
-        """The module attribute's name: pickle stores a reference to it, and
-        ``copy.copy``/``copy.deepcopy`` return the object itself."""
+        """The module attribute's name: pickle and copy give the object itself."""
         return "BROWSER_DEFAULTS"
 
 
@@ -56,19 +54,15 @@ BROWSER_DEFAULTS: Final[Mapping[str, str]] = _BrowserDefaults(
         "json": "application/json,*/*;q=0.5",
         # What current browsers send (documents and iframes: "-navigate"),
         # recorded by tests/test_browsers.py; _RECORDED_FROM says from which.
-        # Recorded from Chromium 156.0.8078.79 (Debian 12), 2026-11-23.
         "chrome-navigate": (
             "text/html,application/xhtml+xml,application/xml;q=0.9,image/jxl,"
             "image/avif,image/webp,image/apng,*/*;q=0.8,"
             "application/signed-exchange;v=b3;q=0.7"
         ),
-        # Recorded from Chromium 156.0.8078.79 (Debian 12), 2026-11-23.
         "chrome-image": (
             "image/jxl,image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8"
         ),
-        # Recorded from Firefox 153.7.0esr (Debian 12), 2026-11-23.
         "firefox-navigate": _NAVIGATE,
-        # Recorded from Firefox 153.7.0esr (Debian 12), 2026-11-23.
         "firefox-image": (
             "image/avif,image/webp,image/png,image/svg+xml,image/*;q=0.8,*/*;q=0.5"
         ),

@@ -1,15 +1,12 @@
-"""The decisions an integration takes before its handler runs, in one place.
+"""The checks every integration takes before its handler runs, in one place.
 
-Every integration (``fastaccept.asgi``, ``fastaccept.wsgi`` and the framework
-modules) first checks the request's ``Content-Type`` (when it consumes a
-body) and then its ``Accept``; a refusal is answered at once, in the format
-the Accept value prefers (docs/rules.md rule 16), with ``Vary`` merged (rule 17).
-Only then does the handler run, and its data is rendered in the negotiated
-type. ``Binding`` and ``negotiating`` (through ``negotiated_for``, but in
-FastAPI) are what every integration shares: each binding says how its
-request is read, its response made and its endpoint served (ASGI and WSGI:
-as an application). An ``Endpoint`` finishes what it sends once, when it is
-made (``_render.Finished``).
+An integration (``fastaccept.asgi``, ``fastaccept.wsgi`` and the framework
+modules) checks the request's ``Content-Type`` (when it consumes a body),
+then its ``Accept``, answering a refusal at once in the format the Accept
+value prefers (docs/rules.md rule 16), ``Vary`` merged (rule 17); then the
+handler runs and its data is rendered in the negotiated type. A ``Binding``
+says how one framework's request is read, its response made and its
+endpoint served; an ``Endpoint`` finishes what it sends once, when made.
 """
 
 from __future__ import annotations
@@ -18,7 +15,7 @@ import inspect
 from abc import ABC, abstractmethod
 from collections.abc import Callable, MutableMapping
 from dataclasses import dataclass, field
-from functools import wraps
+from functools import partial, wraps
 from typing import Any, Generic, Protocol, TypeVar, cast
 
 from ._headers import header_from_scope, merge_vary
@@ -35,11 +32,19 @@ Handler = Callable[..., Any]
 CONSUMED = "fastaccept.consumed"
 
 
-@dataclass(slots=True)  # not frozen: made on every request, frozen costs 3x
+def needs(
+    framework: str, module: str, error: ModuleNotFoundError
+) -> ModuleNotFoundError:
+    """The error of an integration ``module`` imported without its framework."""
+    return ModuleNotFoundError(
+        f"{module} needs {framework}: pip install {framework.lower()}", name=error.name
+    )
+
+
+@dataclass(slots=True)  # not frozen: made on every request
 class Proceed:
     """Run the handler: the chosen offer's ``index`` (``Decision.index``),
-    the ``Consumes`` decision on the request's body type (None: not
-    checked), and the request's method."""
+    the ``Consumes`` decision (None: not checked), the request's method."""
 
     index: int
     consumed: Decision | None
@@ -48,11 +53,9 @@ class Proceed:
 
 @dataclass(frozen=True, slots=True)
 class Endpoint:
-    """What a negotiated endpoint is built from, and what it sends: its
-    ``finished`` responses (``Renderers``' with ``vary``, the refusals of
-    ``consumes`` among them) are built once, with the endpoint, whose
-    arguments are checked then (``status`` and ``vary`` as ``Renderers.render``
-    checks them)."""
+    """A negotiated endpoint's arguments, checked as ``Renderers.render``
+    checks them, and its ``finished`` responses (``consumes``' refusals
+    among them), built once."""
 
     renderers: Renderers
     consumes: Consumes | None
@@ -76,10 +79,9 @@ class Endpoint:
     def check(
         self, binding: Binding[Request, Any], request: Request
     ) -> Rendered | Proceed:
-        """Check the request's Content-Type (with ``consumes``), then
-        negotiate its Accept: a refusal, answered without the handler, or
-        what the handler needs, the ``Consumes`` decision left where it
-        finds it."""
+        """The request's Content-Type (with ``consumes``), then its Accept: a
+        refusal to answer, or what the handler needs (the ``Consumes``
+        decision kept where it finds it)."""
         accept, method = binding.headers(request)
         consumed = None
         if self.consumes is not None:
@@ -94,8 +96,7 @@ class Endpoint:
         return Proceed(decision.index, consumed, method)
 
     def after(self, step: Proceed, data: Any) -> Rendered:
-        """The handler's ``data`` (or ``Answer``) in the representation
-        ``step`` chose."""
+        """The handler's ``data`` (or ``Answer``) in the type ``step`` chose."""
         if isinstance(data, Answer):
             status = self.status if data.status is None else data.status
             headers = cast("tuple[tuple[str, str], ...]", data.headers)  # checked
@@ -111,15 +112,14 @@ class Binding(ABC, Generic[Request, Response]):
 
     __slots__ = ()
 
-    #: The framework's own response types: a handler returning one (a
-    #: redirect, a 404) has it sent as it is, with ``Accept`` merged into
-    #: its ``Vary``.
+    #: The framework's own response types: one a handler returns (a redirect,
+    #: a 404) is sent as it is, ``Accept`` merged into its ``Vary``.
     responses: tuple[type, ...] = ()
 
     @abstractmethod
     def request(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Request:
-        """The request among the handler's arguments (taking out any argument
-        that is the integration's and not the handler's)."""
+        """The request among the handler's arguments (taking out any that is
+        the integration's, not the handler's)."""
 
     @abstractmethod
     def headers(self, request: Request) -> tuple[HeaderValue, str]:
@@ -127,8 +127,7 @@ class Binding(ABC, Generic[Request, Response]):
 
     @abstractmethod
     def content_type(self, request: Request) -> HeaderValue:
-        """The request's ``Content-Type`` value (None when absent); read only
-        for an endpoint that ``consumes``."""
+        """The request's ``Content-Type`` value (None when absent)."""
 
     @abstractmethod
     def keep(self, request: Request, consumed: Decision | None) -> None:
@@ -139,13 +138,12 @@ class Binding(ABC, Generic[Request, Response]):
         """The framework's response for ``rendered``."""
 
     def vary(self, response: Any, vary: str) -> None:
-        """Merge ``vary`` into the ``Vary`` of a response the handler made
-        (one of ``responses``, whose ``headers`` is a mutable mapping)."""
+        """Merge ``vary`` into the ``Vary`` of one of ``responses``."""
         response.headers["Vary"] = merge_vary(response.headers.get("Vary"), vary)
 
     def serve(self, negotiated: Handler, handler: Handler) -> Handler:
-        """What the framework calls: ``negotiated`` (``handler`` with the
-        checks and the rendering), or an application that sends its answer."""
+        """What the framework calls: ``negotiated`` itself, or an application
+        that sends what it answers."""
         return negotiated
 
 
@@ -177,9 +175,8 @@ class EnvironBinding(MappingBinding[Response]):
 
 
 class ScopeBinding(MappingBinding[Response]):
-    """A framework whose request carries the ASGI scope: its headers are read
-    with ``header_from_scope`` (several field lines are one list, RFC 9110
-    §5.3)."""
+    """A framework whose request carries the ASGI scope, its field lines read
+    with ``header_from_scope`` (RFC 9110 §5.3)."""
 
     __slots__ = ()
 
@@ -191,8 +188,8 @@ class ScopeBinding(MappingBinding[Response]):
 
 
 def negotiating(
-    binding: Binding[Any, Any], endpoint: Endpoint, handler: Callable[..., Any]
-) -> Callable[..., Any]:
+    binding: Binding[Any, Any], endpoint: Endpoint, handler: Handler
+) -> Handler:
     """``handler``, negotiated: its arguments are the framework's, its result
     the data ``endpoint`` renders (or a response of the framework, sent as
     it is). A coroutine function stays one; ``binding`` serves it."""
@@ -249,10 +246,18 @@ class Negotiated(Protocol[Served]):
 
 
 def negotiated_for(
-    binding: Binding[Any, Any], module: str, doc: str
+    binding: Binding[Any, Any] | Callable[[Endpoint, Handler], Handler],
+    module: str,
+    made: str,
+    *,
+    kind: type[Endpoint] = Endpoint,
+    more: str = "",
 ) -> Negotiated[Handler]:
-    """The ``negotiated`` of one framework's module: ``doc`` says what a
-    handler of that framework takes."""
+    """The ``negotiated`` of one integration ``module``: it makes a ``kind``
+    of its arguments, with which ``binding`` serves a handler (``negotiating``),
+    or ``binding(endpoint, handler)`` makes one. Its docstring says what the
+    handler is ``made``, then ``more``."""
+    wrap = partial(negotiating, binding) if isinstance(binding, Binding) else binding
 
     def negotiated(
         renderers: Renderers,
@@ -261,9 +266,12 @@ def negotiated_for(
         status: int = 200,
         vary: str | None = None,
     ) -> Callable[[Handler], Handler]:
-        endpoint = Endpoint(renderers, consumes, status, vary)
-        return lambda handler: negotiating(binding, endpoint, handler)
+        endpoint = kind(renderers, consumes, status, vary)
+        return lambda handler: wrap(endpoint, handler)
 
-    negotiated.__doc__ = doc
+    negotiated.__doc__ = f"""Make {made}
+answering ``data`` rendered by ``renderers`` in the negotiated type, with
+``status``; ``consumes`` checks the request's ``Content-Type`` first;
+``vary`` is what the response varies on besides ``Accept``.{more}"""
     negotiated.__module__ = module
     return negotiated

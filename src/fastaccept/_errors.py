@@ -98,9 +98,7 @@ def _run_before(text: str, end: int, chars: Container[str]) -> str:
     """The run of ``chars`` that ends at ``end``: its last EXCERPT_MAX
     characters (``_limits``), after "..." when it is longer."""
     start = end
-    stop = end - _limits.EXCERPT_MAX - 1
-    if stop < 0:
-        stop = 0
+    stop = max(0, end - _limits.EXCERPT_MAX - 1)
     while start > stop and text[start - 1] in chars:
         start -= 1
     if end - start > _limits.EXCERPT_MAX:
@@ -116,9 +114,7 @@ def _token_at(text: str, pos: int) -> str:
     """The token that starts at ``pos``: its first EXCERPT_MAX characters,
     then "..." when it is longer."""
     end = pos
-    stop = pos + _limits.EXCERPT_MAX + 1
-    if stop > len(text):
-        stop = len(text)
+    stop = min(len(text), pos + _limits.EXCERPT_MAX + 1)
     while end < stop and text[end] in TCHARS:
         end += 1
     if end - pos > _limits.EXCERPT_MAX:
@@ -143,10 +139,8 @@ def _whitespace_hint(text: str, pos: int) -> str:
 
 
 def _before_ows(text: str, end: int) -> int:
-    """Where the optional whitespace that ends at ``end`` starts: stripped
-    from a window before ``end`` that doubles until it holds more than
-    whitespace, so the cost follows the whitespace, not the text before it
-    (lenient mode describes every skipped member)."""
+    """Where the optional whitespace that ends at ``end`` starts, found in a
+    window that doubles: the cost follows the whitespace, not the text."""
     size = 8
     while True:
         start = end - size if end > size else 0
@@ -181,31 +175,54 @@ def _found_token(text: str, pos: int) -> str:
     return repr(token) if token else describe_char(text, pos)
 
 
+#: The messages that name only what was found at the error's position.
+_FOUND: Final = {
+    EXPECTED_TYPE: "expected a media type (a token such as 'text'), found {found}",
+    EXPECTED_SUBTYPE: "expected a subtype token after '/', found {found}",
+    WILDCARD_TYPE: (
+        "expected '*' after '*/' (a wildcard type takes only a wildcard "
+        "subtype), found {found}"
+    ),
+    BARE_WILDCARD: (
+        "expected '/' after '*', found {found} (a bare '*' is a legacy "
+        "form of '*/*', accepted only in lenient mode)"
+    ),
+    EXPECTED_SEPARATOR: "expected ';' or ',' after the media range, found {found}",
+    EXPECTED_PARAM_NAME: "expected a parameter name after ';', found {found}",
+    UNTERMINATED_QUOTE: "the quoted string that starts here is never closed",
+    BAD_QUOTED_CHAR: "expected a quoted-string character, found {found}",
+    BAD_ESCAPE: "expected a visible character, space or tab after '\\', found {found}",
+    EXPECTED_CODING: (
+        "expected a content coding (a token such as 'gzip'), found {found}"
+    ),
+    EXPECTED_LANGUAGE: (
+        "expected a language range (such as 'en', 'en-US' or '*', "
+        "RFC 4647 §2.1), found {found}"
+    ),
+    EXPECTED_SUBTAG: (
+        "expected a subtag (1 to 8 letters or digits) after '-', found {found}"
+    ),
+    LONG_SUBTAG: (
+        "a subtag of a language range has at most 8 characters (RFC 4647 "
+        "§2.1), found a 9th: {found}"
+    ),
+    EXPECTED_COMMA: (
+        "expected ',' after the weight, found {found} (a member takes one "
+        "weight and no other parameter)"
+    ),
+}
+
+
 def reason(code: int, text: str, pos: int) -> str:
     """The message for error ``code`` found at ``pos`` of ``text``."""
     found = describe_char(text, pos)
-    if code == EXPECTED_TYPE:
-        return f"expected a media type (a token such as 'text'), found {found}"
+    message = _FOUND.get(code)
+    if message is not None:
+        return message.format(found=found)
     if code == EXPECTED_SLASH:
         return (
             f"expected '/' after the type {_token_before(text, pos)!r}, found {found}"
         )
-    if code == EXPECTED_SUBTYPE:
-        return f"expected a subtype token after '/', found {found}"
-    if code == WILDCARD_TYPE:
-        return (
-            f"expected '*' after '*/' (a wildcard type takes only a wildcard "
-            f"subtype), found {found}"
-        )
-    if code == BARE_WILDCARD:
-        return (
-            f"expected '/' after '*', found {found} (a bare '*' is a legacy "
-            "form of '*/*', accepted only in lenient mode)"
-        )
-    if code == EXPECTED_SEPARATOR:
-        return f"expected ';' or ',' after the media range, found {found}"
-    if code == EXPECTED_PARAM_NAME:
-        return f"expected a parameter name after ';', found {found}"
     if code == EXPECTED_EQUALS:
         name = _token_before(text, pos)
         return (
@@ -218,12 +235,6 @@ def reason(code: int, text: str, pos: int) -> str:
             f"expected a value (a token or a quoted string) after '{name}=', "
             f"found {found}" + _whitespace_hint(text, pos)
         )
-    if code == UNTERMINATED_QUOTE:
-        return "the quoted string that starts here is never closed"
-    if code == BAD_QUOTED_CHAR:
-        return f"expected a quoted-string character, found {found}"
-    if code == BAD_ESCAPE:
-        return f"expected a visible character, space or tab after '\\', found {found}"
     if code == BAD_WEIGHT:
         return (
             f"invalid weight {_weight_at(text, pos)!r}: a weight is a number from "
@@ -237,25 +248,6 @@ def reason(code: int, text: str, pos: int) -> str:
         )
     if code == DUPLICATE_PARAM:
         return f"duplicate parameter {_token_at(text, pos).lower()!r}"
-    return _list_reason(code, text, pos, found)
-
-
-def _list_reason(code: int, text: str, pos: int, found: str) -> str:
-    """The messages of Accept-Encoding and Accept-Language values."""
-    if code == EXPECTED_CODING:
-        return f"expected a content coding (a token such as 'gzip'), found {found}"
-    if code == EXPECTED_LANGUAGE:
-        return (
-            "expected a language range (such as 'en', 'en-US' or '*', "
-            f"RFC 4647 §2.1), found {found}"
-        )
-    if code == EXPECTED_SUBTAG:
-        return f"expected a subtag (1 to 8 letters or digits) after '-', found {found}"
-    if code == LONG_SUBTAG:
-        return (
-            "a subtag of a language range has at most 8 characters (RFC 4647 "
-            f"§2.1), found a 9th: {found}"
-        )
     if code == EXPECTED_CODING_END:
         return (
             "expected ';' or ',' after the coding "
@@ -277,11 +269,6 @@ def _list_reason(code: int, text: str, pos: int, found: str) -> str:
             "expected a weight after 'q=' (a number from 0 to 1 with at most "
             f"three decimals, RFC 9110 §12.4.2), found {found}"
             + _whitespace_hint(text, pos)
-        )
-    if code == EXPECTED_COMMA:
-        return (
-            f"expected ',' after the weight, found {found} (a member takes one "
-            "weight and no other parameter)"
         )
     raise AssertionError(f"unknown error code {code}")  # pragma: no cover
 

@@ -24,11 +24,10 @@ from ._text import HeaderValue
 #: How many ``Vary`` values given to ``render`` a ``Renderers`` keeps finished.
 VARY_VALUES_KEPT = 64
 
-#: Turns a handler's data into one representation: text (encoded in the media
-#: type's charset, else UTF-8) or bytes (sent as they are).
+#: Turns a handler's data into one representation: text (encoded in the
+#: offer's charset, else UTF-8) or bytes.
 Renderer = Callable[[Any], str | bytes]
-#: Renderers by offer (``OfferSpec`` keys; typed ``Any`` because a mapping's
-#: key type is invariant: a ``dict[str, ...]`` must fit too).
+#: Renderers by offer (keys typed ``Any``: a ``dict[str, ...]`` must fit too).
 RendererMap = Mapping[Any, Renderer]
 
 
@@ -36,9 +35,8 @@ RendererMap = Mapping[Any, Renderer]
 class Answer:
     """What a negotiated handler may return instead of its bare data: the
     ``data`` to render, with this response's own ``status`` (None: the
-    endpoint's) and extra ``headers`` (a ``Location`` for a 201, say), both
-    checked here as ``Renderers.render`` checks them (docs/web.md, "What a
-    handler may send"); the headers kept as a tuple of pairs."""
+    endpoint's) and extra ``headers`` (a ``Location`` for a 201, say), checked
+    as ``Renderers.render`` checks them and kept as a tuple of pairs."""
 
     data: Any
     status: int | None = None
@@ -54,12 +52,10 @@ class Answer:
 class Rendered(StatusAndHeaders):
     """A whole response: ``status``, ``header_items`` and the ``body`` bytes.
 
-    ``header_items`` has ``Content-Type``, ``Vary`` and ``Content-Length``
-    (with ``Accept`` merged into what the application gave); for HEAD the
-    body is empty and ``Content-Length`` is that of the GET body. A 204 or
-    304 has neither body nor ``Content-Type`` nor ``Content-Length``
-    (RFC 9110 §15.3.5, §15.4.5). ``ok``: a representation was chosen (False
-    for a refusal), whatever the status.
+    ``header_items`` has ``Content-Type``, ``Vary`` (``Accept`` merged in) and
+    ``Content-Length``, the GET body's for HEAD, whose body is empty; a 204 or
+    304 has no body, ``Content-Type`` or ``Content-Length`` (RFC 9110 §15.3.5,
+    §15.4.5). ``ok``: a representation was chosen, whatever the status.
     """
 
     status: int
@@ -72,12 +68,10 @@ class Renderers(ByArguments):
     """The representations of a resource: media type -> renderer.
 
     ``renderers`` is a mapping (or pairs) whose keys are offers as
-    ``Produces`` takes them (a media type, or a ``(media type, qs)`` pair;
-    docs/rules.md rule 15), in order of preference. ``respond(accept, data)`` gives
-    the chosen representation of ``data``, or the refusal (406 or 431, as
-    plain text or ``application/problem+json``: docs/rules.md rule 16) without
-    calling any renderer. ``default``, ``max_length`` and ``cache_size`` are
-    ``Produces``'.
+    ``Produces`` takes them (docs/rules.md rule 15), in order of preference.
+    ``respond(accept, data)`` gives the chosen representation of ``data``, or
+    the refusal (406 or 431; rule 16) without calling any renderer.
+    ``default``, ``max_length`` and ``cache_size`` are ``Produces``'.
     """
 
     __slots__ = ("_by_index", "_plain", "_renderers", "_varied", "produces")
@@ -125,21 +119,19 @@ class Renderers(ByArguments):
             max_length=max_length,
             cache_size=cache_size,
         )
-        #: (renderer, charset) by the offer's index, as ``Decision.index`` says.
+        #: (renderer, charset) by ``Decision.index``.
         self._by_index = tuple(
             (render, _charset(parsed.params, offer))
             for (offer, render), parsed in zip(
                 pairs, self.produces._parsed, strict=True
             )
         )
-        #: The responses finished without a ``Vary`` value of the caller's,
-        #: and with each one ``render`` was given.
+        #: The responses finished without a caller's ``Vary``, and with each.
         self._plain = Finished(self, None)
         self._varied: dict[str, Finished] = {}
 
     def _arguments(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
-        produces = self.produces._arguments()[1]
-        return (self._renderers,), produces
+        return (self._renderers,), self.produces._arguments()[1]
 
     def respond(
         self,
@@ -153,9 +145,9 @@ class Renderers(ByArguments):
         """The response to a request with this Accept value (None: absent).
 
         ``data`` goes to the chosen type's renderer, answered with ``status``
-        (201 for a created resource, say); ``vary`` is the ``Vary`` value the
-        application already has (``Accept`` is merged into it, docs/rules.md rule
-        17). ``method="HEAD"`` leaves the body out.
+        (201 for a created resource, say); ``vary`` is the application's own
+        ``Vary`` (``Accept`` is merged in, docs/rules.md rule 17).
+        ``method="HEAD"`` leaves the body out.
         """
         decision = self.produces.select(accept)
         return self.render(decision, data, method=method, vary=vary, status=status)
@@ -171,46 +163,30 @@ class Renderers(ByArguments):
         headers: Mapping[str, str] | Iterable[tuple[str, str]] = (),
     ) -> Rendered:
         """``respond`` for a ``Decision`` already taken (``produces.select``),
-        so a handler can refuse before it computes ``data``. A refusal (any
+        so a handler can refuse before it computes ``data``; a refusal (any
         ``Decision`` not ``ok``, ``Consumes``' too) is sent as decided.
-        ``headers`` are added to a chosen representation's (a ``Location``,
-        say), checked as ``Answer`` checks them (docs/web.md, "What a handler
-        may send"). ``status`` is a final one, 200-599; a 204 or 304 is sent
-        without content (the renderer is not called)."""
+        ``headers`` are added to a chosen representation's (docs/web.md, "What
+        a handler may send"). ``status`` is a final one, 200-599; a 204 or 304
+        is sent without content (the renderer is not called)."""
         if type(status) is not int or not 200 <= status <= 599:
             status = checked_status(status)
         if vary is None:
             finished = self._plain
-        else:
-            found = self._varied.get(vary)
-            if found is None:
-                found = store(
-                    self._varied, VARY_VALUES_KEPT, vary, Finished(self, vary)
-                )
-            finished = found
+        else:  # a Finished is never false
+            finished = self._varied.get(vary) or store(
+                self._varied, VARY_VALUES_KEPT, vary, Finished(self, vary)
+            )
         extra = _extra(headers) if headers and decision.ok else ()
         return finished.render(decision, data, method, status, extra)
-
-    def _renderer(self, decision: Decision) -> tuple[Renderer, str]:
-        """(renderer, charset) for a decision not made by ``produces``: the
-        offer of its media type (``produces``' own are rendered by their
-        index)."""
-        types = self.produces.media_types
-        if decision.media_type not in types:
-            raise ValueError(
-                f"{decision.media_type!r} is not one of the offers {types}"
-            )
-        return self._by_index[types.index(decision.media_type)]
 
 
 class Finished:
     """What a ``Renderers`` sends with one ``Vary`` value, built once.
 
-    ``vary`` is that value with ``Accept`` merged in (docs/rules.md rule 17):
-    the ``Vary`` of every response sent. By offer index, the renderer, its
-    charset and the headers but ``Content-Length``; and each refusal decided
-    ahead (``Produces``' 406s, and those of ``refusals``, ``Consumes``' 415s),
-    as whole responses to GET and to HEAD (RFC 9110 §9.3.2: no body).
+    ``vary``, that value with ``Accept`` merged in (docs/rules.md rule 17), is
+    every response's ``Vary``. By offer index: the renderer, its charset and
+    the headers but ``Content-Length``; each refusal decided ahead
+    (``Produces``' 406s, ``refusals``), as the whole responses to GET and HEAD.
     """
 
     __slots__ = ("_chosen", "_own", "_refused", "_renderers", "_vary", "vary")
@@ -240,18 +216,6 @@ class Finished:
         kept = [item for item in decision.header_items if item[0] != "Vary"]
         return (*kept, self._vary)
 
-    def _whole(
-        self,
-        decision: Decision,
-        status: int,
-        body: bytes,
-        method: str,
-        extra: tuple[tuple[str, str], ...] = (),
-    ) -> Rendered:
-        """The response to send for ``decision``, made now."""
-        headers = (*self._headers(decision), *extra)
-        return _rendered(status, headers, body, method, decision.ok)
-
     def render(
         self,
         decision: Decision,
@@ -268,13 +232,14 @@ class Finished:
             return self.chosen(index, data, method, status, extra)
         # A decision made elsewhere (by hand, or ``Consumes``'): the first offer
         # of its media type renders, and its own headers go.
-        render, charset = self._renderers._renderer(decision)
-        body = (
-            b""
-            if status in BODYLESS
-            else _body(render, charset, data, decision.media_type)
-        )
-        return self._whole(decision, status, body, method, extra)
+        types = self._renderers.produces.media_types
+        if decision.media_type not in types:
+            raise ValueError(
+                f"{decision.media_type!r} is not one of the offers {types}"
+            )
+        render, charset = self._renderers._by_index[types.index(decision.media_type)]
+        body = _body(render, charset, data, decision.media_type, status)
+        return _rendered(status, (*self._headers(decision), *extra), body, method)
 
     def chosen(
         self,
@@ -287,10 +252,7 @@ class Finished:
         """``data`` in the offer at ``index``, with ``status`` and the
         ``extra`` headers (both checked); no content for a 204 or 304."""
         render, charset, headers = self._chosen[index]
-        if status in BODYLESS:
-            body = b""
-        else:
-            body = _body(render, charset, data, self._own[index].media_type)
+        body = _body(render, charset, data, self._own[index].media_type, status)
         return _rendered(status, (*headers, *extra) if extra else headers, body, method)
 
     def refused(self, decision: Decision, method: str) -> Rendered:
@@ -307,23 +269,20 @@ class Finished:
     def _refusal(self, decision: Decision, method: str) -> Rendered:
         """The response for a refusal, made now."""
         body = decision.body.encode("utf-8")
-        return self._whole(decision, decision.status, body, method)
+        headers = self._headers(decision)
+        return _rendered(decision.status, headers, body, method, decision.ok)
 
 
 def checked_status(status: object) -> int:
     """A handler's status: an int (an ``HTTPStatus`` too) from 200 to 599, a
-    final response's (RFC 9110 §15); 1xx responses are interim, sent by the
-    server, never as the answer (docs/web.md, "What a handler may send")."""
+    final response's (RFC 9110 §15; 1xx responses are interim)."""
     if not isinstance(status, int) or isinstance(status, bool):
         raise TypeError(f"status must be an int, not {type(status).__name__}")
     if not 200 <= status <= 599:
+        interim = " (1xx responses are interim: the server sends them)"
         raise ValueError(
             f"status must be a final response's, 200 to 599, not {status}"
-            + (
-                " (1xx responses are interim: the server sends them)"
-                if 100 <= status < 200
-                else ""
-            )
+            + (interim if 100 <= status < 200 else "")
         )
     return int(status)
 
@@ -342,8 +301,13 @@ def checked_vary(vary: object) -> str | None:
     return vary
 
 
-def _body(render: Renderer, charset: str, data: Any, media_type: str) -> bytes:
-    """``data`` rendered: text encoded in ``charset``, bytes as they are."""
+def _body(
+    render: Renderer, charset: str, data: Any, media_type: str, status: int
+) -> bytes:
+    """``data`` rendered: text encoded in ``charset``, bytes as they are; for
+    a status without content (``BODYLESS``), nothing, the renderer not called."""
+    if status in BODYLESS:
+        return b""
     produced = render(data)
     body = produced.encode(charset) if isinstance(produced, str) else produced
     if not isinstance(body, bytes):
@@ -366,9 +330,8 @@ def _rendered(
     method: str,
     ok: bool = True,
 ) -> Rendered:
-    """The whole response: ``Content-Length`` is the body's, also for HEAD,
-    which is sent without it (RFC 9110 §9.3.2, §8.6); a 204 or 304 has
-    neither content nor its headers."""
+    """The whole response: ``Content-Length`` the body's, also for HEAD, sent
+    without it (RFC 9110 §9.3.2, §8.6); a 204 or 304 without content."""
     if status in BODYLESS:
         kept = tuple(item for item in headers if item[0] != "Content-Type")
         return Rendered(status, kept, b"", ok)
@@ -378,9 +341,8 @@ def _rendered(
 
 #: The headers ``Renderers.render`` writes itself (lower case).
 _OWN_HEADERS = frozenset({"content-type", "content-length", "vary"})
-#: The fields a handler may not send: hop-by-hop ones, which the server
-#: manages for its connection (RFC 9110 §7.6.1; PEP 3333 refuses them), and
-#: the message framing (RFC 9112 §6).
+#: The fields a handler may not send: hop-by-hop ones, the server's (RFC 9110
+#: §7.6.1; PEP 3333 refuses them), and the message framing (RFC 9112 §6).
 _SERVERS_HEADERS = frozenset(
     {
         "connection",
@@ -395,8 +357,7 @@ _SERVERS_HEADERS = frozenset(
         "upgrade",
     }
 )
-#: The characters a field value may not hold: controls but HTAB (RFC 9110
-#: §5.5; CR, LF and NUL would split or end the header line).
+#: The characters a field value may not hold: controls but HTAB (RFC 9110 §5.5).
 _CONTROLS = frozenset(map(chr, (*range(0x09), *range(0x0A, 0x20), 0x7F)))
 
 
@@ -404,15 +365,11 @@ def _extra(
     headers: Mapping[str, str] | Iterable[tuple[str, str]],
 ) -> tuple[tuple[str, str], ...]:
     """A handler's extra headers, checked (docs/web.md, "What a handler may
-    send"): names are tokens (RFC 9110 §5.1) and values Latin-1 text without
-    controls or outer whitespace (§5.5), as str; each name once; none that
-    ``render`` writes itself, no hop-by-hop or framing field, no
-    ``Set-Cookie``.
-
-    One value per name is what every framework's response keeps (a
-    list-valued field's values go combined, RFC 9110 §5.3); cookies have
-    each framework's own API (Django's, falcon's refuse a raw one).
-    """
+    send"): names are tokens (RFC 9110 §5.1) and values Latin-1 str without
+    controls or outer whitespace (§5.5); each name once, as every framework
+    keeps one value (a list's values combined, §5.3); none that ``render``
+    writes, no hop-by-hop or framing field, no ``Set-Cookie`` (each framework
+    has its own API for cookies)."""
     items = tuple(headers.items() if isinstance(headers, Mapping) else headers)
     seen: set[str] = set()
     for item in items:
@@ -453,8 +410,7 @@ def _extra(
 
 
 def _charset(params: Mapping[str, str], offer: OfferSpec) -> str:
-    """The charset a text representation of ``offer`` is encoded in: its
-    ``charset`` parameter, else UTF-8."""
+    """The charset of ``offer``'s text: its ``charset`` parameter, else UTF-8."""
     charset = params.get("charset", "utf-8")
     try:
         "".encode(charset)

@@ -40,7 +40,7 @@ _PROBLEM = ("Content-Type", "application/problem+json")
 _VARY = ("Vary", "Accept")
 
 
-#: Reason phrases by status code, read without making an ``HTTPStatus``.
+#: Reason phrases by status code.
 _PHRASES = {status.value: status.phrase for status in HTTPStatus}
 #: The classes of status codes by their first digit (RFC 9110 §15).
 _CLASSES = {
@@ -67,8 +67,7 @@ class StatusAndHeaders:
     @property
     def reason(self) -> str:
         """The status's reason phrase, e.g. ``"Not Acceptable"`` (for WSGI);
-        for a code without a registered one, its class's name (RFC 9110 §15:
-        ``"Successful"`` for 299), since a client reads only the code."""
+        for a code without one, its class's (RFC 9110 §15: ``"Successful"``)."""
         phrase = _PHRASES.get(self.status)
         return _CLASSES[self.status // 100] if phrase is None else phrase
 
@@ -82,17 +81,15 @@ class StatusAndHeaders:
 class Decision(StatusAndHeaders):
     """The response facts for one request.
 
-    ``ok`` (``status`` 200): go on, and answer with your own success status;
-    ``media_type`` is the chosen offer (``Produces``) or the accepted type the
-    request's content matched (``Consumes``), the very string given, and for
-    ``Consumes`` ``content_type`` is the request's own media type, canonical
-    (``image/png`` for ``IMAGE/PNG``; parameters kept, ``q`` among them).
-    Otherwise ``media_type`` is ``""``: answer ``status`` with ``body`` at
-    once (plain text or ``application/problem+json``, as its ``Content-Type``
-    header says; docs/rules.md rule 16). In both cases send ``headers``.
-    ``index`` is the chosen offer's position in ``Produces.offers`` (the
-    accepted type's in ``Consumes.media_types``), -1 for a refusal: what
-    ``Renderers`` picks the renderer by; it takes no part in ``==``.
+    ``ok`` (``status`` 200): go on; ``media_type`` is the chosen offer
+    (``Produces``) or the accepted type the request's content matched
+    (``Consumes``), the very string given, and for ``Consumes``
+    ``content_type`` is the request's own media type, canonical (``image/png``
+    for ``IMAGE/PNG``, parameters kept). Otherwise ``media_type`` is ``""``:
+    answer ``status`` with ``body`` at once (docs/rules.md rule 16). Send
+    ``headers`` in both cases. ``index``, not compared by ``==``: the chosen
+    offer's position in ``Produces.offers`` (the accepted type's in
+    ``Consumes.media_types``), -1 for a refusal.
     """
 
     status: int
@@ -104,21 +101,16 @@ class Decision(StatusAndHeaders):
 
 
 #: The formats a refusal can take, and the type that admits the problem one
-#: to a JSON client (docs/rules.md rule 16): the engine ranks them in a value,
-#: ``_match`` in a value already parsed.
+#: (docs/rules.md rule 16): ranked in a value, or in a value already parsed.
 _FORMATS = Negotiator(["application/problem+json", "text/plain", "application/json"])
 _PARSED_FORMATS = OfferSet(parse_offers(_FORMATS.offers))
 
 
 def prefers_problem_json(accept: HeaderValue, accepted: Accept | None = None) -> bool:
-    """Whether a refusal goes as ``application/problem+json`` (docs/rules.md rule 16).
-
-    Yes when the Accept value prefers it to ``text/plain``, or admits
-    ``application/json`` but neither of the two; otherwise ``text/plain``
-    (and always when the header is absent: both are acceptable at q=1, or
-    longer than ``DEFAULT_MAX_LENGTH``: a refusal does not read it).
-    ``accepted``: the value already parsed, read instead of ``accept``.
-    """
+    """Whether a refusal goes as ``application/problem+json`` (docs/rules.md
+    rule 16): when Accept prefers it to ``text/plain``, or admits
+    ``application/json`` but neither; not when the header is absent or longer
+    than ``DEFAULT_MAX_LENGTH``. ``accepted``: the value already parsed."""
     if accept is None or len(coerce_value(accept)) > DEFAULT_MAX_LENGTH:
         return False
     if accepted is None:
@@ -129,9 +121,9 @@ def prefers_problem_json(accept: HeaderValue, accepted: Accept | None = None) ->
     return problem > text or (not problem and not text and json_ > 0)
 
 
-#: The forms of a refusal that ``Consumes`` answers: (as problem+json?, the
-#: ``Vary`` it carries). Without an Accept value, plain text and no ``Vary``;
-#: with one, the format it prefers (rule 16) and ``Vary: Accept``.
+#: The forms of a ``Consumes`` refusal, (as problem+json?, its ``Vary``):
+#: without an Accept value, plain text and no ``Vary``; with one, the format it
+#: prefers (rule 16) and ``Vary: Accept``.
 _FORMS: tuple[tuple[bool, tuple[tuple[str, str], ...]], ...] = (
     (False, ()),
     (False, (_VARY,)),
@@ -152,13 +144,9 @@ def _refusal(
     listed: Sequence[str] | None = None,
     listed_as: str = "",
 ) -> Decision:
-    """A refusal: its status, why (one sentence), and the media types it lists.
-
-    As problem+json (RFC 9457 §3: ``type``, ``title``, ``status``,
-    ``detail``, and the extension member ``acceptable`` listing the types),
-    or as plain text: status, reason and sentence on one line, then
-    ``listed_as`` and one type per line.
-    """
+    """A refusal: its status, why (one sentence), and the media types it lists,
+    as problem+json (RFC 9457 §3, the types as the extension ``acceptable``)
+    or as plain text (status, reason and sentence, ``listed_as``, the types)."""
     title = HTTPStatus(status).phrase
     if problem_json:
         problem: dict[str, object] = {
@@ -187,10 +175,8 @@ def _too_large(
 
 
 def _once_each(offers: Sequence[OfferSpec]) -> tuple[Offer, ...]:
-    """The offers parsed; a ``ValueError`` for one given twice: the same media
-    type, compared as RFC 9110 §8.3.1 compares them (names case-insensitively,
-    parameters in any order), whatever its qs (the second could never be
-    chosen)."""
+    """The offers parsed; a ``ValueError`` for a media type given twice (as
+    RFC 9110 §8.3.1 compares them), whatever its qs."""
     parsed = tuple(parse_offers(offers))
     seen: dict[tuple[str, str, frozenset[tuple[str, str]]], OfferSpec] = {}
     for offer, each in zip(offers, parsed, strict=True):
@@ -207,16 +193,13 @@ class Produces(ByArguments):
     """The media types a resource can send, and the answer to each Accept value.
 
     ``offers`` are concrete types (``type/subtype[;params]``) in order of
-    preference, each alone or as a ``(media type, qs)`` pair with the server's
-    weight (docs/rules.md rule 15); a ``Negotiator`` of the active engine chooses
-    among them. ``select(accept)`` gives: the chosen media type, with it as
-    ``Content-Type`` and ``Vary: Accept``; when none is acceptable, 406 whose
-    body lists the media types it can choose (qs above 0) — or, with
-    ``default`` (a media type of the offers), that one instead (RFC 9110
-    §12.5.1 allows either); 431 when the value is longer than ``max_length``.
-    A missing header (None) accepts anything: the highest qs, then the first
-    offer. Every answer carries ``Vary: Accept``, since every answer depends
-    on it (§12.5.5).
+    preference, each alone or as a ``(media type, qs)`` pair (docs/rules.md
+    rule 15). ``select(accept)`` gives the chosen media type, as
+    ``Content-Type``; when none is acceptable, 406 listing the media types of
+    qs above 0, or ``default`` (one of the offers) instead (RFC 9110 §12.5.1
+    allows either); 431 when the value is longer than ``max_length``. A
+    missing header (None) accepts anything: the highest qs, then the first
+    offer. Every answer carries ``Vary: Accept`` (§12.5.5).
     """
 
     __slots__ = (
@@ -248,10 +231,9 @@ class Produces(ByArguments):
         media_types = self._negotiator.media_types
         if not media_types:
             raise ValueError("Produces needs at least one media type to offer")
-        #: The offers parsed, once (``Renderers`` reads their charsets).
+        #: The offers parsed (``Renderers`` reads their charsets).
         self._parsed = _once_each(self._negotiator.offers)
-        #: The answer choosing each offer, by index: the only ``ok`` decisions
-        #: ``select`` gives.
+        #: The answer choosing each offer, by index: all ``select`` gives ``ok``.
         self._chosen = tuple(
             Decision(200, media_type, (("Content-Type", media_type), _VARY), index=i)
             for i, media_type in enumerate(media_types)
@@ -266,9 +248,8 @@ class Produces(ByArguments):
             )
         #: The offer chosen when none is acceptable; -1: answer 406.
         self._default_index = -1 if default is None else media_types.index(default)
-        #: Every refusal decided here ahead of any request, which ``Renderers``
-        #: makes into whole responses once: 406 as text/plain, and as
-        #: application/problem+json (rule 16).
+        #: The 406s decided ahead, as text/plain and as problem+json (rule 16),
+        #: which ``Renderers`` makes into whole responses once.
         self._refusals = tuple(
             _not_acceptable(self._available, problem_json)
             for problem_json in ((False, True) if default is None else ())
@@ -327,9 +308,8 @@ class Produces(ByArguments):
 def _not_acceptable(
     available: Sequence[str], problem_json: bool, skipped: Sequence[SkippedMember] = ()
 ) -> Decision:
-    """406 listing the ``available`` types (RFC 9110 §15.5.7); with the
-    members lenient reading ``skipped``, by their places only (nothing of the
-    request is sent back; docs/bad-input.md)."""
+    """406 listing the ``available`` types (RFC 9110 §15.5.7), and where the
+    members that lenient reading ``skipped`` were (none of their text)."""
     summary = "the Accept header allows none of the media types this resource has."
     if skipped:
         offsets = ", ".join(str(member.start) for member in skipped)
@@ -345,19 +325,16 @@ def _not_acceptable(
 class Consumes(ByArguments):
     """The media types a resource takes in a request body, and the check of each.
 
-    ``media_types`` may be ranges (``image/*``) and carry parameters; a
-    request's ``Content-Type`` is accepted when one of them matches it by the
-    rules of Accept (docs/rules.md rule 9: extra parameters in the request are
-    allowed, ``charset`` compares case-insensitively). In a Content-Type
-    (RFC 9110 §8.3) ``q`` is an ordinary parameter, not a weight.
+    ``media_types`` may be ranges (``image/*``) with parameters; a request's
+    ``Content-Type`` (RFC 9110 §8.3, where ``q`` is no weight) is accepted
+    when one of them matches it as in Accept (docs/rules.md rule 9).
     ``check(content_type)`` gives the first matching type (the string given)
-    with the request's own media type as ``content_type``, or 415 with an
+    with the request's own media type as ``content_type``; 415 with an
     ``Accept`` response header listing them (RFC 9110 §15.5.16) when the
-    Content-Type is missing, malformed or not accepted (naming its type and
-    subtype); 431 over ``max_length`` (None: no limit). Given the request's
-    ``accept``, a refusal's body takes the format it prefers (docs/rules.md
-    rule 16) and carries ``Vary: Accept``; given ``method="PATCH"``, a 415
-    also carries ``Accept-Patch`` (RFC 5789 §2.2).
+    Content-Type is missing, malformed or not accepted; 431 over
+    ``max_length`` (None: no limit). Given the request's ``accept``, a refusal
+    takes the format it prefers (rule 16) and carries ``Vary: Accept``; given
+    ``method="PATCH"``, a 415 carries ``Accept-Patch`` (RFC 5789 §2.2).
     """
 
     __slots__ = (
@@ -388,24 +365,17 @@ class Consumes(ByArguments):
         self._max_length = checked_max_length(max_length)
         #: The ``Accept`` response header value that lists the types.
         self.accept = format_accept(self._ranges)
-        #: 415 for each problem, then for a method other than PATCH and for
-        #: PATCH, then in each of the ``_FORMS`` (rule 16).
+        #: The 415s by (problem, PATCH?, ``_FORMS`` index): made ahead for a
+        #: missing or malformed type, on first use for one not taken (by the
+        #: type, in a bounded cache).
         self._unsupported = {
-            problem: tuple(
-                tuple(self._unsupported_type(problem, patch, form) for form in _FORMS)
-                for patch in (False, True)
-            )
+            (problem, patch, form): self._unsupported_type(problem, patch, form)
             for problem in ("is missing", "is malformed")
+            for patch in (False, True)
+            for form in range(len(_FORMS))
         }
-        #: The 415s naming a type not taken, by (type, PATCH?, form), made on
-        #: first use: a bounded cache (``_limits.store``).
+        self._refusals = tuple(self._unsupported.values())
         self._named: dict[tuple[str, bool, int], Decision] = {}
-        self._refusals = tuple(
-            decision
-            for by_method in self._unsupported.values()
-            for forms in by_method
-            for decision in forms
-        )
 
     def _arguments(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
         return (self.media_types,), {"max_length": self._max_length}
@@ -419,8 +389,9 @@ class Consumes(ByArguments):
     ) -> Decision:
         """The answer to a request whose body has this Content-Type (None:
         absent); ``accept`` (the request's Accept) chooses a refusal's format."""
+        patch = method == "PATCH"
         if not content_type:
-            return self._refuse("is missing", accept, method)
+            return self._unsupported["is missing", patch, _form(accept)]
         text = as_header_text(coerce_value(content_type))[0]
         if self._max_length is not None and len(text) > self._max_length:
             problem_json, varied = _FORMS[_form(accept)]
@@ -431,7 +402,7 @@ class Consumes(ByArguments):
             rng = parse_single(text, "Content-Type", weighted=False)[0]
             offer = concrete(text, rng, "Content-Type")
         except ValueError:
-            return self._refuse("is malformed", accept, method)
+            return self._unsupported["is malformed", patch, _form(accept)]
         received = MediaRange._make(rng)
         for index, accepted_range in enumerate(self._ranges):
             if range_matches(accepted_range, offer):
@@ -442,27 +413,18 @@ class Consumes(ByArguments):
                     index=index,
                 )
         # Named by its type and subtype, tokens: nothing else is sent back.
-        key = (received.essence, method == "PATCH", _form(accept))
+        key = (received.essence, patch, _form(accept))
         found = self._named.get(key)
         if found is None:
             problem = f"({received.essence}) is not one this resource accepts"
-            made = self._unsupported_type(problem, key[1], _FORMS[key[2]])
+            made = self._unsupported_type(problem, patch, key[2])
             found = store(self._named, VALUES_KEPT, key, made)
         return found
 
-    def _refuse(
-        self, problem: str, accept: HeaderValue, method: str | None
-    ) -> Decision:
-        """415 for ``problem`` (missing, malformed), made ahead, in the format
-        ``accept`` prefers."""
-        return self._unsupported[problem][method == "PATCH"][_form(accept)]
-
-    def _unsupported_type(
-        self, problem: str, patch: bool, form: tuple[bool, tuple[tuple[str, str], ...]]
-    ) -> Decision:
+    def _unsupported_type(self, problem: str, patch: bool, form: int) -> Decision:
         """415 listing the types taken, with them as ``Accept`` (RFC 9110
         §15.5.16), and as ``Accept-Patch`` for a PATCH (RFC 5789 §2.2)."""
-        problem_json, varied = form
+        problem_json, varied = _FORMS[form]
         patched = (("Accept-Patch", self.accept),) if patch else ()
         return _refusal(
             415,

@@ -6,10 +6,8 @@
     async def greeting(scope, receive):
         return {"greeting": "hello"}            # rendered in the type chosen
 
-``greeting`` is then an ASGI application for HTTP requests. Before the
-handler runs, a request whose ``Content-Type`` ``consumes`` refuses gets its
-415 (or 431), and one whose ``Accept`` allows no representation its 406 (or
-431), each as plain text or ``application/problem+json`` (docs/rules.md rule 16).
+``greeting`` is then an ASGI application for HTTP requests. Refusals (415,
+406, 431; docs/rules.md rule 16) are answered before the handler runs.
 Headers are read with ``header_from_scope`` (several field lines are one
 list, RFC 9110 §5.3). The handler finds the accepted request type as
 ``scope["fastaccept.consumed"]`` (a ``Decision``). HEAD is answered like GET
@@ -71,12 +69,7 @@ ASGI = ASGIBinding()
 negotiated: Negotiated[ASGIApp] = negotiated_for(
     ASGI,
     __name__,
-    """Make ``async handler(scope, receive) -> data`` an ASGI application that
-    answers with ``data`` rendered by ``renderers`` in the negotiated type,
-    with ``status``.
-
-    ``consumes`` checks the request's ``Content-Type`` first; ``vary`` is
-    what the response varies on besides ``Accept``. Only ``http`` scopes are
-    served (any other is a ``ValueError``: mount the endpoint in a router).
-    """,
+    "``async handler(scope, receive) -> data`` an ASGI application",
+    more="\n\nOnly ``http`` scopes are served (any other is a\n"
+    "``ValueError``: mount the endpoint in a router).",
 )

@@ -9,22 +9,20 @@
 
         on_head = on_get
 
-Before the responder runs, a request whose ``Content-Type`` ``consumes``
-refuses gets its 415 (or 431), and one whose ``Accept`` allows no
-representation its 406 (or 431), each as plain text or
-``application/problem+json`` (docs/rules.md rule 16). The responder keeps its URI
-template fields and finds the accepted request type as ``consumed(req)``
-(``req.context["fastaccept.consumed"]``, typed). Falcon routes HEAD to ``on_head``:
-a negotiated ``on_get`` given as ``on_head`` answers it like GET without a
-body. ``Vary`` has ``Accept`` merged into what middleware already set.
-Works on ``falcon.App`` and ``falcon.asgi.App`` (async responders).
+Refusals (415, 406, 431; docs/rules.md rule 16) are answered before the
+responder runs. The responder keeps its URI template fields and finds the
+accepted request type as ``consumed(req)``
+(``req.context["fastaccept.consumed"]``, typed). Falcon routes HEAD to
+``on_head``: a negotiated ``on_get`` given as ``on_head`` answers it like GET
+without a body. ``Vary`` has ``Accept`` merged into what middleware already
+set. Works on ``falcon.App`` and ``falcon.asgi.App`` (async responders).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from ._endpoint import CONSUMED, Binding, negotiated_for
+from ._endpoint import CONSUMED, Binding, needs, negotiated_for
 from ._headers import merge_vary
 from ._render import Rendered
 from ._responses import Decision
@@ -34,9 +32,7 @@ try:
     import falcon
     import falcon.asgi
 except ModuleNotFoundError as error:  # pragma: no cover - depends on the install
-    raise ModuleNotFoundError(
-        "fastaccept.falcon needs falcon: pip install falcon", name=error.name
-    ) from error
+    raise needs("falcon", __name__, error) from error
 
 __all__ = ["CONSUMED", "consumed", "negotiated"]
 
@@ -86,14 +82,9 @@ def consumed(req: falcon.Request | falcon.asgi.Request) -> Decision | None:
 
 
 FALCON = FalconBinding()
-
-
 negotiated = negotiated_for(
     FALCON,
     __name__,
-    """Make ``responder(self, req, resp, **fields) -> data`` (async or not) a
-    falcon responder answering ``data`` rendered by ``renderers`` in the
-    negotiated type, with ``status``; ``consumes`` checks the request's
-    ``Content-Type`` first; ``vary`` is what the response varies on besides
-    ``Accept``.""",
+    "``responder(self, req, resp, **fields) -> data`` (async or not) a falcon "
+    "responder",
 )

@@ -11,14 +11,12 @@
         return Greeting(greeting="hello")       # rendered in the type chosen
 
 The handler keeps its FastAPI parameters (path, query, body, ``Depends``);
-``negotiated`` adds the request to them for itself. Before the handler runs,
-a refused ``Content-Type`` (``consumes``) gets its 415 (or 431) and an
-unacceptable ``Accept`` its 406 (or 431), as plain text or
-``application/problem+json`` (docs/rules.md rule 16); the handler finds the accepted
-request type as ``request.scope["fastaccept.consumed"]``. HEAD is answered
-like GET without a body; ``Vary`` has ``Accept`` merged in. A handler may
-return a Starlette ``Response``: it is sent as it is, ``Accept`` merged into
-its ``Vary``.
+``negotiated`` adds the request to them for itself. Refusals (415, 406, 431;
+docs/rules.md rule 16) are answered before the handler runs; it finds the
+accepted request type as ``request.scope["fastaccept.consumed"]``. HEAD is
+answered like GET without a body; ``Vary`` has ``Accept`` merged in. A
+handler may return a Starlette ``Response``: it is sent as it is, ``Accept``
+merged into its ``Vary``.
 
 ``NegotiatedRoute`` (FastAPI's custom route class) lists every offered media
 type under the route's success status in the OpenAPI document, and 406 (and
@@ -35,18 +33,27 @@ from collections.abc import Callable
 from types import UnionType
 from typing import Any, Union, get_origin
 
-try:  # first: without FastAPI, say so (not that Starlette is missing)
+from ._endpoint import (
+    CONSUMED,
+    Binding,
+    Endpoint,
+    Handler,
+    Mapped,
+    Proceed,
+    needs,
+    negotiated_for,
+    negotiating,
+)
+
+try:  # before .starlette: without FastAPI, say so (not that Starlette is missing)
     from fastapi.datastructures import DefaultPlaceholder
     from fastapi.routing import APIRoute
     from starlette.requests import Request
     from starlette.responses import Response
     from starlette.types import Receive, Scope, Send
 except ModuleNotFoundError as error:  # pragma: no cover - depends on the install
-    raise ModuleNotFoundError(
-        "fastaccept.fastapi needs FastAPI: pip install fastapi", name=error.name
-    ) from error
+    raise needs("FastAPI", __name__, error) from error
 
-from ._endpoint import CONSUMED, Binding, Endpoint, Mapped, Proceed, negotiating
 from ._render import Answer, Rendered, Renderers
 from ._responses import Consumes
 from .starlette import STARLETTE, StarletteBinding
@@ -58,8 +65,6 @@ __all__ = [
     "negotiated",
     "openapi_responses",
 ]
-
-Handler = Callable[..., Any]
 
 #: The keyword argument through which FastAPI hands ``negotiated`` the request
 #: when the handler takes none itself.
@@ -110,7 +115,10 @@ class FastAPIBinding(StarletteBinding):
         return request.scope
 
 
-#: Said once per endpoint served by a route class other than ``NegotiatedRoute``.
+#: The attribute that marks a route warned.
+WARNED_ATTRIBUTE = "__fastaccept_warned__"
+#: Said once per route of a class other than ``NegotiatedRoute`` that serves
+#: a negotiated endpoint.
 WITHOUT_ROUTE_CLASS = (
     "{name} is negotiated but served by {route}, not NegotiatedRoute: a refused "
     "body type is FastAPI's 422, not 415; HEAD is 405; /openapi.json lacks the "
@@ -120,9 +128,8 @@ WITHOUT_ROUTE_CLASS = (
 
 
 class FastAPIEndpoint(Endpoint):
-    """An endpoint whose checks ``NegotiatedRoute`` may take: before FastAPI
-    reads the body, leaving what they found in the scope for the handler.
-    Served by another route class, it warns once (``WITHOUT_ROUTE_CLASS``)."""
+    """An endpoint whose checks ``NegotiatedRoute`` may take before FastAPI
+    reads the body; served by another route class, it warns once."""
 
     __slots__ = ()
 
@@ -132,65 +139,51 @@ class FastAPIEndpoint(Endpoint):
         if taken is not None:
             return taken
         route = request.get("route")
-        if route is not None and not isinstance(route, NegotiatedRoute):
-            _warn_once(route)
+        if not isinstance(route, NegotiatedRoute | None) and not getattr(
+            route, WARNED_ATTRIBUTE, False
+        ):  # marked on the route: it lives as long as its app
+            setattr(route, WARNED_ATTRIBUTE, True)
+            import warnings
+
+            name = getattr(route, "path", "a route")
+            message = WITHOUT_ROUTE_CLASS.format(name=name, route=type(route).__name__)
+            warnings.warn(message, RuntimeWarning, stacklevel=1)
         return super().check(binding, request)
 
 
-#: The attribute a route served without ``NegotiatedRoute`` gets once warned.
-WARNED_ATTRIBUTE = "__fastaccept_warned__"
+def _negotiating(endpoint: Endpoint, handler: Handler) -> Handler:
+    """``handler`` negotiated, its signature FastAPI's: with a request
+    parameter, the handler's own or one added for ``negotiated``."""
+    signature = _signature(handler)
+    parameters = list(signature.parameters.values())
+    own = [p.name for p in parameters if _is_request(p.annotation)]
+    if own:  # FastAPI fills one request parameter: the handler's
+        binding = FastAPIBinding(own[0], shared=True)
+    else:
+        binding = FastAPIBinding(REQUEST_ARGUMENT, shared=False)
+        at = len(parameters)
+        if parameters and parameters[-1].kind is inspect.Parameter.VAR_KEYWORD:
+            at -= 1
+        added = inspect.Parameter(
+            REQUEST_ARGUMENT, inspect.Parameter.KEYWORD_ONLY, annotation=Request
+        )
+        parameters.insert(at, added)
+    wrapper = negotiating(binding, endpoint, handler)
+    returned = _without_answer(signature.return_annotation)
+    replaced = signature.replace(parameters=parameters, return_annotation=returned)
+    # setattr: mypy knows no such attribute of a Callable.
+    setattr(wrapper, "__signature__", replaced)  # noqa: B010
+    setattr(wrapper, ENDPOINT_ATTRIBUTE, endpoint)
+    return wrapper
 
 
-def _warn_once(route: Any) -> None:
-    """``WITHOUT_ROUTE_CLASS``, the first time ``route`` serves a negotiated
-    endpoint (marked on the route: a route lives as long as its app)."""
-    if not getattr(route, WARNED_ATTRIBUTE, False):
-        setattr(route, WARNED_ATTRIBUTE, True)
-        import warnings
-
-        name = getattr(route, "path", "a route")
-        message = WITHOUT_ROUTE_CLASS.format(name=name, route=type(route).__name__)
-        warnings.warn(message, RuntimeWarning, stacklevel=2)
-
-
-def negotiated(
-    renderers: Renderers,
-    *,
-    consumes: Consumes | None = None,
-    status: int = 200,
-    vary: str | None = None,
-) -> Callable[[Handler], Handler]:
-    """Make a FastAPI handler (async or not) answer its data rendered by
-    ``renderers`` in the negotiated type, with ``status``; ``consumes``
-    checks the request's ``Content-Type`` first; ``vary`` is what the
-    response varies on besides ``Accept``. Put it under the route decorator.
-    """
-    endpoint = FastAPIEndpoint(renderers, consumes, status, vary)
-
-    def decorate(handler: Handler) -> Handler:
-        signature = _signature(handler)
-        parameters = list(signature.parameters.values())
-        own = [p.name for p in parameters if _is_request(p.annotation)]
-        if own:  # FastAPI fills one request parameter: the handler's
-            binding = FastAPIBinding(own[0], shared=True)
-        else:
-            binding = FastAPIBinding(REQUEST_ARGUMENT, shared=False)
-            at = len(parameters)
-            if parameters and parameters[-1].kind is inspect.Parameter.VAR_KEYWORD:
-                at -= 1
-            added = inspect.Parameter(
-                REQUEST_ARGUMENT, inspect.Parameter.KEYWORD_ONLY, annotation=Request
-            )
-            parameters.insert(at, added)
-        wrapper = negotiating(binding, endpoint, handler)
-        returned = _without_answer(signature.return_annotation)
-        replaced = signature.replace(parameters=parameters, return_annotation=returned)
-        # setattr: mypy knows no such attribute of a Callable.
-        setattr(wrapper, "__signature__", replaced)  # noqa: B010
-        setattr(wrapper, ENDPOINT_ATTRIBUTE, endpoint)
-        return wrapper
-
-    return decorate
+negotiated = negotiated_for(
+    _negotiating,
+    __name__,
+    "``handler(**parameters) -> data`` (async or not) a FastAPI endpoint",
+    kind=FastAPIEndpoint,
+    more="\nPut it under the route decorator.",
+)
 
 
 def _is_request(annotation: Any) -> bool:
@@ -202,9 +195,8 @@ def _is_request(annotation: Any) -> bool:
 
 
 def _without_answer(annotation: Any) -> Any:
-    """A return annotation without ``Answer``, alone or in a union: FastAPI
-    would take its fields for the response's schema, where ``Answer`` only
-    carries the data rendered (and a status, headers)."""
+    """A return annotation without ``Answer``, alone or in a union (FastAPI
+    would take its fields for the response's schema)."""
     if annotation is Answer:
         return inspect.Signature.empty
     members = getattr(annotation, "__args__", ())
@@ -215,9 +207,8 @@ def _without_answer(annotation: Any) -> Any:
 
 
 def _signature(handler: Handler) -> inspect.Signature:
-    """The handler's signature with its annotations evaluated where they can
-    be (FastAPI reads them from the wrapper, whose globals are not the
-    handler's)."""
+    """The handler's signature, its annotations evaluated where they can be
+    (FastAPI reads them from the wrapper, whose globals are not the handler's)."""
     try:
         return inspect.signature(handler, eval_str=True)
     except NameError:  # a name imported only for type checkers
@@ -256,8 +247,7 @@ class NegotiatedRoute(APIRoute):
     """FastAPI's route class for the routes ``negotiated`` made: it takes the
     ``Content-Type`` and ``Accept`` checks before FastAPI reads the body (a
     refused body type is a 415, not a validation error), answers HEAD on a
-    GET route (RFC 9110 §9.3.2), and documents the route's media types and
-    refusals."""
+    GET route (RFC 9110 §9.3.2), and documents media types and refusals."""
 
     def __init__(self, path: str, endpoint: Callable[..., Any], **kwargs: Any) -> None:
         found: FastAPIEndpoint | None = getattr(endpoint, ENDPOINT_ATTRIBUTE, None)
@@ -286,10 +276,8 @@ class NegotiatedRoute(APIRoute):
         super().__init__(path, endpoint, **kwargs)
 
     def get_route_handler(self) -> Callable[[Request], Any]:
-        """FastAPI's handler for the route, after, on a negotiated route, the
-        Content-Type and Accept checks: a refusal is answered before FastAPI
-        reads the body (a refused body type is a 415, not a 422), and what
-        they found is left in the scope so that they run once."""
+        """FastAPI's handler, after the checks of a negotiated route: a refusal
+        is answered before FastAPI reads the body (415, not 422)."""
         handle = super().get_route_handler()
         endpoint = self.negotiation
         if endpoint is None:
@@ -307,15 +295,13 @@ class NegotiatedRoute(APIRoute):
         return negotiated_route
 
     async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """Serve the route. A HEAD request on a negotiated GET route is
-        answered like GET without a body (RFC 9110 §9.3.2) by the endpoint
-        itself; HEAD stays out of ``methods``, so the OpenAPI document lists
-        no HEAD operation."""
+        """Serve the route; the endpoint answers HEAD on a negotiated GET route
+        (RFC 9110 §9.3.2), which lists no HEAD in ``methods`` (nor OpenAPI)."""
         if (
             scope["method"] == "HEAD"
             and self.negotiation is not None
             and "GET" in (self.methods or ())
-        ):  # not in self.methods, so that OpenAPI lists no HEAD operation
+        ):
             await self.app(scope, receive, send)
         else:
             await super().handle(scope, receive, send)

@@ -8,11 +8,9 @@
 
     app = Starlette(routes=[Route("/greeting", greeting)])
 
-Before the handler runs, a request whose ``Content-Type`` ``consumes``
-refuses gets its 415 (or 431), and one whose ``Accept`` allows no
-representation its 406 (or 431), each as plain text or
-``application/problem+json`` (docs/rules.md rule 16). Several ``Accept`` lines are
-one list (RFC 9110 §5.3). The handler finds the accepted request type as
+Refusals (415, 406, 431; docs/rules.md rule 16) are answered before the
+handler runs; several ``Accept`` lines are one list (RFC 9110 §5.3). The
+handler finds the accepted request type as
 ``request.scope["fastaccept.consumed"]``. HEAD (which Starlette routes to a
 GET endpoint) is answered like GET without a body. ``Vary`` has ``Accept``
 merged in; middleware that adds to ``Vary`` afterwards keeps it. A handler
@@ -25,17 +23,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._endpoint import CONSUMED, Mapped, ScopeBinding, negotiated_for
+from ._endpoint import CONSUMED, Mapped, ScopeBinding, needs, negotiated_for
 from ._render import Rendered
 
 try:
     from starlette.requests import Request
     from starlette.responses import Response
 except ModuleNotFoundError as error:  # pragma: no cover - depends on the install
-    raise ModuleNotFoundError(
-        "fastaccept.starlette needs Starlette: pip install starlette",
-        name=error.name,
-    ) from error
+    raise needs("Starlette", __name__, error) from error
 
 __all__ = ["CONSUMED", "negotiated"]
 
@@ -56,12 +51,8 @@ class StarletteBinding(ScopeBinding[Response]):
 
 
 STARLETTE = StarletteBinding()
-
 negotiated = negotiated_for(
     STARLETTE,
     __name__,
-    """Make ``handler(request) -> data`` (async or not) a Starlette endpoint
-    answering ``data`` rendered by ``renderers`` in the negotiated type, with
-    ``status``; ``consumes`` checks the request's ``Content-Type`` first;
-    ``vary`` is what the response varies on besides ``Accept``.""",
+    "``handler(request) -> data`` (async or not) a Starlette endpoint",
 )

@@ -6,12 +6,11 @@
     def greeting(environ):
         return {"greeting": "hello"}            # rendered in the type chosen
 
-``greeting`` is then a WSGI application. Before the handler runs, a request
-whose ``Content-Type`` ``consumes`` refuses gets its 415 (or 431), and one
-whose ``Accept`` allows no representation its 406 (or 431), each as plain
-text or ``application/problem+json`` (docs/rules.md rule 16). The handler finds the
-accepted request type as ``environ["fastaccept.consumed"]`` (a ``Decision``).
-HEAD is answered like GET without a body; ``Vary`` has ``Accept`` merged in.
+``greeting`` is then a WSGI application. Refusals (415, 406, 431;
+docs/rules.md rule 16) are answered before the handler runs. The handler
+finds the accepted request type as ``environ["fastaccept.consumed"]`` (a
+``Decision``). HEAD is answered like GET without a body; ``Vary`` has
+``Accept`` merged in.
 """
 
 from __future__ import annotations
@@ -66,12 +65,5 @@ class WSGIBinding(EnvironBinding[Rendered]):
 WSGI = WSGIBinding()
 
 negotiated: Negotiated[WSGIApplication] = negotiated_for(
-    WSGI,
-    __name__,
-    """Make ``handler(environ) -> data`` a WSGI application that answers with
-    ``data`` rendered by ``renderers`` in the negotiated type, with ``status``.
-
-    ``consumes`` checks the request's ``Content-Type`` first; ``vary`` is
-    what the response varies on besides ``Accept``.
-    """,
+    WSGI, __name__, "``handler(environ) -> data`` a WSGI application"
 )
