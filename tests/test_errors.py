@@ -6,9 +6,9 @@ from typing import Any
 
 import pytest
 
-from fastaccept import AcceptError, _errors
+from fastaccept import AcceptError
 
-from .conftest import Engine, cython_engine
+from .conftest import Engine
 
 CASES = [
     ("/xml", 0, "expected a media type (a token such as 'text'), found '/'"),
@@ -223,12 +223,6 @@ def test_wrong_argument_type_names_the_type(engine: Engine, bad: Any) -> None:
         engine.Negotiator(["a/b"]).choose(bad)
     with pytest.raises(TypeError, match=message):
         engine.is_cors_safelisted(bad)
-
-
-def test_cython_error_codes_match_python() -> None:
-    codes = cython_engine().ERROR_CODES
-    assert {name: getattr(_errors, name) for name in codes} == codes
-    assert len(codes) == 24
 
 
 def test_skipped_member_records(engine: Engine) -> None:
