@@ -14,17 +14,16 @@ is a source string, compiled by the module that reads with it: the pure
 engine's own when it loads, the shared readers' on first use (``pattern``),
 so importing fastaccept with the Cython engine loads no ``re``.
 
-The exact readers (``_member.scan_member`` and ``scan_weight``,
-``_coding.scan_coding``, ``_language.scan_language``) are the reference
-reading of the grammar: single-class patterns, and the first violation ends
-a member. Besides them the pure-Python engine (``_scan_py``) has one fast
-path per header kind, which validates what real clients send in one match
-and leaves anything else to the exact reader: ``COMMON_VALUE`` and
-``COMMON_MEMBER`` (Accept: one common member, in a whole value or alone),
-``FAST_CODING`` and ``FAST_LANGUAGE`` (a whole value of common members).
-They change no answer, only the pure engine's speed on the values clients
-send, which is to stay ahead of the pure-Python peers (benchmarks/README.md
-measures it).
+The readers (``_member.scan_member`` and ``scan_weight``,
+``_coding.scan_coding``, ``_language.scan_language``) are the one reading
+of the grammar per engine that shares them, and the first violation ends a
+member: an Accept member is a ``MEDIA_RANGE`` match, then a ``PARAMETER``
+match per parameter. Besides them the pure-Python engine (``_scan_py``) has
+one fast path per list header, which validates what real clients send in
+one match and leaves anything else to the exact reader: ``FAST_CODING`` and
+``FAST_LANGUAGE`` (a whole value of common members). They change no answer,
+only the pure engine's speed on the values clients send, which is to stay
+ahead of the pure-Python peers (benchmarks/README.md measures it).
 """
 
 from __future__ import annotations

@@ -212,8 +212,8 @@ def scan_parameters(
             elif value is None:  # a quoted weight
                 return E.BAD_WEIGHT, m.start(3) - 1, None, False
             else:
-                found_weight = weight(value, strict)
-                if found_weight < 0:
+                found_weight = QVALUES.get(value, -1)
+                if found_weight < 0 and (found_weight := weight(value, strict)) < 0:
                     return -found_weight, m.start(2), None, False
         if after is None:
             continue
@@ -224,8 +224,8 @@ def scan_parameters(
         elif found_weight >= 0:
             return E.DUPLICATE_PARAM, m.start(4) - 2, None, False
         else:
-            found_weight = weight(after, strict)
-            if found_weight < 0:
+            found_weight = QVALUES.get(after, -1)
+            if found_weight < 0 and (found_weight := weight(after, strict)) < 0:
                 return -found_weight, m.start(4), None, False
     if p < n and text[p] != ",":
         return E.EXPECTED_SEPARATOR, p, None, False

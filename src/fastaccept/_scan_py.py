@@ -307,7 +307,9 @@ class Negotiator(_CachedOffers):
             elif params[:2] == "q=" and params[2:] in QVALUES:
                 matches.append((essence, (), QVALUES[params[2:]]))
             else:
-                found = scan_parameters(member, len(head), False, True, *essence[:2])[2]
+                found = scan_parameters(
+                    member, len(head), False, True, essence[0], essence[1]
+                )[2]
                 if found is not None:
                     matches.append((essence, found[2], found[3]))
         return matches
