@@ -14,17 +14,16 @@ is a source string, compiled by the module that reads with it: the pure
 engine's own when it loads, the shared readers' on first use (``pattern``),
 so importing fastaccept with the Cython engine loads no ``re``.
 
-The exact readers (``_member.scan_member`` and ``scan_weight``,
-``_coding.scan_coding``, ``_language.scan_language``) are the reference
-reading of the grammar: single-class patterns, and the first violation ends
-a member. Besides them the pure-Python engine (``_scan_py``) has one fast
-path per header kind, which validates what real clients send in one match
-and leaves anything else to the exact reader: ``COMMON_VALUE`` and
-``COMMON_MEMBER`` (Accept: one common member, in a whole value or alone),
-``FAST_CODING`` and ``FAST_LANGUAGE`` (a whole value of common members).
-They change no answer, only the pure engine's speed on the values clients
-send, which is to stay ahead of the pure-Python peers (benchmarks/README.md
-measures it).
+The readers (``_member.scan_member`` and ``scan_weight``,
+``_coding.scan_coding``, ``_language.scan_language``) are the one reading
+of the grammar per engine that shares them, and the first violation ends a
+member: an Accept member is a ``MEDIA_RANGE`` match, then a ``PARAMETER``
+match per parameter. Besides them the pure-Python engine (``_scan_py``) has
+one fast path per list header, which validates what real clients send in
+one match and leaves anything else to the exact reader: ``FAST_CODING`` and
+``FAST_LANGUAGE`` (a whole value of common members). They change no answer,
+only the pure engine's speed on the values clients send, which is to stay
+ahead of the pure-Python peers (benchmarks/README.md measures it).
 """
 
 from __future__ import annotations
@@ -177,13 +176,14 @@ _P: Final = "+" if POSSESSIVE else ""
 _ALPHA_CLASS: Final = _class(_ALPHA)
 _DIGIT_CLASS: Final = _class(_DIGIT)
 _ALPHANUM_CLASS: Final = _class(_ALPHANUM)
+_TCHAR_CLASS: Final = _class(_TCHAR)
 
 #: ``OWS = *( SP / HTAB )`` (RFC 9110 §5.6.3).
 OWS: Final = "[ \t]*"
 
 #: ``token = 1*tchar`` (RFC 9110 §5.6.2): a type, subtype, parameter name or
 #: value (§8.3.1, §5.6.6), a content-coding (§8.4.1).
-TOKEN: Final = _class(_TCHAR) + "+"
+TOKEN: Final = _TCHAR_CLASS + "+"
 
 #: The inside of a quoted string (RFC 9110 §5.6.4), up to its closing quote::
 #:
@@ -200,6 +200,41 @@ QUOTED_PAIR: Final = r"(?s)\\(.)"
 #: in one a backslash escapes the next character (§5.6.4).
 COMMA_OR_QUOTE: Final = '[,"]'
 QUOTE_OR_BACKSLASH: Final = r'["\\]'
+
+_TOKEN_RUN: Final = TOKEN + _P
+_OWS_RUN: Final = OWS + _P
+
+#: The type and subtype of a media range, then OWS (RFC 9110 §12.5.1,
+#: §8.3.1)::
+#:
+#:     media-range = ( "*/*" / ( type "/" "*" ) / ( type "/" subtype ) )
+#:                   parameters
+#:     type        = token
+#:     subtype     = token
+#:
+#: The groups: the type, and the subtype (None where no ``/`` and token
+#: follow: ``_member.scan_member`` tells the legacy bare ``*`` from a
+#: violation). ``*/subtype`` matches too; ``scan_member`` refuses it.
+MEDIA_RANGE: Final = rf"({_TOKEN_RUN})(?:/({_TOKEN_RUN}))?{_OWS_RUN}"
+
+#: One parameter, from its ``;`` to the OWS after it, and a weight right
+#: after it if one follows (RFC 9110 §5.6.6, §5.6.4, §12.4.2)::
+#:
+#:     parameters      = *( OWS ";" OWS [ parameter ] )
+#:     parameter       = parameter-name "=" parameter-value
+#:     parameter-value = ( token / quoted-string )
+#:     weight          = OWS ";" OWS "q=" qvalue
+#:
+#: The groups: the name, the value as a token or inside its quotes (a
+#: ``QUOTED_BODY``), and the token after ``q=`` of a weight that follows
+#: (so a member's last two parameters, often ``;name=value;q=w``, take one
+#: match). An empty parameter matches only where a ``,``, a ``;`` or the end
+#: follows its OWS; anything else that does not match is a violation, which
+#: ``_member.scan_member`` then names.
+PARAMETER: Final = (
+    rf';{_OWS_RUN}(?:({_TOKEN_RUN})=(?:({_TOKEN_RUN})|"({QUOTED_BODY})")'
+    rf"|(?=[,;]|\Z)){_OWS_RUN}(?:;{_OWS_RUN}[qQ]=({_TOKEN_RUN}){_OWS_RUN})?"
+)
 
 #: ``qvalue = ( "0" [ "." 0*3DIGIT ] ) / ( "1" [ "." 0*3("0") ] )`` (RFC 9110
 #: §12.4.2); the group holds the digits after ``0.``.
@@ -240,30 +275,6 @@ def _list_of(member: str) -> str:
 #: (``Accept.cors_safelisted``, ``is_cors_safelisted``).
 CORS_UNSAFE: Final = _class(_CORS_UNSAFE)
 
-_TOKEN_RUN: Final = TOKEN + _P
-_OWS_RUN: Final = OWS + _P
-
-#: The Accept fast path: the members real clients send, ``type/subtype`` and
-#: token-valued parameters (the weight among them) (RFC 9110 §12.5.1, §5.6.6)::
-#:
-#:     Accept      = #( media-range [ weight ] )
-#:     media-range = ( "*/*" / ( type "/" "*" ) / ( type "/" subtype ) )
-#:                   parameters
-#:     parameters  = *( OWS ";" OWS [ parameter ] )
-#:     parameter   = parameter-name "=" parameter-value
-#:
-#: with every parameter-value a token. Each part is a single character class
-#: followed by a fixed delimiter, so a failed match backtracks at most once
-#: over each character; ``_scan_py`` checks what it does not (``*/x``, the
-#: weight, repeated names).
-_COMMON_RANGE: Final = (
-    rf"{_TOKEN_RUN}/{_TOKEN_RUN}"
-    rf"(?:{_OWS_RUN};{_OWS_RUN}{_TOKEN_RUN}={_TOKEN_RUN})*{_P}"
-)
-#: One common member, OWS around it.
-COMMON_MEMBER: Final = rf"{_OWS_RUN}{_COMMON_RANGE}{_OWS_RUN}"
-#: A value made of common members only (empty members and OWS allowed).
-COMMON_VALUE: Final = _list_of(_COMMON_RANGE)
 
 #: The optional weight of a common list member (RFC 9110 §12.4.2)::
 #:

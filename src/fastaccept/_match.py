@@ -7,44 +7,92 @@ against this.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 
 from ._member import Offer, RangeTuple
 from ._text import ascii_lower
 
-#: Specificity is encoded as ``non_star_parts << 32 | parameter_count``.
-_EXACT, _TYPE_ONLY, _ANY = 2 << 32, 1 << 32, 0
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final, TypeAlias
+
+#: How a range decides an offer (rule 10), as one int that orders as
+#: (specificity, weight) does: ``specificity << WEIGHT_BITS | weight``, the
+#: specificity ``non_star_parts << 32 | parameter_count``; -1: no range.
+WEIGHT_BITS: Final = 10  # a weight, 0 to 1000, fits below
+_WEIGHT_MASK: Final = (1 << WEIGHT_BITS) - 1
+_TYPE_ONLY: Final = 1 << 32  # the specificity of "type/*"
+#: Below any score above 0, above any score of 0 (``best_match``'s keys).
+_NO_SCORE: Final = (0, 3 << 32, 0)
+
+#: A ``type/subtype`` (or ``type/*``, ``*/*``) that can match offers: its
+#: type, its subtype, its decision without parameters or weight, and the
+#: offers it can match.
+Essence: TypeAlias = tuple[str, str, int, tuple[int, ...]]
+#: A range that can match offers: its essence, parameters and weight.
+Match: TypeAlias = tuple[Essence, tuple[tuple[str, str], ...], int]
 
 
 class OfferSet:
     """Offers in server order, indexed by the ranges that can match them.
 
-    ``by_essence["type/subtype"]`` lists ``(offer index, specificity)`` for the
-    offers a parameterless range ``type/subtype`` (or ``type/*``, ``*/*``)
-    matches, so scoring a range is one dictionary look-up; ``bare_ranges``
-    holds each such range, at q=1, as a range tuple.
+    ``by_essence["type/subtype"]`` holds the ``Essence`` of each range
+    ``type/subtype`` (or ``type/*``, ``*/*``) that can match an offer, so
+    finding its offers is one look-up. ``by_param[(name, value)]`` has a bit
+    set for each offer with that parameter (``charset`` lower-case), so a
+    range's parameters are checked against all its offers at once.
+    ``order`` lists every offer, and ``by_type`` the offers of each type, the
+    highest qs first, then server order: of the offers only a wildcard
+    decides, which tie but for qs, the first stands for all.
     """
 
-    __slots__ = ("absent_best", "bare_ranges", "by_essence", "offers", "values")
+    __slots__ = (
+        "absent_best",
+        "by_essence",
+        "by_param",
+        "by_type",
+        "offers",
+        "order",
+        "qs",
+        "values",
+    )
 
     def __init__(self, offers: Sequence[Offer]) -> None:
         self.offers = tuple(offers)
         #: The media types, as given (what ``choose`` returns).
         self.values = tuple(offer.value for offer in self.offers)
+        self.qs = tuple(offer.qs for offer in self.offers)
         self.absent_best = absent_choice(self.offers)
-        by_essence: dict[str, list[tuple[int, int]]] = {}
+        self.order = tuple(sorted(range(len(self.qs)), key=lambda i: -self.qs[i]))
+        by_type: dict[str, list[int]] = {}
+        for index in self.order:
+            by_type.setdefault(self.offers[index].type, []).append(index)
+        self.by_type = {key: tuple(hits) for key, hits in by_type.items()}
+        hits: dict[tuple[str, str], list[int]] = {}
+        self.by_param: dict[tuple[str, str], int] = {}
         for index, offer in enumerate(self.offers):
-            for key, spec in (
-                (f"{offer.type}/{offer.subtype}", _EXACT),
-                (f"{offer.type}/*", _TYPE_ONLY),
-                ("*/*", _ANY),
-            ):
-                by_essence.setdefault(key, []).append((index, spec))
-        self.by_essence = {key: tuple(hits) for key, hits in by_essence.items()}
-        self.bare_ranges: dict[str, RangeTuple] = {}
-        for key in by_essence:
-            type_, _, subtype = key.partition("/")
-            self.bare_ranges[key] = (type_, subtype, (), 1000)
+            for essence in (offer[1:3], (offer.type, "*"), ("*", "*")):
+                hits.setdefault(essence, []).append(index)
+            for item in offer.params.items():
+                self.by_param[item] = self.by_param.get(item, 0) | 1 << index
+        self.by_essence: dict[str, Essence] = {
+            f"{type_}/{subtype}": (
+                type_,
+                subtype,
+                ((type_ != "*") + (subtype != "*")) << 32 << WEIGHT_BITS,
+                tuple(found),
+            )
+            for (type_, subtype), found in hits.items()
+        }
+
+    def matches(self, ranges: Sequence[RangeTuple]) -> list[Match]:
+        """The ranges that can match an offer, each with its essence."""
+        found = []
+        for rtype, rsub, params, weight in ranges:
+            essence = self.by_essence.get(f"{rtype}/{rsub}")
+            if essence is not None:
+                found.append((essence, params, weight))
+        return found
 
 
 def absent_choice(offers: Sequence[Offer]) -> int:
@@ -79,6 +127,66 @@ def range_matches(rng: RangeTuple, offer: Offer) -> bool:
     )
 
 
+def _credit(
+    matches: Sequence[Match], offers: OfferSet
+) -> tuple[dict[int, int], dict[str, int], int]:
+    """Each range credited to the offers it matches (rules 9 and 10): per
+    offer, the decision of its most specific range, then the heaviest.
+
+    Only the offers of a range's essence are read. A wildcard without
+    parameters is kept aside instead, for the offers no more specific range
+    decides: the highest weight of each type's ``type/*``, and of ``*/*``
+    (-1: none).
+    """
+    credited: dict[int, int] = {}
+    typed: dict[str, int] = {}
+    any_weight = -1
+    by_param = offers.by_param
+    for (rtype, rsub, found, hits), params, weight in matches:
+        if rsub == "*" and not params:
+            if rtype == "*":
+                any_weight = max(any_weight, weight)
+            elif weight > typed.get(rtype, -1):
+                typed[rtype] = weight
+            continue
+        found |= len(params) << WEIGHT_BITS | weight
+        matching = -1  # the offers with each of its parameters, as bits
+        for name, value in params:
+            if name == "charset":
+                value = ascii_lower(value)
+            matching &= by_param.get((name, value), 0)
+        for index in hits:
+            if matching >> index & 1 and found > credited.get(index, -1):
+                credited[index] = found
+    return credited, typed, any_weight
+
+
+def _decided(
+    index: int,
+    credited: dict[int, int],
+    typed: dict[str, int],
+    any_weight: int,
+    offers: OfferSet,
+) -> int:
+    """The decision of offer ``index``: its most specific matching range, the
+    wildcards kept aside among them; between equally specific ranges, the
+    heaviest (rule 10)."""
+    found = credited.get(index, -1)
+    wild = typed.get(offers.offers[index].type, -1)
+    if wild >= 0:
+        found = max(found, _TYPE_ONLY << WEIGHT_BITS | wild)
+    return max(found, any_weight)  # "*/*": specificity 0
+
+
+def _scores(matches: Sequence[Match], offers: OfferSet) -> tuple[list[int], list[int]]:
+    credit = _credit(matches, offers)
+    decided = [_decided(i, *credit, offers) for i in range(len(offers.offers))]
+    return (
+        [found & _WEIGHT_MASK if found >= 0 else 0 for found in decided],
+        [found >> WEIGHT_BITS for found in decided],
+    )
+
+
 def scores(
     ranges: Sequence[RangeTuple], offers: OfferSet
 ) -> tuple[list[int], list[int]]:
@@ -87,23 +195,7 @@ def scores(
     Between equally specific ranges the higher q wins (rule 10). An offer no
     range matches has weight 0 and specificity -1.
     """
-    count = len(offers.offers)
-    weights, specs = [0] * count, [-1] * count
-    hits_for = offers.by_essence.get
-    for rtype, rsub, params, weight in ranges:
-        hits = hits_for(f"{rtype}/{rsub}")
-        if hits is None:
-            continue
-        for index, spec in hits:
-            if params:
-                if not _params_match(params, offers.offers[index]):
-                    continue
-                spec |= len(params)
-            if spec > specs[index] or (
-                spec == specs[index] and weight > weights[index]
-            ):
-                weights[index], specs[index] = weight, spec
-    return weights, specs
+    return _scores(offers.matches(ranges), offers)
 
 
 def best_index(ranges: Sequence[RangeTuple] | None, offers: OfferSet) -> int:
@@ -113,29 +205,59 @@ def best_index(ranges: Sequence[RangeTuple] | None, offers: OfferSet) -> int:
     specific range, then to the earlier offer. ``None`` (header absent)
     accepts every offer at q=1.
     """
-    if ranges is None:
+    return best_match(None if ranges is None else offers.matches(ranges), offers)
+
+
+def best_match(matches: Sequence[Match] | None, offers: OfferSet) -> int:
+    """``best_index`` of the ranges that can match an offer
+    (``OfferSet.matches``), None when the header is absent.
+
+    Only the offers a range was credited to are read one by one. Those only
+    a wildcard decides tie but for qs, so the first of the wildcard's order
+    stands for them all; a wildcard that cannot reach the best score so far
+    is not looked at further.
+    """
+    if matches is None:
         return offers.absent_best
-    weights, specs = scores(ranges, offers)
-    best, best_score, best_spec = -1, 0, -1
-    for index, offer in enumerate(offers.offers):
-        score = weights[index] * offer.qs
-        if score > best_score or (
-            score == best_score and score > 0 and specs[index] > best_spec
-        ):
-            best, best_score, best_spec = index, score, specs[index]
+    credited, typed, any_weight = _credit(matches, offers)
+    qs = offers.qs
+    best, best_key = -1, _NO_SCORE
+    for index, found in credited.items():
+        if typed and found >> WEIGHT_BITS < _TYPE_ONLY:  # "*/*;p=v"
+            found = _decided(index, credited, typed, any_weight, offers)
+        key = ((found & _WEIGHT_MASK) * qs[index], found >> WEIGHT_BITS, -index)
+        if key > best_key:
+            best, best_key = index, key
+    if not typed and any_weight < 0:
+        return best
+    # The wildcards kept aside: each type's, then "*/*" for the other types.
+    aside: list[tuple[int, int, tuple[int, ...], Container[str]]] = []
+    for rtype, weight in typed.items():
+        aside.append((weight, _TYPE_ONLY, offers.by_type.get(rtype, ()), ()))
+    if any_weight >= 0:
+        aside.append((any_weight, 0, offers.order, typed))
+    for weight, spec, order, decided_types in aside:
+        if not order or weight * qs[order[0]] < best_key[0]:
+            continue  # it cannot win
+        for index in order:
+            if index in credited or offers.offers[index].type in decided_types:
+                continue
+            key = (weight * qs[index], spec, -index)
+            if key > best_key:
+                best, best_key = index, key
+            break
     return best
 
 
-def rank(
-    ranges: Sequence[RangeTuple] | None, offers: OfferSet
-) -> list[tuple[int, int]]:
+def rank(matches: Sequence[Match] | None, offers: OfferSet) -> list[tuple[int, int]]:
     """(index, score in millionths) of every acceptable offer, in the order of
-    ``best_index``."""
-    if ranges is None:
+    ``best_index``; ``matches``: the ranges that can match an offer
+    (``OfferSet.matches``), None when the header is absent."""
+    if matches is None:
         count = len(offers.offers)
         weights, specs = [1000] * count, [0] * count
     else:
-        weights, specs = scores(ranges, offers)
+        weights, specs = _scores(matches, offers)
     scored = [
         (weights[index] * offer.qs, specs[index], index)
         for index, offer in enumerate(offers.offers)

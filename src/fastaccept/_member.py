@@ -20,7 +20,9 @@ from . import _errors as E
 from ._errors import reason
 from ._grammar import (
     COMMA_OR_QUOTE,
+    MEDIA_RANGE,
     OWS,
+    PARAMETER,
     QUOTE_OR_BACKSLASH,
     QUOTED_BODY,
     QUOTED_PAIR,
@@ -45,6 +47,8 @@ RangeTuple: TypeAlias = tuple[str, str, tuple[tuple[str, str], ...], int]
 MemberResult: TypeAlias = tuple[int, int, RangeTuple | None, bool]
 
 _TOKEN: Final = pattern(TOKEN, globals())
+_MEDIA_RANGE: Final = pattern(MEDIA_RANGE, globals())
+_PARAMETER: Final = pattern(PARAMETER, globals())
 _OWS: Final = pattern(OWS, globals())
 _QUOTED_BODY: Final = pattern(QUOTED_BODY, globals())
 _QUOTED_PAIR: Final = pattern(QUOTED_PAIR, globals())
@@ -152,86 +156,104 @@ def scan_member(
 ) -> MemberResult:
     """Parse the member that starts at ``start`` (not OWS, not a comma).
 
-    The first violation ends the member: its code and position are returned
-    at once, and nothing after it is read. ``weighted=False`` reads ``q`` as an
-    ordinary parameter (a Content-Type, RFC 9110 §8.3, has no weight).
+    The type and subtype in one match (``MEDIA_RANGE``), then the parameters
+    (``scan_parameters``). The first violation ends the member: its code and
+    position are returned at once, and nothing after it is read.
+    ``weighted=False`` reads ``q`` as an ordinary parameter (a Content-Type,
+    RFC 9110 §8.3, has no weight).
     """
-    n = len(text)
-    m = _TOKEN.match(text, start)
+    m = _MEDIA_RANGE.match(text, start)
     if m is None:
         return E.EXPECTED_TYPE, start, None, False
-    j = m.end()
-    type_ = text[start:j].lower()
-    if j < n and text[j] == "/":
-        m = _TOKEN.match(text, j + 1)
-        if m is None:
-            return E.EXPECTED_SUBTYPE, j + 1, None, False
-        p = m.end()
-        subtype = text[j + 1 : p].lower()
+    type_, subtype = m.groups()
+    type_ = type_.lower()
+    if subtype is not None:
+        subtype = subtype.lower()
         if type_ == "*" and subtype != "*":
-            return E.WILDCARD_TYPE, j + 1, None, False
-    elif type_ == "*":  # legacy bare '*' (JDK HttpURLConnection)
-        if strict:
-            return E.BARE_WILDCARD, j, None, False
-        subtype, p = "*", j
+            return E.WILDCARD_TYPE, m.start(2), None, False
+    elif text.startswith("/", m.end(1)):
+        return E.EXPECTED_SUBTYPE, m.end(1) + 1, None, False
+    elif type_ != "*":
+        return E.EXPECTED_SLASH, m.end(1), None, False
+    elif strict:  # legacy bare '*' (JDK HttpURLConnection)
+        return E.BARE_WILDCARD, m.end(1), None, False
     else:
-        return E.EXPECTED_SLASH, j, None, False
+        subtype = "*"
+    return scan_parameters(text, m.end(), strict, weighted, type_, subtype)
 
-    params: list[tuple[str, str]] = []
-    names: set[str] = set()
+
+def scan_parameters(
+    text: str, p: int, strict: bool, weighted: bool, type_: str, subtype: str
+) -> MemberResult:
+    """``scan_member`` from ``p``, after the range ``type_/subtype`` and its
+    OWS: the parameters, each in one match (``PARAMETER``), then a comma or
+    the end."""
+    n = len(text)
+    params: dict[str, str] = {}
     found_weight = -1
-    while True:
-        if p < n and text[p] in " \t":
-            p = _OWS.match(text, p).end()  # type: ignore[union-attr]
-        if p >= n or text[p] == ",":
-            break
-        if text[p] != ";":
-            return E.EXPECTED_SEPARATOR, p, None, False
-        p += 1
-        if p < n and text[p] in " \t":
-            p = _OWS.match(text, p).end()  # type: ignore[union-attr]
-        if p >= n or text[p] in ",;":
-            continue  # an empty parameter
-        m = _TOKEN.match(text, p)
+    while p < n and text[p] == ";":
+        m = _PARAMETER.match(text, p)
         if m is None:
-            return E.EXPECTED_PARAM_NAME, p, None, False
-        t = m.end()
-        if t >= n or text[t] != "=":
-            return E.EXPECTED_EQUALS, t, None, False
-        v = t + 1
-        if v < n and text[v] == '"':
-            e = _QUOTED_BODY.match(text, v + 1).end()  # type: ignore[union-attr]
-            if e >= n or (text[e] == "\\" and e + 1 >= n):
-                return E.UNTERMINATED_QUOTE, v, None, False
-            if text[e] == "\\":
-                return E.BAD_ESCAPE, e + 1, None, False
-            if text[e] != '"':
-                return E.BAD_QUOTED_CHAR, e, None, False
-            value = text[v + 1 : e]
-            if "\\" in value:
-                value = _QUOTED_PAIR.sub(r"\1", value)
-            quoted, after = True, e + 1
+            return (*parameter_violation(text, p), None, False)
+        p = m.end()
+        name, value, quoted, after = m.groups()
+        if name is not None:
+            name = name.lower()
+            if name != "q" or not weighted:
+                if name in params:
+                    return E.DUPLICATE_PARAM, m.start(1), None, False
+                if value is None:
+                    value = (
+                        _QUOTED_PAIR.sub(r"\1", quoted) if "\\" in quoted else quoted
+                    )
+                params[name] = value
+            elif found_weight >= 0:
+                return E.DUPLICATE_PARAM, m.start(1), None, False
+            elif value is None:  # a quoted weight
+                return E.BAD_WEIGHT, m.start(3) - 1, None, False
+            else:
+                found_weight = QVALUES.get(value, -1)
+                if found_weight < 0 and (found_weight := weight(value, strict)) < 0:
+                    return -found_weight, m.start(2), None, False
+        if after is None:
+            continue
+        if not weighted:  # "q" is a parameter like any other
+            if "q" in params:
+                return E.DUPLICATE_PARAM, m.start(4) - 2, None, False
+            params["q"] = after
+        elif found_weight >= 0:
+            return E.DUPLICATE_PARAM, m.start(4) - 2, None, False
         else:
-            m = _TOKEN.match(text, v)
-            if m is None:
-                return E.EXPECTED_VALUE, v, None, False
-            after = m.end()
-            value, quoted = text[v:after], False
-        name = text[p:t].lower()
-        if name == "q" and weighted:
-            if found_weight >= 0:
-                return E.DUPLICATE_PARAM, p, None, False
-            found_weight = -E.BAD_WEIGHT if quoted else weight(value, strict)
-            if found_weight < 0:
-                return -found_weight, v, None, False
-        else:
-            if name in names:
-                return E.DUPLICATE_PARAM, p, None, False
-            names.add(name)
-            params.append((name, value))
-        p = after
-    rng = (type_, subtype, tuple(params), 1000 if found_weight < 0 else found_weight)
+            found_weight = QVALUES.get(after, -1)
+            if found_weight < 0 and (found_weight := weight(after, strict)) < 0:
+                return -found_weight, m.start(4), None, False
+    if p < n and text[p] != ",":
+        return E.EXPECTED_SEPARATOR, p, None, False
+    pairs = tuple(params.items()) if params else ()
+    rng = (type_, subtype, pairs, 1000 if found_weight < 0 else found_weight)
     return 0, p, rng, found_weight >= 0
+
+
+def parameter_violation(text: str, p: int) -> tuple[int, int]:
+    """(error code, position) of the parameter at ``p`` (a ``;``) that
+    ``PARAMETER`` does not match: the first character that breaks it."""
+    n = len(text)
+    p = _OWS.match(text, p + 1).end()  # type: ignore[union-attr]
+    m = _TOKEN.match(text, p)
+    if m is None:
+        return E.EXPECTED_PARAM_NAME, p
+    t = m.end()
+    if t >= n or text[t] != "=":
+        return E.EXPECTED_EQUALS, t
+    v = t + 1
+    if v >= n or text[v] != '"':
+        return E.EXPECTED_VALUE, v
+    e = _QUOTED_BODY.match(text, v + 1).end()  # type: ignore[union-attr]
+    if e >= n or (text[e] == "\\" and e + 1 >= n):
+        return E.UNTERMINATED_QUOTE, v
+    if text[e] == "\\":
+        return E.BAD_ESCAPE, e + 1
+    return E.BAD_QUOTED_CHAR, e
 
 
 def member_end(text: str, start: int) -> int:

@@ -28,8 +28,6 @@ from ._errors import (
     too_long,
 )
 from ._grammar import (
-    COMMON_MEMBER,
-    COMMON_VALUE,
     CORS_MAX_LENGTH,
     CORS_UNSAFE,
     LIST_SEPARATORS,
@@ -46,7 +44,7 @@ from ._limits import (
     store,
 )
 from ._lists import ListHeader
-from ._match import OfferSet, best_index, rank
+from ._match import Match, OfferSet, best_match, rank
 from ._member import (
     QVALUES,
     OfferSpec,
@@ -56,7 +54,7 @@ from ._member import (
     offers_tuple,
     parse_offers,
     scan_member,
-    weight,
+    scan_parameters,
 )
 from ._text import HeaderText, HeaderValue, as_header_text, coerce_value
 from ._types import (
@@ -78,12 +76,7 @@ if TYPE_CHECKING:
 
     _D = TypeVar("_D")
 
-#: The Accept fast path (``_grammar``): a value of common members only, and one
-#: common member. Anything else takes the exact path, ``scan_member``.
-_COMMON_VALUE: Final = re.compile(COMMON_VALUE)
-_COMMON_MEMBER: Final = re.compile(COMMON_MEMBER)
-#: The longest value ``common_ranges`` and ``common_items`` read, and the
-#: longest member ``matchable_ranges`` reads, in characters; longer ones
+#: The longest value ``common_items`` reads, in characters; longer ones
 #: (longer than real clients send) take the exact path. A regular
 #: expression's repeated group keeps a backtracking stack that grows with
 #: each repetition, so on a 1 MiB value the patterns cost more per byte than
@@ -91,104 +84,12 @@ _COMMON_MEMBER: Final = re.compile(COMMON_MEMBER)
 #: its first violation. With possessive quantifiers (``_grammar.POSSESSIVE``)
 #: the patterns keep no such stack, and a value of any length is read whole.
 _FAST_VALUE_MAX: Final = sys.maxsize if POSSESSIVE else 4096
-_FAST_MEMBER_MAX: Final = sys.maxsize if POSSESSIVE else 256
 _SEPARATORS: Final = re.compile(LIST_SEPARATORS)
 #: Any CORS-unsafe byte (Fetch), written from ``_grammar``'s one table of them.
 _CORS_UNSAFE: Final = re.compile(CORS_UNSAFE)
 
 _ABSENT: Final = Accept(present=False)
 _new_range: Final = tuple.__new__
-
-
-def _common_range(essence: str, params_text: str, strict: bool) -> RangeTuple | None:
-    """The range of a member of a ``_COMMON_VALUE``, or None for the exact path.
-
-    ``essence`` is its ``type/subtype``, lower-case; ``params_text`` is what
-    follows the first ``;``. None as soon as the member breaks a rule the
-    pattern does not check (``*/x``, a bad or repeated weight, a repeated
-    name): ``scan_member`` then reports it, reading no further than the
-    violation.
-    """
-    type_, _, subtype = essence.partition("/")
-    if type_ == "*" and subtype != "*":
-        return None
-    if not params_text:
-        return (type_, subtype, (), 1000)
-    found_weight = -1
-    params = []
-    names = set()
-    for item in params_text.split(";"):
-        name, _, value = item.strip(" \t").partition("=")
-        name = name.lower()
-        if name != "q":
-            if name in names:
-                return None
-            names.add(name)
-            params.append((name, value))
-        elif found_weight >= 0:
-            return None
-        else:
-            found_weight = weight(value, strict)
-            if found_weight < 0:
-                return None
-    return (type_, subtype, tuple(params), 1000 if found_weight < 0 else found_weight)
-
-
-def common_ranges(text: str, strict: bool) -> list[RangeTuple] | None:
-    """The ranges of a value of common members only, or None for the exact path.
-
-    ``_COMMON_VALUE`` validates the whole value first, so its members hold only
-    tokens and split on ``,`` and ``;`` like plain text.
-    """
-    if len(text) > _FAST_VALUE_MAX or not _COMMON_VALUE.fullmatch(text):
-        return None
-    fold = text != text.lower()  # tokens are compared lower-case
-    ranges: list[RangeTuple] = []
-    for member in text.split(","):
-        member = member.strip(" \t")
-        if not member:
-            continue
-        essence, _, params_text = member.partition(";")
-        essence = essence.rstrip(" \t")
-        rng = _common_range(essence.lower() if fold else essence, params_text, strict)
-        if rng is None:
-            return None
-        ranges.append(rng)
-    return ranges
-
-
-def matchable_ranges(text: str, offers: OfferSet) -> list[RangeTuple] | None:
-    """The valid ranges that can match an offer, or None for the exact path.
-
-    With no quoted string in the value, members split on commas exactly as the
-    exact path splits them. A member whose ``type/subtype`` no offer can match
-    changes nothing whether valid or not, so only the others are validated and
-    read. A member that is only a ``type/subtype`` an offer can match, with
-    OWS around it, is valid as it is (the text is Latin-1, where no character
-    outside ASCII lowers to one in it). Anything else (a bare ``*``, a member
-    that is not common) goes to the exact path.
-    """
-    if '"' in text:
-        return None
-    wanted = offers.by_essence
-    ranges: list[RangeTuple] = []
-    for member in text.split(","):
-        essence, semicolon, params_text = member.partition(";")
-        essence = essence.strip(" \t").lower()
-        if essence not in wanted:
-            if "/" in essence or not essence:
-                continue  # empty, or a type/subtype (valid or not) no offer has
-            return None
-        if not semicolon:
-            ranges.append(offers.bare_ranges[essence])
-            continue
-        if len(member) > _FAST_MEMBER_MAX or not _COMMON_MEMBER.fullmatch(member):
-            return None
-        rng = _common_range(essence, params_text, False)
-        if rng is None:
-            return None
-        ranges.append(rng)
-    return ranges
 
 
 #: A raw skipped member: (start, end, error position, error code).
@@ -198,14 +99,10 @@ RawSkip = tuple[int, int, int, int]
 def scan(text: str, strict: bool) -> tuple[list[RangeTuple], list[RawSkip]]:
     """Scan a whole value; in strict mode the first violation is the only skip.
 
-    A value of common members only is read by ``common_ranges``; any other
-    value member by member with ``scan_member``: a member stops being read at
-    its first violation, and the scan goes on at its end (``member_end``).
+    Member by member with ``scan_member``: a member stops being read at its
+    first violation, and the scan goes on at its end (``member_end``).
     """
-    ranges = common_ranges(text, strict)
-    if ranges is not None:
-        return ranges, []
-    ranges = []
+    ranges: list[RangeTuple] = []
     skipped: list[RawSkip] = []
     n = len(text)
     i = 0
@@ -287,20 +184,6 @@ def parse(
     return Accept(ranges, skipped=skipped, cors_safelisted=safe)
 
 
-def _ranges(
-    value: object, max_length: int | None, offers: OfferSet
-) -> list[RangeTuple] | None:
-    """The valid ranges of a value that can match ``offers`` (lenient mode).
-
-    ``None``: the header is absent. Ranges no offer can match may be left out.
-    """
-    if value is None:
-        return None
-    text = _text(value, max_length)[2]
-    ranges = matchable_ranges(text, offers)
-    return scan(text, False)[0] if ranges is None else ranges
-
-
 def is_cors_safelisted(value: HeaderText) -> bool:
     """Whether an ``accept`` value is CORS-safelisted.
 
@@ -371,7 +254,8 @@ class Negotiator(_CachedOffers):
         max_length: int | None = DEFAULT_MAX_LENGTH,
     ) -> Self:
         items = offers_tuple(offers, "offers")
-        return cls._made(items, OfferSet(parse_offers(items)), cache_size, max_length)
+        parsed = OfferSet(parse_offers(items))
+        return cls._made(items, parsed, cache_size, max_length)
 
     @property
     def offers(self) -> tuple[OfferSpec, ...]:
@@ -383,6 +267,53 @@ class Negotiator(_CachedOffers):
         """The offers' media types, in server order (a pair gives its first)."""
         return self._parsed.values
 
+    def _matches(self, value: object) -> list[Match] | None:
+        """The valid ranges of ``value`` that can match an offer, each with
+        its essence (lenient; ``OfferSet.matches``); None: the header is
+        absent.
+
+        ``scan`` reads a value with a quoted string. In any other, members
+        split on every comma, and a member whose ``type/subtype`` no offer
+        can match changes nothing, valid or not: it is not read. In one an
+        offer can match, the ``type/subtype`` with OWS around it is valid as
+        it is (the text is Latin-1, where no character outside ASCII lowers
+        to one in it) and ``scan_parameters`` reads what follows, but for
+        parameters that are only ``q=`` and a qvalue ``QVALUES`` knows (rule
+        4's table of spellings); ``scan_member`` reads any other member (a
+        bare ``*``).
+        """
+        if value is None:
+            return None
+        if type(value) is str and value.isascii() and len(value) <= self._limit:
+            text = value  # what _text gives, without its call
+        else:
+            text = _text(value, self._max_length)[2]
+        parsed = self._parsed
+        if '"' in text:
+            return parsed.matches(scan(text, False)[0])
+        essences = parsed.by_essence
+        matches: list[Match] = []
+        for member in text.split(","):
+            head, semicolon, params = member.partition(";")
+            essence = essences.get(head.strip(" \t").lower())
+            if essence is None:
+                if "/" in head or not head.strip(" \t"):
+                    continue  # empty, or a type/subtype (valid or not) no offer has
+                found = scan_member(member.lstrip(" \t"), 0, False)[2]
+                if found is not None:
+                    matches += parsed.matches([found])
+            elif not semicolon:
+                matches.append((essence, (), 1000))
+            elif params[:2] == "q=" and params[2:] in QVALUES:
+                matches.append((essence, (), QVALUES[params[2:]]))
+            else:
+                found = scan_parameters(
+                    member, len(head), False, True, essence[0], essence[1]
+                )[2]
+                if found is not None:
+                    matches.append((essence, found[2], found[3]))
+        return matches
+
     def choose_index(self, value: HeaderValue) -> int:
         """The index in ``offers`` of the best offer for ``value``.
 
@@ -391,13 +322,10 @@ class Negotiator(_CachedOffers):
         if type(value) is str or type(value) is bytes:
             index = self._cache.get(value)
             if index is None:
-                index = best_index(
-                    _ranges(value, self._max_length, self._parsed), self._parsed
-                )
+                index = best_match(self._matches(value), self._parsed)
                 store(self._cache, self._cache_size, value, index)
             return index
-        parsed = self._parsed
-        return best_index(_ranges(value, self._max_length, parsed), parsed)
+        return best_match(self._matches(value), self._parsed)
 
     if TYPE_CHECKING:
 
@@ -423,7 +351,7 @@ class Negotiator(_CachedOffers):
         gives every offer at its qs (1.0 when unweighted).
         """
         parsed = self._parsed
-        ranked = rank(_ranges(value, self._max_length, parsed), parsed)
+        ranked = rank(self._matches(value), parsed)
         return [(parsed.values[i], score / 1_000_000) for i, score in ranked]
 
 

@@ -353,7 +353,9 @@ class Accept(_Members[MediaRange]):
         parsed = OfferSet(parse_offers(offers_tuple(offers, "offers")))
         return [
             (parsed.values[i], score / 1_000_000)
-            for i, score in rank(self._present(), parsed)
+            for i, score in rank(
+                None if not self.present else parsed.matches(self._members), parsed
+            )
         ]
 
     if TYPE_CHECKING:
