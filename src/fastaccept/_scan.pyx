@@ -83,7 +83,8 @@ from ._types import media_type_negotiator as _media_type_negotiator
 # - CLASS, LOWER, TOKENS, _ABSENT: written during import only.
 # - a negotiator: complete when made (``__cinit__``), never changed after;
 #   its value cache is a dict per thread where threads run at once
-#   (``_limits.ThreadCache``), else one dict (``_limits.store``'s policy).
+#   (``_limits.ThreadCache``, found through each thread's memo: ``fa_found``),
+#   else one dict (``_limits.store``'s policy).
 # - negotiate()/quality(), negotiate_encoding(), negotiate_language(): the
 #   kept negotiators and the last offers, one set in the module, or one per
 #   thread where threads run at once.
