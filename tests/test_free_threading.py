@@ -120,6 +120,32 @@ def test_threads_without_the_gil_cache_apart(engine: Engine, threads: int) -> No
     assert all(cache == {"text/html": 1} for cache in used), used
 
 
+def test_each_thread_finds_its_own_cache_among_many_negotiators(
+    engine: Engine,
+) -> None:
+    # Where threads run at once, the compiled engine remembers, per thread,
+    # where the cache of each negotiator it used last is (a memo of 16 slots,
+    # keyed by a serial no negotiator shares, nor reuses after its death):
+    # more negotiators than slots, made and dropped while others are in use
+    # (a dead one's memory is reused), must each find only its own cache.
+    def work(thread: int) -> None:
+        kept = [engine.Negotiator([f"x/t{thread}n{i}", "text/html"]) for i in range(40)]
+        for round_ in range(3):
+            for i, negotiator in enumerate(kept):
+                value = "".join([f"x/t{thread}n{i}", f", text/html;q=0.{round_ + 1}"])
+                assert negotiator.choose(value) == negotiator.offers[0]
+                assert set(value_cache(negotiator)) <= {
+                    f"x/t{thread}n{i}, text/html;q=0.{r + 1}" for r in range(3)
+                }
+            for i in range(0, 40, 3):  # dropped, and made again with other offers
+                kept[i] = engine.Negotiator([f"x/t{thread}n{i}", "text/html"])
+        assert engine.negotiate("x/a, text/html;q=0.5", ["x/a", "text/html"]) == "x/a"
+        assert engine.negotiate("x/a, text/html;q=0.5", ("text/html",)) == "text/html"
+
+    _in_threads(work)
+    _in_threads(work)  # new threads: nothing found from the old ones
+
+
 def _values(thread: int) -> list[str]:
     """Values no other thread sends: every call of a round is a cache miss."""
     own = [

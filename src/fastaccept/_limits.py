@@ -145,9 +145,10 @@ def kept_negotiator(
 
 
 class ThreadCache(_local):
-    """``cache``: the calling thread's own value cache, where threads run at
-    once (``THREADS_AT_ONCE``; ``_local`` calls ``__init__`` once in each
-    thread, and the cache goes with the thread).
+    """``cache``: the calling thread's own value cache, made by ``make`` (a
+    ``dict``, or the compiled engine's dict type), where threads run at once
+    (``THREADS_AT_ONCE``; ``_local`` calls ``__init__`` once in each thread,
+    and the cache goes with the thread).
 
     Why: on a free-threaded CPython 3.13, ``dict.get`` with an equal but
     distinct str, where another thread stored the key, takes the dict's lock
@@ -155,8 +156,8 @@ class ThreadCache(_local):
     stored itself takes none.
     """
 
-    def __init__(self) -> None:
-        self.cache: dict[str | bytes, int] = {}
+    def __init__(self, make: Callable[[], dict[str | bytes, int]] = dict) -> None:
+        self.cache = make()
 
 
 class OneCache:

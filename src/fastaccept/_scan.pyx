@@ -83,7 +83,8 @@ from ._types import media_type_negotiator as _media_type_negotiator
 # - CLASS, LOWER, TOKENS, _ABSENT: written during import only.
 # - a negotiator: complete when made (``__cinit__``), never changed after;
 #   its value cache is a dict per thread where threads run at once
-#   (``_limits.ThreadCache``), else one dict (``_limits.store``'s policy).
+#   (``_limits.ThreadCache``, found through each thread's memo: ``fa_found``),
+#   else one dict (``_limits.store``'s policy).
 # - negotiate()/quality(), negotiate_encoding(), negotiate_language(): the
 #   kept negotiators and the last offers, one set in the module, or one per
 #   thread where threads run at once.
@@ -925,6 +926,62 @@ cdef inline int check_length(object value, Py_ssize_t n, Py_ssize_t limit,
 #: parse makes its own token strings (so no thread shares their counts).
 cdef bint THREADS_AT_ONCE = _THREADS_AT_ONCE
 
+cdef extern from *:
+    """
+    /* Each thread's own objects found last (a negotiator's value cache, a
+       one-call form's Kept), by their owner's serial: a borrowed pointer to
+       what the owner's _thread._local holds for this thread, so a call finds
+       it without a look-up there. A serial (the making thread's id, that
+       thread's count) and a thread's id are never reused; an own object
+       forgets itself here when freed (fa_forget), which the owner's death or
+       the thread's end brings. Built where threads run at once (a
+       free-threaded CPython) with gcc or clang; elsewhere nothing is kept. */
+    #if defined(Py_GIL_DISABLED) && defined(__GNUC__)
+    #define FA_MEMO 16
+    typedef struct { uint64_t maker, made, thread; PyObject *own; } fa_memo;
+    static __thread fa_memo fa_memos[FA_MEMO];
+    static __thread uint64_t fa_made;
+    static inline uint64_t fa_thread(void) { return PyThreadState_GetID(PyThreadState_Get()); }
+    static inline void fa_new_serial(fa_memo *serial) {
+        serial->maker = fa_thread();
+        serial->made = ++fa_made;
+    }
+    static inline PyObject *fa_found(const fa_memo *serial) {
+        fa_memo *m = &fa_memos[serial->made % FA_MEMO];
+        return m->made == serial->made && m->maker == serial->maker && m->thread == fa_thread()
+            ? m->own : NULL;
+    }
+    static inline void fa_keep(const fa_memo *serial, PyObject *own) {
+        fa_memo *m = &fa_memos[serial->made % FA_MEMO];
+        m->maker = serial->maker; m->made = serial->made; m->thread = fa_thread(); m->own = own;
+    }
+    static inline void fa_forget(PyObject *own) {
+        for (int i = 0; i < FA_MEMO; i++) if (fa_memos[i].own == own) fa_memos[i].made = 0;
+    }
+    #else
+    typedef struct { int unused; } fa_memo;
+    #define fa_new_serial(serial) ((void)(serial))
+    #define fa_found(serial) ((PyObject *)NULL)
+    #define fa_keep(serial, own) ((void)(own))
+    #define fa_forget(own) ((void)(own))
+    #endif
+    """
+    ctypedef struct fa_memo:
+        pass
+    void fa_new_serial(fa_memo* serial)
+    PyObject* fa_found(const fa_memo* serial)
+    void fa_keep(const fa_memo* serial, PyObject* own)
+    void fa_forget(PyObject* own)
+
+
+@cython.final
+cdef class _Values(dict):
+    """One thread's value cache of one negotiator (``_limits.ThreadCache``
+    makes it in each thread), forgotten by the memo when freed."""
+
+    def __dealloc__(self):
+        fa_forget(<PyObject*>self)
+
 # Lower-case token strings in a small fixed table: the same few tokens (text,
 # html, application, q...) recur in every header, and a hit returns the
 # existing str instead of decoding and lower-casing a new one. Filled at import
@@ -1267,7 +1324,8 @@ cdef class _CachedOffers:
     cdef Py_ssize_t _cache_size
     cdef object _max_length
     cdef Py_ssize_t _limit
-    cdef object _caches                  # a dict, or a _limits.ThreadCache
+    cdef object _caches                  # a dict, or a _limits.ThreadCache of _Values
+    cdef fa_memo _serial                 # finds this thread's cache in the memo
 
     cdef int _set_limits(self, object cache_size, object max_length) except -1:
         """Check and keep ``cache_size`` and ``max_length`` (``_limits``' rule);
@@ -1275,7 +1333,8 @@ cdef class _CachedOffers:
         self._cache_size = _checked_cache_size(cache_size)
         self._max_length = _checked_max_length(max_length)
         self._limit = PY_SSIZE_T_MAX if self._max_length is None else self._max_length
-        self._caches = _ThreadCache() if THREADS_AT_ONCE else {}
+        self._caches = _ThreadCache(_Values) if THREADS_AT_ONCE else {}
+        fa_new_serial(&self._serial)
         return 0
 
     cdef Py_ssize_t _compute(self, value) except -2:
@@ -1287,9 +1346,18 @@ cdef class _CachedOffers:
         (a str or bytes value, kept by ``_limits.store``)."""
         cdef dict cache
         cdef Py_ssize_t index
+        cdef PyObject* mine
         if self._cache_size == 0 or (type(value) is not str and type(value) is not bytes):
             return self._compute(value)
-        cache = <dict>(self._caches.cache if THREADS_AT_ONCE else self._caches)
+        if not THREADS_AT_ONCE:
+            cache = <dict>self._caches
+        else:
+            mine = fa_found(&self._serial)
+            if mine != NULL:
+                cache = <dict>mine
+            else:
+                cache = <dict>self._caches.cache
+                fa_keep(&self._serial, <PyObject*>cache)
         found = cache.get(value)
         if found is not None:
             return <Py_ssize_t>found
@@ -1511,11 +1579,8 @@ cdef object _per_thread = _thread_local()
 
 
 cdef bint same_items(object offers, tuple items):
-    """``offers`` is a list or tuple holding exactly the objects of ``items``
-    (a tuple is ``items`` itself when it was kept as given)."""
+    """``offers`` is a list holding exactly the objects of ``items``."""
     cdef Py_ssize_t n = PyTuple_GET_SIZE(items)
-    if offers is items:
-        return True
     return type(offers) is list and PyList_GET_SIZE(offers) == n and memcmp(
         PySequence_Fast_ITEMS(offers), PySequence_Fast_ITEMS(items), n * sizeof(PyObject*)) == 0
 
@@ -1543,17 +1608,26 @@ cdef class Kept:
     cdef str noun, name                  # the offers' name; this thread's attribute
     cdef dict negotiators
     cdef tuple last
+    cdef fa_memo _serial                 # finds this thread's own Kept in the memo
 
     def __init__(self, make, str noun, str name):
         self.make, self.noun, self.name = make, noun, name
         self.negotiators, self.last = {}, (None, None, (), None)
+        fa_new_serial(&self._serial)
+
+    def __dealloc__(self):
+        fa_forget(<PyObject*>self)
 
     cdef Kept own(self):
         """This thread's own ``Kept`` (where threads run at once)."""
+        cdef PyObject* mine = fa_found(&self._serial)
+        if mine != NULL:
+            return <Kept>mine
         found = getattr(_per_thread, self.name, None)
         if found is None:
             found = Kept(self.make, self.noun, self.name)
             setattr(_per_thread, self.name, found)
+        fa_keep(&self._serial, <PyObject*>found)
         return <Kept>found
 
     cdef _CachedOffers negotiator(self, tuple items, object max_length):
@@ -1578,23 +1652,22 @@ cdef class Kept:
         self.last = (offers, max_length, items, self.negotiator(items, max_length))
         return self.last
 
-
-cdef inline object one_call(Kept kept, value, offers, default, max_length):
-    """A one-call form: the negotiator kept for these offers chooses (the last
-    call's without a look-up); the answer is this call's own offer (a (media
-    type, qs) pair: its media type)."""
-    cdef Py_ssize_t index
-    cdef tuple last
-    if THREADS_AT_ONCE:
-        kept = kept.own()
-    last = kept.last
-    if not (offers is last[0] and max_length is last[1] and same_items(offers, <tuple>last[2])):
-        last = kept.remember(offers, max_length)
-    index = (<_CachedOffers>last[3])._compute(value)
-    if index < 0:
-        return default
-    offer = (<tuple>last[2])[index]
-    return offer[0] if type(offer) is tuple else offer
+    cdef object one_call(self, value, offers, default, max_length):
+        """A one-call form: the negotiator kept for these offers chooses (the
+        last call's without a look-up); the answer is this call's own offer (a
+        (media type, qs) pair: its media type). Called on the module's own
+        ``Kept``, so that no thread writes its count (nor the offers')."""
+        cdef Py_ssize_t index
+        cdef Kept kept = self.own() if THREADS_AT_ONCE else self
+        cdef tuple last = kept.last
+        if not (offers is last[0] and max_length is last[1]
+                and (offers is last[2] or same_items(offers, <tuple>last[2]))):
+            last = kept.remember(offers, max_length)
+        index = (<_CachedOffers>last[3])._compute(value)
+        if index < 0:
+            return default
+        offer = (<tuple>last[2])[index]
+        return offer[0] if type(offer) is tuple else offer
 
 
 cdef Kept NEGOTIATE = Kept(Negotiator, "offers", "negotiate")
@@ -1603,7 +1676,7 @@ cdef Kept QUALITY = Kept(_partial(_media_type_negotiator, Negotiator), "media_ty
 
 
 def negotiate(value, offers, *, default=None, max_length=_DEFAULT_MAX_LENGTH):
-    return one_call(NEGOTIATE, value, offers, default, max_length)
+    return NEGOTIATE.one_call(value, offers, default, max_length)
 
 
 def quality(value, media_type, *, max_length=_DEFAULT_MAX_LENGTH):
@@ -2082,11 +2155,11 @@ cdef Kept NEGOTIATE_LANGUAGE = Kept(LanguageNegotiator, LANGUAGE.noun, "negotiat
 
 
 def negotiate_encoding(value, codings, *, default=None, max_length=_DEFAULT_MAX_LENGTH):
-    return one_call(NEGOTIATE_ENCODING, value, codings, default, max_length)
+    return NEGOTIATE_ENCODING.one_call(value, codings, default, max_length)
 
 
 def negotiate_language(value, tags, *, default=None, max_length=_DEFAULT_MAX_LENGTH):
-    return one_call(NEGOTIATE_LANGUAGE, value, tags, default, max_length)
+    return NEGOTIATE_LANGUAGE.one_call(value, tags, default, max_length)
 
 
 # The docstrings of the public functions and methods are the pure engine's,
