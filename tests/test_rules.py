@@ -278,6 +278,11 @@ def test_many_offers(engine: Engine) -> None:
         ('a/b;p="unterminated, text/html', None),
         ('a/b;p="x\\', None),
         ('a/b c;p="1,2", text/html', "text/html"),
+        ('a/b\x00;p="1,2"\x00, text/html', "text/html"),
+        # Passed over from where the type/subtype look-up stopped reading.
+        ('text/hx;p="a,text/html", application/json', "application/json"),
+        ('text/zz;p="a,text/html", application/json', "application/json"),
+        ('application/jsonx;p="a,b\\"c", text/html;q=0.5', "text/html"),
         ("*x/*, APPLICATION/*;q=0.5", "application/json"),
         ("text/htmlx, textx/html, application/json;q=0.1", "application/json"),
         ("text/*x, application/json;q=0.3", "application/json"),

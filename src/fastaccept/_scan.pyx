@@ -21,7 +21,7 @@ from cpython.unicode cimport (
     PyUnicode_GET_LENGTH,
     PyUnicode_KIND,
 )
-from libc.string cimport memchr, memcmp, memcpy, memset
+from libc.string cimport memcmp, memcpy, memset
 
 cdef extern from "Python.h":
     const Py_ssize_t PY_SSIZE_T_MAX
@@ -178,6 +178,7 @@ cdef enum:
     C_ALPHA = 16    # ASCII letter (RFC 4647 language ranges)
     C_DIGIT = 32    # ASCII digit
     C_SEPARATOR = 64  # OWS or a comma between list members, RFC 9110 §5.6.1.2
+    C_STOP = 128    # what ends a skipped member's plain run: a comma, '"', NUL
 
 # Up to this many parameters in one member are checked for repeats pairwise;
 # beyond it a set keeps the check linear.
@@ -209,6 +210,8 @@ cdef void _init_tables():
         CLASS[ord(char)] |= C_DIGIT
     for char in _LIST_SEPARATOR_CHARS:
         CLASS[ord(char)] |= C_SEPARATOR
+    for c in b',"\0':
+        CLASS[c] |= C_STOP
 
 
 _init_tables()
@@ -666,36 +669,30 @@ cdef Py_ssize_t member_end(const unsigned char* s, Py_ssize_t n, Py_ssize_t i) n
     """Where the member at ``i`` ends: the next comma outside quoted strings,
     or n. Every ``"`` opens a quoted string, in which ``\\`` escapes the next
     byte (RFC 9110 §5.6.4), so a skipped member never swallows part of the
-    next. Found by ``memchr``: each byte is searched at most once for each of
-    the three (the comma found is searched for again only once a quoted
-    string has passed it)."""
-    cdef const unsigned char* found = <const unsigned char*>memchr(s + i, 44, n - i)
-    cdef Py_ssize_t end = n if found == NULL else found - s, quote
+    next. Each byte is read once, four a step (the NUL at ``s[n]`` stops)."""
     while True:
-        found = <const unsigned char*>memchr(s + i, 34, end - i)
-        if found == NULL:
-            return end
-        i = found - s + 1  # in a quoted string: find its closing quote
-        found = <const unsigned char*>memchr(s + i, 34, n - i)
-        if found == NULL:
-            return n
-        quote = found - s
         while True:
-            found = <const unsigned char*>memchr(s + i, 92, quote - i)
-            if found == NULL:
+            if CLASS[s[i]] & C_STOP:
                 break
-            i = found - s + 2  # past the escaped byte
-            if i > quote:  # that byte was the quote: find the next one
-                if i >= n:
-                    return n
-                found = <const unsigned char*>memchr(s + i, 34, n - i)
-                if found == NULL:
-                    return n
-                quote = found - s
-        i = quote + 1
-        if end < i:  # that comma was in the quoted string: find the next
-            found = <const unsigned char*>memchr(s + i, 44, n - i)
-            end = n if found == NULL else found - s
+            if CLASS[s[i + 1]] & C_STOP:
+                i += 1
+                break
+            if CLASS[s[i + 2]] & C_STOP:
+                i += 2
+                break
+            if CLASS[s[i + 3]] & C_STOP:
+                i += 3
+                break
+            i += 4
+        if i >= n or s[i] == 44:
+            return i
+        if s[i] == 34:  # a quoted string: to its closing quote
+            i += 1
+            while i < n and s[i] != 34:
+                i += 2 if s[i] == 92 else 1
+            if i >= n:
+                return n
+        i += 1  # past the closing quote, or a NUL inside the value
 
 
 cdef bint any_unsafe(const unsigned char* s, Py_ssize_t a, Py_ssize_t b) noexcept nogil:
@@ -754,12 +751,12 @@ cdef inline Slot* find_slot(Scan* sc, const unsigned char* s, Py_ssize_t n, Py_s
 
 
 cdef unsigned long long find_offers(const unsigned char* s, Py_ssize_t n, Py_ssize_t i,
-                                    Scan* sc) noexcept nogil:
+                                    Scan* sc, Py_ssize_t* read) noexcept nogil:
     """The offers the member at ``i`` can match by its type and subtype, by
     look-up (bit k for offer k, bit 63 for any from the 64th on): a ``*``
     type, every offer; ``type/*``, those of its type; ``type/subtype``,
     those of that essence. 0: it matches none, valid or not (rule 10), and
-    negotiation need not read it (``_scan_py.matchable_ranges`` likewise).
+    negotiation need not read it past ``read`` (tchars and ``/`` before it).
     Where its type and type/subtype end, its non-``*`` parts and its type's
     number go to ``sc`` for ``scan_member`` (``essence_end`` -1: a ``*``
     type not followed by ``/*``, which ``scan_member`` reads itself).
@@ -767,6 +764,7 @@ cdef unsigned long long find_offers(const unsigned char* s, Py_ssize_t n, Py_ssi
     cdef Py_ssize_t g, j, k
     cdef Group* group
     cdef Slot* slot
+    read[0] = i
     if s[i] == 42 and not CLASS[s[i + 1]] & C_TCHAR:  # the type '*'
         if s[i + 1] == 47 and s[i + 2] == 42 and not CLASS[s[i + 3]] & C_TCHAR:
             sc.type_end, sc.essence_end, sc.parts = i + 1, i + 3, 0
@@ -787,8 +785,9 @@ cdef unsigned long long find_offers(const unsigned char* s, Py_ssize_t n, Py_ssi
         sc.essence_end, sc.parts = j + 2, 1
         return group.mask
     if not in_set(sc.set.sub_firsts, s[j + 1]):  # no offer's subtype begins so
+        read[0] = j + 1
         return 0
-    k = skip_token(s, j + 1)
+    k = read[0] = skip_token(s, j + 1)
     slot = find_slot(sc, s, n, i, k)
     if slot == NULL:
         return 0
@@ -849,9 +848,9 @@ cdef int scan(const unsigned char* s, Py_ssize_t n, bint strict, Scan* sc) excep
         if i >= n:
             return 0
         if sc.set != NULL:
-            sc.mask = find_offers(s, n, i, sc)
+            sc.mask = find_offers(s, n, i, sc, &pos)
             if sc.mask == 0:
-                i = member_end(s, n, i)
+                i = member_end(s, n, pos)
                 continue
         code = scan_member(s, n, i, strict, sc, &pos)
         if code:
@@ -1606,12 +1605,13 @@ cdef class Kept:
 
     cdef object make                     # what makes a negotiator for offers
     cdef str noun, name                  # the offers' name; this thread's attribute
+    cdef bint one                        # the offers are one media type (``quality``)
     cdef dict negotiators
     cdef tuple last
     cdef fa_memo _serial                 # finds this thread's own Kept in the memo
 
-    def __init__(self, make, str noun, str name):
-        self.make, self.noun, self.name = make, noun, name
+    def __init__(self, make, str noun, str name, bint one=False):
+        self.make, self.noun, self.name, self.one = make, noun, name, one
         self.negotiators, self.last = {}, (None, None, (), None)
         fa_new_serial(&self._serial)
 
@@ -1625,31 +1625,18 @@ cdef class Kept:
             return <Kept>mine
         found = getattr(_per_thread, self.name, None)
         if found is None:
-            found = Kept(self.make, self.noun, self.name)
+            found = Kept(self.make, self.noun, self.name, self.one)
             setattr(_per_thread, self.name, found)
         fa_keep(&self._serial, <PyObject*>found)
         return <Kept>found
 
-    cdef _CachedOffers negotiator(self, tuple items, object max_length):
-        """The negotiator kept for these offers, looked up here; a new one
-        (or one for unhashable offers) by ``_limits.kept_negotiator``, which
-        checks ``max_length`` first."""
-        if max_length is not DEFAULT_MAX_LENGTH:
-            max_length = _checked_max_length(max_length)
-        try:
-            found = self.negotiators.get((items, max_length))
-        except TypeError:
-            found = None
-        if found is None:
-            found = _kept_negotiator(
-                self.negotiators, self.make, items, max_length, _COMPILED_VALUES_KEPT)
-        return <_CachedOffers>found
-
     cdef tuple remember(self, object offers, object max_length):
         """The state of a call with other offers than the last: (offers,
-        max_length, their tuple, their negotiator), kept as the last."""
-        items = offers_items(offers, self.noun)
-        self.last = (offers, max_length, items, self.negotiator(items, max_length))
+        max_length, their tuple, their negotiator, which
+        ``_limits.kept_negotiator`` keeps), kept as the last."""
+        items = (offers,) if self.one else offers_items(offers, self.noun)
+        made = _kept_negotiator(self.negotiators, self.make, items, max_length, _COMPILED_VALUES_KEPT)
+        self.last = (offers, max_length, items, made)
         return self.last
 
     cdef object one_call(self, value, offers, default, max_length):
@@ -1669,10 +1656,20 @@ cdef class Kept:
         offer = (<tuple>last[2])[index]
         return offer[0] if type(offer) is tuple else offer
 
+    cdef object weight(self, value, media_type, max_length):
+        """``quality``: the weight of the best range for one media type, as
+        ``one_call`` finds its negotiator."""
+        cdef Kept kept = self.own() if THREADS_AT_ONCE else self
+        cdef tuple last = kept.last
+        if not (media_type is last[0] and max_length is last[1]):
+            last = kept.remember(media_type, max_length)
+        ranked = (<Negotiator>last[3]).rank(value)
+        return ranked[0][1] if ranked else 0.0
+
 
 cdef Kept NEGOTIATE = Kept(Negotiator, "offers", "negotiate")
 #: ``quality``'s Negotiators, one for each recent (media type, max_length).
-cdef Kept QUALITY = Kept(_partial(_media_type_negotiator, Negotiator), "media_type", "quality")
+cdef Kept QUALITY = Kept(_partial(_media_type_negotiator, Negotiator), "media_type", "quality", True)
 
 
 def negotiate(value, offers, *, default=None, max_length=_DEFAULT_MAX_LENGTH):
@@ -1680,9 +1677,7 @@ def negotiate(value, offers, *, default=None, max_length=_DEFAULT_MAX_LENGTH):
 
 
 def quality(value, media_type, *, max_length=_DEFAULT_MAX_LENGTH):
-    cdef Kept kept = QUALITY.own() if THREADS_AT_ONCE else QUALITY
-    ranked = (<Negotiator>kept.negotiator((media_type,), max_length)).rank(value)
-    return ranked[0][1] if ranked else 0.0
+    return QUALITY.weight(value, media_type, max_length)
 
 
 # --- Accept-Encoding and Accept-Language (RFC 9110 §12.5.3-4) -------------------
