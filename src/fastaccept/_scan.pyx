@@ -66,7 +66,7 @@ from ._language import SAME_LANGUAGE as _SAME_LANGUAGE
 from ._language import SHARED_SHIFT as _SHARED_SHIFT
 from ._language import STAR as _STAR
 from ._limits import kept_negotiator as _kept_negotiator
-from ._match import absent_choice as _absent_choice
+from ._match import OfferSet as _OfferSet
 from ._member import offers_tuple as _offers_tuple
 from ._member import parse_offers as _parse_offers
 from ._text import as_header_text as _as_header_text
@@ -1420,15 +1420,17 @@ Offers parsed once; the best of them for each request's Accept value.
 
     def __cinit__(self, offers, *, cache_size=_DEFAULT_CACHE_SIZE, max_length=_DEFAULT_MAX_LENGTH):
         cdef Py_ssize_t i, k, n, size = 8
+        cdef unsigned long long bits
         cdef COffer* o
         cdef Offers* set = &self._set
         items = _offers_tuple(offers, "offers")
-        parsed = _parse_offers(items)
+        layout = _OfferSet(_parse_offers(items))  # the offers, by essence and by type
+        parsed = layout.offers
         self._set_limits(cache_size, max_length)
         self._items = items
         self._n = n = len(parsed)
-        self._values = tuple([offer.value for offer in parsed])
-        self._absent = _absent_choice(parsed)
+        self._values = layout.values
+        self._absent = layout.absent_best
         self._keep = []
         set.offers = <COffer*>PyMem_Malloc(max(n, 1) * sizeof(COffer))
         if set.offers == NULL:
@@ -1437,8 +1439,6 @@ Offers parsed once; the best of them for each request's Accept value.
         memset(set.offers, 0, max(n, 1) * sizeof(COffer))
         set.n = n
         set.all = ~(<unsigned long long>0) if n >= MASK_BITS else (<unsigned long long>1 << n) - 1
-        groups = {}  # type -> the indexes of its offers, in server order
-        masks = {}  # "type/subtype" -> the mask of its offers
         for i in range(n):
             offer = parsed[i]
             o = &set.offers[i]
@@ -1446,9 +1446,6 @@ Offers parsed once; the best of them for each request's Accept value.
             o.type = hold(self._keep, offer.type, &o.type_len)
             o.sub = hold(self._keep, offer.subtype, &o.sub_len)
             o.bit = <unsigned long long>1 << min(i, MASK_BITS - 1)
-            groups.setdefault(offer.type, []).append(i)
-            key = f"{offer.type}/{offer.subtype}"
-            masks[key] = masks.get(key, 0) | o.bit
             for c in {ord(offer.subtype[0]), ord(offer.subtype[0].upper())}:
                 set.sub_firsts[c >> 6] |= <unsigned long long>1 << (c & 63)
             o.params = <OfferParam*>PyMem_Malloc(max(len(offer.params), 1) * sizeof(OfferParam))
@@ -1459,33 +1456,37 @@ Offers parsed once; the best of them for each request's Accept value.
                 o.params[k].value = hold(self._keep, val, &o.params[k].value_len)
                 o.params[k].fold = name == "charset"
                 o.n_params = k + 1
-        # The order a wildcard prefers: the higher qs first, then server order.
-        preferred = sorted(range(n), key=lambda i: (-parsed[i].qs, i))
-        place = {index: i for i, index in enumerate(preferred)}
         set.order = <Py_ssize_t*>PyMem_Malloc(max(n, 1) * sizeof(Py_ssize_t))
         set.group_order = <Py_ssize_t*>PyMem_Malloc(max(n, 1) * sizeof(Py_ssize_t))
-        set.groups = <Group*>PyMem_Malloc(max(len(groups), 1) * sizeof(Group))
+        set.groups = <Group*>PyMem_Malloc(max(len(layout.by_type), 1) * sizeof(Group))
         if set.order == NULL or set.group_order == NULL or set.groups == NULL:
             raise MemoryError()
-        set.n_groups = len(groups)
+        set.n_groups = len(layout.by_type)
         for i in range(n):
-            set.order[i] = preferred[i]
+            set.order[i] = layout.order[i]
         for c in range(256):
             set.first_group[c] = -1
         i = 0
-        for k, (type_, members) in enumerate(groups.items()):
+        for k, (type_, members) in enumerate(layout.by_type.items()):
             set.groups[k].type = hold(self._keep, type_, &set.groups[k].length)
             set.groups[k].mask = 0
             set.groups[k].start, set.groups[k].count = i, len(members)
-            for index in sorted(members, key=place.__getitem__):
+            for index in members:
                 set.offers[index].group = k
                 set.groups[k].mask |= set.offers[index].bit
                 set.group_order[i] = index
                 i += 1
-        for k, type_ in reversed(list(enumerate(groups))):  # each chain in server order
+        for k, type_ in reversed(list(enumerate(layout.by_type))):  # each chain in wildcard order
             for c in {ord(type_[0]), ord(type_[0].upper())}:
                 set.groups[k].next = set.first_group[c]
                 set.first_group[c] = k
+        masks = {}  # "type/subtype" -> the mask of its offers
+        for key, (type_, subtype, _, found) in layout.by_essence.items():
+            if type_ != "*" and subtype != "*":
+                bits = 0
+                for index in found:
+                    bits |= set.offers[index].bit
+                masks[key] = bits
         while size < 2 * len(masks):  # at most half full: look-ups end soon
             size *= 2
         set.slots = <Slot*>PyMem_Malloc(size * sizeof(Slot))
