@@ -55,7 +55,9 @@ class ListHeader:
         noun: str,
         grammar: int,
         fast: str,
-        scan_member: Callable[[str, int], tuple[int, int, str, int]],
+        scan_member: Callable[
+            [str, int, bool], tuple[int, int, tuple[str, int] | None]
+        ],
         offer_set: Callable[[tuple[str, ...]], Any],
         best: Callable[[Sequence[tuple[str, int]] | None, Any], int],
         rank: Callable[[Sequence[tuple[str, int]] | None, Any], list[tuple[int, int]]],

@@ -47,8 +47,8 @@ from ._lists import ListHeader
 from ._match import Match, OfferSet, best_match, rank
 from ._member import (
     QVALUES,
+    WEIGHT_ONLY,
     OfferSpec,
-    RangeTuple,
     exact_weight,
     member_end,
     offers_tuple,
@@ -70,11 +70,14 @@ from ._types import (
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any, ClassVar, Final, TypeVar, overload
 
     from typing_extensions import Self
 
     _D = TypeVar("_D")
+    #: Reads the member at an index: (error code, position, member, ...).
+    MemberReader = Callable[[str, int, bool], tuple[Any, ...]]
 
 #: The longest value ``common_items`` reads, in characters; longer ones
 #: (longer than real clients send) take the exact path. A regular
@@ -96,30 +99,32 @@ _new_range: Final = tuple.__new__
 RawSkip = tuple[int, int, int, int]
 
 
-def scan(text: str, strict: bool) -> tuple[list[RangeTuple], list[RawSkip]]:
-    """Scan a whole value; in strict mode the first violation is the only skip.
-
-    Member by member with ``scan_member``: a member stops being read at its
-    first violation, and the scan goes on at its end (``member_end``).
+def scan(
+    text: str, strict: bool, read: MemberReader = scan_member
+) -> tuple[list[Any], list[RawSkip]]:
+    """Scan a whole value member by member with ``read`` (``scan_member`` for
+    Accept, a list header's ``scan_member``): a member stops being read at
+    its first violation, and the scan goes on at its end (``member_end``).
+    In strict mode the first violation is the only skip.
     """
-    ranges: list[RangeTuple] = []
+    found: list[Any] = []
     skipped: list[RawSkip] = []
     n = len(text)
     i = 0
     while True:
         i = _SEPARATORS.match(text, i).end()  # type: ignore[union-attr]
         if i >= n:
-            return ranges, skipped
-        code, pos, found, _ = scan_member(text, i, strict)
-        if code:
+            return found, skipped
+        result = read(text, i, strict)  # (error code, position, member, ...)
+        if result[0]:
             end = member_end(text, i)
-            skipped.append((i, end, pos, code))
+            skipped.append((i, end, result[1], result[0]))
             if strict:
-                return ranges, skipped
+                return found, skipped
             i = end
         else:
-            ranges.append(found)  # type: ignore[arg-type]
-            i = pos
+            found.append(result[2])
+            i = result[1]
 
 
 def _text(
@@ -278,9 +283,9 @@ class Negotiator(_CachedOffers):
         offer can match, the ``type/subtype`` with OWS around it is valid as
         it is (the text is Latin-1, where no character outside ASCII lowers
         to one in it) and ``scan_parameters`` reads what follows, but for
-        parameters that are only ``q=`` and a qvalue ``QVALUES`` knows (rule
-        4's table of spellings); ``scan_member`` reads any other member (a
-        bare ``*``).
+        parameters that are only a weight ``WEIGHT_ONLY`` knows (rule 4's
+        table of spellings); ``scan_member`` reads any other member (a bare
+        ``*``).
         """
         if value is None:
             return None
@@ -304,8 +309,8 @@ class Negotiator(_CachedOffers):
                     matches += parsed.matches([found])
             elif not semicolon:
                 matches.append((essence, (), 1000))
-            elif params[:2] == "q=" and params[2:] in QVALUES:
-                matches.append((essence, (), QVALUES[params[2:]]))
+            elif (weight := WEIGHT_ONLY.get(params)) is not None:
+                matches.append((essence, (), weight))
             else:
                 found = scan_parameters(
                     member, len(head), False, True, essence[0], essence[1]
@@ -454,7 +459,7 @@ if TYPE_CHECKING:
 
 def common_items(text: str, header: ListHeader) -> list[Item] | None:
     """The members of a value of common members only, or None for the exact path
-    (``scan_list``).
+    (``scan``).
 
     ``header.fast`` (``_grammar``) validates the whole value first, so its
     members hold only a name, OWS and ``;q=`` with a qvalue-shaped weight:
@@ -482,36 +487,6 @@ def common_items(text: str, header: ListHeader) -> list[Item] | None:
     return items
 
 
-def scan_list(
-    text: str, strict: bool, header: ListHeader
-) -> tuple[list[Item], list[RawSkip]]:
-    """Scan a whole list value by ``header``'s grammar, member by member.
-
-    Each member is read by the exact ``header.scan_member``: a member stops
-    being read at its first violation, and the scan goes on at its end
-    (``member_end``). In strict mode the first violation is the only skip.
-    """
-    member = header.scan_member
-    items: list[Item] = []
-    skipped: list[RawSkip] = []
-    n = len(text)
-    i = 0
-    while True:
-        i = _SEPARATORS.match(text, i).end()  # type: ignore[union-attr]
-        if i >= n:
-            return items, skipped
-        code, pos, name, found = member(text, i)
-        if code:
-            end = member_end(text, i)
-            skipped.append((i, end, pos, code))
-            if strict:
-                return items, skipped
-            i = end
-        else:
-            items.append((name, found))
-            i = pos
-
-
 def _parse_list(
     kind: type[_Values], value: HeaderValue, strict: bool, max_length: int | None
 ) -> _Values:
@@ -525,7 +500,7 @@ def _parse_list(
     found = common_items(text, header)
     skipped: list[SkippedMember] = []
     if found is None:
-        found, raw = scan_list(text, strict, header)
+        found, raw = scan(text, strict, header.scan_member)
         skipped = _checked_skips(raw, coerced, original, strict, header.field)
     return kind([_new_range(header.member, item) for item in found], True, skipped)
 
@@ -598,7 +573,7 @@ class _ListNegotiator(_CachedOffers):
         header = self._header
         text = _text(value, self._max_length, header.field)[2]
         items = common_items(text, header)
-        return scan_list(text, False, header)[0] if items is None else items
+        return scan(text, False, header.scan_member)[0] if items is None else items
 
     def choose_index(self, value: HeaderValue) -> int:
         """The index of the best offer for ``value``, -1 when none is acceptable."""
@@ -613,7 +588,7 @@ class _ListNegotiator(_CachedOffers):
                     items = common_items(value, header)
                     if items is None:
                         text = _text(value, self._max_length, header.field)[2]
-                        items = scan_list(text, False, header)[0]
+                        items = scan(text, False, header.scan_member)[0]
                 else:
                     items = self._items(value)
                 index = header.best(items, self._parsed)
