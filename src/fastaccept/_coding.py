@@ -46,11 +46,6 @@ STAR: Final = 1
 IMPLICIT: Final = 0
 
 
-def canonical_coding(coding: str) -> str:
-    """A lower-case coding with its alias resolved: ``x-gzip`` -> ``gzip``."""
-    return ALIASES.get(coding, coding)
-
-
 def scan_coding(text: str, start: int, strict: bool = False) -> CodingResult:
     """Parse the member that starts at ``start`` (not OWS, not a comma).
 
@@ -87,7 +82,8 @@ def parse_coding(item: object) -> str:
             "invalid coding '*': offers are codings the server can apply, not "
             "the wildcard of a request"
         )
-    return canonical_coding(text.lower())
+    coding = text.lower()
+    return ALIASES.get(coding, coding)  # canonical: x-gzip is gzip
 
 
 class CodingSet:

@@ -79,13 +79,9 @@ if TYPE_CHECKING:
     #: Reads the member at an index: (error code, position, member, ...).
     MemberReader = Callable[[str, int, bool], tuple[Any, ...]]
 
-#: The longest value ``common_items`` reads, in characters; longer ones
-#: (longer than real clients send) take the exact path. A regular
-#: expression's repeated group keeps a backtracking stack that grows with
-#: each repetition, so on a 1 MiB value the patterns cost more per byte than
-#: on a short one; the exact path stays linear, and stops reading a member at
-#: its first violation. With possessive quantifiers (``_grammar.POSSESSIVE``)
-#: the patterns keep no such stack, and a value of any length is read whole.
+#: The longest value ``common_items`` reads, in characters: any with
+#: possessive quantifiers; without them 4,096, and a longer value takes the
+#: exact path, which stays linear (``_grammar.POSSESSIVE`` says why).
 _FAST_VALUE_MAX: Final = sys.maxsize if POSSESSIVE else 4096
 _SEPARATORS: Final = re.compile(LIST_SEPARATORS)
 #: Any CORS-unsafe byte (Fetch), written from ``_grammar``'s one table of them.
@@ -275,17 +271,10 @@ class Negotiator(_CachedOffers):
     def _matches(self, value: object) -> list[Match] | None:
         """The valid ranges of ``value`` that can match an offer, each with
         its essence (lenient; ``OfferSet.matches``); None: the header is
-        absent.
-
-        ``scan`` reads a value with a quoted string. In any other, members
-        split on every comma, and a member whose ``type/subtype`` no offer
-        can match changes nothing, valid or not: it is not read. In one an
-        offer can match, the ``type/subtype`` with OWS around it is valid as
-        it is (the text is Latin-1, where no character outside ASCII lowers
-        to one in it) and ``scan_parameters`` reads what follows, but for
-        parameters that are only a weight ``WEIGHT_ONLY`` knows (rule 4's
-        table of spellings); ``scan_member`` reads any other member (a bare
-        ``*``).
+        absent. Which member is read how: docs/development.md, "One place
+        per rule". A ``type/subtype`` an offer has is valid as it stands,
+        OWS around it: the text is Latin-1, where no character outside ASCII
+        lowers to one in it.
         """
         if value is None:
             return None
@@ -361,11 +350,9 @@ class Negotiator(_CachedOffers):
 
 
 #: ``negotiate``/``quality``: the Negotiator of each recent (offers, max_length).
-#: With the GIL threads share it, and each Negotiator: every read and write
-#: is one dict operation or one attribute (``last``, a tuple replaced whole),
-#: which CPython makes atomic, and a stored value never changes (racing stores
-#: may leave a dict a few entries over its size until its next clear). Without
-#: it each thread keeps its own (``_limits.Kept``).
+#: With the GIL threads share it: every read and write is one dict operation
+#: or one attribute (``last``, a tuple replaced whole), which CPython makes
+#: atomic. Without it each thread keeps its own (docs/free-threading.md).
 _kept: Final = KeptNegotiators()
 
 
@@ -444,8 +431,6 @@ _media_type_negotiator: Final = partial(media_type_negotiator, Negotiator)
 
 
 # --- list headers: Accept-Encoding, Accept-Language (RFC 9110 §12.5.3-4) ------
-# One implementation serves every list header, driven by its description
-# (``_lists.ListHeader``, in ``_types``): grammar, offer set, scorer, member.
 
 #: A member of a list value as the engine builds it: (name, weight).
 Item = tuple[str, int]
@@ -571,7 +556,10 @@ class _ListNegotiator(_CachedOffers):
         if value is None:
             return None
         header = self._header
-        text = _text(value, self._max_length, header.field)[2]
+        if type(value) is str and value.isascii() and len(value) <= self._limit:
+            text = value  # what _text gives, without its call
+        else:
+            text = _text(value, self._max_length, header.field)[2]
         items = common_items(text, header)
         return scan(text, False, header.scan_member)[0] if items is None else items
 
@@ -580,18 +568,7 @@ class _ListNegotiator(_CachedOffers):
         if type(value) is str or type(value) is bytes:
             index = self._cache.get(value)
             if index is None:
-                header = self._header
-                if type(value) is str and len(value) <= self._limit:
-                    # What _items does, without its two calls: common_items
-                    # reads a str as it is (its pattern takes ASCII alone,
-                    # which _text leaves as it is).
-                    items = common_items(value, header)
-                    if items is None:
-                        text = _text(value, self._max_length, header.field)[2]
-                        items = scan(text, False, header.scan_member)[0]
-                else:
-                    items = self._items(value)
-                index = header.best(items, self._parsed)
+                index = self._header.best(self._items(value), self._parsed)
                 store(self._cache, self._cache_size, value, index)
             return index
         return self._header.best(self._items(value), self._parsed)
