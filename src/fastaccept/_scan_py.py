@@ -1,16 +1,12 @@
 """The pure-Python engine: the same results as the Cython engine ``_scan``.
 
-Whole values are scanned here; each member is read by the grammar of
-``_member`` (docs/rules.md; RFC 9110 §12.5.1). Members are split
-on commas outside quoted strings; a member that breaks a rule is skipped
-(lenient) or raises ``AcceptError`` (strict). The fast path of ``_grammar``
-reads the values real clients send, a whole value or one member, with
-regular expressions that backtrack at most once over each character;
-anything else takes the exact path, member by member.
-
-Accept-Encoding and Accept-Language values (RFC 9110 §12.5.3-4) are scanned
-the same way, each member read by the grammar of ``_coding`` or
-``_language`` and chosen by their rules.
+Whole values are scanned here, member by member (``scan``): an Accept member
+is read by ``_member`` (docs/rules.md; RFC 9110 §12.5.1), an Accept-Encoding
+or Accept-Language member by ``_coding`` or ``_language`` (§12.5.3-4). A
+member that breaks a rule is skipped (lenient) or raises ``AcceptError``
+(strict). A list value of common members only is read in one match first
+(``common_items``); negotiating, only the Accept members that can reach an
+offer are read (``Negotiator._matches``).
 """
 
 from __future__ import annotations
@@ -293,6 +289,7 @@ class Negotiator(_CachedOffers):
             if essence is None:
                 if "/" in head or not head.strip(" \t"):
                     continue  # empty, or a type/subtype (valid or not) no offer has
+                # a bare "*" (or no valid type): the exact reader
                 found = scan_member(member.lstrip(" \t"), 0, False)[2]
                 if found is not None:
                     matches += parsed.matches([found])
