@@ -553,10 +553,7 @@ class _ListNegotiator(_CachedOffers):
         if value is None:
             return None
         header = self._header
-        if type(value) is str and value.isascii() and len(value) <= self._limit:
-            text = value  # what _text gives, without its call
-        else:
-            text = _text(value, self._max_length, header.field)[2]
+        text = _text(value, self._max_length, header.field)[2]
         items = common_items(text, header)
         return scan(text, False, header.scan_member)[0] if items is None else items
 
@@ -565,7 +562,18 @@ class _ListNegotiator(_CachedOffers):
         if type(value) is str or type(value) is bytes:
             index = self._cache.get(value)
             if index is None:
-                index = self._header.best(self._items(value), self._parsed)
+                header = self._header
+                if type(value) is str and len(value) <= self._limit:
+                    # What _items does, without its two calls: common_items
+                    # reads a str as it is (its pattern takes ASCII alone,
+                    # which _text leaves as it is).
+                    items = common_items(value, header)
+                    if items is None:
+                        text = _text(value, self._max_length, header.field)[2]
+                        items = scan(text, False, header.scan_member)[0]
+                else:
+                    items = self._items(value)
+                index = header.best(items, self._parsed)
                 store(self._cache, self._cache_size, value, index)
             return index
         return self._header.best(self._items(value), self._parsed)
