@@ -33,9 +33,9 @@ ALIASES: Final = {"x-gzip": "gzip", "x-compress": "compress"}
 #: A member as the engines build it: (coding, weight), the coding lower-case as
 #: sent, the weight in thousandths. ``Coding`` is a named tuple of this shape.
 CodingTuple: TypeAlias = tuple[str, int]
-#: A parsed member: (error code, position, coding, weight). On success the
-#: code is 0 and the position is where the member ends (a comma, or the end).
-CodingResult: TypeAlias = tuple[int, int, str, int]
+#: A parsed member: (error code, position, member). On success the code is
+#: 0 and the position is where the member ends (a comma, or the end).
+CodingResult: TypeAlias = tuple[int, int, CodingTuple | None]
 
 _TOKEN: Final = pattern(TOKEN, globals())
 
@@ -46,24 +46,20 @@ STAR: Final = 1
 IMPLICIT: Final = 0
 
 
-def canonical_coding(coding: str) -> str:
-    """A lower-case coding with its alias resolved: ``x-gzip`` -> ``gzip``."""
-    return ALIASES.get(coding, coding)
-
-
-def scan_coding(text: str, start: int) -> CodingResult:
+def scan_coding(text: str, start: int, strict: bool = False) -> CodingResult:
     """Parse the member that starts at ``start`` (not OWS, not a comma).
 
     ``coding [ OWS ";" OWS "q=" qvalue ] OWS``; the first violation ends the
-    member, and its code and position are returned at once.
+    member, and its code and position are returned at once. ``strict``
+    changes nothing: the grammar has no lenient-only form.
     """
     m = _TOKEN.match(text, start)
     if m is None:
-        return E.EXPECTED_CODING, start, "", 0
+        return E.EXPECTED_CODING, start, None
     code, pos, weight = scan_weight(text, m.end(), E.EXPECTED_CODING_END)
     if code:
-        return code, pos, "", 0
-    return 0, pos, text[start : m.end()].lower(), weight
+        return code, pos, None
+    return 0, pos, (text[start : m.end()].lower(), weight)
 
 
 def parse_coding(item: object) -> str:
@@ -86,7 +82,8 @@ def parse_coding(item: object) -> str:
             "invalid coding '*': offers are codings the server can apply, not "
             "the wildcard of a request"
         )
-    return canonical_coding(text.lower())
+    coding = text.lower()
+    return ALIASES.get(coding, coding)  # canonical: x-gzip is gzip
 
 
 class CodingSet:

@@ -14,16 +14,10 @@ is a source string, compiled by the module that reads with it: the pure
 engine's own when it loads, the shared readers' on first use (``pattern``),
 so importing fastaccept with the Cython engine loads no ``re``.
 
-The readers (``_member.scan_member`` and ``scan_weight``,
-``_coding.scan_coding``, ``_language.scan_language``) are the one reading
-of the grammar per engine that shares them, and the first violation ends a
-member: an Accept member is a ``MEDIA_RANGE`` match, then a ``PARAMETER``
-match per parameter. Besides them the pure-Python engine (``_scan_py``) has
-one fast path per list header, which validates what real clients send in
-one match and leaves anything else to the exact reader: ``FAST_CODING`` and
-``FAST_LANGUAGE`` (a whole value of common members). They change no answer,
-only the pure engine's speed on the values clients send, which is to stay
-ahead of the pure-Python peers (benchmarks/README.md measures it).
+docs/development.md ("One place per rule") lists the readers of these
+patterns, one per rule and engine. The pure engine's fast paths
+(``FAST_CODING``, ``FAST_LANGUAGE``: a whole value of common members in one
+match) change no answer, only its speed on the values clients send.
 """
 
 from __future__ import annotations

@@ -31,9 +31,9 @@ if TYPE_CHECKING:
 #: A member as the engines build it: (range, weight), the range lower-case,
 #: the weight in thousandths. ``LanguageRange`` is a named tuple of this shape.
 RangeTuple: TypeAlias = tuple[str, int]
-#: A parsed member: (error code, position, range, weight). On success the
-#: code is 0 and the position is where the member ends (a comma, or the end).
-LanguageResult: TypeAlias = tuple[int, int, str, int]
+#: A parsed member: (error code, position, member). On success the code is
+#: 0 and the position is where the member ends (a comma, or the end).
+LanguageResult: TypeAlias = tuple[int, int, RangeTuple | None]
 #: How a range relates to a tag, closest last (docs/rules.md rule 19): only
 #: ``*`` reaches it; the same first subtag; the tag is a truncation of the
 #: range (RFC 4647 §3.4 lookup); the range is a prefix of the tag (§3.3.1
@@ -56,13 +56,14 @@ _SUBTAG: Final = pattern(SUBTAG, globals())
 _TAG: Final = pattern(LANGUAGE_TAG, globals())
 
 
-def scan_language(text: str, start: int) -> LanguageResult:
+def scan_language(text: str, start: int, strict: bool = False) -> LanguageResult:
     """Parse the member that starts at ``start`` (not OWS, not a comma).
 
     ``language-range [ OWS ";" OWS "q=" qvalue ] OWS``: ``*``, or a first
     subtag of 1-8 letters, then ``-`` and 1-8 letters or digits, again and
     again (RFC 4647 §2.1, basic ranges). The first violation ends the member,
-    and its code and position are returned at once.
+    and its code and position are returned at once. ``strict`` changes
+    nothing: the grammar has no lenient-only form.
     """
     n = len(text)
     if text[start] == "*":
@@ -70,21 +71,21 @@ def scan_language(text: str, start: int) -> LanguageResult:
     else:
         m = _PRIMARY_SUBTAG.match(text, start)
         if m is None:
-            return E.EXPECTED_LANGUAGE, start, "", 0
+            return E.EXPECTED_LANGUAGE, start, None
         p = m.end()
         if p - start > 8:
-            return E.LONG_SUBTAG, p - 1, "", 0
+            return E.LONG_SUBTAG, p - 1, None
         while p < n and text[p] == "-":
             m = _SUBTAG.match(text, p + 1)
             if m is None:
-                return E.EXPECTED_SUBTAG, p + 1, "", 0
+                return E.EXPECTED_SUBTAG, p + 1, None
             if m.end() - p > 9:
-                return E.LONG_SUBTAG, m.end() - 1, "", 0
+                return E.LONG_SUBTAG, m.end() - 1, None
             p = m.end()
     code, pos, weight = scan_weight(text, p, E.EXPECTED_RANGE_END)
     if code:
-        return code, pos, "", 0
-    return 0, pos, text[start:p].lower(), weight
+        return code, pos, None
+    return 0, pos, (text[start:p].lower(), weight)
 
 
 def parse_tag(item: object) -> tuple[str, ...]:

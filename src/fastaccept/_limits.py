@@ -148,12 +148,7 @@ class ThreadCache(_local):
     """``cache``: the calling thread's own value cache, made by ``make`` (a
     ``dict``, or the compiled engine's dict type), where threads run at once
     (``THREADS_AT_ONCE``; ``_local`` calls ``__init__`` once in each thread,
-    and the cache goes with the thread).
-
-    Why: on a free-threaded CPython 3.13, ``dict.get`` with an equal but
-    distinct str, where another thread stored the key, takes the dict's lock
-    and its slow path on every hit. A thread that finds only the keys it
-    stored itself takes none.
+    and the cache goes with the thread): docs/free-threading.md says why.
     """
 
     def __init__(self, make: Callable[[], dict[str | bytes, int]] = dict) -> None:
@@ -208,9 +203,7 @@ class _KeptPerThread(_local):
     them (keys and negotiators another thread made would send every hit down
     the dict's slow path, as ``ThreadCaches`` says)."""
 
-    def __init__(self) -> None:
-        self.negotiators: dict[Any, Any] = {}
-        self.last: tuple[Any, Any, Any] = _NO_LAST
+    __init__ = Kept.__init__
 
 
 def last_negotiator(

@@ -4,11 +4,8 @@ Accept-Encoding and Accept-Language (RFC 9110 §12.5.3-4) are both lists of
 ``name [ weight ]`` members. Each is one ``ListHeader``: its grammar (a
 module such as ``_coding``), its offer set, its scorer and its member type.
 One parse, one negotiator and one one-call function per engine serve every
-description. A third such header takes more than a description: a grammar
-module, a number here, a description and a values class in ``_types``, its
-public names in each engine, and in the compiled one a ``scan_item`` branch,
-a scorer and the fields its offers need in ``CListOffer``
-(docs/development.md, "Architecture", lists every piece).
+description; docs/development.md ("Architecture") lists what a third such
+header takes besides.
 """
 
 from __future__ import annotations
@@ -55,7 +52,9 @@ class ListHeader:
         noun: str,
         grammar: int,
         fast: str,
-        scan_member: Callable[[str, int], tuple[int, int, str, int]],
+        scan_member: Callable[
+            [str, int, bool], tuple[int, int, tuple[str, int] | None]
+        ],
         offer_set: Callable[[tuple[str, ...]], Any],
         best: Callable[[Sequence[tuple[str, int]] | None, Any], int],
         rank: Callable[[Sequence[tuple[str, int]] | None, Any], list[tuple[int, int]]],

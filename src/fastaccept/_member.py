@@ -62,6 +62,10 @@ _QVALUE: Final = pattern(QVALUE, globals())
 #: 1,110 of them). The pure engine's list fast path reads ``QVALUES`` first.
 QVALUES: dict[str, int] = {}
 _SHORT_QVALUES: dict[str, int] = {}
+#: ``QVALUES`` as the parameters of a member whose one parameter is its
+#: weight, spelled as clients send it (``q=0.9``): the pure engine's
+#: negotiation reads such parameters with one look-up.
+WEIGHT_ONLY: dict[str, int] = {}
 
 
 def _thousandths(text: str) -> int:
@@ -72,28 +76,17 @@ def _thousandths(text: str) -> int:
     return 1000 if text[0] == "1" else int((found.group(1) or "").ljust(3, "0"))
 
 
-def _learn(table: dict[str, int], text: str, spelled: str) -> int:
-    """``_thousandths(spelled)``, kept in ``table`` under ``text`` when valid."""
-    found = _thousandths(spelled)
-    if found >= 0:
-        table[text] = found
-    return found
-
-
 def weight(value: str, strict: bool) -> int:
     """The qvalue in thousandths, or minus an error code (RFC 9110 §12.4.2)."""
-    found = QVALUES.get(value)
-    if found is None:
-        found = _learn(QVALUES, value, value)
-    if found >= 0:
+    found = exact_weight(value)
+    if found >= 0 or value[:1] != "." or len(value) == 1:
         return found
-    if value[:1] != "." or len(value) == 1:
-        return -E.BAD_WEIGHT
     short = _SHORT_QVALUES.get(value)
     if short is None:
-        short = _learn(_SHORT_QVALUES, value, "0" + value)
-    if short < 0:
-        return -E.BAD_WEIGHT
+        short = _thousandths("0" + value)
+        if short < 0:
+            return -E.BAD_WEIGHT
+        _SHORT_QVALUES[value] = short
     return -E.SHORT_WEIGHT if strict else short
 
 
@@ -102,8 +95,11 @@ def exact_weight(value: str) -> int:
     legacy form (RFC 9110 §12.4.2; Accept-Encoding, Accept-Language)."""
     found = QVALUES.get(value)
     if found is None:
-        found = _learn(QVALUES, value, value)
-    return found if found >= 0 else -E.BAD_WEIGHT
+        found = _thousandths(value)
+        if found < 0:
+            return -E.BAD_WEIGHT
+        QVALUES[value] = WEIGHT_ONLY["q=" + value] = found
+    return found
 
 
 #: (error code, position, weight): on success the code is 0, the position is

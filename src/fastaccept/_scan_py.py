@@ -1,16 +1,12 @@
 """The pure-Python engine: the same results as the Cython engine ``_scan``.
 
-Whole values are scanned here; each member is read by the grammar of
-``_member`` (docs/rules.md; RFC 9110 §12.5.1). Members are split
-on commas outside quoted strings; a member that breaks a rule is skipped
-(lenient) or raises ``AcceptError`` (strict). The fast path of ``_grammar``
-reads the values real clients send, a whole value or one member, with
-regular expressions that backtrack at most once over each character;
-anything else takes the exact path, member by member.
-
-Accept-Encoding and Accept-Language values (RFC 9110 §12.5.3-4) are scanned
-the same way, each member read by the grammar of ``_coding`` or
-``_language`` and chosen by their rules.
+Whole values are scanned here, member by member (``scan``): an Accept member
+is read by ``_member`` (docs/rules.md; RFC 9110 §12.5.1), an Accept-Encoding
+or Accept-Language member by ``_coding`` or ``_language`` (§12.5.3-4). A
+member that breaks a rule is skipped (lenient) or raises ``AcceptError``
+(strict). A list value of common members only is read in one match first
+(``common_items``); negotiating, only the Accept members that can reach an
+offer are read (``Negotiator._matches``).
 """
 
 from __future__ import annotations
@@ -47,8 +43,8 @@ from ._lists import ListHeader
 from ._match import Match, OfferSet, best_match, rank
 from ._member import (
     QVALUES,
+    WEIGHT_ONLY,
     OfferSpec,
-    RangeTuple,
     exact_weight,
     member_end,
     offers_tuple,
@@ -70,19 +66,18 @@ from ._types import (
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any, ClassVar, Final, TypeVar, overload
 
     from typing_extensions import Self
 
     _D = TypeVar("_D")
+    #: Reads the member at an index: (error code, position, member, ...).
+    MemberReader = Callable[[str, int, bool], tuple[Any, ...]]
 
-#: The longest value ``common_items`` reads, in characters; longer ones
-#: (longer than real clients send) take the exact path. A regular
-#: expression's repeated group keeps a backtracking stack that grows with
-#: each repetition, so on a 1 MiB value the patterns cost more per byte than
-#: on a short one; the exact path stays linear, and stops reading a member at
-#: its first violation. With possessive quantifiers (``_grammar.POSSESSIVE``)
-#: the patterns keep no such stack, and a value of any length is read whole.
+#: The longest value ``common_items`` reads, in characters: any with
+#: possessive quantifiers; without them 4,096, and a longer value takes the
+#: exact path, which stays linear (``_grammar.POSSESSIVE`` says why).
 _FAST_VALUE_MAX: Final = sys.maxsize if POSSESSIVE else 4096
 _SEPARATORS: Final = re.compile(LIST_SEPARATORS)
 #: Any CORS-unsafe byte (Fetch), written from ``_grammar``'s one table of them.
@@ -96,30 +91,32 @@ _new_range: Final = tuple.__new__
 RawSkip = tuple[int, int, int, int]
 
 
-def scan(text: str, strict: bool) -> tuple[list[RangeTuple], list[RawSkip]]:
-    """Scan a whole value; in strict mode the first violation is the only skip.
-
-    Member by member with ``scan_member``: a member stops being read at its
-    first violation, and the scan goes on at its end (``member_end``).
+def scan(
+    text: str, strict: bool, read: MemberReader = scan_member
+) -> tuple[list[Any], list[RawSkip]]:
+    """Scan a whole value member by member with ``read`` (``scan_member`` for
+    Accept, a list header's ``scan_member``): a member stops being read at
+    its first violation, and the scan goes on at its end (``member_end``).
+    In strict mode the first violation is the only skip.
     """
-    ranges: list[RangeTuple] = []
+    found: list[Any] = []
     skipped: list[RawSkip] = []
     n = len(text)
     i = 0
     while True:
         i = _SEPARATORS.match(text, i).end()  # type: ignore[union-attr]
         if i >= n:
-            return ranges, skipped
-        code, pos, found, _ = scan_member(text, i, strict)
-        if code:
+            return found, skipped
+        result = read(text, i, strict)  # (error code, position, member, ...)
+        if result[0]:
             end = member_end(text, i)
-            skipped.append((i, end, pos, code))
+            skipped.append((i, end, result[1], result[0]))
             if strict:
-                return ranges, skipped
+                return found, skipped
             i = end
         else:
-            ranges.append(found)  # type: ignore[arg-type]
-            i = pos
+            found.append(result[2])
+            i = result[1]
 
 
 def _text(
@@ -270,17 +267,10 @@ class Negotiator(_CachedOffers):
     def _matches(self, value: object) -> list[Match] | None:
         """The valid ranges of ``value`` that can match an offer, each with
         its essence (lenient; ``OfferSet.matches``); None: the header is
-        absent.
-
-        ``scan`` reads a value with a quoted string. In any other, members
-        split on every comma, and a member whose ``type/subtype`` no offer
-        can match changes nothing, valid or not: it is not read. In one an
-        offer can match, the ``type/subtype`` with OWS around it is valid as
-        it is (the text is Latin-1, where no character outside ASCII lowers
-        to one in it) and ``scan_parameters`` reads what follows, but for
-        parameters that are only ``q=`` and a qvalue ``QVALUES`` knows (rule
-        4's table of spellings); ``scan_member`` reads any other member (a
-        bare ``*``).
+        absent. Which member is read how: docs/development.md, "One place
+        per rule". A ``type/subtype`` an offer has is valid as it stands,
+        OWS around it: the text is Latin-1, where no character outside ASCII
+        lowers to one in it.
         """
         if value is None:
             return None
@@ -299,13 +289,14 @@ class Negotiator(_CachedOffers):
             if essence is None:
                 if "/" in head or not head.strip(" \t"):
                     continue  # empty, or a type/subtype (valid or not) no offer has
+                # a bare "*" (or no valid type): the exact reader
                 found = scan_member(member.lstrip(" \t"), 0, False)[2]
                 if found is not None:
                     matches += parsed.matches([found])
             elif not semicolon:
                 matches.append((essence, (), 1000))
-            elif params[:2] == "q=" and params[2:] in QVALUES:
-                matches.append((essence, (), QVALUES[params[2:]]))
+            elif (weight := WEIGHT_ONLY.get(params)) is not None:
+                matches.append((essence, (), weight))
             else:
                 found = scan_parameters(
                     member, len(head), False, True, essence[0], essence[1]
@@ -356,11 +347,9 @@ class Negotiator(_CachedOffers):
 
 
 #: ``negotiate``/``quality``: the Negotiator of each recent (offers, max_length).
-#: With the GIL threads share it, and each Negotiator: every read and write
-#: is one dict operation or one attribute (``last``, a tuple replaced whole),
-#: which CPython makes atomic, and a stored value never changes (racing stores
-#: may leave a dict a few entries over its size until its next clear). Without
-#: it each thread keeps its own (``_limits.Kept``).
+#: With the GIL threads share it: every read and write is one dict operation
+#: or one attribute (``last``, a tuple replaced whole), which CPython makes
+#: atomic. Without it each thread keeps its own (docs/free-threading.md).
 _kept: Final = KeptNegotiators()
 
 
@@ -439,8 +428,6 @@ _media_type_negotiator: Final = partial(media_type_negotiator, Negotiator)
 
 
 # --- list headers: Accept-Encoding, Accept-Language (RFC 9110 §12.5.3-4) ------
-# One implementation serves every list header, driven by its description
-# (``_lists.ListHeader``, in ``_types``): grammar, offer set, scorer, member.
 
 #: A member of a list value as the engine builds it: (name, weight).
 Item = tuple[str, int]
@@ -454,7 +441,7 @@ if TYPE_CHECKING:
 
 def common_items(text: str, header: ListHeader) -> list[Item] | None:
     """The members of a value of common members only, or None for the exact path
-    (``scan_list``).
+    (``scan``).
 
     ``header.fast`` (``_grammar``) validates the whole value first, so its
     members hold only a name, OWS and ``;q=`` with a qvalue-shaped weight:
@@ -482,36 +469,6 @@ def common_items(text: str, header: ListHeader) -> list[Item] | None:
     return items
 
 
-def scan_list(
-    text: str, strict: bool, header: ListHeader
-) -> tuple[list[Item], list[RawSkip]]:
-    """Scan a whole list value by ``header``'s grammar, member by member.
-
-    Each member is read by the exact ``header.scan_member``: a member stops
-    being read at its first violation, and the scan goes on at its end
-    (``member_end``). In strict mode the first violation is the only skip.
-    """
-    member = header.scan_member
-    items: list[Item] = []
-    skipped: list[RawSkip] = []
-    n = len(text)
-    i = 0
-    while True:
-        i = _SEPARATORS.match(text, i).end()  # type: ignore[union-attr]
-        if i >= n:
-            return items, skipped
-        code, pos, name, found = member(text, i)
-        if code:
-            end = member_end(text, i)
-            skipped.append((i, end, pos, code))
-            if strict:
-                return items, skipped
-            i = end
-        else:
-            items.append((name, found))
-            i = pos
-
-
 def _parse_list(
     kind: type[_Values], value: HeaderValue, strict: bool, max_length: int | None
 ) -> _Values:
@@ -525,7 +482,7 @@ def _parse_list(
     found = common_items(text, header)
     skipped: list[SkippedMember] = []
     if found is None:
-        found, raw = scan_list(text, strict, header)
+        found, raw = scan(text, strict, header.scan_member)
         skipped = _checked_skips(raw, coerced, original, strict, header.field)
     return kind([_new_range(header.member, item) for item in found], True, skipped)
 
@@ -598,7 +555,7 @@ class _ListNegotiator(_CachedOffers):
         header = self._header
         text = _text(value, self._max_length, header.field)[2]
         items = common_items(text, header)
-        return scan_list(text, False, header)[0] if items is None else items
+        return scan(text, False, header.scan_member)[0] if items is None else items
 
     def choose_index(self, value: HeaderValue) -> int:
         """The index of the best offer for ``value``, -1 when none is acceptable."""
@@ -613,7 +570,7 @@ class _ListNegotiator(_CachedOffers):
                     items = common_items(value, header)
                     if items is None:
                         text = _text(value, self._max_length, header.field)[2]
-                        items = scan_list(text, False, header)[0]
+                        items = scan(text, False, header.scan_member)[0]
                 else:
                     items = self._items(value)
                 index = header.best(items, self._parsed)

@@ -72,6 +72,11 @@ def format_weight(weight: int) -> str:
     return f"0.{weight:03d}".rstrip("0")
 
 
+def _weighted(text: str, weight: int) -> str:
+    """A member's ``text``, then its weight as ``;q=``, left out at 1."""
+    return text if weight == 1000 else f"{text};q={format_weight(weight)}"
+
+
 def format_param_value(value: str) -> str:
     """A parameter value as a token, or as a quoted string when it must be."""
     if value and all(c in TCHARS for c in value):
@@ -122,9 +127,7 @@ class MediaRange(NamedTuple):
         text = self.essence + "".join(
             f";{name}={format_param_value(value)}" for name, value in self.params
         )
-        if self.weight != 1000:
-            text += f";q={format_weight(self.weight)}"
-        return text
+        return _weighted(text, self.weight)
 
 
 class SkippedMember(NamedTuple):
@@ -161,9 +164,7 @@ class Coding(NamedTuple):
         return self.weight / 1000
 
     def __str__(self) -> str:
-        if self.weight == 1000:
-            return self.coding
-        return f"{self.coding};q={format_weight(self.weight)}"
+        return _weighted(self.coding, self.weight)
 
 
 class LanguageRange(NamedTuple):
@@ -190,9 +191,7 @@ class LanguageRange(NamedTuple):
         return tuple(self.range.split("-"))
 
     def __str__(self) -> str:
-        if self.weight == 1000:
-            return self.range
-        return f"{self.range};q={format_weight(self.weight)}"
+        return _weighted(self.range, self.weight)
 
 
 if TYPE_CHECKING:
