@@ -35,7 +35,12 @@ from setuptools.errors import CCompilerError, ExecError, PlatformError
 #: Every Cython directive of the engine, in one place.
 DIRECTIVES = {
     "language_level": 3,
-    "binding": True,  # functions and methods carry signatures for inspect
+    # Built-in functions and methods, as an extension module's own: a Cython
+    # function object is one reference count that every calling thread writes.
+    # Each carries its signature where CPython reads a built-in's (for inspect).
+    "binding": False,
+    "embedsignature": True,
+    "embedsignature.format": "clinic",
     "auto_pickle": False,  # Negotiator pickles by its own __reduce__
     "autotestdict": False,  # no __test__ dict in the module
     # Runs without the GIL on free-threaded CPython: _scan.pyx says why.

@@ -11,6 +11,7 @@ import copy
 import inspect
 import pickle
 import re
+import types
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -164,11 +165,13 @@ def _engine_api(engine: Engine) -> dict[str, Any]:
 
 
 def _shape(function: Callable[..., object]) -> list[tuple[str, Any, Any]]:
-    """Parameter names, kinds and defaults (annotations aside: C has none)."""
-    return [
-        (p.name, p.kind, p.default)
-        for p in inspect.signature(function).parameters.values()
-    ]
+    """Parameter names, kinds and defaults (annotations aside: C has none), a
+    method's ``self`` aside: a built-in method's is positional-only, as on
+    CPython's own (``dict.get``), and a bound method has none."""
+    parameters = list(inspect.signature(function).parameters.values())
+    if parameters and parameters[0].name == "self":
+        del parameters[0]
+    return [(p.name, p.kind, p.default) for p in parameters]
 
 
 def test_engines_have_the_same_signatures_and_docstrings() -> None:
@@ -181,6 +184,39 @@ def test_engines_have_the_same_signatures_and_docstrings() -> None:
         if callable(member):
             assert _shape(cython[name]) == _shape(member), name
         assert inspect.getdoc(cython[name]) == inspect.getdoc(member), name
+
+
+def test_the_compiled_functions_and_methods_are_built_ins() -> None:
+    # Built-ins as an extension module's own (binding=False, docs/development.md):
+    # a Cython function object would be one reference count that every thread
+    # calling it writes (docs/free-threading.md).
+    engine = cython_engine()
+    for name, member in _engine_api(engine).items():
+        if inspect.isclass(member) or not callable(member):
+            continue
+        if "." in name:
+            assert isinstance(member, types.MethodDescriptorType), name
+        else:
+            assert isinstance(member, types.BuiltinFunctionType), name
+            assert member.__self__ is engine, name
+
+
+@pytest.mark.parametrize(
+    ("cls", "offers"),
+    [
+        ("Negotiator", OFFERS),
+        ("EncodingNegotiator", ["gzip", "br"]),
+        ("LanguageNegotiator", ["en", "de"]),
+    ],
+)
+@pytest.mark.parametrize("method", ["choose", "choose_index", "rank"])
+def test_bound_methods_have_the_same_signatures(
+    cls: str, offers: list[str], method: str
+) -> None:
+    compiled = getattr(getattr(cython_engine(), cls)(offers), method)
+    pure = getattr(getattr(ENGINES["python"], cls)(offers), method)
+    assert _shape(compiled) == _shape(pure)
+    assert inspect.getdoc(compiled) == inspect.getdoc(pure)
 
 
 def _public_callables() -> dict[str, Callable[..., object]]:

@@ -2160,16 +2160,66 @@ def negotiate_language(value, tags, *, default=None, max_length=_DEFAULT_MAX_LEN
 
 # The docstrings of the public functions and methods are the pure engine's,
 # its typed reference: setup.py copies them into this include at build time
-# (``_DOCS``, by "name" or "Class.method"), so they are written once.
+# (``_DOCS``, by "name" or "Class.method"), so they are written once. They are
+# built-in functions and methods (setup.py: binding=False, so that threads
+# calling them share no reference count), whose docstring is their method
+# table's: Cython writes their signature there (embedsignature, which
+# ``inspect`` reads), and the text is put after it here.
 include "_scan_docs.pxi"
 
+cdef extern from *:
+    """
+    /* Gives a public function or method of this module its docstring: `doc`,
+       bytes, its signature line and the pure engine's text (copied, kept for
+       the life of the process). CPython reads a built-in's __doc__ and
+       __text_signature__ from its method table each time they are asked for.
+       A method's table is its type's (Cython's, static): the doc is set there.
+       A module function is made again from a copy of its table's entry, as
+       CPython makes an extension module's own functions (PyModule_AddFunctions;
+       Cython makes them with PyCFunction_NewEx), which a free-threaded CPython
+       treats as its own: threads calling them write no shared reference count. */
+    static int fa_publish(PyObject *module, PyObject *f, PyObject *doc) {
+        Py_ssize_t n = PyBytes_GET_SIZE(doc);
+        PyMethodDef *def = NULL;
+        char *copy = (char *)PyMem_RawMalloc(n + 1);
+        if (copy == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        memcpy(copy, PyBytes_AS_STRING(doc), n + 1);
+        if (Py_IS_TYPE(f, &PyMethodDescr_Type)) {
+            ((PyMethodDescrObject *)f)->d_method->ml_doc = copy;
+            return 0;
+        }
+        if (PyCFunction_Check(f)) {
+            def = (PyMethodDef *)PyMem_RawCalloc(2, sizeof(PyMethodDef));  /* and the end */
+            if (def == NULL) {
+                PyMem_RawFree(copy);
+                PyErr_NoMemory();
+                return -1;
+            }
+            def[0] = *((PyCFunctionObject *)f)->m_ml;
+            def[0].ml_doc = copy;
+            return PyModule_AddFunctions(module, def);
+        }
+        PyMem_RawFree(copy);
+        PyErr_Format(PyExc_TypeError, "%R is not a built-in function or method", f);
+        return -1;
+    }
+    """
+    int fa_publish(object, object, bytes) except -1
+    object PyImport_GetModule(object)
+
+_module = PyImport_GetModule(__name__)
 for _name, _doc in _DOCS.items():
     _owner, _, _attr = _name.rpartition(".")
     _target = globals().get(_owner or _attr)
     if _owner and _target is not None:
         _target = getattr(_target, _attr, None)
     if _target is not None:  # the pure engine's own helpers are not here
-        _target.__doc__ = _doc
+        _doc = f"{_attr}{_target.__text_signature__}\n--\n\n{_doc}".encode()
+        fa_publish(_module, _target, _doc)
+del _module
 
 
 # Fill the token table with the tokens real clients send most; it is read
