@@ -178,7 +178,7 @@ cdef enum:
     C_ALPHA = 16    # ASCII letter (RFC 4647 language ranges)
     C_DIGIT = 32    # ASCII digit
     C_SEPARATOR = 64  # OWS or a comma between list members, RFC 9110 §5.6.1.2
-    C_STOP = 128    # what ends a skipped member's plain run: a comma, '"', NUL
+    C_PLAIN = 128   # a skipped member's plain byte: any but a comma, '"' and NUL
 
 # Up to this many parameters in one member are checked for repeats pairwise;
 # beyond it a set keeps the check linear.
@@ -210,8 +210,9 @@ cdef void _init_tables():
         CLASS[ord(char)] |= C_DIGIT
     for char in _LIST_SEPARATOR_CHARS:
         CLASS[ord(char)] |= C_SEPARATOR
-    for c in b',"\0':
-        CLASS[c] |= C_STOP
+    for c in range(256):
+        if c not in b',"\0':
+            CLASS[c] |= C_PLAIN
 
 
 _init_tables()
@@ -406,19 +407,26 @@ cdef inline int push_skip(Scan* sc, Py_ssize_t start, Py_ssize_t end, Py_ssize_t
 # NUL, which is neither a tchar nor OWS: the two hot loops stop on it without a
 # bounds check. ``read_input`` only ever hands out such buffers.
 
-cdef inline Py_ssize_t skip_token(const unsigned char* s, Py_ssize_t i) noexcept nogil:
-    """Past the tchars from ``i``, four bytes a step (each byte is read only
-    after a tchar, so never past the NUL)."""
+cdef inline Py_ssize_t skip_class(const unsigned char* s, Py_ssize_t i,
+                                  unsigned char cls) noexcept nogil:
+    """Past the bytes of class ``cls`` from ``i`` (one the NUL is not in),
+    four bytes a step (each byte is read only after one of the class, so
+    never past the NUL)."""
     while True:
-        if not CLASS[s[i]] & C_TCHAR:
+        if not CLASS[s[i]] & cls:
             return i
-        if not CLASS[s[i + 1]] & C_TCHAR:
+        if not CLASS[s[i + 1]] & cls:
             return i + 1
-        if not CLASS[s[i + 2]] & C_TCHAR:
+        if not CLASS[s[i + 2]] & cls:
             return i + 2
-        if not CLASS[s[i + 3]] & C_TCHAR:
+        if not CLASS[s[i + 3]] & cls:
             return i + 3
         i += 4
+
+
+cdef inline Py_ssize_t skip_token(const unsigned char* s, Py_ssize_t i) noexcept nogil:
+    """Past the tchars from ``i``."""
+    return skip_class(s, i, C_TCHAR)
 
 
 cdef inline Py_ssize_t skip_ows(const unsigned char* s, Py_ssize_t i) noexcept nogil:
@@ -669,21 +677,9 @@ cdef Py_ssize_t member_end(const unsigned char* s, Py_ssize_t n, Py_ssize_t i) n
     """Where the member at ``i`` ends: the next comma outside quoted strings,
     or n. Every ``"`` opens a quoted string, in which ``\\`` escapes the next
     byte (RFC 9110 §5.6.4), so a skipped member never swallows part of the
-    next. Each byte is read once, four a step (the NUL at ``s[n]`` stops)."""
+    next. Each byte is read once (``skip_class``)."""
     while True:
-        while True:
-            if CLASS[s[i]] & C_STOP:
-                break
-            if CLASS[s[i + 1]] & C_STOP:
-                i += 1
-                break
-            if CLASS[s[i + 2]] & C_STOP:
-                i += 2
-                break
-            if CLASS[s[i + 3]] & C_STOP:
-                i += 3
-                break
-            i += 4
+        i = skip_class(s, i, C_PLAIN)
         if i >= n or s[i] == 44:
             return i
         if s[i] == 34:  # a quoted string: to its closing quote
