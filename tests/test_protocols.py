@@ -219,6 +219,55 @@ def test_bound_methods_have_the_same_signatures(
     assert inspect.getdoc(compiled) == inspect.getdoc(pure)
 
 
+#: The one-call forms, each with a value and offers it chooses from.
+ONE_CALLS = [
+    ("negotiate", "text/html", ["application/json", "text/html"]),
+    ("negotiate_encoding", "gzip", ["br", "gzip"]),
+    ("negotiate_language", "de", ["en", "de"]),
+]
+
+
+@pytest.mark.parametrize(("name", "value", "offers"), ONE_CALLS)
+def test_one_call_forms_take_arguments_as_python_functions_do(
+    engine: Engine, name: str, value: str, offers: list[str]
+) -> None:
+    # The compiled ones read their arguments themselves (docs/free-threading.md).
+    function = getattr(engine, name)
+    second = list(inspect.signature(function).parameters)[1]  # offers, codings, tags
+    assert function(value, offers) == offers[1]
+    assert function(value=value, **{second: offers}) == offers[1]
+    assert function("x/y", offers, default="none", max_length=None) == "none"
+    assert function("x/y", offers, **{"default": 0}) == 0
+    wrong: list[tuple[tuple[object, ...], dict[str, object]]] = [
+        ((), {}),
+        ((value,), {}),
+        ((value, offers, None), {}),
+        ((value, offers), {"other": 1}),
+        ((value, offers), {"value": value}),
+        ((value,), {"max_length": 10}),
+    ]
+    for args, kwargs in wrong:
+        with pytest.raises(TypeError):
+            function(*args, **kwargs)
+    with pytest.raises(ValueError, match="max_length"):
+        function(value, offers, max_length=-1)
+
+
+def test_quality_takes_arguments_as_a_python_function_does(engine: Engine) -> None:
+    assert engine.quality("text/*;q=0.5", "text/html") == 0.5
+    too_long = "text/html, " * 1000  # past max_length's default
+    with pytest.raises(ValueError, match="max_length"):
+        engine.quality(too_long, "text/html")
+    assert engine.quality(too_long, "text/html", max_length=None) == 1.0
+    assert (
+        engine.quality(value="text/*;q=0.5", media_type="text/html", max_length=None)
+        == 0.5
+    )
+    for args, kwargs in [(("text/html",), {}), (("a/b", "a/b"), {"default": 1})]:
+        with pytest.raises(TypeError):
+            engine.quality(*args, **kwargs)
+
+
 def _public_callables() -> dict[str, Callable[..., object]]:
     found: dict[str, Callable[..., object]] = {}
     for name in fastaccept.__all__:

@@ -26,9 +26,11 @@ from libc.string cimport memcmp, memcpy, memset
 cdef extern from "Python.h":
     const Py_ssize_t PY_SSIZE_T_MAX
     # Borrowed references, for identity tests without reference counting.
-    PyObject** PySequence_Fast_ITEMS(object)
-    Py_ssize_t PyList_GET_SIZE(object)
-    Py_ssize_t PyTuple_GET_SIZE(object)
+    PyObject** PySequence_Fast_ITEMS(PyObject*)
+    Py_ssize_t PyList_GET_SIZE(PyObject*)
+    Py_ssize_t PyTuple_GET_SIZE(PyObject*)
+    PyObject* PyTuple_GET_ITEM(PyObject*, Py_ssize_t)
+    PyTypeObject PyList_Type
 
 from functools import partial as _partial
 from _thread import _local as _thread_local  # threading.local, without importing threading
@@ -1570,14 +1572,77 @@ Offers parsed once; the best of them for each request's Accept value.
 
 # --- the one-call forms --------------------------------------------------------
 
+# Each is a built-in of its own (METH_FASTCALL) that keeps its arguments
+# borrowed from the call: a server passes the same offers (and max_length's
+# default) on every request, and Cython's argument parsing takes a reference
+# to each, a count that every thread calling would write
+# (docs/free-threading.md).
+
+cdef extern from "Python.h":
+    ctypedef struct PyMethodDef:
+        const char* ml_name
+        void* ml_meth
+        int ml_flags
+        const char* ml_doc
+    int METH_FASTCALL
+    int METH_KEYWORDS
+    int PyModule_AddFunctions(object module, PyMethodDef* functions) except -1
+    int PyUnicode_Compare(PyObject* left, PyObject* right) except? -1
+
+
+cdef int wrong_call(str name, PyObject* names, Py_ssize_t nargs, PyObject* key) except -1:
+    """Raise a one-call form's TypeError for a wrong call, as for a Python
+    function: too many positional arguments, ``key`` unknown or given twice,
+    or a required argument missing."""
+    if nargs > 2:
+        raise TypeError(f"{name}() takes 2 positional arguments but {nargs} were given")
+    if key == NULL:  # nargs: the first missing
+        raise TypeError(
+            f"{name}() missing required argument {<object>PyTuple_GET_ITEM(names, nargs)!r}")
+    if <object>key in <tuple>names:
+        raise TypeError(f"{name}() got multiple values for argument {<object>key!r}")
+    raise TypeError(f"{name}() got an unexpected keyword argument {<object>key!r}")
+
+
+cdef int read_arguments(str name, PyObject* names, PyObject** args, Py_ssize_t nargs,
+                        PyObject* kwnames, PyObject** out) except -1:
+    """A vectorcall's arguments for the parameters ``names`` (a tuple, passed
+    uncounted) into ``out``, borrowed; an absent keyword-only one is its
+    default (``max_length``'s, else None)."""
+    cdef Py_ssize_t i, k, count = PyTuple_GET_SIZE(names)
+    cdef PyObject* key
+    out[2] = <PyObject*>None  # default, where there is one
+    out[count - 1] = <PyObject*>DEFAULT_MAX_LENGTH  # max_length, the last
+    if nargs == 2 and kwnames == NULL:  # the common call
+        out[0], out[1] = args[0], args[1]
+        return 0
+    if nargs > 2:
+        return wrong_call(name, names, nargs, NULL)
+    for k in range(2):
+        out[k] = args[k] if k < nargs else NULL
+    for i in range(0 if kwnames == NULL else PyTuple_GET_SIZE(kwnames)):
+        key = PyTuple_GET_ITEM(kwnames, i)
+        for k in range(count):  # names are interned: equal ones are mostly the same
+            if key == PyTuple_GET_ITEM(names, k) or PyUnicode_Compare(key, PyTuple_GET_ITEM(names, k)) == 0:
+                break
+        else:
+            return wrong_call(name, names, nargs, key)
+        if k < nargs:
+            return wrong_call(name, names, nargs, key)
+        out[k] = args[nargs + i]
+    if out[0] == NULL or out[1] == NULL:
+        return wrong_call(name, names, 0 if out[0] == NULL else 1, NULL)
+    return 0
+
+
 #: Where threads run at once, each thread's own ``Kept`` of each one-call form.
 cdef object _per_thread = _thread_local()
 
 
-cdef bint same_items(object offers, tuple items):
-    """``offers`` is a list holding exactly the objects of ``items``."""
+cdef bint same_items(PyObject* offers, PyObject* items) noexcept:
+    """``offers`` is a list holding exactly the objects of the tuple ``items``."""
     cdef Py_ssize_t n = PyTuple_GET_SIZE(items)
-    return type(offers) is list and PyList_GET_SIZE(offers) == n and memcmp(
+    return offers.ob_type == &PyList_Type and PyList_GET_SIZE(offers) == n and memcmp(
         PySequence_Fast_ITEMS(offers), PySequence_Fast_ITEMS(items), n * sizeof(PyObject*)) == 0
 
 
@@ -1603,12 +1668,14 @@ cdef class Kept:
     cdef object make                     # what makes a negotiator for offers
     cdef str noun, name                  # the offers' name; this thread's attribute
     cdef bint one                        # the offers are one media type (``quality``)
+    cdef tuple names                     # its parameters (``read_arguments``)
     cdef dict negotiators
     cdef tuple last
     cdef fa_memo _serial                 # finds this thread's own Kept in the memo
 
     def __init__(self, make, str noun, str name, bint one=False):
         self.make, self.noun, self.name, self.one = make, noun, name, one
+        self.names = ("value", noun, "max_length") if one else ("value", noun, "default", "max_length")
         self.negotiators, self.last = {}, (None, None, (), None)
         fa_new_serial(&self._serial)
 
@@ -1636,45 +1703,50 @@ cdef class Kept:
         self.last = (offers, max_length, items, made)
         return self.last
 
-    cdef object one_call(self, value, offers, default, max_length):
-        """A one-call form: the negotiator kept for these offers chooses (the
-        last call's without a look-up); the answer is this call's own offer (a
+    cdef object call(self, PyObject** args, Py_ssize_t nargs, PyObject* kwnames):
+        """The form's entry point: its arguments read as a Python function's
+        (``read_arguments``), borrowed."""
+        cdef PyObject* a[4]
+        read_arguments(self.name, <PyObject*>self.names, args, nargs, kwnames, a)
+        return self.weight(a) if self.one else self.one_call(a)
+
+    cdef object one_call(self, PyObject** a):
+        """A one-call form, given (value, offers, default, max_length)
+        borrowed: the negotiator kept for these offers chooses (the last
+        call's without a look-up); the answer is this call's own offer (a
         (media type, qs) pair: its media type). Called on the module's own
         ``Kept``, so that no thread writes its count (nor the offers')."""
         cdef Py_ssize_t index
         cdef Kept kept = self.own() if THREADS_AT_ONCE else self
-        cdef tuple last = kept.last
-        if not (offers is last[0] and max_length is last[1]
-                and (offers is last[2] or same_items(offers, <tuple>last[2]))):
-            last = kept.remember(offers, max_length)
-        index = (<_CachedOffers>last[3])._compute(value)
+        cdef tuple held = kept.last  # this thread's own (where threads run at once)
+        cdef PyObject* last = <PyObject*>held
+        if not (a[1] == PyTuple_GET_ITEM(last, 0) and a[3] == PyTuple_GET_ITEM(last, 1) and (
+                a[1] == PyTuple_GET_ITEM(last, 2) or same_items(a[1], PyTuple_GET_ITEM(last, 2)))):
+            held = kept.remember(<object>a[1], <object>a[3])
+            last = <PyObject*>held
+        index = (<_CachedOffers>PyTuple_GET_ITEM(last, 3))._compute(<object>a[0])
         if index < 0:
-            return default
-        offer = (<tuple>last[2])[index]
+            return <object>a[2]
+        offer = (<tuple>PyTuple_GET_ITEM(last, 2))[index]
         return offer[0] if type(offer) is tuple else offer
 
-    cdef object weight(self, value, media_type, max_length):
-        """``quality``: the weight of the best range for one media type, as
-        ``one_call`` finds its negotiator."""
+    cdef object weight(self, PyObject** a):
+        """``quality``, given (value, media_type, max_length) borrowed: the
+        weight of the best range for one media type, as ``one_call`` finds
+        its negotiator."""
         cdef Kept kept = self.own() if THREADS_AT_ONCE else self
-        cdef tuple last = kept.last
-        if not (media_type is last[0] and max_length is last[1]):
-            last = kept.remember(media_type, max_length)
-        ranked = (<Negotiator>last[3]).rank(value)
+        cdef tuple held = kept.last
+        cdef PyObject* last = <PyObject*>held
+        if not (a[1] == PyTuple_GET_ITEM(last, 0) and a[2] == PyTuple_GET_ITEM(last, 1)):
+            held = kept.remember(<object>a[1], <object>a[2])
+            last = <PyObject*>held
+        ranked = (<Negotiator>PyTuple_GET_ITEM(last, 3)).rank(<object>a[0])
         return ranked[0][1] if ranked else 0.0
 
 
 cdef Kept NEGOTIATE = Kept(Negotiator, "offers", "negotiate")
 #: ``quality``'s Negotiators, one for each recent (media type, max_length).
 cdef Kept QUALITY = Kept(_partial(_media_type_negotiator, Negotiator), "media_type", "quality", True)
-
-
-def negotiate(value, offers, *, default=None, max_length=_DEFAULT_MAX_LENGTH):
-    return NEGOTIATE.one_call(value, offers, default, max_length)
-
-
-def quality(value, media_type, *, max_length=_DEFAULT_MAX_LENGTH):
-    return QUALITY.weight(value, media_type, max_length)
 
 
 # --- Accept-Encoding and Accept-Language (RFC 9110 §12.5.3-4) -------------------
@@ -2146,12 +2218,22 @@ cdef Kept NEGOTIATE_ENCODING = Kept(EncodingNegotiator, ENCODING.noun, "negotiat
 cdef Kept NEGOTIATE_LANGUAGE = Kept(LanguageNegotiator, LANGUAGE.noun, "negotiate_language")
 
 
-def negotiate_encoding(value, codings, *, default=None, max_length=_DEFAULT_MAX_LENGTH):
-    return NEGOTIATE_ENCODING.one_call(value, codings, default, max_length)
+# The one-call forms' entry points (``Kept.call``).
+
+cdef object negotiate(object module, PyObject** args, Py_ssize_t nargs, PyObject* kwnames):
+    return NEGOTIATE.call(args, nargs, kwnames)
 
 
-def negotiate_language(value, tags, *, default=None, max_length=_DEFAULT_MAX_LENGTH):
-    return NEGOTIATE_LANGUAGE.one_call(value, tags, default, max_length)
+cdef object quality(object module, PyObject** args, Py_ssize_t nargs, PyObject* kwnames):
+    return QUALITY.call(args, nargs, kwnames)
+
+
+cdef object negotiate_encoding(object module, PyObject** args, Py_ssize_t nargs, PyObject* kwnames):
+    return NEGOTIATE_ENCODING.call(args, nargs, kwnames)
+
+
+cdef object negotiate_language(object module, PyObject** args, Py_ssize_t nargs, PyObject* kwnames):
+    return NEGOTIATE_LANGUAGE.call(args, nargs, kwnames)
 
 
 # The docstrings of the public functions and methods are the pure engine's,
@@ -2215,6 +2297,33 @@ for _name, _doc in _DOCS.items():
     if _target is not None:  # the pure engine's own helpers are not here
         _doc = f"{_attr}{_target.__text_signature__}\n--\n\n{_doc}".encode()
         fa_publish(_module, _target, _doc)
+
+#: The one-call forms' method table (and its empty end), and the text it points into.
+cdef PyMethodDef ONE_CALLS[5]
+cdef list ONE_CALLS_TEXT = []
+
+
+cdef int one_call_entry(Py_ssize_t i, Kept form, void* function) except -1:
+    """Entry ``i`` of ``ONE_CALLS``: its signature line, from its parameters,
+    and the pure engine's docstring (``_DOCS``)."""
+    name, names = form.name, form.names
+    keywords = "".join(
+        [f", {k}=None" if k == "default" else f", {k}=_DEFAULT_MAX_LENGTH" for k in names[2:]])
+    cdef bytes text = name.encode()
+    cdef bytes doc = f"{name}({names[0]}, {names[1]}, *{keywords})\n--\n\n{_DOCS[name]}".encode()
+    ONE_CALLS_TEXT.extend([text, doc])
+    ONE_CALLS[i].ml_name = text
+    ONE_CALLS[i].ml_doc = doc
+    ONE_CALLS[i].ml_meth = function
+    ONE_CALLS[i].ml_flags = METH_FASTCALL | METH_KEYWORDS
+    return 0
+
+
+one_call_entry(0, NEGOTIATE, <void*>negotiate)
+one_call_entry(1, QUALITY, <void*>quality)
+one_call_entry(2, NEGOTIATE_ENCODING, <void*>negotiate_encoding)
+one_call_entry(3, NEGOTIATE_LANGUAGE, <void*>negotiate_language)
+PyModule_AddFunctions(_module, ONE_CALLS)
 del _module
 
 
