@@ -12,6 +12,7 @@ TOKENS = st.sampled_from(
         "Html",
         "application",
         "json",
+        "vnd.a+json",
         "x-c",
         "a",
         "b",
@@ -161,4 +162,5 @@ OFFERS = [
     'application/xml;p="a b"',
     "a/b",
     "Text/X-C",
+    "application/vnd.a+json",
 ]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Container, Sequence
 
-from ._member import Offer, RangeTuple
+from ._member import Offer, RangeTuple, charset_free
 from ._text import ascii_lower
 
 TYPE_CHECKING = False
@@ -40,7 +40,9 @@ class OfferSet:
     ``type/subtype`` (or ``type/*``, ``*/*``) that can match an offer, so
     finding its offers is one look-up. ``by_param[(name, value)]`` has a bit
     set for each offer with that parameter (``charset`` lower-case), so a
-    range's parameters are checked against all its offers at once.
+    range's parameters are checked against all its offers at once;
+    ``charset_free`` has a bit set for each offer a range's ``charset`` is not
+    compared against (rule 20).
     ``order`` lists every offer, and ``by_type`` the offers of each type, the
     highest qs first, then server order: of the offers only a wildcard
     decides, which tie but for qs, the first stands for all.
@@ -51,6 +53,7 @@ class OfferSet:
         "by_essence",
         "by_param",
         "by_type",
+        "charset_free",
         "offers",
         "order",
         "qs",
@@ -70,7 +73,9 @@ class OfferSet:
         self.by_type = {key: tuple(hits) for key, hits in by_type.items()}
         hits: dict[tuple[str, str], list[int]] = {}
         self.by_param: dict[tuple[str, str], int] = {}
+        self.charset_free = 0
         for index, offer in enumerate(self.offers):
+            self.charset_free |= charset_free(offer) << index
             for essence in (offer[1:3], (offer.type, "*"), ("*", "*")):
                 hits.setdefault(essence, []).append(index)
             for item in offer.params.items():
@@ -107,10 +112,13 @@ def absent_choice(offers: Sequence[Offer]) -> int:
 
 
 def _params_match(params: tuple[tuple[str, str], ...], offer: Offer) -> bool:
-    """Every range parameter present in the offer with an equal value (rule 9)."""
+    """Every range parameter present in the offer with an equal value (rule
+    9), but a charset a JSON offer without one does not compare (rule 20)."""
     for name, value in params:
         wanted = offer.params.get(name)
         if wanted is None:
+            if name == "charset" and charset_free(offer):
+                continue
             return False
         if (ascii_lower(value) if name == "charset" else value) != wanted:
             return False
@@ -153,8 +161,10 @@ def _credit(
         matching = -1  # the offers with each of its parameters, as bits
         for name, value in params:
             if name == "charset":
-                value = ascii_lower(value)
-            matching &= by_param.get((name, value), 0)
+                found_bits = by_param.get((name, ascii_lower(value)), 0)
+                matching &= found_bits | offers.charset_free
+            else:
+                matching &= by_param.get((name, value), 0)
         for index in hits:
             if matching >> index & 1 and found > credited.get(index, -1):
                 credited[index] = found

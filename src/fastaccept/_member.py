@@ -338,6 +338,17 @@ def concrete(item: str, rng: RangeTuple, what: str) -> Offer:
     return Offer(item, type_, subtype, folded)
 
 
+def charset_free(offer: Offer) -> bool:
+    """Whether a range's ``charset`` parameter goes uncompared against
+    ``offer`` (docs/rules.md rule 20): JSON has no charset parameter (RFC 8259
+    §11: adding one "really has no effect on compliant recipients"), so an
+    ``application/json`` or ``+json`` offer that carries none is not refused
+    for it."""
+    return "charset" not in offer.params and (
+        offer.subtype.endswith("+json") or offer[1:3] == ("application", "json")
+    )
+
+
 def pair_weight(pair: tuple[object, ...], weight: str, kind: str) -> int:
     """The weight a pair ``(media type, weight)`` gives as a number, in
     thousandths: from 0 to 1 with at most three decimals (RFC 9110 §12.4.2;

@@ -69,6 +69,7 @@ from ._language import SHARED_SHIFT as _SHARED_SHIFT
 from ._language import STAR as _STAR
 from ._limits import kept_negotiator as _kept_negotiator
 from ._match import OfferSet as _OfferSet
+from ._member import charset_free as _charset_free
 from ._member import offers_tuple as _offers_tuple
 from ._member import parse_offers as _parse_offers
 from ._text import as_header_text as _as_header_text
@@ -250,6 +251,7 @@ cdef struct COffer:
     OfferParam* params
     Py_ssize_t n_params
     int qs                               # the server's weight, thousandths
+    bint charset_free                    # a range's charset is not compared (rule 20)
     unsigned long long bit               # its bit in a mask of offers (``find_offers``)
     Py_ssize_t group                     # the number of its type among the offers'
 
@@ -799,12 +801,19 @@ cdef inline bint in_set(const unsigned long long* bits, unsigned char c) noexcep
 
 
 cdef inline bint has_param(const unsigned char* s, Param* p, COffer* o) noexcept nogil:
-    """The range parameter ``p`` is present in offer ``o`` with an equal value (rule 9)."""
+    """The range parameter ``p`` is present in offer ``o`` with an equal value
+    (rule 9), or is a charset that ``o``, JSON without one, does not compare
+    (rule 20, ``_member.charset_free``)."""
     cdef Py_ssize_t k
     for k in range(o.n_params):
         if span_is(s, p.name_start, p.name_end, o.params[k].name, o.params[k].name_len):
             return value_is(s, p, &o.params[k])
-    return False
+    return o.charset_free and is_charset(s, p)
+
+
+cdef bint is_charset(const unsigned char* s, Param* p) noexcept nogil:
+    """The range parameter ``p`` is named ``charset`` (any case)."""
+    return span_is(s, p.name_start, p.name_end, <const unsigned char*>b"charset", 7)
 
 
 cdef unsigned long long narrow(const unsigned char* s, Scan* sc, Param* p,
@@ -1441,6 +1450,7 @@ Offers parsed once; the best of them for each request's Accept value.
             offer = parsed[i]
             o = &set.offers[i]
             o.qs = offer.qs
+            o.charset_free = _charset_free(offer)
             o.type = hold(self._keep, offer.type, &o.type_len)
             o.sub = hold(self._keep, offer.subtype, &o.sub_len)
             o.bit = <unsigned long long>1 << min(i, MASK_BITS - 1)
