@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 import fastaccept
-from fastaccept.__main__ import CONTEXT, UNSAFE_LISTED, main, shorten
+from fastaccept.__main__ import CONTEXT, HEADERS, UNSAFE_LISTED, main, shorten
 
 from .conftest import ENGINES, EXAMPLES, Engine
 
@@ -360,3 +360,73 @@ def test_an_unknown_header_is_a_usage_error(
     assert "argument --header: invalid choice: 'content-type'" in (
         capsys.readouterr().err
     )
+
+
+@pytest.mark.parametrize(
+    ("header", "value", "offers", "key"),
+    [
+        (
+            "accept",
+            "text/html;q=0.5, */*;q=0.1",
+            ["application/json", "text/html"],
+            "text/html",
+        ),
+        ("accept", "image/png", ["application/json", "text/html"], ""),
+        ("accept-encoding", "gzip;q=0.5, br", ["gzip", "br"], "br"),
+        ("accept-encoding", "identity;q=0", ["identity"], ""),
+        ("accept-language", "de-AT, en;q=0.5", ["en", "de"], "de"),
+        ("accept-language", "fr", ["en", "de"], ""),
+    ],
+)
+def test_explain_key_prints_the_variant_key_alone(
+    header: str,
+    value: str,
+    offers: list[str],
+    key: str,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    given = [arg for offer in offers for arg in ("--offer", offer)]
+    assert main(["explain", value, "--header", header, *given, "--key"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == key + "\n"  # one line; empty: no offer is acceptable
+    assert captured.err == ""
+    assert HEADERS[header].negotiator(offers).variant_key(value) == key
+
+
+def test_explain_key_refusals(capsys: pytest.CaptureFixture[str]) -> None:
+    # a refused value: nothing on stdout, the error on stderr, exit 1
+    for args in (["text/html;q=2", "--strict"], ["a/b," * 30, "--max-length", "100"]):
+        assert main(["explain", *args, "--offer", "text/html", "--key"]) == 1
+        captured = capsys.readouterr()
+        assert captured.out == ""
+        assert captured.err.startswith("error: invalid Accept value at position")
+    # lenient, the invalid member is skipped as a negotiator skips it
+    assert main(["explain", "text/html;q=2, */*;q=0.1", "--offer", "a/b", "--key"]) == 0
+    assert capsys.readouterr().out == "a/b\n"
+    assert main(["explain", "a/b", "--offer", "*/*", "--key"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and "offers must be concrete" in captured.err
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--key"], "--key needs at least one --offer"),
+        (["--key", "--json", "--offer", "a/b"], "not allowed with argument"),
+    ],
+)
+def test_explain_key_usage_errors(
+    args: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exit:
+        main(["explain", "a/b", *args])
+    assert exit.value.code == 2
+    assert message in capsys.readouterr().err
+
+
+def test_explain_key_in_a_new_process(engine: Engine) -> None:
+    done = run_cli(engine, "explain", "*/*", "--offer", "a/b", "--key")
+    assert (done.returncode, done.stdout, done.stderr) == (0, "a/b\n", "")
+    help_text = run_cli(engine, "explain", "--help").stdout
+    assert "With --key, one line only: the variant key" in help_text
+    assert "cache keys by (an empty line when no offer is acceptable)." in help_text

@@ -159,6 +159,8 @@ def test_engines_agree_on_weighted_offers(value: Any, weights: list[Any]) -> Non
     assert chosen == PYTHON.negotiate(value, offers)
     assert chosen == (ranked[0][0] if ranked else None)
     assert CYTHON.Negotiator(offers).choose(value) == chosen
+    key = CYTHON.Negotiator(offers).variant_key(value)
+    assert key == PYTHON.Negotiator(offers).variant_key(value) == (chosen or "")
 
 
 #: Offers drawn from few types and subtypes, so that many share a type, an
@@ -202,3 +204,5 @@ def test_engines_agree_on_many_offers(value: Any, offers: list[Any]) -> None:
     assert chosen == PYTHON.Negotiator(offers).choose(value)
     assert chosen == (ranked[0][0] if ranked else None)
     assert CYTHON.negotiate(value, offers) == chosen
+    key = CYTHON.Negotiator(offers).variant_key(value)
+    assert key == PYTHON.Negotiator(offers).variant_key(value) == (chosen or "")

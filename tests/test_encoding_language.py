@@ -941,6 +941,12 @@ def test_engines_agree(
     assert cython.negotiate_language(language, tags) == python.negotiate_language(
         language, tags
     )
+    for kind, value, offers in (
+        ("EncodingNegotiator", encoding, codings),
+        ("LanguageNegotiator", language, tags),
+    ):
+        key = getattr(cython, kind)(offers).variant_key(value)
+        assert key == getattr(python, kind)(offers).variant_key(value)
 
 
 def test_a_long_language_range_is_related_by_its_first_subtags_only() -> None:

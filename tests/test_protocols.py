@@ -209,7 +209,7 @@ def test_the_compiled_functions_and_methods_are_built_ins() -> None:
         ("LanguageNegotiator", ["en", "de"]),
     ],
 )
-@pytest.mark.parametrize("method", ["choose", "choose_index", "rank"])
+@pytest.mark.parametrize("method", ["choose", "choose_index", "variant_key", "rank"])
 def test_bound_methods_have_the_same_signatures(
     cls: str, offers: list[str], method: str
 ) -> None:

@@ -3,8 +3,9 @@
 Shows how fastaccept reads an Accept, Accept-Encoding or Accept-Language value
 (RFC 9110 §12.5.1, §12.5.3, §12.5.4): its members, what lenient mode skipped
 and why, for Accept the CORS verdict (WHATWG Fetch), and which offer a server
-would choose. Characters that are no printable Latin-1 or that the output
-cannot write are shown escaped (``\\x1b``), never sent to the terminal.
+would choose; with ``--key``, only that offer as a cache key. Characters that
+are no printable Latin-1 or that the output cannot write are shown escaped
+(``\\x1b``), never sent to the terminal.
 """
 
 from __future__ import annotations
@@ -23,8 +24,11 @@ from . import (
     AcceptError,
     AcceptLanguage,
     Coding,
+    EncodingNegotiator,
+    LanguageNegotiator,
     LanguageRange,
     MediaRange,
+    Negotiator,
     __version__,
     cors_unsafe_bytes,
     negotiate,
@@ -54,13 +58,15 @@ exit status:
 
 
 class Header(NamedTuple):
-    """How ``explain`` reads one header: its field name, parser, negotiator,
-    the members' ``--json`` key and title, what a present value with no valid
-    member accepts, and what a server does when no offer is acceptable."""
+    """How ``explain`` reads one header: its field name, parser, one-call
+    function and negotiator class, the members' ``--json`` key and title, what
+    a present value with no valid member accepts, and what a server does when
+    no offer is acceptable."""
 
     name: str
     parse: Callable[..., Accept | AcceptEncoding | AcceptLanguage]
     negotiate: Callable[..., str | None]
+    negotiator: type[Negotiator | EncodingNegotiator | LanguageNegotiator]
     key: str
     title: str
     nothing: str
@@ -72,6 +78,7 @@ HEADERS = {
         ACCEPT,
         parse,
         negotiate,
+        Negotiator,
         "ranges",
         "media ranges",
         "a present header with no valid member accepts nothing",
@@ -81,6 +88,7 @@ HEADERS = {
         ACCEPT_ENCODING,
         parse_encoding,
         negotiate_encoding,
+        EncodingNegotiator,
         "codings",
         "codings",
         "a present header with no valid member accepts identity only",
@@ -90,6 +98,7 @@ HEADERS = {
         ACCEPT_LANGUAGE,
         parse_language,
         negotiate_language,
+        LanguageNegotiator,
         "ranges",
         "language ranges",
         "a present header with no valid member accepts nothing",
@@ -234,6 +243,22 @@ def describe(
     return facts
 
 
+def variant_key(
+    value: str,
+    offers: Sequence[str],
+    strict: bool,
+    max_length: int | None,
+    header: str = "accept",
+) -> str:
+    """What ``--key`` prints: the negotiator's ``variant_key`` (``""``: no
+    offer is acceptable). The value is read first as ``describe`` reads it,
+    so it is refused as there: ``AcceptError``; a bad offer, ``TypeError``
+    or ``ValueError``."""
+    kind = HEADERS[header]
+    kind.parse(value, strict=strict, max_length=max_length)
+    return kind.negotiator(offers, max_length=max_length).variant_key(value)
+
+
 def _cell(key: str, value: Any) -> str:
     if key == "q":
         return format_weight(round(value * 1000))
@@ -300,13 +325,17 @@ def _print_text(facts: dict[str, Any], header: Header, out: Output) -> None:
 
 
 def explain(args: argparse.Namespace) -> int:
-    """Print the explanation (a table, or JSON) that ``args`` ask for; return
-    the process exit code: 0, 1 for a refused value, 2 for a bad offer."""
+    """Print the explanation (a table, JSON, or the variant key alone) that
+    ``args`` ask for; return the process exit code: 0, 1 for a refused value,
+    2 for a bad offer."""
     out, err = Output(sys.stdout), Output(sys.stderr)
     value, offers, kind = args.value, args.offer, HEADERS[args.header]
     max_length = args.max_length or None
     try:
-        facts = describe(value, offers, args.strict, max_length, args.header)
+        if args.key:
+            key = variant_key(value, offers, args.strict, max_length, args.header)
+        else:
+            facts = describe(value, offers, args.strict, max_length, args.header)
     except (TypeError, ValueError) as exc:
         refused = exc if isinstance(exc, AcceptError) else None  # else a bad offer
         if args.json:
@@ -318,17 +347,21 @@ def explain(args: argparse.Namespace) -> int:
             }
             out.line(json.dumps(facts, indent=2))
         elif refused is not None:
-            out.line(f"value:   {out.quoted(value)}")
-            out.line(f"engine:  {IMPLEMENTATION}")
+            if not args.key:  # with --key, the output is the key or nothing
+                out.line(f"value:   {out.quoted(value)}")
+                out.line(f"engine:  {IMPLEMENTATION}")
+                err.line()
             shown, caret = shorten(value, refused.position, err.encoding)
-            err.line(f"\nerror: {refused}")
+            err.line(f"error: {refused}")
             err.line(f"  {shown}\n  {' ' * caret}^")
             if max_length is not None and len(value) > max_length:
                 err.line("  (--max-length N raises the limit; --max-length 0 lifts it)")
         else:
             err.line(f"error: {exc}")
         return 2 if refused is None else 1
-    if args.json:
+    if args.key:
+        out.line(out.escaped(key))  # an empty line: no offer is acceptable
+    elif args.json:
         out.line(json.dumps(facts, indent=2))
     else:
         _print_text(facts, kind, out)
@@ -379,7 +412,9 @@ def _run(argv: Sequence[str] | None) -> int:
             "value as a table, the members lenient mode skipped (with reasons),\n"
             "for Accept the CORS-safelist verdict, and with --offer the offer a\n"
             "server would choose. Control characters and non-printables in the\n"
-            "value are shown escaped, as in a Python string (\\x1b, \\t)."
+            "value are shown escaped, as in a Python string (\\x1b, \\t).\n"
+            "With --key, one line only: the variant key, the offer a response\n"
+            "cache keys by (an empty line when no offer is acceptable)."
         ),
         epilog=EXIT_STATUS,
     )
@@ -407,10 +442,19 @@ def _run(argv: Sequence[str] | None) -> int:
         action="store_true",
         help="refuse (exit 1) any violation of RFC 9110 instead of skipping it",
     )
-    ex.add_argument(
+    output = ex.add_mutually_exclusive_group()
+    output.add_argument(
         "--json",
         action="store_true",
         help="print one JSON document, for scripts (an error too, with 'error' set)",
+    )
+    output.add_argument(
+        "--key",
+        action="store_true",
+        help=(
+            "print only the variant key, a cache key: the offer chosen, or an "
+            "empty line when none is acceptable (needs --offer)"
+        ),
     )
     ex.add_argument(
         "--max-length",
@@ -422,7 +466,10 @@ def _run(argv: Sequence[str] | None) -> int:
             f"(default {DEFAULT_MAX_LENGTH}; 0 for no limit)"
         ),
     )
-    return explain(parser.parse_args(argv))
+    args = parser.parse_args(argv)
+    if args.key and not args.offer:
+        ex.error("--key needs at least one --offer")
+    return explain(args)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

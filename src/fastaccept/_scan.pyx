@@ -1319,11 +1319,12 @@ cdef int negotiating(Scan* sc, const Offers* set) except -1:
 cdef class _CachedOffers:
     """What every negotiator class shares: the offers as given, the limits, a
     value cache by ``_limits.store``'s policy (one dict, or one per thread
-    where threads run at once), and equality, hashing, ``repr`` and pickling
-    by the constructor's arguments. Each class's ``__cinit__`` makes it whole;
-    nothing changes it after."""
+    where threads run at once), ``variant_key``, and equality, hashing,
+    ``repr`` and pickling by the constructor's arguments. Each class's
+    ``__cinit__`` makes it whole; nothing changes it after."""
 
     cdef tuple _items                    # the offers, as given
+    cdef tuple _values                   # what choose returns, by offer index
     cdef Py_ssize_t _n
     cdef Py_ssize_t _absent              # the choice when the header is absent
     cdef list _keep                      # bytes the C arrays point into
@@ -1371,6 +1372,10 @@ cdef class _CachedOffers:
         _store(cache, self._cache_size, value, index)
         return index
 
+    def variant_key(self, value):
+        cdef Py_ssize_t index = self._index(value)
+        return "" if index < 0 else self._values[index]
+
     cdef tuple _key(self):
         return (self._items, self._cache_size, self._max_length)
 
@@ -1417,12 +1422,12 @@ cdef class Negotiator(_CachedOffers):
 
 Offers parsed once; the best of them for each request's Accept value.
 
-    ``choose``, ``choose_index`` and ``rank`` per request; the answers for
-    recent values (up to ``cache_size``, of at most 1,024 characters each) are
-    cached. ``max_length`` as for ``parse``. The hot-path entry point.
+    ``choose``, ``choose_index``, ``variant_key`` and ``rank`` per request;
+    the answers for recent values (up to ``cache_size``, of at most 1,024
+    characters each) are cached. ``max_length`` as for ``parse``. The hot-path
+    entry point.
     """
 
-    cdef tuple _values                   # the offers' media types (what choose returns)
     cdef Offers _set
 
     def __cinit__(self, offers, *, cache_size=_DEFAULT_CACHE_SIZE, max_length=_DEFAULT_MAX_LENGTH):
@@ -2137,7 +2142,7 @@ cdef class _ListNegotiator(_CachedOffers):
                         o.alias = hold(self._keep, alias, &o.alias_len)
                 o.identity = names[i] == _IDENTITY
         self._n = n
-        self._items = parsed.values
+        self._items = self._values = parsed.values
         return 0
 
     cdef Py_ssize_t _best(self, const unsigned char* s, Py_ssize_t n) except -2:
@@ -2188,9 +2193,9 @@ cdef class EncodingNegotiator(_ListNegotiator):
 Codings validated once; the best of them for each request's
     Accept-Encoding value (RFC 9110 §12.5.3).
 
-    ``choose``, ``choose_index`` and ``rank`` per request; the answers for
-    recent values (up to ``cache_size``, of at most 1,024 characters each) are
-    cached. ``max_length`` as for ``parse_encoding``.
+    ``choose``, ``choose_index``, ``variant_key`` and ``rank`` per request;
+    the answers for recent values (up to ``cache_size``, of at most 1,024
+    characters each) are cached. ``max_length`` as for ``parse_encoding``.
     """
 
     def __cinit__(self, codings, *, cache_size=_DEFAULT_CACHE_SIZE, max_length=_DEFAULT_MAX_LENGTH):
@@ -2210,9 +2215,9 @@ cdef class LanguageNegotiator(_ListNegotiator):
 Language tags validated once; the best of them for each request's
     Accept-Language value (RFC 9110 §12.5.4, RFC 4647).
 
-    ``choose``, ``choose_index`` and ``rank`` per request; the answers for
-    recent values (up to ``cache_size``, of at most 1,024 characters each) are
-    cached. ``max_length`` as for ``parse_language``.
+    ``choose``, ``choose_index``, ``variant_key`` and ``rank`` per request;
+    the answers for recent values (up to ``cache_size``, of at most 1,024
+    characters each) are cached. ``max_length`` as for ``parse_language``.
     """
 
     def __cinit__(self, tags, *, cache_size=_DEFAULT_CACHE_SIZE, max_length=_DEFAULT_MAX_LENGTH):

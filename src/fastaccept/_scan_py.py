@@ -194,9 +194,9 @@ def is_cors_safelisted(value: HeaderText) -> bool:
 
 class _CachedOffers(ByArguments, ValueCaches):
     """What every negotiator class shares, as in the Cython engine: the offers
-    as given and parsed, the limits and the value caches (``_limits``). Each
-    class's ``__new__`` makes it whole; nothing changes it after, so threads
-    share it without a lock."""
+    as given and parsed, the limits, the value caches (``_limits``) and
+    ``variant_key``. Each class's ``__new__`` makes it whole; nothing changes
+    it after, so threads share it without a lock."""
 
     __slots__ = ("_cache_size", "_limit", "_max_length", "_offers", "_parsed")
     _offers: tuple[Any, ...]
@@ -230,13 +230,31 @@ class _CachedOffers(ByArguments, ValueCaches):
             "max_length": self._max_length,
         }
 
+    if TYPE_CHECKING:
+
+        def choose_index(self, value: HeaderValue) -> int: ...
+
+    def variant_key(self, value: HeaderValue) -> str:
+        """The chosen variant, as a cache key: ``choose(value) or ""``.
+
+        The chosen offer's media type (a pair's first), coding or tag; ``""``
+        when no offer is acceptable; it raises where ``choose`` raises. Key a
+        shared response cache by it, never by the raw value: any number of
+        values choose the same offer, and a cache keyed by each one is one a
+        client flushes by varying it. ``Vary`` still names the header.
+        """
+        index = self.choose_index(value)
+        key: str = "" if index < 0 else self._parsed.values[index]
+        return key
+
 
 class Negotiator(_CachedOffers):
     """Offers parsed once; the best of them for each request's Accept value.
 
-    ``choose``, ``choose_index`` and ``rank`` per request; the answers for
-    recent values (up to ``cache_size``, of at most 1,024 characters each) are
-    cached. ``max_length`` as for ``parse``. The hot-path entry point.
+    ``choose``, ``choose_index``, ``variant_key`` and ``rank`` per request;
+    the answers for recent values (up to ``cache_size``, of at most 1,024
+    characters each) are cached. ``max_length`` as for ``parse``. The hot-path
+    entry point.
     """
 
     __slots__ = ()
@@ -610,9 +628,9 @@ class EncodingNegotiator(_ListNegotiator):
     """Codings validated once; the best of them for each request's
     Accept-Encoding value (RFC 9110 §12.5.3).
 
-    ``choose``, ``choose_index`` and ``rank`` per request; the answers for
-    recent values (up to ``cache_size``, of at most 1,024 characters each) are
-    cached. ``max_length`` as for ``parse_encoding``.
+    ``choose``, ``choose_index``, ``variant_key`` and ``rank`` per request;
+    the answers for recent values (up to ``cache_size``, of at most 1,024
+    characters each) are cached. ``max_length`` as for ``parse_encoding``.
     """
 
     __slots__ = ()
@@ -637,9 +655,9 @@ class LanguageNegotiator(_ListNegotiator):
     """Language tags validated once; the best of them for each request's
     Accept-Language value (RFC 9110 §12.5.4, RFC 4647).
 
-    ``choose``, ``choose_index`` and ``rank`` per request; the answers for
-    recent values (up to ``cache_size``, of at most 1,024 characters each) are
-    cached. ``max_length`` as for ``parse_language``.
+    ``choose``, ``choose_index``, ``variant_key`` and ``rank`` per request;
+    the answers for recent values (up to ``cache_size``, of at most 1,024
+    characters each) are cached. ``max_length`` as for ``parse_language``.
     """
 
     __slots__ = ()
