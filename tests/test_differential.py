@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from fastaccept import AcceptError, MediaRange, parse
+from fastaccept import AcceptError, MediaRange, Offer, parse
 
 from .conftest import CYTHON_MISSING, ENGINES, Engine
 from .strategies import ANY_VALUE, OFFERS
@@ -139,8 +139,16 @@ def test_everything_agrees(value: Any) -> None:
     )
 
 
-#: Server weights for the offers (docs/rules.md rule 15); None: an unweighted offer.
-QS = st.sampled_from([None, 0, 0.001, 0.1, 0.3, 0.5, 0.9, 1])
+#: Server weights for the offers (docs/rules.md rule 15); None: an unweighted
+#: offer; "explicit": an ``Offer`` only a range naming it reaches (rule 21).
+QS = st.sampled_from([None, 0, 0.001, 0.1, 0.3, 0.5, 0.9, 1, "explicit"])
+
+
+def weighted(media_type: str, qs: Any) -> Any:
+    """The offer ``media_type`` with the server weight ``qs`` (``QS``)."""
+    if qs == "explicit":
+        return Offer(media_type, explicit=True)
+    return media_type if qs is None else (media_type, qs)
 
 
 @FUZZ
@@ -149,9 +157,7 @@ QS = st.sampled_from([None, 0, 0.001, 0.1, 0.3, 0.5, 0.9, 1])
     st.lists(QS, min_size=len(OFFERS), max_size=len(OFFERS)),
 )
 def test_engines_agree_on_weighted_offers(value: Any, weights: list[Any]) -> None:
-    offers = [
-        o if qs is None else (o, qs) for o, qs in zip(OFFERS, weights, strict=True)
-    ]
+    offers = [weighted(o, qs) for o, qs in zip(OFFERS, weights, strict=True)]
     ranked = CYTHON.Negotiator(offers).rank(value)
     assert ranked == PYTHON.Negotiator(offers).rank(value)
     assert ranked == PYTHON.parse(value).rank(offers)
@@ -171,11 +177,7 @@ MANY_OFFERS = st.lists(
         st.sampled_from(["html", "plain", "png", "json", "x", "vnd.acme+json"]),
         st.sampled_from(["", ";charset=utf-8", ";level=1", ";version=2"]),
         QS,
-    ).map(
-        lambda o: (
-            f"{o[0]}/{o[1]}{o[2]}" if o[3] is None else (f"{o[0]}/{o[1]}{o[2]}", o[3])
-        )
-    ),
+    ).map(lambda o: weighted(f"{o[0]}/{o[1]}{o[2]}", o[3])),
     max_size=80,
 )
 

@@ -18,6 +18,7 @@ from .conftest import CYTHON_MISSING
 #: The package modules a negotiation needs, besides the engine.
 NEEDED = {
     "fastaccept",
+    "fastaccept._arguments",  # Offer's equality, hash and pickling
     "fastaccept._coding",
     "fastaccept._cors",
     "fastaccept._defaults",
@@ -36,7 +37,7 @@ NEEDED = {
 }
 ENGINE_MODULES = {
     "cython": {"fastaccept._scan"},
-    "python": {"fastaccept._scan_py", "fastaccept._arguments"},
+    "python": {"fastaccept._scan_py"},
 }
 #: Standard modules no negotiation needs: each costs milliseconds at start.
 NEVER = {

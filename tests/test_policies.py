@@ -7,13 +7,15 @@ engines, and the web layer through the active one.
 
 from __future__ import annotations
 
+import copy
 import json
+import pickle
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from fastaccept import Consumes, Produces
+from fastaccept import Consumes, Offer, Produces, Renderers
 
 from .conftest import Engine
 
@@ -25,27 +27,41 @@ VECTORS = [
 ]
 
 
+def offers_of(case: dict[str, Any]) -> list[Any]:
+    """JSON has no tuples nor Offers: a two-item list is a (media type, qs)
+    pair, an object an ``Offer``'s arguments."""
+    return [
+        Offer(**offer)
+        if isinstance(offer, dict)
+        else tuple(offer)
+        if isinstance(offer, list)
+        else offer
+        for offer in case["offers"]
+    ]
+
+
 @pytest.mark.parametrize("case", VECTORS, ids=[case["id"] for case in VECTORS])
 def test_vectors(engine: Engine, case: dict[str, Any]) -> None:
-    offers, accept, expected = case["offers"], case["accept"], case["expected"]
+    offers, accept, expected = offers_of(case), case["accept"], case["expected"]
     negotiator = engine.Negotiator(offers)
     assert engine.negotiate(accept, offers) == expected, case["note"]
     assert negotiator.choose(accept) == expected, case["note"]
+    assert negotiator.variant_key(accept) == (expected or "")
     index = negotiator.choose_index(accept)
-    assert (offers[index] if index >= 0 else None) == expected
+    assert (negotiator.media_types[index] if index >= 0 else None) == expected
     ranked = negotiator.rank(accept)
     assert (ranked[0][0] if ranked else None) == expected
     if accept is not None:
         parsed = engine.parse(accept)
         assert parsed.best(offers) == expected
         assert parsed.rank(offers) == ranked
-    if expected is not None:
-        assert engine.quality(accept, expected) == ranked[0][1]
+    if expected is not None:  # the client's weight, for any offer it reaches
+        assert engine.quality(accept, expected) > 0
 
 
 @pytest.mark.parametrize("case", VECTORS, ids=[case["id"] for case in VECTORS])
 def test_vectors_in_the_web_layer(case: dict[str, Any]) -> None:
-    decision = Produces(case["offers"]).select(case["accept"])
+    decision = Produces(offers_of(case)).select(case["accept"])
     if case["expected"] is None:
         assert decision.status == 406
     else:
@@ -67,3 +83,61 @@ def test_a_json_request_body_needs_no_charset(
 ) -> None:
     # Rule 20 where a request's Content-Type meets the types a resource takes.
     assert Consumes([takes]).check(content_type).status == status
+
+
+def test_an_offer_is_a_value(engine: Engine) -> None:
+    markdown = "".join(["text/", "markdown"])  # an object of its own
+    offer = Offer(markdown, 0.5, explicit=True)
+    assert (offer.media_type, offer.qs, offer.explicit) == (markdown, 0.5, True)
+    assert offer == Offer("text/markdown", 0.5, explicit=True)
+    assert offer != Offer("text/markdown", 0.5)
+    assert hash(offer) == hash(Offer("text/markdown", 0.5, explicit=True))
+    assert repr(offer) == "Offer('text/markdown', 0.5, explicit=True)"
+    assert repr(Offer("a/b")) == "Offer('a/b')"
+    assert pickle.loads(pickle.dumps(offer)) == offer
+    assert copy.copy(offer) == offer
+    with pytest.raises(AttributeError):
+        offer.explicit = False
+    # The choice is the very media type object given.
+    assert engine.negotiate("text/markdown", [offer]) is markdown
+    assert engine.Negotiator([offer]).choose("text/markdown") is markdown
+    assert engine.Negotiator([offer, "a/b"]).offers == (offer, "a/b")  # as given
+    assert engine.Negotiator([offer, "a/b"]).media_types == (markdown, "a/b")
+
+
+@pytest.mark.parametrize(
+    ("arguments", "error"),
+    [
+        ((("*/*",), {}), ValueError),
+        ((("text/html;q=0.5",), {}), ValueError),
+        ((("text/html", 2), {}), ValueError),
+        ((("text/html", "1"), {}), TypeError),
+        ((("text/html",), {"explicit": 1}), TypeError),
+        (((b"text/html",), {}), TypeError),
+    ],
+)
+def test_a_bad_offer_raises_when_made(
+    arguments: tuple[tuple[Any, ...], dict[str, Any]], error: type[Exception]
+) -> None:
+    args, kwargs = arguments
+    with pytest.raises(error):
+        Offer(*args, **kwargs)
+
+
+def test_a_406_lists_explicit_offers_too() -> None:
+    # A client reaches an explicit offer by naming it: the 406 says it is there.
+    produces = Produces([Offer("text/markdown", explicit=True), ("text/html", 0.5)])
+    assert produces.select("image/png").body.endswith(":\ntext/markdown\ntext/html\n")
+    assert Produces([Offer("a/b", explicit=True)]).select("*/*").status == 406
+
+
+def test_renderers_take_offers() -> None:
+    renderers = Renderers(
+        {
+            Offer("text/markdown", explicit=True): lambda data: f"# {data}",
+            "text/html": lambda data: f"<h1>{data}</h1>",
+        }
+    )
+    assert renderers.respond("text/markdown", "hi").body == b"# hi"
+    assert renderers.respond("*/*", "hi").body == b"<h1>hi</h1>"
+    assert renderers.respond(None, "hi").body == b"<h1>hi</h1>"

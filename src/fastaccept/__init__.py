@@ -32,6 +32,7 @@ from ._engine import (
 )
 from ._errors import AcceptError
 from ._format import format_accept
+from ._member import Offer
 from ._types import (
     Accept,
     AcceptEncoding,
@@ -79,6 +80,7 @@ __all__ = [
     "LanguageRange",
     "MediaRange",
     "Negotiator",
+    "Offer",
     "Produces",
     "Rendered",
     "Renderers",

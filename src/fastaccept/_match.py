@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Container, Sequence
 
-from ._member import Offer, RangeTuple, charset_free
+from ._member import ParsedOffer, RangeTuple, charset_free
 from ._text import ascii_lower
 
 TYPE_CHECKING = False
@@ -43,9 +43,11 @@ class OfferSet:
     range's parameters are checked against all its offers at once;
     ``charset_free`` has a bit set for each offer a range's ``charset`` is not
     compared against (rule 20).
-    ``order`` lists every offer, and ``by_type`` the offers of each type, the
-    highest qs first, then server order: of the offers only a wildcard
-    decides, which tie but for qs, the first stands for all.
+    ``order`` lists the offers a wildcard reaches, and ``by_type`` those of
+    each type (every offer's type, its list empty where all are explicit),
+    the highest qs first, then server order: of the offers only a wildcard
+    decides, which tie but for qs, the first stands for all. An explicit
+    offer (rule 21) is found by its own ``type/subtype`` only.
     """
 
     __slots__ = (
@@ -60,23 +62,27 @@ class OfferSet:
         "values",
     )
 
-    def __init__(self, offers: Sequence[Offer]) -> None:
+    def __init__(self, offers: Sequence[ParsedOffer]) -> None:
         self.offers = tuple(offers)
         #: The media types, as given (what ``choose`` returns).
         self.values = tuple(offer.value for offer in self.offers)
         self.qs = tuple(offer.qs for offer in self.offers)
         self.absent_best = absent_choice(self.offers)
-        self.order = tuple(sorted(range(len(self.qs)), key=lambda i: -self.qs[i]))
+        by_qs = sorted(range(len(self.qs)), key=lambda i: -self.qs[i])
+        self.order = tuple(i for i in by_qs if not self.offers[i].explicit)
         by_type: dict[str, list[int]] = {}
-        for index in self.order:
-            by_type.setdefault(self.offers[index].type, []).append(index)
+        for index in by_qs:
+            of_type = by_type.setdefault(self.offers[index].type, [])
+            if not self.offers[index].explicit:
+                of_type.append(index)
         self.by_type = {key: tuple(hits) for key, hits in by_type.items()}
         hits: dict[tuple[str, str], list[int]] = {}
         self.by_param: dict[tuple[str, str], int] = {}
         self.charset_free = 0
         for index, offer in enumerate(self.offers):
             self.charset_free |= charset_free(offer) << index
-            for essence in (offer[1:3], (offer.type, "*"), ("*", "*")):
+            reached = ((offer.type, "*"), ("*", "*")) if not offer.explicit else ()
+            for essence in (offer[1:3], *reached):
                 hits.setdefault(essence, []).append(index)
             for item in offer.params.items():
                 self.by_param[item] = self.by_param.get(item, 0) | 1 << index
@@ -100,18 +106,18 @@ class OfferSet:
         return found
 
 
-def absent_choice(offers: Sequence[Offer]) -> int:
-    """The offer chosen when the header is absent (rules 12 and 15): every
-    offer is acceptable at q=1, so the highest qs above 0, then the first;
-    -1 if every qs is 0."""
+def absent_choice(offers: Sequence[ParsedOffer]) -> int:
+    """The offer chosen when the header is absent (rules 12, 15 and 21): every
+    offer but an explicit one is acceptable at q=1, so the highest qs above
+    0, then the first; -1 if there is none."""
     return max(
-        (i for i, offer in enumerate(offers) if offer.qs > 0),
+        (i for i, offer in enumerate(offers) if offer.qs > 0 and not offer.explicit),
         key=lambda i: (offers[i].qs, -i),
         default=-1,
     )
 
 
-def _params_match(params: tuple[tuple[str, str], ...], offer: Offer) -> bool:
+def _params_match(params: tuple[tuple[str, str], ...], offer: ParsedOffer) -> bool:
     """Every range parameter present in the offer with an equal value (rule
     9), but a charset a JSON offer without one does not compare (rule 20)."""
     for name, value in params:
@@ -125,9 +131,12 @@ def _params_match(params: tuple[tuple[str, str], ...], offer: Offer) -> bool:
     return True
 
 
-def range_matches(rng: RangeTuple, offer: Offer) -> bool:
-    """Type and subtype equal or ``*``; every range parameter present and equal."""
+def range_matches(rng: RangeTuple, offer: ParsedOffer) -> bool:
+    """Type and subtype equal or ``*`` (not for an explicit offer, rule 21);
+    every range parameter present and equal."""
     rtype, rsub, params, _ = rng
+    if offer.explicit and (rtype == "*" or rsub == "*"):
+        return False
     return (
         (rtype == "*" or rtype == offer.type)
         and (rsub == "*" or rsub == offer.subtype)
@@ -182,6 +191,8 @@ def _decided(
     wildcards kept aside among them; between equally specific ranges, the
     heaviest (rule 10)."""
     found = credited.get(index, -1)
+    if offers.offers[index].explicit:  # no wildcard reaches it (rule 21)
+        return found
     wild = typed.get(offers.offers[index].type, -1)
     if wild >= 0:
         found = max(found, _TYPE_ONLY << WEIGHT_BITS | wild)
@@ -263,9 +274,9 @@ def rank(matches: Sequence[Match] | None, offers: OfferSet) -> list[tuple[int, i
     """(index, score in millionths) of every acceptable offer, in the order of
     ``best_index``; ``matches``: the ranges that can match an offer
     (``OfferSet.matches``), None when the header is absent."""
-    if matches is None:
-        count = len(offers.offers)
-        weights, specs = [1000] * count, [0] * count
+    if matches is None:  # every offer but an explicit one at q=1
+        weights = [0 if offer.explicit else 1000 for offer in offers.offers]
+        specs = [0] * len(weights)
     else:
         weights, specs = _scores(matches, offers)
     scored = [

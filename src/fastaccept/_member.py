@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from . import _errors as E
+from ._arguments import ByArguments
 from ._errors import reason
 from ._grammar import (
     COMMA_OR_QUOTE,
@@ -36,7 +37,7 @@ from ._tuples import NamedTuple
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Final, TypeAlias, TypeVar
+    from typing import Any, Final, TypeAlias, TypeVar
 
 #: A media range as the engines build it: (type, subtype, params, weight), the
 #: weight in thousandths. ``MediaRange`` is a named tuple of this shape.
@@ -302,17 +303,56 @@ def parse_single(
     return rng, has_weight
 
 
-#: An offer as a server gives it: a media type, or a ``(media type, qs)`` pair
-#: with the server's own weight qs (docs/rules.md rule 15).
-OfferSpec: TypeAlias = "str | tuple[str, float]"
+class Offer(ByArguments):
+    """A media type a server offers, with how a client reaches it.
+
+    ``Offer(media_type, qs=1.0, *, explicit=False)`` is taken wherever offers
+    are. ``qs`` is the server's weight (docs/rules.md rule 15). An
+    ``explicit`` offer is reached only by a range that names its type and
+    subtype (rule 21): ``*/*`` and ``type/*`` never choose it, nor does an
+    absent header; ``q=0`` still refuses it. The choice is ``media_type``,
+    the very object given. Checked when made: a bad media type or qs raises
+    as an offer would.
+    """
+
+    __slots__ = ("explicit", "media_type", "qs")
+    media_type: str
+    qs: float
+    explicit: bool
+
+    def __init__(
+        self, media_type: str, qs: float = 1.0, *, explicit: bool = False
+    ) -> None:
+        parse_offer((media_type, qs))
+        if type(explicit) is not bool:
+            raise TypeError(f"explicit must be True or False, not {explicit!r}")
+        for name, value in (
+            ("media_type", media_type),
+            ("qs", qs),
+            ("explicit", explicit),
+        ):
+            object.__setattr__(self, name, value)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"an Offer cannot be changed (its {name!r})")
+
+    def _arguments(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        args = (self.media_type,) if self.qs == 1 else (self.media_type, self.qs)
+        return args, {"explicit": True} if self.explicit else {}
 
 
-class Offer(NamedTuple):
+#: An offer as a server gives it: a media type, a ``(media type, qs)`` pair
+#: with the server's own weight qs (docs/rules.md rule 15), or an ``Offer``.
+OfferSpec: TypeAlias = "str | tuple[str, float] | Offer"
+
+
+class ParsedOffer(NamedTuple):
     """A concrete media type a server can produce, parsed once.
 
     ``value`` is the media type object the caller gave; ``params`` maps
     lower-case names to values, ``charset`` values lower-cased (they compare
-    case-insensitively); ``qs`` is the server's weight in thousandths.
+    case-insensitively); ``qs`` is the server's weight in thousandths;
+    ``explicit``: reached only by a range naming its type and subtype (rule 21).
     """
 
     value: str
@@ -320,10 +360,11 @@ class Offer(NamedTuple):
     subtype: str
     params: dict[str, str]
     qs: int = 1000
+    explicit: bool = False
 
 
-def concrete(item: str, rng: RangeTuple, what: str) -> Offer:
-    """``rng`` as an ``Offer``; ``ValueError`` if it has a ``*`` (docs/rules.md,
+def concrete(item: str, rng: RangeTuple, what: str) -> ParsedOffer:
+    """``rng`` as an ``ParsedOffer``; ``ValueError`` if it has a ``*`` (docs/rules.md,
     rule 13)."""
     type_, subtype, params, _ = rng
     if type_ == "*" or subtype == "*":
@@ -335,10 +376,10 @@ def concrete(item: str, rng: RangeTuple, what: str) -> Offer:
         name: ascii_lower(value) if name == "charset" else value
         for name, value in params
     }
-    return Offer(item, type_, subtype, folded)
+    return ParsedOffer(item, type_, subtype, folded)
 
 
-def charset_free(offer: Offer) -> bool:
+def charset_free(offer: ParsedOffer) -> bool:
     """Whether a range's ``charset`` parameter goes uncompared against
     ``offer`` (docs/rules.md rule 20): JSON has no charset parameter (RFC 8259
     §11: adding one "really has no effect on compliant recipients"), so an
@@ -382,13 +423,25 @@ def pair_weight(pair: tuple[object, ...], weight: str, kind: str) -> int:
     return round(value * 1000)
 
 
-def parse_offer(offer: object) -> Offer:
+def offer_value(offer: OfferSpec) -> str:
+    """What choosing ``offer`` gives: its media type, the very object given
+    (a pair's first, an ``Offer``'s ``media_type``)."""
+    if type(offer) is tuple:
+        return offer[0]
+    return offer.media_type if type(offer) is Offer else offer  # type: ignore[return-value]
+
+
+def parse_offer(offer: object) -> ParsedOffer:
     """Validate and pre-parse one offer: a concrete ``type/subtype[;params]``,
     or a ``(media type, qs)`` pair (docs/rules.md rules 13 and 15).
 
     Raises ``ValueError`` for a wildcard, a ``q`` parameter, a list, bad
-    syntax or a bad qs, ``TypeError`` for anything but a str or a pair.
+    syntax or a bad qs, ``TypeError`` for anything but a str, a pair or an
+    ``Offer``.
     """
+    if type(offer) is Offer:
+        parsed = parse_offer((offer.media_type, offer.qs))
+        return parsed._replace(explicit=offer.explicit)
     if type(offer) is tuple:
         if len(offer) != 2 or type(offer[0]) is tuple:
             raise ValueError(
@@ -399,7 +452,7 @@ def parse_offer(offer: object) -> Offer:
     return _media_type_offer(offer)
 
 
-def _media_type_offer(offer: object) -> Offer:
+def _media_type_offer(offer: object) -> ParsedOffer:
     rng, has_weight = parse_single(offer, "offer")
     if has_weight:
         raise ValueError(
@@ -426,6 +479,6 @@ def offers_tuple(offers: Iterable[_T], what: str) -> tuple[_T, ...]:
     return offers if type(offers) is tuple else tuple(offers)
 
 
-def parse_offers(offers: Iterable[object]) -> list[Offer]:
+def parse_offers(offers: Iterable[object]) -> list[ParsedOffer]:
     """``parse_offer`` for each offer, in order."""
     return [parse_offer(offer) for offer in offers]

@@ -31,7 +31,7 @@ from ._limits import (
     store,
 )
 from ._match import OfferSet, range_matches, scores
-from ._member import Offer, OfferSpec, concrete, parse_offers, parse_single
+from ._member import OfferSpec, ParsedOffer, concrete, parse_offers, parse_single
 from ._text import HeaderValue, as_header_text, coerce_value
 from ._types import Accept, MediaRange, SkippedMember
 
@@ -174,7 +174,7 @@ def _too_large(
     return _refusal(431, summary, problem_json, *extra)
 
 
-def _once_each(offers: Sequence[OfferSpec]) -> tuple[Offer, ...]:
+def _once_each(offers: Sequence[OfferSpec]) -> tuple[ParsedOffer, ...]:
     """The offers parsed; a ``ValueError`` for a media type given twice (as
     RFC 9110 §8.3.1 compares them), whatever its qs."""
     parsed = tuple(parse_offers(offers))
@@ -238,10 +238,10 @@ class Produces(ByArguments):
             Decision(200, media_type, (("Content-Type", media_type), _VARY), index=i)
             for i, media_type in enumerate(media_types)
         )
-        #: The media types a 406 lists: those with a qs above 0.
-        self._available = tuple(
-            media_type for media_type, _ in self._negotiator.rank(None)
-        )
+        #: The media types a 406 lists: those with a qs above 0 (an explicit
+        #: one too: a client reaches it by naming it), the highest qs first.
+        by_qs = sorted(self._parsed, key=lambda offer: -offer.qs)
+        self._available = tuple(offer.value for offer in by_qs if offer.qs > 0)
         if default is not None and default not in media_types:
             raise ValueError(
                 f"default {default!r} is not one of the offers {media_types}"

@@ -70,6 +70,7 @@ from ._language import STAR as _STAR
 from ._limits import kept_negotiator as _kept_negotiator
 from ._match import OfferSet as _OfferSet
 from ._member import charset_free as _charset_free
+from ._member import offer_value as _offer_value
 from ._member import offers_tuple as _offers_tuple
 from ._member import parse_offers as _parse_offers
 from ._text import as_header_text as _as_header_text
@@ -252,6 +253,7 @@ cdef struct COffer:
     Py_ssize_t n_params
     int qs                               # the server's weight, thousandths
     bint charset_free                    # a range's charset is not compared (rule 20)
+    bint explicit                        # reached only by its own type/subtype (rule 21)
     unsigned long long bit               # its bit in a mask of offers (``find_offers``)
     Py_ssize_t group                     # the number of its type among the offers'
 
@@ -285,10 +287,12 @@ cdef struct Offers:
     Slot* slots                          # the offers by type/subtype
     Py_ssize_t slot_mask                 # the table's size - 1 (a power of 2)
     unsigned long long sub_firsts[4]     # the bytes subtypes begin with (256 bits, both cases)
-    unsigned long long all               # a mask of every offer
-    # The offers in the order a wildcard prefers them (the higher qs, then
-    # server order): all, and each type's (``Group.start``).
+    unsigned long long all               # a mask of the offers a wildcard reaches
+    # The offers a wildcard reaches (not an explicit one, rule 21) in the
+    # order it prefers them (the higher qs, then server order): all
+    # (``n_order``), and each type's (``Group.start``).
     Py_ssize_t* order
+    Py_ssize_t n_order
     Py_ssize_t* group_order
 
 
@@ -1175,8 +1179,11 @@ cdef inline bint value_is(const unsigned char* s, Param* p, OfferParam* op) noex
 
 
 cdef bint range_matches(const unsigned char* s, Scan* sc, Range* r, COffer* o) noexcept nogil:
-    """Type and subtype equal or '*'; every range parameter present and equal."""
+    """Type and subtype equal or '*' (not for an explicit offer, rule 21);
+    every range parameter present and equal."""
     cdef Py_ssize_t m
+    if o.explicit and r.parts < 2:
+        return False
     if r.parts >= 1 and not span_is(s, r.type_start, r.type_end, o.type, o.type_len):
         return False
     if r.parts == 2 and not span_is(s, r.sub_start, r.sub_end, o.sub, o.sub_len):
@@ -1228,6 +1235,9 @@ cdef inline long long decided(Scan* sc, Py_ssize_t k, int* weight) noexcept nogi
     cdef int found = 0, wild
     if sc.credited[k >> 6] >> (k & 63) & 1:
         found, spec = sc.weights[k], sc.specs[k]
+    if sc.set.offers[k].explicit:  # no wildcard reaches it (rule 21)
+        weight[0] = found
+        return spec
     wild = sc.group_weights[sc.set.offers[k].group]
     if wild >= 0 and (TYPE_ONLY > spec or (TYPE_ONLY == spec and wild > found)):
         found, spec = wild, TYPE_ONLY
@@ -1278,7 +1288,7 @@ cdef Py_ssize_t best_offer(Scan* sc) noexcept nogil:
         if g < 0:  # for the offers of the types no "type/*" names
             if sc.any_weight < 0 or sc.typed == set.n_groups:
                 continue
-            k = first_free(sc, set.order, set.n, True)
+            k = first_free(sc, set.order, set.n_order, True)
             weight, spec = sc.any_weight, 0
         elif sc.group_weights[g] >= 0:
             k = first_free(sc, set.group_order + set.groups[g].start, set.groups[g].count, False)
@@ -1450,15 +1460,18 @@ Offers parsed once; the best of them for each request's Accept value.
         # Zeroed first: __dealloc__ frees what a __cinit__ cut short allocated.
         memset(set.offers, 0, max(n, 1) * sizeof(COffer))
         set.n = n
-        set.all = ~(<unsigned long long>0) if n >= MASK_BITS else (<unsigned long long>1 << n) - 1
+        set.all = 0  # the offers a wildcard reaches (not an explicit one, rule 21)
         for i in range(n):
             offer = parsed[i]
             o = &set.offers[i]
             o.qs = offer.qs
             o.charset_free = _charset_free(offer)
+            o.explicit = offer.explicit
             o.type = hold(self._keep, offer.type, &o.type_len)
             o.sub = hold(self._keep, offer.subtype, &o.sub_len)
             o.bit = <unsigned long long>1 << min(i, MASK_BITS - 1)
+            if not o.explicit:
+                set.all |= o.bit
             for c in {ord(offer.subtype[0]), ord(offer.subtype[0].upper())}:
                 set.sub_firsts[c >> 6] |= <unsigned long long>1 << (c & 63)
             o.params = <OfferParam*>PyMem_Malloc(max(len(offer.params), 1) * sizeof(OfferParam))
@@ -1475,7 +1488,8 @@ Offers parsed once; the best of them for each request's Accept value.
         if set.order == NULL or set.group_order == NULL or set.groups == NULL:
             raise MemoryError()
         set.n_groups = len(layout.by_type)
-        for i in range(n):
+        set.n_order = len(layout.order)
+        for i in range(set.n_order):
             set.order[i] = layout.order[i]
         for c in range(256):
             set.first_group[c] = -1
@@ -1568,8 +1582,9 @@ Offers parsed once; the best of them for each request's Accept value.
         cdef int weight
         cdef long long spec
         cdef COffer* offers = self._set.offers
-        if value is None:  # every offer at q=1: its score is its qs
-            scored = sorted([(-1000 * offers[i].qs, 0, i) for i in range(self._n) if offers[i].qs > 0])
+        if value is None:  # every offer but an explicit one at q=1: its score is its qs
+            scored = sorted([(-1000 * offers[i].qs, 0, i) for i in range(self._n)
+                             if offers[i].qs > 0 and not offers[i].explicit])
         else:
             scored = []
             scan_init(&sc)
@@ -1728,9 +1743,10 @@ cdef class Kept:
     cdef object one_call(self, PyObject** a):
         """A one-call form, given (value, offers, default, max_length)
         borrowed: the negotiator kept for these offers chooses (the last
-        call's without a look-up); the answer is this call's own offer (a
-        (media type, qs) pair: its media type). Called on the module's own
-        ``Kept``, so that no thread writes its count (nor the offers')."""
+        call's without a look-up); the answer is this call's own offer's
+        media type (``choose``'s: a pair's or an ``Offer``'s). Called on the
+        module's own ``Kept``, so that no thread writes its count (nor the
+        offers')."""
         cdef Py_ssize_t index
         cdef Kept kept = self.own() if THREADS_AT_ONCE else self
         cdef tuple held = kept.last  # this thread's own (where threads run at once)
@@ -1742,8 +1758,8 @@ cdef class Kept:
         index = (<_CachedOffers>PyTuple_GET_ITEM(last, 3))._compute(<object>a[0])
         if index < 0:
             return <object>a[2]
-        offer = (<tuple>PyTuple_GET_ITEM(last, 2))[index]
-        return offer[0] if type(offer) is tuple else offer
+        offer = (<tuple>PyTuple_GET_ITEM(last, 2))[index]  # this call's own object
+        return offer if type(offer) is str else _offer_value(offer)
 
     cdef object weight(self, PyObject** a):
         """``quality``, given (value, media_type, max_length) borrowed: the

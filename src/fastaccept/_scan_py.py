@@ -47,6 +47,7 @@ from ._member import (
     OfferSpec,
     exact_weight,
     member_end,
+    offer_value,
     offers_tuple,
     parse_offers,
     scan_member,
@@ -357,7 +358,7 @@ class Negotiator(_CachedOffers):
 
         The score is the client's q, times qs for a weighted offer; the order is the
         one ``choose`` uses. A score of 0 is left out; ``None`` (header absent)
-        gives every offer at its qs (1.0 when unweighted).
+        gives every offer but an explicit one at its qs (1.0 when unweighted).
         """
         parsed = self._parsed
         ranked = rank(self._matches(value), parsed)
@@ -396,9 +397,10 @@ def negotiate(
 ) -> Any:
     """The best acceptable offer for an Accept value, else ``default``.
 
-    ``offers`` are concrete media types in server order, each alone or as a
+    ``offers`` are concrete media types in server order, each alone, as a
     ``(media type, qs)`` pair with the server's weight qs from 0 to 1 (docs/rules.md
-    rule 15); the media type returned is the very object given. The highest
+    rule 15), or as an ``Offer`` (an explicit one is reached only by a range
+    naming it: rule 21); the media type returned is the very object given. The highest
     score (the client's q, times qs) wins, then the offer matched by the more
     specific range, then the earlier offer (RFC 9110 §12.5.1; docs/rules.md rules
     10-12). ``None`` (header absent) accepts every offer at q=1: the highest qs,
@@ -418,7 +420,7 @@ def negotiate(
     if index < 0:
         return default
     offer = items[index]  # this call's own object, not the kept Negotiator's
-    return offer[0] if type(offer) is tuple else offer
+    return offer if type(offer) is str else offer_value(offer)
 
 
 def quality(

@@ -15,8 +15,8 @@ from ._grammar import FAST_CODING, FAST_LANGUAGE, TCHARS
 from ._lists import CODING_GRAMMAR, LANGUAGE_GRAMMAR, ListHeader
 from ._match import OfferSet, best_index, range_matches, rank, scores
 from ._member import (
-    Offer,
     OfferSpec,
+    ParsedOffer,
     concrete,
     offers_tuple,
     parse_offers,
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     _N = TypeVar("_N")
 
 
-def media_type_offer(media_type: object) -> Offer:
+def media_type_offer(media_type: object) -> ParsedOffer:
     """The argument ``media_type`` (of ``quality``, ``Accept.quality``,
     ``MediaRange.matches``) read as one concrete media type without a weight
     (docs/rules.md rule 13); ``TypeError``/``ValueError`` naming ``media_type``.
