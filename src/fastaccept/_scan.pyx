@@ -1230,14 +1230,14 @@ cdef inline long long decided(Scan* sc, Py_ssize_t k, int* weight) noexcept nogi
     """Offer ``k``'s weight (in ``weight``) and the specificity of the range
     that decides it, -1 for none: its most specific matching range, the
     wildcards kept aside (``type/*``, then ``*/*``) among them; between
-    equally specific ranges, the higher weight (rule 10)."""
+    equally specific ranges, the higher weight (rule 10). An explicit offer
+    (rule 21) is decided so only where a range naming it was credited to it,
+    whose specificity no wildcard's reaches (``Negotiator.rank`` skips the
+    others)."""
     cdef long long spec = -1
     cdef int found = 0, wild
     if sc.credited[k >> 6] >> (k & 63) & 1:
         found, spec = sc.weights[k], sc.specs[k]
-    if sc.set.offers[k].explicit:  # no wildcard reaches it (rule 21)
-        weight[0] = found
-        return spec
     wild = sc.group_weights[sc.set.offers[k].group]
     if wild >= 0 and (TYPE_ONLY > spec or (TYPE_ONLY == spec and wild > found)):
         found, spec = wild, TYPE_ONLY
@@ -1591,6 +1591,8 @@ Offers parsed once; the best of them for each request's Accept value.
             try:
                 self._score(value, &sc)
                 for i in range(self._n):
+                    if offers[i].explicit and not sc.credited[i >> 6] >> (i & 63) & 1:
+                        continue  # no range named it (rule 21)
                     spec = decided(&sc, i, &weight)
                     if weight * offers[i].qs > 0:
                         scored.append((-<long long>weight * offers[i].qs, -spec, i))
