@@ -5,6 +5,9 @@ RFC 9110 §12.5.1, §5.6.2, §5.6.4, §5.6.6::
     media-range = ( "*/*" / type "/*" / type "/" subtype ) parameters
     parameters  = *( OWS ";" OWS [ name "=" ( token / quoted-string ) ] )
 
+and the structured-syntax suffix range ``type "/*+" suffix`` (RFC 6838
+§4.2.8; docs/rules.md rule 22).
+
 A parameter named ``q`` (any case, any position) is the weight (RFC 9110
 §12.4.2). This module is the reference reading of one member: the pure-Python
 engine scans members with it, and both engines parse offers with it. Every

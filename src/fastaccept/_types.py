@@ -127,7 +127,7 @@ class MediaRange(NamedTuple):
 
     def matches(self, media_type: str) -> bool:
         """Whether this range matches the concrete ``media_type`` (docs/rules.md,
-        rule 9)."""
+        rule 9; a suffix range, rule 22)."""
         return range_matches(self, media_type_offer(media_type))
 
     def __str__(self) -> str:
