@@ -13,6 +13,10 @@ TOKENS = st.sampled_from(
         "application",
         "json",
         "vnd.a+json",
+        "hal+json",
+        "*+json",
+        "*+XML",
+        "+json",
         "x-c",
         "a",
         "b",
@@ -114,15 +118,22 @@ def parameter(draw: st.DrawFn) -> str:
     return f"{ows1};{ows2}{name}{eq}{value}"
 
 
+#: What follows ``*+`` in a suffix range (docs/rules.md rule 22): the
+#: suffixes of the offers, another, one of two parts, none (invalid).
+SUFFIXES = st.sampled_from(["json", "JSON", "xml", "ber+json", "json-seq", "+json", ""])
+
+
 @st.composite
 def member(draw: st.DrawFn) -> str:
-    kind = draw(st.integers(0, 5))
+    kind = draw(st.integers(0, 6))
     if kind == 0:
         rng = "*/*"
     elif kind == 1:
         rng = draw(TOKENS) + "/*"
     elif kind == 2:
         rng = "*"
+    elif kind == 3:  # a suffix range, valid or not
+        rng = draw(TOKENS) + "/*+" + draw(SUFFIXES)
     else:
         rng = draw(TOKENS) + "/" + draw(TOKENS)
     params = "".join(draw(st.lists(parameter(), max_size=4)))
@@ -163,4 +174,7 @@ OFFERS = [
     "a/b",
     "Text/X-C",
     "application/vnd.a+json",
+    "application/hal+json;charset=utf-8",
+    "text/atom+XML",
+    "application/vnd.b+ber+json",
 ]

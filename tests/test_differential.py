@@ -45,11 +45,12 @@ def parse_outcome(engine: Engine, value: Any, strict: bool) -> Any:
 
 
 def offers_for(value: Any) -> list[str]:
-    """The fixed offers plus every concrete range of the value, as an offer."""
+    """The fixed offers plus every concrete range of the value, as an offer
+    (not a suffix range, rule 22)."""
     extra = [
         str(r._replace(weight=1000))
         for r in PYTHON.parse(value)
-        if r.type != "*" and r.subtype != "*"
+        if r.type != "*" and r.subtype != "*" and not r.subtype.startswith("*+")
     ]
     return OFFERS + extra
 
@@ -174,7 +175,9 @@ def test_engines_agree_on_weighted_offers(value: Any, weights: list[Any]) -> Non
 MANY_OFFERS = st.lists(
     st.tuples(
         st.sampled_from(["text", "image", "application", "a"]),
-        st.sampled_from(["html", "plain", "png", "json", "x", "vnd.acme+json"]),
+        st.sampled_from(
+            ["html", "plain", "png", "json", "x", "vnd.acme+json", "hal+json", "a+xml"]
+        ),
         st.sampled_from(["", ";charset=utf-8", ";level=1", ";version=2"]),
         QS,
     ).map(lambda o: weighted(f"{o[0]}/{o[1]}{o[2]}", o[3])),
@@ -187,7 +190,12 @@ MANY_OFFERS = st.lists(
 MANY_OFFERS_VALUE = st.lists(
     st.tuples(
         st.sampled_from(["text/", "image/", "application/", "a/", "*/", "Text/"]),
-        st.sampled_from(["html", "plain", "png", "json", "x", "*", "vnd.acme+json"]),
+        st.sampled_from(
+            [
+                *("html", "plain", "png", "json", "x", "*", "vnd.acme+json"),
+                *("*+json", "*+XML", "*+acme+json", "+json", "*+"),
+            ]
+        ),
         st.sampled_from(["", ";charset=UTF-8", ";level=1", ";version=2", ";p=1"]),
         st.sampled_from(["", ";q=0", ";q=0.3", ";q=0.5", ";q=0.9", ";q=1"]),
     ).map("".join),

@@ -140,6 +140,47 @@ CASES = [
         6,
         f"invalid weight '\"{'0' * 39}...': a weight is a number from 0 to 1 with at most three decimals, such as 0.8 (RFC 9110 §12.4.2)",
     ),
+    # Structured-syntax suffix ranges (docs/rules.md rule 22).
+    (
+        "*/*+json",
+        3,
+        "a suffix range needs a concrete type, as in 'application/*+json' (RFC 6838 §4.2.8): '*/*' takes no suffix, found '+json'",
+    ),
+    (
+        "text/html, */*+XML;q=0.5",
+        14,
+        "a suffix range needs a concrete type, as in 'application/*+json' (RFC 6838 §4.2.8): '*/*' takes no suffix, found '+XML'",
+    ),
+    (
+        "*/*+",
+        3,
+        "a suffix range needs a concrete type, as in 'application/*+json' (RFC 6838 §4.2.8): '*/*' takes no suffix, found '+'",
+    ),
+    (
+        "application/+json",
+        12,
+        "expected a subtype after '/', found '+json': a subtype begins with a letter or digit (RFC 6838 §4.2); a suffix range is written 'type/*+suffix', as in 'application/*+json'",
+    ),
+    (
+        "application/+",
+        12,
+        "expected a subtype after '/', found '+': a subtype begins with a letter or digit (RFC 6838 §4.2); a suffix range is written 'type/*+suffix', as in 'application/*+json'",
+    ),
+    (
+        "application/*+",
+        14,
+        "expected a structured-syntax suffix after '*+' (such as 'json' in 'application/*+json', RFC 6838 §4.2.8), found the end of the value",
+    ),
+    (
+        "a/b, application/*+ ;q=1",
+        19,
+        "expected a structured-syntax suffix after '*+' (such as 'json' in 'application/*+json', RFC 6838 §4.2.8), found a space",
+    ),
+    (
+        "*/+json",
+        2,
+        "expected '*' after '*/' (a wildcard type takes only a wildcard subtype), found '+'",
+    ),
     (
         "a/b\x00",
         3,

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from fastaccept import Consumes, Offer, Produces, Renderers
+from fastaccept import Consumes, MediaRange, Offer, Produces, Renderers
 
 from .conftest import Engine
 
@@ -76,13 +76,24 @@ def test_vectors_in_the_web_layer(case: dict[str, Any]) -> None:
         ("application/json; charset=utf-8", "application/json; charset=latin1", 415),
         ("application/*; charset=utf-8", "application/merge-patch+json", 200),
         ("text/plain; charset=utf-8", "text/plain", 415),
+        # A suffix range (rule 22).
+        ("application/*+json", "application/merge-patch+json", 200),
+        ("application/*+json", "Application/Merge-Patch+JSON; charset=utf-8", 200),
+        ("application/*+json", "application/json", 415),
+        ("application/*+json", "text/hal+json", 415),
+        ("application/*+json", "application/*+json", 415),  # not a media type
+        ("application/*+json", "application/+json", 415),  # malformed
+        ("application/*+json; charset=utf-8", "application/merge-patch+json", 200),
+        ("application/*+json; v=1", "application/hal+json; v=2", 415),
     ],
 )
-def test_a_json_request_body_needs_no_charset(
-    takes: str, content_type: str, status: int
-) -> None:
-    # Rule 20 where a request's Content-Type meets the types a resource takes.
-    assert Consumes([takes]).check(content_type).status == status
+def test_consumes_policies(takes: str, content_type: str, status: int) -> None:
+    # Rules 20 and 22 where a request's Content-Type meets the types a
+    # resource takes.
+    decision = Consumes([takes]).check(content_type)
+    assert decision.status == status
+    if status == 200:
+        assert decision.media_type == takes
 
 
 def test_an_offer_is_a_value(engine: Engine) -> None:
@@ -141,3 +152,93 @@ def test_renderers_take_offers() -> None:
     assert renderers.respond("text/markdown", "hi").body == b"# hi"
     assert renderers.respond("*/*", "hi").body == b"<h1>hi</h1>"
     assert renderers.respond(None, "hi").body == b"<h1>hi</h1>"
+
+
+# --- structured-syntax suffix ranges (rule 22) ----------------------------------
+
+
+def test_a_suffix_range_is_parsed_as_a_range(engine: Engine) -> None:
+    rng = engine.parse("APPLICATION/*+JSON;Version=2;q=0.5")[0]
+    assert rng == MediaRange("application", "*+json", (("version", "2"),), 500)
+    assert (rng.essence, str(rng)) == (
+        "application/*+json",
+        "application/*+json;version=2;q=0.5",
+    )
+    # Between type/* and type/subtype (rule 22), parameters after that.
+    assert rng.specificity == (1.5, 1)
+    assert MediaRange("text", "*").specificity < (1.5, 0) < (2, 0)
+    assert engine.parse("a/*+b")[0].specificity == (1.5, 0)
+    assert engine.parse(str(engine.parse("a/*+b;q=0"))) == engine.parse("a/*+b;q=0")
+
+
+@pytest.mark.parametrize(
+    ("media_type", "matched"),
+    [
+        ("application/hal+json", True),
+        ("APPLICATION/Merge-Patch+JSON", True),
+        ("application/vnd.a+ber+json;v=1", True),
+        ("application/json", False),
+        ("application/geo+json-seq", False),
+        ("text/hal+json", False),
+    ],
+)
+def test_a_suffix_range_matches(engine: Engine, media_type: str, matched: bool) -> None:
+    rng = engine.parse("application/*+json")[0]
+    assert rng.matches(media_type) is matched
+    assert engine.parse("application/*+json").accepts(media_type) is matched
+    assert (engine.quality("application/*+json;q=0.3", media_type) > 0) is matched
+
+
+def test_the_weight_of_a_suffix_range(engine: Engine) -> None:
+    value = "application/*+json;q=0.5, application/*;q=0.2"
+    assert engine.quality(value, "application/hal+json") == 0.5
+    assert engine.quality(value, "application/json") == 0.2
+    assert engine.parse(value).quality("application/hal+json") == 0.5
+    value = "application/hal+json;q=0.1, application/*+json"
+    assert engine.quality(value, "application/hal+json") == 0.1
+    assert engine.quality(value, "application/vnd.api+json") == 1.0
+    offers = ["application/xml", "application/hal+json", "application/json"]
+    expected = [("application/hal+json", 0.5), ("application/xml", 0.2)]
+    expected.append(("application/json", 0.2))
+    value = "application/*+json;q=0.5, application/*;q=0.2"
+    assert engine.Negotiator(offers).rank(value) == expected
+    assert engine.parse(value).rank(offers) == expected
+
+
+@pytest.mark.parametrize(
+    "media_type", ["application/*+json", "*/*+json", "application/+json", "a/*+"]
+)
+def test_a_suffix_range_is_no_offer(engine: Engine, media_type: str) -> None:
+    with pytest.raises(ValueError):
+        engine.Negotiator([media_type])
+    with pytest.raises(ValueError):
+        engine.negotiate("*/*", ["text/html", media_type])
+    with pytest.raises(ValueError):
+        Offer(media_type)
+    with pytest.raises(ValueError):
+        engine.quality("*/*", media_type)
+    with pytest.raises(ValueError):
+        engine.parse("*/*")[0].matches(media_type)
+
+
+def test_consumes_lists_a_suffix_range() -> None:
+    consumes = Consumes(["application/json", "application/*+json"])
+    assert consumes.accept == "application/json, application/*+json"
+    decision = consumes.check("application/merge-patch+json")
+    assert (decision.media_type, decision.index) == ("application/*+json", 1)
+    assert decision.content_type == "application/merge-patch+json"
+    for invalid in ("*/*+json", "application/+json", "application/*+"):
+        with pytest.raises(ValueError):
+            Consumes([invalid])
+
+
+def test_renderers_follow_a_suffix_range() -> None:
+    renderers = Renderers(
+        {
+            "text/html": lambda data: f"<p>{data}</p>",
+            "application/hal+json": lambda data: json.dumps({"data": data}),
+        }
+    )
+    assert renderers.respond("application/*+json", "hi").body == b'{"data": "hi"}'
+    answer = renderers.respond("application/*+xml", "hi")
+    assert answer.status == 406

@@ -40,6 +40,10 @@ EXPECTED_RANGE_END: Final = 21
 EXPECTED_WEIGHT: Final = 22
 EXPECTED_QVALUE: Final = 23
 EXPECTED_COMMA: Final = 24
+# Structured-syntax suffix ranges, ``type/*+suffix`` (RFC 6838 §4.2.8; rule 22).
+SUFFIX_WILDCARD_TYPE: Final = 25
+SUBTYPE_START: Final = 26
+EMPTY_SUFFIX: Final = 27
 
 #: The header each kind of value comes from, as messages name it.
 ACCEPT: Final = "Accept"
@@ -210,6 +214,10 @@ _FOUND: Final = {
         "expected ',' after the weight, found {found} (a member takes one "
         "weight and no other parameter)"
     ),
+    EMPTY_SUFFIX: (
+        "expected a structured-syntax suffix after '*+' (such as 'json' in "
+        "'application/*+json', RFC 6838 §4.2.8), found {found}"
+    ),
 }
 
 
@@ -219,6 +227,17 @@ def reason(code: int, text: str, pos: int) -> str:
     message = _FOUND.get(code)
     if message is not None:
         return message.format(found=found)
+    if code == SUFFIX_WILDCARD_TYPE:
+        return (
+            "a suffix range needs a concrete type, as in 'application/*+json' "
+            f"(RFC 6838 §4.2.8): '*/*' takes no suffix, found {_token_at(text, pos)!r}"
+        )
+    if code == SUBTYPE_START:
+        return (
+            f"expected a subtype after '/', found {_token_at(text, pos)!r}: a "
+            "subtype begins with a letter or digit (RFC 6838 §4.2); a suffix "
+            "range is written 'type/*+suffix', as in 'application/*+json'"
+        )
     if code == EXPECTED_SLASH:
         return (
             f"expected '/' after the type {_token_before(text, pos)!r}, found {found}"

@@ -208,7 +208,12 @@ _OWS_RUN: Final = OWS + _P
 #:
 #: The groups: the type, and the subtype (None where no ``/`` and token
 #: follow: ``_member.scan_member`` tells the legacy bare ``*`` from a
-#: violation). ``*/subtype`` matches too; ``scan_member`` refuses it.
+#: violation). ``*/subtype`` matches too; ``scan_member`` refuses it. A
+#: structured-syntax suffix range (RFC 6838 §4.2.8; docs/rules.md rule 22)
+#: is a subtype token too, which ``scan_member`` checks::
+#:
+#:     suffix-range = type "/*+" suffix
+#:     suffix       = token
 MEDIA_RANGE: Final = rf"({_TOKEN_RUN})(?:/({_TOKEN_RUN}))?{_OWS_RUN}"
 
 #: One parameter, from its ``;`` to the OWS after it, and a weight right

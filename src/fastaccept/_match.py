@@ -9,7 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Container, Sequence
 
-from ._member import ParsedOffer, RangeTuple, charset_free
+from ._member import (
+    ParsedOffer,
+    RangeTuple,
+    charset_free,
+    is_suffix_range,
+    suffix_ranges,
+)
 from ._text import ascii_lower
 
 TYPE_CHECKING = False
@@ -18,10 +24,14 @@ if TYPE_CHECKING:
 
 #: How a range decides an offer (rule 10), as one int that orders as
 #: (specificity, weight) does: ``specificity << WEIGHT_BITS | weight``, the
-#: specificity ``non_star_parts << 32 | parameter_count``; -1: no range.
+#: specificity ``non_star_parts << 32 | parameter_count`` (a suffix range:
+#: ``SUFFIX_ONLY | parameter_count``); -1: no range.
 WEIGHT_BITS: Final = 10  # a weight, 0 to 1000, fits below
 _WEIGHT_MASK: Final = (1 << WEIGHT_BITS) - 1
 _TYPE_ONLY: Final = 1 << 32  # the specificity of "type/*"
+#: The specificity of "type/*+suffix" (rule 22): above "type/*" with any
+#: number of parameters, below "type/subtype".
+SUFFIX_ONLY: Final = _TYPE_ONLY | 1 << 31
 #: Below any score above 0, above any score of 0 (``best_match``'s keys).
 _NO_SCORE: Final = (0, 3 << 32, 0)
 
@@ -43,6 +53,8 @@ class OfferSet:
     range's parameters are checked against all its offers at once;
     ``charset_free`` has a bit set for each offer a range's ``charset`` is not
     compared against (rule 20).
+    A suffix range ``type/*+suffix`` (rule 22) has its essence too, for each
+    suffix of an offer's subtype (``_member.suffix_ranges``).
     ``order`` lists the offers a wildcard reaches, and ``by_type`` those of
     each type (every offer's type, its list empty where all are explicit),
     the highest qs first, then server order: of the offers only a wildcard
@@ -82,7 +94,8 @@ class OfferSet:
         for index, offer in enumerate(self.offers):
             self.charset_free |= charset_free(offer) << index
             reached = ((offer.type, "*"), ("*", "*")) if not offer.explicit else ()
-            for essence in (offer[1:3], *reached):
+            suffixed = [(offer.type, suffix) for suffix in suffix_ranges(offer)]
+            for essence in (offer[1:3], *reached, *suffixed):
                 hits.setdefault(essence, []).append(index)
             for item in offer.params.items():
                 self.by_param[item] = self.by_param.get(item, 0) | 1 << index
@@ -90,7 +103,12 @@ class OfferSet:
             f"{type_}/{subtype}": (
                 type_,
                 subtype,
-                ((type_ != "*") + (subtype != "*")) << 32 << WEIGHT_BITS,
+                (
+                    SUFFIX_ONLY
+                    if is_suffix_range(subtype)
+                    else ((type_ != "*") + (subtype != "*")) << 32
+                )
+                << WEIGHT_BITS,
                 tuple(found),
             )
             for (type_, subtype), found in hits.items()
@@ -132,14 +150,19 @@ def _params_match(params: tuple[tuple[str, str], ...], offer: ParsedOffer) -> bo
 
 
 def range_matches(rng: RangeTuple, offer: ParsedOffer) -> bool:
-    """Type and subtype equal or ``*`` (not for an explicit offer, rule 21);
-    every range parameter present and equal."""
+    """Type and subtype equal or ``*``, or a suffix range that reaches the
+    offer (rule 22); not a wildcard for an explicit offer (rule 21); every
+    range parameter present and equal."""
     rtype, rsub, params, _ = rng
     if offer.explicit and (rtype == "*" or rsub == "*"):
         return False
     return (
         (rtype == "*" or rtype == offer.type)
-        and (rsub == "*" or rsub == offer.subtype)
+        and (
+            rsub == "*"
+            or rsub == offer.subtype
+            or (is_suffix_range(rsub) and rsub in suffix_ranges(offer))
+        )
         and _params_match(params, offer)
     )
 

@@ -5,6 +5,9 @@ RFC 9110 §12.5.1, §5.6.2, §5.6.4, §5.6.6::
     media-range = ( "*/*" / type "/*" / type "/" subtype ) parameters
     parameters  = *( OWS ";" OWS [ name "=" ( token / quoted-string ) ] )
 
+and the structured-syntax suffix range ``type "/*+" suffix`` (RFC 6838
+§4.2.8; docs/rules.md rule 22).
+
 A parameter named ``q`` (any case, any position) is the weight (RFC 9110
 §12.4.2). This module is the reference reading of one member: the pure-Python
 engine scans members with it, and both engines parse offers with it. Every
@@ -154,7 +157,10 @@ def scan_member(
     """Parse the member that starts at ``start`` (not OWS, not a comma).
 
     The type and subtype in one match (``MEDIA_RANGE``), then the parameters
-    (``scan_parameters``). The first violation ends the member: its code and
+    (``scan_parameters``). A subtype ``*+suffix`` makes a structured-syntax
+    suffix range (docs/rules.md rule 22; RFC 6838 §4.2.8): its type is not
+    ``*`` and its suffix is not empty; no other subtype begins with ``+``
+    (RFC 6838 §4.2). The first violation ends the member: its code and
     position are returned at once, and nothing after it is read.
     ``weighted=False`` reads ``q`` as an ordinary parameter (a Content-Type,
     RFC 9110 §8.3, has no weight).
@@ -166,8 +172,15 @@ def scan_member(
     type_ = type_.lower()
     if subtype is not None:
         subtype = subtype.lower()
-        if type_ == "*" and subtype != "*":
+        if subtype.startswith("*+"):  # a suffix range (rule 22)
+            if type_ == "*":
+                return E.SUFFIX_WILDCARD_TYPE, m.start(2) + 1, None, False
+            if len(subtype) == 2:
+                return E.EMPTY_SUFFIX, m.end(2), None, False
+        elif type_ == "*" and subtype != "*":
             return E.WILDCARD_TYPE, m.start(2), None, False
+        elif subtype[0] == "+":
+            return E.SUBTYPE_START, m.start(2), None, False
     elif text.startswith("/", m.end(1)):
         return E.EXPECTED_SUBTYPE, m.end(1) + 1, None, False
     elif type_ != "*":
@@ -365,9 +378,9 @@ class ParsedOffer(NamedTuple):
 
 def concrete(item: str, rng: RangeTuple, what: str) -> ParsedOffer:
     """``rng`` as an ``ParsedOffer``; ``ValueError`` if it has a ``*`` (docs/rules.md,
-    rule 13)."""
+    rule 13), a suffix range's too (rule 22)."""
     type_, subtype, params, _ = rng
-    if type_ == "*" or subtype == "*":
+    if type_ == "*" or subtype == "*" or is_suffix_range(subtype):
         raise ValueError(
             f"invalid {what} {item!r}: {what}s must be concrete media types "
             "(type/subtype), not ranges with '*'"
@@ -377,6 +390,26 @@ def concrete(item: str, rng: RangeTuple, what: str) -> ParsedOffer:
         for name, value in params
     }
     return ParsedOffer(item, type_, subtype, folded)
+
+
+def is_suffix_range(subtype: str) -> bool:
+    """Whether ``subtype`` (of a valid range) makes a structured-syntax
+    suffix range ``type/*+suffix`` (docs/rules.md rule 22)."""
+    return subtype.startswith("*+")
+
+
+def suffix_ranges(offer: ParsedOffer) -> tuple[str, ...]:
+    """The subtypes of the suffix ranges that reach ``offer`` (docs/rules.md
+    rule 22; RFC 6838 §4.2.8, RFC 6839): ``*+suffix`` for each ``+suffix``
+    that ends its subtype after at least one character: ``*+json`` and
+    ``*+ber+json`` for ``vnd.a+ber+json``, none for ``json``. None for an
+    explicit offer (rule 21)."""
+    subtype = offer.subtype
+    if offer.explicit or "+" not in subtype:
+        return ()
+    return tuple(
+        "*" + subtype[i:] for i in range(1, len(subtype) - 1) if subtype[i] == "+"
+    )
 
 
 def charset_free(offer: ParsedOffer) -> bool:

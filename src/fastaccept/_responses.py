@@ -325,7 +325,8 @@ def _not_acceptable(
 class Consumes(ByArguments):
     """The media types a resource takes in a request body, and the check of each.
 
-    ``media_types`` may be ranges (``image/*``) with parameters; a request's
+    ``media_types`` may be ranges (``image/*``, ``application/*+json``: docs/rules.md
+    rule 22) with parameters; a request's
     ``Content-Type`` (RFC 9110 §8.3, where ``q`` is no weight) is accepted
     when one of them matches it as in Accept (docs/rules.md rule 9).
     ``check(content_type)`` gives the first matching type (the string given)

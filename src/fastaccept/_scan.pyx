@@ -69,7 +69,9 @@ from ._language import SHARED_SHIFT as _SHARED_SHIFT
 from ._language import STAR as _STAR
 from ._limits import kept_negotiator as _kept_negotiator
 from ._match import OfferSet as _OfferSet
+from ._match import SUFFIX_ONLY as _SUFFIX_ONLY
 from ._member import charset_free as _charset_free
+from ._member import is_suffix_range as _is_suffix_range
 from ._member import offer_value as _offer_value
 from ._member import offers_tuple as _offers_tuple
 from ._member import parse_offers as _parse_offers
@@ -172,6 +174,10 @@ cdef enum:
     EXPECTED_WEIGHT = 22
     EXPECTED_QVALUE = 23
     EXPECTED_COMMA = 24
+    # Structured-syntax suffix ranges (RFC 6838 §4.2.8; rule 22).
+    SUFFIX_WILDCARD_TYPE = 25
+    SUBTYPE_START = 26
+    EMPTY_SUFFIX = 27
 
 # Character classes, one table lookup per byte: ``_grammar``'s sets.
 cdef enum:
@@ -231,7 +237,7 @@ cdef struct Range:
     Py_ssize_t type_start, type_end, sub_start, sub_end
     Py_ssize_t first_param, n_params
     int weight                           # thousandths
-    int parts                            # non-'*' parts of type/subtype
+    int parts                            # non-'*' parts of type/subtype, or SUFFIX
 
 cdef struct Skip:
     Py_ssize_t start, end, pos
@@ -271,10 +277,11 @@ cdef struct Group:
 
 cdef struct Slot:
     # An entry of a negotiator's look-up table: the offers of one
-    # type/subtype (``find_offers``).
+    # type/subtype, or of one suffix range "type/*+suffix" (``find_offers``).
     const unsigned char* key             # lower-case "type/subtype"; NULL: empty
     Py_ssize_t length
     unsigned long long mask              # the offers' bits
+    int parts                            # 2, or SUFFIX: the range's ``Range.parts``
 
 
 cdef struct Offers:
@@ -286,7 +293,7 @@ cdef struct Offers:
     Py_ssize_t first_group[256]          # by a type's first byte (both cases): a group, or -1
     Slot* slots                          # the offers by type/subtype
     Py_ssize_t slot_mask                 # the table's size - 1 (a power of 2)
-    unsigned long long sub_firsts[4]     # the bytes subtypes begin with (256 bits, both cases)
+    unsigned long long sub_firsts[4]     # the bytes the subtypes of ``slots`` begin with (both cases)
     unsigned long long all               # a mask of the offers a wildcard reaches
     # The offers a wildcard reaches (not an explicit one, rule 21) in the
     # order it prefers them (the higher qs, then server order): all
@@ -523,13 +530,21 @@ cdef bint repeated_name(const unsigned char* s, Scan* sc, Py_ssize_t first_param
     return False
 
 
+cdef enum:
+    # ``Range.parts`` of a structured-syntax suffix range "type/*+suffix"
+    # (rule 22; RFC 6838 §4.2.8): its type and the subtype's suffix named.
+    SUFFIX = 3
+
+
 cdef Py_ssize_t read_essence(const unsigned char* s, Py_ssize_t n, Py_ssize_t start,
                              bint strict, Py_ssize_t* k, int* parts,
                              Py_ssize_t* out) noexcept nogil:
     """A member's ``type "/" subtype`` (RFC 9110 §12.5.1; ``*/subtype`` is
-    invalid, a bare ``*`` the legacy ``*/*`` in lenient mode): the type's end,
-    the subtype's end in ``k`` (the type's for a bare ``*``) and the parts
-    not ``*`` in ``parts``; or minus an error code, its position in ``out``."""
+    invalid, a bare ``*`` the legacy ``*/*`` in lenient mode; ``type/*+suffix``
+    a suffix range, rule 22, and no other subtype begins with ``+``): the
+    type's end, the subtype's end in ``k`` (the type's for a bare ``*``) and
+    the parts not ``*`` (or ``SUFFIX``) in ``parts``; or minus an error code,
+    its position in ``out``."""
     cdef Py_ssize_t j = skip_token(s, start)
     cdef bint type_star
     if j == start:
@@ -543,9 +558,20 @@ cdef Py_ssize_t read_essence(const unsigned char* s, Py_ssize_t n, Py_ssize_t st
             return -EXPECTED_SUBTYPE
         if k[0] == j + 2 and s[j + 1] == 42:
             parts[0] = 0 if type_star else 1
+        elif s[j + 1] == 42 and s[j + 2] == 43:  # '*+': a suffix range
+            if type_star:
+                out[0] = j + 2
+                return -SUFFIX_WILDCARD_TYPE
+            if k[0] == j + 3:
+                out[0] = k[0]
+                return -EMPTY_SUFFIX
+            parts[0] = SUFFIX
         elif type_star:
             out[0] = j + 1
             return -WILDCARD_TYPE
+        elif s[j + 1] == 43:  # '+'
+            out[0] = j + 1
+            return -SUBTYPE_START
         else:
             parts[0] = 2
         return j
@@ -759,8 +785,9 @@ cdef unsigned long long find_offers(const unsigned char* s, Py_ssize_t n, Py_ssi
     """The offers the member at ``i`` can match by its type and subtype, by
     look-up (bit k for offer k, bit 63 for any from the 64th on): a ``*``
     type, every offer; ``type/*``, those of its type; ``type/subtype``,
-    those of that essence. 0: it matches none, valid or not (rule 10), and
-    negotiation need not read it past ``read`` (tchars and ``/`` before it).
+    those of that essence; ``type/*+suffix``, those it reaches (rule 22).
+    0: it matches none, valid or not (rule 10), and negotiation need not
+    read it past ``read`` (tchars and ``/`` before it).
     Where its type and type/subtype end, its non-``*`` parts and its type's
     number go to ``sc`` for ``scan_member`` (``essence_end`` -1: a ``*``
     type not followed by ``/*``, which ``scan_member`` reads itself).
@@ -795,7 +822,7 @@ cdef unsigned long long find_offers(const unsigned char* s, Py_ssize_t n, Py_ssi
     slot = find_slot(sc, s, n, i, k)
     if slot == NULL:
         return 0
-    sc.essence_end, sc.parts = k, 2
+    sc.essence_end, sc.parts = k, slot.parts
     return slot.mask
 
 
@@ -1179,14 +1206,19 @@ cdef inline bint value_is(const unsigned char* s, Param* p, OfferParam* op) noex
 
 
 cdef bint range_matches(const unsigned char* s, Scan* sc, Range* r, COffer* o) noexcept nogil:
-    """Type and subtype equal or '*' (not for an explicit offer, rule 21);
-    every range parameter present and equal."""
-    cdef Py_ssize_t m
-    if o.explicit and r.parts < 2:
+    """Type and subtype equal or '*', or a suffix range's "+suffix" ending
+    the offer's subtype after one byte at least (rule 22); only type and
+    subtype named for an explicit offer (rule 21); every range parameter
+    present and equal."""
+    cdef Py_ssize_t m, length = r.sub_end - r.sub_start - 1
+    if o.explicit and r.parts != 2:
         return False
     if r.parts >= 1 and not span_is(s, r.type_start, r.type_end, o.type, o.type_len):
         return False
     if r.parts == 2 and not span_is(s, r.sub_start, r.sub_end, o.sub, o.sub_len):
+        return False
+    if r.parts == SUFFIX and (o.sub_len <= length or not span_is(
+            s, r.sub_start + 1, r.sub_end, o.sub + o.sub_len - length, length)):
         return False
     for m in range(r.first_param, r.first_param + r.n_params):
         if not has_param(s, &sc.params[m], o):
@@ -1196,6 +1228,9 @@ cdef bint range_matches(const unsigned char* s, Scan* sc, Range* r, COffer* o) n
 
 #: The specificity of "type/*" (rule 10): one part not '*', no parameter.
 cdef long long TYPE_ONLY = <long long>1 << 32
+#: The specificity of "type/*+suffix" (rule 22), between "type/*" and
+#: "type/subtype": ``_match``'s.
+cdef long long SUFFIX_ONLY = _SUFFIX_ONLY
 
 
 cdef inline void score_range(const unsigned char* s, Scan* sc, Range* r) noexcept nogil:
@@ -1204,7 +1239,7 @@ cdef inline void score_range(const unsigned char* s, Scan* sc, Range* r) noexcep
     any other range is credited to the offers of ``sc.mask``, which
     ``narrow`` left with its parameters (from the 64th offer on, each is
     checked whole)."""
-    cdef long long spec = (<long long>r.parts << 32) | r.n_params
+    cdef long long spec = (SUFFIX_ONLY if r.parts == SUFFIX else <long long>r.parts << 32) | r.n_params
     cdef unsigned long long left = sc.mask & ~SHARED_BIT
     cdef Py_ssize_t k
     if r.n_params == 0 and r.parts < 2:
@@ -1412,7 +1447,7 @@ cdef class _CachedOffers:
 
 
 cdef int add_slot(Slot* slots, Py_ssize_t slot_mask, str key, unsigned long long mask,
-                  list keep) except -1:
+                  int parts, list keep) except -1:
     """Put ``key`` (lower-case) in a look-up table, in the first free slot of
     those ``find_slot`` probes for it."""
     cdef Py_ssize_t length
@@ -1420,7 +1455,7 @@ cdef int add_slot(Slot* slots, Py_ssize_t slot_mask, str key, unsigned long long
     cdef Py_ssize_t i = <Py_ssize_t>(fa_span_hash(text, 0, length) & <unsigned long long>slot_mask)
     while slots[i].key != NULL:
         i = (i + 1) & slot_mask
-    slots[i].key, slots[i].length, slots[i].mask = text, length, mask
+    slots[i].key, slots[i].length, slots[i].mask, slots[i].parts = text, length, mask, parts
     return 0
 
 
@@ -1472,8 +1507,6 @@ Offers parsed once; the best of them for each request's Accept value.
             o.bit = <unsigned long long>1 << min(i, MASK_BITS - 1)
             if not o.explicit:
                 set.all |= o.bit
-            for c in {ord(offer.subtype[0]), ord(offer.subtype[0].upper())}:
-                set.sub_firsts[c >> 6] |= <unsigned long long>1 << (c & 63)
             o.params = <OfferParam*>PyMem_Malloc(max(len(offer.params), 1) * sizeof(OfferParam))
             if o.params == NULL:
                 raise MemoryError()
@@ -1507,13 +1540,15 @@ Offers parsed once; the best of them for each request's Accept value.
             for c in {ord(type_[0]), ord(type_[0].upper())}:
                 set.groups[k].next = set.first_group[c]
                 set.first_group[c] = k
-        masks = {}  # "type/subtype" -> the mask of its offers
+        masks = {}  # "type/subtype" (or "type/*+suffix") -> its offers' mask, its parts
         for key, (type_, subtype, _, found) in layout.by_essence.items():
             if type_ != "*" and subtype != "*":
                 bits = 0
                 for index in found:
                     bits |= set.offers[index].bit
-                masks[key] = bits
+                masks[key] = bits, SUFFIX if _is_suffix_range(subtype) else 2
+                for c in {ord(subtype[0]), ord(subtype[0].upper())}:
+                    set.sub_firsts[c >> 6] |= <unsigned long long>1 << (c & 63)
         while size < 2 * len(masks):  # at most half full: look-ups end soon
             size *= 2
         set.slots = <Slot*>PyMem_Malloc(size * sizeof(Slot))
@@ -1521,8 +1556,8 @@ Offers parsed once; the best of them for each request's Accept value.
             raise MemoryError()
         memset(set.slots, 0, size * sizeof(Slot))
         set.slot_mask = size - 1
-        for key, mask in masks.items():
-            add_slot(set.slots, set.slot_mask, key, mask, self._keep)
+        for key, (mask, parts) in masks.items():
+            add_slot(set.slots, set.slot_mask, key, mask, parts, self._keep)
 
     def __dealloc__(self):
         cdef Py_ssize_t i

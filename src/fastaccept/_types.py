@@ -18,6 +18,7 @@ from ._member import (
     OfferSpec,
     ParsedOffer,
     concrete,
+    is_suffix_range,
     offers_tuple,
     parse_offers,
     parse_single,
@@ -41,7 +42,7 @@ def media_type_offer(media_type: object) -> ParsedOffer:
     if not isinstance(media_type, str):
         raise TypeError(f"media_type must be a str, not {type(media_type).__name__}")
     rng, has_weight = parse_single(media_type, "media_type")
-    if has_weight or "*" in rng[:2]:
+    if has_weight or "*" in rng[:2] or is_suffix_range(rng[1]):
         raise ValueError(
             f"invalid media_type {media_type!r}: expected one concrete media type "
             "such as 'text/html' (no '*' range, no weight)"
@@ -95,7 +96,8 @@ class MediaRange(NamedTuple):
 
     #: The type, lower-case, or ``*``.
     type: str
-    #: The subtype, lower-case, or ``*``.
+    #: The subtype, lower-case, or ``*``; ``*+suffix`` for a suffix range
+    #: (docs/rules.md rule 22).
     subtype: str
     #: ``(name, value)`` pairs in order: names lower-case, values unquoted.
     params: tuple[tuple[str, str], ...] = ()
@@ -113,14 +115,19 @@ class MediaRange(NamedTuple):
         return f"{self.type}/{self.subtype}"
 
     @property
-    def specificity(self) -> tuple[int, int]:
-        """(non-``*`` parts of type/subtype, number of parameters): RFC 9110 §12.5.1."""
+    def specificity(self) -> tuple[float, int]:
+        """(non-``*`` parts of type/subtype, number of parameters): RFC 9110
+        §12.5.1. A suffix range ``type/*+suffix`` names its type and part of
+        its subtype: 1.5 parts, as docs/rules.md rule 22 ranks it above
+        ``type/*`` and below ``type/subtype`` (the parameters after that)."""
+        if is_suffix_range(self.subtype):
+            return (1.5, len(self.params))
         parts = (self.type != "*") + (self.subtype != "*")
         return (parts, len(self.params))
 
     def matches(self, media_type: str) -> bool:
         """Whether this range matches the concrete ``media_type`` (docs/rules.md,
-        rule 9)."""
+        rule 9; a suffix range, rule 22)."""
         return range_matches(self, media_type_offer(media_type))
 
     def __str__(self) -> str:
