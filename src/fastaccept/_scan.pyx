@@ -1228,9 +1228,11 @@ cdef bint range_matches(const unsigned char* s, Scan* sc, Range* r, COffer* o) n
 
 #: The specificity of "type/*" (rule 10): one part not '*', no parameter.
 cdef long long TYPE_ONLY = <long long>1 << 32
-#: The specificity of "type/*+suffix" (rule 22), between "type/*" and
-#: "type/subtype": ``_match``'s.
-cdef long long SUFFIX_ONLY = _SUFFIX_ONLY
+#: The specificity of a range without parameters, by its ``parts``: "*/*",
+#: "type/*", "type/subtype", and "type/*+suffix" (rule 22: between "type/*"
+#: and "type/subtype", ``_match``'s ``SUFFIX_ONLY``).
+cdef long long PARTS_SPEC[4]
+PARTS_SPEC[:] = [0, TYPE_ONLY, 2 * TYPE_ONLY, _SUFFIX_ONLY]
 
 
 cdef inline void score_range(const unsigned char* s, Scan* sc, Range* r) noexcept nogil:
@@ -1239,7 +1241,7 @@ cdef inline void score_range(const unsigned char* s, Scan* sc, Range* r) noexcep
     any other range is credited to the offers of ``sc.mask``, which
     ``narrow`` left with its parameters (from the 64th offer on, each is
     checked whole)."""
-    cdef long long spec = (SUFFIX_ONLY if r.parts == SUFFIX else <long long>r.parts << 32) | r.n_params
+    cdef long long spec = PARTS_SPEC[r.parts] | r.n_params
     cdef unsigned long long left = sc.mask & ~SHARED_BIT
     cdef Py_ssize_t k
     if r.n_params == 0 and r.parts < 2:
