@@ -10,7 +10,6 @@ from __future__ import annotations
 import copy
 import json
 import pickle
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,26 +17,10 @@ import pytest
 from fastaccept import Consumes, MediaRange, Offer, Produces, Renderers
 
 from .conftest import Engine
+from .test_conformance import load
+from .test_server_weights import offers_of
 
-VECTORS = [
-    json.loads(line)
-    for line in (Path(__file__).parent / "conformance" / "policies.jsonl")
-    .read_text(encoding="utf-8")
-    .splitlines()
-]
-
-
-def offers_of(case: dict[str, Any]) -> list[Any]:
-    """JSON has no tuples nor Offers: a two-item list is a (media type, qs)
-    pair, an object an ``Offer``'s arguments."""
-    return [
-        Offer(**offer)
-        if isinstance(offer, dict)
-        else tuple(offer)
-        if isinstance(offer, list)
-        else offer
-        for offer in case["offers"]
-    ]
+VECTORS = load("policies.jsonl")
 
 
 @pytest.mark.parametrize("case", VECTORS, ids=[case["id"] for case in VECTORS])

@@ -6,32 +6,32 @@ shared set has none for qs); every entry point answers them on both engines.
 
 from __future__ import annotations
 
-import json
 import pickle
 from decimal import Decimal
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 import fastaccept
-from fastaccept import Produces
+from fastaccept import Offer, Produces
 
 from .conftest import Engine
+from .test_conformance import load
 
-VECTORS = [
-    json.loads(line)
-    for line in (Path(__file__).parent / "conformance" / "server_weights.jsonl")
-    .read_text(encoding="utf-8")
-    .splitlines()
-]
+VECTORS = load("server_weights.jsonl")
 
 
 def offers_of(case: dict[str, Any]) -> list[Any]:
-    """JSON has no tuples: a two-item list is a (media type, qs) pair."""
+    """JSON has no tuples nor ``Offer``s: a two-item list is a (media type,
+    qs) pair, an object an ``Offer``'s arguments."""
     return [
-        tuple(offer) if isinstance(offer, list) else offer for offer in case["offers"]
+        Offer(**offer)
+        if isinstance(offer, dict)
+        else tuple(offer)
+        if isinstance(offer, list)
+        else offer
+        for offer in case["offers"]
     ]
 
 
