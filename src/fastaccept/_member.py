@@ -377,7 +377,7 @@ class ParsedOffer(NamedTuple):
 
 
 def concrete(item: str, rng: RangeTuple, what: str) -> ParsedOffer:
-    """``rng`` as an ``ParsedOffer``; ``ValueError`` if it has a ``*`` (docs/rules.md,
+    """``rng`` as a ``ParsedOffer``; ``ValueError`` if it has a ``*`` (docs/rules.md,
     rule 13), a suffix range's too (rule 22)."""
     type_, subtype, params, _ = rng
     if type_ == "*" or subtype == "*" or is_suffix_range(subtype):
