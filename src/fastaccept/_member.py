@@ -172,15 +172,16 @@ def scan_member(
     type_ = type_.lower()
     if subtype is not None:
         subtype = subtype.lower()
-        if subtype.startswith("*+"):  # a suffix range (rule 22)
-            if type_ == "*":
-                return E.SUFFIX_WILDCARD_TYPE, m.start(2) + 1, None, False
-            if len(subtype) == 2:
-                return E.EMPTY_SUFFIX, m.end(2), None, False
-        elif type_ == "*" and subtype != "*":
-            return E.WILDCARD_TYPE, m.start(2), None, False
-        elif subtype[0] == "+":
-            return E.SUBTYPE_START, m.start(2), None, False
+        if type_ == "*" or subtype[0] in "*+":  # a wildcard, or refused
+            if subtype.startswith("*+"):  # a suffix range (rule 22)
+                if type_ == "*":
+                    return E.SUFFIX_WILDCARD_TYPE, m.start(2) + 1, None, False
+                if len(subtype) == 2:
+                    return E.EMPTY_SUFFIX, m.end(2), None, False
+            elif type_ == "*" and subtype != "*":
+                return E.WILDCARD_TYPE, m.start(2), None, False
+            elif subtype[0] == "+":
+                return E.SUBTYPE_START, m.start(2), None, False
     elif text.startswith("/", m.end(1)):
         return E.EXPECTED_SUBTYPE, m.end(1) + 1, None, False
     elif type_ != "*":

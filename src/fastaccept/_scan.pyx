@@ -69,7 +69,6 @@ from ._language import SHARED_SHIFT as _SHARED_SHIFT
 from ._language import STAR as _STAR
 from ._limits import kept_negotiator as _kept_negotiator
 from ._match import OfferSet as _OfferSet
-from ._match import SUFFIX_ONLY as _SUFFIX_ONLY
 from ._member import charset_free as _charset_free
 from ._member import is_suffix_range as _is_suffix_range
 from ._member import offer_value as _offer_value
@@ -237,7 +236,7 @@ cdef struct Range:
     Py_ssize_t type_start, type_end, sub_start, sub_end
     Py_ssize_t first_param, n_params
     int weight                           # thousandths
-    int parts                            # non-'*' parts of type/subtype, or SUFFIX
+    int parts                            # what it names of type/subtype (PARTS_ANY...)
 
 cdef struct Skip:
     Py_ssize_t start, end, pos
@@ -281,7 +280,7 @@ cdef struct Slot:
     const unsigned char* key             # lower-case "type/subtype"; NULL: empty
     Py_ssize_t length
     unsigned long long mask              # the offers' bits
-    int parts                            # 2, or SUFFIX: the range's ``Range.parts``
+    int parts                            # PARTS_FULL or PARTS_SUFFIX: the range's ``Range.parts``
 
 
 cdef struct Offers:
@@ -327,7 +326,8 @@ cdef struct Scan:
     bint aside                           # a wildcard was kept aside (``score_range``)
     # The member being read: its offers (``find_offers``), narrowed by each
     # parameter it has (``narrow``); where its type/subtype ends (-1: not
-    # read), its type's end, its non-'*' parts and its type's number.
+    # read), its type's end, what it names (``Range.parts``) and its type's
+    # number.
     unsigned long long mask
     Py_ssize_t essence_end, type_end
     int parts
@@ -531,9 +531,15 @@ cdef bint repeated_name(const unsigned char* s, Scan* sc, Py_ssize_t first_param
 
 
 cdef enum:
-    # ``Range.parts`` of a structured-syntax suffix range "type/*+suffix"
-    # (rule 22; RFC 6838 §4.2.8): its type and the subtype's suffix named.
-    SUFFIX = 3
+    # ``Range.parts``: what a range names of type/subtype, in halves of a part,
+    # so that ``parts << 31`` is its specificity without parameters (rule 10;
+    # ``_match``'s): "*/*", "type/*", the structured-syntax suffix range
+    # "type/*+suffix" (rule 22, RFC 6838 §4.2.8: between the two others, as
+    # ``_match.SUFFIX_ONLY``), "type/subtype".
+    PARTS_ANY = 0
+    PARTS_TYPE = 2
+    PARTS_SUFFIX = 3
+    PARTS_FULL = 4
 
 
 cdef Py_ssize_t read_essence(const unsigned char* s, Py_ssize_t n, Py_ssize_t start,
@@ -543,8 +549,8 @@ cdef Py_ssize_t read_essence(const unsigned char* s, Py_ssize_t n, Py_ssize_t st
     invalid, a bare ``*`` the legacy ``*/*`` in lenient mode; ``type/*+suffix``
     a suffix range, rule 22, and no other subtype begins with ``+``): the
     type's end, the subtype's end in ``k`` (the type's for a bare ``*``) and
-    the parts not ``*`` (or ``SUFFIX``) in ``parts``; or minus an error code,
-    its position in ``out``."""
+    what it names (``Range.parts``) in ``parts``; or minus an error code, its
+    position in ``out``."""
     cdef Py_ssize_t j = skip_token(s, start)
     cdef bint type_star
     if j == start:
@@ -557,7 +563,7 @@ cdef Py_ssize_t read_essence(const unsigned char* s, Py_ssize_t n, Py_ssize_t st
             out[0] = j + 1
             return -EXPECTED_SUBTYPE
         if k[0] == j + 2 and s[j + 1] == 42:
-            parts[0] = 0 if type_star else 1
+            parts[0] = PARTS_ANY if type_star else PARTS_TYPE
         elif s[j + 1] == 42 and s[j + 2] == 43:  # '*+': a suffix range
             if type_star:
                 out[0] = j + 2
@@ -565,7 +571,7 @@ cdef Py_ssize_t read_essence(const unsigned char* s, Py_ssize_t n, Py_ssize_t st
             if k[0] == j + 3:
                 out[0] = k[0]
                 return -EMPTY_SUFFIX
-            parts[0] = SUFFIX
+            parts[0] = PARTS_SUFFIX
         elif type_star:
             out[0] = j + 1
             return -WILDCARD_TYPE
@@ -573,13 +579,13 @@ cdef Py_ssize_t read_essence(const unsigned char* s, Py_ssize_t n, Py_ssize_t st
             out[0] = j + 1
             return -SUBTYPE_START
         else:
-            parts[0] = 2
+            parts[0] = PARTS_FULL
         return j
     if type_star:  # the legacy bare '*'
         if strict:
             out[0] = j
             return -BARE_WILDCARD
-        k[0], parts[0] = j, 0
+        k[0], parts[0] = j, PARTS_ANY
         return j
     out[0] = j
     return -EXPECTED_SLASH
@@ -788,7 +794,7 @@ cdef unsigned long long find_offers(const unsigned char* s, Py_ssize_t n, Py_ssi
     those of that essence; ``type/*+suffix``, those it reaches (rule 22).
     0: it matches none, valid or not (rule 10), and negotiation need not
     read it past ``read`` (tchars and ``/`` before it).
-    Where its type and type/subtype end, its non-``*`` parts and its type's
+    Where its type and type/subtype end, what it names and its type's
     number go to ``sc`` for ``scan_member`` (``essence_end`` -1: a ``*``
     type not followed by ``/*``, which ``scan_member`` reads itself).
     """
@@ -798,7 +804,7 @@ cdef unsigned long long find_offers(const unsigned char* s, Py_ssize_t n, Py_ssi
     read[0] = i
     if s[i] == 42 and not CLASS[s[i + 1]] & C_TCHAR:  # the type '*'
         if s[i + 1] == 47 and s[i + 2] == 42 and not CLASS[s[i + 3]] & C_TCHAR:
-            sc.type_end, sc.essence_end, sc.parts = i + 1, i + 3, 0
+            sc.type_end, sc.essence_end, sc.parts = i + 1, i + 3, PARTS_ANY
         else:
             sc.essence_end = -1
         return sc.set.all
@@ -813,7 +819,7 @@ cdef unsigned long long find_offers(const unsigned char* s, Py_ssize_t n, Py_ssi
         return 0
     sc.type_end, sc.group = j, g
     if s[j + 1] == 42 and not CLASS[s[j + 2]] & C_TCHAR:  # type/*
-        sc.essence_end, sc.parts = j + 2, 1
+        sc.essence_end, sc.parts = j + 2, PARTS_TYPE
         return group.mask
     if not in_set(sc.set.sub_firsts, s[j + 1]):  # no offer's subtype begins so
         read[0] = j + 1
@@ -1147,7 +1153,7 @@ def parse(value, *, bint strict=False, max_length=_DEFAULT_MAX_LENGTH):
                 params = ()
             rng = new_named(_MediaRange, (
                 token_text(s, r.type_start, r.type_end),
-                "*" if r.parts < 2 else token_text(s, r.sub_start, r.sub_end),
+                "*" if r.parts <= PARTS_TYPE else token_text(s, r.sub_start, r.sub_end),
                 params, r.weight))
             Py_INCREF(rng)  # PyTuple_SET_ITEM steals it
             PyTuple_SET_ITEM(ranges, i, rng)
@@ -1211,13 +1217,13 @@ cdef bint range_matches(const unsigned char* s, Scan* sc, Range* r, COffer* o) n
     subtype named for an explicit offer (rule 21); every range parameter
     present and equal."""
     cdef Py_ssize_t m, length = r.sub_end - r.sub_start - 1
-    if o.explicit and r.parts != 2:
+    if o.explicit and r.parts != PARTS_FULL:
         return False
-    if r.parts >= 1 and not span_is(s, r.type_start, r.type_end, o.type, o.type_len):
+    if r.parts >= PARTS_TYPE and not span_is(s, r.type_start, r.type_end, o.type, o.type_len):
         return False
-    if r.parts == 2 and not span_is(s, r.sub_start, r.sub_end, o.sub, o.sub_len):
+    if r.parts == PARTS_FULL and not span_is(s, r.sub_start, r.sub_end, o.sub, o.sub_len):
         return False
-    if r.parts == SUFFIX and (o.sub_len <= length or not span_is(
+    if r.parts == PARTS_SUFFIX and (o.sub_len <= length or not span_is(
             s, r.sub_start + 1, r.sub_end, o.sub + o.sub_len - length, length)):
         return False
     for m in range(r.first_param, r.first_param + r.n_params):
@@ -1226,13 +1232,8 @@ cdef bint range_matches(const unsigned char* s, Scan* sc, Range* r, COffer* o) n
     return True
 
 
-#: The specificity of "type/*" (rule 10): one part not '*', no parameter.
-cdef long long TYPE_ONLY = <long long>1 << 32
-#: The specificity of a range without parameters, by its ``parts``: "*/*",
-#: "type/*", "type/subtype", and "type/*+suffix" (rule 22: between "type/*"
-#: and "type/subtype", ``_match``'s ``SUFFIX_ONLY``).
-cdef long long PARTS_SPEC[4]
-PARTS_SPEC[:] = [0, TYPE_ONLY, 2 * TYPE_ONLY, _SUFFIX_ONLY]
+#: The specificity of "type/*" (rule 10): its type named, no parameter.
+cdef long long TYPE_ONLY = <long long>PARTS_TYPE << 31
 
 
 cdef inline void score_range(const unsigned char* s, Scan* sc, Range* r) noexcept nogil:
@@ -1241,12 +1242,12 @@ cdef inline void score_range(const unsigned char* s, Scan* sc, Range* r) noexcep
     any other range is credited to the offers of ``sc.mask``, which
     ``narrow`` left with its parameters (from the 64th offer on, each is
     checked whole)."""
-    cdef long long spec = PARTS_SPEC[r.parts] | r.n_params
+    cdef long long spec = (<long long>r.parts << 31) | r.n_params
     cdef unsigned long long left = sc.mask & ~SHARED_BIT
     cdef Py_ssize_t k
-    if r.n_params == 0 and r.parts < 2:
+    if r.n_params == 0 and r.parts <= PARTS_TYPE:
         sc.aside = True
-        if r.parts == 0:
+        if r.parts == PARTS_ANY:
             if r.weight > sc.any_weight:
                 sc.any_weight = r.weight
         elif r.weight > sc.group_weights[sc.group]:
@@ -1548,7 +1549,7 @@ Offers parsed once; the best of them for each request's Accept value.
                 bits = 0
                 for index in found:
                     bits |= set.offers[index].bit
-                masks[key] = bits, SUFFIX if _is_suffix_range(subtype) else 2
+                masks[key] = bits, PARTS_SUFFIX if _is_suffix_range(subtype) else PARTS_FULL
                 for c in {ord(subtype[0]), ord(subtype[0].upper())}:
                     set.sub_firsts[c >> 6] |= <unsigned long long>1 << (c & 63)
         while size < 2 * len(masks):  # at most half full: look-ups end soon
