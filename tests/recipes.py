@@ -49,6 +49,8 @@ OTHER_VARY = {
 GREETING_ONLY_VARY = ("asgi_app", "wsgi_app")
 
 OFFERS = ("application/json", "text/html; charset=utf-8")
+#: The format names of ``/greeting`` (``formats=True``), in offer order.
+FORMATS = ("json", "html")
 CREATED_OFFERS = ("application/json", "text/plain; charset=utf-8")
 BODY_TYPES = ("application/json", "application/x-www-form-urlencoded")
 #: An Accept value refused with a problem+json body (docs/rules.md rule 16).
@@ -92,11 +94,14 @@ def as_bytes(value: str | bytes) -> bytes:
     return value if isinstance(value, bytes) else value.encode("latin-1")
 
 
-def get(call: Call, *accept: str | bytes, method: str = "GET") -> Reply:
-    """``/greeting``, with one Accept line per value (none: no Accept)."""
+def get(
+    call: Call, *accept: str | bytes, method: str = "GET", query: str = ""
+) -> Reply:
+    """``/greeting`` (``?query`` given), with one Accept line per value (none:
+    no Accept)."""
     lines = [("origin", ORIGIN.encode())]
     lines += [("accept", as_bytes(value)) for value in accept]
-    return call(method, "/greeting", lines, b"")
+    return call(method, f"/greeting?{query}" if query else "/greeting", lines, b"")
 
 
 def post(
@@ -147,6 +152,67 @@ def assert_vary(reply: Reply, recipe: str, path: str = "/greeting") -> None:
     assert tokens.count("accept") == 1, reply.headers
     if path == "/greeting" or recipe not in GREETING_ONLY_VARY:
         assert OTHER_VARY[recipe].lower() in tokens, reply.headers
+
+
+#: (query, Accept, the type chosen): a format name beating Accept.
+FORMAT_CHOICES = [
+    ("format=html", "application/json", OFFERS[1]),
+    ("format=JSON", "text/html", OFFERS[0]),
+    ("format=json", "image/png", OFFERS[0]),  # Accept alone: 406
+    ("page=2&format=%68tml", None, OFFERS[1]),
+    ("format=html&format=json", "application/json", OFFERS[1]),  # the first
+]
+#: (query, Accept, as problem+json?): a format name no offer has.
+UNKNOWN_FORMATS = [
+    ("format=pdf", PROBLEM_406, True),
+    ("format=" + "html" * 9, "text/html", False),  # over 32 characters
+    ("format=%ff%00", None, False),
+]
+
+
+def check_format_override(call: Call, recipe: str) -> None:
+    """``/greeting?format=``: each of ``FORMAT_CHOICES`` chosen without Accept
+    in Vary (HEAD too); each of ``UNKNOWN_FORMATS`` the 406 listing the
+    names, in Accept's form; an empty name leaves Accept to choose."""
+    for query, accept, chosen in FORMAT_CHOICES:
+        lines = [accept] if accept else []
+        reply = get(call, *lines, query=query)
+        assert_greeting(reply, chosen)
+        assert_format_vary(reply, recipe)
+        head = get(call, *lines, query=query, method="HEAD")
+        assert (head.status, head.body) == (200, b""), query
+        assert head.headers["content-type"] == reply.headers["content-type"]
+    for query, accept, problem_json in UNKNOWN_FORMATS:
+        reply = get(call, *([accept] if accept else []), query=query)
+        assert_unknown_format(reply, problem_json)
+        if accept is not None:  # the refusal's form is Accept's (rule 16)
+            assert_vary(reply, recipe)
+    reply = get(call, "text/html", query="format=")
+    assert_greeting(reply, OFFERS[1])
+    assert_vary(reply, recipe)
+
+
+def assert_format_vary(reply: Reply, recipe: str) -> None:
+    """A format name chose the type: no Accept in Vary, the recipe's own
+    token kept (docs/web.md, "Format override")."""
+    tokens = [token.lower() for token in reply.vary()]
+    assert "accept" not in tokens, reply.headers
+    assert OTHER_VARY[recipe].lower() in tokens, reply.headers
+
+
+def assert_unknown_format(reply: Reply, problem_json: bool) -> None:
+    """The 406 to a format name not known: the names listed, as problem+json
+    or as plain text."""
+    assert reply.status == 406, reply.body
+    if problem_json:
+        assert reply.headers["content-type"] == "application/problem+json"
+        problem = json.loads(reply.body)
+        assert (problem["status"], problem["formats"]) == (406, list(FORMATS))
+    else:
+        assert same_type(reply, "text/plain; charset=utf-8"), reply.headers
+        assert reply.body.endswith(
+            b"Formats:\n" + b"".join(f"{n}\n".encode() for n in FORMATS)
+        )
 
 
 def assert_plain_refusal(reply: Reply, status: int, listed: tuple[str, ...]) -> None:

@@ -39,6 +39,7 @@ from .recipes import (
     assert_plain_refusal,
     assert_problem,
     assert_vary,
+    check_format_override,
     get,
     joined,
     load_recipe,
@@ -435,3 +436,7 @@ def test_django_6_refuses_a_content_type_over_10000_before_any_view() -> None:
     call = CLIENTS["django_app"](load_recipe("django_app"))
     with pytest.raises(bad_request, match="Invalid Content-Type header"):
         post(call, "application/json;" + "x=y;" * 2500)
+
+
+def test_a_format_parameter_beats_accept(call: Call, recipe: str) -> None:
+    check_format_override(call, recipe)

@@ -34,6 +34,7 @@ from .recipes import (
     assert_plain_refusal,
     assert_problem,
     assert_vary,
+    check_format_override,
     get,
     joined,
     load_recipe,
@@ -239,3 +240,7 @@ def test_fastapi_serves_its_openapi_document(call: Call) -> None:
     assert list(messages["201"]["content"]) == list(CREATED_OFFERS)
     for status in ("406", "415", "431"):
         assert "application/problem+json" in messages[status]["content"]
+
+
+def test_a_format_parameter_beats_accept(call: Call, recipe: str) -> None:
+    check_format_override(call, recipe)

@@ -79,7 +79,8 @@ GREETING = Renderers(
     {
         "application/json": json.dumps,
         "text/html; charset=utf-8": lambda g: f"<p>{html.escape(g['greeting'])}</p>",
-    }
+    },
+    formats=True,  # ?format=json or ?format=html wins over Accept
 )
 CREATED = Renderers(
     {

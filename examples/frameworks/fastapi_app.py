@@ -25,7 +25,8 @@ GREETING = Renderers(
     {
         "application/json": Greeting.model_dump_json,
         "text/html; charset=utf-8": lambda g: f"<p>{html.escape(g.greeting)}</p>",
-    }
+    },
+    formats=True,  # ?format=json or ?format=html wins over Accept
 )
 CREATED = Renderers(
     {

@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 from functools import partial, wraps
 from typing import Any, Generic, Protocol, TypeVar, cast
 
-from ._headers import header_from_scope, merge_vary
+from ._grammar import TCHARS
+from ._headers import header_from_scope, merge_vary, query_value
 from ._render import Answer, Finished, Rendered, Renderers, checked_status
 from ._responses import Consumes, Decision
 from ._text import HeaderValue
@@ -44,23 +45,27 @@ def needs(
 @dataclass(slots=True)  # not frozen: made on every request
 class Proceed:
     """Run the handler: the chosen offer's ``index`` (``Decision.index``),
-    the ``Consumes`` decision (None: not checked), the request's method."""
+    the ``Consumes`` decision (None: not checked), the request's method, and
+    whether a format name chose the offer (``Produces.select``)."""
 
     index: int
     consumed: Decision | None
     method: str
+    formatted: bool = False
 
 
 @dataclass(frozen=True, slots=True)
 class Endpoint:
     """A negotiated endpoint's arguments, checked as ``Renderers.render``
     checks them, and its ``finished`` responses (``consumes``' refusals
-    among them), built once."""
+    among them), built once. ``format_param``: the query parameter read as
+    the format name where the renderers have ``formats`` (None: none)."""
 
     renderers: Renderers
     consumes: Consumes | None
     status: int
     vary: str | None
+    format_param: str | None = "format"
     finished: Finished = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -72,6 +77,14 @@ class Endpoint:
             kind = type(self.consumes).__name__
             raise TypeError(f"consumes must be a Consumes or None, not {kind}")
         object.__setattr__(self, "status", checked_status(self.status))
+        param = self.format_param
+        if param is not None and not isinstance(param, str):
+            kind = type(param).__name__
+            raise TypeError(f"format_param must be a str or None, not {kind}")
+        if param is not None and not (param and TCHARS.issuperset(param)):
+            raise ValueError(
+                f"invalid format_param {param!r}: a parameter name, a token"
+            )
         refusals = () if self.consumes is None else self.consumes._refusals
         finished = Finished(self.renderers, self.vary, refusals)
         object.__setattr__(self, "finished", finished)
@@ -89,11 +102,15 @@ class Endpoint:
             consumed = self.consumes.check(content_type, accept, method=method)
             if not consumed.ok:
                 return self.finished.refused(consumed, method)
-        decision = self.renderers.produces.select(accept)
+        produces = self.renderers.produces
+        named = None
+        if self.format_param is not None and produces._format_index:
+            named = binding.query(request, self.format_param)
+        decision = produces.select(accept, named)
         if not decision.ok:
             return self.finished.refused(decision, method)
         binding.keep(request, consumed)
-        return Proceed(decision.index, consumed, method)
+        return Proceed(decision.index, consumed, method, bool(named))
 
     def after(self, step: Proceed, data: Any) -> Rendered:
         """The handler's ``data`` (or ``Answer``) in the type ``step`` chose."""
@@ -101,9 +118,11 @@ class Endpoint:
             status = self.status if data.status is None else data.status
             headers = cast("tuple[tuple[str, str], ...]", data.headers)  # checked
             return self.finished.chosen(
-                step.index, data.data, step.method, status, headers
+                step.index, data.data, step.method, status, headers, step.formatted
             )
-        return self.finished.chosen(step.index, data, step.method, self.status)
+        return self.finished.chosen(
+            step.index, data, step.method, self.status, formatted=step.formatted
+        )
 
 
 class Binding(ABC, Generic[Request, Response]):
@@ -128,6 +147,11 @@ class Binding(ABC, Generic[Request, Response]):
     @abstractmethod
     def content_type(self, request: Request) -> HeaderValue:
         """The request's ``Content-Type`` value (None when absent)."""
+
+    @abstractmethod
+    def query(self, request: Request, name: str) -> str | None:
+        """The first value of the request's query parameter ``name`` (None
+        when absent; ``_headers.query_value``)."""
 
     @abstractmethod
     def keep(self, request: Request, consumed: Decision | None) -> None:
@@ -173,6 +197,9 @@ class EnvironBinding(MappingBinding[Response]):
     def content_type(self, request: Mapped) -> HeaderValue:
         return request.get("CONTENT_TYPE")
 
+    def query(self, request: Mapped, name: str) -> str | None:
+        return query_value(request.get("QUERY_STRING", ""), name)
+
 
 class ScopeBinding(MappingBinding[Response]):
     """A framework whose request carries the ASGI scope, its field lines read
@@ -185,6 +212,9 @@ class ScopeBinding(MappingBinding[Response]):
 
     def content_type(self, request: Mapped) -> HeaderValue:
         return header_from_scope(request, "content-type")
+
+    def query(self, request: Mapped, name: str) -> str | None:
+        return query_value(request.get("query_string", b"").decode("latin-1"), name)
 
 
 def negotiating(
@@ -203,7 +233,9 @@ def negotiating(
 
     def after(request: Any, step: Proceed, data: Any) -> Any:
         if isinstance(data, binding.responses):
-            binding.vary(data, vary)
+            binding.vary(
+                data, endpoint.finished.format_vary if step.formatted else vary
+            )
             return data
         return binding.reply(request, endpoint.after(step, data))
 
@@ -242,6 +274,7 @@ class Negotiated(Protocol[Served]):
         consumes: Consumes | None = None,
         status: int = 200,
         vary: str | None = None,
+        format_param: str | None = "format",
     ) -> Callable[[Handler], Served]: ...
 
 
@@ -265,13 +298,16 @@ def negotiated_for(
         consumes: Consumes | None = None,
         status: int = 200,
         vary: str | None = None,
+        format_param: str | None = "format",
     ) -> Callable[[Handler], Handler]:
-        endpoint = kind(renderers, consumes, status, vary)
+        endpoint = kind(renderers, consumes, status, vary, format_param)
         return lambda handler: wrap(endpoint, handler)
 
     negotiated.__doc__ = f"""Make {made}
 answering ``data`` rendered by ``renderers`` in the negotiated type, with
 ``status``; ``consumes`` checks the request's ``Content-Type`` first;
-``vary`` is what the response varies on besides ``Accept``.{more}"""
+``vary`` is what the response varies on besides ``Accept``. Where
+``renderers`` have ``formats``, the query parameter ``format_param`` names
+the format, which wins over Accept (docs/web.md, "Format override").{more}"""
     negotiated.__module__ = module
     return negotiated

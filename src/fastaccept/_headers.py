@@ -1,5 +1,5 @@
-"""Read a request header's raw value from an ASGI scope or a WSGI environ, and
-merge a response's ``Vary`` values.
+"""Read a request header's raw value from an ASGI scope or a WSGI environ, a
+query parameter from a URL's query, and merge a response's ``Vary`` values.
 
 Both readers return the value as the server delivered it, with no decoding
 beyond what the interface defines, so it can go straight to ``Negotiator``,
@@ -66,3 +66,17 @@ def merge_vary(*values: str | None) -> str:
             if name:
                 names.setdefault(name.lower(), name)
     return ", ".join(names.values())
+
+
+def query_value(query: str, name: str) -> str | None:
+    """The first value of the parameter ``name`` in a URL's ``query`` (the
+    part after ``?``, read as application/x-www-form-urlencoded, WHATWG URL
+    §5.1: ``&``-separated ``name=value`` pairs, ``+`` a space, percent escapes
+    UTF-8), or None when absent. ``name=`` gives ``""``."""
+    from urllib.parse import unquote_plus
+
+    for part in query.split("&"):
+        key, _, value = part.partition("=")
+        if unquote_plus(key) == name:
+            return unquote_plus(value)
+    return None

@@ -18,7 +18,7 @@ from ._grammar import TCHARS
 from ._headers import merge_vary
 from ._limits import DEFAULT_CACHE_SIZE, DEFAULT_MAX_LENGTH, store
 from ._member import OfferSpec
-from ._responses import Decision, Produces, StatusAndHeaders
+from ._responses import Decision, FormatSpec, Produces, StatusAndHeaders
 from ._text import HeaderValue
 
 #: How many ``Vary`` values given to ``render`` a ``Renderers`` keeps finished.
@@ -71,7 +71,7 @@ class Renderers(ByArguments):
     ``Produces`` takes them (docs/rules.md rule 15), in order of preference.
     ``respond(accept, data)`` gives the chosen representation of ``data``, or
     the refusal (406 or 431; rule 16) without calling any renderer.
-    ``default``, ``max_length`` and ``cache_size`` are ``Produces``'.
+    ``default``, ``max_length``, ``cache_size`` and ``formats`` are ``Produces``'.
     """
 
     __slots__ = ("_by_index", "_plain", "_renderers", "_varied", "produces")
@@ -84,6 +84,7 @@ class Renderers(ByArguments):
         default: str | None = None,
         max_length: int | None = DEFAULT_MAX_LENGTH,
         cache_size: int = DEFAULT_CACHE_SIZE,
+        formats: FormatSpec = None,
     ) -> None: ...
     @overload
     def __init__(
@@ -93,6 +94,7 @@ class Renderers(ByArguments):
         default: str | None = None,
         max_length: int | None = DEFAULT_MAX_LENGTH,
         cache_size: int = DEFAULT_CACHE_SIZE,
+        formats: FormatSpec = None,
     ) -> None: ...
     def __init__(
         self,
@@ -101,6 +103,7 @@ class Renderers(ByArguments):
         default: str | None = None,
         max_length: int | None = DEFAULT_MAX_LENGTH,
         cache_size: int = DEFAULT_CACHE_SIZE,
+        formats: FormatSpec = None,
     ) -> None:
         pairs = tuple(
             renderers.items() if isinstance(renderers, Mapping) else renderers
@@ -118,6 +121,7 @@ class Renderers(ByArguments):
             default=default,
             max_length=max_length,
             cache_size=cache_size,
+            formats=formats,
         )
         #: (renderer, charset) by ``Decision.index``.
         self._by_index = tuple(
@@ -141,15 +145,17 @@ class Renderers(ByArguments):
         method: str = "GET",
         vary: str | None = None,
         status: int = 200,
+        format: str | None = None,
     ) -> Rendered:
         """The response to a request with this Accept value (None: absent).
 
         ``data`` goes to the chosen type's renderer, answered with ``status``
         (201 for a created resource, say); ``vary`` is the application's own
         ``Vary`` (``Accept`` is merged in, docs/rules.md rule 17).
-        ``method="HEAD"`` leaves the body out.
+        ``method="HEAD"`` leaves the body out. ``format``: the format the
+        request names, as for ``Produces.select``.
         """
-        decision = self.produces.select(accept)
+        decision = self.produces.select(accept, format)
         return self.render(decision, data, method=method, vary=vary, status=status)
 
     def render(
@@ -184,31 +190,50 @@ class Finished:
     """What a ``Renderers`` sends with one ``Vary`` value, built once.
 
     ``vary``, that value with ``Accept`` merged in (docs/rules.md rule 17), is
-    every response's ``Vary``. By offer index: the renderer, its charset and
-    the headers but ``Content-Length``; each refusal decided ahead
-    (``Produces``' 406s, ``refusals``), as the whole responses to GET and HEAD.
+    every response's ``Vary``, but for an offer a format name chose
+    (``format_vary``: the value alone). By offer index: the renderer, its
+    charset and the headers but ``Content-Length``, as chosen by Accept and by
+    a format name; each refusal decided ahead (``Produces``' 406s,
+    ``refusals``), as the whole responses to GET and HEAD.
     """
 
-    __slots__ = ("_chosen", "_own", "_refused", "_renderers", "_vary", "vary")
+    __slots__ = (
+        "_by_format",
+        "_chosen",
+        "_formatted",
+        "_own",
+        "_refused",
+        "_renderers",
+        "_vary",
+        "format_vary",
+        "vary",
+    )
 
     def __init__(
         self, renderers: Renderers, vary: str | None, refusals: Iterable[Decision] = ()
     ) -> None:
-        self.vary = merge_vary(checked_vary(vary), "Accept")
+        own_vary = merge_vary(checked_vary(vary))
+        self.vary = merge_vary(own_vary, "Accept")
+        self.format_vary = own_vary
         self._vary = ("Vary", self.vary)
         self._renderers = renderers
         produces = renderers.produces
         self._own = produces._chosen
+        self._by_format = produces._by_format
         self._chosen = tuple(
             (render, charset, self._headers(decision))
             for (render, charset), decision in zip(
                 renderers._by_index, self._own, strict=True
             )
         )
+        varied = (("Vary", own_vary),) if own_vary else ()
+        self._formatted = tuple(
+            (*decision.header_items, *varied) for decision in self._by_format
+        )
         #: By the refusal decided ahead: the response to GET and to HEAD.
         self._refused = {
             decision: (self._refusal(decision, "GET"), self._refusal(decision, "HEAD"))
-            for decision in (*produces._refusals, *refusals)
+            for decision in (*produces._refusals, *produces._format_refusals, *refusals)
         }
 
     def _headers(self, decision: Decision) -> tuple[tuple[str, str], ...]:
@@ -228,8 +253,11 @@ class Finished:
         if not decision.ok:
             return self.refused(decision, method)
         index = decision.index
-        if 0 <= index < len(self._own) and self._own[index] is decision:
-            return self.chosen(index, data, method, status, extra)
+        if 0 <= index < len(self._own):
+            if self._own[index] is decision:
+                return self.chosen(index, data, method, status, extra)
+            if self._by_format[index] is decision:
+                return self.chosen(index, data, method, status, extra, formatted=True)
         # A decision made elsewhere (by hand, or ``Consumes``'): the first offer
         # of its media type renders, and its own headers go.
         types = self._renderers.produces.media_types
@@ -248,10 +276,14 @@ class Finished:
         method: str,
         status: int,
         extra: tuple[tuple[str, str], ...] = (),
+        formatted: bool = False,
     ) -> Rendered:
-        """``data`` in the offer at ``index``, with ``status`` and the
-        ``extra`` headers (both checked); no content for a 204 or 304."""
+        """``data`` in the offer at ``index`` (``formatted``: as a format
+        name chose it), with ``status`` and the ``extra`` headers (both
+        checked); no content for a 204 or 304."""
         render, charset, headers = self._chosen[index]
+        if formatted:
+            headers = self._formatted[index]
         body = _body(render, charset, data, self._own[index].media_type, status)
         return _rendered(status, (*headers, *extra) if extra else headers, body, method)
 

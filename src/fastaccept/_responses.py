@@ -13,7 +13,7 @@ as the request's Accept prefers (docs/rules.md rule 16). Every answer is a
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from http import HTTPStatus
 from typing import Any
@@ -22,6 +22,7 @@ from ._arguments import ByArguments
 from ._engine import Negotiator, parse
 from ._errors import AcceptError
 from ._format import format_accept
+from ._grammar import TCHARS
 from ._limits import (
     DEFAULT_CACHE_SIZE,
     DEFAULT_MAX_LENGTH,
@@ -32,7 +33,7 @@ from ._limits import (
 )
 from ._match import OfferSet, range_matches, scores
 from ._member import OfferSpec, ParsedOffer, concrete, parse_offers, parse_single
-from ._text import HeaderValue, as_header_text, coerce_value
+from ._text import HeaderValue, as_header_text, ascii_lower, coerce_value
 from ._types import Accept, MediaRange, SkippedMember
 
 _TEXT = ("Content-Type", "text/plain; charset=utf-8")
@@ -143,10 +144,12 @@ def _refusal(
     *extra: tuple[str, str],
     listed: Sequence[str] | None = None,
     listed_as: str = "",
+    listed_key: str = "acceptable",
 ) -> Decision:
-    """A refusal: its status, why (one sentence), and the media types it lists,
-    as problem+json (RFC 9457 §3, the types as the extension ``acceptable``)
-    or as plain text (status, reason and sentence, ``listed_as``, the types)."""
+    """A refusal: its status, why (one sentence), and what it lists (media
+    types, format names), as problem+json (RFC 9457 §3, the list as the
+    extension ``listed_key``) or as plain text (status, reason and sentence,
+    ``listed_as``, the list)."""
     title = HTTPStatus(status).phrase
     if problem_json:
         problem: dict[str, object] = {
@@ -156,7 +159,7 @@ def _refusal(
             "detail": summary,
         }
         if listed is not None:
-            problem["acceptable"] = list(listed)
+            problem[listed_key] = list(listed)
         return Decision(status, "", (_PROBLEM, *extra), json.dumps(problem))
     body = f"{status} {title}: {summary}"
     if listed is not None:
@@ -172,6 +175,88 @@ def _too_large(
     """431 Request Header Fields Too Large (RFC 6585 §5)."""
     summary = f"the {field} header is {length} characters long; the limit is {limit}."
     return _refusal(431, summary, problem_json, *extra)
+
+
+#: The names ``formats=True`` gives the offered media types (docs/web.md,
+#: "Format override"): a ``+json`` type (RFC 6839 §3.1) is json too, and
+#: YAML's deprecated aliases are yaml (RFC 9512 §2.1).
+STANDARD_FORMATS = {
+    "application/json": "json",
+    "text/html": "html",
+    "application/xml": "xml",
+    "text/xml": "xml",
+    "text/csv": "csv",
+    "text/plain": "txt",
+    "text/markdown": "md",
+    "application/yaml": "yaml",
+    "application/x-yaml": "yaml",
+    "text/yaml": "yaml",
+    "text/x-yaml": "yaml",
+}
+#: The longest format name; a longer value names no format.
+FORMAT_MAX_LENGTH = 32
+
+#: What ``formats=`` takes: names -> offered media types, or True, or None.
+FormatSpec = Mapping[str, str] | Iterable[tuple[str, str]] | bool | None
+
+
+def _format_indexes(
+    formats: FormatSpec, media_types: Sequence[str], parsed: Sequence[ParsedOffer]
+) -> dict[str, int]:
+    """The offer index of each format name, lower-case (docs/web.md, "Format
+    override"): the standard names of the offered types for True (the first
+    offer of each name), the names given otherwise; none for None or False."""
+    if formats is None or formats is False:
+        return {}
+    if formats is True:
+        named: dict[str, int] = {}
+        for index, offer in enumerate(parsed):
+            essence = f"{offer.type}/{offer.subtype}"
+            name = STANDARD_FORMATS.get(essence)
+            if name is None and offer.subtype.endswith("+json"):
+                name = "json"
+            if name is not None:
+                named.setdefault(name, index)
+        if not named:
+            raise ValueError(
+                "formats=True: none of the offers has a standard format name "
+                f"({', '.join(sorted(set(STANDARD_FORMATS.values())))}); give a "
+                "mapping of names to offers"
+            )
+        return named
+    if isinstance(formats, str | bytes) or not isinstance(formats, Iterable):
+        raise TypeError(
+            "formats must be a mapping of names to offered media types, True or "
+            f"None, not {type(formats).__name__}"
+        )
+    pairs = formats.items() if isinstance(formats, Mapping) else formats
+    named = {}
+    for pair in pairs:
+        if not isinstance(pair, tuple) or len(pair) != 2:
+            raise TypeError(
+                f"each format must be a (name, media type) pair, not {pair!r}"
+            )
+        name, media_type = pair
+        if not isinstance(name, str) or not isinstance(media_type, str):
+            raise TypeError(
+                f"format {name!r}: the name and the media type must be str, not "
+                f"{type(name).__name__} and {type(media_type).__name__}"
+            )
+        if not 0 < len(name) <= FORMAT_MAX_LENGTH or not TCHARS.issuperset(name):
+            raise ValueError(
+                f"invalid format name {name!r}: a token of 1 to "
+                f"{FORMAT_MAX_LENGTH} characters (RFC 9110 §5.6.2)"
+            )
+        key = ascii_lower(name)
+        if key in named:
+            raise ValueError(f"format name {name!r} is given twice (names ignore case)")
+        if media_type not in media_types:
+            raise ValueError(
+                f"format {name!r}: {media_type!r} is not one of the offers "
+                f"{media_types}"
+            )
+        named[key] = media_types.index(media_type)
+    return named
 
 
 def _once_each(offers: Sequence[OfferSpec]) -> tuple[ParsedOffer, ...]:
@@ -200,14 +285,25 @@ class Produces(ByArguments):
     allows either); 431 when the value is longer than ``max_length``. A
     missing header (None) accepts anything: the highest qs, then the first
     offer. Every answer carries ``Vary: Accept`` (§12.5.5).
+
+    ``formats`` names offers for a request that says its format itself (a
+    query parameter, docs/web.md "Format override"): a mapping of names to
+    offered media types, or True for the standard names of the offered types
+    (``STANDARD_FORMATS``). ``select(accept, format=name)`` then chooses the
+    named offer whatever Accept says, without ``Vary: Accept``; a name it does
+    not know (ignoring case) is 406 listing the names.
     """
 
     __slots__ = (
         "_available",
+        "_by_format",
         "_cache_size",
         "_chosen",
         "_default",
         "_default_index",
+        "_format_index",
+        "_format_refusals",
+        "_formats",
         "_max_length",
         "_negotiator",
         "_parsed",
@@ -221,6 +317,7 @@ class Produces(ByArguments):
         default: str | None = None,
         max_length: int | None = DEFAULT_MAX_LENGTH,
         cache_size: int = DEFAULT_CACHE_SIZE,
+        formats: FormatSpec = None,
     ) -> None:
         self._negotiator = Negotiator(
             offers, cache_size=cache_size, max_length=max_length
@@ -254,6 +351,25 @@ class Produces(ByArguments):
             _not_acceptable(self._available, problem_json)
             for problem_json in ((False, True) if default is None else ())
         )
+        #: The format names' offer indexes, and the formats as given again.
+        self._format_index = _format_indexes(formats, media_types, self._parsed)
+        if isinstance(formats, bool) or formats is None:
+            self._formats: bool | tuple[tuple[str, str], ...] | None = formats
+        else:
+            self._formats = tuple(
+                formats.items() if isinstance(formats, Mapping) else formats
+            )
+        #: The answer choosing each offer by its name: no ``Vary: Accept``.
+        self._by_format = tuple(
+            Decision(200, media_type, (("Content-Type", media_type),), index=i)
+            for i, media_type in enumerate(media_types)
+        )
+        #: The 406s to a name not known, as text/plain and as problem+json.
+        names = list(self._format_index)
+        self._format_refusals = tuple(
+            _unknown_format(names, problem_json)
+            for problem_json in ((False, True) if names else ())
+        )
 
     @property
     def offers(self) -> tuple[OfferSpec, ...]:
@@ -267,6 +383,13 @@ class Produces(ByArguments):
         return self._negotiator.media_types
 
     @property
+    def formats(self) -> dict[str, str]:
+        """The format names (lower-case) and the media types they choose, as
+        a new dict; empty where there is no format override."""
+        types = self.media_types
+        return {name: types[index] for name, index in self._format_index.items()}
+
+    @property
     def default(self) -> str | None:
         """The media type sent when none is acceptable; None: answer 406."""
         return self._default
@@ -277,14 +400,27 @@ class Produces(ByArguments):
         return self._max_length
 
     def _arguments(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        given = {} if self._formats is None else {"formats": self._formats}
         return (self.offers,), {
             "default": self._default,
             "max_length": self._max_length,
             "cache_size": self._cache_size,
+            **given,
         }
 
-    def select(self, accept: HeaderValue) -> Decision:
-        """The answer to a request with this Accept value (None: header absent)."""
+    def select(self, accept: HeaderValue, format: str | None = None) -> Decision:
+        """The answer to a request with this Accept value (None: header absent).
+
+        ``format``, the format the request names (None or ``""``: none), wins
+        over Accept where there are ``formats``; it is not read otherwise.
+        """
+        if format is not None and self._format_index:
+            if type(format) is not str:
+                raise TypeError(
+                    f"format must be a str or None, not {type(format).__name__}"
+                )
+            if format:
+                return self._formatted(accept, format)
         try:
             index = self._negotiator.choose_index(accept)
         except AcceptError as error:  # the only one lenient mode raises: too long
@@ -303,6 +439,32 @@ class Produces(ByArguments):
         if accepted.skipped:
             return _not_acceptable(self._available, problem_json, accepted.skipped)
         return self._refusals[problem_json]
+
+    def _formatted(self, accept: HeaderValue, format: str) -> Decision:
+        """The offer ``format`` names, or the 406 in the form Accept prefers."""
+        index = (
+            self._format_index.get(ascii_lower(format))
+            if len(format) <= FORMAT_MAX_LENGTH
+            else None
+        )
+        if index is not None:
+            return self._by_format[index]
+        return self._format_refusals[prefers_problem_json(accept)]
+
+
+def _unknown_format(names: Sequence[str], problem_json: bool) -> Decision:
+    """406 to a format name not known, listing the names (the request's own
+    value is not repeated)."""
+    summary = "the format the request names is none of this resource's formats."
+    return _refusal(
+        406,
+        summary,
+        problem_json,
+        _VARY,
+        listed=names,
+        listed_as="Formats:",
+        listed_key="formats",
+    )
 
 
 def _not_acceptable(

@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 from ._endpoint import CONSUMED, Binding, needs, negotiated_for
-from ._headers import merge_vary
+from ._headers import merge_vary, query_value
 from ._render import Rendered
 from ._responses import Decision
 from ._text import HeaderValue
@@ -55,6 +55,9 @@ class FalconBinding(Binding[Exchange, None]):
 
     def content_type(self, request: Exchange) -> HeaderValue:
         return request[0].get_header("Content-Type")
+
+    def query(self, request: Exchange, name: str) -> str | None:
+        return query_value(request[0].query_string, name)
 
     def keep(self, request: Exchange, consumed: Decision | None) -> None:
         request[0].context[CONSUMED] = consumed

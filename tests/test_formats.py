@@ -1,0 +1,238 @@
+"""The format override (docs/web.md, "Format override"): ``formats=`` on
+``Produces`` and ``Renderers``, ``select(accept, format=...)``. A known name
+wins over Accept and the answer does not vary on Accept; an unknown one is a
+406 listing the names, in the form Accept prefers; nothing a client sends as
+the name raises. The integrations read it from a query parameter
+(tests/test_integrations.py, tests/test_sockets.py).
+"""
+
+from __future__ import annotations
+
+import json
+import pickle
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from fastaccept import Produces, Renderers
+from fastaccept._responses import FORMAT_MAX_LENGTH, STANDARD_FORMATS
+
+OFFERS = ["application/json", "text/html; charset=utf-8", "text/csv"]
+
+
+def test_standard_names_of_the_offered_types() -> None:
+    produces = Produces(
+        [
+            "application/vnd.acme+json",
+            "application/json",
+            "text/plain",
+            "application/x-yaml",
+            "image/png",
+            "TEXT/Markdown",
+        ],
+        formats=True,
+    )
+    # The first offer of a name has it: a +json type is json (RFC 6839 §3.1).
+    assert produces.formats == {
+        "json": "application/vnd.acme+json",
+        "txt": "text/plain",
+        "yaml": "application/x-yaml",
+        "md": "TEXT/Markdown",
+    }
+    assert set(STANDARD_FORMATS.values()) == {
+        "json",
+        "html",
+        "xml",
+        "csv",
+        "txt",
+        "md",
+        "yaml",
+    }
+
+
+def test_no_standard_name_is_an_error() -> None:
+    with pytest.raises(ValueError, match="none of the offers has a standard format"):
+        Produces(["image/png", "image/webp"], formats=True)
+
+
+def test_named_formats_ignore_case() -> None:
+    produces = Produces(OFFERS, formats={"JSON": "application/json", "csv": "text/csv"})
+    assert produces.formats == {"json": "application/json", "csv": "text/csv"}
+    for name in ("json", "Json", "JSON"):
+        assert produces.select("text/csv", format=name).media_type == OFFERS[0]
+
+
+def test_without_formats_the_format_is_not_read() -> None:
+    produces = Produces(OFFERS)
+    assert produces.formats == {}
+    assert produces.select("text/csv", format="json") is produces.select("text/csv")
+    assert Produces(OFFERS, formats={}).select("text/csv", format="x").ok
+
+
+@pytest.mark.parametrize(
+    ("formats", "error", "message"),
+    [
+        ("json", TypeError, "formats must be a mapping"),
+        (3, TypeError, "formats must be a mapping"),
+        ([("json",)], TypeError, "a \\(name, media type\\) pair"),
+        ({"json": 1}, TypeError, "must be str, not str and int"),
+        ({b"json": "text/csv"}, TypeError, "must be str, not bytes and str"),
+        ({"": "text/csv"}, ValueError, "a token of 1 to 32"),
+        ({"j son": "text/csv"}, ValueError, "a token of 1 to 32"),
+        ({"x" * 33: "text/csv"}, ValueError, "a token of 1 to 32"),
+        ({"csv": "text/csv", "CSV": "text/csv"}, ValueError, "given twice"),
+        ({"pdf": "application/pdf"}, ValueError, "is not one of the offers"),
+        ({"html": "text/html"}, ValueError, "is not one of the offers"),
+    ],
+)
+def test_bad_formats_are_refused_when_made(
+    formats: object, error: type[Exception], message: str
+) -> None:
+    with pytest.raises(error, match=message):
+        Produces(OFFERS, formats=formats)  # type: ignore[arg-type]
+
+
+def test_a_format_wins_over_accept_without_vary() -> None:
+    produces = Produces(OFFERS, formats=True)
+    chosen = produces.select("image/png", format="csv")  # Accept alone: 406
+    assert (chosen.status, chosen.media_type, chosen.index) == (200, "text/csv", 2)
+    assert chosen.headers == {"Content-Type": "text/csv"}
+    by_accept = produces.select("text/csv")
+    assert by_accept.headers == {"Content-Type": "text/csv", "Vary": "Accept"}
+    # Over-long Accept: the format still decides, Accept is not read.
+    assert produces.select("a/b, " * 5000, format="html").media_type == OFFERS[1]
+
+
+@pytest.mark.parametrize("absent", [None, ""])
+def test_no_format_leaves_accept_to_choose(absent: str | None) -> None:
+    produces = Produces(OFFERS, formats=True)
+    assert produces.select("text/csv", format=absent) is produces.select("text/csv")
+
+
+@pytest.mark.parametrize(
+    ("accept", "problem_json"),
+    [(None, False), ("text/plain", False), ("application/problem+json", True)],
+)
+def test_an_unknown_format_is_406_listing_the_names(
+    accept: str | None, problem_json: bool
+) -> None:
+    produces = Produces(OFFERS, formats=True)
+    for name in ("pdf", "x" * (FORMAT_MAX_LENGTH + 1), "json\x00", "\u00e9"):
+        refused = produces.select(accept, format=name)
+        assert (refused.status, refused.media_type) == (406, "")
+        assert refused.headers["Vary"] == "Accept"
+        if problem_json:
+            assert refused.headers["Content-Type"] == "application/problem+json"
+            body = json.loads(refused.body)
+            assert body["formats"] == ["json", "html", "csv"]
+            assert body["status"] == 406
+        else:
+            assert refused.body.startswith("406 Not Acceptable: the format")
+            assert refused.body.endswith("Formats:\njson\nhtml\ncsv\n")
+        assert name not in refused.body  # the request's value is not repeated
+
+
+def test_a_format_of_another_type_is_a_type_error() -> None:
+    produces = Produces(OFFERS, formats=True)
+    with pytest.raises(TypeError, match="format must be a str or None, not bytes"):
+        produces.select(None, format=b"json")  # type: ignore[arg-type]
+
+
+@given(st.text(max_size=40) | st.from_regex(r"(?i)json|html|csv", fullmatch=True))
+def test_any_format_is_a_choice_or_the_406(name: str) -> None:
+    produces = Produces(OFFERS, formats=True)
+    decision = produces.select("text/html", format=name)
+    known = name.lower() if name.isascii() else None
+    if not name:
+        assert decision.media_type == OFFERS[1]
+    elif known in ("json", "html", "csv"):
+        assert decision.media_type == produces.formats[known]
+    else:
+        assert decision.status == 406
+        assert decision is produces.select("text/html", format="no-such-format")
+
+
+def test_formats_are_part_of_the_arguments() -> None:
+    named = Produces(OFFERS, formats={"j": "application/json"})
+    assert named != Produces(OFFERS)
+    assert named == Produces(OFFERS, formats=[("j", "application/json")])
+    assert pickle.loads(pickle.dumps(named)) == named
+    assert "formats=(('j', 'application/json'),)" in repr(named)
+    assert hash(Produces(OFFERS, formats=True)) == hash(Produces(OFFERS, formats=True))
+
+
+def test_renderers_respond_to_a_format() -> None:
+    renderers = Renderers(
+        {"application/json": json.dumps, "text/csv": lambda rows: "a,b\n"},
+        formats=True,
+    )
+    rendered = renderers.respond("application/json", [1], format="csv", vary="Origin")
+    assert rendered.status == 200
+    assert rendered.headers["Content-Type"] == "text/csv"
+    assert rendered.headers["Vary"] == "Origin"
+    assert rendered.body == b"a,b\n"
+    plain = renderers.respond(None, [1], format="CSV")
+    assert "Vary" not in plain.headers
+    by_accept = renderers.respond("text/csv", [1], vary="Origin")
+    assert by_accept.headers["Vary"] == "Origin, Accept"
+    # A decision taken first, then rendered, keeps its Vary.
+    decision = renderers.produces.select(None, format="json")
+    assert "Vary" not in renderers.render(decision, [1]).headers
+    refused = renderers.respond("text/plain", [1], format="pdf", method="HEAD")
+    assert (refused.status, refused.body) == (406, b"")
+    assert refused.headers["Vary"] == "Accept"
+
+
+def _wsgi_get(
+    app: Any, query: str, accept: str | None = None
+) -> tuple[str, dict[str, str]]:
+    environ = {"REQUEST_METHOD": "GET", "QUERY_STRING": query}
+    if accept is not None:
+        environ["HTTP_ACCEPT"] = accept
+    started: list[tuple[str, list[tuple[str, str]]]] = []
+    body = b"".join(
+        app(environ, lambda status, headers: started.append((status, headers)))
+    )
+    assert body
+    return started[0][0], dict(started[0][1])
+
+
+def test_the_query_parameter_an_endpoint_reads() -> None:
+    from fastaccept.wsgi import negotiated
+
+    renderers = Renderers(
+        {"application/json": json.dumps, "text/csv": str}, formats=True
+    )
+    default = negotiated(renderers)(lambda environ: [1])
+    assert (
+        _wsgi_get(default, "format=csv", "application/json")[1]["Content-Type"]
+        == "text/csv"
+    )
+    named = negotiated(renderers, format_param="as")(lambda environ: [1])
+    assert (
+        _wsgi_get(named, "as=csv&format=json", "application/json")[1]["Content-Type"]
+        == "text/csv"
+    )
+    off = negotiated(renderers, format_param=None)(lambda environ: [1])
+    status, headers = _wsgi_get(off, "format=csv", "application/json")
+    assert (status, headers["Content-Type"], headers["Vary"]) == (
+        "200 OK",
+        "application/json",
+        "Accept",
+    )
+
+
+@pytest.mark.parametrize(
+    ("param", "error"),
+    [(3, TypeError), (b"format", TypeError), ("", ValueError), ("a b", ValueError)],
+)
+def test_a_bad_format_param_is_refused_when_made(
+    param: object, error: type[Exception]
+) -> None:
+    from fastaccept.wsgi import negotiated
+
+    renderers = Renderers({"application/json": json.dumps}, formats=True)
+    with pytest.raises(error, match="format_param"):
+        negotiated(renderers, format_param=param)  # type: ignore[arg-type]
