@@ -32,6 +32,14 @@ NEEDS = {
     "falcon_app": "falcon",
 }
 ASGI_RECIPES = ("asgi_app", "fastapi_app", "starlette_app")
+#: The recipes on a framework, whose own errors a handler can raise.
+FRAMEWORK_RECIPES = (
+    "django_app",
+    "falcon_app",
+    "fastapi_app",
+    "flask_app",
+    "starlette_app",
+)
 WSGI_RECIPES = ("django_app", "falcon_app", "flask_app", "wsgi_app")
 
 #: What each recipe puts in Vary besides Accept: a parameter of its own (the
@@ -213,6 +221,16 @@ def assert_unknown_format(reply: Reply, problem_json: bool) -> None:
         assert reply.body.endswith(
             b"Formats:\n" + b"".join(f"{n}\n".encode() for n in FORMATS)
         )
+
+
+def check_raised_error(call: Call, recipe: str) -> None:
+    """A malformed JSON message: the framework's own 400, raised in the
+    handler, with ``Accept`` in its Vary (docs/web.md, "Errors negotiated
+    for any status"), the recipe's other token kept."""
+    for accept in ("text/plain", None):
+        reply = post(call, "application/json", accept, body=b"{not json")
+        assert reply.status == 400, reply.body
+        assert_vary(reply, recipe, "/messages")
 
 
 def assert_plain_refusal(reply: Reply, status: int, listed: tuple[str, ...]) -> None:

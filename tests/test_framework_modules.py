@@ -201,6 +201,24 @@ def test_fastapi_checks_the_content_type_before_reading_the_body(
     assert invalid.status_code == 422
 
 
+def test_fastapi_errors_on_a_negotiated_route_vary_on_accept(
+    fastapi_client: Any,
+) -> None:
+    # FastAPI's 422s are made before the handler runs: NegotiatedRoute adds Vary.
+    invalid = fastapi_client.post(
+        "/messages", content=b'{"n": "x"}', headers={"Content-Type": "application/json"}
+    )
+    assert (invalid.status_code, vary_tokens(invalid.headers["vary"])) == (
+        422,
+        ["accept"],
+    )
+    bad_query = fastapi_client.get("/greeting/bob?loud=maybe")
+    assert bad_query.status_code == 422
+    assert vary_tokens(bad_query.headers["vary"]).count("accept") == 1
+    # A route that is not negotiated is left as it is.
+    assert "vary" not in fastapi_client.get("/no-such-route").headers
+
+
 def test_fastapi_a_body_read_by_the_handler(fastapi_client: Any) -> None:
     r = fastapi_client.put(
         "/uploads/a", content=b"\x89PNG", headers={"Content-Type": "image/png"}

@@ -27,6 +27,7 @@ from fastaccept import BROWSER_DEFAULTS
 from .recipes import (
     BODY_TYPES,
     CREATED_OFFERS,
+    FRAMEWORK_RECIPES,
     JDK_LEGACY,
     NEEDS,
     OFFERS,
@@ -40,6 +41,7 @@ from .recipes import (
     assert_problem,
     assert_vary,
     check_format_override,
+    check_raised_error,
     get,
     joined,
     load_recipe,
@@ -440,3 +442,8 @@ def test_django_6_refuses_a_content_type_over_10000_before_any_view() -> None:
 
 def test_a_format_parameter_beats_accept(call: Call, recipe: str) -> None:
     check_format_override(call, recipe)
+
+
+@pytest.mark.parametrize("recipe", FRAMEWORK_RECIPES, indirect=True)
+def test_a_raised_error_varies_on_accept(call: Call, recipe: str) -> None:
+    check_raised_error(call, recipe)

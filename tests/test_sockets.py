@@ -22,6 +22,7 @@ from .recipes import (
     ASGI_RECIPES,
     BODY_TYPES,
     CREATED_OFFERS,
+    FRAMEWORK_RECIPES,
     NEEDS,
     OFFERS,
     ORIGIN,
@@ -35,6 +36,7 @@ from .recipes import (
     assert_problem,
     assert_vary,
     check_format_override,
+    check_raised_error,
     get,
     joined,
     load_recipe,
@@ -244,3 +246,8 @@ def test_fastapi_serves_its_openapi_document(call: Call) -> None:
 
 def test_a_format_parameter_beats_accept(call: Call, recipe: str) -> None:
     check_format_override(call, recipe)
+
+
+@pytest.mark.parametrize("served", FRAMEWORK_RECIPES, indirect=True)
+def test_a_raised_error_varies_on_accept(call: Call, recipe: str) -> None:
+    check_raised_error(call, recipe)

@@ -9,6 +9,7 @@ import sys
 from collections.abc import Callable
 
 from django.conf import settings
+from django.core.exceptions import BadRequest
 from django.core.management import execute_from_command_line
 from django.core.wsgi import get_wsgi_application
 from django.http import HttpRequest, HttpResponseBase
@@ -101,7 +102,11 @@ def greeting(request: HttpRequest) -> dict[str, str]:
 @require_POST
 @negotiated(CREATED, consumes=MESSAGE_TYPES, status=201)
 def post_message(request: HttpRequest) -> dict[str, int]:
-    # ... store request.body; request.META["fastaccept.consumed"] has its type
+    if request.META["fastaccept.consumed"].media_type == "application/json":
+        try:
+            json.loads(request.body)  # ... and store it
+        except ValueError:  # Django's 400, Vary: Accept too
+            raise BadRequest("the message is not JSON") from None
     return {"id": 1}
 
 

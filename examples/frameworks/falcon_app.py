@@ -8,7 +8,7 @@ import json
 import falcon
 
 from fastaccept import Consumes, Renderers
-from fastaccept.falcon import negotiated
+from fastaccept.falcon import consumed, negotiated
 
 GREETING = Renderers(
     {
@@ -37,7 +37,12 @@ class Greeting:
 class Messages:
     @negotiated(CREATED, consumes=MESSAGE_TYPES, status=201)
     def on_post(self, req: falcon.Request, resp: falcon.Response) -> dict[str, int]:
-        # ... store req.bounded_stream; fastaccept.falcon.consumed(req) has its type
+        decision = consumed(req)  # its media_type: the accepted type it matched
+        if decision is not None and decision.media_type == "application/json":
+            try:
+                json.loads(req.bounded_stream.read())  # ... and store it
+            except ValueError:  # falcon's 400, Vary: Accept too
+                raise falcon.HTTPBadRequest(title="the message is not JSON") from None
         return {"id": 1}
 
 

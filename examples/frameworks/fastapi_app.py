@@ -4,8 +4,9 @@ each route's media types and its refusals (406, 415, 431)."""
 from __future__ import annotations
 
 import html
+import json
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI, HTTPException, Request
 from fastapi.middleware.cors import CORSMiddleware
 from pydantic import BaseModel
 
@@ -51,5 +52,9 @@ def greeting() -> Greeting:
 @app.post("/messages")
 @negotiated(CREATED, consumes=MESSAGE_TYPES, status=201)
 async def post_message(request: Request) -> Created:
-    # ... store await request.body(); request.scope["fastaccept.consumed"] has its type
+    if request.scope["fastaccept.consumed"].media_type == "application/json":
+        try:
+            json.loads(await request.body())  # ... and store it
+        except ValueError:  # FastAPI's 400, Vary: Accept too
+            raise HTTPException(400, "the message is not JSON") from None
     return Created(id=1)

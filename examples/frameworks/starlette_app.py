@@ -6,6 +6,7 @@ import html
 import json
 
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import Request
@@ -37,7 +38,11 @@ async def greeting(request: Request) -> dict[str, str]:
 
 @negotiated(CREATED, consumes=MESSAGE_TYPES, status=201)
 async def post_message(request: Request) -> dict[str, int]:
-    # ... store await request.body(); request.scope["fastaccept.consumed"] has its type
+    if request.scope["fastaccept.consumed"].media_type == "application/json":
+        try:
+            json.loads(await request.body())  # ... and store it
+        except ValueError:  # Starlette's 400, Vary: Accept too
+            raise HTTPException(400, "the message is not JSON") from None
     return {"id": 1}
 
 

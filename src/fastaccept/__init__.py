@@ -49,6 +49,7 @@ if TYPE_CHECKING:
 
 if TYPE_CHECKING:
     from ._headers import header_from_environ, header_from_scope, merge_vary
+    from ._problems import problem
     from ._render import Answer, Rendered, Renderers
     from ._responses import Consumes, Decision, Produces
 
@@ -56,6 +57,7 @@ if TYPE_CHECKING:
 #: dataclasses, json and http.
 _LATER = {
     "_headers": ("header_from_environ", "header_from_scope", "merge_vary"),
+    "_problems": ("problem",),
     "_render": ("Answer", "Rendered", "Renderers"),
     "_responses": ("Consumes", "Decision", "Produces"),
 }
@@ -97,6 +99,7 @@ __all__ = [
     "parse",
     "parse_encoding",
     "parse_language",
+    "problem",
     "quality",
 ]
 

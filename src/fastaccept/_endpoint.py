@@ -134,6 +134,10 @@ class Binding(ABC, Generic[Request, Response]):
     #: The framework's own response types: one a handler returns (a redirect,
     #: a 404) is sent as it is, ``Accept`` merged into its ``Vary``.
     responses: tuple[type, ...] = ()
+    #: The framework's own errors a handler raises (a 404, a 400 for a body
+    #: it cannot read): what the framework answers for one gets ``Accept`` in
+    #: its ``Vary`` too (``raised``).
+    errors: tuple[type[BaseException], ...] = ()
 
     @abstractmethod
     def request(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Request:
@@ -164,6 +168,12 @@ class Binding(ABC, Generic[Request, Response]):
     def vary(self, response: Any, vary: str) -> None:
         """Merge ``vary`` into the ``Vary`` of one of ``responses``."""
         response.headers["Vary"] = merge_vary(response.headers.get("Vary"), vary)
+
+    def raised(self, args: tuple[Any, ...], error: BaseException, vary: str) -> Any:
+        """For one of ``errors`` raised by the handler called with ``args``:
+        the framework's response to it with ``vary`` merged into its ``Vary``,
+        or None to raise it again, made to carry ``vary`` itself."""
+        return None
 
     def serve(self, negotiated: Handler, handler: Handler) -> Handler:
         """What the framework calls: ``negotiated`` itself, or an application
@@ -231,6 +241,13 @@ def negotiating(
         request = binding.request(args, kwargs)
         return request, endpoint.check(binding, request)
 
+    def failed(args: tuple[Any, ...], error: BaseException) -> Any:
+        """The framework's answer to its own ``error``, ``Accept`` in its Vary."""
+        response = binding.raised(args, error, vary)
+        if response is None:
+            raise error
+        return response
+
     def after(request: Any, step: Proceed, data: Any) -> Any:
         if isinstance(data, binding.responses):
             binding.vary(
@@ -246,7 +263,11 @@ def negotiating(
             request, step = before(args, kwargs)
             if isinstance(step, Rendered):
                 return binding.reply(request, step)
-            return after(request, step, await handler(*args, **kwargs))
+            try:
+                data = await handler(*args, **kwargs)
+            except binding.errors as error:
+                return failed(args, error)
+            return after(request, step, data)
 
         return binding.serve(negotiated_coroutine, handler)
 
@@ -255,7 +276,11 @@ def negotiating(
         request, step = before(args, kwargs)
         if isinstance(step, Rendered):
             return binding.reply(request, step)
-        return after(request, step, handler(*args, **kwargs))
+        try:
+            data = handler(*args, **kwargs)
+        except binding.errors as error:
+            return failed(args, error)
+        return after(request, step, data)
 
     return binding.serve(negotiated_function, handler)
 

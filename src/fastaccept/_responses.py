@@ -53,6 +53,13 @@ _CLASSES = {
 }
 
 
+def reason_phrase(status: int) -> str:
+    """The reason phrase of ``status`` (100-599); for a code without one, its
+    class's (RFC 9110 §15: ``"Successful"``)."""
+    phrase = _PHRASES.get(status)
+    return _CLASSES[status // 100] if phrase is None else phrase
+
+
 class StatusAndHeaders:
     """What every answer has: ``status`` and ``header_items``, and their views."""
 
@@ -69,8 +76,7 @@ class StatusAndHeaders:
     def reason(self) -> str:
         """The status's reason phrase, e.g. ``"Not Acceptable"`` (for WSGI);
         for a code without one, its class's (RFC 9110 §15: ``"Successful"``)."""
-        phrase = _PHRASES.get(self.status)
-        return _CLASSES[self.status // 100] if phrase is None else phrase
+        return reason_phrase(self.status)
 
     @property
     def headers(self) -> dict[str, str]:
@@ -137,6 +143,33 @@ def _form(accept: HeaderValue) -> int:
     return 0 if accept is None else 1 + prefers_problem_json(accept)
 
 
+def error_decision(
+    status: int,
+    detail: str | None,
+    problem_json: bool,
+    *extra: tuple[str, str],
+    title: str | None = None,
+    type_: str = "about:blank",
+    members: Mapping[str, object] | None = None,
+    text_tail: str = "\n",
+) -> Decision:
+    """An error's answer (docs/rules.md rule 16): ``application/problem+json``
+    (RFC 9457 §3: ``type``, ``title``, by default the status's phrase as §4.2.1
+    asks for ``about:blank``, ``status``, ``detail`` where given, then the
+    extension ``members``) or ``text/plain`` (``<status> <title>: <detail>``,
+    then ``text_tail``), with the ``extra`` headers."""
+    title = reason_phrase(status) if title is None else title
+    if problem_json:
+        problem: dict[str, object] = {"type": type_, "title": title, "status": status}
+        if detail is not None:
+            problem["detail"] = detail
+        problem.update(members or {})
+        body = json.dumps(problem, allow_nan=False)
+        return Decision(status, "", (_PROBLEM, *extra), body)
+    said = f"{status} {title}" if detail is None else f"{status} {title}: {detail}"
+    return Decision(status, "", (_TEXT, *extra), said + text_tail)
+
+
 def _refusal(
     status: int,
     summary: str,
@@ -147,26 +180,15 @@ def _refusal(
     listed_key: str = "acceptable",
 ) -> Decision:
     """A refusal: its status, why (one sentence), and what it lists (media
-    types, format names), as problem+json (RFC 9457 §3, the list as the
-    extension ``listed_key``) or as plain text (status, reason and sentence,
-    ``listed_as``, the list)."""
-    title = HTTPStatus(status).phrase
-    if problem_json:
-        problem: dict[str, object] = {
-            "type": "about:blank",
-            "title": title,
-            "status": status,
-            "detail": summary,
-        }
-        if listed is not None:
-            problem[listed_key] = list(listed)
-        return Decision(status, "", (_PROBLEM, *extra), json.dumps(problem))
-    body = f"{status} {title}: {summary}"
-    if listed is not None:
-        body += f" {listed_as}\n" + "".join(f"{t}\n" for t in listed)
-    else:
-        body += "\n"
-    return Decision(status, "", (_TEXT, *extra), body)
+    types, format names), as problem+json (the list as the extension
+    ``listed_key``) or as plain text (``listed_as``, then the list)."""
+    if listed is None:
+        return error_decision(status, summary, problem_json, *extra)
+    tail = f" {listed_as}\n" + "".join(f"{t}\n" for t in listed)
+    members = {listed_key: list(listed)}
+    return error_decision(
+        status, summary, problem_json, *extra, members=members, text_tail=tail
+    )
 
 
 def _too_large(

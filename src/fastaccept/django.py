@@ -12,7 +12,11 @@ as ``request.META["fastaccept.consumed"]``. HEAD is answered like GET
 without a body. ``Vary`` has ``Accept`` merged in; middleware that patches
 ``Vary`` afterwards (sessions, locale, GZip) keeps it. A view may return a
 Django ``HttpResponse`` (a redirect, a 404): it is sent as it is, with
-``Accept`` merged into its ``Vary``. Async views stay async.
+``Accept`` merged into its ``Vary``. One that raises ``Http404``,
+``PermissionDenied``, ``BadRequest`` or ``SuspiciousOperation`` gets
+Django's answer (its ``handler404``, ``handler403`` or ``handler400`` view)
+with ``Accept`` in its ``Vary``, made by the decorator (so middleware's
+``process_exception`` does not see these). Async views stay async.
 """
 
 from __future__ import annotations
@@ -23,7 +27,9 @@ from ._endpoint import CONSUMED, EnvironBinding, Mapped, needs, negotiated_for
 from ._render import BODYLESS, Rendered
 
 try:
-    from django.http import HttpResponse, HttpResponseBase
+    from django.core.exceptions import BadRequest, PermissionDenied, SuspiciousOperation
+    from django.core.handlers.exception import response_for_exception
+    from django.http import Http404, HttpResponse, HttpResponseBase
 except ModuleNotFoundError as error:  # pragma: no cover - depends on the install
     raise needs("Django", __name__, error) from error
 
@@ -36,6 +42,7 @@ class DjangoBinding(EnvironBinding[HttpResponse]):
 
     __slots__ = ()
     responses = (HttpResponseBase,)
+    errors = (Http404, PermissionDenied, BadRequest, SuspiciousOperation)
 
     def request(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Mapped:
         meta: Mapped = args[0].META
@@ -47,6 +54,16 @@ class DjangoBinding(EnvironBinding[HttpResponse]):
         )
         if rendered.status in BODYLESS:  # Django's default type (RFC 9110 §15.4.5)
             del response.headers["Content-Type"]
+        return response
+
+    def raised(
+        self, args: tuple[Any, ...], error: BaseException, vary: str
+    ) -> HttpResponseBase:
+        """``Http404``, ``PermissionDenied``, ``BadRequest`` or
+        ``SuspiciousOperation``: Django's response to it (its handler404,
+        handler403 or handler400 view), made here, with ``vary`` merged."""
+        response: HttpResponseBase = response_for_exception(args[0], error)
+        self.vary(response, vary)
         return response
 
 

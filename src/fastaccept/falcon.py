@@ -15,7 +15,9 @@ accepted request type as ``consumed(req)``
 (``req.context["fastaccept.consumed"]``, typed). Falcon routes HEAD to
 ``on_head``: a negotiated ``on_get`` given as ``on_head`` answers it like GET
 without a body. ``Vary`` has ``Accept`` merged into what middleware already
-set. Works on ``falcon.App`` and ``falcon.asgi.App`` (async responders).
+set; falcon's answer to an ``HTTPError`` the responder raises has its own
+(falcon's error serializer appends ``Vary: Accept``). Works on
+``falcon.App`` and ``falcon.asgi.App`` (async responders).
 """
 
 from __future__ import annotations

@@ -50,10 +50,11 @@ try:  # before .starlette: without FastAPI, say so (not that Starlette is missin
     from fastapi.routing import APIRoute
     from starlette.requests import Request
     from starlette.responses import Response
-    from starlette.types import Receive, Scope, Send
+    from starlette.types import Message, Receive, Scope, Send
 except ModuleNotFoundError as error:  # pragma: no cover - depends on the install
     raise needs("FastAPI", __name__, error) from error
 
+from ._headers import merge_vary
 from ._render import Answer, Rendered, Renderers
 from ._responses import Consumes
 from .starlette import STARLETTE, StarletteBinding
@@ -296,7 +297,12 @@ class NegotiatedRoute(APIRoute):
 
     async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Serve the route; the endpoint answers HEAD on a negotiated GET route
-        (RFC 9110 §9.3.2), which lists no HEAD in ``methods`` (nor OpenAPI)."""
+        (RFC 9110 §9.3.2), which lists no HEAD in ``methods`` (nor OpenAPI).
+        On a negotiated route, an error's answer (FastAPI's 422 for the
+        parameters, before the handler runs, an ``HTTPException``) gets
+        ``Accept`` in its ``Vary``."""
+        if self.negotiation is not None:
+            send = _varying_errors(send, self.negotiation.finished.vary)
         if (
             scope["method"] == "HEAD"
             and self.negotiation is not None
@@ -305,3 +311,23 @@ class NegotiatedRoute(APIRoute):
             await self.app(scope, receive, send)
         else:
             await super().handle(scope, receive, send)
+
+
+def _varying_errors(send: Send, vary: str) -> Send:
+    """``send``, with ``vary`` merged into the ``Vary`` of an error status's
+    answer (400-599)."""
+
+    async def varied(message: Message) -> None:
+        if message["type"] == "http.response.start" and message["status"] >= 400:
+            fields = list(message.get("headers", ()))
+            given = [
+                value.decode("latin-1")
+                for name, value in fields
+                if name.lower() == b"vary"
+            ]
+            kept = [(name, value) for name, value in fields if name.lower() != b"vary"]
+            merged = merge_vary(*given, vary).encode("latin-1")
+            message = {**message, "headers": [*kept, (b"vary", merged)]}
+        await send(message)
+
+    return varied

@@ -13,7 +13,10 @@ as ``request.environ["fastaccept.consumed"]``. HEAD (which Flask routes to a
 GET view) is answered like GET without a body. ``Vary`` has ``Accept`` merged
 in; ``after_request`` functions and extensions that add to ``Vary`` keep it.
 A view may return a Flask ``Response`` (a redirect, an ``abort`` page): it
-is sent as it is, with ``Accept`` merged into its ``Vary``.
+is sent as it is, with ``Accept`` merged into its ``Vary``; one that raises
+an ``HTTPException`` (``abort(404)``, the 400 of ``request.get_json()``)
+gets Flask's answer, an error handler's too, with ``Accept`` in its
+``Vary``.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from ._render import BODYLESS, Rendered
 
 try:
     import flask
+    import werkzeug.exceptions
     import werkzeug.wrappers
 except ModuleNotFoundError as error:  # pragma: no cover - depends on the install
     raise needs("Flask", __name__, error) from error
@@ -37,6 +41,7 @@ class FlaskBinding(EnvironBinding[flask.Response]):
 
     __slots__ = ()
     responses = (werkzeug.wrappers.Response,)
+    errors = (werkzeug.exceptions.HTTPException,)
 
     def request(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Mapped:
         environ: Mapped = flask.request.environ
@@ -49,6 +54,16 @@ class FlaskBinding(EnvironBinding[flask.Response]):
         elif not rendered.body:  # HEAD: werkzeug counted the empty body
             response.headers["Content-Length"] = rendered.headers["Content-Length"]
         return response
+
+    def raised(self, args: tuple[Any, ...], error: BaseException, vary: str) -> None:
+        """An ``HTTPException`` (``abort``, a body it cannot read) goes on to
+        Flask's error handling; the response made of it gets ``vary``."""
+
+        def varied(response: flask.Response) -> flask.Response:
+            self.vary(response, vary)
+            return response
+
+        flask.after_this_request(varied)
 
 
 FLASK = FlaskBinding()

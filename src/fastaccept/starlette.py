@@ -15,8 +15,9 @@ handler finds the accepted request type as
 GET endpoint) is answered like GET without a body. ``Vary`` has ``Accept``
 merged in; middleware that adds to ``Vary`` afterwards keeps it. A handler
 may return a Starlette ``Response`` (a redirect, a 404): it is sent as it is,
-with ``Accept`` merged into its ``Vary``. Sync handlers run in Starlette's
-thread pool, as Starlette runs sync endpoints.
+with ``Accept`` merged into its ``Vary``; one that raises ``HTTPException``
+gets Starlette's answer with ``Accept`` in its ``Vary``. Sync handlers run in
+Starlette's thread pool, as Starlette runs sync endpoints.
 """
 
 from __future__ import annotations
@@ -24,9 +25,11 @@ from __future__ import annotations
 from typing import Any
 
 from ._endpoint import CONSUMED, Mapped, ScopeBinding, needs, negotiated_for
+from ._headers import merge_vary
 from ._render import Rendered
 
 try:
+    from starlette.exceptions import HTTPException
     from starlette.requests import Request
     from starlette.responses import Response
 except ModuleNotFoundError as error:  # pragma: no cover - depends on the install
@@ -41,6 +44,7 @@ class StarletteBinding(ScopeBinding[Response]):
 
     __slots__ = ()
     responses = (Response,)
+    errors = (HTTPException,)
 
     def request(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Mapped:
         request: Request = args[0]
@@ -48,6 +52,15 @@ class StarletteBinding(ScopeBinding[Response]):
 
     def reply(self, request: Mapped, rendered: Rendered) -> Response:
         return Response(rendered.body, rendered.status, dict(rendered.header_items))
+
+    def raised(self, args: tuple[Any, ...], error: BaseException, vary: str) -> None:
+        """An ``HTTPException`` goes on with ``vary`` merged into the ``Vary``
+        of its headers, which the exception handler sends."""
+        assert isinstance(error, HTTPException)
+        headers = dict(error.headers or {})
+        names = [name for name in headers if name.lower() == "vary"]
+        given = [headers.pop(name) for name in names]
+        error.headers = {**headers, "Vary": merge_vary(*given, vary)}
 
 
 STARLETTE = StarletteBinding()

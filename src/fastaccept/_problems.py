@@ -1,0 +1,94 @@
+"""Errors negotiated like responses, for any error status.
+
+``problem`` answers an error as ``application/problem+json`` (RFC 9457) or
+as ``text/plain``, whichever the request's Accept prefers (docs/rules.md
+rule 16, as for ``Produces``' own refusals): an error is never refused for
+its format, and the answer carries ``Vary: Accept`` (RFC 9110 §12.5.5).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+
+from ._render import Rendered, _rendered
+from ._responses import _VARY, error_decision, prefers_problem_json
+from ._text import HeaderValue
+
+#: The members ``problem`` writes itself (RFC 9457 §3.1), which
+#: ``extensions`` may not name.
+_OWN_MEMBERS = frozenset({"type", "title", "status", "detail"})
+
+
+def problem(
+    status: int,
+    accept: HeaderValue,
+    *,
+    title: str | None = None,
+    detail: str | None = None,
+    type: str | None = None,  # RFC 9457 names the member so
+    extensions: Mapping[str, object] | None = None,
+) -> Rendered:
+    """The response for an error ``status`` (400-599) to a request with this
+    Accept value (None: absent), as ``application/problem+json`` (RFC 9457
+    §3: ``type``, by default ``about:blank``; ``title``, by default the
+    status's phrase, §4.2.1; ``status``; ``detail``; the ``extensions``
+    members, JSON values) or ``text/plain`` (``<status> <title>: <detail>``),
+    as Accept prefers (docs/rules.md rule 16), with ``Vary: Accept``.
+
+    A bad argument is a ``TypeError`` or ``ValueError`` naming it; nothing
+    in ``accept`` makes it raise.
+    """
+    if not isinstance(status, int) or isinstance(status, bool):
+        raise TypeError(f"status must be an int, not {_kind(status)}")
+    if not 400 <= status <= 599:
+        raise ValueError(f"status must be an error's, 400 to 599, not {status}")
+    for name, value in (("title", title), ("detail", detail), ("type", type)):
+        if value is not None and not isinstance(value, str):
+            raise TypeError(f"{name} must be a str or None, not {_kind(value)}")
+    members = _checked_extensions(extensions)
+    decision = error_decision(
+        int(status),
+        detail,
+        prefers_problem_json(accept),
+        _VARY,
+        title=title,
+        type_="about:blank" if type is None else type,
+        members=members,
+    )
+    body = decision.body.encode("utf-8")
+    return _rendered(decision.status, decision.header_items, body, "GET", ok=False)
+
+
+def _checked_extensions(extensions: object) -> dict[str, object]:
+    """``extensions`` as members (RFC 9457 §3.2): str names other than the
+    members ``problem`` writes, JSON values (no NaN or infinity)."""
+    if extensions is None:
+        return {}
+    if not isinstance(extensions, Mapping):
+        raise TypeError(
+            f"extensions must be a mapping of member names to JSON values, "
+            f"not {_kind(extensions)}"
+        )
+    members: dict[str, object] = {}
+    for name, value in extensions.items():
+        if not isinstance(name, str):
+            raise TypeError(
+                f"extensions: a member name must be a str, not {_kind(name)}"
+            )
+        if name in _OWN_MEMBERS:
+            raise ValueError(
+                f"extensions: {name!r} is a member problem() writes: pass it as {name}="
+            )
+        try:
+            json.dumps(value, allow_nan=False)
+        except (TypeError, ValueError, RecursionError) as error:
+            raise ValueError(
+                f"extensions: the value of {name!r} is not JSON ({error})"
+            ) from None
+        members[name] = value
+    return members
+
+
+def _kind(value: object) -> str:
+    return type(value).__name__
