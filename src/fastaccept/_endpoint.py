@@ -13,15 +13,16 @@ from __future__ import annotations
 
 import inspect
 from abc import ABC, abstractmethod
-from collections.abc import Callable, MutableMapping
+from collections.abc import Callable, Iterable, Mapping, MutableMapping
 from dataclasses import dataclass, field
 from functools import partial, wraps
 from typing import Any, Generic, Protocol, TypeVar, cast
 
 from ._grammar import TCHARS
 from ._headers import header_from_scope, merge_vary, query_value
+from ._member import OfferSpec
 from ._render import Answer, Finished, Rendered, Renderers, checked_status
-from ._responses import Consumes, Decision
+from ._responses import Consumes, Decision, FormatSpec
 from ._text import HeaderValue
 
 Request = TypeVar("Request")
@@ -227,13 +228,17 @@ class ScopeBinding(MappingBinding[Response]):
         return query_value(request.get("query_string", b"").decode("latin-1"), name)
 
 
-def negotiating(
-    binding: Binding[Any, Any], endpoint: Endpoint, handler: Handler
+def serving(
+    binding: Binding[Any, Any], endpoint: Endpoint, handlers: tuple[Handler, ...]
 ) -> Handler:
-    """``handler``, negotiated: its arguments are the framework's, its result
-    the data ``endpoint`` renders (or a response of the framework, sent as
-    it is). A coroutine function stays one; ``binding`` serves it."""
+    """An endpoint of the framework's from ``handlers``, the one for each offer
+    of ``endpoint`` by ``Decision.index`` (``negotiated``: one handler for
+    all): its arguments are the framework's; after the checks the chosen
+    offer's handler alone runs, and its result is the data ``endpoint``
+    renders (or a response of the framework, sent as it is). Coroutine
+    functions make a coroutine function; ``binding`` serves it."""
     vary = endpoint.finished.vary
+    model = handlers[0]
 
     def before(
         args: tuple[Any, ...], kwargs: dict[str, Any]
@@ -256,33 +261,50 @@ def negotiating(
             return data
         return binding.reply(request, endpoint.after(step, data))
 
-    if inspect.iscoroutinefunction(handler):
+    if inspect.iscoroutinefunction(model):
 
-        @wraps(handler)
+        @wraps(model)
         async def negotiated_coroutine(*args: Any, **kwargs: Any) -> Any:
             request, step = before(args, kwargs)
             if isinstance(step, Rendered):
                 return binding.reply(request, step)
             try:
-                data = await handler(*args, **kwargs)
+                data = await handlers[step.index](*args, **kwargs)
             except binding.errors as error:
                 return failed(args, error)
             return after(request, step, data)
 
-        return binding.serve(negotiated_coroutine, handler)
+        return binding.serve(negotiated_coroutine, model)
 
-    @wraps(handler)
+    @wraps(model)
     def negotiated_function(*args: Any, **kwargs: Any) -> Any:
         request, step = before(args, kwargs)
         if isinstance(step, Rendered):
             return binding.reply(request, step)
         try:
-            data = handler(*args, **kwargs)
+            data = handlers[step.index](*args, **kwargs)
         except binding.errors as error:
             return failed(args, error)
         return after(request, step, data)
 
-    return binding.serve(negotiated_function, handler)
+    return binding.serve(negotiated_function, model)
+
+
+def checked_handler(handler: object, offer: object = None) -> Handler:
+    """A handler: callable (a ``TypeError`` when it is decorated, not a 500
+    on every request)."""
+    if not callable(handler):
+        whose = "" if offer is None else f" for {offer!r}"
+        raise TypeError(
+            f"the handler{whose} must be callable, not {type(handler).__name__}"
+        )
+    return handler
+
+
+def sent_as_is(data: str | bytes) -> str | bytes:
+    """A ``dispatch`` handler's result, sent as it is: bytes, or a str that
+    ``Renderers`` encodes in the offer's charset (UTF-8 without one)."""
+    return data
 
 
 #: What ``negotiated`` makes of a handler: the framework's endpoint or app.
@@ -303,8 +325,13 @@ class Negotiated(Protocol[Served]):
     ) -> Callable[[Handler], Served]: ...
 
 
+#: How an integration makes its endpoint: ``serving`` with its ``Binding``,
+#: or its own function of the endpoint and the handlers by offer index.
+Serve = Binding[Any, Any] | Callable[[Endpoint, tuple[Handler, ...]], Handler]
+
+
 def negotiated_for(
-    binding: Binding[Any, Any] | Callable[[Endpoint, Handler], Handler],
+    binding: Serve,
     module: str,
     made: str,
     *,
@@ -312,10 +339,10 @@ def negotiated_for(
     more: str = "",
 ) -> Negotiated[Handler]:
     """The ``negotiated`` of one integration ``module``: it makes a ``kind``
-    of its arguments, with which ``binding`` serves a handler (``negotiating``),
-    or ``binding(endpoint, handler)`` makes one. Its docstring says what the
+    of its arguments, with which ``binding`` serves a handler (``serving``),
+    or ``binding(endpoint, handlers)`` makes one. Its docstring says what the
     handler is ``made``, then ``more``."""
-    wrap = partial(negotiating, binding) if isinstance(binding, Binding) else binding
+    wrap = partial(serving, binding) if isinstance(binding, Binding) else binding
 
     def negotiated(
         renderers: Renderers,
@@ -326,7 +353,8 @@ def negotiated_for(
         format_param: str | None = "format",
     ) -> Callable[[Handler], Handler]:
         endpoint = kind(renderers, consumes, status, vary, format_param)
-        return lambda handler: wrap(endpoint, handler)
+        offers = len(renderers.produces.media_types)
+        return lambda handler: wrap(endpoint, (checked_handler(handler),) * offers)
 
     negotiated.__doc__ = f"""Make {made}
 answering ``data`` rendered by ``renderers`` in the negotiated type, with
@@ -336,3 +364,81 @@ answering ``data`` rendered by ``renderers`` in the negotiated type, with
 the format, which wins over Accept (docs/web.md, "Format override").{more}"""
     negotiated.__module__ = module
     return negotiated
+
+
+#: Handlers by offer (keys typed ``Any``: a ``dict[str, ...]`` must fit too).
+HandlerMap = Mapping[Any, Handler]
+
+
+class Dispatch(Protocol[Served]):
+    """The ``dispatch`` every integration offers."""
+
+    def __call__(
+        self,
+        handlers: HandlerMap | Iterable[tuple[OfferSpec, Handler]],
+        *,
+        consumes: Consumes | None = None,
+        status: int = 200,
+        vary: str | None = None,
+        formats: FormatSpec = None,
+        format_param: str | None = "format",
+    ) -> Served: ...
+
+
+def dispatch_for(
+    binding: Serve,
+    module: str,
+    made: str,
+    *,
+    kind: type[Endpoint] = Endpoint,
+    more: str = "",
+) -> Dispatch[Handler]:
+    """The ``dispatch`` of one integration ``module``, served as its
+    ``negotiated`` serves a handler; its docstring says what the endpoint is
+    ``made``, then ``more``."""
+    wrap = partial(serving, binding) if isinstance(binding, Binding) else binding
+
+    def dispatch(
+        handlers: HandlerMap | Iterable[tuple[OfferSpec, Handler]],
+        *,
+        consumes: Consumes | None = None,
+        status: int = 200,
+        vary: str | None = None,
+        formats: FormatSpec = None,
+        format_param: str | None = "format",
+    ) -> Handler:
+        if isinstance(handlers, str | bytes) or not isinstance(
+            handlers, Mapping | Iterable
+        ):
+            kind_of = type(handlers).__name__
+            raise TypeError(
+                f"handlers must map offers to handlers (or be pairs), not {kind_of}"
+            )
+        pairs = tuple(handlers.items() if isinstance(handlers, Mapping) else handlers)
+        if not pairs:
+            raise ValueError("dispatch needs at least one handler")
+        for pair in pairs:
+            if not isinstance(pair, tuple) or len(pair) != 2:
+                raise TypeError(f"handlers: {pair!r} is not an (offer, handler) pair")
+        by_index = tuple(checked_handler(handler, offer) for offer, handler in pairs)
+        if len({inspect.iscoroutinefunction(h) for h in by_index}) > 1:
+            raise ValueError(
+                "the handlers must all be coroutine functions (async def), or none"
+            )
+        renderers = Renderers(
+            [(offer, sent_as_is) for offer, _ in pairs], formats=formats
+        )
+        endpoint = kind(renderers, consumes, status, vary, format_param)
+        return wrap(endpoint, by_index)
+
+    dispatch.__doc__ = f"""Make {made}
+from one handler per offer (a mapping, or pairs, in order of preference;
+offers as ``Produces`` takes them): the request's ``Content-Type`` is
+checked first when ``consumes`` is given, then its ``Accept`` (and the
+format ``format_param`` names, where ``formats`` are given); a refusal is
+answered before any handler runs; otherwise the chosen offer's handler
+alone runs, and what it returns (str, encoded in the offer's charset,
+bytes, an ``Answer`` of them, or the framework's own response) is sent as
+that offer, with ``status`` and ``Vary`` as ``negotiated``'s.{more}"""
+    dispatch.__module__ = module
+    return dispatch

@@ -16,11 +16,20 @@ without a body; ``Vary`` has ``Accept`` merged in.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Awaitable, Callable, Coroutine, MutableMapping
 from functools import wraps
 from typing import Any
 
-from ._endpoint import CONSUMED, Handler, Negotiated, ScopeBinding, negotiated_for
+from ._endpoint import (
+    CONSUMED,
+    Dispatch,
+    Handler,
+    Negotiated,
+    ScopeBinding,
+    dispatch_for,
+    negotiated_for,
+)
 from ._render import Rendered
 
 Scope = MutableMapping[str, Any]
@@ -29,7 +38,7 @@ Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Coroutine[Any, Any, None]]
 
-__all__ = ["CONSUMED", "negotiated"]
+__all__ = ["CONSUMED", "dispatch", "negotiated"]
 
 
 class ASGIBinding(ScopeBinding[Rendered]):
@@ -50,6 +59,14 @@ class ASGIBinding(ScopeBinding[Rendered]):
         return rendered
 
     def serve(self, negotiated: Handler, handler: Handler) -> ASGIApp:
+        """An ASGI application that awaits the handler: a plain function is a
+        ``TypeError`` here, not a 500 on every request."""
+        if not inspect.iscoroutinefunction(handler):
+            raise TypeError(
+                f"{getattr(handler, '__name__', 'the handler')} must be a coroutine "
+                "function (async def handler(scope, receive)) for fastaccept.asgi"
+            )
+
         @wraps(handler)
         async def app(scope: Scope, receive: Receive, send: Send) -> None:
             rendered: Rendered = await negotiated(scope, receive)
@@ -72,4 +89,9 @@ negotiated: Negotiated[ASGIApp] = negotiated_for(
     "``async handler(scope, receive) -> data`` an ASGI application",
     more="\n\nOnly ``http`` scopes are served (any other is a\n"
     "``ValueError``: mount the endpoint in a router).",
+)
+dispatch: Dispatch[ASGIApp] = dispatch_for(
+    ASGI,
+    __name__,
+    "an ASGI application (each handler ``async handler(scope, receive)``)",
 )

@@ -23,7 +23,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._endpoint import CONSUMED, EnvironBinding, Mapped, needs, negotiated_for
+from ._endpoint import (
+    CONSUMED,
+    EnvironBinding,
+    Mapped,
+    dispatch_for,
+    needs,
+    negotiated_for,
+)
 from ._render import BODYLESS, Rendered
 
 try:
@@ -33,7 +40,7 @@ try:
 except ModuleNotFoundError as error:  # pragma: no cover - depends on the install
     raise needs("Django", __name__, error) from error
 
-__all__ = ["CONSUMED", "negotiated"]
+__all__ = ["CONSUMED", "dispatch", "negotiated"]
 
 
 class DjangoBinding(EnvironBinding[HttpResponse]):
@@ -72,4 +79,9 @@ negotiated = negotiated_for(
     DJANGO,
     __name__,
     "``view(request, ...) -> data`` (async or not) a Django view",
+)
+dispatch = dispatch_for(
+    DJANGO,
+    __name__,
+    "a Django view (each handler ``view(request, ...)``, async or not)",
 )

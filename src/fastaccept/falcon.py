@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._endpoint import CONSUMED, Binding, needs, negotiated_for
+from ._endpoint import CONSUMED, Binding, dispatch_for, needs, negotiated_for
 from ._headers import merge_vary, query_value
 from ._render import Rendered
 from ._responses import Decision
@@ -36,7 +36,7 @@ try:
 except ModuleNotFoundError as error:  # pragma: no cover - depends on the install
     raise needs("falcon", __name__, error) from error
 
-__all__ = ["CONSUMED", "consumed", "negotiated"]
+__all__ = ["CONSUMED", "consumed", "dispatch", "negotiated"]
 
 #: A responder's request and response, WSGI or ASGI.
 Exchange = tuple[falcon.Request | falcon.asgi.Request, falcon.Response]
@@ -92,4 +92,10 @@ negotiated = negotiated_for(
     __name__,
     "``responder(self, req, resp, **fields) -> data`` (async or not) a falcon "
     "responder",
+)
+dispatch = dispatch_for(
+    FALCON,
+    __name__,
+    "a falcon responder (each handler ``responder(self, req, resp, **fields)``, "
+    "async or not)",
 )

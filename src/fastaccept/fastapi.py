@@ -40,9 +40,10 @@ from ._endpoint import (
     Handler,
     Mapped,
     Proceed,
+    dispatch_for,
     needs,
     negotiated_for,
-    negotiating,
+    serving,
 )
 
 try:  # before .starlette: without FastAPI, say so (not that Starlette is missing)
@@ -63,6 +64,7 @@ __all__ = [
     "CONSUMED",
     "PROBLEM_SCHEMA",
     "NegotiatedRoute",
+    "dispatch",
     "negotiated",
     "openapi_responses",
 ]
@@ -152,10 +154,19 @@ class FastAPIEndpoint(Endpoint):
         return super().check(binding, request)
 
 
-def _negotiating(endpoint: Endpoint, handler: Handler) -> Handler:
-    """``handler`` negotiated, its signature FastAPI's: with a request
-    parameter, the handler's own or one added for ``negotiated``."""
-    signature = _signature(handler)
+def _serving(endpoint: Endpoint, handlers: tuple[Handler, ...]) -> Handler:
+    """The endpoint of ``handlers`` (``serving``), its signature FastAPI's:
+    the handlers', which they share (one operation for every media type),
+    with a request parameter, the handlers' own or one added for
+    ``negotiated``."""
+    signature = _signature(handlers[0])
+    for other in handlers[1:]:
+        if other is not handlers[0] and _signature(other) != signature:
+            raise ValueError(
+                f"the handlers must share one signature (FastAPI reads one): "
+                f"{getattr(other, '__name__', other)!r} has {_signature(other)}, "
+                f"not {signature}"
+            )
     parameters = list(signature.parameters.values())
     own = [p.name for p in parameters if _is_request(p.annotation)]
     if own:  # FastAPI fills one request parameter: the handler's
@@ -169,7 +180,7 @@ def _negotiating(endpoint: Endpoint, handler: Handler) -> Handler:
             REQUEST_ARGUMENT, inspect.Parameter.KEYWORD_ONLY, annotation=Request
         )
         parameters.insert(at, added)
-    wrapper = negotiating(binding, endpoint, handler)
+    wrapper = serving(binding, endpoint, handlers)
     returned = _without_answer(signature.return_annotation)
     replaced = signature.replace(parameters=parameters, return_annotation=returned)
     # setattr: mypy knows no such attribute of a Callable.
@@ -179,11 +190,19 @@ def _negotiating(endpoint: Endpoint, handler: Handler) -> Handler:
 
 
 negotiated = negotiated_for(
-    _negotiating,
+    _serving,
     __name__,
     "``handler(**parameters) -> data`` (async or not) a FastAPI endpoint",
     kind=FastAPIEndpoint,
     more="\nPut it under the route decorator.",
+)
+dispatch = dispatch_for(
+    _serving,
+    __name__,
+    "a FastAPI endpoint (each handler ``handler(**parameters)``, async or "
+    "not, all of one signature)",
+    kind=FastAPIEndpoint,
+    more="\nGive it to the route decorator: ``app.get(path)(dispatch({...}))``.",
 )
 
 

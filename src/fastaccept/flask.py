@@ -23,7 +23,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._endpoint import CONSUMED, EnvironBinding, Mapped, needs, negotiated_for
+from ._endpoint import (
+    CONSUMED,
+    EnvironBinding,
+    Mapped,
+    dispatch_for,
+    needs,
+    negotiated_for,
+)
 from ._render import BODYLESS, Rendered
 
 try:
@@ -33,7 +40,7 @@ try:
 except ModuleNotFoundError as error:  # pragma: no cover - depends on the install
     raise needs("Flask", __name__, error) from error
 
-__all__ = ["CONSUMED", "negotiated"]
+__all__ = ["CONSUMED", "dispatch", "negotiated"]
 
 
 class FlaskBinding(EnvironBinding[flask.Response]):
@@ -71,4 +78,9 @@ negotiated = negotiated_for(
     FLASK,
     __name__,
     "``view(**url_arguments) -> data`` (async or not) a Flask view",
+)
+dispatch = dispatch_for(
+    FLASK,
+    __name__,
+    "a Flask view (each handler ``view(**url_arguments)``, async or not)",
 )

@@ -24,7 +24,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._endpoint import CONSUMED, Mapped, ScopeBinding, needs, negotiated_for
+from ._endpoint import (
+    CONSUMED,
+    Mapped,
+    ScopeBinding,
+    dispatch_for,
+    needs,
+    negotiated_for,
+)
 from ._headers import merge_vary
 from ._render import Rendered
 
@@ -35,7 +42,7 @@ try:
 except ModuleNotFoundError as error:  # pragma: no cover - depends on the install
     raise needs("Starlette", __name__, error) from error
 
-__all__ = ["CONSUMED", "negotiated"]
+__all__ = ["CONSUMED", "dispatch", "negotiated"]
 
 
 class StarletteBinding(ScopeBinding[Response]):
@@ -68,4 +75,9 @@ negotiated = negotiated_for(
     STARLETTE,
     __name__,
     "``handler(request) -> data`` (async or not) a Starlette endpoint",
+)
+dispatch = dispatch_for(
+    STARLETTE,
+    __name__,
+    "a Starlette endpoint (each handler ``handler(request)``, async or not)",
 )

@@ -21,10 +21,12 @@ from typing import TYPE_CHECKING, Any
 
 from ._endpoint import (
     CONSUMED,
+    Dispatch,
     EnvironBinding,
     Handler,
     Mapped,
     Negotiated,
+    dispatch_for,
     negotiated_for,
 )
 from ._render import Rendered
@@ -32,7 +34,7 @@ from ._render import Rendered
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
 
-__all__ = ["CONSUMED", "negotiated"]
+__all__ = ["CONSUMED", "dispatch", "negotiated"]
 
 
 class WSGIBinding(EnvironBinding[Rendered]):
@@ -66,4 +68,7 @@ WSGI = WSGIBinding()
 
 negotiated: Negotiated[WSGIApplication] = negotiated_for(
     WSGI, __name__, "``handler(environ) -> data`` a WSGI application"
+)
+dispatch: Dispatch[WSGIApplication] = dispatch_for(
+    WSGI, __name__, "a WSGI application (each handler ``handler(environ)``)"
 )
