@@ -8,8 +8,9 @@
 
 Refusals (415, 406, 431; docs/rules.md rule 16) are answered before the view
 runs. The view keeps its URL arguments and finds the accepted request type
-as ``request.META["fastaccept.consumed"]``. HEAD is answered like GET
-without a body. ``Vary`` has ``Accept`` merged in; middleware that patches
+as ``request.META["fastaccept.consumed"]``, the chosen type as
+``request.META["fastaccept.produced"]``. HEAD is answered like GET without
+a body. ``Vary`` has ``Accept`` merged in; middleware that patches
 ``Vary`` afterwards (sessions, locale, GZip) keeps it. A view may return a
 Django ``HttpResponse`` (a redirect, a 404): it is sent as it is, with
 ``Accept`` merged into its ``Vary``. Async views stay async.
@@ -19,7 +20,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._endpoint import CONSUMED, EnvironBinding, Mapped, needs, negotiated_for
+from ._endpoint import (
+    CONSUMED,
+    PRODUCED,
+    EnvironBinding,
+    Mapped,
+    needs,
+    negotiated_for,
+)
 from ._render import BODYLESS, Rendered
 
 try:
@@ -27,7 +35,7 @@ try:
 except ModuleNotFoundError as error:  # pragma: no cover - depends on the install
     raise needs("Django", __name__, error) from error
 
-__all__ = ["CONSUMED", "negotiated"]
+__all__ = ["CONSUMED", "PRODUCED", "negotiated"]
 
 
 class DjangoBinding(EnvironBinding[HttpResponse]):
