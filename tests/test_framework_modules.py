@@ -449,7 +449,7 @@ def test_django_views(django_views: Any) -> None:
 
 
 def _falcon_resource(asynchronous: bool) -> Any:
-    from fastaccept.falcon import consumed, negotiated
+    from fastaccept.falcon import PRODUCED, consumed, negotiated, produced
 
     if asynchronous:
 
@@ -462,9 +462,9 @@ def _falcon_resource(asynchronous: bool) -> Any:
 
             @negotiated(CREATED, consumes=BODY_TYPES, status=201)
             async def on_post(self, req: Any, resp: Any, name: str) -> Any:
-                decision = consumed(req)
-                assert decision is not None
-                return {"type": decision.media_type}
+                decision, chosen = consumed(req), produced(req)
+                assert decision is not None and chosen is not None
+                return {"type": decision.media_type, "produced": chosen.media_type}
 
         return AsyncGreeting()
 
@@ -477,7 +477,10 @@ def _falcon_resource(asynchronous: bool) -> Any:
 
         @negotiated(CREATED, consumes=BODY_TYPES, status=201)
         def on_post(self, req: Any, resp: Any, name: str) -> Any:
-            return {"type": req.context[CONSUMED].media_type}
+            return {
+                "type": req.context[CONSUMED].media_type,
+                "produced": req.context[PRODUCED].media_type,
+            }
 
     return Greeting()
 
@@ -522,7 +525,8 @@ def test_falcon_responders(asynchronous: bool, request: pytest.FixtureRequest) -
     r = client.simulate_post(
         "/greeting/bob", body=b"{}", headers={"Content-Type": "application/json"}
     )
-    assert (r.status_code, r.json) == (201, {"type": "application/json"})
+    both = {"type": "application/json", "produced": "application/json"}
+    assert (r.status_code, r.json) == (201, both)
     r = client.simulate_post(
         "/greeting/bob", body=b"x", headers={"Content-Type": "text/plain"}
     )

@@ -32,6 +32,9 @@ Handler = Callable[..., Any]
 #: The key under which a handler finds the ``Consumes`` decision, in the ASGI
 #: scope or the WSGI environ.
 CONSUMED = "fastaccept.consumed"
+#: The key under which a handler finds the ``Produces`` decision (the type its
+#: data is rendered in; ``Decision.params``, a version), as ``CONSUMED``.
+PRODUCED = "fastaccept.produced"
 
 
 def needs(
@@ -94,8 +97,8 @@ class Endpoint:
         self, binding: Binding[Request, Any], request: Request
     ) -> Rendered | Proceed:
         """The request's Content-Type (with ``consumes``), then its Accept: a
-        refusal to answer, or what the handler needs (the ``Consumes``
-        decision kept where it finds it)."""
+        refusal to answer, or what the handler needs (both decisions kept
+        where it finds them)."""
         accept, method = binding.headers(request)
         consumed = None
         if self.consumes is not None:
@@ -110,7 +113,7 @@ class Endpoint:
         decision = produces.select(accept, named)
         if not decision.ok:
             return self.finished.refused(decision, method)
-        binding.keep(request, consumed)
+        binding.keep(request, consumed, decision)
         return Proceed(decision.index, consumed, method, bool(named))
 
     def after(self, step: Proceed, data: Any) -> Rendered:
@@ -159,8 +162,11 @@ class Binding(ABC, Generic[Request, Response]):
         when absent; ``_headers.query_value``)."""
 
     @abstractmethod
-    def keep(self, request: Request, consumed: Decision | None) -> None:
-        """Leave the ``Consumes`` decision where the handler finds it."""
+    def keep(
+        self, request: Request, consumed: Decision | None, produced: Decision
+    ) -> None:
+        """Leave the ``Consumes`` and ``Produces`` decisions where the
+        handler finds them."""
 
     @abstractmethod
     def reply(self, request: Request, rendered: Rendered) -> Response:
@@ -188,12 +194,15 @@ Mapped = MutableMapping[str, Any]
 
 class MappingBinding(Binding[Mapped, Response]):
     """A framework whose request carries a mapping of the server's (an ASGI
-    scope, a WSGI environ): the ``Consumes`` decision is left in it."""
+    scope, a WSGI environ): the decisions are left in it."""
 
     __slots__ = ()
 
-    def keep(self, request: Mapped, consumed: Decision | None) -> None:
+    def keep(
+        self, request: Mapped, consumed: Decision | None, produced: Decision
+    ) -> None:
         request[CONSUMED] = consumed
+        request[PRODUCED] = produced
 
 
 class EnvironBinding(MappingBinding[Response]):

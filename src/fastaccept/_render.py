@@ -18,7 +18,13 @@ from ._grammar import TCHARS
 from ._headers import merge_vary
 from ._limits import DEFAULT_CACHE_SIZE, DEFAULT_MAX_LENGTH, store
 from ._member import OfferSpec
-from ._responses import Decision, FormatSpec, Produces, StatusAndHeaders
+from ._responses import (
+    Decision,
+    FormatSpec,
+    Produces,
+    StatusAndHeaders,
+    versioned_offers,
+)
 from ._text import HeaderValue
 
 #: How many ``Vary`` values given to ``render`` a ``Renderers`` keeps finished.
@@ -71,7 +77,8 @@ class Renderers(ByArguments):
     ``Produces`` takes them (docs/rules.md rule 15), in order of preference.
     ``respond(accept, data)`` gives the chosen representation of ``data``, or
     the refusal (406 or 431; rule 16) without calling any renderer.
-    ``default``, ``max_length``, ``cache_size`` and ``formats`` are ``Produces``'.
+    ``default``, ``max_length``, ``cache_size`` and ``formats`` are ``Produces``';
+    ``Renderers.versioned`` renders the versions of one media type.
     """
 
     __slots__ = ("_by_index", "_plain", "_renderers", "_varied", "produces")
@@ -133,6 +140,37 @@ class Renderers(ByArguments):
         #: The responses finished without a caller's ``Vary``, and with each.
         self._plain = Finished(self, None)
         self._varied: dict[str, Finished] = {}
+
+    @classmethod
+    def versioned(
+        cls,
+        base: str,
+        renderers: Mapping[str, Renderer] | Iterable[tuple[str, Renderer]],
+        *,
+        default: str,
+        param: str = "version",
+        max_length: int | None = DEFAULT_MAX_LENGTH,
+        cache_size: int = DEFAULT_CACHE_SIZE,
+        formats: FormatSpec = None,
+    ) -> Renderers:
+        """The versions of one media type, each with its renderer: a mapping
+        (or pairs) of versions to renderers, offered as
+        ``Produces.versioned(base, versions, default=..., param=...)`` offers
+        them (docs/web.md, "Versions"); the other arguments are ``Produces``'.
+        """
+        pairs = tuple(
+            renderers.items() if isinstance(renderers, Mapping) else renderers
+        )
+        offers = versioned_offers(
+            base, [version for version, _ in pairs], default, param
+        )
+        by_version = dict(pairs)
+        return cls(
+            {offer: by_version[version] for version, offer in offers.items()},
+            max_length=max_length,
+            cache_size=cache_size,
+            formats=formats,
+        )
 
     def _arguments(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
         return (self._renderers,), self.produces._arguments()[1]

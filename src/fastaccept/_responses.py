@@ -32,7 +32,15 @@ from ._limits import (
     store,
 )
 from ._match import OfferSet, range_matches, scores
-from ._member import OfferSpec, ParsedOffer, concrete, parse_offers, parse_single
+from ._member import (
+    OfferSpec,
+    ParsedOffer,
+    concrete,
+    offers_tuple,
+    parse_offer,
+    parse_offers,
+    parse_single,
+)
 from ._text import HeaderValue, as_header_text, ascii_lower, coerce_value
 from ._types import Accept, MediaRange, SkippedMember
 
@@ -96,7 +104,12 @@ class Decision(StatusAndHeaders):
     answer ``status`` with ``body`` at once (docs/rules.md rule 16). Send
     ``headers`` in both cases. ``index``, not compared by ``==``: the chosen
     offer's position in ``Produces.offers`` (the accepted type's in
-    ``Consumes.media_types``), -1 for a refusal.
+    ``Consumes.media_types``), -1 for a refusal. ``params``, not compared by
+    ``==`` (the media type holds them): the parameters of the offer
+    ``Produces`` chose, as (name, value) pairs in the offer's order, names
+    lower-case (RFC 9110 §5.6.6), values unquoted, a ``charset`` lower-case
+    (``(("version", "2"),)`` for ``application/vnd.acme+json;version=2``,
+    docs/web.md "Versions"); empty for a refusal and for ``Consumes``.
     """
 
     status: int
@@ -105,6 +118,7 @@ class Decision(StatusAndHeaders):
     body: str = ""
     content_type: str = ""
     index: int = field(default=-1, compare=False)
+    params: tuple[tuple[str, str], ...] = field(default=(), compare=False)
 
 
 #: The formats a refusal can take, and the type that admits the problem one
@@ -296,6 +310,50 @@ def _once_each(offers: Sequence[OfferSpec]) -> tuple[ParsedOffer, ...]:
     return parsed
 
 
+def versioned_offers(
+    base: str, versions: Iterable[str], default: str, param: str
+) -> dict[str, str]:
+    """The offer of each version of ``base`` (docs/web.md, "Versions"):
+    ``base;param=version``, ``default`` first (rule 11's server order then
+    gives it a request that names no version), then the others in the order
+    given. A version and ``param`` are tokens (RFC 9110 §5.6.2, §5.6.6),
+    ``param`` not ``q`` (the weight, §12.4.2) nor a parameter of ``base``;
+    each version once, ``default`` among them."""
+    for argument, value in (("base", base), ("default", default), ("param", param)):
+        if not isinstance(value, str):
+            raise TypeError(f"{argument} must be a str, not {type(value).__name__}")
+    given = offers_tuple(versions, "versions")
+    name = ascii_lower(param)
+    if not param or not TCHARS.issuperset(param) or name == "q":
+        raise ValueError(
+            f"invalid param {param!r}: a parameter name is a token, and 'q' is "
+            "the weight (RFC 9110 §5.6.6, §12.4.2)"
+        )
+    try:
+        parsed = parse_offer(base)
+    except ValueError as error:
+        raise ValueError(f"base: {error}") from None
+    if name in parsed.params:
+        raise ValueError(f"base {base!r} has a {param!r} parameter already")
+    if not given:
+        raise ValueError("versions: give at least one version")
+    seen: set[str] = set()
+    for version in given:
+        if not isinstance(version, str):
+            raise TypeError(
+                f"each of versions must be a str, not {type(version).__name__}"
+            )
+        if not version or not TCHARS.issuperset(version):
+            raise ValueError(f"invalid version {version!r}: a token (RFC 9110 §5.6.2)")
+        if version in seen:
+            raise ValueError(f"version {version!r} is given twice")
+        seen.add(version)
+    if default not in seen:
+        raise ValueError(f"default {default!r} is not one of the versions {given}")
+    ordered = (default, *(version for version in given if version != default))
+    return {version: f"{base};{param}={version}" for version in ordered}
+
+
 class Produces(ByArguments):
     """The media types a resource can send, and the answer to each Accept value.
 
@@ -313,7 +371,8 @@ class Produces(ByArguments):
     offered media types, or True for the standard names of the offered types
     (``STANDARD_FORMATS``). ``select(accept, format=name)`` then chooses the
     named offer whatever Accept says, without ``Vary: Accept``; a name it does
-    not know (ignoring case) is 406 listing the names.
+    not know (ignoring case) is 406 listing the names. ``Produces.versioned``
+    offers the versions of one media type (docs/web.md, "Versions").
     """
 
     __slots__ = (
@@ -352,9 +411,16 @@ class Produces(ByArguments):
             raise ValueError("Produces needs at least one media type to offer")
         #: The offers parsed (``Renderers`` reads their charsets).
         self._parsed = _once_each(self._negotiator.offers)
+        params = [tuple(offer.params.items()) for offer in self._parsed]
         #: The answer choosing each offer, by index: all ``select`` gives ``ok``.
         self._chosen = tuple(
-            Decision(200, media_type, (("Content-Type", media_type), _VARY), index=i)
+            Decision(
+                200,
+                media_type,
+                (("Content-Type", media_type), _VARY),
+                index=i,
+                params=params[i],
+            )
             for i, media_type in enumerate(media_types)
         )
         #: The media types a 406 lists: those with a qs above 0 (an explicit
@@ -383,7 +449,13 @@ class Produces(ByArguments):
             )
         #: The answer choosing each offer by its name: no ``Vary: Accept``.
         self._by_format = tuple(
-            Decision(200, media_type, (("Content-Type", media_type),), index=i)
+            Decision(
+                200,
+                media_type,
+                (("Content-Type", media_type),),
+                index=i,
+                params=params[i],
+            )
             for i, media_type in enumerate(media_types)
         )
         #: The 406s to a name not known, as text/plain and as problem+json.
@@ -391,6 +463,38 @@ class Produces(ByArguments):
         self._format_refusals = tuple(
             _unknown_format(names, problem_json)
             for problem_json in ((False, True) if names else ())
+        )
+
+    @classmethod
+    def versioned(
+        cls,
+        base: str,
+        versions: Iterable[str],
+        *,
+        default: str,
+        param: str = "version",
+        max_length: int | None = DEFAULT_MAX_LENGTH,
+        cache_size: int = DEFAULT_CACHE_SIZE,
+        formats: FormatSpec = None,
+    ) -> Produces:
+        """The versions of one media type, as its parameter ``param``
+        (docs/web.md, "Versions"): the offers ``base;param=version``, the
+        ``default`` version's first, then the others in the order given.
+
+        By docs/rules.md rules 9 and 11, a request naming ``base`` without
+        the parameter, ``*/*`` or no Accept gets ``default``; one naming
+        versions gets the one it prefers (``*/*;version=1`` too); one naming
+        only versions not offered gets 406 listing the offers.
+        ``Decision.params`` holds the version chosen. Versions are tokens,
+        each given once, ``default`` among them; ``max_length``,
+        ``cache_size`` and ``formats`` are as for ``Produces``.
+        """
+        offers = versioned_offers(base, versions, default, param)
+        return cls(
+            offers.values(),
+            max_length=max_length,
+            cache_size=cache_size,
+            formats=formats,
         )
 
     @property

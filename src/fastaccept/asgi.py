@@ -10,8 +10,9 @@
 406, 431; docs/rules.md rule 16) are answered before the handler runs.
 Headers are read with ``header_from_scope`` (several field lines are one
 list, RFC 9110 §5.3). The handler finds the accepted request type as
-``scope["fastaccept.consumed"]`` (a ``Decision``). HEAD is answered like GET
-without a body; ``Vary`` has ``Accept`` merged in.
+``scope["fastaccept.consumed"]`` (a ``Decision``), the chosen type as
+``scope["fastaccept.produced"]``. HEAD is answered like GET without a body;
+``Vary`` has ``Accept`` merged in.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from typing import Any
 
 from ._endpoint import (
     CONSUMED,
+    PRODUCED,
     Dispatch,
     Handler,
     Negotiated,
@@ -38,7 +40,7 @@ Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Coroutine[Any, Any, None]]
 
-__all__ = ["CONSUMED", "dispatch", "negotiated"]
+__all__ = ["CONSUMED", "PRODUCED", "dispatch", "negotiated"]
 
 
 class ASGIBinding(ScopeBinding[Rendered]):

@@ -8,8 +8,9 @@
 
 Refusals (415, 406, 431; docs/rules.md rule 16) are answered before the view
 runs. The view keeps its URL arguments and finds the accepted request type
-as ``request.META["fastaccept.consumed"]``. HEAD is answered like GET
-without a body. ``Vary`` has ``Accept`` merged in; middleware that patches
+as ``request.META["fastaccept.consumed"]``, the chosen type as
+``request.META["fastaccept.produced"]``. HEAD is answered like GET without
+a body. ``Vary`` has ``Accept`` merged in; middleware that patches
 ``Vary`` afterwards (sessions, locale, GZip) keeps it. A view may return a
 Django ``HttpResponse`` (a redirect, a 404): it is sent as it is, with
 ``Accept`` merged into its ``Vary``. One that raises ``Http404``,
@@ -25,6 +26,7 @@ from typing import Any
 
 from ._endpoint import (
     CONSUMED,
+    PRODUCED,
     EnvironBinding,
     Mapped,
     dispatch_for,
@@ -40,7 +42,7 @@ try:
 except ModuleNotFoundError as error:  # pragma: no cover - depends on the install
     raise needs("Django", __name__, error) from error
 
-__all__ = ["CONSUMED", "dispatch", "negotiated"]
+__all__ = ["CONSUMED", "PRODUCED", "dispatch", "negotiated"]
 
 
 class DjangoBinding(EnvironBinding[HttpResponse]):

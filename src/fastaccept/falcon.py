@@ -12,11 +12,12 @@
 Refusals (415, 406, 431; docs/rules.md rule 16) are answered before the
 responder runs. The responder keeps its URI template fields and finds the
 accepted request type as ``consumed(req)``
-(``req.context["fastaccept.consumed"]``, typed). Falcon routes HEAD to
-``on_head``: a negotiated ``on_get`` given as ``on_head`` answers it like GET
-without a body. ``Vary`` has ``Accept`` merged into what middleware already
-set; falcon's answer to an ``HTTPError`` the responder raises has its own
-(falcon's error serializer appends ``Vary: Accept``). Works on
+(``req.context["fastaccept.consumed"]``, typed), the chosen type as
+``produced(req)``. Falcon routes HEAD to ``on_head``: a negotiated
+``on_get`` given as ``on_head`` answers it like GET without a body.
+``Vary`` has ``Accept`` merged into what middleware already set; falcon's
+answer to an ``HTTPError`` the responder raises has its own (falcon's
+error serializer appends ``Vary: Accept``). Works on
 ``falcon.App`` and ``falcon.asgi.App`` (async responders).
 """
 
@@ -24,7 +25,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._endpoint import CONSUMED, Binding, dispatch_for, needs, negotiated_for
+from ._endpoint import CONSUMED, PRODUCED, Binding, dispatch_for, needs, negotiated_for
 from ._headers import merge_vary, query_value
 from ._render import Rendered
 from ._responses import Decision
@@ -36,7 +37,7 @@ try:
 except ModuleNotFoundError as error:  # pragma: no cover - depends on the install
     raise needs("falcon", __name__, error) from error
 
-__all__ = ["CONSUMED", "consumed", "dispatch", "negotiated"]
+__all__ = ["CONSUMED", "PRODUCED", "consumed", "dispatch", "negotiated", "produced"]
 
 #: A responder's request and response, WSGI or ASGI.
 Exchange = tuple[falcon.Request | falcon.asgi.Request, falcon.Response]
@@ -61,8 +62,11 @@ class FalconBinding(Binding[Exchange, None]):
     def query(self, request: Exchange, name: str) -> str | None:
         return query_value(request[0].query_string, name)
 
-    def keep(self, request: Exchange, consumed: Decision | None) -> None:
+    def keep(
+        self, request: Exchange, consumed: Decision | None, produced: Decision
+    ) -> None:
         request[0].context[CONSUMED] = consumed
+        request[0].context[PRODUCED] = produced
 
     def reply(self, request: Exchange, rendered: Rendered) -> None:
         resp = request[1]
@@ -83,6 +87,14 @@ def consumed(req: falcon.Request | falcon.asgi.Request) -> Decision | None:
     """The ``Consumes`` decision on ``req``'s body type, typed (falcon types
     ``req.context[...]`` as ``Any | None``); None when none was taken."""
     decision: Decision | None = req.context.get(CONSUMED)
+    return decision
+
+
+def produced(req: falcon.Request | falcon.asgi.Request) -> Decision | None:
+    """The ``Produces`` decision for ``req`` (the type the data is rendered
+    in, ``Decision.params`` its parameters), typed; None outside a negotiated
+    responder."""
+    decision: Decision | None = req.context.get(PRODUCED)
     return decision
 
 

@@ -13,10 +13,11 @@
 The handler keeps its FastAPI parameters (path, query, body, ``Depends``);
 ``negotiated`` adds the request to them for itself. Refusals (415, 406, 431;
 docs/rules.md rule 16) are answered before the handler runs; it finds the
-accepted request type as ``request.scope["fastaccept.consumed"]``. HEAD is
-answered like GET without a body; ``Vary`` has ``Accept`` merged in. A
-handler may return a Starlette ``Response``: it is sent as it is, ``Accept``
-merged into its ``Vary``.
+accepted request type as ``request.scope["fastaccept.consumed"]``, the
+chosen type as ``request.scope["fastaccept.produced"]``. HEAD is answered
+like GET without a body; ``Vary`` has ``Accept`` merged in. A handler may
+return a Starlette ``Response``: it is sent as it is, ``Accept`` merged into
+its ``Vary``.
 
 ``NegotiatedRoute`` (FastAPI's custom route class) lists every offered media
 type under the route's success status in the OpenAPI document, and 406 (and
@@ -35,6 +36,7 @@ from typing import Any, Union, get_origin
 
 from ._endpoint import (
     CONSUMED,
+    PRODUCED,
     Binding,
     Endpoint,
     Handler,
@@ -63,6 +65,7 @@ from .starlette import STARLETTE, StarletteBinding
 __all__ = [
     "CONSUMED",
     "PROBLEM_SCHEMA",
+    "PRODUCED",
     "NegotiatedRoute",
     "dispatch",
     "negotiated",

@@ -9,7 +9,8 @@
 
 Refusals (415, 406, 431; docs/rules.md rule 16) are answered before the view
 runs. The view keeps its URL arguments and finds the accepted request type
-as ``request.environ["fastaccept.consumed"]``. HEAD (which Flask routes to a
+as ``request.environ["fastaccept.consumed"]``, the chosen type as
+``request.environ["fastaccept.produced"]``. HEAD (which Flask routes to a
 GET view) is answered like GET without a body. ``Vary`` has ``Accept`` merged
 in; ``after_request`` functions and extensions that add to ``Vary`` keep it.
 A view may return a Flask ``Response`` (a redirect, an ``abort`` page): it
@@ -25,6 +26,7 @@ from typing import Any
 
 from ._endpoint import (
     CONSUMED,
+    PRODUCED,
     EnvironBinding,
     Mapped,
     dispatch_for,
@@ -40,7 +42,7 @@ try:
 except ModuleNotFoundError as error:  # pragma: no cover - depends on the install
     raise needs("Flask", __name__, error) from error
 
-__all__ = ["CONSUMED", "dispatch", "negotiated"]
+__all__ = ["CONSUMED", "PRODUCED", "dispatch", "negotiated"]
 
 
 class FlaskBinding(EnvironBinding[flask.Response]):

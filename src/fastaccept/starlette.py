@@ -11,7 +11,8 @@
 Refusals (415, 406, 431; docs/rules.md rule 16) are answered before the
 handler runs; several ``Accept`` lines are one list (RFC 9110 §5.3). The
 handler finds the accepted request type as
-``request.scope["fastaccept.consumed"]``. HEAD (which Starlette routes to a
+``request.scope["fastaccept.consumed"]``, the chosen type as
+``request.scope["fastaccept.produced"]``. HEAD (which Starlette routes to a
 GET endpoint) is answered like GET without a body. ``Vary`` has ``Accept``
 merged in; middleware that adds to ``Vary`` afterwards keeps it. A handler
 may return a Starlette ``Response`` (a redirect, a 404): it is sent as it is,
@@ -26,6 +27,7 @@ from typing import Any
 
 from ._endpoint import (
     CONSUMED,
+    PRODUCED,
     Mapped,
     ScopeBinding,
     dispatch_for,
@@ -42,7 +44,7 @@ try:
 except ModuleNotFoundError as error:  # pragma: no cover - depends on the install
     raise needs("Starlette", __name__, error) from error
 
-__all__ = ["CONSUMED", "dispatch", "negotiated"]
+__all__ = ["CONSUMED", "PRODUCED", "dispatch", "negotiated"]
 
 
 class StarletteBinding(ScopeBinding[Response]):

@@ -9,8 +9,8 @@
 ``greeting`` is then a WSGI application. Refusals (415, 406, 431;
 docs/rules.md rule 16) are answered before the handler runs. The handler
 finds the accepted request type as ``environ["fastaccept.consumed"]`` (a
-``Decision``). HEAD is answered like GET without a body; ``Vary`` has
-``Accept`` merged in.
+``Decision``), the chosen type as ``environ["fastaccept.produced"]``. HEAD
+is answered like GET without a body; ``Vary`` has ``Accept`` merged in.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from ._endpoint import (
     CONSUMED,
+    PRODUCED,
     Dispatch,
     EnvironBinding,
     Handler,
@@ -34,7 +35,7 @@ from ._render import Rendered
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
 
-__all__ = ["CONSUMED", "dispatch", "negotiated"]
+__all__ = ["CONSUMED", "PRODUCED", "dispatch", "negotiated"]
 
 
 class WSGIBinding(EnvironBinding[Rendered]):
