@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import contextlib
 import io
+import json
 import os
 
 import pytest
@@ -136,8 +137,19 @@ def test_a_latin_1_output_shows_latin_1_and_escapes_the_rest() -> None:
     status, out, _ = written("latin-1", "explain", "é/*, 中/*")
     assert status == 0
     assert r"value:   'é/*, \u4e2d/*'" in out
-    assert "CORS-unsafe byte U+4E2D at 5" in out
+    assert "CORS-unsafe character U+4E2D (not a header byte) at 5" in out
     assert "… and" not in out
+
+
+@pytest.mark.thread_unsafe(reason="redirects the process's stdout and stderr")
+def test_json_names_a_code_point_so() -> None:
+    status, out, _ = written("utf-8", "explain", '中/*, a/"', "--json")
+    assert status == 0
+    unsafe = json.loads(out)["cors"]["unsafe"]
+    assert unsafe == [
+        {"index": 0, "code_point": 0x4E2D},
+        {"index": 7, "code_point": 0x22},
+    ]
 
 
 @pytest.mark.parametrize(

@@ -205,9 +205,14 @@ def test_the_api_reference_reads_without_the_site() -> None:
     first_cells = re.findall(r"^\| (.+?) \|", prose, re.MULTILINE)
     named = set(re.findall(r"`(\w+)", " ".join(first_cells)))
     assert set(fastaccept.__all__) <= named
+    # Each name links to its entry below (MyST resolves the object's id).
+    for cell in first_cells:
+        for name in re.findall(r"(?<!\[)`(\w+)", cell):
+            assert name not in fastaccept.__all__, f"{name} is not a link: {cell}"
     modules = prose.split("\n## Integration modules\n", 1)[1]
     for name in INTEGRATIONS:
-        (row,) = re.findall(rf"^\| `fastaccept\.{name}` \|.*", modules, re.MULTILINE)
+        link = rf"\[`fastaccept\.{name}`\]\(#module-fastaccept\.{name}\)"
+        (row,) = re.findall(rf"^\| {link} \|.*", modules, re.MULTILINE)
         try:  # the names it exports, where its framework is installed
             module = importlib.import_module(f"fastaccept.{name}")
         except ModuleNotFoundError as missing:  # free-threaded 3.13: no FastAPI

@@ -235,7 +235,9 @@ def test_fastapi_answers_head_on_a_get_route(fastapi_client: Any) -> None:
     head = fastapi_client.head("/greeting/bob")
     assert (head.status_code, head.content) == (200, b"")
     assert head.headers["content-length"] == get.headers["content-length"]
-    assert fastapi_client.post("/greeting/bob").status_code == 405
+    refused = fastapi_client.post("/greeting/bob")
+    assert refused.status_code == 405
+    assert refused.headers["allow"] == "GET, HEAD"  # RFC 9110 §15.5.6
 
 
 def test_fastapi_openapi_lists_the_media_types_and_refusals(fastapi_app: Any) -> None:

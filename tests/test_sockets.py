@@ -251,3 +251,10 @@ def test_a_format_parameter_beats_accept(call: Call, recipe: str) -> None:
 @pytest.mark.parametrize("served", FRAMEWORK_RECIPES, indirect=True)
 def test_a_raised_error_varies_on_accept(call: Call, recipe: str) -> None:
     check_raised_error(call, recipe)
+
+
+@pytest.mark.parametrize("served", ["fastapi_app"], indirect=True)
+def test_fastapi_405_allows_head(call: Call) -> None:
+    # NegotiatedRoute answers HEAD on a GET route: Allow says so (RFC 9110 §15.5.6).
+    reply = call("DELETE", "/greeting", [], b"")
+    assert (reply.status, reply.headers["allow"]) == (405, "GET, HEAD")

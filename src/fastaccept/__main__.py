@@ -160,12 +160,15 @@ def quoted(text: str, encoding: str | None = None) -> str:
     if len(text) <= 2 * CONTEXT:
         body, more = escaped(text, encoding), ""
     else:
-        body, more = shorten(text, 0, encoding)[0], f" ({len(text):,} characters)"
+        body, more = shorten(text, 0, encoding)[0], f" ({len(text)} characters)"
     return quote + body.replace(quote, "\\" + quote) + quote + more
 
 
-def _byte(code: int) -> str:
-    return f"U+{code:04X}" if code > 0xFF else f"0x{code:02X} {chr(code)!r}"
+def _unsafe(code: int) -> str:
+    """A CORS-unsafe byte, or a character that is no header byte at all."""
+    if code > 0xFF:
+        return f"character U+{code:04X} (not a header byte)"
+    return f"byte 0x{code:02X} {chr(code)!r}"
 
 
 class Output:
@@ -235,7 +238,7 @@ def describe(
     facts["skipped"] = [skip._asdict() for skip in parsed.skipped]
     if "cors" in facts:
         cors = facts["cors"] = cors_unsafe_bytes(value)._asdict()
-        cors["unsafe"] = [{"index": i, "byte": b} for i, b in cors["unsafe"]]
+        cors["unsafe"] = [{"index": i, "code_point": c} for i, c in cors["unsafe"]]
     if offers:
         ranked = dict(parsed.rank(offers))
         facts["offers"] = [{"offer": o, "q": ranked.get(o, 0.0)} for o in offers]
@@ -303,15 +306,16 @@ def _print_text(facts: dict[str, Any], header: Header, out: Output) -> None:
         cors = facts["cors"]
         verdict = "yes" if cors["safelisted"] else "no"
         out.line(
-            f"\nCORS-safelisted (Fetch): {verdict}, {cors['length']} bytes (limit 128)"
+            f"\nCORS-safelisted (Fetch): {verdict}, {cors['length']} characters "
+            "(limit 128)"
         )
         if cors["too_long"]:
-            out.line("  too long: over 128 bytes")
+            out.line("  too long: over 128 characters")
         for item in cors["unsafe"][:UNSAFE_LISTED]:
-            out.line(f"  CORS-unsafe byte {_byte(item['byte'])} at {item['index']}")
+            out.line(f"  CORS-unsafe {_unsafe(item['code_point'])} at {item['index']}")
         if len(cors["unsafe"]) > UNSAFE_LISTED:
             more = len(cors["unsafe"]) - UNSAFE_LISTED
-            out.line(f"  {_ellipsis(out.encoding)} and {more:,} more")
+            out.line(f"  {_ellipsis(out.encoding)} and {more} more")
     if "offers" in facts:
         out.line("\noffers:")
         for item in facts["offers"]:

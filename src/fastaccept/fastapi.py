@@ -50,6 +50,7 @@ from ._endpoint import (
 
 try:  # before .starlette: without FastAPI, say so (not that Starlette is missing)
     from fastapi.datastructures import DefaultPlaceholder
+    from fastapi.exceptions import HTTPException
     from fastapi.routing import APIRoute
     from starlette.requests import Request
     from starlette.responses import Response
@@ -319,20 +320,23 @@ class NegotiatedRoute(APIRoute):
 
     async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Serve the route; the endpoint answers HEAD on a negotiated GET route
-        (RFC 9110 §9.3.2), which lists no HEAD in ``methods`` (nor OpenAPI).
+        (RFC 9110 §9.3.2), which lists no HEAD in ``methods`` (nor OpenAPI),
+        and a 405 there names HEAD in ``Allow``.
         On a negotiated route, an error's answer (FastAPI's 422 for the
         parameters, before the handler runs, an ``HTTPException``) gets
         ``Accept`` in its ``Vary``."""
-        if self.negotiation is not None:
-            send = _varying_errors(send, self.negotiation.finished.vary)
-        if (
-            scope["method"] == "HEAD"
-            and self.negotiation is not None
-            and "GET" in (self.methods or ())
-        ):
-            await self.app(scope, receive, send)
-        else:
+        if self.negotiation is None:
             await super().handle(scope, receive, send)
+            return
+        send = _varying_errors(send, self.negotiation.finished.vary)
+        methods = self.methods or set()
+        if "GET" not in methods or scope["method"] in methods:
+            await super().handle(scope, receive, send)
+        elif scope["method"] == "HEAD":
+            await self.app(scope, receive, send)
+        else:  # 405 (RFC 9110 §15.5.6): Allow names HEAD, which is answered
+            allowed = ", ".join(sorted({*methods, "HEAD"}))
+            raise HTTPException(405, headers={"Allow": allowed})
 
 
 def _varying_errors(send: Send, vary: str) -> Send:
