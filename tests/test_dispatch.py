@@ -1,20 +1,26 @@
-"""``dispatch`` in every integration (docs/web.md, "Handlers by media type"):
-one handler per media type, each of the framework's own signature; the
-checks first, a refusal before any handler, the chosen offer's handler alone
-(counted here), its str or bytes sent as that offer."""
+"""``dispatch`` in every integration (docs/web.md, "Handlers by media type"),
+through each framework's test client and over a real socket (uvicorn with
+h11 and with httptools, waitress, wsgiref): one handler per media type, each
+of the framework's own signature; the checks first, a refusal before any
+handler, the chosen offer's handler alone (counted here), its str or bytes
+sent as that offer. The handlers are two versions of one JSON type and a CSV
+one (docs/web.md, "Versions"): a bare type gets the first version, a named
+version its own handler, an unknown one a 406."""
 
 from __future__ import annotations
 
+import inspect
 import json
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 
 from fastaccept import Answer, Consumes
 
-from .recipes import Call, Reply, joined, load_recipe
+from .recipes import Call, Reply, load_recipe
+from .servers import uvicorn_serving, waitress_serving, wsgiref_serving
 from .test_integrations import (
     asgi_call,
     falcon_call,
@@ -22,57 +28,65 @@ from .test_integrations import (
     werkzeug_call,
     wsgi_call,
 )
+from .test_sockets import over_http
 
-pytestmark = pytest.mark.thread_unsafe(reason="counts calls in a module-level Counter")
+pytestmark = pytest.mark.thread_unsafe(
+    reason="counts calls in a module-level Counter; serves on loopback ports"
+)
 
 CALLED: Counter[str] = Counter()
 BODY_TYPES = Consumes(["application/json"])
+V2 = "application/vnd.acme+json;version=2"
+V1 = "application/vnd.acme+json;version=1"
+CSV = "text/csv; charset=utf-8"
 
 
 def _handlers(asynchronous: bool, arguments: Callable[..., None]) -> dict[str, Any]:
-    """A JSON and a CSV handler that count their calls; ``arguments`` checks
-    what the framework passed."""
+    """Handlers of version 2 and 1 of a JSON type and of CSV that count their
+    calls; ``arguments`` checks what the framework passed."""
 
-    def as_json(*args: Any, **kwargs: Any) -> str:
-        arguments(*args, **kwargs)
-        CALLED["json"] += 1
-        return json.dumps({"total": 3})
+    def make(name: str, body: Any) -> Callable[..., Any]:
+        def handler(*args: Any, **kwargs: Any) -> Any:
+            arguments(*args, **kwargs)
+            CALLED[name] += 1
+            return body
 
-    def as_csv(*args: Any, **kwargs: Any) -> Any:
-        arguments(*args, **kwargs)
-        CALLED["csv"] += 1
-        return Answer(b"total\r\n3\r\n", headers={"X-Rows": "1"})
+        if not asynchronous:
+            return handler
 
-    if not asynchronous:
-        return {"application/json": as_json, "text/csv; charset=utf-8": as_csv}
+        async def coroutine(*args: Any, **kwargs: Any) -> Any:
+            return handler(*args, **kwargs)
 
-    async def as_json_async(*args: Any, **kwargs: Any) -> str:
-        return as_json(*args, **kwargs)
+        return coroutine
 
-    async def as_csv_async(*args: Any, **kwargs: Any) -> Any:
-        return as_csv(*args, **kwargs)
-
-    return {"application/json": as_json_async, "text/csv; charset=utf-8": as_csv_async}
+    return {
+        V2: make("v2", json.dumps({"total": 3, "version": 2})),
+        V1: make("v1", json.dumps({"total": 3})),
+        CSV: make("csv", Answer(b"total\r\n3\r\n", headers={"X-Rows": "1"})),
+    }
 
 
 def _any(*args: Any, **kwargs: Any) -> None:
     pass
 
 
-def asgi_app() -> Call:
+def _with_limit(*args: Any, **kwargs: Any) -> None:
+    assert args == () and set(kwargs) == {"limit"}
+
+
+def asgi_app() -> Any:
     from fastaccept.asgi import dispatch
 
-    app = dispatch(_handlers(True, _any), formats=True)
-    return asgi_call(app)
+    return dispatch(_handlers(True, _any), formats=True)
 
 
-def wsgi_app() -> Call:
+def wsgi_app() -> Any:
     from fastaccept.wsgi import dispatch
 
-    return wsgi_call(dispatch(_handlers(False, _any), formats=True))
+    return dispatch(_handlers(False, _any), formats=True)
 
 
-def starlette_app() -> Call:
+def starlette_app() -> Any:
     pytest.importorskip("starlette")
     from starlette.applications import Starlette
     from starlette.routing import Route
@@ -80,11 +94,10 @@ def starlette_app() -> Call:
     from fastaccept.starlette import dispatch
 
     endpoint = dispatch(_handlers(True, _any), formats=True)
-    app = Starlette(routes=[Route("/report", endpoint, methods=["GET", "POST"])])
-    return starlette_call(app)
+    return Starlette(routes=[Route("/report", endpoint)])
 
 
-def fastapi_app() -> Call:
+def fastapi_app() -> Any:
     pytest.importorskip("fastapi")
     from fastapi import FastAPI
 
@@ -92,127 +105,173 @@ def fastapi_app() -> Call:
 
     app = FastAPI()
     app.router.route_class = NegotiatedRoute
-
-    def check(*args: Any, **kwargs: Any) -> None:
-        assert args == () and set(kwargs) == {"limit"}
-
-    handlers = _handlers(False, check)
-    for handler in handlers.values():
-        handler.__signature__ = _signature_with_limit()
-    endpoint = dispatch(handlers, formats=True)
-    app.api_route("/report", methods=["GET", "POST"])(endpoint)
-    return starlette_call(app)
-
-
-def _signature_with_limit() -> Any:
-    import inspect
-
     limit = inspect.Parameter(
         "limit", inspect.Parameter.KEYWORD_ONLY, default=10, annotation=int
     )
-    return inspect.Signature([limit])
+    handlers = _handlers(False, _with_limit)
+    for handler in handlers.values():
+        handler.__signature__ = inspect.Signature([limit])
+    app.get("/report")(dispatch(handlers, formats=True))
+    return app
 
 
-def flask_app() -> Call:
+def flask_app() -> Any:
     flask = pytest.importorskip("flask")
     from fastaccept.flask import dispatch
 
     app = flask.Flask(__name__)
-    endpoint = dispatch(_handlers(False, _any), formats=True)
-    app.add_url_rule("/report", view_func=endpoint, methods=["GET", "POST"])
-    return werkzeug_call(app.test_client())
+    app.add_url_rule(
+        "/report", view_func=dispatch(_handlers(False, _any), formats=True)
+    )
+    return app
 
 
-def falcon_app() -> Call:
+def falcon_app() -> Any:
     falcon = pytest.importorskip("falcon")
     from fastaccept.falcon import dispatch
 
     class Report:
-        on_get = on_post = dispatch(_handlers(False, _any), formats=True)
+        on_get = on_head = dispatch(_handlers(False, _any), formats=True)
 
     app = falcon.App()
     app.add_route("/report", Report())
-    return falcon_call(app)
+    return app
 
 
-def django_app() -> Call:
-    load_recipe("django_app")  # configures Django's settings once
-    from django.test import RequestFactory
+def django_app() -> Any:
+    """The Django recipe's project with ``/report`` routed to a dispatch view."""
+    recipe = load_recipe("django_app")  # configures Django's settings once
+    from django.urls import clear_url_caches, path
 
     from fastaccept.django import dispatch
 
     def check(request: Any) -> None:
-        assert request.method in ("GET", "POST")
+        assert request.method in ("GET", "HEAD")
 
-    view = dispatch(_handlers(False, check), formats=True)
-    factory = RequestFactory()
-
-    def call(
-        method: str, path: str, headers: list[tuple[str, bytes]], body: bytes
-    ) -> Reply:
-        fields = joined(headers)
-        content_type = fields.pop("content-type", "application/octet-stream")
-        request = factory.generic(method, path, body, content_type, headers=fields)
-        response = view(request)
-        return Reply(
-            response.status_code, joined(response.headers.items()), response.content
-        )
-
-    return call
+    if not any(str(p.pattern) == "report" for p in recipe.urlpatterns):
+        view = dispatch(_handlers(False, check), formats=True)
+        recipe.urlpatterns.append(path("report", view))
+        clear_url_caches()
+    return recipe.application
 
 
-APPS = {
-    "asgi": asgi_app,
-    "wsgi": wsgi_app,
-    "starlette": starlette_app,
-    "fastapi": fastapi_app,
-    "flask": flask_app,
-    "falcon": falcon_app,
-    "django": django_app,
+#: Each integration's app, and whether it is ASGI (else WSGI).
+APPS: dict[str, tuple[Callable[[], Any], bool]] = {
+    "asgi": (asgi_app, True),
+    "wsgi": (wsgi_app, False),
+    "starlette": (starlette_app, True),
+    "fastapi": (fastapi_app, True),
+    "flask": (flask_app, False),
+    "falcon": (falcon_app, False),
+    "django": (django_app, False),
+}
+CLIENTS: dict[str, Callable[[Any], Call]] = {
+    "asgi": asgi_call,
+    "wsgi": wsgi_call,
+    "starlette": starlette_call,
+    "fastapi": starlette_call,
+    "flask": lambda app: werkzeug_call(app.test_client()),
+    "falcon": falcon_call,
+    "django": wsgi_call,
 }
 
 
-@pytest.fixture(scope="module", params=sorted(APPS))
-def call(request: pytest.FixtureRequest) -> Call:
-    made: Call = APPS[request.param]()
-    return made
+SERVERS = {
+    "test client": None,
+    "uvicorn h11": ("h11", True),
+    "uvicorn httptools": ("httptools", True),
+    "waitress": (waitress_serving, False),
+    "wsgiref": (wsgiref_serving, False),
+}
 
 
-def _get(call: Call, accept: str | None, path: str = "/report") -> Reply:
+@pytest.fixture(
+    scope="module",
+    params=[
+        (app, server)
+        for app, (_, asgi) in APPS.items()
+        for server, how in SERVERS.items()
+        if how is None or how[1] == asgi
+    ],
+    ids=lambda pair: f"{pair[0]}-{pair[1]}",
+)
+def call(request: pytest.FixtureRequest) -> Iterator[Call]:
+    name, server = request.param
+    app = APPS[name][0]()
+    how = SERVERS[server]
+    if how is None:
+        yield CLIENTS[name](app)
+    elif how[1]:
+        with uvicorn_serving(app, http=str(how[0])) as port:
+            yield over_http(port)
+    else:
+        serving: Any = how[0]
+        with serving(app) as port:
+            yield over_http(port)
+
+
+def _get(call: Call, accept: str | None, query: str = "", method: str = "GET") -> Reply:
     CALLED.clear()
-    return call(
-        "GET", path, [] if accept is None else [("accept", accept.encode())], b""
+    lines = [] if accept is None else [("accept", accept.encode())]
+    return call(method, "/report" + (f"?{query}" if query else ""), lines, b"")
+
+
+@pytest.mark.parametrize(
+    ("accept", "called", "content_type"),
+    [
+        (f"{CSV}, {V2};q=0.5", "csv", CSV),
+        ("application/vnd.acme+json", "v2", V2),  # bare: the first version
+        (None, "v2", V2),
+        ("*/*", "v2", V2),
+        (V1, "v1", V1),
+        (f"{V1};q=0.9, {V2};q=0.1", "v1", V1),
+        ("*/*;version=1", "v1", V1),  # rule 9: a range's parameters compared
+    ],
+)
+def test_the_chosen_handler_alone_runs(
+    call: Call, accept: str | None, called: str, content_type: str
+) -> None:
+    reply = _get(call, accept)
+    assert reply.status == 200, reply.body
+    assert reply.headers["content-type"].replace(" ", "") == content_type.replace(
+        " ", ""
+    )
+    assert "accept" in reply.headers["vary"].lower()
+    assert Counter({called: 1}) == CALLED
+    if called == "csv":
+        assert (reply.body, reply.headers["x-rows"]) == (b"total\r\n3\r\n", "1")
+    else:
+        assert json.loads(reply.body)["total"] == 3
+
+
+def test_head_runs_the_handler_and_sends_no_body(call: Call) -> None:
+    reply = _get(call, "text/csv", method="HEAD")
+    assert (reply.status, reply.body, reply.headers["content-length"]) == (
+        200,
+        b"",
+        "10",
     )
 
 
-def test_the_chosen_handler_alone_runs(call: Call) -> None:
-    reply = _get(call, "text/csv, application/json;q=0.5")
-    assert (reply.status, reply.body) == (200, b"total\r\n3\r\n")
-    assert reply.headers["content-type"].replace(" ", "") == "text/csv;charset=utf-8"
-    assert reply.headers["x-rows"] == "1"
-    assert "accept" in reply.headers["vary"].lower()
-    assert Counter(csv=1) == CALLED
-    reply = _get(call, "application/json")
-    assert json.loads(reply.body) == {"total": 3}
-    assert Counter(json=1) == CALLED
-
-
-@pytest.mark.parametrize("accept", [None, "*/*"])
-def test_no_preference_gets_the_first_handler(call: Call, accept: str | None) -> None:
-    reply = _get(call, accept)
-    assert reply.headers["content-type"] == "application/json"
-    assert Counter(json=1) == CALLED
-
-
 def test_a_format_name_chooses_the_handler(call: Call) -> None:
-    reply = _get(call, "application/json", "/report?format=csv")
+    reply = _get(call, V1, "format=csv")
     assert reply.status == 200
     assert Counter(csv=1) == CALLED
+    varied = [name.strip().lower() for name in reply.headers.get("vary", "").split(",")]
+    assert "accept" not in varied  # the URL decided
 
 
-def test_a_refusal_runs_no_handler(call: Call) -> None:
-    assert _get(call, "image/png").status == 406
-    assert _get(call, "application/json", "/report?format=pdf").status == 406
+@pytest.mark.parametrize(
+    ("accept", "query"),
+    [
+        ("image/png", ""),
+        ("application/vnd.acme+json;version=9", ""),  # an unknown version
+        (V1, "format=pdf"),
+    ],
+)
+def test_a_refusal_runs_no_handler(call: Call, accept: str, query: str) -> None:
+    reply = _get(call, accept, query)
+    assert reply.status == 406
     assert Counter() == CALLED
 
 
@@ -233,7 +292,7 @@ def test_the_body_type_is_checked_before_any_handler(module: str) -> None:
     assert Counter() == CALLED
     taken = call("POST", "/report", [("content-type", b"application/json")], b"{}")
     assert taken.status == 200
-    assert Counter(json=1) == CALLED
+    assert Counter(v2=1) == CALLED
 
 
 def test_bad_handlers_are_refused_when_made() -> None:
@@ -267,9 +326,7 @@ def test_a_handler_that_returns_data_is_a_type_error() -> None:
 
 def test_fastapi_handlers_share_one_signature_and_one_operation() -> None:
     pytest.importorskip("fastapi")
-    from fastapi import FastAPI
-
-    from fastaccept.fastapi import NegotiatedRoute, dispatch
+    from fastaccept.fastapi import dispatch
 
     def as_json(limit: int = 10) -> str:
         return "{}"
@@ -279,18 +336,8 @@ def test_fastapi_handlers_share_one_signature_and_one_operation() -> None:
 
     with pytest.raises(ValueError, match="share one signature"):
         dispatch({"application/json": as_json, "text/csv": as_csv})
-    app = FastAPI()
-    app.router.route_class = NegotiatedRoute
-
-    def as_csv_too(limit: int = 10) -> str:
-        return ""
-
-    app.get("/report")(dispatch({"application/json": as_json, "text/csv": as_csv_too}))
-    operation = app.openapi()["paths"]["/report"]["get"]
-    assert list(operation["responses"]["200"]["content"]) == [
-        "application/json",
-        "text/csv",
-    ]
+    operation = fastapi_app().openapi()["paths"]["/report"]["get"]
+    assert list(operation["responses"]["200"]["content"]) == [V2, V1, CSV]
     assert [p["name"] for p in operation["parameters"]] == ["limit"]
 
 
