@@ -165,10 +165,35 @@ def test_415_as_problem_json_without_calling_the_handler(call: Call) -> None:
     assert CALLS == []
 
 
-def test_415_for_patch_names_accept_patch(call: Call) -> None:
-    status, items, _ = call("PATCH", "/messages", [("content-type", b"text/csv")])
+@pytest.mark.parametrize(
+    ("method", "field", "value"),
+    [
+        ("POST", "Accept-Post", MESSAGE_TYPES.accept_post),
+        ("PATCH", "Accept-Patch", MESSAGE_TYPES.accept),
+        ("QUERY", "Accept-Query", MESSAGE_TYPES.accept_query),
+        ("PUT", None, None),
+    ],
+)
+@pytest.mark.parametrize("content_type", [b"text/csv", None])
+def test_415_names_the_methods_own_header(
+    call: Call,
+    method: str,
+    field: str | None,
+    value: str | None,
+    content_type: bytes | None,
+) -> None:
+    headers = [] if content_type is None else [("content-type", content_type)]
+    status, items, _ = call(method, "/messages", headers)
     assert status == 415
-    assert header(items, "Accept-Patch") == MESSAGE_TYPES.accept
+    assert header(items, "Accept") == MESSAGE_TYPES.accept
+    names = {name.lower() for name, _ in items}
+    added = names & {"accept-post", "accept-patch", "accept-query"}
+    if field is None:
+        assert not added
+    else:
+        assert added == {field.lower()}
+        assert header(items, field) == value
+    assert CALLS == []
 
 
 @pytest.mark.parametrize(

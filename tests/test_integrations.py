@@ -329,6 +329,7 @@ def test_415_names_the_accepted_types(
     reply = post(call, content_type)
     assert_plain_refusal(reply, 415, BODY_TYPES)
     assert reply.headers["accept"] == ", ".join(BODY_TYPES)
+    assert reply.headers["accept-post"] == ", ".join(BODY_TYPES)  # W3C LDP §7.1
 
 
 def test_415_as_problem_json_where_accept_prefers_it(call: Call, recipe: str) -> None:

@@ -420,36 +420,79 @@ def test_415_keeps_plain_text_without_an_accept_value() -> None:
     assert "Vary" not in decision.headers  # no Accept value chose the format
 
 
-def test_415_for_patch_carries_accept_patch() -> None:
+#: The header a 415 adds for each method (W3C LDP §7.1, RFC 5789 §2.2, RFC
+#: 10008 §3): none for others, nor for a method spelled in another case
+#: (RFC 9110 §9.1: methods are case-sensitive).
+METHOD_FIELDS = {
+    "POST": "Accept-Post",
+    "PATCH": "Accept-Patch",
+    "QUERY": "Accept-Query",
+    "PUT": None,
+    "GET": None,
+    "post": None,
+    "Query": None,
+    None: None,
+}
+
+
+@pytest.mark.parametrize(("method", "field"), METHOD_FIELDS.items())
+def test_415_carries_the_methods_own_header(
+    method: str | None, field: str | None
+) -> None:
     consumes = Consumes(BODY)
-    decision = consumes.check(None, "text/plain", method="PATCH")
+    decision = consumes.check(None, "text/plain", method=method)
+    own = {} if field is None else {field: consumes.accept}
+    if field == "Accept-Query":
+        assert consumes.accept_query is not None
+        own[field] = consumes.accept_query
     assert decision.headers == {
         "Content-Type": TEXT[1],
         "Accept": consumes.accept,
-        "Accept-Patch": consumes.accept,
+        **own,
         "Vary": "Accept",
     }
-    assert "Accept-Patch" not in consumes.check(None, method="POST").headers
 
 
-@pytest.mark.parametrize("method", ["POST", "PATCH"])
+def test_the_headers_values_for_options() -> None:
+    consumes = Consumes(["application/json", "Text/CSV; Header=present", "image/*"])
+    accepted = "application/json, text/csv;header=present, image/*"
+    assert consumes.accept == consumes.accept_post == accepted
+    assert consumes.accept_query == accepted  # each one a Token here
+    assert Consumes(['application/sql;charset="UTF 8"']).accept_query == (
+        'application/sql;charset="UTF 8"'
+    )
+
+
+def test_the_method_is_a_str_or_none() -> None:
+    with pytest.raises(TypeError, match="method must be a str or None, not bytes"):
+        Consumes(BODY).check("text/csv", method=b"POST")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("method", ["POST", "PATCH", "QUERY", "PUT"])
 @pytest.mark.parametrize("accept", [None, "text/plain", "application/json"])
 @pytest.mark.parametrize("content_type", [None, "a b", "text/csv"])
 def test_415s_are_decided_when_consumes_is_made(
     content_type: str | None, accept: str | None, method: str
 ) -> None:
-    # Each form (problem, format, Vary, Accept-Patch) is made once and shared.
+    # Each form (problem, format, Vary, the method's header) is made once and shared.
     consumes = Consumes(BODY)
     decision = consumes.check(content_type, accept, method=method)
     assert decision.status == 415
     assert consumes.check(content_type, accept, method=method) is decision
     names = [name for name, _ in decision.header_items]
+    field = METHOD_FIELDS[method]
     assert names == [
         "Content-Type",
         "Accept",
-        *(["Accept-Patch"] if method == "PATCH" else []),
+        *([] if field is None else [field]),
         *(["Vary"] if accept is not None else []),
     ]
+
+
+def test_the_415s_made_ahead_are_few() -> None:
+    # Missing or malformed, by the method's header (none or one of three), by
+    # the form (three): the refusals an endpoint finishes once.
+    assert len(Consumes(BODY)._refusals) == 2 * 4 * 3
 
 
 def test_431_for_an_over_long_content_type_follows_accept() -> None:

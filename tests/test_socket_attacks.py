@@ -403,8 +403,9 @@ def test_a_415_names_the_type_and_nothing_else(
     fields = (b"Accept: " + accept,) if accept else ()
     response = served.post(b'text/csv; x="<b>"', *fields)
     assert response.status == 415
-    assert_sent_by_the_library(response, "accept")
+    assert_sent_by_the_library(response, "accept", "accept-post")
     assert response.value("accept") == b"application/json"
+    assert response.value("accept-post") == b"application/json"  # W3C LDP §7.1
     assert b"<b>" not in response.body and b"x=" not in response.body
     if as_problem:
         detail = json.loads(response.body)["detail"]

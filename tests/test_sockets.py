@@ -131,6 +131,7 @@ def test_415_as_problem_json_with_accept(call: Call, recipe: str) -> None:
     reply = post(call, "text/plain", "application/json", body=b"hello")
     assert_problem(reply, 415, BODY_TYPES)
     assert reply.headers["accept"] == ", ".join(BODY_TYPES)
+    assert reply.headers["accept-post"] == ", ".join(BODY_TYPES)  # W3C LDP §7.1
     assert_vary(reply, recipe, "/messages")
 
 

@@ -609,6 +609,7 @@ def test_post_answers_in_the_negotiated_type(client: httpx.Client) -> None:
 def test_post_checks_the_content_type_before_the_accept(client: httpx.Client) -> None:
     response = post_user(client, content_type="text/csv", accept="image/png")
     assert response.status_code == 415
+    assert response.headers["accept-post"] == BODY_TYPES  # W3C LDP §7.1
     assert_varies(response)
     response = post_user(client, accept="image/png")
     assert response.status_code == 406

@@ -8,8 +8,9 @@ identical results otherwise. Set ``FASTACCEPT_NO_EXTENSIONS=1`` to force the
 pure-Python engine.
 
 Importing the package loads what a negotiation needs; the web answers
-(``Produces``, ``Consumes``, ``Renderers``... and the header helpers) load
-with their first use, the integrations when their module is imported.
+(``Produces``, ``Consumes``, ``Renderers``... and the header helpers) and
+the Accept-Query helpers load with their first use, the integrations when
+their module is imported.
 """
 
 from __future__ import annotations
@@ -48,14 +49,16 @@ if TYPE_CHECKING:
     from typing import Any
 
 if TYPE_CHECKING:
+    from ._accept_query import AcceptQuery, format_accept_query, parse_accept_query
     from ._headers import header_from_environ, header_from_scope, merge_vary
     from ._problems import problem
     from ._render import Answer, Rendered, Renderers
     from ._responses import Consumes, Decision, Produces
 
 #: The names loaded on first use, by module: the web answers, which need
-#: dataclasses, json and http.
+#: dataclasses, json and http, and Accept-Query's, which few applications use.
 _LATER = {
+    "_accept_query": ("AcceptQuery", "format_accept_query", "parse_accept_query"),
     "_headers": ("header_from_environ", "header_from_scope", "merge_vary"),
     "_problems": ("problem",),
     "_render": ("Answer", "Rendered", "Renderers"),
@@ -72,6 +75,7 @@ __all__ = [
     "AcceptEncoding",
     "AcceptError",
     "AcceptLanguage",
+    "AcceptQuery",
     "Answer",
     "Coding",
     "Consumes",
@@ -89,6 +93,7 @@ __all__ = [
     "SkippedMember",
     "cors_unsafe_bytes",
     "format_accept",
+    "format_accept_query",
     "header_from_environ",
     "header_from_scope",
     "is_cors_safelisted",
@@ -97,6 +102,7 @@ __all__ = [
     "negotiate_encoding",
     "negotiate_language",
     "parse",
+    "parse_accept_query",
     "parse_encoding",
     "parse_language",
     "problem",

@@ -4,7 +4,8 @@ Each stands beside the ABNF it implements, quoted from RFC 9110 (§5.5 field
 values, §5.6 common rules, §12.4.2 qvalue, §12.5.1 Accept, §12.5.3
 Accept-Encoding, §12.5.4 Accept-Language), RFC 5234 Appendix B.1 (core
 rules), RFC 4647 §2.1 (basic language ranges) and the WHATWG Fetch standard
-(CORS-safelisted request-header); h11's ``_abnf`` is the model.
+(CORS-safelisted request-header); h11's ``_abnf`` is the model. RFC 9651's
+classes, which only Accept-Query reads, are ``_structured``'s, loaded with it.
 
 Each class is written once, as ABNF writes it (``_Parts``: strings of
 characters and ``%xNN-NN`` spans); from that come both its set and its class

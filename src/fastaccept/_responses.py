@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from http import HTTPStatus
 from typing import Any
 
+from ._accept_query import format_accept_query
 from ._arguments import ByArguments
 from ._engine import Negotiator, parse
 from ._errors import AcceptError
@@ -150,6 +151,16 @@ _FORMS: tuple[tuple[bool, tuple[tuple[str, str], ...]], ...] = (
     (False, (_VARY,)),
     (True, (_VARY,)),
 )
+
+
+#: The header a 415 adds for a request method (compared case-sensitively,
+#: RFC 9110 §9.1), naming the types taken as that method's content: W3C LDP
+#: §7.1, RFC 5789 §2.2, RFC 10008 §3.
+_METHOD_FIELDS = {
+    "POST": "Accept-Post",
+    "PATCH": "Accept-Patch",
+    "QUERY": "Accept-Query",
+}
 
 
 def _form(accept: HeaderValue) -> int:
@@ -623,7 +634,13 @@ class Consumes(ByArguments):
     Content-Type is missing, malformed or not accepted; 431 over
     ``max_length`` (None: no limit). Given the request's ``accept``, a refusal
     takes the format it prefers (rule 16) and carries ``Vary: Accept``; given
-    ``method="PATCH"``, a 415 carries ``Accept-Patch`` (RFC 5789 §2.2).
+    its ``method``, a 415 to POST also carries ``Accept-Post`` (W3C LDP
+    §7.1), to PATCH ``Accept-Patch`` (RFC 5789 §2.2), to QUERY
+    ``Accept-Query`` (RFC 10008 §3). ``accept``, ``accept_post`` and
+    ``accept_query`` are those headers' values, for an answer to OPTIONS too
+    (``accept_query`` None where a type's parameter names are no RFC 9651
+    keys, so that Accept-Query cannot carry it: a 415 to QUERY then has no
+    ``Accept-Query``).
     """
 
     __slots__ = (
@@ -633,6 +650,7 @@ class Consumes(ByArguments):
         "_refusals",
         "_unsupported",
         "accept",
+        "accept_query",
         "media_types",
     )
 
@@ -654,17 +672,29 @@ class Consumes(ByArguments):
         self._max_length = checked_max_length(max_length)
         #: The ``Accept`` response header value that lists the types.
         self.accept = format_accept(self._ranges)
-        #: The 415s by (problem, PATCH?, ``_FORMS`` index): made ahead for a
-        #: missing or malformed type, on first use for one not taken (by the
-        #: type, in a bounded cache).
+        #: The ``Accept-Query`` value that lists them (RFC 10008 §3), if it can.
+        self.accept_query: str | None
+        try:
+            self.accept_query = format_accept_query(self._ranges)
+        except ValueError:
+            self.accept_query = None
+        #: The 415s by (problem, the method's own header or "", ``_FORMS``
+        #: index): made ahead for a missing or malformed type, on first use
+        #: for one not taken (by the type, in a bounded cache).
         self._unsupported = {
-            (problem, patch, form): self._unsupported_type(problem, patch, form)
+            (problem, header, form): self._unsupported_type(problem, header, form)
             for problem in ("is missing", "is malformed")
-            for patch in (False, True)
+            for header in ("", *_METHOD_FIELDS.values())
             for form in range(len(_FORMS))
         }
         self._refusals = tuple(self._unsupported.values())
-        self._named: dict[tuple[str, bool, int], Decision] = {}
+        self._named: dict[tuple[str, str, int], Decision] = {}
+
+    @property
+    def accept_post(self) -> str:
+        """The ``Accept-Post`` response header value (W3C LDP §7.1): as
+        ``accept``, the types in an Accept value's form."""
+        return self.accept
 
     def _arguments(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
         return (self.media_types,), {"max_length": self._max_length}
@@ -677,10 +707,19 @@ class Consumes(ByArguments):
         method: str | None = None,
     ) -> Decision:
         """The answer to a request whose body has this Content-Type (None:
-        absent); ``accept`` (the request's Accept) chooses a refusal's format."""
-        patch = method == "PATCH"
+        absent); ``accept`` (the request's Accept) chooses a refusal's format,
+        ``method`` (compared case-sensitively, RFC 9110 §9.1) the header a 415
+        adds."""
+        if method is None:
+            header = ""
+        elif type(method) is str:
+            header = _METHOD_FIELDS.get(method, "")
+        else:
+            raise TypeError(
+                f"method must be a str or None, not {type(method).__name__}"
+            )
         if not content_type:
-            return self._unsupported["is missing", patch, _form(accept)]
+            return self._unsupported["is missing", header, _form(accept)]
         text = as_header_text(coerce_value(content_type))[0]
         if self._max_length is not None and len(text) > self._max_length:
             problem_json, varied = _FORMS[_form(accept)]
@@ -691,7 +730,7 @@ class Consumes(ByArguments):
             rng = parse_single(text, "Content-Type", weighted=False)[0]
             offer = concrete(text, rng, "Content-Type")
         except ValueError:
-            return self._unsupported["is malformed", patch, _form(accept)]
+            return self._unsupported["is malformed", header, _form(accept)]
         received = MediaRange._make(rng)
         for index, accepted_range in enumerate(self._ranges):
             if range_matches(accepted_range, offer):
@@ -702,25 +741,27 @@ class Consumes(ByArguments):
                     index=index,
                 )
         # Named by its type and subtype, tokens: nothing else is sent back.
-        key = (received.essence, patch, _form(accept))
+        key = (received.essence, header, _form(accept))
         found = self._named.get(key)
         if found is None:
             problem = f"({received.essence}) is not one this resource accepts"
-            made = self._unsupported_type(problem, patch, key[2])
+            made = self._unsupported_type(problem, header, key[2])
             found = store(self._named, VALUES_KEPT, key, made)
         return found
 
-    def _unsupported_type(self, problem: str, patch: bool, form: int) -> Decision:
+    def _unsupported_type(self, problem: str, header: str, form: int) -> Decision:
         """415 listing the types taken, with them as ``Accept`` (RFC 9110
-        §15.5.16), and as ``Accept-Patch`` for a PATCH (RFC 5789 §2.2)."""
+        §15.5.16), and as ``header`` too, the request method's own header
+        (``_METHOD_FIELDS``) or none (``""``)."""
         problem_json, varied = _FORMS[form]
-        patched = (("Accept-Patch", self.accept),) if patch else ()
+        value = self.accept_query if header == "Accept-Query" else self.accept
+        own = ((header, value),) if header and value is not None else ()
         return _refusal(
             415,
             f"the request's Content-Type {problem}.",
             problem_json,
             ("Accept", self.accept),
-            *patched,
+            *own,
             *varied,
             listed=self.media_types,
             listed_as="This resource accepts:",
