@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from fastaccept import problem
+from fastaccept import Renderers, problem
 
 PREFERS_PROBLEM = "application/problem+json, text/plain;q=0.5"
 
@@ -148,3 +148,177 @@ def test_any_arguments_give_a_clear_error_or_a_well_formed_answer(
     else:
         assert sent.headers["Content-Type"] == "text/plain; charset=utf-8"
         assert sent.body.decode().startswith(f"{status} ")
+
+
+# --- negotiated(..., problems=True): the frameworks' own errors as problems --
+
+GREETING_TYPES = {"application/json": json.dumps}
+
+
+def _starlette(fastapi: bool) -> Any:
+    if fastapi:
+        pytest.importorskip("fastapi")
+        from fastapi import FastAPI, HTTPException
+
+        from fastaccept.fastapi import NegotiatedRoute, negotiated
+
+        app = FastAPI()
+        app.router.route_class = NegotiatedRoute
+
+        @app.get("/users/{name}")
+        @negotiated(Renderers(GREETING_TYPES), problems=True)
+        def fastapi_user(name: str) -> dict[str, str]:
+            raise HTTPException(404, "no such user", headers={"X-Why": "gone"})
+
+        return _client(app)
+    pytest.importorskip("starlette")
+    from starlette.applications import Starlette
+    from starlette.exceptions import HTTPException as StarletteError
+    from starlette.routing import Route
+
+    from fastaccept.starlette import negotiated as starlette_negotiated
+
+    @starlette_negotiated(Renderers(GREETING_TYPES), problems=True)
+    async def starlette_user(request: Any) -> dict[str, str]:
+        raise StarletteError(404, "no such user", headers={"X-Why": "gone"})
+
+    return _client(Starlette(routes=[Route("/users/ann", starlette_user)]))
+
+
+def _client(app: Any) -> Any:
+    from starlette.testclient import TestClient
+
+    return lambda method, accept: TestClient(app).request(
+        method, "/users/ann", headers={} if accept is None else {"Accept": accept}
+    )
+
+
+def _flask() -> Any:
+    pytest.importorskip("flask")
+    from flask import Flask, abort
+
+    from fastaccept.flask import negotiated
+
+    app = Flask(__name__)
+
+    @app.get("/users/ann")
+    @negotiated(Renderers(GREETING_TYPES), problems=True)
+    def flask_user() -> dict[str, str]:
+        abort(404, "no such user")
+
+    @app.errorhandler(404)
+    def not_found(error: Any) -> tuple[str, int]:  # not run: a problem instead
+        return "the app's page", 404
+
+    client = app.test_client()
+    return lambda method, accept: _werkzeug(
+        client.open(
+            "/users/ann",
+            method=method,
+            headers={} if accept is None else {"Accept": accept},
+        )
+    )
+
+
+def _werkzeug(response: Any) -> Any:
+    class Reply:
+        status_code = response.status_code
+        headers = response.headers
+        content = response.data
+
+    return Reply
+
+
+def _falcon() -> Any:
+    falcon = pytest.importorskip("falcon")
+    testing = pytest.importorskip("falcon.testing")
+
+    from fastaccept.falcon import negotiated
+
+    class User:
+        @negotiated(Renderers(GREETING_TYPES), problems=True)
+        def on_get(self, req: Any, resp: Any) -> dict[str, str]:
+            raise falcon.HTTPNotFound(
+                description="no such user", headers={"X-Why": "gone"}
+            )
+
+        on_head = on_get
+
+    app = falcon.App()
+    app.add_route("/users/ann", User())
+    client = testing.TestClient(app)
+
+    def call(method: str, accept: str | None) -> Any:
+        r = client.simulate_request(
+            method, "/users/ann", headers={} if accept is None else {"Accept": accept}
+        )
+
+        class Reply:
+            status_code = r.status_code
+            headers = r.headers
+            content = r.content
+
+        return Reply
+
+    return call
+
+
+PROBLEM_APPS = {
+    "starlette": lambda: _starlette(False),
+    "fastapi": lambda: _starlette(True),
+    "flask": _flask,
+    "falcon": _falcon,
+}
+
+
+@pytest.mark.parametrize("framework", sorted(PROBLEM_APPS))
+def test_a_frameworks_own_error_as_a_problem(framework: str) -> None:
+    call = PROBLEM_APPS[framework]()
+    as_json = call("GET", "application/json")  # rule 16: JSON, not text
+    assert as_json.status_code == 404
+    assert as_json.headers["content-type"] == "application/problem+json"
+    assert json.loads(as_json.content)["detail"] == "no such user"
+    if framework != "flask":  # werkzeug's errors carry no headers of their own
+        assert as_json.headers["x-why"] == "gone"
+    assert "accept" in as_json.headers["vary"].lower()
+    as_text = call("GET", "text/plain, application/json;q=0.5")
+    assert as_text.headers["content-type"] == "text/plain; charset=utf-8"
+    assert as_text.content.startswith(b"404 Not Found")
+    head = call("HEAD", "application/json")
+    assert (head.status_code, head.content) == (404, b"")
+
+
+def test_django_errors_as_problems() -> None:
+    load_recipe = pytest.importorskip("tests.recipes").load_recipe
+    load_recipe("django_app")  # configures Django's settings once
+    from django.core.exceptions import PermissionDenied, SuspiciousOperation
+    from django.http import Http404
+    from django.test import RequestFactory
+
+    from fastaccept.django import negotiated
+
+    raised: list[Exception] = []
+
+    @negotiated(Renderers(GREETING_TYPES), problems=True)
+    def view(request: Any) -> dict[str, str]:
+        raise raised[0]
+
+    factory = RequestFactory()
+    for error, status, detail in [
+        (Http404("no such user"), 404, "no such user"),
+        (PermissionDenied(), 403, None),
+        (SuspiciousOperation("internal detail"), 400, None),  # never shown
+    ]:
+        raised[:] = [error]
+        response = view(factory.get("/", HTTP_ACCEPT="application/json"))
+        assert response.status_code == status
+        body = json.loads(response.content)
+        assert body.get("detail") == detail
+        assert "Accept" in response["Vary"]
+
+
+def test_problems_must_be_a_bool() -> None:
+    from fastaccept.wsgi import negotiated
+
+    with pytest.raises(TypeError, match="problems must be True or False, not str"):
+        negotiated(Renderers(GREETING_TYPES), problems="yes")  # type: ignore[arg-type]

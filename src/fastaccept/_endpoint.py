@@ -21,6 +21,7 @@ from typing import Any, Generic, Protocol, TypeVar, cast
 from ._grammar import TCHARS
 from ._headers import header_from_scope, merge_vary, query_value
 from ._member import OfferSpec
+from ._problems import problem
 from ._render import Answer, Finished, Rendered, Renderers, checked_status
 from ._responses import Consumes, Decision, FormatSpec
 from ._text import HeaderValue
@@ -63,13 +64,16 @@ class Endpoint:
     """A negotiated endpoint's arguments, checked as ``Renderers.render``
     checks them, and its ``finished`` responses (``consumes``' refusals
     among them), built once. ``format_param``: the query parameter read as
-    the format name where the renderers have ``formats`` (None: none)."""
+    the format name where the renderers have ``formats`` (None: none).
+    ``problems``: the framework's own errors the handler raises are answered
+    with ``problem`` (problem+json or plain text, as Accept prefers)."""
 
     renderers: Renderers
     consumes: Consumes | None
     status: int
     vary: str | None
     format_param: str | None = "format"
+    problems: bool = False
     finished: Finished = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -81,6 +85,9 @@ class Endpoint:
             kind = type(self.consumes).__name__
             raise TypeError(f"consumes must be a Consumes or None, not {kind}")
         object.__setattr__(self, "status", checked_status(self.status))
+        if not isinstance(self.problems, bool):
+            kind = type(self.problems).__name__
+            raise TypeError(f"problems must be True or False, not {kind}")
         param = self.format_param
         if param is not None and not isinstance(param, str):
             kind = type(param).__name__
@@ -176,6 +183,13 @@ class Binding(ABC, Generic[Request, Response]):
         """Merge ``vary`` into the ``Vary`` of one of ``responses``."""
         response.headers["Vary"] = merge_vary(response.headers.get("Vary"), vary)
 
+    def error_facts(
+        self, error: BaseException
+    ) -> tuple[int, str | None, tuple[tuple[str, str], ...]] | None:
+        """One of ``errors`` as a problem's facts: its status (400-599), its
+        detail and the headers it asks for; None: left to the framework."""
+        return None
+
     def raised(self, args: tuple[Any, ...], error: BaseException, vary: str) -> Any:
         """For one of ``errors`` raised by the handler called with ``args``:
         the framework's response to it with ``vary`` merged into its ``Vary``,
@@ -255,8 +269,13 @@ def serving(
         request = binding.request(args, kwargs)
         return request, endpoint.check(binding, request)
 
-    def failed(args: tuple[Any, ...], error: BaseException) -> Any:
-        """The framework's answer to its own ``error``, ``Accept`` in its Vary."""
+    def failed(request: Any, args: tuple[Any, ...], error: BaseException) -> Any:
+        """The answer to the framework's own ``error``, ``Accept`` in its Vary:
+        a problem (``endpoint.problems``), or the framework's."""
+        facts = binding.error_facts(error) if endpoint.problems else None
+        if facts is not None:
+            accept, method = binding.headers(request)
+            return binding.reply(request, problem_answer(facts, accept, method, vary))
         response = binding.raised(args, error, vary)
         if response is None:
             raise error
@@ -280,7 +299,7 @@ def serving(
             try:
                 data = await handlers[step.index](*args, **kwargs)
             except binding.errors as error:
-                return failed(args, error)
+                return failed(request, args, error)
             return after(request, step, data)
 
         return binding.serve(negotiated_coroutine, model)
@@ -293,10 +312,29 @@ def serving(
         try:
             data = handlers[step.index](*args, **kwargs)
         except binding.errors as error:
-            return failed(args, error)
+            return failed(request, args, error)
         return after(request, step, data)
 
     return binding.serve(negotiated_function, model)
+
+
+def problem_answer(
+    facts: tuple[int, str | None, tuple[tuple[str, str], ...]],
+    accept: HeaderValue,
+    method: str,
+    vary: str,
+) -> Rendered:
+    """An error's facts answered with ``problem``: its headers but a body's
+    own, ``vary`` as the Vary, no body for HEAD."""
+    status, detail, asked = facts
+    made = problem(status, accept, detail=detail)
+    own = {"content-type", "content-length", "vary"}
+    headers = (
+        *(item for item in made.header_items if item[0] != "Vary"),
+        *(item for item in asked if item[0].lower() not in own),
+        ("Vary", vary),
+    )
+    return Rendered(status, headers, b"" if method == "HEAD" else made.body, False)
 
 
 def checked_handler(handler: object, offer: object = None) -> Handler:
@@ -331,6 +369,7 @@ class Negotiated(Protocol[Served]):
         status: int = 200,
         vary: str | None = None,
         format_param: str | None = "format",
+        problems: bool = False,
     ) -> Callable[[Handler], Served]: ...
 
 
@@ -360,8 +399,9 @@ def negotiated_for(
         status: int = 200,
         vary: str | None = None,
         format_param: str | None = "format",
+        problems: bool = False,
     ) -> Callable[[Handler], Handler]:
-        endpoint = kind(renderers, consumes, status, vary, format_param)
+        endpoint = kind(renderers, consumes, status, vary, format_param, problems)
         offers = len(renderers.produces.media_types)
         return lambda handler: wrap(endpoint, (checked_handler(handler),) * offers)
 
@@ -370,7 +410,10 @@ answering ``data`` rendered by ``renderers`` in the negotiated type, with
 ``status``; ``consumes`` checks the request's ``Content-Type`` first;
 ``vary`` is what the response varies on besides ``Accept``. Where
 ``renderers`` have ``formats``, the query parameter ``format_param`` names
-the format, which wins over Accept (docs/web.md, "Format override").{more}"""
+the format, which wins over Accept (docs/web.md, "Format override").
+``problems=True`` answers the framework's own errors the handler raises with
+``fastaccept.problem`` (docs/web.md, "Errors negotiated for any
+status").{more}"""
     negotiated.__module__ = module
     return negotiated
 
@@ -391,6 +434,7 @@ class Dispatch(Protocol[Served]):
         vary: str | None = None,
         formats: FormatSpec = None,
         format_param: str | None = "format",
+        problems: bool = False,
     ) -> Served: ...
 
 
@@ -415,6 +459,7 @@ def dispatch_for(
         vary: str | None = None,
         formats: FormatSpec = None,
         format_param: str | None = "format",
+        problems: bool = False,
     ) -> Handler:
         if isinstance(handlers, str | bytes) or not isinstance(
             handlers, Mapping | Iterable
@@ -437,7 +482,7 @@ def dispatch_for(
         renderers = Renderers(
             [(offer, sent_as_is) for offer, _ in pairs], formats=formats
         )
-        endpoint = kind(renderers, consumes, status, vary, format_param)
+        endpoint = kind(renderers, consumes, status, vary, format_param, problems)
         return wrap(endpoint, by_index)
 
     dispatch.__doc__ = f"""Make {made}
@@ -448,6 +493,6 @@ format ``format_param`` names, where ``formats`` are given); a refusal is
 answered before any handler runs; otherwise the chosen offer's handler
 alone runs, and what it returns (str, encoded in the offer's charset,
 bytes, an ``Answer`` of them, or the framework's own response) is sent as
-that offer, with ``status`` and ``Vary`` as ``negotiated``'s.{more}"""
+that offer, with ``status``, ``Vary`` and ``problems`` as ``negotiated``'s.{more}"""
     dispatch.__module__ = module
     return dispatch

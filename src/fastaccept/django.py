@@ -65,6 +65,23 @@ class DjangoBinding(EnvironBinding[HttpResponse]):
             del response.headers["Content-Type"]
         return response
 
+    def error_facts(
+        self, error: BaseException
+    ) -> tuple[int, str | None, tuple[tuple[str, str], ...]] | None:
+        """``Http404`` 404, ``PermissionDenied`` 403, the others 400, with the
+        exception's message, but for ``SuspiciousOperation`` (which Django
+        logs as a security event, and never shows)."""
+        if isinstance(error, SuspiciousOperation):
+            return 400, None, ()
+        status = (
+            404
+            if isinstance(error, Http404)
+            else 403
+            if isinstance(error, PermissionDenied)
+            else 400
+        )
+        return status, str(error) or None, ()
+
     def raised(
         self, args: tuple[Any, ...], error: BaseException, vary: str
     ) -> HttpResponseBase:

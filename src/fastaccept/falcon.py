@@ -23,6 +23,7 @@ error serializer appends ``Vary: Accept``). Works on
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from ._endpoint import CONSUMED, PRODUCED, Binding, dispatch_for, needs, negotiated_for
@@ -48,6 +49,7 @@ class FalconBinding(Binding[Exchange, None]):
     answer is written into ``resp``."""
 
     __slots__ = ()
+    errors = (falcon.HTTPError,)  # answered by falcon, or as problems
 
     def request(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Exchange:
         return args[1], args[2]
@@ -77,6 +79,18 @@ class FalconBinding(Binding[Exchange, None]):
             else:
                 resp.set_header(name, value)
         resp.data = rendered.body
+
+    def error_facts(
+        self, error: BaseException
+    ) -> tuple[int, str | None, tuple[tuple[str, str], ...]] | None:
+        """An ``HTTPError``: its status, its description (else its title) and
+        headers. Otherwise falcon answers it, ``Vary: Accept`` appended by its
+        error serializer."""
+        assert isinstance(error, falcon.HTTPError)
+        detail = error.description or error.title
+        headers = error.headers or ()
+        pairs = headers.items() if isinstance(headers, Mapping) else headers
+        return error.status_code, detail, tuple(pairs)
 
     def vary(self, response: falcon.Response, vary: str) -> None:
         """Merge ``vary`` into the ``Vary`` that middleware already set."""

@@ -64,6 +64,16 @@ class FlaskBinding(EnvironBinding[flask.Response]):
             response.headers["Content-Length"] = rendered.headers["Content-Length"]
         return response
 
+    def error_facts(
+        self, error: BaseException
+    ) -> tuple[int, str | None, tuple[tuple[str, str], ...]] | None:
+        """An ``HTTPException``: its code, its ``description`` and headers
+        (an app's error handler for it does not run)."""
+        assert isinstance(error, werkzeug.exceptions.HTTPException)
+        if error.code is None or not 400 <= error.code <= 599:
+            return None
+        return error.code, error.description, tuple(error.get_headers())
+
     def raised(self, args: tuple[Any, ...], error: BaseException, vary: str) -> None:
         """An ``HTTPException`` (``abort``, a body it cannot read) goes on to
         Flask's error handling; the response made of it gets ``vary``."""

@@ -62,6 +62,16 @@ class StarletteBinding(ScopeBinding[Response]):
     def reply(self, request: Mapped, rendered: Rendered) -> Response:
         return Response(rendered.body, rendered.status, dict(rendered.header_items))
 
+    def error_facts(
+        self, error: BaseException
+    ) -> tuple[int, str | None, tuple[tuple[str, str], ...]] | None:
+        """An ``HTTPException``: its status, its ``detail`` and ``headers``."""
+        assert isinstance(error, HTTPException)
+        if not 400 <= error.status_code <= 599:
+            return None
+        detail = error.detail if isinstance(error.detail, str) else None
+        return error.status_code, detail, tuple((error.headers or {}).items())
+
     def raised(self, args: tuple[Any, ...], error: BaseException, vary: str) -> None:
         """An ``HTTPException`` goes on with ``vary`` merged into the ``Vary``
         of its headers, which the exception handler sends."""
