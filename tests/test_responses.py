@@ -131,6 +131,12 @@ def test_a_406_says_which_members_were_skipped_by_place(problem_json: bool) -> N
     assert Produces(OFFERS).select("image/png").body.count("skipped") == 0
 
 
+def test_a_406_counts_one_skipped_member_in_the_singular() -> None:
+    decision = Produces(OFFERS).select("junk, image/png")
+    assert decision.status == 406
+    assert "1 of its members was malformed and skipped (at offset 0)." in decision.body
+
+
 def test_produces_default_instead_of_406() -> None:
     produces = Produces(OFFERS, default=OFFERS[1])
     assert produces.select("image/png").media_type == OFFERS[1]
@@ -574,6 +580,4 @@ def test_a_406_without_a_limit_lists_skipped_members_in_plain_text() -> None:
     decision = Produces(OFFERS, max_length=None).select(accept)
     assert decision.status == 406
     assert decision.headers["Content-Type"] == TEXT[1]
-    assert (
-        "1 of its members were malformed and skipped (at offsets 26)" in decision.body
-    )
+    assert "1 of its members was malformed and skipped (at offset 26)" in decision.body

@@ -601,9 +601,10 @@ def _not_acceptable(
     summary = "the Accept header allows none of the media types this resource has."
     if skipped:
         offsets = ", ".join(str(member.start) for member in skipped)
+        one = len(skipped) == 1
         summary += (
-            f" {len(skipped)} of its members were malformed and skipped"
-            f" (at offsets {offsets})."
+            f" {len(skipped)} of its members {'was' if one else 'were'} malformed"
+            f" and skipped (at {'offset' if one else 'offsets'} {offsets})."
         )
     return _refusal(
         406, summary, problem_json, _VARY, listed=available, listed_as="Available:"
