@@ -16,7 +16,10 @@ answered like GET, without the body. ``POST /users`` takes JSON or a form
 ``Content-Type`` gets 415 with an ``Accept`` header naming the two. An id of
 more than 18 digits names no user (404, after the token is checked); content
 that does not parse, JSON nested past Python's recursion limit included, or a
-field that is not text (a lone surrogate, ``"\\ud800"``) gets 400.
+field that is not text (a lone surrogate, ``"\\ud800"``) gets 400. Every
+answer of its own (a user, or a refusal that may quote the content) carries
+``X-Content-Type-Options: nosniff``, and a CSV cell that a spreadsheet would
+run as a formula is quoted with a leading ``'`` (OWASP, "CSV Injection").
 """
 
 from __future__ import annotations
@@ -50,6 +53,10 @@ MAX_ID_DIGITS = 18
 SURROGATE = re.compile("[\ud800-\udfff]")
 #: Past the 401, every answer depends on the token as well as on Accept.
 VARY = "Authorization"
+#: Answers that hold what a client sent are read as their type, never sniffed.
+NOSNIFF = {"X-Content-Type-Options": "nosniff"}
+#: What begins a formula in a spreadsheet cell (OWASP, "CSV Injection").
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
 def user_html(user: User) -> str:
@@ -64,11 +71,17 @@ def user_html(user: User) -> str:
     )
 
 
+def csv_cell(value: object) -> str:
+    """``value`` as a cell no spreadsheet runs: ``'`` before a formula start."""
+    text = str(value)
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
+
+
 def user_csv(user: User) -> str:
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(user.keys())
-    writer.writerow(user.values())
+    writer.writerow(map(csv_cell, user.keys()))
+    writer.writerow(map(csv_cell, user.values()))
     return out.getvalue()
 
 
@@ -92,7 +105,11 @@ class Refusal(Exception):
 
     async def answer(self, scope: Scope, send: Send, vary: str | None = None) -> None:
         """Send it; ``vary``: what it depends on (merged into its own Vary)."""
-        headers = {"Content-Type": "text/plain; charset=utf-8", **self.headers}
+        headers = {
+            "Content-Type": "text/plain; charset=utf-8",
+            **NOSNIFF,
+            **self.headers,
+        }
         if vary:
             headers["Vary"] = merge_vary(headers.get("Vary"), vary)
         headers["Content-Length"] = str(len(self.body))
@@ -202,18 +219,18 @@ class UsersAPI:
                 **{"WWW-Authenticate": 'Bearer realm="users"', "Vary": VARY},
             )
 
-    async def _get(self, scope: Scope, receive: Receive) -> User:
+    async def _get(self, scope: Scope, receive: Receive) -> Answer:
         digits = scope["path_params"]["id"].lstrip("0") or "0"
         user = self._users.get(int(digits)) if len(digits) <= MAX_ID_DIGITS else None
         if user is None:
             raise Refusal(404, "Not Found: no such user")
-        return user
+        return Answer(user, headers=NOSNIFF)
 
     async def _post(self, scope: Scope, receive: Receive) -> Answer:
         fields = new_user_fields(await read_body(receive), scope[CONSUMED].media_type)
         user_id = max(self._users, default=0) + 1
         user = self._users[user_id] = {"id": user_id, **fields}
-        return Answer(user, headers={"Location": f"/users/{user_id}"})
+        return Answer(user, headers={"Location": f"/users/{user_id}", **NOSNIFF})
 
 
 async def lifespan(receive: Receive, send: Send) -> None:

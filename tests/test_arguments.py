@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from fastaccept import AcceptError, MediaRange, parse
+from fastaccept import AcceptError, Consumes, MediaRange, format_accept, parse
 
 from .conftest import CYTHON_MISSING, ENGINES, Engine
 
@@ -170,6 +170,8 @@ ONE_STR_CALLS: dict[str, tuple[Callable[[Engine, Any], object], str, str]] = {
     "negotiate_language": (lambda e, o: e.negotiate_language("en", o), "en", "tags"),
     "LanguageNegotiator": (lambda e, o: e.LanguageNegotiator(o), "en", "tags"),
     "AcceptLanguage.rank": (lambda e, o: e.parse_language("en").rank(o), "en", "tags"),
+    "Consumes": (lambda e, o: Consumes(o), "a/b", "media_types"),
+    "format_accept": (lambda e, o: format_accept(o), "a/b", "items"),
 }
 
 

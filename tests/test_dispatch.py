@@ -314,6 +314,8 @@ def test_bad_handlers_are_refused_when_made() -> None:
         dispatch({"text/csv": coroutine, "text/plain": lambda environ: ""})
     with pytest.raises(ValueError, match="give each media type once"):
         dispatch({"text/csv": str, "TEXT/CSV": str})
+    with pytest.raises(ValueError, match="no offer has a qs above 0"):
+        dispatch({("text/csv", 0): str})
 
 
 def test_a_handler_that_returns_data_is_a_type_error() -> None:

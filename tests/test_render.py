@@ -133,6 +133,13 @@ def test_a_decision_taken_first_then_rendered() -> None:
         ({"a/b": "not a function"}, TypeError, "must be callable, not str"),
         ({"a/*": as_json}, ValueError, "not ranges with '\\*'"),
         ({"text/plain;charset=klingon": as_json}, ValueError, "unknown charset"),
+        # A codec that refuses all text: UnicodeError when it encodes.
+        (
+            {"text/plain;charset=undefined": as_json},
+            ValueError,
+            "offer 'text/plain;charset=undefined': unknown charset 'undefined'",
+        ),
+        ({("text/plain", 0): as_json}, ValueError, "no offer has a qs above 0"),
         ({}, ValueError, "at least one"),
     ],
 )

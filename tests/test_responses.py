@@ -73,6 +73,17 @@ def test_environ_reader() -> None:
     assert header_from_environ({"HTTP_CONTENT_TYPE": "a/b"}, "content-type") is None
 
 
+@pytest.mark.parametrize("given", [None, "accept", [(b"accept", b"a/b")]], ids=repr)
+def test_a_reader_given_no_mapping_names_it(given: Any) -> None:
+    kind = type(given).__name__
+    with pytest.raises(TypeError) as info:
+        header_from_scope(given)
+    assert str(info.value) == f"scope must be a mapping, not {kind}"
+    with pytest.raises(TypeError) as info:
+        header_from_environ(given)
+    assert str(info.value) == f"environ must be a mapping, not {kind}"
+
+
 # --- Produces --------------------------------------------------------------
 
 
@@ -131,6 +142,12 @@ def test_a_406_says_which_members_were_skipped_by_place(problem_json: bool) -> N
     assert Produces(OFFERS).select("image/png").body.count("skipped") == 0
 
 
+def test_a_406_counts_one_skipped_member_in_the_singular() -> None:
+    decision = Produces(OFFERS).select("junk, image/png")
+    assert decision.status == 406
+    assert "1 of its members was malformed and skipped (at offset 0)." in decision.body
+
+
 def test_produces_default_instead_of_406() -> None:
     produces = Produces(OFFERS, default=OFFERS[1])
     assert produces.select("image/png").media_type == OFFERS[1]
@@ -166,6 +183,9 @@ def test_produces_offers() -> None:
         (["text/*"], None, "concrete"),
         (["text/html;q=0.5"], None, "no weight"),
         (OFFERS, "image/png", "not one of the offers"),
+        # Never chosen, each request would get a 406 listing nothing.
+        ([("text/plain", 0)], None, "no offer has a qs above 0"),
+        ([("a/b", 0), ("c/d", 0.0)], None, "no offer has a qs above 0"),
     ],
 )
 def test_produces_rejects_bad_configuration(
@@ -533,6 +553,14 @@ def test_merge_vary(values: tuple[str | None, ...], merged: str) -> None:
     assert merge_vary(*values) == merged
 
 
+@pytest.mark.parametrize("value", [["Accept"], [], 0, b"Accept"], ids=repr)
+def test_merge_vary_names_a_value_that_is_no_str(value: Any) -> None:
+    with pytest.raises(TypeError) as info:
+        merge_vary("Cookie", value)
+    said = f"merge_vary: each value must be a str or None, not {type(value).__name__}"
+    assert str(info.value) == said
+
+
 # --- one reading of each value (docs/web.md) --------------------------------------
 
 
@@ -617,6 +645,4 @@ def test_a_406_without_a_limit_lists_skipped_members_in_plain_text() -> None:
     decision = Produces(OFFERS, max_length=None).select(accept)
     assert decision.status == 406
     assert decision.headers["Content-Type"] == TEXT[1]
-    assert (
-        "1 of its members were malformed and skipped (at offsets 26)" in decision.body
-    )
+    assert "1 of its members was malformed and skipped (at offset 26)" in decision.body

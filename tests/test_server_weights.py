@@ -67,7 +67,7 @@ def test_quality_stays_the_clients_weight(engine: Engine) -> None:
     assert engine.parse("text/html;q=0.5").quality("text/html") == 0.5
 
 
-@pytest.mark.parametrize("qs", [0, 1, True, 0.25, Fraction(1, 4), Decimal("0.25")])
+@pytest.mark.parametrize("qs", [0, 1, 0.25, Fraction(1, 4), Decimal("0.25")])
 def test_any_real_number_is_read_by_its_value(engine: Engine, qs: Any) -> None:
     ranked = engine.Negotiator([("a/b", qs)]).rank(None)
     assert ranked == ([("a/b", float(qs))] if qs else [])
@@ -77,8 +77,8 @@ def test_any_real_number_is_read_by_its_value(engine: Engine, qs: Any) -> None:
 #: thousandths, or the error. One validator reads the server weight of an
 #: offer and the weight of a format_accept pair.
 NUMBERS: list[tuple[Any, int | type[Exception]]] = [
-    (True, 1000),
-    (False, 0),
+    (True, TypeError),  # a flag, not a weight (as for status=)
+    (False, TypeError),
     (Decimal("0.25"), 250),
     (Decimal("1.000"), 1000),
     (Fraction(1, 8), 125),
@@ -119,7 +119,7 @@ def test_a_server_weight_and_a_format_accept_weight_are_read_alike(
         else "a weight must be a number from 0 to 1 with at most three decimals"
     )
     shown = f"{number!r} of the"
-    assert str(offer_error.value).startswith(f"invalid server weight {shown} offer")
+    assert str(offer_error.value).startswith(f"invalid qs {shown} offer")
     assert str(pair_error.value).startswith(f"invalid weight {shown} format_accept")
     for error in (offer_error.value, pair_error.value):
         assert f"for 'a/b': {rule}" in str(error)
@@ -149,6 +149,35 @@ def test_bad_weighted_offers_raise(
         engine.Negotiator([offer])
     with pytest.raises(error, match=message):
         engine.negotiate("a/b", [offer])
+
+
+@pytest.mark.parametrize("qs", [True, False])
+def test_a_bool_qs_is_refused_wherever_an_offer_is_given(
+    engine: Engine, qs: bool
+) -> None:
+    said = (
+        f"invalid qs {qs!r} of the offer for 'a/b': a weight must be a number "
+        "from 0 to 1, not bool"
+    )
+    for make in (
+        lambda: engine.Negotiator([("a/b", qs)]),
+        lambda: engine.negotiate("a/b", [("a/b", qs)]),
+        lambda: engine.parse("a/b").best([("a/b", qs)]),
+        lambda: Offer("a/b", qs),
+        lambda: Produces([("a/b", qs), "c/d"]),
+    ):
+        with pytest.raises(TypeError) as info:
+            make()
+        assert str(info.value) == said
+
+
+def test_a_negotiator_takes_offers_all_at_qs_0_and_chooses_none(
+    engine: Engine,
+) -> None:
+    # Lower-level than Produces (docs/bad-input.md): qs 0 is "never chosen".
+    negotiator = engine.Negotiator([("a/b", 0), ("c/d", 0)])
+    assert negotiator.choose("*/*", default="x") == "x"
+    assert negotiator.rank(None) == []
 
 
 def test_weighted_negotiator_round_trips(engine: Engine) -> None:

@@ -207,6 +207,7 @@ def assert_varies(response: httpx.Response) -> None:
 def assert_user(response: httpx.Response, media_type: str) -> None:
     assert response.status_code == 200, response.text
     assert response.headers["content-type"] == media_type
+    assert response.headers["x-content-type-options"] == "nosniff"
     assert_varies(response)
     if media_type == "application/json":
         assert response.json() == {
@@ -659,7 +660,37 @@ def test_400_for_content_that_does_not_parse(client: httpx.Client) -> None:
         response = post_user(client, content, content_type)
         assert response.status_code == 400, (content_type, content)
         assert response.headers["content-type"] == TEXT
+        assert response.headers["x-content-type-options"] == "nosniff"
         assert_varies(response)
+
+
+def test_a_400_quoting_a_form_field_is_never_sniffed(client: httpx.Client) -> None:
+    field = "<script>alert(1)</script>"
+    response = post_user(client, field, "application/x-www-form-urlencoded")
+    assert response.status_code == 400
+    assert field in response.text  # quoted as the parser reports it
+    assert response.headers["content-type"] == TEXT
+    assert response.headers["x-content-type-options"] == "nosniff"
+
+
+@pytest.mark.parametrize("start", ["=", "+", "-", "@", "\t", "\r"])
+def test_csv_cells_that_would_run_as_formulas_are_quoted(
+    client: httpx.Client, start: str
+) -> None:
+    """OWASP, "CSV Injection": a cell a spreadsheet reads as a formula gets
+    a leading ``'``, in the 201 and in a later GET; JSON keeps the value."""
+    name = start + 'HYPERLINK("http://evil.example","x")'
+    content = json.dumps({"name": name, "email": "@a"})
+    created = post_user(client, content, accept="text/csv")
+    assert created.status_code == 201, created.text
+    assert created.headers["x-content-type-options"] == "nosniff"
+    again = client.get(created.headers["location"], headers={"Accept": "text/csv"})
+    for response in (created, again):
+        _, (user_id, cell, email) = csv.reader(io.StringIO(response.text))
+        assert (cell, email) == ("'" + name, "'@a")
+        assert user_id.isdigit()
+    as_json = client.get(created.headers["location"], headers={"Accept": "*/*"})
+    assert as_json.json()["name"] == name
 
 
 @pytest.mark.parametrize(

@@ -107,6 +107,8 @@ def test_wsgi_sends_a_code_without_a_registered_phrase(status: int) -> None:
         ({b"X-Bytes": "a"}, TypeError),
         ([("X-Single",)], TypeError),
         (["XY"], TypeError),
+        (None, TypeError),
+        (3, TypeError),
     ],
 )
 def test_a_header_is_checked_when_given(headers: Any, error: type) -> None:
@@ -117,6 +119,15 @@ def test_a_header_is_checked_when_given(headers: Any, error: type) -> None:
         JSON.render(decision, {}, headers=headers)
 
 
+@pytest.mark.parametrize("headers", [None, 3])
+def test_headers_that_are_no_pairs_are_named(headers: Any) -> None:
+    kind = type(headers).__name__
+    said = f"headers must be a mapping or (name, value) pairs, not {kind}"
+    with pytest.raises(TypeError) as info:
+        Answer({}, headers=headers)
+    assert str(info.value) == said
+
+
 def test_a_latin_1_value_and_a_tab_are_taken() -> None:
     # RFC 9110 §5.5: HTAB and obs-text are field content.
     answer = Answer({}, headers={"Content-Language": "fr", "X-Note": "caf\xe9\tbar"})
@@ -124,13 +135,21 @@ def test_a_latin_1_value_and_a_tab_are_taken() -> None:
 
 
 @pytest.mark.parametrize(
-    "vary", ["Cookie\r\nX: y", "a b", "Cookie;", 3, b"Cookie", "é"]
+    "vary", ["Cookie\r\nX: y", "a b", "Cookie;", 3, b"Cookie", "é", ["Cookie"]]
 )
 def test_vary_is_checked_when_given(vary: Any) -> None:
     with pytest.raises((TypeError, ValueError), match="vary"):
         JSON.respond("application/json", {}, vary=vary)
     with pytest.raises((TypeError, ValueError), match="vary"):
         wsgi_negotiated(JSON, vary=vary)
+
+
+@pytest.mark.parametrize("vary", [["Cookie"], {"Cookie": 1}, 3])
+def test_a_vary_that_is_no_str_is_named_whether_it_hashes_or_not(vary: Any) -> None:
+    said = f"vary must be a str of field names, not {type(vary).__name__}"
+    with pytest.raises(TypeError) as info:
+        JSON.respond("application/json", {}, vary=vary)
+    assert str(info.value) == said
 
 
 @pytest.mark.parametrize("vary", ["Cookie", "cookie, Origin", "*", "", " , Cookie ,"])

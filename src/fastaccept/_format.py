@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ._member import pair_weight, parse_single
+from ._member import offers_tuple, pair_weight, parse_single
 from ._types import MediaRange
 
 
@@ -20,7 +20,7 @@ def format_accept(items: Iterable[str | tuple[str, float] | MediaRange]) -> str:
     ``Accept`` response header of a 415 reply (RFC 9110 §15.5.16).
     """
     parts = []
-    for item in items:
+    for item in offers_tuple(items, "items"):
         if isinstance(item, MediaRange):
             rng = item
         elif isinstance(item, tuple):

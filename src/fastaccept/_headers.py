@@ -20,14 +20,17 @@ def header_from_scope(scope: Mapping[str, Any], name: str = "accept") -> bytes |
     ``", "``, which RFC 9110 §5.3 defines as the same field value. Names
     compare case-insensitively (RFC 9110 §5.1). Frameworks' own header maps
     often keep only the first line (Starlette's ``request.headers["accept"]``):
-    read the scope to see them all.
+    read the scope to see them all. A ``scope`` that is no mapping raises
+    ``TypeError``.
     """
     wanted = name.lower().encode("latin-1")
     size = len(wanted)
+    try:
+        fields = scope.get("headers", ())
+    except AttributeError:
+        raise _not_a_mapping("scope", scope) from None
     lines = [
-        value
-        for key, value in scope.get("headers", ())
-        if len(key) == size and key.lower() == wanted
+        value for key, value in fields if len(key) == size and key.lower() == wanted
     ]
     if not lines:
         return None
@@ -40,13 +43,22 @@ def header_from_environ(environ: Mapping[str, Any], name: str = "accept") -> str
     PEP 3333 gives header values as ``str`` decoded as Latin-1, under
     ``HTTP_`` + the upper-cased name with ``-`` as ``_`` (``CONTENT_TYPE`` and
     ``CONTENT_LENGTH`` without the prefix); the server has already combined
-    repeated field lines (RFC 9110 §5.3).
+    repeated field lines (RFC 9110 §5.3). An ``environ`` that is no mapping
+    raises ``TypeError``.
     """
     key = name.upper().replace("-", "_")
     if key not in ("CONTENT_TYPE", "CONTENT_LENGTH"):
         key = "HTTP_" + key
-    value = environ.get(key)
+    try:
+        value = environ.get(key)
+    except AttributeError:
+        raise _not_a_mapping("environ", environ) from None
     return value if isinstance(value, str) else None
+
+
+def _not_a_mapping(argument: str, given: object) -> TypeError:
+    """The error for a request ``argument`` that is no mapping."""
+    return TypeError(f"{argument} must be a mapping, not {type(given).__name__}")
 
 
 def merge_vary(*values: str | None) -> str:
@@ -54,12 +66,22 @@ def merge_vary(*values: str | None) -> str:
 
     Each field name once, in order of first appearance, compared
     case-insensitively (the first spelling is kept); ``*`` absorbs every
-    other name. None and empty values add nothing. An integration adds
-    ``Accept`` this way to what the application set, never replacing it.
+    other name. None and empty values add nothing; a value that is neither
+    a str nor None raises ``TypeError``. An integration adds ``Accept`` this
+    way to what the application set, never replacing it.
     """
     names: dict[str, str] = {}
     for value in values:
-        for item in (value or "").split(","):
+        if value is None:
+            continue
+        try:
+            items = value.split(",")
+        except (AttributeError, TypeError):  # no str (bytes: TypeError)
+            raise TypeError(
+                "merge_vary: each value must be a str or None, not "
+                f"{type(value).__name__}"
+            ) from None
+        for item in items:
             name = item.strip(" \t")
             if name == "*":
                 return "*"

@@ -429,15 +429,16 @@ def pair_weight(pair: tuple[object, ...], weight: str, kind: str) -> int:
     thousandths: from 0 to 1 with at most three decimals (RFC 9110 §12.4.2;
     for server weights, docs/rules.md rule 15).
 
-    Any real number is read by its value (1, 1.0, ``True``, ``Decimal("1")``
-    and ``Fraction(1)`` are the same weight), as lists that compare equal must
-    give equal answers; a str or other object that is no number raises
-    ``TypeError``, any other value ``ValueError``. Messages name the weight,
-    ``weight`` ("server weight"), and the pair, ``kind`` ("offer").
+    Any real number is read by its value (1, 1.0, ``Decimal("1")`` and
+    ``Fraction(1)`` are the same weight), as lists that compare equal must
+    give equal answers; a bool (a flag, not a weight, as for ``status=``), a
+    str or other object that is no number raises ``TypeError``, any other
+    value ``ValueError``. Messages name the weight, ``weight`` ("qs"), and
+    the pair, ``kind`` ("offer").
     """
     number = pair[1]
     try:
-        if isinstance(number, str | bytes | bytearray):
+        if isinstance(number, str | bytes | bytearray | bool):
             raise TypeError
         value = float(number)  # type: ignore[arg-type]
     except OverflowError:  # an int too large for a float: out of range
@@ -481,7 +482,7 @@ def parse_offer(offer: object) -> ParsedOffer:
             raise ValueError(
                 f"invalid offer {offer!r}: a weighted offer is a pair (media type, qs)"
             )
-        qs = pair_weight(offer, "server weight", "offer")
+        qs = pair_weight(offer, "qs", "offer")
         return _media_type_offer(offer[0])._replace(qs=qs)
     return _media_type_offer(offer)
 

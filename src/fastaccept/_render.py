@@ -216,11 +216,13 @@ class Renderers(ByArguments):
             status = checked_status(status)
         if vary is None:
             finished = self._plain
-        else:  # a Finished is never false
-            finished = self._varied.get(vary) or store(
+        else:  # a Finished is never false; Finished(vary) refuses a non-str
+            kept = self._varied.get(vary) if type(vary) is str else None
+            finished = kept or store(
                 self._varied, VARY_VALUES_KEPT, vary, Finished(self, vary)
             )
-        extra = _extra(headers) if headers and decision.ok else ()
+        # Any headers but the default are checked (None is refused, not "none").
+        extra = _extra(headers) if headers != () and decision.ok else ()
         return finished.render(decision, data, method, status, extra)
 
 
@@ -439,8 +441,19 @@ def _extra(
     controls or outer whitespace (§5.5); each name once, as every framework
     keeps one value (a list's values combined, §5.3); none that ``render``
     writes, no hop-by-hop or framing field, no ``Set-Cookie`` (each framework
-    has its own API for cookies)."""
-    items = tuple(headers.items() if isinstance(headers, Mapping) else headers)
+    has its own API for cookies); ``TypeError`` for anything but a mapping or
+    an iterable."""
+    if isinstance(headers, Mapping):
+        items = tuple(headers.items())
+    else:
+        try:
+            pairs = iter(headers)
+        except TypeError:
+            raise TypeError(
+                "headers must be a mapping or (name, value) pairs, not "
+                f"{type(headers).__name__}"
+            ) from None
+        items = tuple(pairs)
     seen: set[str] = set()
     for item in items:
         if not isinstance(item, tuple) or len(item) != 2:
@@ -480,10 +493,12 @@ def _extra(
 
 
 def _charset(params: Mapping[str, str], offer: OfferSpec) -> str:
-    """The charset of ``offer``'s text: its ``charset`` parameter, else UTF-8."""
+    """The charset of ``offer``'s text: its ``charset`` parameter, else UTF-8;
+    ``ValueError`` for one Python cannot encode text in (unknown, or a codec
+    such as ``undefined`` that refuses all text)."""
     charset = params.get("charset", "utf-8")
     try:
         "".encode(charset)
-    except LookupError:
+    except (LookupError, UnicodeError):
         raise ValueError(f"offer {offer!r}: unknown charset {charset!r}") from None
     return charset

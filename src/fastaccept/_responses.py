@@ -373,7 +373,8 @@ class Produces(ByArguments):
     rule 15). ``select(accept)`` gives the chosen media type, as
     ``Content-Type``; when none is acceptable, 406 listing the media types of
     qs above 0, or ``default`` (one of the offers) instead (RFC 9110 §12.5.1
-    allows either); 431 when the value is longer than ``max_length``. A
+    allows either): without a ``default``, offers all at qs 0 are a
+    ``ValueError``. 431 when the value is longer than ``max_length``. A
     missing header (None) accepts anything: the highest qs, then the first
     offer. Every answer carries ``Vary: Accept`` (§12.5.5).
 
@@ -438,6 +439,12 @@ class Produces(ByArguments):
         #: one too: a client reaches it by naming it), the highest qs first.
         by_qs = sorted(self._parsed, key=lambda offer: -offer.qs)
         self._available = tuple(offer.value for offer in by_qs if offer.qs > 0)
+        if not self._available and default is None:
+            raise ValueError(
+                f"no offer has a qs above 0: {media_types} are never chosen, "
+                "so every request would get a 406 listing none; give one a qs "
+                "above 0, or a default"
+            )
         if default is not None and default not in media_types:
             raise ValueError(
                 f"default {default!r} is not one of the offers {media_types}"
@@ -612,9 +619,10 @@ def _not_acceptable(
     summary = "the Accept header allows none of the media types this resource has."
     if skipped:
         offsets = ", ".join(str(member.start) for member in skipped)
+        one = len(skipped) == 1
         summary += (
-            f" {len(skipped)} of its members were malformed and skipped"
-            f" (at offsets {offsets})."
+            f" {len(skipped)} of its members {'was' if one else 'were'} malformed"
+            f" and skipped (at {'offset' if one else 'offsets'} {offsets})."
         )
     return _refusal(
         406, summary, problem_json, _VARY, listed=available, listed_as="Available:"
@@ -657,7 +665,7 @@ class Consumes(ByArguments):
     def __init__(
         self, media_types: Iterable[str], *, max_length: int | None = DEFAULT_MAX_LENGTH
     ) -> None:
-        types = tuple(media_types)
+        types = offers_tuple(media_types, "media_types")
         if not types:
             raise ValueError("Consumes needs at least one media type")
         ranges = []
