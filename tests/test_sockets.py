@@ -42,7 +42,13 @@ from .recipes import (
     load_recipe,
     post,
 )
-from .servers import TIMEOUT, exchange, uvicorn_serving, waitress_serving
+from .servers import (
+    TIMEOUT,
+    exchange,
+    uvicorn_serving,
+    waitress_serving,
+    wsgiref_serving,
+)
 
 pytestmark = pytest.mark.thread_unsafe(
     reason="starts a server per recipe on a loopback port, for the module"
@@ -259,3 +265,54 @@ def test_fastapi_405_allows_head(call: Call) -> None:
     # NegotiatedRoute answers HEAD on a GET route: Allow says so (RFC 9110 §15.5.6).
     reply = call("DELETE", "/greeting", [], b"")
     assert (reply.status, reply.headers["allow"]) == (405, "GET, HEAD")
+
+
+@pytest.mark.parametrize(
+    "server", ["uvicorn h11", "uvicorn httptools", "waitress", "wsgiref"]
+)
+def test_a_415_to_query_names_accept_query_on_the_wire(server: str) -> None:
+    # RFC 10008 §3: a QUERY whose body type is not taken gets Accept-Query.
+    from fastaccept import Consumes, Renderers
+
+    renderers = Renderers({"application/json": json.dumps})
+    taken = Consumes(["application/sql", "application/jsonpath"])
+    if server.startswith("uvicorn"):
+        from fastaccept.asgi import negotiated as asgi_negotiated
+
+        @asgi_negotiated(renderers, consumes=taken)
+        async def asgi_query(scope: object, receive: object) -> dict[str, int]:
+            return {"rows": 0}
+
+        serving = uvicorn_serving(asgi_query, http=server.split()[1])
+    else:
+        from fastaccept.wsgi import negotiated as wsgi_negotiated
+
+        @wsgi_negotiated(renderers, consumes=taken)
+        def wsgi_query(environ: object) -> dict[str, int]:
+            return {"rows": 0}
+
+        serve = waitress_serving if server == "waitress" else wsgiref_serving
+        serving = serve(wsgi_query)
+    with serving as port:
+        reply = over_http(port)("QUERY", "/rows", [("content-type", b"text/csv")], b"x")
+        accepted = over_http(port)(
+            "QUERY", "/rows", [("content-type", b"application/sql")], b"SELECT 1"
+        )
+    assert reply.status == 415
+    assert reply.headers["accept-query"] == "application/sql, application/jsonpath"
+    assert "accept-post" not in reply.headers
+    assert (accepted.status, json.loads(accepted.body)) == (200, {"rows": 0})
+
+
+@pytest.mark.parametrize("http", ["h11", "httptools"])
+def test_fastapis_422_varies_on_accept_on_the_wire(http: str) -> None:
+    # Made by FastAPI before the handler runs; NegotiatedRoute adds the Vary.
+    pytest.importorskip("fastapi")
+    from . import negotiated_fastapi_app
+
+    with uvicorn_serving(negotiated_fastapi_app.app, http=http) as port:
+        reply = over_http(port)("GET", "/greeting/bob?loud=maybe", [], b"")
+    assert reply.status == 422
+    assert [t.strip().lower() for t in reply.headers["vary"].split(",")].count(
+        "accept"
+    ) == 1
