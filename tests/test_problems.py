@@ -263,11 +263,31 @@ def _falcon() -> Any:
     return call
 
 
+def _litestar() -> Any:
+    pytest.importorskip("litestar")
+    from litestar import Litestar, route
+    from litestar.exceptions import NotFoundException
+    from litestar.testing import TestClient
+
+    from fastaccept.litestar import NegotiationPlugin, negotiated
+
+    @route("/users/ann", http_method=["GET", "HEAD"])
+    @negotiated(Renderers(GREETING_TYPES), problems=True)
+    async def litestar_user() -> dict[str, str]:
+        raise NotFoundException("no such user", headers={"X-Why": "gone"})
+
+    client = TestClient(Litestar([litestar_user], plugins=[NegotiationPlugin()]))
+    return lambda method, accept: client.request(
+        method, "/users/ann", headers={} if accept is None else {"Accept": accept}
+    )
+
+
 PROBLEM_APPS = {
     "starlette": lambda: _starlette(False),
     "fastapi": lambda: _starlette(True),
     "flask": _flask,
     "falcon": _falcon,
+    "litestar": _litestar,
 }
 
 
