@@ -650,14 +650,24 @@ def test_litestar_answers_head_where_the_route_lists_it(litestar_client: Any) ->
     assert litestar_client.head("/users/ann").status_code == 405  # GET alone
 
 
-def test_litestar_openapi_keeps_answer_out(litestar_app: Any) -> None:
+def test_litestar_openapi_lists_the_media_types_and_refusals(
+    litestar_app: Any,
+) -> None:
     paths = litestar_app.app.openapi_schema.to_schema()["paths"]
-    assert [p["name"] for p in paths["/greeting/{name}"]["get"]["parameters"]] == [
-        "name",
-        "loud",
+    greeting = paths["/greeting/{name}"]["get"]
+    assert [p["name"] for p in greeting["parameters"]] == ["name", "loud"]
+    responses = greeting["responses"]
+    assert list(responses) == ["200", "400", "406", "431"]  # 400: Litestar's own
+    assert list(responses["200"]["content"]) == [
+        "application/json",
+        "text/html; charset=utf-8",
     ]
-    assert "Answer" not in json.dumps(paths)
-    assert "requestBody" in paths["/messages"]["post"]
+    schema = responses["406"]["content"]["application/problem+json"]["schema"]
+    assert schema["properties"]["status"] == {"type": "integer"}
+    messages = paths["/messages"]["post"]
+    assert set(messages["responses"]) == {"201", "400", "406", "415", "431"}
+    assert "requestBody" in messages
+    assert "Answer" not in json.dumps(paths)  # -> Answer: no schema of its own
 
 
 @pytest.mark.filterwarnings(BY_NAME)
@@ -692,6 +702,32 @@ def test_litestar_without_the_plugin() -> None:
         assert (r.status_code, r.json()) == (201, {"a": 1})
         r = client.post("/messages", content=b"a", headers={"Content-Type": "text/csv"})
         assert r.status_code == 400  # Litestar read the body first
+
+
+@pytest.mark.filterwarnings(BY_NAME)
+def test_litestar_an_apps_handler_for_a_status_still_answers_it() -> None:
+    pytest.importorskip("litestar")
+    from litestar import Litestar, MediaType, Request, Response, get
+    from litestar.exceptions import HTTPException
+    from litestar.testing import TestClient
+
+    from fastaccept.litestar import NegotiationPlugin, negotiated
+
+    @get("/pages", sync_to_thread=False)
+    @negotiated(PAGES, problems=True)
+    def pages(page: int = 1) -> str:
+        return "a"
+
+    def own(request: Request[Any, Any, Any], error: HTTPException) -> Response[str]:
+        return Response("the app's 400", status_code=400, media_type=MediaType.TEXT)
+
+    app = Litestar(
+        [pages], plugins=[NegotiationPlugin()], exception_handlers={400: own}
+    )
+    with TestClient(app) as client:
+        r = client.get("/pages?page=x", headers={"Accept": "text/csv"})
+    assert (r.status_code, r.text) == (400, "the app's 400")
+    assert vary_tokens(r.headers["vary"]) == ["accept"]
 
 
 def test_litestar_dispatch_handlers_share_one_signature() -> None:

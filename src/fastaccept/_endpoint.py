@@ -382,6 +382,60 @@ def problem_answer(
     return Rendered(status, headers, b"" if method == "HEAD" else made.body, False)
 
 
+#: A refusal's body as ``application/problem+json`` (RFC 9457 §3; docs/rules.md
+#: rule 16), as JSON Schema: ``acceptable`` lists the media types the resource
+#: has or takes.
+REFUSAL_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "type": {"type": "string", "format": "uri-reference"},
+        "title": {"type": "string"},
+        "status": {"type": "integer"},
+        "detail": {"type": "string"},
+        "acceptable": {"type": "array", "items": {"type": "string"}},
+    },
+    "required": ["type", "title", "status", "detail"],
+}
+
+_REFUSAL_CONTENT = {
+    "application/problem+json": {"schema": REFUSAL_SCHEMA},
+    "text/plain": {"schema": {"type": "string"}},
+}
+_REFUSALS = {
+    406: "Not Acceptable: the Accept header allows none of the media types.",
+    415: "Unsupported Media Type: the request's Content-Type is not taken.",
+    431: "Request Header Fields Too Large: Accept or Content-Type too long.",
+}
+
+
+def openapi_responses(
+    renderers: Renderers, consumes: Consumes | None = None, status: int = 200
+) -> dict[int | str, dict[str, Any]]:
+    """The OpenAPI ``responses`` of a negotiated route: every media type of
+    ``renderers`` under ``status``, then its refusals with their bodies."""
+    produces = renderers.produces
+    responses: dict[int | str, dict[str, Any]] = {
+        status: {"content": {media_type: {} for media_type in produces.media_types}}
+    }
+    refusals = []
+    if produces.default is None:
+        refusals.append(406)
+    if consumes is not None:
+        refusals.append(415)
+    if produces.max_length is not None or consumes is not None:
+        refusals.append(431)
+    for code in refusals:
+        responses[code] = {"description": _REFUSALS[code], "content": _REFUSAL_CONTENT}
+    if consumes is not None:
+        responses[415]["headers"] = {
+            "Accept": {
+                "description": "The media types this resource takes.",
+                "schema": {"type": "string", "example": consumes.accept},
+            }
+        }
+    return responses
+
+
 #: The attribute of a handler ``signed`` made that holds its ``Endpoint``: the
 #: framework's route finds it there (FastAPI's ``NegotiatedRoute``, Litestar's
 #: ``NegotiationPlugin``).

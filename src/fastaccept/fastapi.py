@@ -37,6 +37,7 @@ from ._endpoint import (
     CONSUMED,
     ENDPOINT_ATTRIBUTE,
     PRODUCED,
+    REFUSAL_SCHEMA,
     Endpoint,
     Handler,
     Mapped,
@@ -44,6 +45,7 @@ from ._endpoint import (
     dispatch_for,
     needs,
     negotiated_for,
+    openapi_responses,
     shared_signature,
     signed,
     with_keyword,
@@ -60,8 +62,7 @@ try:  # before .starlette: without FastAPI, say so (not that Starlette is missin
 except ModuleNotFoundError as error:  # pragma: no cover - depends on the install
     raise needs("FastAPI", __name__, error) from error
 
-from ._render import Rendered, Renderers
-from ._responses import Consumes
+from ._render import Rendered
 from .asgi import varying_errors
 from .starlette import STARLETTE, StarletteBinding
 
@@ -79,29 +80,9 @@ __all__ = [
 #: when the handler takes none itself.
 REQUEST_ARGUMENT = "fastaccept_request"
 
-#: A refusal's body as ``application/problem+json`` (RFC 9457 §3; docs/rules.md rule
-#: 16): ``acceptable`` lists the media types the resource has or takes.
-PROBLEM_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "type": {"type": "string", "format": "uri-reference"},
-        "title": {"type": "string"},
-        "status": {"type": "integer"},
-        "detail": {"type": "string"},
-        "acceptable": {"type": "array", "items": {"type": "string"}},
-    },
-    "required": ["type", "title", "status", "detail"],
-}
-
-_REFUSAL_CONTENT = {
-    "application/problem+json": {"schema": PROBLEM_SCHEMA},
-    "text/plain": {"schema": {"type": "string"}},
-}
-_REFUSALS = {
-    406: "Not Acceptable: the Accept header allows none of the media types.",
-    415: "Unsupported Media Type: the request's Content-Type is not taken.",
-    431: "Request Header Fields Too Large: Accept or Content-Type too long.",
-}
+#: A refusal's body as ``application/problem+json`` (RFC 9457 §3; docs/rules.md
+#: rule 16): ``acceptable`` lists the media types the resource has or takes.
+PROBLEM_SCHEMA: dict[str, Any] = REFUSAL_SCHEMA
 
 
 class FastAPIBinding(StarletteBinding):
@@ -191,34 +172,6 @@ def _is_request(annotation: Any) -> bool:
         return isinstance(annotation, type) and issubclass(annotation, Request)
     except TypeError:  # Python 3.10: list[int] passes for a type, issubclass fails
         return False
-
-
-def openapi_responses(
-    renderers: Renderers, consumes: Consumes | None = None, status: int = 200
-) -> dict[int | str, dict[str, Any]]:
-    """The OpenAPI ``responses`` of a negotiated route: every media type of
-    ``renderers`` under ``status``, then its refusals with their bodies."""
-    produces = renderers.produces
-    responses: dict[int | str, dict[str, Any]] = {
-        status: {"content": {media_type: {} for media_type in produces.media_types}}
-    }
-    refusals = []
-    if produces.default is None:
-        refusals.append(406)
-    if consumes is not None:
-        refusals.append(415)
-    if produces.max_length is not None or consumes is not None:
-        refusals.append(431)
-    for code in refusals:
-        responses[code] = {"description": _REFUSALS[code], "content": _REFUSAL_CONTENT}
-    if consumes is not None:
-        responses[415]["headers"] = {
-            "Accept": {
-                "description": "The media types this resource takes.",
-                "schema": {"type": "string", "example": consumes.accept},
-            }
-        }
-    return responses
 
 
 class NegotiatedRoute(APIRoute):

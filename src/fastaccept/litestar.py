@@ -28,8 +28,10 @@ every error answer of a negotiated route ``Accept`` in its ``Vary`` (the 400
 of ``ValidationException`` for a parameter or the body, made before the
 handler runs, among them; with ``problems=True`` answered with ``problem``),
 and keeps the ``Vary`` a negotiated route sent where ``CORSConfig`` sets its
-own ``Vary: Origin`` over it. Litestar's OpenAPI document lists one media
-type per response: it is left as Litestar makes it.
+own ``Vary: Origin`` over it; in Litestar's OpenAPI document, it lists every
+offered media type under the route's status, and 406 (415 with
+``consumes``, 431 with a length limit) with the ``application/problem+json``
+schema of RFC 9457, as ``fastaccept.fastapi`` does.
 """
 
 from __future__ import annotations
@@ -51,6 +53,7 @@ from ._endpoint import (
     http_error_facts,
     needs,
     negotiated_for,
+    openapi_responses,
     problem_answer,
     shared_signature,
     signed,
@@ -68,6 +71,7 @@ try:
     from litestar.exceptions import HTTPException
     from litestar.exceptions.responses import create_exception_response
     from litestar.handlers import HTTPRouteHandler
+    from litestar.openapi.spec import Operation
     from litestar.plugins import ReceiveRoutePlugin
     from litestar.routes import BaseRoute, HTTPRoute
     from litestar.types import BeforeMessageSendHookHandler, Middleware
@@ -274,6 +278,37 @@ async def _keep_vary(message: Message, scope: Scope) -> None:
         message["headers"] = with_vary(message, sent)["headers"]
 
 
+def _documenting(
+    base: type[Operation], endpoint: Endpoint, inferred: int
+) -> type[Operation]:
+    """``base`` (a route handler's operation class) documenting a negotiated
+    route (``openapi_responses``): every offered media type under the
+    endpoint's status, the schema Litestar ``inferred`` for its status kept
+    under its own media type where offered, then the refusals."""
+    documented = openapi_responses(
+        endpoint.renderers, endpoint.consumes, endpoint.status
+    )
+
+    def __init__(self: Operation, *args: Any, **kwargs: Any) -> None:
+        base.__init__(self, *args, **kwargs)
+        responses: dict[str, Any] = dict(self.responses or {})
+        made = responses.pop(str(inferred), None)
+        success = documented[endpoint.status]
+        content = dict(success["content"])
+        for media_type, media in (getattr(made, "content", None) or {}).items():
+            if media_type in content:
+                content[media_type] = media
+        description = getattr(made, "description", "")
+        own = {**success, "description": description, "content": content}
+        responses = {str(endpoint.status): own, **responses}
+        for code, response in documented.items():
+            if code != endpoint.status:
+                responses[str(code)] = response
+        self.responses = responses
+
+    return type(f"Negotiated{base.__name__}", (base,), {"__init__": __init__})
+
+
 class NegotiationPlugin(ReceiveRoutePlugin):
     """The Litestar plugin for negotiated route handlers: on each, route
     middleware that takes the checks before Litestar reads the parameters
@@ -307,6 +342,9 @@ class NegotiationPlugin(ReceiveRoutePlugin):
         with ``problems``, the exception handler, its own ones kept."""
         checks = cast("Middleware", _checking(endpoint))
         handler.middleware = [*(handler.middleware or ()), checks]
+        handler.operation_class = _documenting(
+            handler.operation_class, endpoint, handler.status_code
+        )
         if endpoint.problems:
             own = handler.exception_handlers or {}
             handler.exception_handlers = {HTTPException: _problems(endpoint), **own}
