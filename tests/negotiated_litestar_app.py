@@ -14,6 +14,7 @@ from typing import Any
 from litestar import Litestar, Request, get, post, route
 from litestar.di import Provide
 from litestar.exceptions import NotFoundException
+from litestar.openapi.datastructures import ResponseSpec
 from litestar.response import Redirect
 
 from fastaccept import Answer, Consumes, Renderers
@@ -66,7 +67,11 @@ def messages(data: dict[str, int], request: Request[Any, Any, Any]) -> Answer:
     return Answer(body, headers={"Location": "/messages/1"})
 
 
-@get("/users/{name:str}", sync_to_thread=False)
+@get(
+    "/users/{name:str}",
+    sync_to_thread=False,
+    responses={406: ResponseSpec(None, description="No such representation")},
+)
 @negotiated(GREETING, problems=True)
 def user(name: str, page: int = 1) -> dict[str, str]:
     raise NotFoundException(f"no user {name}", headers={"X-Why": "gone"})

@@ -668,6 +668,8 @@ def test_litestar_openapi_lists_the_media_types_and_refusals(
     assert set(messages["responses"]) == {"201", "400", "406", "415", "431"}
     assert "requestBody" in messages
     assert "Answer" not in json.dumps(paths)  # -> Answer: no schema of its own
+    users = paths["/users/{name}"]["get"]["responses"]  # the route's own 406 kept
+    assert users["406"] == {"description": "No such representation"}
 
 
 @pytest.mark.filterwarnings(BY_NAME)

@@ -72,7 +72,7 @@ try:
     from litestar.exceptions.responses import create_exception_response
     from litestar.handlers import HTTPRouteHandler
     from litestar.openapi.spec import Operation
-    from litestar.plugins import ReceiveRoutePlugin
+    from litestar.plugins.base import ReceiveRoutePlugin
     from litestar.routes import BaseRoute, HTTPRoute
     from litestar.types import BeforeMessageSendHookHandler, Middleware
 except ModuleNotFoundError as error:  # pragma: no cover - depends on the install
@@ -284,7 +284,8 @@ def _documenting(
     """``base`` (a route handler's operation class) documenting a negotiated
     route (``openapi_responses``): every offered media type under the
     endpoint's status, the schema Litestar ``inferred`` for its status kept
-    under its own media type where offered, then the refusals."""
+    under its own media type where offered, then the refusals (where the
+    route documents none of its own)."""
     documented = openapi_responses(
         endpoint.renderers, endpoint.consumes, endpoint.status
     )
@@ -301,9 +302,8 @@ def _documenting(
         description = getattr(made, "description", "")
         own = {**success, "description": description, "content": content}
         responses = {str(endpoint.status): own, **responses}
-        for code, response in documented.items():
-            if code != endpoint.status:
-                responses[str(code)] = response
+        for code, response in documented.items():  # the route's own ones kept
+            responses.setdefault(str(code), response)
         self.responses = responses
 
     return type(f"Negotiated{base.__name__}", (base,), {"__init__": __init__})
