@@ -156,7 +156,7 @@ _FORMS: tuple[tuple[bool, tuple[tuple[str, str], ...]], ...] = (
 #: The header a 415 adds for a request method (compared case-sensitively,
 #: RFC 9110 §9.1), naming the types taken as that method's content: W3C LDP
 #: §7.1, RFC 5789 §2.2, RFC 10008 §3.
-_METHOD_FIELDS = {
+METHOD_FIELDS = {
     "POST": "Accept-Post",
     "PATCH": "Accept-Patch",
     "QUERY": "Accept-Query",
@@ -555,15 +555,16 @@ class Produces(ByArguments):
     def select(self, accept: HeaderValue, format: str | None = None) -> Decision:
         """The answer to a request with this Accept value (None: header absent).
 
-        ``format``, the format the request names (None or ``""``: none), wins
-        over Accept where there are ``formats``; it is not read otherwise.
+        ``format``, the format the request names (a str; None or ``""``:
+        none), wins over Accept where there are ``formats``; it is not read
+        otherwise.
         """
-        if format is not None and self._format_index:
+        if format is not None:
             if type(format) is not str:
                 raise TypeError(
                     f"format must be a str or None, not {type(format).__name__}"
                 )
-            if format:
+            if format and self._format_index:
                 return self._formatted(accept, format)
         try:
             index = self._negotiator.choose_index(accept)
@@ -692,7 +693,7 @@ class Consumes(ByArguments):
         self._unsupported = {
             (problem, header, form): self._unsupported_type(problem, header, form)
             for problem in ("is missing", "is malformed")
-            for header in ("", *_METHOD_FIELDS.values())
+            for header in ("", *METHOD_FIELDS.values())
             for form in range(len(_FORMS))
         }
         self._refusals = tuple(self._unsupported.values())
@@ -721,7 +722,7 @@ class Consumes(ByArguments):
         if method is None:
             header = ""
         elif type(method) is str:
-            header = _METHOD_FIELDS.get(method, "")
+            header = METHOD_FIELDS.get(method, "")
         else:
             raise TypeError(
                 f"method must be a str or None, not {type(method).__name__}"
@@ -760,7 +761,7 @@ class Consumes(ByArguments):
     def _unsupported_type(self, problem: str, header: str, form: int) -> Decision:
         """415 listing the types taken, with them as ``Accept`` (RFC 9110
         §15.5.16), and as ``header`` too, the request method's own header
-        (``_METHOD_FIELDS``) or none (``""``)."""
+        (``METHOD_FIELDS``) or none (``""``)."""
         problem_json, varied = _FORMS[form]
         value = self.accept_query if header == "Accept-Query" else self.accept
         own = ((header, value),) if header and value is not None else ()

@@ -30,7 +30,7 @@ of another route class.
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from types import UnionType
 from typing import Any, Union, get_origin
 
@@ -60,7 +60,7 @@ except ModuleNotFoundError as error:  # pragma: no cover - depends on the instal
 
 from ._headers import merge_vary
 from ._render import Answer, Rendered, Renderers
-from ._responses import Consumes
+from ._responses import METHOD_FIELDS, Consumes
 from .starlette import STARLETTE, StarletteBinding
 
 __all__ = [
@@ -240,10 +240,15 @@ def _signature(handler: Handler) -> inspect.Signature:
 
 
 def openapi_responses(
-    renderers: Renderers, consumes: Consumes | None = None, status: int = 200
+    renderers: Renderers,
+    consumes: Consumes | None = None,
+    status: int = 200,
+    methods: Iterable[str] = (),
 ) -> dict[int | str, dict[str, Any]]:
     """The OpenAPI ``responses`` of a negotiated route: every media type of
-    ``renderers`` under ``status``, then its refusals with their bodies."""
+    ``renderers`` under ``status``, then its refusals with their bodies; the
+    415's headers: ``Accept``, and for the route's ``methods`` POST, PATCH
+    and QUERY the one each adds (``Consumes.check``)."""
     produces = renderers.produces
     responses: dict[int | str, dict[str, Any]] = {
         status: {"content": {media_type: {} for media_type in produces.media_types}}
@@ -258,11 +263,18 @@ def openapi_responses(
     for code in refusals:
         responses[code] = {"description": _REFUSALS[code], "content": _REFUSAL_CONTENT}
     if consumes is not None:
+        fields = {"Accept": consumes.accept}
+        for method in sorted(methods):
+            name = METHOD_FIELDS.get(method)
+            value = consumes.accept_query if name == "Accept-Query" else consumes.accept
+            if name is not None and value is not None:
+                fields[name] = value
         responses[415]["headers"] = {
-            "Accept": {
+            name: {
                 "description": "The media types this resource takes.",
-                "schema": {"type": "string", "example": consumes.accept},
+                "schema": {"type": "string", "example": value},
             }
+            for name, value in fields.items()
         }
     return responses
 
@@ -280,7 +292,10 @@ class NegotiatedRoute(APIRoute):
             if kwargs.get("status_code") is None:
                 kwargs["status_code"] = found.status
             documented = openapi_responses(
-                found.renderers, found.consumes, kwargs["status_code"]
+                found.renderers,
+                found.consumes,
+                kwargs["status_code"],
+                kwargs.get("methods") or (),
             )
             kwargs["responses"] = {**documented, **(kwargs.get("responses") or {})}
             if found.consumes is not None:  # the body types, beside any schema
