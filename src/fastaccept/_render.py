@@ -92,6 +92,7 @@ class Renderers(ByArguments):
         max_length: int | None = DEFAULT_MAX_LENGTH,
         cache_size: int = DEFAULT_CACHE_SIZE,
         formats: FormatSpec = None,
+        variants: bool = False,
     ) -> None: ...
     @overload
     def __init__(
@@ -102,6 +103,7 @@ class Renderers(ByArguments):
         max_length: int | None = DEFAULT_MAX_LENGTH,
         cache_size: int = DEFAULT_CACHE_SIZE,
         formats: FormatSpec = None,
+        variants: bool = False,
     ) -> None: ...
     def __init__(
         self,
@@ -111,6 +113,7 @@ class Renderers(ByArguments):
         max_length: int | None = DEFAULT_MAX_LENGTH,
         cache_size: int = DEFAULT_CACHE_SIZE,
         formats: FormatSpec = None,
+        variants: bool = False,
     ) -> None:
         pairs = tuple(
             renderers.items() if isinstance(renderers, Mapping) else renderers
@@ -129,6 +132,7 @@ class Renderers(ByArguments):
             max_length=max_length,
             cache_size=cache_size,
             formats=formats,
+            variants=variants,
         )
         #: (renderer, charset) by ``Decision.index``.
         self._by_index = tuple(

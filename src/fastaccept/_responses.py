@@ -42,6 +42,7 @@ from ._member import (
     parse_offers,
     parse_single,
 )
+from ._structured import bare_item
 from ._text import HeaderValue, as_header_text, ascii_lower, coerce_value
 from ._types import Accept, MediaRange, SkippedMember
 
@@ -321,6 +322,45 @@ def _once_each(offers: Sequence[OfferSpec]) -> tuple[ParsedOffer, ...]:
     return parsed
 
 
+def _variants(
+    parsed: Sequence[ParsedOffer], default: str | None
+) -> tuple[tuple[tuple[str, str], ...], ...]:
+    """Each offer's ``Variants`` and ``Variant-Key`` header pairs, for a
+    cache that chooses among stored responses itself (draft-ietf-httpbis-
+    variants-06 §2, §3, appendix A.1; docs/web.md, "Variants for caches").
+
+    The available-values are the offers' ``type/subtype`` in order (an
+    RFC 9651 Token, or a String where it is none), under the key
+    ``accept``. The draft's algorithm reads only those and the client's
+    weights, so offers it would choose otherwise are a ``ValueError``: two
+    of one type and subtype, an explicit one, a qs other than 1, a
+    ``default`` that is not the first (its fallback is the first listed).
+    """
+    keys: list[str] = []
+    for offer in parsed:
+        essence = f"{offer.type}/{offer.subtype}"
+        if essence in keys:
+            raise ValueError(
+                f"variants: offers {offer.value!r} and "
+                f"{parsed[keys.index(essence)].value!r} differ only in "
+                "parameters, which Variants cannot tell apart"
+            )
+        if offer.explicit or offer.qs != 1000:
+            why = "is explicit" if offer.explicit else "has a qs other than 1"
+            raise ValueError(
+                f"variants: offer {offer.value!r} {why}, which a cache choosing "
+                "by Variants does not know"
+            )
+        keys.append(essence)
+    if default is not None and default != parsed[0].value:
+        raise ValueError(
+            f"variants: default {default!r} must be the first offer, the one "
+            "a cache choosing by Variants falls back to"
+        )
+    listed = ("Variants", f"accept=({' '.join(map(bare_item, keys))})")
+    return tuple((listed, ("Variant-Key", f"({bare_item(key)})")) for key in keys)
+
+
 def versioned_offers(
     base: str, versions: Iterable[str], default: str, param: str
 ) -> dict[str, str]:
@@ -385,6 +425,10 @@ class Produces(ByArguments):
     named offer whatever Accept says, without ``Vary: Accept``; a name it does
     not know (ignoring case) is 406 listing the names. ``Produces.versioned``
     offers the versions of one media type (docs/web.md, "Versions").
+
+    ``variants=True`` adds ``Variants`` and ``Variant-Key`` beside ``Vary``
+    on every answer that chooses by Accept, for a cache that implements
+    draft-ietf-httpbis-variants-06 (docs/web.md, "Variants for caches").
     """
 
     __slots__ = (
@@ -401,6 +445,7 @@ class Produces(ByArguments):
         "_negotiator",
         "_parsed",
         "_refusals",
+        "_variants",
     )
 
     def __init__(
@@ -411,7 +456,12 @@ class Produces(ByArguments):
         max_length: int | None = DEFAULT_MAX_LENGTH,
         cache_size: int = DEFAULT_CACHE_SIZE,
         formats: FormatSpec = None,
+        variants: bool = False,
     ) -> None:
+        if type(variants) is not bool:
+            raise TypeError(
+                f"variants must be True or False, not {type(variants).__name__}"
+            )
         self._negotiator = Negotiator(
             offers, cache_size=cache_size, max_length=max_length
         )  # which checks both (_limits)
@@ -424,12 +474,16 @@ class Produces(ByArguments):
         #: The offers parsed (``Renderers`` reads their charsets).
         self._parsed = _once_each(self._negotiator.offers)
         params = [tuple(offer.params.items()) for offer in self._parsed]
+        self._variants = variants
+        described = (
+            _variants(self._parsed, default) if variants else ((),) * len(media_types)
+        )
         #: The answer choosing each offer, by index: all ``select`` gives ``ok``.
         self._chosen = tuple(
             Decision(
                 200,
                 media_type,
-                (("Content-Type", media_type), _VARY),
+                (("Content-Type", media_type), _VARY, *described[i]),
                 index=i,
                 params=params[i],
             )
@@ -543,8 +597,18 @@ class Produces(ByArguments):
         """The longest Accept value read; longer ones get 431. None: no limit."""
         return self._max_length
 
+    @property
+    def variants(self) -> bool:
+        """Whether answers chosen by Accept carry ``Variants`` and
+        ``Variant-Key``."""
+        return self._variants
+
     def _arguments(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
-        given = {} if self._formats is None else {"formats": self._formats}
+        given: dict[str, Any] = (
+            {} if self._formats is None else {"formats": self._formats}
+        )
+        if self._variants:
+            given["variants"] = True
         return (self.offers,), {
             "default": self._default,
             "max_length": self._max_length,
