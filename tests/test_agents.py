@@ -206,6 +206,27 @@ def test_a_link_given_joins_the_alternate(headers: Any) -> None:
     assert links == ["</next>; rel=next"]
 
 
+def test_a_handlers_link_joins_the_alternate_in_an_endpoint() -> None:
+    """Through an integration (Starlette keeps one value a name)."""
+    pytest.importorskip("starlette")
+    from starlette.applications import Starlette
+    from starlette.routing import Route
+    from starlette.testclient import TestClient
+
+    from fastaccept import Answer
+    from fastaccept.starlette import negotiated
+
+    @negotiated(PAGE)
+    async def page(request: Any) -> Answer:
+        return Answer(DATA, headers={"Link": "</next>; rel=next"})
+
+    client = TestClient(Starlette(routes=[Route("/", page)]))
+    html = client.get("/", headers={"Accept": "text/html"})
+    assert html.headers.get_list("link") == [f"{LINK}, </next>; rel=next"]
+    markdown = client.get("/", headers={"Accept": "text/markdown"})
+    assert markdown.headers.get_list("link") == ["</next>; rel=next"]
+
+
 def test_other_headers_given_are_kept() -> None:
     html = PAGE.render(PAGE.produces.select(None), DATA, headers={"X-Page": "1"})
     assert html.headers == {

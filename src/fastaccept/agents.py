@@ -24,13 +24,11 @@ handler: route the page for GET, which takes HEAD with it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import Any
 
 from ._member import Offer
 from ._render import Finished, Rendered, Renderer, Renderers
-from ._responses import Decision
 from ._text import HeaderValue
 
 __all__ = ["markdown_for_agents"]
@@ -79,31 +77,6 @@ class _AgentRenderers(Renderers):
         if method not in NEGOTIATING:
             accept = None  # as if absent: the explicit Markdown is not chosen
         return super().respond(accept, data, method=method, **options)
-
-    def render(
-        self,
-        decision: Decision,
-        data: Any,
-        *,
-        headers: Mapping[str, str] | Iterable[tuple[str, str]] = (),
-        **options: Any,
-    ) -> Rendered:
-        """``Renderers.render``; a ``Link`` among ``headers`` joins the HTML
-        answer's own in one field line (RFC 9110 §5.3, RFC 8288 §3)."""
-        rendered = super().render(decision, data, headers=headers, **options)
-        return rendered if headers == () else _one_link(rendered)
-
-
-def _one_link(rendered: Rendered) -> Rendered:
-    """``rendered`` with its ``Link`` field lines as one, where the first
-    stood, the values in order (RFC 9110 §5.3: the same field value)."""
-    links = [value for name, value in rendered.header_items if name.lower() == "link"]
-    if len(links) < 2:
-        return rendered
-    items = [item for item in rendered.header_items if item[0].lower() != "link"]
-    first = [name.lower() for name, _ in rendered.header_items].index("link")
-    items.insert(first, ("Link", ", ".join(links)))
-    return replace(rendered, header_items=tuple(items))
 
 
 def markdown_for_agents(*, html: Renderer, markdown: Renderer) -> Renderers:
