@@ -81,7 +81,9 @@ def test_the_pages_have_examples_of_each_kind() -> None:
 def test_every_recipe_is_shown() -> None:
     shown = {code.partition("\n")[0].removeprefix("# ") for _, code in EXCERPTS}
     recipes = {
-        f"examples/frameworks/{p.name}" for p in ROOT.glob("examples/frameworks/*.py")
+        f"examples/{p.parent.name}/{p.name}"
+        for folder in ("frameworks", "agents")
+        for p in ROOT.glob(f"examples/{folder}/*.py")
     }
     assert shown == {*recipes, "examples/httpx_client.py"}
 

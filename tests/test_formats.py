@@ -236,3 +236,59 @@ def test_a_bad_format_param_is_refused_when_made(
     renderers = Renderers({"application/json": json.dumps}, formats=True)
     with pytest.raises(error, match="format_param"):
         negotiated(renderers, format_param=param)  # type: ignore[arg-type]
+
+
+NAMES = st.text(max_size=40) | st.sampled_from(["json", "CSV", "html", ""])
+FORMATS_ARGUMENTS = (
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.dictionaries(NAMES | st.binary(max_size=4), st.sampled_from(OFFERS) | NAMES)
+    | st.lists(st.tuples(NAMES, st.sampled_from(OFFERS)) | st.tuples(NAMES))
+)
+
+
+@given(
+    formats=FORMATS_ARGUMENTS,
+    accept=st.none() | st.text(max_size=40),
+    name=st.none() | NAMES | st.integers() | st.binary(max_size=8),
+)
+def test_any_arguments_are_refused_when_given_or_answer(
+    formats: Any, accept: Any, name: Any
+) -> None:
+    """``formats=`` refused when the ``Renderers`` is made, or made; then any
+    ``format`` a str or None answers (a 200 as the name or Accept chose, or
+    the 406 listing the names), anything else a TypeError naming it."""
+    try:
+        renderers = Renderers({offer: str for offer in OFFERS}, formats=formats)
+    except (TypeError, ValueError) as error:
+        assert "format" in str(error), error
+        return
+    try:
+        sent = renderers.respond(accept, "rows", format=name)
+    except TypeError as error:
+        assert not isinstance(name, str | None)  # with formats or without
+        assert "format must be a str or None" in str(error)
+        return
+    assert sent.status in (200, 406), sent
+    assert sent.headers["Content-Length"] == str(len(sent.body))
+    named = renderers.produces.formats.get(name.lower()) if name else None
+    if named is not None and name.isascii():  # names ignore ASCII case only
+        assert (sent.status, sent.headers["Content-Type"]) == (200, named)
+        assert "Vary" not in sent.headers
+    elif sent.status == 406:
+        assert sent.headers["Vary"] == "Accept"
+
+
+@given(query=st.text(max_size=60) | st.from_regex(r"(format=[%+&=a-zA-Z0-9]*)+"))
+def test_any_query_string_is_answered(query: str) -> None:
+    """Whatever a client puts in the query: the override, Accept's choice or
+    the 406, never an exception (a WSGI server hands the query as Latin-1)."""
+    from fastaccept.wsgi import negotiated
+
+    endpoint = negotiated(Renderers({o: str for o in OFFERS}, formats=True))(
+        lambda environ: "rows"
+    )
+    status, headers = _wsgi_get(endpoint, query.encode().decode("latin-1"))
+    assert status in ("200 OK", "406 Not Acceptable"), status
+    assert headers["Content-Type"] in (*OFFERS, "text/plain; charset=utf-8")

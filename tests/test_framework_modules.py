@@ -291,6 +291,25 @@ def test_fastapi_openapi_responses_follow_the_options() -> None:
     assert list(openapi_responses(with_default)) == [200]
     everything = openapi_responses(GREETING, BODY_TYPES, 201)
     assert list(everything) == [201, 406, 415, 431]
+    assert list(everything[415]["headers"]) == ["Accept"]
+    # The header each method's 415 adds (docs/web.md, "Accept-Post and
+    # Accept-Query"), the value in its own syntax.
+    taken = Consumes(["application/json", "text/csv;charset=utf-8"])
+    headers = openapi_responses(GREETING, taken, 200, {"QUERY", "POST", "GET"})[415][
+        "headers"
+    ]
+    examples = {name: header["schema"]["example"] for name, header in headers.items()}
+    assert examples == {
+        "Accept": taken.accept,
+        "Accept-Post": taken.accept,
+        "Accept-Query": "application/json, text/csv;charset=utf-8",  # sf-tokens
+    }
+    assert taken.accept_query == examples["Accept-Query"]
+    unsayable = Consumes(["text/csv;x!=1"])  # "x!" is no RFC 9651 key
+    headers = openapi_responses(GREETING, unsayable, 200, ["QUERY", "PATCH"])[415][
+        "headers"
+    ]
+    assert list(headers) == ["Accept", "Accept-Patch"]
 
 
 @pytest.mark.filterwarnings("ignore:.*not NegotiatedRoute:RuntimeWarning")

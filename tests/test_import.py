@@ -144,3 +144,12 @@ def test_a_web_answer_loads_with_its_first_use() -> None:
         assert getattr(fastaccept, name) is not None
     with pytest.raises(AttributeError, match="has no attribute 'Producer'"):
         fastaccept.Producer  # noqa: B018
+
+
+def test_a_preset_loads_only_when_imported() -> None:
+    # fastaccept.agents: the web answers it builds on, no framework.
+    assert "fastaccept.agents" not in added_by("import fastaccept", "python")
+    added = added_by("import fastaccept.agents", "python")
+    assert {"fastaccept.agents", "fastaccept._render"} <= added
+    assert "fastaccept._endpoint" not in added
+    assert not {"starlette", "flask", "django", "werkzeug"} & added

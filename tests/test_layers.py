@@ -42,6 +42,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "engines": ("_scan", "_scan_py"),
     "engine choice": ("_engine",),
     "web answers": ("_headers", "_responses", "_render", "_problems"),
+    "presets": ("agents",),
     "integrations": (
         "_endpoint",
         "asgi",

@@ -5,6 +5,7 @@ a bad argument refused with a clear error, nothing in Accept a raise."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -12,6 +13,17 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from fastaccept import Renderers, problem
+
+from .recipes import Call, Reply, load_recipe
+from .servers import uvicorn_serving, waitress_serving
+from .test_integrations import (
+    falcon_call,
+    litestar_call,
+    starlette_call,
+    werkzeug_call,
+    wsgi_call,
+)
+from .test_sockets import over_http
 
 PREFERS_PROBLEM = "application/problem+json, text/plain;q=0.5"
 
@@ -150,12 +162,17 @@ def test_any_arguments_give_a_clear_error_or_a_well_formed_answer(
         assert sent.body.decode().startswith(f"{status} ")
 
 
-# --- negotiated(..., problems=True): the frameworks' own errors as problems --
+# --- The frameworks' own errors on negotiated routes: Vary: Accept, and,
+# with problems=True, their bodies as problems (docs/web.md, "Errors
+# negotiated for any status"); through test clients and over real sockets.
 
 GREETING_TYPES = {"application/json": json.dumps}
+#: Each app routes ``/problem/ann`` (``problems=True``) and ``/plain/ann``
+#: (the framework's own answer) to a handler that raises its 404.
+ROUTES = {"/problem/ann": True, "/plain/ann": False}
 
 
-def _starlette(fastapi: bool) -> Any:
+def _starlette_app(fastapi: bool) -> Any:
     if fastapi:
         pytest.importorskip("fastapi")
         from fastapi import FastAPI, HTTPException
@@ -164,13 +181,14 @@ def _starlette(fastapi: bool) -> Any:
 
         app = FastAPI()
         app.router.route_class = NegotiatedRoute
+        for path, problems in ROUTES.items():
 
-        @app.get("/users/{name}")
-        @negotiated(Renderers(GREETING_TYPES), problems=True)
-        def fastapi_user(name: str) -> dict[str, str]:
-            raise HTTPException(404, "no such user", headers={"X-Why": "gone"})
+            @app.get(path)
+            @negotiated(Renderers(GREETING_TYPES), problems=problems)
+            def fastapi_user() -> dict[str, str]:
+                raise HTTPException(404, "no such user", headers={"X-Why": "gone"})
 
-        return _client(app)
+        return app
     pytest.importorskip("starlette")
     from starlette.applications import Starlette
     from starlette.exceptions import HTTPException as StarletteError
@@ -178,138 +196,169 @@ def _starlette(fastapi: bool) -> Any:
 
     from fastaccept.starlette import negotiated as starlette_negotiated
 
-    @starlette_negotiated(Renderers(GREETING_TYPES), problems=True)
-    async def starlette_user(request: Any) -> dict[str, str]:
-        raise StarletteError(404, "no such user", headers={"X-Why": "gone"})
+    def route(path: str, problems: bool) -> Route:
+        @starlette_negotiated(Renderers(GREETING_TYPES), problems=problems)
+        async def starlette_user(request: Any) -> dict[str, str]:
+            raise StarletteError(404, "no such user", headers={"X-Why": "gone"})
 
-    return _client(Starlette(routes=[Route("/users/ann", starlette_user)]))
+        return Route(path, starlette_user)
 
-
-def _client(app: Any) -> Any:
-    from starlette.testclient import TestClient
-
-    return lambda method, accept: TestClient(app).request(
-        method, "/users/ann", headers={} if accept is None else {"Accept": accept}
-    )
+    return Starlette(routes=[route(*pair) for pair in ROUTES.items()])
 
 
-def _flask() -> Any:
+def _flask_app() -> Any:
     pytest.importorskip("flask")
     from flask import Flask, abort
 
     from fastaccept.flask import negotiated
 
     app = Flask(__name__)
+    for path, problems in ROUTES.items():
 
-    @app.get("/users/ann")
-    @negotiated(Renderers(GREETING_TYPES), problems=True)
-    def flask_user() -> dict[str, str]:
-        abort(404, "no such user")
+        @negotiated(Renderers(GREETING_TYPES), problems=problems)
+        def flask_user() -> dict[str, str]:
+            abort(404, "no such user")
+
+        app.add_url_rule(path, path, flask_user)
 
     @app.errorhandler(404)
-    def not_found(error: Any) -> tuple[str, int]:  # not run: a problem instead
+    def not_found(error: Any) -> tuple[str, int]:  # for /plain/ann only
         return "the app's page", 404
 
-    client = app.test_client()
-    return lambda method, accept: _werkzeug(
-        client.open(
-            "/users/ann",
-            method=method,
-            headers={} if accept is None else {"Accept": accept},
-        )
-    )
+    return app
 
 
-def _werkzeug(response: Any) -> Any:
-    class Reply:
-        status_code = response.status_code
-        headers = response.headers
-        content = response.data
-
-    return Reply
-
-
-def _falcon() -> Any:
+def _falcon_app() -> Any:
     falcon = pytest.importorskip("falcon")
-    testing = pytest.importorskip("falcon.testing")
-
     from fastaccept.falcon import negotiated
 
-    class User:
-        @negotiated(Renderers(GREETING_TYPES), problems=True)
-        def on_get(self, req: Any, resp: Any) -> dict[str, str]:
-            raise falcon.HTTPNotFound(
-                description="no such user", headers={"X-Why": "gone"}
-            )
-
-        on_head = on_get
-
     app = falcon.App()
-    app.add_route("/users/ann", User())
-    client = testing.TestClient(app)
+    for path, problems in ROUTES.items():
 
-    def call(method: str, accept: str | None) -> Any:
-        r = client.simulate_request(
-            method, "/users/ann", headers={} if accept is None else {"Accept": accept}
-        )
+        class User:
+            @negotiated(Renderers(GREETING_TYPES), problems=problems)
+            def on_get(self, req: Any, resp: Any) -> dict[str, str]:
+                raise falcon.HTTPNotFound(
+                    description="no such user", headers={"X-Why": "gone"}
+                )
 
-        class Reply:
-            status_code = r.status_code
-            headers = r.headers
-            content = r.content
+            on_head = on_get
 
-        return Reply
-
-    return call
+        app.add_route(path, User())
+    return app
 
 
-def _litestar() -> Any:
+def _litestar_app() -> Any:
     pytest.importorskip("litestar")
     from litestar import Litestar, route
     from litestar.exceptions import NotFoundException
-    from litestar.testing import TestClient
 
     from fastaccept.litestar import NegotiationPlugin, negotiated
 
-    @route("/users/ann", http_method=["GET", "HEAD"])
-    @negotiated(Renderers(GREETING_TYPES), problems=True)
-    async def litestar_user() -> dict[str, str]:
-        raise NotFoundException("no such user", headers={"X-Why": "gone"})
+    def user(path: str, problems: bool) -> Any:
+        @route(path, http_method=["GET", "HEAD"])  # Litestar routes HEAD if listed
+        @negotiated(Renderers(GREETING_TYPES), problems=problems)
+        async def litestar_user() -> dict[str, str]:
+            raise NotFoundException("no such user", headers={"X-Why": "gone"})
 
-    client = TestClient(Litestar([litestar_user], plugins=[NegotiationPlugin()]))
-    return lambda method, accept: client.request(
-        method, "/users/ann", headers={} if accept is None else {"Accept": accept}
-    )
+        return litestar_user
+
+    handlers = [user(*pair) for pair in ROUTES.items()]
+    return Litestar(handlers, plugins=[NegotiationPlugin()])
 
 
-PROBLEM_APPS = {
-    "starlette": lambda: _starlette(False),
-    "fastapi": lambda: _starlette(True),
-    "flask": _flask,
-    "falcon": _falcon,
-    "litestar": _litestar,
+def _django_app() -> Any:
+    """The Django recipe's project with the two routes added to it."""
+    recipe = load_recipe("django_app")  # configures Django's settings once
+    from django.http import Http404
+    from django.urls import clear_url_caches, path
+
+    from fastaccept.django import negotiated
+
+    for route, problems in ROUTES.items():
+        if any(str(p.pattern) == route[1:] for p in recipe.urlpatterns):
+            continue
+
+        @negotiated(Renderers(GREETING_TYPES), problems=problems)
+        def django_user(request: Any) -> dict[str, str]:
+            raise Http404("no such user")
+
+        recipe.urlpatterns.append(path(route[1:], django_user))
+    clear_url_caches()
+    return recipe.application
+
+
+#: Each framework's app, whether it is ASGI, and its test client.
+PROBLEM_APPS: dict[str, tuple[Callable[[], Any], bool, Callable[[Any], Call]]] = {
+    "starlette": (lambda: _starlette_app(False), True, starlette_call),
+    "fastapi": (lambda: _starlette_app(True), True, starlette_call),
+    "flask": (_flask_app, False, lambda app: werkzeug_call(app.test_client())),
+    "falcon": (_falcon_app, False, falcon_call),
+    "django": (_django_app, False, wsgi_call),
+    "litestar": (_litestar_app, True, litestar_call),
 }
 
 
-@pytest.mark.parametrize("framework", sorted(PROBLEM_APPS))
-def test_a_frameworks_own_error_as_a_problem(framework: str) -> None:
-    call = PROBLEM_APPS[framework]()
-    as_json = call("GET", "application/json")  # rule 16: JSON, not text
-    assert as_json.status_code == 404
+def _request(call: Call, method: str, path: str, accept: str | None) -> Reply:
+    return call(
+        method, path, [] if accept is None else [("Accept", accept.encode())], b""
+    )
+
+
+def check_raised_404(call: Call, framework: str) -> None:
+    """``/problem/ann``: a problem in the form Accept prefers, the error's
+    own headers kept, no body for HEAD; ``/plain/ann``: the framework's own
+    404; both with ``Accept`` in their Vary."""
+    as_json = _request(call, "GET", "/problem/ann", "application/json")
+    assert as_json.status == 404, as_json.body  # rule 16: JSON, not text
     assert as_json.headers["content-type"] == "application/problem+json"
-    assert json.loads(as_json.content)["detail"] == "no such user"
-    if framework != "flask":  # werkzeug's errors carry no headers of their own
+    assert json.loads(as_json.body)["detail"] == "no such user"
+    if framework not in ("flask", "django"):  # their 404s carry no headers
         assert as_json.headers["x-why"] == "gone"
-    assert "accept" in as_json.headers["vary"].lower()
-    as_text = call("GET", "text/plain, application/json;q=0.5")
+    as_text = _request(call, "GET", "/problem/ann", "text/plain, */*;q=0.5")
     assert as_text.headers["content-type"] == "text/plain; charset=utf-8"
-    assert as_text.content.startswith(b"404 Not Found")
-    head = call("HEAD", "application/json")
-    assert (head.status_code, head.content) == (404, b"")
+    assert as_text.body.startswith(b"404 Not Found")
+    head = _request(call, "HEAD", "/problem/ann", "application/json")
+    assert (head.status, head.body) == (404, b"")
+    for accept in ("text/csv;q=0.5, application/json;q=0.1", "*/*", None):
+        for reply in (
+            _request(call, "GET", "/plain/ann", accept),
+            _request(call, "GET", "/problem/ann", accept),
+        ):
+            assert reply.status == 404, reply.body
+            assert "accept" in [token.lower() for token in reply.vary()], reply
+    if framework == "flask":  # the app's own handler for 404 answers
+        assert _request(call, "GET", "/plain/ann", None).body == b"the app's page"
+
+
+@pytest.mark.parametrize("framework", sorted(PROBLEM_APPS))
+def test_a_frameworks_own_404_through_its_test_client(framework: str) -> None:
+    make, _, client = PROBLEM_APPS[framework]
+    check_raised_404(client(make()), framework)
+
+
+@pytest.mark.thread_unsafe(reason="serves on a loopback port")
+@pytest.mark.parametrize(
+    ("framework", "server"),
+    [
+        (framework, server)
+        for framework, (_, asgi, _) in sorted(PROBLEM_APPS.items())
+        for server in (["h11", "httptools"] if asgi else ["waitress"])
+    ],
+)
+def test_a_frameworks_own_404_on_the_wire(framework: str, server: str) -> None:
+    """uvicorn (with h11 and with httptools) for ASGI, waitress for WSGI."""
+    app = PROBLEM_APPS[framework][0]()
+    serving = (
+        waitress_serving(app)
+        if server == "waitress"
+        else uvicorn_serving(app, http=server)
+    )
+    with serving as port:
+        check_raised_404(over_http(port), framework)
 
 
 def test_django_errors_as_problems() -> None:
-    load_recipe = pytest.importorskip("tests.recipes").load_recipe
     load_recipe("django_app")  # configures Django's settings once
     from django.core.exceptions import PermissionDenied, SuspiciousOperation
     from django.http import Http404

@@ -255,6 +255,8 @@ def test_the_openapi_document_is_served(call: Call, recipe: str) -> None:
     assert list(messages["201"]["content"]) == list(CREATED_OFFERS)
     for status in ("406", "415", "431"):
         assert "application/problem+json" in messages[status]["content"]
+    # A 415 to POST names the types taken twice: Accept and Accept-Post.
+    assert list(messages["415"]["headers"]) == ["Accept", "Accept-Post"]
 
 
 def test_a_format_parameter_beats_accept(call: Call, recipe: str) -> None:

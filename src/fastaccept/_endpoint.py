@@ -25,7 +25,7 @@ from ._headers import header_from_scope, merge_vary, query_value
 from ._member import OfferSpec
 from ._problems import problem
 from ._render import Answer, Finished, Rendered, Renderers, checked_status
-from ._responses import Consumes, Decision, FormatSpec
+from ._responses import METHOD_FIELDS, Consumes, Decision, FormatSpec
 from ._text import HeaderValue
 
 Request = TypeVar("Request")
@@ -409,10 +409,15 @@ _REFUSALS = {
 
 
 def openapi_responses(
-    renderers: Renderers, consumes: Consumes | None = None, status: int = 200
+    renderers: Renderers,
+    consumes: Consumes | None = None,
+    status: int = 200,
+    methods: Iterable[str] = (),
 ) -> dict[int | str, dict[str, Any]]:
     """The OpenAPI ``responses`` of a negotiated route: every media type of
-    ``renderers`` under ``status``, then its refusals with their bodies."""
+    ``renderers`` under ``status``, then its refusals with their bodies; the
+    415's headers: ``Accept``, and for the route's ``methods`` POST, PATCH
+    and QUERY the one each adds (``Consumes.check``)."""
     produces = renderers.produces
     responses: dict[int | str, dict[str, Any]] = {
         status: {"content": {media_type: {} for media_type in produces.media_types}}
@@ -427,11 +432,18 @@ def openapi_responses(
     for code in refusals:
         responses[code] = {"description": _REFUSALS[code], "content": _REFUSAL_CONTENT}
     if consumes is not None:
+        fields = {"Accept": consumes.accept}
+        for method in sorted(methods):
+            name = METHOD_FIELDS.get(method)
+            value = consumes.accept_query if name == "Accept-Query" else consumes.accept
+            if name is not None and value is not None:
+                fields[name] = value
         responses[415]["headers"] = {
-            "Accept": {
+            name: {
                 "description": "The media types this resource takes.",
-                "schema": {"type": "string", "example": consumes.accept},
+                "schema": {"type": "string", "example": value},
             }
+            for name, value in fields.items()
         }
     return responses
 

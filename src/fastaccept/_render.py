@@ -92,6 +92,7 @@ class Renderers(ByArguments):
         max_length: int | None = DEFAULT_MAX_LENGTH,
         cache_size: int = DEFAULT_CACHE_SIZE,
         formats: FormatSpec = None,
+        variants: bool = False,
     ) -> None: ...
     @overload
     def __init__(
@@ -102,6 +103,7 @@ class Renderers(ByArguments):
         max_length: int | None = DEFAULT_MAX_LENGTH,
         cache_size: int = DEFAULT_CACHE_SIZE,
         formats: FormatSpec = None,
+        variants: bool = False,
     ) -> None: ...
     def __init__(
         self,
@@ -111,6 +113,7 @@ class Renderers(ByArguments):
         max_length: int | None = DEFAULT_MAX_LENGTH,
         cache_size: int = DEFAULT_CACHE_SIZE,
         formats: FormatSpec = None,
+        variants: bool = False,
     ) -> None:
         pairs = tuple(
             renderers.items() if isinstance(renderers, Mapping) else renderers
@@ -129,6 +132,7 @@ class Renderers(ByArguments):
             max_length=max_length,
             cache_size=cache_size,
             formats=formats,
+            variants=variants,
         )
         #: (renderer, charset) by ``Decision.index``.
         self._by_index = tuple(
@@ -307,7 +311,7 @@ class Finished:
             )
         render, charset = self._renderers._by_index[types.index(decision.media_type)]
         body = _body(render, charset, data, decision.media_type, status)
-        return _rendered(status, (*self._headers(decision), *extra), body, method)
+        return _rendered(status, _joined(self._headers(decision), extra), body, method)
 
     def chosen(
         self,
@@ -325,7 +329,7 @@ class Finished:
         if formatted:
             headers = self._formatted[index]
         body = _body(render, charset, data, self._own[index].media_type, status)
-        return _rendered(status, (*headers, *extra) if extra else headers, body, method)
+        return _rendered(status, _joined(headers, extra), body, method)
 
     def refused(self, decision: Decision, method: str) -> Rendered:
         """The response for a refusal: built ahead, or now (a 431, whose
@@ -431,6 +435,27 @@ _SERVERS_HEADERS = frozenset(
 )
 #: The characters a field value may not hold: controls but HTAB (RFC 9110 §5.5).
 _CONTROLS = frozenset(map(chr, (*range(0x09), *range(0x0A, 0x20), 0x7F)))
+
+
+def _joined(
+    headers: tuple[tuple[str, str], ...], extra: tuple[tuple[str, str], ...]
+) -> tuple[tuple[str, str], ...]:
+    """A chosen answer's ``headers`` then a handler's ``extra``; a field both
+    give is one line, the answer's value first (RFC 9110 §5.3: the lines of
+    a list field combine in order), as every framework keeps one value: a
+    handler's ``Link`` beside the one ``fastaccept.agents`` sends, say."""
+    if not extra:
+        return headers
+    joined = list(headers)
+    names = [name.lower() for name, _ in headers]
+    for name, value in extra:
+        folded = name.lower()
+        if folded in names:
+            at = names.index(folded)
+            joined[at] = (joined[at][0], f"{joined[at][1]}, {value}")
+        else:
+            joined.append((name, value))
+    return tuple(joined)
 
 
 def _extra(

@@ -42,6 +42,7 @@ from ._member import (
     parse_offers,
     parse_single,
 )
+from ._structured import bare_item
 from ._text import HeaderValue, as_header_text, ascii_lower, coerce_value
 from ._types import Accept, MediaRange, SkippedMember
 
@@ -156,7 +157,7 @@ _FORMS: tuple[tuple[bool, tuple[tuple[str, str], ...]], ...] = (
 #: The header a 415 adds for a request method (compared case-sensitively,
 #: RFC 9110 §9.1), naming the types taken as that method's content: W3C LDP
 #: §7.1, RFC 5789 §2.2, RFC 10008 §3.
-_METHOD_FIELDS = {
+METHOD_FIELDS = {
     "POST": "Accept-Post",
     "PATCH": "Accept-Patch",
     "QUERY": "Accept-Query",
@@ -321,6 +322,45 @@ def _once_each(offers: Sequence[OfferSpec]) -> tuple[ParsedOffer, ...]:
     return parsed
 
 
+def _variants(
+    parsed: Sequence[ParsedOffer], default: str | None
+) -> tuple[tuple[tuple[str, str], ...], ...]:
+    """Each offer's ``Variants`` and ``Variant-Key`` header pairs, for a
+    cache that chooses among stored responses itself (draft-ietf-httpbis-
+    variants-06 §2, §3, appendix A.1; docs/web.md, "Variants for caches").
+
+    The available-values are the offers' ``type/subtype`` in order (an
+    RFC 9651 Token, or a String where it is none), under the key
+    ``accept``. The draft's algorithm reads only those and the client's
+    weights, so offers it would choose otherwise are a ``ValueError``: two
+    of one type and subtype, an explicit one, a qs other than 1, a
+    ``default`` that is not the first (its fallback is the first listed).
+    """
+    keys: list[str] = []
+    for offer in parsed:
+        essence = f"{offer.type}/{offer.subtype}"
+        if essence in keys:
+            raise ValueError(
+                f"variants: offers {offer.value!r} and "
+                f"{parsed[keys.index(essence)].value!r} differ only in "
+                "parameters, which Variants cannot tell apart"
+            )
+        if offer.explicit or offer.qs != 1000:
+            why = "is explicit" if offer.explicit else "has a qs other than 1"
+            raise ValueError(
+                f"variants: offer {offer.value!r} {why}, which a cache choosing "
+                "by Variants does not know"
+            )
+        keys.append(essence)
+    if default is not None and default != parsed[0].value:
+        raise ValueError(
+            f"variants: default {default!r} must be the first offer, the one "
+            "a cache choosing by Variants falls back to"
+        )
+    listed = ("Variants", f"accept=({' '.join(map(bare_item, keys))})")
+    return tuple((listed, ("Variant-Key", f"({bare_item(key)})")) for key in keys)
+
+
 def versioned_offers(
     base: str, versions: Iterable[str], default: str, param: str
 ) -> dict[str, str]:
@@ -385,6 +425,10 @@ class Produces(ByArguments):
     named offer whatever Accept says, without ``Vary: Accept``; a name it does
     not know (ignoring case) is 406 listing the names. ``Produces.versioned``
     offers the versions of one media type (docs/web.md, "Versions").
+
+    ``variants=True`` adds ``Variants`` and ``Variant-Key`` beside ``Vary``
+    on every answer that chooses by Accept, for a cache that implements
+    draft-ietf-httpbis-variants-06 (docs/web.md, "Variants for caches").
     """
 
     __slots__ = (
@@ -401,6 +445,7 @@ class Produces(ByArguments):
         "_negotiator",
         "_parsed",
         "_refusals",
+        "_variants",
     )
 
     def __init__(
@@ -411,7 +456,12 @@ class Produces(ByArguments):
         max_length: int | None = DEFAULT_MAX_LENGTH,
         cache_size: int = DEFAULT_CACHE_SIZE,
         formats: FormatSpec = None,
+        variants: bool = False,
     ) -> None:
+        if type(variants) is not bool:
+            raise TypeError(
+                f"variants must be True or False, not {type(variants).__name__}"
+            )
         self._negotiator = Negotiator(
             offers, cache_size=cache_size, max_length=max_length
         )  # which checks both (_limits)
@@ -424,12 +474,16 @@ class Produces(ByArguments):
         #: The offers parsed (``Renderers`` reads their charsets).
         self._parsed = _once_each(self._negotiator.offers)
         params = [tuple(offer.params.items()) for offer in self._parsed]
+        self._variants = variants
+        described = (
+            _variants(self._parsed, default) if variants else ((),) * len(media_types)
+        )
         #: The answer choosing each offer, by index: all ``select`` gives ``ok``.
         self._chosen = tuple(
             Decision(
                 200,
                 media_type,
-                (("Content-Type", media_type), _VARY),
+                (("Content-Type", media_type), _VARY, *described[i]),
                 index=i,
                 params=params[i],
             )
@@ -543,8 +597,18 @@ class Produces(ByArguments):
         """The longest Accept value read; longer ones get 431. None: no limit."""
         return self._max_length
 
+    @property
+    def variants(self) -> bool:
+        """Whether answers chosen by Accept carry ``Variants`` and
+        ``Variant-Key``."""
+        return self._variants
+
     def _arguments(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
-        given = {} if self._formats is None else {"formats": self._formats}
+        given: dict[str, Any] = (
+            {} if self._formats is None else {"formats": self._formats}
+        )
+        if self._variants:
+            given["variants"] = True
         return (self.offers,), {
             "default": self._default,
             "max_length": self._max_length,
@@ -555,15 +619,16 @@ class Produces(ByArguments):
     def select(self, accept: HeaderValue, format: str | None = None) -> Decision:
         """The answer to a request with this Accept value (None: header absent).
 
-        ``format``, the format the request names (None or ``""``: none), wins
-        over Accept where there are ``formats``; it is not read otherwise.
+        ``format``, the format the request names (a str; None or ``""``:
+        none), wins over Accept where there are ``formats``; it is not read
+        otherwise.
         """
-        if format is not None and self._format_index:
+        if format is not None:
             if type(format) is not str:
                 raise TypeError(
                     f"format must be a str or None, not {type(format).__name__}"
                 )
-            if format:
+            if format and self._format_index:
                 return self._formatted(accept, format)
         try:
             index = self._negotiator.choose_index(accept)
@@ -692,7 +757,7 @@ class Consumes(ByArguments):
         self._unsupported = {
             (problem, header, form): self._unsupported_type(problem, header, form)
             for problem in ("is missing", "is malformed")
-            for header in ("", *_METHOD_FIELDS.values())
+            for header in ("", *METHOD_FIELDS.values())
             for form in range(len(_FORMS))
         }
         self._refusals = tuple(self._unsupported.values())
@@ -721,7 +786,7 @@ class Consumes(ByArguments):
         if method is None:
             header = ""
         elif type(method) is str:
-            header = _METHOD_FIELDS.get(method, "")
+            header = METHOD_FIELDS.get(method, "")
         else:
             raise TypeError(
                 f"method must be a str or None, not {type(method).__name__}"
@@ -760,7 +825,7 @@ class Consumes(ByArguments):
     def _unsupported_type(self, problem: str, header: str, form: int) -> Decision:
         """415 listing the types taken, with them as ``Accept`` (RFC 9110
         §15.5.16), and as ``header`` too, the request method's own header
-        (``_METHOD_FIELDS``) or none (``""``)."""
+        (``METHOD_FIELDS``) or none (``""``)."""
         problem_json, varied = _FORMS[form]
         value = self.accept_query if header == "Accept-Query" else self.accept
         own = ((header, value),) if header and value is not None else ()

@@ -187,7 +187,10 @@ class NegotiatedRoute(APIRoute):
             if kwargs.get("status_code") is None:
                 kwargs["status_code"] = found.status
             documented = openapi_responses(
-                found.renderers, found.consumes, kwargs["status_code"]
+                found.renderers,
+                found.consumes,
+                kwargs["status_code"],
+                kwargs.get("methods") or (),
             )
             kwargs["responses"] = {**documented, **(kwargs.get("responses") or {})}
             if found.consumes is not None:  # the body types, beside any schema

@@ -36,7 +36,7 @@ schema of RFC 9457, as ``fastaccept.fastapi`` does.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, cast
 
 from ._endpoint import (
@@ -279,15 +279,16 @@ async def _keep_vary(message: Message, scope: Scope) -> None:
 
 
 def _documenting(
-    base: type[Operation], endpoint: Endpoint, inferred: int
+    base: type[Operation], endpoint: Endpoint, inferred: int, methods: Iterable[str]
 ) -> type[Operation]:
     """``base`` (a route handler's operation class) documenting a negotiated
     route (``openapi_responses``): every offered media type under the
-    endpoint's status, the schema Litestar ``inferred`` for its status kept
+    endpoint's status (the 415's fields for its ``methods``), the schema
+    Litestar ``inferred`` for its status kept
     under its own media type where offered, then the refusals (where the
     route documents none of its own)."""
     documented = openapi_responses(
-        endpoint.renderers, endpoint.consumes, endpoint.status
+        endpoint.renderers, endpoint.consumes, endpoint.status, methods
     )
 
     def __init__(self: Operation, *args: Any, **kwargs: Any) -> None:
@@ -343,7 +344,10 @@ class NegotiationPlugin(ReceiveRoutePlugin):
         checks = cast("Middleware", _checking(endpoint))
         handler.middleware = [*(handler.middleware or ()), checks]
         handler.operation_class = _documenting(
-            handler.operation_class, endpoint, handler.status_code
+            handler.operation_class,
+            endpoint,
+            handler.status_code,
+            handler.http_methods,
         )
         if endpoint.problems:
             own = handler.exception_handlers or {}

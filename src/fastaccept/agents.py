@@ -1,0 +1,95 @@
+"""Markdown for agents: a page as Markdown to a client that names
+``text/markdown``, as HTML to every other (docs/agents.md).
+
+``markdown_for_agents(html=..., markdown=...)`` gives the ``Renderers`` of a
+page over two offers: ``Offer("text/markdown; charset=utf-8",
+explicit=True)`` first, then ``text/html; charset=utf-8``. The Markdown is
+an explicit offer (docs/rules.md rule 21): only a range naming
+``text/markdown`` reaches it, never ``*/*`` (curl, a script, ``fetch()``),
+``text/*`` or an absent header, and its ``q`` counts (``text/markdown;q=0.5,
+text/html`` gets HTML). A request that accepts neither gets the HTML all the
+same, the ``default`` (RFC 9110 §12.1 allows it instead of a 406): no client
+that an HTML page served before is refused now. An Accept value longer than
+``max_length`` is still 431 (rule 8).
+
+Every answer carries ``Vary: Accept`` (RFC 9110 §12.5.5, rule 17); an HTML
+one also ``Link: <>; rel="alternate"; type="text/markdown"`` (RFC 8288 §3;
+the empty reference is this same resource, RFC 3986 §4.4), so that a client
+learns there is Markdown to ask for. ``respond`` negotiates GET and HEAD
+only (RFC 9110 §9.3.1, §9.3.2: the methods that ask for the page): any
+other method's answer is HTML, whatever Accept says. The integrations
+(``negotiated``) negotiate every request the framework routes to the
+handler: route the page for GET, which takes HEAD with it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from ._member import Offer
+from ._render import Finished, Rendered, Renderer, Renderers
+from ._text import HeaderValue
+
+__all__ = ["markdown_for_agents"]
+
+#: The offers, as sent in ``Content-Type``.
+MARKDOWN = "text/markdown; charset=utf-8"
+HTML = "text/html; charset=utf-8"
+#: What an HTML answer carries: the Markdown of this same resource.
+ALTERNATE = ("Link", '<>; rel="alternate"; type="text/markdown"')
+#: The methods that negotiate: a request for the page's representation.
+NEGOTIATING = frozenset({"GET", "HEAD"})
+
+
+class _AgentRenderers(Renderers):
+    """The ``Renderers`` that ``markdown_for_agents`` gives: equal, hashed,
+    pickled and copied by its ``html`` and ``markdown`` renderers."""
+
+    __slots__ = ()
+
+    def __init__(self, *, html: Renderer, markdown: Renderer) -> None:
+        for name, render in (("html", html), ("markdown", markdown)):
+            if not callable(render):
+                raise TypeError(
+                    f"{name} must be callable (data -> str or bytes), not "
+                    f"{type(render).__name__}"
+                )
+        super().__init__(
+            [(Offer(MARKDOWN, explicit=True), markdown), (HTML, html)], default=HTML
+        )
+        # The HTML answer, which ``select`` gives and every response is
+        # built from, carries the Link; then the responses are built again.
+        chosen = self.produces._chosen
+        page = replace(chosen[1], header_items=(*chosen[1].header_items, ALTERNATE))
+        self.produces._chosen = (chosen[0], page)
+        self._plain = Finished(self, None)
+
+    def _arguments(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        (_, markdown), (_, html) = self._renderers
+        return (), {"html": html, "markdown": markdown}
+
+    def respond(
+        self, accept: HeaderValue, data: Any, *, method: str = "GET", **options: Any
+    ) -> Rendered:
+        """``Renderers.respond`` for GET and HEAD (``method`` compared
+        case-sensitively, RFC 9110 §9.1); for any other method, the HTML."""
+        if method not in NEGOTIATING:
+            accept = None  # as if absent: the explicit Markdown is not chosen
+        return super().respond(accept, data, method=method, **options)
+
+
+def markdown_for_agents(*, html: Renderer, markdown: Renderer) -> Renderers:
+    """The ``Renderers`` of a page: Markdown (``markdown(data)``) to a
+    request whose Accept names ``text/markdown`` and prefers it, HTML
+    (``html(data)``) to every other, both in UTF-8 (docs/agents.md).
+
+    The Markdown offer is explicit (docs/rules.md rule 21): ``*/*``,
+    ``text/*`` and an absent Accept get HTML, and ``q`` counts; a request
+    that accepts neither gets HTML too, never a 406. Both answers carry
+    ``Vary: Accept``, an HTML one ``Link: <>; rel="alternate";
+    type="text/markdown"`` (RFC 8288). ``respond`` negotiates GET and HEAD
+    only. ``html`` and ``markdown`` turn the handler's data into str (or
+    bytes); anything not callable is a ``TypeError`` naming the argument.
+    """
+    return _AgentRenderers(html=html, markdown=markdown)
