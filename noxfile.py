@@ -91,10 +91,13 @@ def build_cython_min(session: nox.Session) -> None:
 #: that it runs without the GIL, and stays: tests/test_free_threading.py checks
 #: that the recipe keeps the GIL off with it); Cython, for
 #: tests/test_build.py, which tests the build and not threads (every other
-#: session runs it), has only its slow pure-Python wheel there. None: left out
-#: (its tests skip).
+#: session runs it), has only its slow pure-Python wheel there; Litestar's
+#: msgspec and PyYAML have no cp313t wheel (they have from 3.14t on), and
+#: their C extensions built here from source are untested with the GIL off.
+#: None: left out (its tests skip).
 FREE_THREADED_INSTEAD = {
     "fastapi": None,
+    "litestar": None,
     "brotli": None,
     "Cython": None,
     "hypothesis": "hypothesis>=6.100,<=6.155.2",

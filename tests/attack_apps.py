@@ -1,8 +1,8 @@
 """One small application per integration, for tests/test_socket_attacks.py.
 
 Each serves the same routes with its module's ``negotiated`` (``fastaccept.asgi``,
-``.starlette``, ``.fastapi`` for ASGI; ``.wsgi``, ``.flask``, ``.falcon``,
-``.django`` for WSGI), written as a user of that framework would; what the
+``.starlette``, ``.fastapi``, ``.litestar`` for ASGI; ``.wsgi``, ``.flask``,
+``.falcon``, ``.django`` for WSGI), written as a user of that framework would; what the
 handlers answer is declared once, here:
 
 - ``GET /echo?v=...[&name=...]``: the query's ``v`` reflected into a response
@@ -47,11 +47,11 @@ JSON_BODY = Consumes(["application/json"])
 #: The header ``/echo`` reflects ``v`` into unless ``name`` says another.
 ECHO = "X-Echo"
 #: The integrations served by an ASGI server, and by a WSGI server.
-ASGI_APPS = ("asgi", "starlette", "fastapi")
+ASGI_APPS = ("asgi", "starlette", "fastapi", "litestar")
 WSGI_APPS = ("wsgi", "flask", "falcon", "django")
 #: The integrations for a framework (of their name), skipped where it is
 #: not installed.
-FRAMEWORKS = {"starlette", "fastapi", "flask", "falcon", "django"}
+FRAMEWORKS = {"starlette", "fastapi", "flask", "falcon", "django", "litestar"}
 
 Endpoint = TypeVar("Endpoint")
 Routes = dict[tuple[str, str], Endpoint]
@@ -198,6 +198,32 @@ def fastapi_app() -> Any:
     return app
 
 
+def litestar_app() -> Any:
+    """Litestar (``fastaccept.litestar``, its ``NegotiationPlugin``)."""
+    from litestar import Litestar, Request, get, post
+
+    from fastaccept.litestar import NegotiationPlugin, negotiated
+
+    @get("/echo")
+    @negotiated(RENDERERS)
+    async def echo_endpoint(request: Request[Any, Any, Any]) -> Answer:
+        query = request.query_params
+        return echo(query.get("v", ""), query.get("name", ECHO))
+
+    @get(["/status/{code:str}", "/empty/{code:str}"])
+    @negotiated(RENDERERS)
+    async def status_endpoint(request: Request[Any, Any, Any]) -> Answer:
+        return status(request.path_params["code"])
+
+    @post("/body")
+    @negotiated(RENDERERS, consumes=JSON_BODY)
+    async def body_endpoint() -> dict[str, int]:
+        return DATA
+
+    routes = [echo_endpoint, status_endpoint, body_endpoint]
+    return Litestar(routes, plugins=[NegotiationPlugin()])
+
+
 def wsgi_app() -> Callable[[WSGIEnvironment, StartResponse], Iterable[bytes]]:
     """Plain WSGI (``fastaccept.wsgi``), routed by hand."""
     from fastaccept.wsgi import negotiated
@@ -291,6 +317,7 @@ BUILDERS: dict[str, Callable[[], Any]] = {
     "asgi": asgi_app,
     "starlette": starlette_app,
     "fastapi": fastapi_app,
+    "litestar": litestar_app,
     "wsgi": wsgi_app,
     "flask": flask_app,
     "falcon": falcon_app,

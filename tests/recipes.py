@@ -30,14 +30,16 @@ NEEDS = {
     "flask_app": "flask",
     "django_app": "django",
     "falcon_app": "falcon",
+    "litestar_app": "litestar",
 }
-ASGI_RECIPES = ("asgi_app", "fastapi_app", "starlette_app")
+ASGI_RECIPES = ("asgi_app", "fastapi_app", "litestar_app", "starlette_app")
 #: The recipes on a framework, whose own errors a handler can raise.
 FRAMEWORK_RECIPES = (
     "django_app",
     "falcon_app",
     "fastapi_app",
     "flask_app",
+    "litestar_app",
     "starlette_app",
 )
 WSGI_RECIPES = ("django_app", "falcon_app", "flask_app", "wsgi_app")
@@ -52,6 +54,7 @@ OTHER_VARY = {
     "fastapi_app": "Origin",
     "flask_app": "Origin",
     "falcon_app": "Origin",
+    "litestar_app": "Origin",
 }
 #: Recipes whose other Vary token is on /greeting only (an endpoint parameter).
 GREETING_ONLY_VARY = ("asgi_app", "wsgi_app")

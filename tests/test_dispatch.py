@@ -24,6 +24,7 @@ from .servers import uvicorn_serving, waitress_serving, wsgiref_serving
 from .test_integrations import (
     asgi_call,
     falcon_call,
+    litestar_call,
     starlette_call,
     werkzeug_call,
     wsgi_call,
@@ -115,6 +116,20 @@ def fastapi_app() -> Any:
     return app
 
 
+def litestar_app() -> Any:
+    pytest.importorskip("litestar")
+    from litestar import Litestar, route
+
+    from fastaccept.litestar import NegotiationPlugin, dispatch
+
+    handlers = _handlers(True, _any)
+    for handler in handlers.values():  # Litestar reads one: no parameters
+        handler.__signature__ = inspect.Signature(return_annotation=Any)
+    endpoint = dispatch(handlers, formats=True)
+    report = route("/report", http_method=["GET", "HEAD"])(endpoint)
+    return Litestar([report], plugins=[NegotiationPlugin()])
+
+
 def flask_app() -> Any:
     flask = pytest.importorskip("flask")
     from fastaccept.flask import dispatch
@@ -164,6 +179,7 @@ APPS: dict[str, tuple[Callable[[], Any], bool]] = {
     "flask": (flask_app, False),
     "falcon": (falcon_app, False),
     "django": (django_app, False),
+    "litestar": (litestar_app, True),
 }
 CLIENTS: dict[str, Callable[[Any], Call]] = {
     "asgi": asgi_call,
@@ -173,6 +189,7 @@ CLIENTS: dict[str, Callable[[Any], Call]] = {
     "flask": lambda app: werkzeug_call(app.test_client()),
     "falcon": falcon_call,
     "django": wsgi_call,
+    "litestar": litestar_call,
 }
 
 

@@ -1,9 +1,9 @@
 """The framework modules themselves: fastaccept.starlette, .fastapi, .flask,
-.django and .falcon, beyond what the recipes in examples/frameworks show
-(tests/test_integrations.py, tests/test_sockets.py): lazy imports with a
-clear error, sync and async handlers, a framework response passed through
-with Vary merged, Vary set before the handler kept, and FastAPI's OpenAPI
-document and parameters.
+.django, .falcon and .litestar, beyond what the recipes in
+examples/frameworks show (tests/test_integrations.py, tests/test_sockets.py):
+lazy imports with a clear error, sync and async handlers, a framework
+response passed through with Vary merged, Vary set before the handler kept,
+FastAPI's OpenAPI document and parameters, Litestar's parameters and plugin.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import asyncio
 import json
 import subprocess
 import sys
+import warnings
 from typing import Any
 
 import pytest
@@ -39,6 +40,7 @@ FRAMEWORKS = {
     "flask": "flask",
     "django": "django",
     "falcon": "falcon",
+    "litestar": "litestar",
 }
 
 pytestmark = pytest.mark.thread_unsafe(
@@ -48,6 +50,18 @@ pytestmark = pytest.mark.thread_unsafe(
 
 def vary_tokens(value: str) -> list[str]:
     return [token.strip().lower() for token in value.split(",")]
+
+
+def assert_refused_before_the_body(client: Any) -> None:
+    """``POST /messages`` of a type not taken: the 415, as problem+json."""
+    refused = client.post(
+        "/messages",
+        content=b"n=1",
+        headers={"Content-Type": "text/plain", "Accept": "application/json"},
+    )
+    assert refused.status_code == 415
+    assert refused.headers["content-type"] == "application/problem+json"
+    assert refused.headers["accept"] == "application/json"
 
 
 def test_importing_fastaccept_imports_no_framework() -> None:
@@ -186,14 +200,7 @@ def test_fastapi_checks_the_content_type_before_reading_the_body(
     )
     assert (ok.status_code, ok.json()) == (201, {"type": "application/json", "n": 1})
     # Not a validation error (422): the body is not read when its type is refused.
-    refused = fastapi_client.post(
-        "/messages",
-        content=b"n=1",
-        headers={"Content-Type": "text/plain", "Accept": "application/json"},
-    )
-    assert refused.status_code == 415
-    assert refused.headers["content-type"] == "application/problem+json"
-    assert refused.headers["accept"] == "application/json"
+    assert_refused_before_the_body(fastapi_client)
     # An accepted type with a body that does not validate is FastAPI's 422.
     invalid = fastapi_client.post(
         "/messages", content=b'{"n": "x"}', headers={"Content-Type": "application/json"}
@@ -552,3 +559,209 @@ def test_falcon_responders(asynchronous: bool, request: pytest.FixtureRequest) -
         "/greeting/bob", body=b"x", headers={"Content-Type": "text/plain"}
     )
     assert (r.status_code, r.headers["Accept"]) == (415, "application/json")
+
+
+# Litestar -------------------------------------------------------------------
+
+#: Litestar 2.25 deprecates parameters, dependencies and ``data`` declared by
+#: their names alone, the style of every earlier 2.x, kept here to run on both.
+BY_NAME = "ignore:.*(inferred|without a body marker):DeprecationWarning"
+
+
+@pytest.fixture(scope="module")
+def litestar_app() -> Any:
+    pytest.importorskip("litestar")
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", BY_NAME.split(":")[1], DeprecationWarning)
+        from . import negotiated_litestar_app
+
+        negotiated_litestar_app.app.openapi_schema  # noqa: B018 - made on use
+    return negotiated_litestar_app
+
+
+@pytest.fixture(scope="module")
+def litestar_client(litestar_app: Any) -> Any:
+    from litestar.testing import TestClient
+
+    with TestClient(litestar_app.app) as client:
+        yield client
+
+
+def test_litestar_keeps_the_handlers_parameters(litestar_client: Any) -> None:
+    r = litestar_client.get("/greeting/bob?loud=true", headers={"Accept": "*/*"})
+    assert (r.status_code, r.json()) == (200, {"greeting": "HELLO bob"})
+    assert r.headers["vary"] == "Cookie, Accept"
+    r = litestar_client.get("/greeting/bob", headers={"Accept": "text/html"})
+    assert (r.status_code, r.text) == (200, "<p>hello bob</p>")
+
+
+def test_litestar_passes_a_response_through_with_vary_merged(
+    litestar_client: Any,
+) -> None:
+    r = litestar_client.get("/greeting/old", follow_redirects=False)
+    assert (r.status_code, r.headers["location"]) == (302, "/greeting/new")
+    assert vary_tokens(r.headers["vary"]) == ["cookie", "accept"]
+    gone = litestar_client.get("/greeting/gone")  # NotFoundException, raised
+    assert gone.status_code == 404
+    assert vary_tokens(gone.headers["vary"]) == ["cookie", "accept"]
+
+
+def test_litestar_checks_the_content_type_before_reading_the_body(
+    litestar_app: Any, litestar_client: Any
+) -> None:
+    checks = litestar_app.CHECKS
+    checks.clear()
+    ok = litestar_client.post(
+        "/messages", content=b'{"n": 1}', headers={"Content-Type": "application/json"}
+    )
+    assert (ok.status_code, ok.headers["location"]) == (201, "/messages/1")
+    assert ok.json() == {
+        "type": "application/json",
+        "produced": "application/json",
+        "n": 1,
+    }
+    assert checks == {"consumes": 1}  # by the plugin, once: not again in the wrapper
+    # Not Litestar's 400 for the body: it is not read when its type is refused.
+    assert_refused_before_the_body(litestar_client)
+    # An accepted type with a body that does not validate is Litestar's 400.
+    invalid = litestar_client.post(
+        "/messages", content=b'{"n": "x"}', headers={"Content-Type": "application/json"}
+    )
+    assert (invalid.status_code, vary_tokens(invalid.headers["vary"])) == (
+        400,
+        ["accept"],
+    )
+
+
+def test_litestar_errors_before_the_handler_vary_on_accept(
+    litestar_client: Any,
+) -> None:
+    bad_query = litestar_client.get("/greeting/bob?loud=maybe")
+    assert bad_query.status_code == 400
+    assert vary_tokens(bad_query.headers["vary"]) == ["cookie", "accept"]
+    # Routes that are not negotiated are left as they are.
+    assert "vary" not in litestar_client.get("/plain").headers
+    assert "vary" not in litestar_client.get("/no-such-route").headers
+
+
+def test_litestar_errors_as_problems(litestar_client: Any) -> None:
+    raised = litestar_client.get("/users/ann", headers={"Accept": "application/json"})
+    assert (raised.status_code, raised.headers["x-why"]) == (404, "gone")
+    assert raised.headers["content-type"] == "application/problem+json"
+    assert raised.json()["detail"] == "no user ann"
+    # Litestar's 400 for a parameter, made before the handler: a problem too.
+    as_json = {"Accept": "application/json"}
+    invalid = litestar_client.get("/users/ann?page=x", headers=as_json)
+    assert invalid.status_code == 400
+    assert invalid.headers["content-type"] == "application/problem+json"
+    assert invalid.json()["detail"].startswith("Validation failed for GET")
+    assert vary_tokens(invalid.headers["vary"]) == ["accept"]
+    as_text = {"Accept": "text/plain, application/json;q=0.5"}
+    text = litestar_client.get("/users/ann?page=x", headers=as_text)
+    assert text.text.startswith("400 Bad Request: Validation failed")
+
+
+def test_litestar_answers_head_where_the_route_lists_it(litestar_client: Any) -> None:
+    get = litestar_client.get("/greeting/bob")
+    head = litestar_client.head("/greeting/bob")
+    assert (head.status_code, head.content) == (200, b"")
+    assert head.headers["content-length"] == get.headers["content-length"]
+    assert litestar_client.head("/users/ann").status_code == 405  # GET alone
+
+
+def test_litestar_openapi_lists_the_media_types_and_refusals(
+    litestar_app: Any,
+) -> None:
+    paths = litestar_app.app.openapi_schema.to_schema()["paths"]
+    greeting = paths["/greeting/{name}"]["get"]
+    assert [p["name"] for p in greeting["parameters"]] == ["name", "loud"]
+    responses = greeting["responses"]
+    assert list(responses) == ["200", "400", "406", "431"]  # 400: Litestar's own
+    assert list(responses["200"]["content"]) == [
+        "application/json",
+        "text/html; charset=utf-8",
+    ]
+    schema = responses["406"]["content"]["application/problem+json"]["schema"]
+    assert schema["properties"]["status"] == {"type": "integer"}
+    messages = paths["/messages"]["post"]
+    assert set(messages["responses"]) == {"201", "400", "406", "415", "431"}
+    assert "requestBody" in messages
+    assert "Answer" not in json.dumps(paths)  # -> Answer: no schema of its own
+    users = paths["/users/{name}"]["get"]["responses"]  # the route's own 406 kept
+    assert users["406"] == {"description": "No such representation"}
+
+
+@pytest.mark.filterwarnings(BY_NAME)
+@pytest.mark.filterwarnings("ignore:.*without NegotiationPlugin:RuntimeWarning")
+def test_litestar_without_the_plugin() -> None:
+    pytest.importorskip("litestar")
+    from litestar import Litestar, post, route
+    from litestar.testing import TestClient
+
+    from fastaccept.litestar import negotiated
+
+    @route("/greeting", http_method=["GET", "HEAD"])
+    @negotiated(GREETING)
+    async def greeting() -> Any:
+        return {"greeting": "hi"}
+
+    @post("/messages")
+    @negotiated(CREATED, consumes=BODY_TYPES, status=201)
+    async def messages(data: dict[str, int]) -> Any:
+        return data
+
+    with TestClient(Litestar([greeting, messages])) as client:
+        with pytest.warns(RuntimeWarning, match="without NegotiationPlugin"):
+            r = client.get("/greeting", headers={"Accept": "text/html"})
+        assert (r.status_code, r.text) == (200, "<p>hi</p>")
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # said once per route handler
+            refused = client.get("/greeting", headers={"Accept": "image/png"})
+        assert refused.status_code == 406
+        headers = {"Content-Type": "application/json"}
+        r = client.post("/messages", content=b'{"a": 1}', headers=headers)
+        assert (r.status_code, r.json()) == (201, {"a": 1})
+        r = client.post("/messages", content=b"a", headers={"Content-Type": "text/csv"})
+        assert r.status_code == 400  # Litestar read the body first
+
+
+@pytest.mark.filterwarnings(BY_NAME)
+def test_litestar_an_apps_handler_for_a_status_still_answers_it() -> None:
+    pytest.importorskip("litestar")
+    from litestar import Litestar, MediaType, Request, Response, get
+    from litestar.exceptions import HTTPException
+    from litestar.testing import TestClient
+
+    from fastaccept.litestar import NegotiationPlugin, negotiated
+
+    @get("/pages", sync_to_thread=False)
+    @negotiated(PAGES, problems=True)
+    def pages(page: int = 1) -> str:
+        return "a"
+
+    def own(request: Request[Any, Any, Any], error: HTTPException) -> Response[str]:
+        return Response("the app's 400", status_code=400, media_type=MediaType.TEXT)
+
+    app = Litestar(
+        [pages], plugins=[NegotiationPlugin()], exception_handlers={400: own}
+    )
+    with TestClient(app) as client:
+        r = client.get("/pages?page=x", headers={"Accept": "text/csv"})
+    assert (r.status_code, r.text) == (400, "the app's 400")
+    assert vary_tokens(r.headers["vary"]) == ["accept"]
+
+
+def test_litestar_dispatch_handlers_share_one_signature() -> None:
+    pytest.importorskip("litestar")
+    from fastaccept.litestar import dispatch
+
+    def as_json(limit: int = 10) -> str:
+        return "{}"
+
+    def as_csv(offset: int = 0) -> str:
+        return ""
+
+    with pytest.raises(
+        ValueError, match="share one signature \\(Litestar reads one\\)"
+    ):
+        dispatch({"application/json": as_json, "text/csv": as_csv})

@@ -16,7 +16,13 @@ from fastaccept import Renderers, problem
 
 from .recipes import Call, Reply, load_recipe
 from .servers import uvicorn_serving, waitress_serving
-from .test_integrations import falcon_call, starlette_call, werkzeug_call, wsgi_call
+from .test_integrations import (
+    falcon_call,
+    litestar_call,
+    starlette_call,
+    werkzeug_call,
+    wsgi_call,
+)
 from .test_sockets import over_http
 
 PREFERS_PROBLEM = "application/problem+json, text/plain;q=0.5"
@@ -242,6 +248,25 @@ def _falcon_app() -> Any:
     return app
 
 
+def _litestar_app() -> Any:
+    pytest.importorskip("litestar")
+    from litestar import Litestar, route
+    from litestar.exceptions import NotFoundException
+
+    from fastaccept.litestar import NegotiationPlugin, negotiated
+
+    def user(path: str, problems: bool) -> Any:
+        @route(path, http_method=["GET", "HEAD"])  # Litestar routes HEAD if listed
+        @negotiated(Renderers(GREETING_TYPES), problems=problems)
+        async def litestar_user() -> dict[str, str]:
+            raise NotFoundException("no such user", headers={"X-Why": "gone"})
+
+        return litestar_user
+
+    handlers = [user(*pair) for pair in ROUTES.items()]
+    return Litestar(handlers, plugins=[NegotiationPlugin()])
+
+
 def _django_app() -> Any:
     """The Django recipe's project with the two routes added to it."""
     recipe = load_recipe("django_app")  # configures Django's settings once
@@ -270,6 +295,7 @@ PROBLEM_APPS: dict[str, tuple[Callable[[], Any], bool, Callable[[Any], Call]]] =
     "flask": (_flask_app, False, lambda app: werkzeug_call(app.test_client())),
     "falcon": (_falcon_app, False, falcon_call),
     "django": (_django_app, False, wsgi_call),
+    "litestar": (_litestar_app, True, litestar_call),
 }
 
 

@@ -1,18 +1,20 @@
 """The framework recipes over a real socket: uvicorn and waitress on 127.0.0.1.
 
 Each recipe in examples/frameworks is served once for the module, on a free
-loopback port: the ASGI ones (plain ASGI, Starlette, FastAPI) by uvicorn, the
-WSGI ones (plain WSGI, Flask, Django, falcon) by waitress, both in a thread
-of this process. http.client talks to them, so every header line goes on the
-wire as written: several ``Accept`` lines, raw bytes. What is checked is what
-a client sees: the 406 and 415 as ``application/problem+json`` or plain text,
-HEAD answered like GET without a body, one ``Accept`` in ``Vary`` with the
-other tokens kept, and FastAPI's ``/openapi.json``.
+loopback port: the ASGI ones (plain ASGI, Starlette, FastAPI, Litestar) by
+uvicorn, the WSGI ones (plain WSGI, Flask, Django, falcon) by waitress, both
+in a thread of this process. http.client talks to them, so every header line
+goes on the wire as written: several ``Accept`` lines, raw bytes. What is
+checked is what a client sees: the 406 and 415 as ``application/problem+json``
+or plain text, HEAD answered like GET without a body, one ``Accept`` in
+``Vary`` with the other tokens kept, and FastAPI's and Litestar's OpenAPI
+documents.
 """
 
 from __future__ import annotations
 
 import http.client
+import importlib
 import json
 from collections.abc import Iterator
 
@@ -237,9 +239,13 @@ def test_hostile_headers_are_never_a_500(
     assert reply.status in answers - {201}, reply.body
 
 
-@pytest.mark.parametrize("served", ["fastapi_app"], indirect=True)
-def test_fastapi_serves_its_openapi_document(call: Call) -> None:
-    reply = call("GET", "/openapi.json", [], b"")
+#: Where a recipe's app serves its OpenAPI document.
+OPENAPI_PATHS = {"fastapi_app": "/openapi.json", "litestar_app": "/schema/openapi.json"}
+
+
+@pytest.mark.parametrize("served", sorted(OPENAPI_PATHS), indirect=True)
+def test_the_openapi_document_is_served(call: Call, recipe: str) -> None:
+    reply = call("GET", OPENAPI_PATHS[recipe], [], b"")
     assert reply.status == 200
     paths = json.loads(reply.body)["paths"]
     greeting = paths["/greeting"]["get"]["responses"]
@@ -306,15 +312,25 @@ def test_a_415_to_query_names_accept_query_on_the_wire(server: str) -> None:
     assert (accepted.status, json.loads(accepted.body)) == (200, {"rows": 0})
 
 
-@pytest.mark.parametrize("http", ["h11", "httptools"])
-def test_fastapis_422_varies_on_accept_on_the_wire(http: str) -> None:
-    # Made by FastAPI before the handler runs; NegotiatedRoute adds the Vary.
-    pytest.importorskip("fastapi")
-    from . import negotiated_fastapi_app
+#: The test apps of negotiated routes, and the status their framework gives
+#: a bad query parameter before the handler runs.
+PARAMETER_ERRORS = {"negotiated_fastapi_app": 422, "negotiated_litestar_app": 400}
 
-    with uvicorn_serving(negotiated_fastapi_app.app, http=http) as port:
+
+@pytest.mark.filterwarnings(
+    "ignore:.*(inferred|without a body marker):DeprecationWarning"  # Litestar 2.25
+)
+@pytest.mark.parametrize("http", ["h11", "httptools"])
+@pytest.mark.parametrize("module", sorted(PARAMETER_ERRORS))
+def test_a_parameter_error_varies_on_accept_on_the_wire(http: str, module: str) -> None:
+    # Made by the framework before the handler runs: NegotiatedRoute (FastAPI)
+    # and NegotiationPlugin (Litestar) add the Vary.
+    pytest.importorskip(module.split("_")[1])
+    app = importlib.import_module(f"tests.{module}").app
+    with uvicorn_serving(app, http=http) as port:
         reply = over_http(port)("GET", "/greeting/bob?loud=maybe", [], b"")
-    assert reply.status == 422
-    assert [t.strip().lower() for t in reply.headers["vary"].split(",")].count(
-        "accept"
-    ) == 1
+    assert reply.status == PARAMETER_ERRORS[module]
+    assert [t.strip().lower() for t in reply.headers["vary"].split(",")] == [
+        "cookie",
+        "accept",
+    ]

@@ -2,7 +2,8 @@
 and ``Renderers.versioned`` offer ``base;version=v`` for each version, the
 default first, so that rules 9 and 11 alone give a request naming no version
 the default and refuse one naming only versions not offered; ``Decision.params``
-tells the handler the version, in every integration through ``PRODUCED``.
+tells the handler the version, in every integration through ``PRODUCED``
+(Litestar: ``produced(request)``).
 """
 
 from __future__ import annotations
@@ -354,3 +355,28 @@ def test_an_asgi_handler_learns_the_version() -> None:
     assert start["status"] == 200
     assert dict(start["headers"])[b"Content-Type"] == f"{BASE};version=2".encode()
     assert json.loads(body["body"]) == {"version": "2"}
+
+
+def test_a_litestar_handler_learns_the_version() -> None:
+    pytest.importorskip("litestar")
+    from litestar import Litestar, Request, get
+    from litestar.testing import TestClient
+
+    from fastaccept.litestar import NegotiationPlugin, negotiated, produced
+
+    @get("/users", sync_to_thread=False)
+    @negotiated(USERS)
+    def users(request: Request[Any, Any, Any]) -> dict[str, str | None]:
+        decision = produced(request)
+        assert decision is not None
+        return _handler_data(decision)
+
+    with TestClient(Litestar([users], plugins=[NegotiationPlugin()])) as client:
+        r = client.get("/users", headers={"Accept": f"{BASE};version=2"})
+        assert (r.status_code, r.json()) == (200, {"version": "2"})
+        assert r.headers["content-type"] == f"{BASE};version=2"
+        assert client.get("/users").json() == {"version": "1"}
+        assert (
+            client.get("/users", headers={"Accept": f"{BASE};version=7"}).status_code
+            == 406
+        )

@@ -12,18 +12,20 @@ endpoint served; an ``Endpoint`` finishes what it sends once, when made.
 from __future__ import annotations
 
 import inspect
+import warnings
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, MutableMapping
 from dataclasses import dataclass, field
 from functools import partial, wraps
-from typing import Any, Generic, Protocol, TypeVar, cast
+from types import UnionType
+from typing import Any, Generic, Protocol, TypeVar, Union, cast, get_origin
 
 from ._grammar import TCHARS
 from ._headers import header_from_scope, merge_vary, query_value
 from ._member import OfferSpec
 from ._problems import problem
 from ._render import Answer, Finished, Rendered, Renderers, checked_status
-from ._responses import Consumes, Decision, FormatSpec
+from ._responses import METHOD_FIELDS, Consumes, Decision, FormatSpec
 from ._text import HeaderValue
 
 Request = TypeVar("Request")
@@ -134,6 +136,37 @@ class Endpoint:
         return self.finished.chosen(
             step.index, data, step.method, self.status, formatted=step.formatted
         )
+
+
+#: The key under which a framework's route leaves the checks it took before
+#: the framework read the request's parameters and body (FastAPI's
+#: ``NegotiatedRoute``, Litestar's ``NegotiationPlugin``), in the ASGI scope.
+CHECKED = "fastaccept.checked"
+
+
+class RoutedEndpoint(Endpoint):
+    """An endpoint whose checks the framework's route may take before the
+    framework reads the parameters and the body (a refused body type a 415,
+    not the framework's error for the body), leaving them under
+    ``CHECKED``; where it did not, the handler's wrapper takes them, and
+    warns with what ``unrouted`` says."""
+
+    __slots__ = ()
+
+    def check(self, binding: Binding[Any, Any], request: Any) -> Rendered | Proceed:
+        """The checks, or what the route found when it took them."""
+        taken: Proceed | None = request.get(CHECKED)
+        if taken is not None:
+            return taken
+        said = self.unrouted(request)
+        if said is not None:
+            warnings.warn(said, RuntimeWarning, stacklevel=1)
+        return super().check(binding, request)
+
+    def unrouted(self, request: Any) -> str | None:
+        """What to say, once for each route, of a request whose checks its
+        route did not take (None: nothing)."""
+        return None
 
 
 class Binding(ABC, Generic[Request, Response]):
@@ -318,6 +351,18 @@ def serving(
     return binding.serve(negotiated_function, model)
 
 
+def http_error_facts(
+    error: Any,
+) -> tuple[int, str | None, tuple[tuple[str, str], ...]] | None:
+    """An ``HTTPException`` as Starlette's and Litestar's carry it, as a
+    problem's facts (``Binding.error_facts``): its ``status_code`` (400-599;
+    else None), its ``detail`` (a str) and its ``headers`` (a mapping)."""
+    if not 400 <= error.status_code <= 599:
+        return None
+    detail = error.detail if isinstance(error.detail, str) else None
+    return error.status_code, detail, tuple((error.headers or {}).items())
+
+
 def problem_answer(
     facts: tuple[int, str | None, tuple[tuple[str, str], ...]],
     accept: HeaderValue,
@@ -337,6 +382,103 @@ def problem_answer(
     return Rendered(status, headers, b"" if method == "HEAD" else made.body, False)
 
 
+#: A refusal's body as ``application/problem+json`` (RFC 9457 §3; docs/rules.md
+#: rule 16), as JSON Schema: ``acceptable`` lists the media types the resource
+#: has or takes.
+REFUSAL_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "type": {"type": "string", "format": "uri-reference"},
+        "title": {"type": "string"},
+        "status": {"type": "integer"},
+        "detail": {"type": "string"},
+        "acceptable": {"type": "array", "items": {"type": "string"}},
+    },
+    "required": ["type", "title", "status", "detail"],
+}
+
+_REFUSAL_CONTENT = {
+    "application/problem+json": {"schema": REFUSAL_SCHEMA},
+    "text/plain": {"schema": {"type": "string"}},
+}
+_REFUSALS = {
+    406: "Not Acceptable: the Accept header allows none of the media types.",
+    415: "Unsupported Media Type: the request's Content-Type is not taken.",
+    431: "Request Header Fields Too Large: Accept or Content-Type too long.",
+}
+
+
+def openapi_responses(
+    renderers: Renderers,
+    consumes: Consumes | None = None,
+    status: int = 200,
+    methods: Iterable[str] = (),
+) -> dict[int | str, dict[str, Any]]:
+    """The OpenAPI ``responses`` of a negotiated route: every media type of
+    ``renderers`` under ``status``, then its refusals with their bodies; the
+    415's headers: ``Accept``, and for the route's ``methods`` POST, PATCH
+    and QUERY the one each adds (``Consumes.check``)."""
+    produces = renderers.produces
+    responses: dict[int | str, dict[str, Any]] = {
+        status: {"content": {media_type: {} for media_type in produces.media_types}}
+    }
+    refusals = []
+    if produces.default is None:
+        refusals.append(406)
+    if consumes is not None:
+        refusals.append(415)
+    if produces.max_length is not None or consumes is not None:
+        refusals.append(431)
+    for code in refusals:
+        responses[code] = {"description": _REFUSALS[code], "content": _REFUSAL_CONTENT}
+    if consumes is not None:
+        fields = {"Accept": consumes.accept}
+        for method in sorted(methods):
+            name = METHOD_FIELDS.get(method)
+            value = consumes.accept_query if name == "Accept-Query" else consumes.accept
+            if name is not None and value is not None:
+                fields[name] = value
+        responses[415]["headers"] = {
+            name: {
+                "description": "The media types this resource takes.",
+                "schema": {"type": "string", "example": value},
+            }
+            for name, value in fields.items()
+        }
+    return responses
+
+
+#: The attribute of a handler ``signed`` made that holds its ``Endpoint``: the
+#: framework's route finds it there (FastAPI's ``NegotiatedRoute``, Litestar's
+#: ``NegotiationPlugin``).
+ENDPOINT_ATTRIBUTE = "__fastaccept_endpoint__"
+
+
+def signed(
+    binding: Binding[Any, Any],
+    endpoint: Endpoint,
+    handlers: tuple[Handler, ...],
+    signature: inspect.Signature,
+) -> Handler:
+    """``serving`` for a framework that reads the handler's signature to call
+    it (FastAPI, Litestar): ``signature`` as its ``__signature__`` and as its
+    ``__annotations__`` (which ``typing.get_type_hints`` reads), ``endpoint``
+    as its ``ENDPOINT_ATTRIBUTE``."""
+    wrapper = serving(binding, endpoint, handlers)
+    annotations = {
+        name: parameter.annotation
+        for name, parameter in signature.parameters.items()
+        if parameter.annotation is not parameter.empty
+    }
+    if signature.return_annotation is not signature.empty:
+        annotations["return"] = signature.return_annotation
+    # setattr: mypy knows no such attributes of a Callable.
+    setattr(wrapper, "__signature__", signature)  # noqa: B010
+    setattr(wrapper, "__annotations__", annotations)  # noqa: B010
+    setattr(wrapper, ENDPOINT_ATTRIBUTE, endpoint)
+    return wrapper
+
+
 def checked_handler(handler: object, offer: object = None) -> Handler:
     """A handler: callable (a ``TypeError`` when it is decorated, not a 500
     on every request)."""
@@ -346,6 +488,60 @@ def checked_handler(handler: object, offer: object = None) -> Handler:
             f"the handler{whose} must be callable, not {type(handler).__name__}"
         )
     return handler
+
+
+def evaluated_signature(handler: Handler) -> inspect.Signature:
+    """The handler's signature, its annotations evaluated where they can be
+    (a framework that reads them from a wrapper reads them in the wrapper's
+    globals, not the handler's)."""
+    try:
+        return inspect.signature(handler, eval_str=True)
+    except NameError:  # a name imported only for type checkers
+        return inspect.signature(handler)
+
+
+def shared_signature(
+    handlers: tuple[Handler, ...], framework: str
+) -> inspect.Signature:
+    """The signature ``handlers`` share (``evaluated_signature``): a framework
+    that reads one makes one operation of them for every media type; a
+    ``ValueError`` where one differs."""
+    signature = evaluated_signature(handlers[0])
+    for other in handlers[1:]:
+        if other is not handlers[0] and evaluated_signature(other) != signature:
+            raise ValueError(
+                f"the handlers must share one signature ({framework} reads one): "
+                f"{getattr(other, '__name__', other)!r} has "
+                f"{evaluated_signature(other)}, not {signature}"
+            )
+    return signature
+
+
+def with_keyword(
+    parameters: list[inspect.Parameter], name: str, annotation: Any
+) -> list[inspect.Parameter]:
+    """``parameters`` with a keyword-only ``name`` added (before ``**kwargs``):
+    one the framework fills for the integration."""
+    at = len(parameters)
+    if parameters and parameters[-1].kind is inspect.Parameter.VAR_KEYWORD:
+        at -= 1
+    added = inspect.Parameter(
+        name, inspect.Parameter.KEYWORD_ONLY, annotation=annotation
+    )
+    return [*parameters[:at], added, *parameters[at:]]
+
+
+def without_answer(annotation: Any, alone: Any = inspect.Signature.empty) -> Any:
+    """A return annotation without ``Answer`` in a union (a framework would
+    take its fields for the response's schema); ``Answer`` alone is
+    ``alone``."""
+    if annotation is Answer:
+        return alone
+    members = getattr(annotation, "__args__", ())
+    if Answer not in members or get_origin(annotation) not in (Union, UnionType):
+        return annotation
+    others = tuple(member for member in members if member is not Answer)
+    return Union[others]  # noqa: UP007 - a tuple of members, made at run time
 
 
 def sent_as_is(data: str | bytes) -> str | bytes:

@@ -90,6 +90,15 @@ def merge_vary(*values: str | None) -> str:
     return ", ".join(names.values())
 
 
+def vary_merged_into(headers: Mapping[str, str] | None, vary: str) -> dict[str, str]:
+    """A copy of a framework's header mapping (None: none) with ``vary``
+    merged into its ``Vary`` (``merge_vary``), the name in any case taken
+    as one field (RFC 9110 §5.1), sent once as ``Vary``."""
+    kept = dict(headers or {})
+    given = [kept.pop(name) for name in list(kept) if name.lower() == "vary"]
+    return {**kept, "Vary": merge_vary(*given, vary)}
+
+
 def query_value(query: str, name: str) -> str | None:
     """The first value of the parameter ``name`` in a URL's ``query`` (the
     part after ``?``, read as application/x-www-form-urlencoded, WHATWG URL

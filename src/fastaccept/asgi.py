@@ -32,6 +32,7 @@ from ._endpoint import (
     dispatch_for,
     negotiated_for,
 )
+from ._headers import merge_vary
 from ._render import Rendered
 
 Scope = MutableMapping[str, Any]
@@ -71,16 +72,44 @@ class ASGIBinding(ScopeBinding[Rendered]):
 
         @wraps(handler)
         async def app(scope: Scope, receive: Receive, send: Send) -> None:
-            rendered: Rendered = await negotiated(scope, receive)
-            headers = [
-                (name.encode("latin-1"), value.encode("latin-1"))
-                for name, value in rendered.header_items
-            ]
-            start = {"type": "http.response.start", "status": rendered.status}
-            await send({**start, "headers": headers})
-            await send({"type": "http.response.body", "body": rendered.body})
+            await send_rendered(send, await negotiated(scope, receive))
 
         return app
+
+
+async def send_rendered(send: Send, rendered: Rendered) -> None:
+    """Send ``rendered`` as an ASGI HTTP response: its start, then its body."""
+    headers = [
+        (name.encode("latin-1"), value.encode("latin-1"))
+        for name, value in rendered.header_items
+    ]
+    start = {"type": "http.response.start", "status": rendered.status}
+    await send({**start, "headers": headers})
+    await send({"type": "http.response.body", "body": rendered.body})
+
+
+def with_vary(message: Message, vary: str) -> Message:
+    """An ASGI ``http.response.start`` message with ``vary`` merged into its
+    ``Vary`` (RFC 9110 §12.5.5), the field once."""
+    fields = list(message.get("headers", ()))
+    given = [
+        value.decode("latin-1") for name, value in fields if name.lower() == b"vary"
+    ]
+    kept = [(name, value) for name, value in fields if name.lower() != b"vary"]
+    merged = merge_vary(*given, vary).encode("latin-1")
+    return {**message, "headers": [*kept, (b"vary", merged)]}
+
+
+def varying_errors(send: Send, vary: str) -> Send:
+    """``send``, with ``vary`` merged into the ``Vary`` of an error status's
+    answer (400-599): a framework's own, made before the handler ran."""
+
+    async def varied(message: Message) -> None:
+        if message["type"] == "http.response.start" and message["status"] >= 400:
+            message = with_vary(message, vary)
+        await send(message)
+
+    return varied
 
 
 ASGI = ASGIBinding()

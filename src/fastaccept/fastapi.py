@@ -29,23 +29,27 @@ of another route class.
 
 from __future__ import annotations
 
-import inspect
-from collections.abc import Callable, Iterable
-from types import UnionType
-from typing import Any, Union, get_origin
+from collections.abc import Callable
+from typing import Any
 
 from ._endpoint import (
+    CHECKED,
     CONSUMED,
+    ENDPOINT_ATTRIBUTE,
     PRODUCED,
-    Binding,
+    REFUSAL_SCHEMA,
     Endpoint,
     Handler,
     Mapped,
-    Proceed,
+    RoutedEndpoint,
     dispatch_for,
     needs,
     negotiated_for,
-    serving,
+    openapi_responses,
+    shared_signature,
+    signed,
+    with_keyword,
+    without_answer,
 )
 
 try:  # before .starlette: without FastAPI, say so (not that Starlette is missing)
@@ -54,13 +58,12 @@ try:  # before .starlette: without FastAPI, say so (not that Starlette is missin
     from fastapi.routing import APIRoute
     from starlette.requests import Request
     from starlette.responses import Response
-    from starlette.types import Message, Receive, Scope, Send
+    from starlette.types import Receive, Scope, Send
 except ModuleNotFoundError as error:  # pragma: no cover - depends on the install
     raise needs("FastAPI", __name__, error) from error
 
-from ._headers import merge_vary
-from ._render import Answer, Rendered, Renderers
-from ._responses import METHOD_FIELDS, Consumes
+from ._render import Rendered
+from .asgi import varying_errors
 from .starlette import STARLETTE, StarletteBinding
 
 __all__ = [
@@ -76,34 +79,10 @@ __all__ = [
 #: The keyword argument through which FastAPI hands ``negotiated`` the request
 #: when the handler takes none itself.
 REQUEST_ARGUMENT = "fastaccept_request"
-#: The attribute of a negotiated endpoint that holds its ``Endpoint``.
-ENDPOINT_ATTRIBUTE = "__fastaccept_endpoint__"
-#: The scope key where ``NegotiatedRoute`` leaves the checks it took.
-CHECKED = "fastaccept.checked"
 
-#: A refusal's body as ``application/problem+json`` (RFC 9457 §3; docs/rules.md rule
-#: 16): ``acceptable`` lists the media types the resource has or takes.
-PROBLEM_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "type": {"type": "string", "format": "uri-reference"},
-        "title": {"type": "string"},
-        "status": {"type": "integer"},
-        "detail": {"type": "string"},
-        "acceptable": {"type": "array", "items": {"type": "string"}},
-    },
-    "required": ["type", "title", "status", "detail"],
-}
-
-_REFUSAL_CONTENT = {
-    "application/problem+json": {"schema": PROBLEM_SCHEMA},
-    "text/plain": {"schema": {"type": "string"}},
-}
-_REFUSALS = {
-    406: "Not Acceptable: the Accept header allows none of the media types.",
-    415: "Unsupported Media Type: the request's Content-Type is not taken.",
-    431: "Request Header Fields Too Large: Accept or Content-Type too long.",
-}
+#: A refusal's body as ``application/problem+json`` (RFC 9457 §3; docs/rules.md
+#: rule 16): ``acceptable`` lists the media types the resource has or takes.
+PROBLEM_SCHEMA: dict[str, Any] = REFUSAL_SCHEMA
 
 
 class FastAPIBinding(StarletteBinding):
@@ -134,28 +113,22 @@ WITHOUT_ROUTE_CLASS = (
 )
 
 
-class FastAPIEndpoint(Endpoint):
+class FastAPIEndpoint(RoutedEndpoint):
     """An endpoint whose checks ``NegotiatedRoute`` may take before FastAPI
     reads the body; served by another route class, it warns once."""
 
     __slots__ = ()
 
-    def check(self, binding: Binding[Any, Any], request: Any) -> Rendered | Proceed:
-        """The checks, or what the route found when it took them."""
-        taken: Proceed | None = request.get(CHECKED)
-        if taken is not None:
-            return taken
+    def unrouted(self, request: Any) -> str | None:
+        """Once for a route of another class than ``NegotiatedRoute``."""
         route = request.get("route")
-        if not isinstance(route, NegotiatedRoute | None) and not getattr(
+        if isinstance(route, NegotiatedRoute | None) or getattr(
             route, WARNED_ATTRIBUTE, False
-        ):  # marked on the route: it lives as long as its app
-            setattr(route, WARNED_ATTRIBUTE, True)
-            import warnings
-
-            name = getattr(route, "path", "a route")
-            message = WITHOUT_ROUTE_CLASS.format(name=name, route=type(route).__name__)
-            warnings.warn(message, RuntimeWarning, stacklevel=1)
-        return super().check(binding, request)
+        ):
+            return None
+        setattr(route, WARNED_ATTRIBUTE, True)  # it lives as long as its app
+        name = getattr(route, "path", "a route")
+        return WITHOUT_ROUTE_CLASS.format(name=name, route=type(route).__name__)
 
 
 def _serving(endpoint: Endpoint, handlers: tuple[Handler, ...]) -> Handler:
@@ -163,34 +136,17 @@ def _serving(endpoint: Endpoint, handlers: tuple[Handler, ...]) -> Handler:
     the handlers', which they share (one operation for every media type),
     with a request parameter, the handlers' own or one added for
     ``negotiated``."""
-    signature = _signature(handlers[0])
-    for other in handlers[1:]:
-        if other is not handlers[0] and _signature(other) != signature:
-            raise ValueError(
-                f"the handlers must share one signature (FastAPI reads one): "
-                f"{getattr(other, '__name__', other)!r} has {_signature(other)}, "
-                f"not {signature}"
-            )
+    signature = shared_signature(handlers, "FastAPI")
     parameters = list(signature.parameters.values())
     own = [p.name for p in parameters if _is_request(p.annotation)]
     if own:  # FastAPI fills one request parameter: the handler's
         binding = FastAPIBinding(own[0], shared=True)
     else:
         binding = FastAPIBinding(REQUEST_ARGUMENT, shared=False)
-        at = len(parameters)
-        if parameters and parameters[-1].kind is inspect.Parameter.VAR_KEYWORD:
-            at -= 1
-        added = inspect.Parameter(
-            REQUEST_ARGUMENT, inspect.Parameter.KEYWORD_ONLY, annotation=Request
-        )
-        parameters.insert(at, added)
-    wrapper = serving(binding, endpoint, handlers)
-    returned = _without_answer(signature.return_annotation)
+        parameters = with_keyword(parameters, REQUEST_ARGUMENT, Request)
+    returned = without_answer(signature.return_annotation)
     replaced = signature.replace(parameters=parameters, return_annotation=returned)
-    # setattr: mypy knows no such attribute of a Callable.
-    setattr(wrapper, "__signature__", replaced)  # noqa: B010
-    setattr(wrapper, ENDPOINT_ATTRIBUTE, endpoint)
-    return wrapper
+    return signed(binding, endpoint, handlers, replaced)
 
 
 negotiated = negotiated_for(
@@ -216,67 +172,6 @@ def _is_request(annotation: Any) -> bool:
         return isinstance(annotation, type) and issubclass(annotation, Request)
     except TypeError:  # Python 3.10: list[int] passes for a type, issubclass fails
         return False
-
-
-def _without_answer(annotation: Any) -> Any:
-    """A return annotation without ``Answer``, alone or in a union (FastAPI
-    would take its fields for the response's schema)."""
-    if annotation is Answer:
-        return inspect.Signature.empty
-    members = getattr(annotation, "__args__", ())
-    if Answer not in members or get_origin(annotation) not in (Union, UnionType):
-        return annotation
-    others = tuple(member for member in members if member is not Answer)
-    return Union[others]  # noqa: UP007 - a tuple of members, made at run time
-
-
-def _signature(handler: Handler) -> inspect.Signature:
-    """The handler's signature, its annotations evaluated where they can be
-    (FastAPI reads them from the wrapper, whose globals are not the handler's)."""
-    try:
-        return inspect.signature(handler, eval_str=True)
-    except NameError:  # a name imported only for type checkers
-        return inspect.signature(handler)
-
-
-def openapi_responses(
-    renderers: Renderers,
-    consumes: Consumes | None = None,
-    status: int = 200,
-    methods: Iterable[str] = (),
-) -> dict[int | str, dict[str, Any]]:
-    """The OpenAPI ``responses`` of a negotiated route: every media type of
-    ``renderers`` under ``status``, then its refusals with their bodies; the
-    415's headers: ``Accept``, and for the route's ``methods`` POST, PATCH
-    and QUERY the one each adds (``Consumes.check``)."""
-    produces = renderers.produces
-    responses: dict[int | str, dict[str, Any]] = {
-        status: {"content": {media_type: {} for media_type in produces.media_types}}
-    }
-    refusals = []
-    if produces.default is None:
-        refusals.append(406)
-    if consumes is not None:
-        refusals.append(415)
-    if produces.max_length is not None or consumes is not None:
-        refusals.append(431)
-    for code in refusals:
-        responses[code] = {"description": _REFUSALS[code], "content": _REFUSAL_CONTENT}
-    if consumes is not None:
-        fields = {"Accept": consumes.accept}
-        for method in sorted(methods):
-            name = METHOD_FIELDS.get(method)
-            value = consumes.accept_query if name == "Accept-Query" else consumes.accept
-            if name is not None and value is not None:
-                fields[name] = value
-        responses[415]["headers"] = {
-            name: {
-                "description": "The media types this resource takes.",
-                "schema": {"type": "string", "example": value},
-            }
-            for name, value in fields.items()
-        }
-    return responses
 
 
 class NegotiatedRoute(APIRoute):
@@ -343,7 +238,7 @@ class NegotiatedRoute(APIRoute):
         if self.negotiation is None:
             await super().handle(scope, receive, send)
             return
-        send = _varying_errors(send, self.negotiation.finished.vary)
+        send = varying_errors(send, self.negotiation.finished.vary)
         methods = self.methods or set()
         if "GET" not in methods or scope["method"] in methods:
             await super().handle(scope, receive, send)
@@ -352,23 +247,3 @@ class NegotiatedRoute(APIRoute):
         else:  # 405 (RFC 9110 §15.5.6): Allow names HEAD, which is answered
             allowed = ", ".join(sorted({*methods, "HEAD"}))
             raise HTTPException(405, headers={"Allow": allowed})
-
-
-def _varying_errors(send: Send, vary: str) -> Send:
-    """``send``, with ``vary`` merged into the ``Vary`` of an error status's
-    answer (400-599)."""
-
-    async def varied(message: Message) -> None:
-        if message["type"] == "http.response.start" and message["status"] >= 400:
-            fields = list(message.get("headers", ()))
-            given = [
-                value.decode("latin-1")
-                for name, value in fields
-                if name.lower() == b"vary"
-            ]
-            kept = [(name, value) for name, value in fields if name.lower() != b"vary"]
-            merged = merge_vary(*given, vary).encode("latin-1")
-            message = {**message, "headers": [*kept, (b"vary", merged)]}
-        await send(message)
-
-    return varied

@@ -31,10 +31,11 @@ from ._endpoint import (
     Mapped,
     ScopeBinding,
     dispatch_for,
+    http_error_facts,
     needs,
     negotiated_for,
 )
-from ._headers import merge_vary
+from ._headers import vary_merged_into
 from ._render import Rendered
 
 try:
@@ -66,20 +67,13 @@ class StarletteBinding(ScopeBinding[Response]):
         self, error: BaseException
     ) -> tuple[int, str | None, tuple[tuple[str, str], ...]] | None:
         """An ``HTTPException``: its status, its ``detail`` and ``headers``."""
-        assert isinstance(error, HTTPException)
-        if not 400 <= error.status_code <= 599:
-            return None
-        detail = error.detail if isinstance(error.detail, str) else None
-        return error.status_code, detail, tuple((error.headers or {}).items())
+        return http_error_facts(error)
 
     def raised(self, args: tuple[Any, ...], error: BaseException, vary: str) -> None:
         """An ``HTTPException`` goes on with ``vary`` merged into the ``Vary``
         of its headers, which the exception handler sends."""
         assert isinstance(error, HTTPException)
-        headers = dict(error.headers or {})
-        names = [name for name in headers if name.lower() == "vary"]
-        given = [headers.pop(name) for name in names]
-        error.headers = {**headers, "Vary": merge_vary(*given, vary)}
+        error.headers = vary_merged_into(error.headers, vary)
 
 
 STARLETTE = StarletteBinding()

@@ -1,0 +1,354 @@
+"""Negotiated Litestar route handlers: a decorator under the route decorator.
+
+::
+
+    @route("/greeting", http_method=["GET", "HEAD"])
+    @negotiated(GREETING)                       # a Renderers
+    async def greeting() -> dict[str, str]:
+        return {"greeting": "hello"}            # rendered in the type chosen
+
+    app = Litestar([greeting], plugins=[NegotiationPlugin()])
+
+The handler keeps its Litestar parameters (path, query, header, ``data``,
+dependencies), which Litestar reads from its signature; ``negotiated`` adds
+``request`` to them for itself where the handler takes none. Refusals (415,
+406, 431; docs/rules.md rule 16) are answered before the handler runs; it
+finds the accepted request type as ``consumed(request)``
+(``request.scope["fastaccept.consumed"]``, typed), the chosen type as
+``produced(request)``. Litestar routes HEAD only where a handler lists it: a
+negotiated handler that lists it beside GET (``http_method=["GET",
+"HEAD"]``) answers it like GET without a body. A handler may return a
+Litestar ``Response`` (a ``Redirect``): it is sent as it is, ``Accept``
+merged into its ``Vary``; one that raises an ``HTTPException`` gets
+Litestar's answer with ``Accept`` in its ``Vary``.
+
+``NegotiationPlugin`` takes the checks before Litestar reads the parameters
+and the body (a refused body type is a 415, not Litestar's 400), gives
+every error answer of a negotiated route ``Accept`` in its ``Vary`` (the 400
+of ``ValidationException`` for a parameter or the body, made before the
+handler runs, among them; with ``problems=True`` answered with ``problem``),
+and keeps the ``Vary`` a negotiated route sent where ``CORSConfig`` sets its
+own ``Vary: Origin`` over it; in Litestar's OpenAPI document, it lists every
+offered media type under the route's status, and 406 (415 with
+``consumes``, 431 with a length limit) with the ``application/problem+json``
+schema of RFC 9457, as ``fastaccept.fastapi`` does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any, cast
+
+from ._endpoint import (
+    CHECKED,
+    CONSUMED,
+    ENDPOINT_ATTRIBUTE,
+    PRODUCED,
+    Endpoint,
+    Handler,
+    Mapped,
+    RoutedEndpoint,
+    ScopeBinding,
+    dispatch_for,
+    http_error_facts,
+    needs,
+    negotiated_for,
+    openapi_responses,
+    problem_answer,
+    shared_signature,
+    signed,
+    with_keyword,
+    without_answer,
+)
+from ._headers import vary_merged_into
+from ._render import Rendered
+from ._responses import Decision
+from .asgi import ASGIApp, Message, Receive, Scope, Send, send_rendered, with_vary
+
+try:
+    from litestar import Request, Response
+    from litestar.config.app import AppConfig
+    from litestar.exceptions import HTTPException
+    from litestar.exceptions.responses import create_exception_response
+    from litestar.handlers import HTTPRouteHandler
+    from litestar.openapi.spec import Operation
+    from litestar.plugins.base import ReceiveRoutePlugin
+    from litestar.routes import BaseRoute, HTTPRoute
+    from litestar.types import BeforeMessageSendHookHandler, Middleware
+except ModuleNotFoundError as error:  # pragma: no cover - depends on the install
+    raise needs("Litestar", __name__, error) from error
+
+__all__ = [
+    "CONSUMED",
+    "PRODUCED",
+    "NegotiationPlugin",
+    "consumed",
+    "dispatch",
+    "negotiated",
+    "produced",
+]
+
+#: The parameter through which Litestar hands a handler its request.
+REQUEST = "request"
+#: The scope key where ``NegotiationPlugin`` keeps the ``Vary`` a negotiated
+#: route sent.
+VARIED = "fastaccept.varied"
+#: The key of a route handler's ``opt`` that marks it warned.
+WARNED = "fastaccept.warned"
+#: Said once per negotiated route handler of an app without the plugin.
+WITHOUT_PLUGIN = (
+    "{name} is negotiated in an app without NegotiationPlugin: a refused body "
+    "type gets Litestar's 400 for the body, not 415; an error made before the "
+    "handler runs lacks Vary: Accept; CORSConfig's Vary: Origin replaces the "
+    "route's Vary. Add plugins=[NegotiationPlugin()] to Litestar(...)."
+)
+
+
+class LitestarBinding(ScopeBinding[Response[bytes]]):
+    """A Litestar route handler: the request comes as its ``request``
+    keyword, the handler's own (``shared``) or one added for ``negotiated``;
+    it is read through its ASGI scope."""
+
+    __slots__ = ("shared",)
+    responses = (Response,)
+    errors = (HTTPException,)
+
+    def __init__(self, shared: bool) -> None:
+        self.shared = shared
+
+    def request(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Mapped:
+        request: Request[Any, Any, Any] = (
+            kwargs[REQUEST] if self.shared else kwargs.pop(REQUEST)
+        )
+        return cast("Mapped", request.scope)
+
+    def reply(self, request: Mapped, rendered: Rendered) -> Response[bytes]:
+        headers = dict(rendered.header_items)
+        return Response(rendered.body, status_code=rendered.status, headers=headers)
+
+    def vary(self, response: Response[Any], vary: str) -> None:
+        """Merge ``vary`` into the ``Vary`` of the handler's own response,
+        its name in any case."""
+        response.headers = vary_merged_into(response.headers, vary)
+
+    def error_facts(
+        self, error: BaseException
+    ) -> tuple[int, str | None, tuple[tuple[str, str], ...]] | None:
+        """An ``HTTPException``: its status, its ``detail`` and ``headers``."""
+        return http_error_facts(error)
+
+    def raised(self, args: tuple[Any, ...], error: BaseException, vary: str) -> None:
+        """An ``HTTPException`` goes on with ``vary`` merged into the ``Vary``
+        of its headers, which Litestar's exception handler sends."""
+        assert isinstance(error, HTTPException)
+        error.headers = vary_merged_into(error.headers, vary)
+
+
+#: What the plugin's middleware and exception handler read a request with.
+LITESTAR = LitestarBinding(shared=True)
+
+
+class LitestarEndpoint(RoutedEndpoint):
+    """An endpoint whose checks ``NegotiationPlugin`` takes before Litestar
+    reads the parameters; in an app without it, the handler's wrapper takes
+    them, and says so once for each route handler."""
+
+    __slots__ = ()
+
+    def unrouted(self, request: Any) -> str | None:
+        """Once for each route handler of an app without the plugin."""
+        opt = getattr(request.get("route_handler"), "opt", None)
+        if not isinstance(opt, dict) or opt.get(WARNED):
+            return None
+        opt[WARNED] = True  # on the route handler: it lives as long as its app
+        name = request.get("path_template") or request.get("path", "a route")
+        return WITHOUT_PLUGIN.format(name=name)
+
+
+def _serving(endpoint: Endpoint, handlers: tuple[Handler, ...]) -> Handler:
+    """The handler of ``handlers`` (``serving``) whose signature Litestar reads:
+    the handlers', which they share (one operation for every media type),
+    with ``request``, the handlers' own or one added for ``negotiated``;
+    ``Answer`` out of its return annotation."""
+    signature = shared_signature(handlers, "Litestar")
+    parameters = list(signature.parameters.values())
+    shared = REQUEST in signature.parameters
+    if not shared:
+        parameters = with_keyword(parameters, REQUEST, Request)
+    returned = without_answer(signature.return_annotation, Any)
+    replaced = signature.replace(parameters=parameters, return_annotation=returned)
+    return signed(LitestarBinding(shared), endpoint, handlers, replaced)
+
+
+negotiated = negotiated_for(
+    _serving,
+    __name__,
+    "``handler(**parameters) -> data`` (async or not) a Litestar route handler's "
+    "function",
+    kind=LitestarEndpoint,
+    more="\nPut it under the route decorator; add ``NegotiationPlugin`` to the app.",
+)
+dispatch = dispatch_for(
+    _serving,
+    __name__,
+    "a Litestar route handler's function (each handler "
+    "``handler(**parameters)``, async or not, all of one signature)",
+    kind=LitestarEndpoint,
+    more="\nGive it to the route decorator: ``get(path)(dispatch({...}))``.",
+)
+
+
+def consumed(request: Request[Any, Any, Any]) -> Decision | None:
+    """The ``Consumes`` decision on ``request``'s body type, typed (Litestar
+    types ``request.scope`` without the key); None when none was taken."""
+    decision: Decision | None = cast("Mapped", request.scope).get(CONSUMED)
+    return decision
+
+
+def produced(request: Request[Any, Any, Any]) -> Decision | None:
+    """The ``Produces`` decision for ``request`` (the type the data is
+    rendered in, ``Decision.params`` its parameters), typed; None outside a
+    negotiated handler."""
+    decision: Decision | None = cast("Mapped", request.scope).get(PRODUCED)
+    return decision
+
+
+def _endpoint_of(handler: object) -> Endpoint | None:
+    """The ``Endpoint`` of a route handler whose function ``negotiated`` or
+    ``dispatch`` made (Litestar keeps a sync one run in a thread in an
+    object of its own, under ``func``); None for any other."""
+    function = getattr(handler, "fn", None)
+    function = getattr(function, "func", function)
+    found: Endpoint | None = getattr(function, ENDPOINT_ATTRIBUTE, None)
+    return found
+
+
+def _checking(endpoint: Endpoint) -> Callable[[ASGIApp], ASGIApp]:
+    """Route middleware for a negotiated handler: its checks before Litestar
+    reads the parameters and the body (a refusal answered at once), Accept
+    merged into the ``Vary`` of every error answer of the route (RFC 9110
+    §12.5.5), and the ``Vary`` sent kept in the scope (``VARIED``)."""
+    vary = endpoint.finished.vary
+
+    def middleware(app: ASGIApp) -> ASGIApp:
+        async def checked(scope: Scope, receive: Receive, send: Send) -> None:
+            async def sent(message: Message) -> None:
+                if message["type"] == "http.response.start":
+                    if message["status"] >= 400:
+                        message = with_vary(message, vary)
+                    fields = message.get("headers", ())
+                    given = [v for name, v in fields if name.lower() == b"vary"]
+                    scope[VARIED] = b", ".join(given).decode("latin-1")
+                await send(message)
+
+            step = Endpoint.check(endpoint, LITESTAR, scope)
+            if isinstance(step, Rendered):
+                await send_rendered(sent, step)
+                return
+            scope[CHECKED] = step  # for the handler: the checks run once
+            await app(scope, receive, sent)
+
+        return checked
+
+    return middleware
+
+
+def _problems(endpoint: Endpoint) -> Callable[..., Response[Any]]:
+    """A route's exception handler for ``HTTPException`` (``problems=True``):
+    its answer a ``problem``, with the route's ``Vary``."""
+
+    def answered(request: Request[Any, Any, Any], error: Exception) -> Response[Any]:
+        facts = LITESTAR.error_facts(error)
+        if facts is None:  # a status no error has: Litestar's own answer
+            return create_exception_response(request, error)
+        scope = cast("Mapped", request.scope)
+        accept, method = LITESTAR.headers(scope)
+        vary = endpoint.finished.vary
+        return LITESTAR.reply(scope, problem_answer(facts, accept, method, vary))
+
+    return answered
+
+
+async def _keep_vary(message: Message, scope: Scope) -> None:
+    """Before a response leaves the app: the ``Vary`` a negotiated route sent
+    merged back into it, where middleware after the route (``CORSConfig``'s
+    ``Vary: Origin``) set the field over it (RFC 9110 §12.5.5)."""
+    sent = scope.get(VARIED)
+    if sent and message["type"] == "http.response.start":
+        message["headers"] = with_vary(message, sent)["headers"]
+
+
+def _documenting(
+    base: type[Operation], endpoint: Endpoint, inferred: int, methods: Iterable[str]
+) -> type[Operation]:
+    """``base`` (a route handler's operation class) documenting a negotiated
+    route (``openapi_responses``): every offered media type under the
+    endpoint's status (the 415's fields for its ``methods``), the schema
+    Litestar ``inferred`` for its status kept
+    under its own media type where offered, then the refusals (where the
+    route documents none of its own)."""
+    documented = openapi_responses(
+        endpoint.renderers, endpoint.consumes, endpoint.status, methods
+    )
+
+    def __init__(self: Operation, *args: Any, **kwargs: Any) -> None:
+        base.__init__(self, *args, **kwargs)
+        responses: dict[str, Any] = dict(self.responses or {})
+        made = responses.pop(str(inferred), None)
+        success = documented[endpoint.status]
+        content = dict(success["content"])
+        for media_type, media in (getattr(made, "content", None) or {}).items():
+            if media_type in content:
+                content[media_type] = media
+        description = getattr(made, "description", "")
+        own = {**success, "description": description, "content": content}
+        responses = {str(endpoint.status): own, **responses}
+        for code, response in documented.items():  # the route's own ones kept
+            responses.setdefault(str(code), response)
+        self.responses = responses
+
+    return type(f"Negotiated{base.__name__}", (base,), {"__init__": __init__})
+
+
+class NegotiationPlugin(ReceiveRoutePlugin):
+    """The Litestar plugin for negotiated route handlers: on each, route
+    middleware that takes the checks before Litestar reads the parameters
+    and the body and merges ``Accept`` into the ``Vary`` of its every error
+    answer; with ``problems=True``, an exception handler answering an
+    ``HTTPException`` with ``problem``; for the app, a ``before_send`` hook
+    that keeps the ``Vary`` a negotiated route sent (``CORSConfig`` sets its
+    own over it)."""
+
+    __slots__ = ()
+
+    def on_app_init(self, app_config: AppConfig) -> AppConfig:
+        """Add the ``before_send`` hook (Litestar's ``InitPluginProtocol``)."""
+        # Litestar types its scope and messages as TypedDicts; these are ASGI's.
+        app_config.before_send.append(cast("BeforeMessageSendHookHandler", _keep_vary))
+        return app_config
+
+    def receive_route(self, route: BaseRoute) -> None:
+        """Set up each negotiated handler of ``route`` as it is registered."""
+        if not isinstance(route, HTTPRoute):
+            return
+        for handler in route.route_handlers:
+            endpoint = _endpoint_of(handler)
+            if endpoint is None:
+                continue
+            self._negotiated(handler, endpoint)
+
+    @staticmethod
+    def _negotiated(handler: HTTPRouteHandler, endpoint: Endpoint) -> None:
+        """Give ``handler`` (Litestar's copy for this app) the middleware and,
+        with ``problems``, the exception handler, its own ones kept."""
+        checks = cast("Middleware", _checking(endpoint))
+        handler.middleware = [*(handler.middleware or ()), checks]
+        handler.operation_class = _documenting(
+            handler.operation_class,
+            endpoint,
+            handler.status_code,
+            handler.http_methods,
+        )
+        if endpoint.problems:
+            own = handler.exception_handlers or {}
+            handler.exception_handlers = {HTTPException: _problems(endpoint), **own}
