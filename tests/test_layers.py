@@ -52,6 +52,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "flask",
         "django",
         "falcon",
+        "aiohttp",
     ),
     "public API": ("__init__", "__main__"),
 }
