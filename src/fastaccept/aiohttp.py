@@ -11,10 +11,10 @@ Refusals (415, 406, 431; docs/rules.md rule 16) are answered before the
 handler runs. Headers are read from ``request.raw_headers``, the field lines
 as received: several lines of one field are one list (RFC 9110 §5.3), bytes
 beyond ASCII read as Latin-1 (RFC 9110 §5.5; ``request.headers["Accept"]``
-is the first line, decoded as UTF-8). The handler finds the accepted request type
-as ``request[CONSUMED]``, the chosen type as ``request[PRODUCED]``: typed
-``web.RequestKey`` objects of this module (aiohttp warns about plain str
-keys). HEAD, which aiohttp routes to a GET handler, is answered like GET
+is the first line, decoded as UTF-8). The handler finds the accepted request
+type as ``request[CONSUMED]``, the chosen type as ``request[PRODUCED]``:
+typed ``web.RequestKey`` objects of this module (aiohttp warns about plain
+str keys). HEAD, which aiohttp routes to a GET handler, is answered like GET
 without a body. ``Vary`` has ``Accept`` merged in; an ``on_response_prepare``
 handler that adds to ``Vary`` afterwards keeps it.
 
