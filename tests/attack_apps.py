@@ -2,7 +2,8 @@
 
 Each serves the same routes with its module's ``negotiated`` (``fastaccept.asgi``,
 ``.starlette``, ``.fastapi``, ``.litestar`` for ASGI; ``.wsgi``, ``.flask``,
-``.falcon``, ``.django`` for WSGI), written as a user of that framework would; what the
+``.falcon``, ``.django`` for WSGI; ``.aiohttp`` on aiohttp's own server),
+written as a user of that framework would; what the
 handlers answer is declared once, here:
 
 - ``GET /echo?v=...[&name=...]``: the query's ``v`` reflected into a response
@@ -49,9 +50,19 @@ ECHO = "X-Echo"
 #: The integrations served by an ASGI server, and by a WSGI server.
 ASGI_APPS = ("asgi", "starlette", "fastapi", "litestar")
 WSGI_APPS = ("wsgi", "flask", "falcon", "django")
+#: The integrations served by aiohttp's own server.
+AIOHTTP_APPS = ("aiohttp",)
 #: The integrations for a framework (of their name), skipped where it is
 #: not installed.
-FRAMEWORKS = {"starlette", "fastapi", "flask", "falcon", "django", "litestar"}
+FRAMEWORKS = {
+    "starlette",
+    "fastapi",
+    "flask",
+    "falcon",
+    "django",
+    "litestar",
+    "aiohttp",
+}
 
 Endpoint = TypeVar("Endpoint")
 Routes = dict[tuple[str, str], Endpoint]
@@ -312,6 +323,32 @@ def falcon_app() -> Any:
     return app
 
 
+def aiohttp_app() -> Any:
+    """aiohttp (``fastaccept.aiohttp``), with its server's default limits."""
+    from aiohttp import web
+
+    from fastaccept.aiohttp import negotiated
+
+    @negotiated(RENDERERS)
+    async def echo_endpoint(request: web.Request) -> Answer:
+        return echo(request.query.get("v", ""), request.query.get("name", ECHO))
+
+    @negotiated(RENDERERS)
+    async def status_endpoint(request: web.Request) -> Answer:
+        return status(request.match_info["code"])
+
+    @negotiated(RENDERERS, consumes=JSON_BODY)
+    async def body_endpoint(request: web.Request) -> dict[str, int]:
+        return DATA
+
+    app = web.Application()
+    app.router.add_get("/echo", echo_endpoint)
+    app.router.add_get("/status/{code}", status_endpoint)
+    app.router.add_get("/empty/{code}", status_endpoint)
+    app.router.add_post("/body", body_endpoint)
+    return app
+
+
 #: The applications made here, by integration (Django's: tests/attack_django.py).
 BUILDERS: dict[str, Callable[[], Any]] = {
     "asgi": asgi_app,
@@ -321,6 +358,7 @@ BUILDERS: dict[str, Callable[[], Any]] = {
     "wsgi": wsgi_app,
     "flask": flask_app,
     "falcon": falcon_app,
+    "aiohttp": aiohttp_app,
 }
 
 

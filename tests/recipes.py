@@ -1,7 +1,8 @@
 """What the recipes in examples/frameworks serve, and how to check it.
 
 Shared by tests/test_integrations.py (each framework's own test client) and
-tests/test_sockets.py (uvicorn and waitress on a real socket): a ``Call``
+tests/test_sockets.py (uvicorn, waitress and aiohttp's own server on a real
+socket): a ``Call``
 sends one request, header lines as given, and gives back a ``Reply``.
 Every recipe serves ``GET /greeting`` (JSON or HTML) and ``POST /messages``
 (JSON or form content, answering 201 as JSON or plain text), and adds a
@@ -31,10 +32,12 @@ NEEDS = {
     "django_app": "django",
     "falcon_app": "falcon",
     "litestar_app": "litestar",
+    "aiohttp_app": "aiohttp",
 }
 ASGI_RECIPES = ("asgi_app", "fastapi_app", "litestar_app", "starlette_app")
 #: The recipes on a framework, whose own errors a handler can raise.
 FRAMEWORK_RECIPES = (
+    "aiohttp_app",
     "django_app",
     "falcon_app",
     "fastapi_app",
@@ -43,6 +46,14 @@ FRAMEWORK_RECIPES = (
     "starlette_app",
 )
 WSGI_RECIPES = ("django_app", "falcon_app", "flask_app", "wsgi_app")
+#: The recipes on aiohttp's own server (``make_app()``: a new application for
+#: each server, as aiohttp binds one to the event loop that first serves it).
+AIOHTTP_RECIPES = ("aiohttp_app",)
+#: The recipes whose server answers 400 itself, before the application, to a
+#: field value with a control character (RFC 9110 §5.5: not field content)
+#: and to several Content-Type lines (a field of one value, RFC 9110 §5.3,
+#: §8.3): aiohttp's, whose test client goes over a real socket too.
+STRICT_SERVERS = ("aiohttp_app",)
 
 #: What each recipe puts in Vary besides Accept: a parameter of its own (the
 #: greeting's language) or middleware (CORS; Django's LocaleMiddleware).
@@ -55,6 +66,7 @@ OTHER_VARY = {
     "flask_app": "Origin",
     "falcon_app": "Origin",
     "litestar_app": "Origin",
+    "aiohttp_app": "Origin",
 }
 #: Recipes whose other Vary token is on /greeting only (an endpoint parameter).
 GREETING_ONLY_VARY = ("asgi_app", "wsgi_app")
@@ -99,6 +111,19 @@ def joined(pairs: Any) -> dict[str, str]:
         text = value.decode("latin-1") if isinstance(value, bytes) else str(value)
         combined[key] = f"{combined[key]}, {text}" if key in combined else text
     return combined
+
+
+def refused_by_the_server(recipe: str, headers: Headers) -> bool:
+    """Header lines that ``recipe``'s server refuses itself (``STRICT_SERVERS``)."""
+    several = sum(name.lower() == "content-type" for name, _ in headers) > 1
+    controls = has_controls(*(value for _, value in headers))
+    return recipe in STRICT_SERVERS and (several or controls)
+
+
+def has_controls(*values: bytes) -> bool:
+    """A control character (but HTAB) in one of ``values``: no field content
+    (RFC 9110 §5.5)."""
+    return any((b < 0x20 and b != 0x09) or b == 0x7F for v in values for b in v)
 
 
 def as_bytes(value: str | bytes) -> bytes:

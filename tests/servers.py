@@ -1,6 +1,6 @@
 """Servers for the tests that go over a real socket: uvicorn (ASGI), waitress
-and the standard library's wsgiref (WSGI), each in a thread of the test
-process, on a free loopback port.
+and the standard library's wsgiref (WSGI), aiohttp's own server, each in a
+thread of the test process, on a free loopback port.
 
 Used by tests/test_sockets.py (the framework recipes),
 tests/test_compression.py (the compression recipe) and
@@ -9,18 +9,21 @@ tests/test_socket_attacks.py (hostile requests to every integration).
 
 from __future__ import annotations
 
+import asyncio
 import socket
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
 from contextlib import contextmanager, suppress
-from typing import Any
+from typing import Any, TypeVar
 from wsgiref.simple_server import WSGIRequestHandler, make_server
 
 import pytest
 
 #: How long a server may take to start or stop, and a request to be answered.
 TIMEOUT = 10.0
+
+T = TypeVar("T")
 
 
 @contextmanager
@@ -114,6 +117,46 @@ def wsgiref_serving(app: Any) -> Iterator[int]:
         server.server_close()
         thread.join(TIMEOUT)
     assert not thread.is_alive(), "wsgiref did not stop"
+
+
+@contextmanager
+def loop_thread() -> Iterator[asyncio.AbstractEventLoop]:
+    """A new event loop running in a thread of its own (``run_in`` runs a
+    coroutine there from another thread), stopped and closed after."""
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_forever)
+    thread.start()
+    try:
+        yield loop
+    finally:
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(TIMEOUT)
+        loop.close()
+    assert not thread.is_alive(), "the event loop did not stop"
+
+
+def run_in(loop: asyncio.AbstractEventLoop, coroutine: Coroutine[Any, Any, T]) -> T:
+    """What ``coroutine`` returns, run on ``loop`` (``loop_thread``'s)."""
+    return asyncio.run_coroutine_threadsafe(coroutine, loop).result(TIMEOUT)
+
+
+@contextmanager
+def aiohttp_serving(app: Any) -> Iterator[int]:
+    """``app`` (an ``aiohttp.web.Application``) on aiohttp's own server
+    (``web.AppRunner`` and ``web.SockSite``, its defaults), on an event loop
+    in a thread, on a socket bound to a free port."""
+    web = pytest.importorskip("aiohttp.web")
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.bind(("127.0.0.1", 0))
+    runner = web.AppRunner(app, access_log=None)
+    with loop_thread() as loop:
+        run_in(loop, runner.setup())
+        try:
+            run_in(loop, web.SockSite(runner, sock).start())
+            yield sock.getsockname()[1]
+        finally:
+            run_in(loop, runner.cleanup())
+            sock.close()
 
 
 def exchange(port: int, request: bytes, timeout: float = TIMEOUT) -> bytes:

@@ -1,6 +1,6 @@
 """``dispatch`` in every integration (docs/web.md, "Handlers by media type"),
 through each framework's test client and over a real socket (uvicorn with
-h11 and with httptools, waitress, wsgiref): one handler per media type, each
+h11 and with httptools, waitress, wsgiref, aiohttp's own server): one handler per media type, each
 of the framework's own signature; the checks first, a refusal before any
 handler, the chosen offer's handler alone (counted here), its str or bytes
 sent as that offer. The handlers are two versions of one JSON type and a CSV
@@ -20,8 +20,14 @@ import pytest
 from fastaccept import Answer, Consumes
 
 from .recipes import Call, Reply, load_recipe
-from .servers import uvicorn_serving, waitress_serving, wsgiref_serving
+from .servers import (
+    aiohttp_serving,
+    uvicorn_serving,
+    waitress_serving,
+    wsgiref_serving,
+)
 from .test_integrations import (
+    aiohttp_call,
     asgi_call,
     falcon_call,
     litestar_call,
@@ -153,6 +159,18 @@ def falcon_app() -> Any:
     return app
 
 
+def aiohttp_app() -> Any:
+    web = pytest.importorskip("aiohttp.web")
+    from fastaccept.aiohttp import dispatch
+
+    def check(request: Any) -> None:
+        assert isinstance(request, web.Request)
+
+    app = web.Application()
+    app.router.add_get("/report", dispatch(_handlers(True, check), formats=True))
+    return app
+
+
 def django_app() -> Any:
     """The Django recipe's project with ``/report`` routed to a dispatch view."""
     recipe = load_recipe("django_app")  # configures Django's settings once
@@ -170,8 +188,8 @@ def django_app() -> Any:
     return recipe.application
 
 
-#: Each integration's app, and whether it is ASGI (else WSGI).
-APPS: dict[str, tuple[Callable[[], Any], bool]] = {
+#: Each integration's app, and whether it is ASGI (else WSGI; None: aiohttp).
+APPS: dict[str, tuple[Callable[[], Any], bool | None]] = {
     "asgi": (asgi_app, True),
     "wsgi": (wsgi_app, False),
     "starlette": (starlette_app, True),
@@ -180,6 +198,7 @@ APPS: dict[str, tuple[Callable[[], Any], bool]] = {
     "falcon": (falcon_app, False),
     "django": (django_app, False),
     "litestar": (litestar_app, True),
+    "aiohttp": (aiohttp_app, None),
 }
 CLIENTS: dict[str, Callable[[Any], Call]] = {
     "asgi": asgi_call,
@@ -190,6 +209,7 @@ CLIENTS: dict[str, Callable[[Any], Call]] = {
     "falcon": falcon_call,
     "django": wsgi_call,
     "litestar": litestar_call,
+    "aiohttp": aiohttp_call,
 }
 
 
@@ -199,6 +219,7 @@ SERVERS = {
     "uvicorn httptools": ("httptools", True),
     "waitress": (waitress_serving, False),
     "wsgiref": (wsgiref_serving, False),
+    "aiohttp": (aiohttp_serving, None),
 }
 
 

@@ -51,6 +51,8 @@ ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 PAGES = [ROOT / "README.md", *sorted(DOCS.glob("*.md"))]
 FENCE = re.compile(r"^```(\w+)\n(.*?)^```$", re.MULTILINE | re.DOTALL)
+#: The integration modules, each with its section in docs/api.md: the
+#: integrations layer's (tests/test_layers.py), but ``_endpoint``.
 INTEGRATIONS = tuple(m for m in LAYERS["integrations"] if not m.startswith("_"))
 #: The site's content column at 1280 px (furo's 46em), in CSS pixels.
 COLUMN = 736

@@ -8,6 +8,7 @@ the name raises. The integrations read it from a query parameter
 
 from __future__ import annotations
 
+import asyncio
 import json
 import pickle
 from typing import Any
@@ -292,3 +293,46 @@ def test_any_query_string_is_answered(query: str) -> None:
     status, headers = _wsgi_get(endpoint, query.encode().decode("latin-1"))
     assert status in ("200 OK", "406 Not Acceptable"), status
     assert headers["Content-Type"] in (*OFFERS, "text/plain; charset=utf-8")
+
+
+@given(query=st.text(max_size=60) | st.from_regex(r"(format=[%+&=a-zA-Z0-9]*)+"))
+def test_any_query_string_is_answered_by_aiohttp(query: str) -> None:
+    """The same through ``fastaccept.aiohttp``, which reads the query as the
+    request's URL holds it (``rel_url.raw_query_string``), decoded once."""
+    pytest.importorskip("aiohttp")
+    from urllib.parse import quote
+
+    from aiohttp import web
+    from aiohttp.test_utils import make_mocked_request
+
+    from fastaccept.aiohttp import negotiated
+
+    @negotiated(Renderers({o: str for o in OFFERS}, formats=True))
+    async def endpoint(request: web.Request) -> str:
+        return "rows"
+
+    request = make_mocked_request("GET", "/?" + quote(query, safe="&=+%"))
+    response = asyncio.run(endpoint(request))
+    assert response.status in (200, 406), response
+    assert response.content_type in (*OFFERS, "text/plain")
+
+
+def test_aiohttp_decodes_the_format_name_once() -> None:
+    pytest.importorskip("aiohttp")
+    from aiohttp import web
+    from aiohttp.test_utils import make_mocked_request
+
+    from fastaccept.aiohttp import negotiated
+
+    @negotiated(Renderers({o: str for o in OFFERS}, formats=True))
+    async def endpoint(request: web.Request) -> str:
+        return "rows"
+
+    for query, status, chosen in [
+        ("format=%63sv", 200, "text/csv"),  # %63: c
+        ("format=%2563sv", 406, "text/plain"),  # %25: %, then "%63sv" is no name
+        ("x=1&format=CSV&format=json", 200, "text/csv"),
+    ]:
+        request = make_mocked_request("GET", f"/?{query}")
+        response = asyncio.run(endpoint(request))
+        assert (response.status, response.content_type) == (status, chosen), query

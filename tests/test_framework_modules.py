@@ -1,9 +1,10 @@
 """The framework modules themselves: fastaccept.starlette, .fastapi, .flask,
-.django, .falcon and .litestar, beyond what the recipes in
+.django, .falcon, .litestar and .aiohttp, beyond what the recipes in
 examples/frameworks show (tests/test_integrations.py, tests/test_sockets.py):
 lazy imports with a clear error, sync and async handlers, a framework
 response passed through with Vary merged, Vary set before the handler kept,
-FastAPI's OpenAPI document and parameters, Litestar's parameters and plugin.
+FastAPI's OpenAPI document and parameters, Litestar's parameters and plugin,
+aiohttp's class-based views and typed keys.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ FRAMEWORKS = {
     "django": "django",
     "falcon": "falcon",
     "litestar": "litestar",
+    "aiohttp": "aiohttp",
 }
 
 pytestmark = pytest.mark.thread_unsafe(
@@ -765,3 +767,149 @@ def test_litestar_dispatch_handlers_share_one_signature() -> None:
         ValueError, match="share one signature \\(Litestar reads one\\)"
     ):
         dispatch({"application/json": as_json, "text/csv": as_csv})
+
+
+# aiohttp --------------------------------------------------------------------
+
+
+def _aiohttp_app() -> Any:
+    pytest.importorskip("aiohttp")
+    from aiohttp import web
+
+    from fastaccept.aiohttp import CONSUMED as AIOHTTP_CONSUMED
+    from fastaccept.aiohttp import PRODUCED, negotiated
+
+    routes = web.RouteTableDef()
+
+    @routes.get("/greeting/{name}")
+    @negotiated(GREETING, vary="Cookie")
+    async def greeting(request: web.Request) -> Any:
+        name = request.match_info["name"]
+        if name == "old":  # a redirect aiohttp sends, Vary merged
+            raise web.HTTPFound("/greeting/new", headers={"Vary": "Origin"})
+        if name == "raw":  # a response of its own, two Vary lines
+            response = web.Response(text="raw", headers={"Vary": "Origin"})
+            response.headers.add("Vary", "Cookie")
+            return response
+        return {"greeting": name}
+
+    @routes.view("/pages/{name}")
+    class Page(web.View):
+        @negotiated(PAGES, problems=True)
+        async def get(self) -> Any:
+            name = self.request.match_info["name"]
+            if name == "missing":
+                raise web.HTTPNotFound(text="no such page", headers={"X-Why": "gone"})
+            if name == "gone":
+                raise web.HTTPGone()  # aiohttp's default text: no detail
+            return f"page {name}"
+
+        head = get
+
+    @routes.post("/messages")
+    @negotiated(CREATED, consumes=BODY_TYPES, status=201)
+    async def messages(request: web.Request) -> Any:
+        decision, chosen = request[AIOHTTP_CONSUMED], request[PRODUCED]
+        assert decision is not None
+        both = {"type": decision.media_type, "produced": chosen.media_type}
+        return Answer(both, headers={"Location": "/messages/1"})
+
+    app = web.Application()
+    app.add_routes(routes)
+    return app
+
+
+@pytest.fixture(scope="module")
+def aiohttp_call() -> Any:
+    from .test_integrations import aiohttp_call
+
+    return aiohttp_call(_aiohttp_app())
+
+
+def _aiohttp_get(call: Any, path: str, accept: str | None = None, **more: Any) -> Any:
+    headers = [] if accept is None else [("accept", accept.encode())]
+    return call(more.get("method", "GET"), path, headers, b"")
+
+
+def test_aiohttp_handlers(aiohttp_call: Any) -> None:
+    r = _aiohttp_get(aiohttp_call, "/greeting/bob", "text/html")
+    assert (r.status, r.body) == (200, b"<p>bob</p>")
+    assert r.headers["vary"] == "Cookie, Accept"
+    head = _aiohttp_get(aiohttp_call, "/greeting/bob", method="HEAD")
+    assert (head.status, head.body) == (200, b"")
+    assert head.headers["content-length"] == str(len(b'{"greeting": "bob"}'))
+    r = _aiohttp_get(aiohttp_call, "/greeting/bob", PROBLEM_406)
+    assert (r.status, json.loads(r.body)["status"]) == (406, 406)
+    r = aiohttp_call(
+        "POST", "/messages", [("content-type", b"application/json")], b"{}"
+    )
+    both = {"type": "application/json", "produced": "application/json"}
+    assert (r.status, json.loads(r.body)) == (201, both)
+    assert r.headers["location"] == "/messages/1"
+    r = aiohttp_call("POST", "/messages", [("content-type", b"text/plain")], b"x")
+    assert (r.status, r.headers["accept"]) == (415, "application/json")
+
+
+def test_aiohttp_passes_its_own_responses_with_vary_merged(aiohttp_call: Any) -> None:
+    r = _aiohttp_get(aiohttp_call, "/greeting/old")
+    assert (r.status, r.headers["location"]) == (302, "/greeting/new")
+    assert vary_tokens(r.headers["vary"]) == ["origin", "cookie", "accept"]
+    r = _aiohttp_get(aiohttp_call, "/greeting/raw", "text/html")
+    assert (r.status, r.body) == (200, b"raw")
+    assert r.headers["vary"] == "Origin, Cookie, Accept"  # one line
+
+
+def test_aiohttp_class_based_views_and_problems(aiohttp_call: Any) -> None:
+    r = _aiohttp_get(aiohttp_call, "/pages/a", "text/csv")
+    assert (r.status, r.body, r.headers["content-type"]) == (200, b"page a", "text/csv")
+    head = _aiohttp_get(aiohttp_call, "/pages/a", "text/csv", method="HEAD")
+    assert (head.status, head.body, head.headers["content-length"]) == (200, b"", "6")
+    r = _aiohttp_get(aiohttp_call, "/pages/missing", "text/csv, application/json")
+    assert (r.status, r.headers["content-type"]) == (404, "application/problem+json")
+    assert json.loads(r.body)["detail"] == "no such page"
+    assert (r.headers["x-why"], r.headers["vary"]) == ("gone", "Accept")
+    r = _aiohttp_get(aiohttp_call, "/pages/gone", "text/csv, application/json")
+    assert r.status == 410
+    assert "detail" not in json.loads(r.body)
+    r = _aiohttp_get(aiohttp_call, "/pages/missing", "text/*", method="HEAD")
+    assert (r.status, r.body) == (404, b"")
+    r = aiohttp_call("POST", "/pages/a", [], b"")
+    assert (r.status, r.headers["allow"]) == (405, "GET,HEAD")  # aiohttp's own
+
+
+def test_aiohttp_keys_are_typed_and_raise_no_warning() -> None:
+    pytest.importorskip("aiohttp")
+    from aiohttp import web
+    from aiohttp.test_utils import make_mocked_request
+
+    from fastaccept.aiohttp import CONSUMED as AIOHTTP_CONSUMED
+    from fastaccept.aiohttp import PRODUCED, negotiated
+
+    assert isinstance(AIOHTTP_CONSUMED, web.RequestKey)
+    assert isinstance(PRODUCED, web.RequestKey)
+    seen: list[Any] = []
+
+    @negotiated(GREETING)
+    async def greeting(request: web.Request) -> Any:
+        seen.append((request[AIOHTTP_CONSUMED], request[PRODUCED].media_type))
+        return {"greeting": "hi"}
+
+    request = make_mocked_request("GET", "/", headers={"Accept": "text/html"})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # aiohttp warns of a str key
+        response = asyncio.run(greeting(request))
+    assert (response.status, response.body) == (200, b"<p>hi</p>")
+    assert seen == [(None, "text/html; charset=utf-8")]
+
+
+def test_aiohttp_refuses_a_plain_function() -> None:
+    pytest.importorskip("aiohttp")
+    from fastaccept.aiohttp import dispatch, negotiated
+
+    def greeting(request: Any) -> str:
+        return "hello"
+
+    with pytest.raises(TypeError, match="greeting must be a coroutine function"):
+        negotiated(Renderers({"text/plain": str}))(greeting)
+    with pytest.raises(TypeError, match="must be a coroutine function"):
+        dispatch({"text/plain": greeting})

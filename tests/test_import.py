@@ -152,4 +152,4 @@ def test_a_preset_loads_only_when_imported() -> None:
     added = added_by("import fastaccept.agents", "python")
     assert {"fastaccept.agents", "fastaccept._render"} <= added
     assert "fastaccept._endpoint" not in added
-    assert not {"starlette", "flask", "django", "werkzeug"} & added
+    assert not {"starlette", "flask", "django", "werkzeug", "aiohttp"} & added

@@ -53,6 +53,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "django",
         "falcon",
         "litestar",
+        "aiohttp",
     ),
     "public API": ("__init__", "__main__"),
 }

@@ -15,8 +15,9 @@ from hypothesis import strategies as st
 from fastaccept import Renderers, problem
 
 from .recipes import Call, Reply, load_recipe
-from .servers import uvicorn_serving, waitress_serving
+from .servers import aiohttp_serving, uvicorn_serving, waitress_serving
 from .test_integrations import (
+    aiohttp_call,
     falcon_call,
     litestar_call,
     starlette_call,
@@ -267,6 +268,23 @@ def _litestar_app() -> Any:
     return Litestar(handlers, plugins=[NegotiationPlugin()])
 
 
+def _aiohttp_app() -> Any:
+    pytest.importorskip("aiohttp")
+    from aiohttp import web
+
+    from fastaccept.aiohttp import negotiated
+
+    app = web.Application()
+    for path, problems in ROUTES.items():
+
+        @negotiated(Renderers(GREETING_TYPES), problems=problems)
+        async def aiohttp_user(request: web.Request) -> dict[str, str]:
+            raise web.HTTPNotFound(text="no such user", headers={"X-Why": "gone"})
+
+        app.router.add_get(path, aiohttp_user)
+    return app
+
+
 def _django_app() -> Any:
     """The Django recipe's project with the two routes added to it."""
     recipe = load_recipe("django_app")  # configures Django's settings once
@@ -288,14 +306,17 @@ def _django_app() -> Any:
     return recipe.application
 
 
-#: Each framework's app, whether it is ASGI, and its test client.
-PROBLEM_APPS: dict[str, tuple[Callable[[], Any], bool, Callable[[Any], Call]]] = {
+#: Each framework's app, whether it is ASGI (None: aiohttp), and its test client.
+PROBLEM_APPS: dict[
+    str, tuple[Callable[[], Any], bool | None, Callable[[Any], Call]]
+] = {
     "starlette": (lambda: _starlette_app(False), True, starlette_call),
     "fastapi": (lambda: _starlette_app(True), True, starlette_call),
     "flask": (_flask_app, False, lambda app: werkzeug_call(app.test_client())),
     "falcon": (_falcon_app, False, falcon_call),
     "django": (_django_app, False, wsgi_call),
     "litestar": (_litestar_app, True, litestar_call),
+    "aiohttp": (_aiohttp_app, None, aiohttp_call),
 }
 
 
@@ -343,15 +364,24 @@ def test_a_frameworks_own_404_through_its_test_client(framework: str) -> None:
     [
         (framework, server)
         for framework, (_, asgi, _) in sorted(PROBLEM_APPS.items())
-        for server in (["h11", "httptools"] if asgi else ["waitress"])
+        for server in (
+            ["h11", "httptools"]
+            if asgi
+            else ["aiohttp"]
+            if asgi is None
+            else ["waitress"]
+        )
     ],
 )
 def test_a_frameworks_own_404_on_the_wire(framework: str, server: str) -> None:
-    """uvicorn (with h11 and with httptools) for ASGI, waitress for WSGI."""
+    """uvicorn (with h11 and with httptools) for ASGI, waitress for WSGI,
+    aiohttp's own server for aiohttp."""
     app = PROBLEM_APPS[framework][0]()
     serving = (
         waitress_serving(app)
         if server == "waitress"
+        else aiohttp_serving(app)
+        if server == "aiohttp"
         else uvicorn_serving(app, http=server)
     )
     with serving as port:

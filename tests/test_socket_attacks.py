@@ -2,7 +2,8 @@
 
 Each application of tests/attack_apps.py (one per integration module) is
 served once for the module: the ASGI ones by uvicorn with h11 and with
-httptools, the WSGI ones by waitress and by wsgiref. Requests go as raw bytes
+httptools, the WSGI ones by waitress and by wsgiref, aiohttp's by aiohttp's
+own server. Requests go as raw bytes
 and the answer is read off the wire, parsed strictly here (status line,
 field lines, body by ``Content-Length`` or the close), so that what a
 server would send beside the application's response shows: an injected
@@ -29,8 +30,14 @@ from typing import Any
 
 import pytest
 
-from .attack_apps import ASGI_APPS, DATA, WSGI_APPS, built
-from .servers import exchange, uvicorn_serving, waitress_serving, wsgiref_serving
+from .attack_apps import AIOHTTP_APPS, ASGI_APPS, DATA, WSGI_APPS, built
+from .servers import (
+    aiohttp_serving,
+    exchange,
+    uvicorn_serving,
+    waitress_serving,
+    wsgiref_serving,
+)
 
 pytestmark = pytest.mark.thread_unsafe(
     reason="starts a server per application on a loopback port, for the module"
@@ -41,6 +48,7 @@ SERVERS: dict[str, Callable[[Any], AbstractContextManager[int]]] = {
     "uvicorn-httptools": partial(uvicorn_serving, http="httptools"),
     "waitress": waitress_serving,
     "wsgiref": wsgiref_serving,
+    "aiohttp": aiohttp_serving,
 }
 PAIRS = [
     *(
@@ -49,6 +57,7 @@ PAIRS = [
         for app in ASGI_APPS
     ),
     *((server, app) for server in ("waitress", "wsgiref") for app in WSGI_APPS),
+    *(("aiohttp", app) for app in AIOHTTP_APPS),
 ]
 #: How long one exchange may take: every answer here comes at once.
 TIMEOUT = 5.0
@@ -211,12 +220,19 @@ REFUSED = [
 ]
 
 
+#: The servers that write header values as UTF-8 (the others: Latin-1, RFC
+#: 9110 §5.5): aiohttp, whose writer takes only str.
+WRITES_UTF8 = {"aiohttp"}
+
+
 @pytest.mark.parametrize(("query", "value"), ECHOED)
 def test_a_valid_value_is_one_field_line(
     served: Served, query: str, value: bytes
 ) -> None:
     response = served.get(f"/echo?{query}")
     assert response.status == 200, response
+    if served.server in WRITES_UTF8:
+        value = value.decode("latin-1").encode()
     assert response.value("x-echo") == value
     assert_sent_by_the_library(response, "x-echo")
     assert response.body == DATA_JSON
@@ -243,8 +259,8 @@ def test_a_final_status_is_sent_with_or_without_a_phrase(
     served: Served, code: int
 ) -> None:
     # 299 and 599 have no registered phrase. The phrase is the server's (RFC
-    # 9112 §4: a client ignores it): uvicorn sends none, WSGI servers the
-    # application's (the status class's name, or the framework's own).
+    # 9112 §4: a client ignores it): uvicorn sends none, WSGI servers and
+    # aiohttp the application's (the status class's name, or the framework's).
     response = served.get(f"/status/{code}")
     assert response.status == code
     assert response.body == DATA_JSON
@@ -319,9 +335,28 @@ def assert_too_large(response: Response, field: str, length: int) -> None:
     assert_sent_by_the_library(response)
 
 
+#: The servers that refuse a field line over 8190 bytes before the
+#: application (aiohttp's ``max_field_size``: "Got more than 8190 bytes when
+#: reading"): their status.
+REFUSE_LONG_LINES = {"aiohttp": 400}
+
+
+def assert_too_large_or_refused(
+    served: Served, response: Response, field: str, length: int
+) -> None:
+    """The library's 431, or the server's own refusal of a long line."""
+    own = REFUSE_LONG_LINES.get(served.server)
+    if own is None:
+        assert_too_large(response, field, length)
+        return
+    assert response.status == own, response
+    assert f"the {field} header is".encode() not in response.body
+
+
 def test_a_long_accept_is_431(served: Served) -> None:
     accept = (b"text/html;q=0.5, " * 600)[:9000]
-    assert_too_large(served.get("/status/200", b"Accept: " + accept), "Accept", 9000)
+    response = served.get("/status/200", b"Accept: " + accept)
+    assert_too_large_or_refused(served, response, "Accept", 9000)
 
 
 #: How each server joins several Accept lines into one value (RFC 9110 §5.3):
@@ -331,6 +366,7 @@ JOINED_BY = {
     "uvicorn-httptools": ", ",
     "waitress": ", ",
     "wsgiref": ",",
+    "aiohttp": ", ",
 }
 
 
@@ -342,14 +378,21 @@ def test_accept_lines_joined_over_the_limit_are_431(served: Served) -> None:
 
 def test_a_long_content_type_is_431(served: Served) -> None:
     content_type = (b"application/json;" + b"x=y;" * 2250)[:9000]
-    assert_too_large(served.post(content_type), "Content-Type", 9000)
+    response = served.post(content_type)
+    assert_too_large_or_refused(served, response, "Content-Type", 9000)
 
 
 #: The servers that refuse an 8.4 MB header line before the application:
 #: their status (h11: a request head over 16 KiB, "Invalid HTTP request
-#: received."; waitress: over 256 KiB; wsgiref: a line over 64 KiB). uvicorn
-#: with httptools passes it on: the library answers 431 without reading it.
-REFUSE_HUGE_HEADERS = {"uvicorn-h11": 400, "waitress": 431, "wsgiref": 431}
+#: received."; waitress: over 256 KiB; wsgiref: a line over 64 KiB; aiohttp:
+#: a line over 8190 bytes). uvicorn with httptools passes it on: the library
+#: answers 431 without reading it.
+REFUSE_HUGE_HEADERS = {
+    "uvicorn-h11": 400,
+    "waitress": 431,
+    "wsgiref": 431,
+    "aiohttp": 400,
+}
 HUGE_ACCEPT = b"text/html, " * 763_637  # 8,400,007 bytes
 
 

@@ -380,3 +380,21 @@ def test_a_litestar_handler_learns_the_version() -> None:
             client.get("/users", headers={"Accept": f"{BASE};version=7"}).status_code
             == 406
         )
+
+
+def test_an_aiohttp_handler_learns_the_version() -> None:
+    pytest.importorskip("aiohttp")
+    from aiohttp import web
+    from aiohttp.test_utils import make_mocked_request
+
+    from fastaccept.aiohttp import PRODUCED, negotiated
+
+    @negotiated(USERS)
+    async def handler(request: web.Request) -> dict[str, str | None]:
+        return _handler_data(request[PRODUCED])
+
+    request = make_mocked_request("GET", "/", headers={"Accept": f"{BASE};version=2"})
+    response = asyncio.run(handler(request))
+    assert response.status == 200
+    assert response.headers["Content-Type"] == f"{BASE};version=2"
+    assert json.loads(response.body) == {"version": "2"}

@@ -1,14 +1,15 @@
-"""Read a request header's raw value from an ASGI scope or a WSGI environ, a
-query parameter from a URL's query, and merge a response's ``Vary`` values.
+"""Read a request header's raw value from an ASGI scope, a WSGI environ or the
+field lines as received, a query parameter from a URL's query, and merge a
+response's ``Vary`` values.
 
-Both readers return the value as the server delivered it, with no decoding
+The readers return the value as the server delivered it, with no decoding
 beyond what the interface defines, so it can go straight to ``Negotiator``,
 ``Produces`` or ``Consumes`` (which read bytes as Latin-1, RFC 9110 §5.5).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 
@@ -23,12 +24,22 @@ def header_from_scope(scope: Mapping[str, Any], name: str = "accept") -> bytes |
     read the scope to see them all. A ``scope`` that is no mapping raises
     ``TypeError``.
     """
-    wanted = name.lower().encode("latin-1")
-    size = len(wanted)
     try:
         fields = scope.get("headers", ())
     except AttributeError:
         raise _not_a_mapping("scope", scope) from None
+    return field_value(fields, name)
+
+
+def field_value(
+    fields: Iterable[tuple[bytes, bytes]], name: str = "accept"
+) -> bytes | None:
+    """The value of field ``name`` among a request's field lines (pairs of
+    bytes, as received), or None if absent: several lines combined in order,
+    joined by ``", "`` (RFC 9110 §5.3); names compared case-insensitively
+    (RFC 9110 §5.1)."""
+    wanted = name.lower().encode("latin-1")
+    size = len(wanted)
     lines = [
         value for key, value in fields if len(key) == size and key.lower() == wanted
     ]

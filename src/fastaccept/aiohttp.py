@@ -1,0 +1,144 @@
+"""Negotiated aiohttp handlers: a decorator on the handler (aiohttp 3.14+).
+
+::
+
+    @routes.get("/greeting")                    # GET and HEAD
+    @negotiated(GREETING)                       # a Renderers
+    async def greeting(request):
+        return {"greeting": "hello"}            # rendered in the type chosen
+
+Refusals (415, 406, 431; docs/rules.md rule 16) are answered before the
+handler runs. Headers are read from ``request.raw_headers``, the field lines
+as received: several lines of one field are one list (RFC 9110 §5.3), bytes
+beyond ASCII read as Latin-1 (RFC 9110 §5.5; ``request.headers["Accept"]``
+is the first line, decoded as UTF-8). The handler finds the accepted request
+type as ``request[CONSUMED]``, the chosen type as ``request[PRODUCED]``:
+typed ``web.RequestKey`` objects of this module (aiohttp warns about plain
+str keys). HEAD, which aiohttp routes to a GET handler, is answered like GET
+without a body. ``Vary`` has ``Accept`` merged in; an ``on_response_prepare``
+handler that adds to ``Vary`` afterwards keeps it.
+
+A handler may return an aiohttp ``StreamResponse`` (a ``Response``, a
+``FileResponse``): it is sent as it is, with ``Accept`` merged into its
+``Vary``; one the handler has prepared itself (to stream) has sent its
+headers already, so it sets its own ``Vary``. One that raises an
+``HTTPException`` (``HTTPNotFound``, ``HTTPBadRequest``, a redirect) gets
+aiohttp's answer, that exception sent as its response, with ``Accept`` in its
+``Vary``. Class-based views work too: decorate the ``web.View`` methods
+(``async def get(self)``), with ``head = get`` for HEAD.
+"""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any
+
+from ._endpoint import Binding, Handler, dispatch_for, needs, negotiated_for
+from ._headers import field_value, merge_vary, query_value
+from ._render import Rendered
+from ._responses import Decision
+from ._text import HeaderValue
+
+try:
+    from aiohttp import web
+except ModuleNotFoundError as error:  # pragma: no cover - depends on the install
+    raise needs("aiohttp", __name__, error) from error
+
+if not hasattr(web, "RequestKey"):  # pragma: no cover - depends on the install
+    raise ImportError(
+        f"{__name__} needs aiohttp 3.14 or later (web.RequestKey): "
+        "pip install -U aiohttp"
+    )
+
+__all__ = ["CONSUMED", "PRODUCED", "dispatch", "negotiated"]
+
+#: The key under which the handler finds the ``Consumes`` decision:
+#: ``request[CONSUMED]``, None without ``consumes``.
+CONSUMED = web.RequestKey[Decision | None]("consumed")
+#: The key of the ``Produces`` decision: ``request[PRODUCED]``, the type the
+#: data is rendered in (``Decision.params``, a version).
+PRODUCED = web.RequestKey("produced", Decision)
+
+
+class AiohttpBinding(Binding[web.Request, web.StreamResponse]):
+    """An aiohttp handler ``handler(request)``, or a ``web.View`` method
+    ``method(self)`` whose view holds the request."""
+
+    __slots__ = ()
+    responses = (web.StreamResponse,)
+    errors = (web.HTTPException,)
+
+    def request(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> web.Request:
+        first = args[0]
+        request: web.Request = first.request if isinstance(first, web.View) else first
+        return request
+
+    def headers(self, request: web.Request) -> tuple[HeaderValue, str]:
+        return field_value(request.raw_headers), request.method
+
+    def content_type(self, request: web.Request) -> HeaderValue:
+        return field_value(request.raw_headers, "content-type")
+
+    def query(self, request: web.Request, name: str) -> str | None:
+        return query_value(request.rel_url.raw_query_string, name)
+
+    def keep(
+        self, request: web.Request, consumed: Decision | None, produced: Decision
+    ) -> None:
+        request[CONSUMED] = consumed
+        request[PRODUCED] = produced
+
+    def reply(self, request: web.Request, rendered: Rendered) -> web.Response:
+        return web.Response(
+            body=rendered.body,
+            status=rendered.status,
+            reason=rendered.reason,
+            headers=rendered.header_items,
+        )
+
+    def vary(self, response: web.StreamResponse, vary: str) -> None:
+        """Merge ``vary`` into every ``Vary`` line of ``response``."""
+        headers = response.headers
+        headers["Vary"] = merge_vary(*headers.getall("Vary", ()), vary)
+
+    def error_facts(
+        self, error: BaseException
+    ) -> tuple[int, str | None, tuple[tuple[str, str], ...]] | None:
+        """An ``HTTPException`` of 400-599: its status, its text (unless
+        aiohttp's default, ``"<status>: <reason>"``) and its headers."""
+        assert isinstance(error, web.HTTPException)
+        if not 400 <= error.status <= 599:
+            return None
+        text = error.text if error.content_type == "text/plain" else None
+        detail = None if text == f"{error.status}: {error.reason}" else text
+        return error.status, detail, tuple(error.headers.items())
+
+    def raised(self, args: tuple[Any, ...], error: BaseException, vary: str) -> None:
+        """An ``HTTPException`` is a response too (aiohttp 3): it goes on,
+        ``vary`` merged into its ``Vary``, and aiohttp sends it."""
+        assert isinstance(error, web.HTTPException)
+        self.vary(error, vary)
+
+    def serve(self, negotiated: Handler, handler: Handler) -> Handler:
+        """The handler as aiohttp awaits it: a plain function is a
+        ``TypeError`` here (aiohttp deprecates them), not a 500 later."""
+        if not inspect.iscoroutinefunction(handler):
+            raise TypeError(
+                f"{getattr(handler, '__name__', 'the handler')} must be a coroutine "
+                "function (async def handler(request)) for fastaccept.aiohttp"
+            )
+        return negotiated
+
+
+AIOHTTP = AiohttpBinding()
+negotiated = negotiated_for(
+    AIOHTTP,
+    __name__,
+    "``async handler(request) -> data`` (or a ``web.View`` method) an aiohttp handler",
+)
+dispatch = dispatch_for(
+    AIOHTTP,
+    __name__,
+    "an aiohttp handler (each handler ``async handler(request)``, or each a "
+    "``web.View`` method)",
+)
