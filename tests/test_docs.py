@@ -87,7 +87,7 @@ def test_every_recipe_is_shown() -> None:
         for folder in ("frameworks", "agents")
         for p in ROOT.glob(f"examples/{folder}/*.py")
     }
-    assert shown == {*recipes, "examples/httpx_client.py"}
+    assert shown == {*recipes, "examples/httpx_client.py", "examples/mcp_asgi.py"}
 
 
 @pytest.mark.parametrize(("where", "code"), EXCERPTS, ids=[w for w, _ in EXCERPTS])

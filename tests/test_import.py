@@ -153,3 +153,8 @@ def test_a_preset_loads_only_when_imported() -> None:
     assert {"fastaccept.agents", "fastaccept._render"} <= added
     assert "fastaccept._endpoint" not in added
     assert not {"starlette", "flask", "django", "werkzeug", "aiohttp"} & added
+    # fastaccept.mcp: the decisions it builds on, nothing of the web layer.
+    assert "fastaccept.mcp" not in added_by("import fastaccept", "python")
+    added = added_by("import fastaccept.mcp", "python")
+    assert {"fastaccept.mcp", "fastaccept._responses"} <= added
+    assert not {"fastaccept._render", "fastaccept._endpoint", "starlette"} & added

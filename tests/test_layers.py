@@ -42,7 +42,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "engines": ("_scan", "_scan_py"),
     "engine choice": ("_engine",),
     "web answers": ("_headers", "_responses", "_render", "_problems"),
-    "presets": ("agents",),
+    "presets": ("agents", "mcp"),
     "integrations": (
         "_endpoint",
         "asgi",

@@ -1,0 +1,69 @@
+"""The Accept check in front of an MCP Streamable HTTP endpoint (docs/mcp.md):
+``uvicorn mcp_asgi:app``, then POST JSON-RPC messages to ``/mcp``.
+
+The JSON-RPC handling is a stand-in (every request gets an empty result);
+what the example shows is the answer's form: one JSON object, an SSE
+stream, or the refusal ``fastaccept.mcp`` gives, sent as it is.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+
+from fastaccept import Decision, header_from_scope
+from fastaccept.mcp import select_get, select_post
+
+Scope = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
+Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
+
+
+async def app(scope: Scope, receive: Receive, send: Send) -> None:
+    assert scope["type"] == "http"  # serve it under uvicorn with lifespan off
+    accept = header_from_scope(scope, "accept")
+    if scope["method"] == "POST":
+        chosen = select_post(accept, json_only=False)
+    elif scope["method"] == "GET":
+        chosen = select_get(accept)
+    else:
+        await respond(send, 405, [("Allow", "GET, POST")], b"")
+        return
+    if isinstance(chosen, Decision):  # 406 (or 431) with a JSON-RPC error
+        await respond(send, chosen.status, chosen.header_items, chosen.body.encode())
+        return
+    vary = ("Vary", "Accept")  # the answer's form depends on Accept
+    if scope["method"] == "GET":  # the server's own stream: nothing to send here
+        await respond(send, 200, [("Content-Type", "text/event-stream"), vary], b"")
+        return
+    try:
+        request_id = json.loads(await read_body(receive)).get("id")
+    except (ValueError, AttributeError):  # not a JSON object: JSON-RPC's -32700
+        error = {"code": -32700, "message": "Parse error"}
+        body = json.dumps({"jsonrpc": "2.0", "id": None, "error": error}).encode()
+        await respond(send, 400, [("Content-Type", "application/json")], body)
+        return
+    answer = json.dumps({"jsonrpc": "2.0", "id": request_id, "result": {}})
+    if chosen == "json":
+        fields = [("Content-Type", "application/json"), vary]
+        await respond(send, 200, fields, answer.encode())
+    else:  # one event, then the stream ends (a real server may send more first)
+        event = f"event: message\ndata: {answer}\n\n".encode()
+        await respond(send, 200, [("Content-Type", "text/event-stream"), vary], event)
+
+
+async def read_body(receive: Receive) -> bytes:
+    body = b""
+    while True:
+        message = await receive()
+        body += bytes(message.get("body", b""))
+        if not message.get("more_body"):
+            return body
+
+
+async def respond(send: Send, status: int, headers: Any, body: bytes) -> None:
+    fields = [(name.encode(), value.encode()) for name, value in headers]
+    fields.append((b"content-length", str(len(body)).encode()))
+    await send({"type": "http.response.start", "status": status, "headers": fields})
+    await send({"type": "http.response.body", "body": body})
