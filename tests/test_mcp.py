@@ -1,9 +1,10 @@
 """``fastaccept.mcp`` (docs/mcp.md): the Accept check of MCP's Streamable
 HTTP transport as a negotiation. The table of headers from the SDKs'
 threads is read from docs/mcp.md and holds for ``select_post`` (both ways)
-and ``select_get``; any value gets one of the three answers and never
-raises; the refusal is a JSON-RPC error. examples/mcp_asgi.py answers the
-same on uvicorn (h11 and httptools), the socket suite's attacks included.
+and ``select_get``, and for the offers on both engines; weights decide as a
+model of the rules says; any value gets one of the answers and never raises;
+the refusal is a JSON-RPC error. examples/mcp_asgi.py answers the same on
+uvicorn (h11 and httptools), the socket suite's attacks included.
 """
 
 from __future__ import annotations
@@ -15,13 +16,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fastaccept import Decision
-from fastaccept.mcp import select_get, select_post
+from fastaccept import BROWSER_DEFAULTS, Decision
+from fastaccept.mcp import EVENT_STREAM, JSON, select_get, select_post
 
-from .conftest import load_example
+from .conftest import ENGINES, Engine, load_example
 from .servers import exchange, uvicorn_serving
 from .strategies import ANY_VALUE
 from .test_socket_attacks import (
@@ -35,56 +36,64 @@ from .test_socket_attacks import (
 
 PAGE = Path(__file__).resolve().parents[1] / "docs" / "mcp.md"
 
+Row = tuple[str | None, str, str, str, str]
 
-def table() -> list[tuple[str | None, str, str, str, str]]:
+
+def table() -> list[Row]:
     """docs/mcp.md's table: (Accept or None, its thread, POST, POST with
-    ``json_only``, GET)."""
+    ``json_only``, GET); a value of ``BROWSER_DEFAULTS`` named by its key."""
     text = PAGE.read_text(encoding="utf-8")
     rows = text.split("| Accept | where it was met |", 1)[1].split("\n\n", 1)[0]
     found = []
     for line in rows.splitlines()[2:]:
         cells = [cell.strip() for cell in line.strip("|").split("|")]
         accept = None if cells[0] == "(absent)" else cells[0].strip("`")
+        if accept is not None and accept.startswith("BROWSER_DEFAULTS["):
+            accept = BROWSER_DEFAULTS[accept.split('"')[1]]
         found.append((accept, cells[1], cells[2], cells[3], cells[4]))
     return found
 
 
 ROWS = table()
+IDS = [row[0] or "(absent)" for row in ROWS]
 
 
 def answer(chosen: str | Decision) -> str:
     """``"json"``, ``"sse"`` or the refusal's status, checked as docs/mcp.md
-    says a refusal is."""
+    says a refusal is: a JSON-RPC 2.0 error response."""
     if isinstance(chosen, str):
         return chosen
-    assert chosen.headers["Content-Type"] == "application/json"
-    assert chosen.headers["Vary"] == "Accept"
+    assert chosen.headers == {"Content-Type": "application/json", "Vary": "Accept"}
     body = json.loads(chosen.body)
+    assert set(body) == {"jsonrpc", "id", "error"}
     assert body["jsonrpc"] == "2.0" and body["id"] is None
+    assert set(body["error"]) == {"code", "message"}
     assert body["error"]["code"] == -32600
-    assert body["error"]["message"].startswith(chosen.reason)
+    assert body["error"]["message"].startswith(chosen.reason + ": ")
     return str(chosen.status)
 
 
-def test_the_table_names_every_thread() -> None:
+def test_the_table_cites_every_thread() -> None:
+    assert len(ROWS) >= 15
+    assert all(row[1] for row in ROWS), "a row without its source"
     threads = " ".join(row[1] for row in ROWS)
     for thread in (
         "python-sdk#1641",
         "PR #2152",
         "python-sdk#2349",
         "PR #1500",
+        "python-sdk#3154",
         "go-sdk#290",
         "csharp-sdk PR #429",
         "java-sdk#616",
         "fastapi_mcp#233",
+        "gemini-cli#20018",
     ):
         assert thread in threads
 
 
 @pytest.mark.parametrize(
-    ("accept", "thread", "post", "json_only", "get"),
-    ROWS,
-    ids=[r[0] or "" for r in ROWS],
+    ("accept", "thread", "post", "json_only", "get"), ROWS, ids=IDS
 )
 def test_each_header_as_the_table_says(
     accept: str | None, thread: str, post: str, json_only: str, get: str
@@ -95,20 +104,72 @@ def test_each_header_as_the_table_says(
         assert answer(select_get(value)) == get, thread
 
 
+#: What each engine's negotiator chooses of the offers, as the table says it.
+ANSWERS = {JSON: "json", EVENT_STREAM: "sse", None: "406"}
+
+
+#: The rows the engines negotiate: all but the absent header, which the
+#: module refuses before negotiating.
+NEGOTIATED = [row for row in ROWS if row[0] is not None]
+
+
+@pytest.mark.parametrize(
+    ("accept", "thread", "post", "json_only", "get"),
+    NEGOTIATED,
+    ids=[row[0] for row in NEGOTIATED],
+)
+def test_each_engine_chooses_as_the_table_says(
+    engine: Engine, accept: str, thread: str, post: str, json_only: str, get: str
+) -> None:
+    for offers, expected in (
+        ([JSON, EVENT_STREAM], post),
+        ([JSON], json_only),
+        ([EVENT_STREAM], get),
+    ):
+        assert ANSWERS[engine.Negotiator(offers).choose(accept)] == expected, thread
+
+
+def test_the_stream_is_utf_8_only() -> None:
+    for charset in ("utf-8", "UTF-8", '"utf-8"'):
+        assert select_get(f"text/event-stream;charset={charset}") == "sse"
+    refused = select_get("text/event-stream;charset=iso-8859-1")
+    assert answer(refused) == "406"
+
+
+def test_a_browser_or_a_command_line_gets_json() -> None:
+    """Every value ``BROWSER_DEFAULTS`` holds that reaches JSON (csharp-sdk
+    PR #429: a browser at the endpoint) gets JSON, not a 406."""
+    for name, accept in BROWSER_DEFAULTS.items():
+        if "*/*" in accept or "application/json" in accept:
+            assert select_post(accept, json_only=False) == "json", name
+            assert select_post(accept, json_only=True) == "json", name
+
+
 def test_an_absent_header_accepts_anything_when_not_required() -> None:
     assert select_post(None, json_only=False, require_header=False) == "json"
     assert select_post(None, json_only=True, require_header=False) == "json"
     assert select_get(None, require_header=False) == "sse"
+    # a header present is read as always
+    refused = select_post("text/html", json_only=False, require_header=False)
+    assert answer(refused) == "406"
 
 
 def test_an_over_long_value_is_a_431_in_json_rpc() -> None:
-    refused = select_post("application/json, " * 1000, json_only=False)
-    assert isinstance(refused, Decision)
-    assert answer(refused) == "431"
-    assert "over the limit" in json.loads(refused.body)["error"]["message"]
+    for value in ("application/json, " * 1000, b"*/*," * 2049):
+        for refused in (
+            select_post(value, json_only=False),
+            select_post(value, json_only=True),
+            select_get(value),
+        ):
+            assert isinstance(refused, Decision)
+            assert answer(refused) == "431"
+            assert (
+                "over 8192 characters" in json.loads(refused.body)["error"]["message"]
+            )
+    assert select_post("*/*," * 2048, json_only=False) == "json"  # 8192: read
 
 
-@pytest.mark.parametrize("flag", [1, "yes", None])
+@pytest.mark.parametrize("flag", [1, 0, "yes", None, 1.0])
 def test_flags_must_be_bools(flag: Any) -> None:
     with pytest.raises(TypeError, match="json_only must be True or False"):
         select_post("*/*", json_only=flag)
@@ -118,15 +179,99 @@ def test_flags_must_be_bools(flag: Any) -> None:
         select_get("*/*", require_header=flag)
 
 
-@given(accept=st.none() | ANY_VALUE, json_only=st.booleans())
-def test_any_value_gets_one_of_the_answers(accept: Any, json_only: bool) -> None:
-    """Never a raise; ``"sse"`` only where the stream is acceptable and
-    preferred, ``"json"`` never to a JSON-only server that refuses JSON."""
-    post = answer(select_post(accept, json_only=json_only))
-    assert post in (
-        {"json", "406", "431"} if json_only else {"json", "sse", "406", "431"}
+@pytest.mark.parametrize("accept", [42, 1.5, ["*/*"], {"accept": "*/*"}])
+def test_an_accept_of_a_wrong_type_is_a_type_error(accept: Any) -> None:
+    with pytest.raises(TypeError, match="an Accept value must be str, bytes"):
+        select_post(accept, json_only=False)
+    with pytest.raises(TypeError, match="an Accept value must be str, bytes"):
+        select_get(accept)
+
+
+# The weights, as a model of the rules says (rules 9-11).
+
+JSON_RANGES = ("application/json", "application/*", "*/*")
+STREAM_RANGES = ("text/event-stream", "text/*", "*/*")
+RANGES = ("application/json", "application/*", "text/event-stream", "text/*", "*/*")
+Member = tuple[str, str | None]
+#: Some of ``RANGES``, each once, in any order, each with its ``q`` as
+#: written (None: no ``q``, so 1).
+MEMBERS = st.lists(
+    st.tuples(
+        st.sampled_from(RANGES),
+        st.sampled_from([None, "0", "0.001", "0.5", "0.9", "1"]),
+    ),
+    max_size=len(RANGES),
+    unique_by=lambda member: member[0],
+)
+
+
+def written(members: list[Member]) -> str:
+    """The Accept value of ``members``."""
+    return ", ".join(r if q is None else f"{r};q={q}" for r, q in members)
+
+
+def reach(weights: dict[str, float], ranges: tuple[str, ...]) -> tuple[float, int]:
+    """A type's weight, from the most specific of its ``ranges`` the client
+    listed (rule 10), and that range's specificity (2, 1, 0; -1: none)."""
+    for specificity, media_range in zip((2, 1, 0), ranges, strict=True):
+        if media_range in weights:
+            return weights[media_range], specificity
+    return 0.0, -1
+
+
+def model(members: list[Member]) -> tuple[str, str, str]:
+    """POST, POST with ``json_only``, GET: a type acceptable at a weight
+    above 0; of both, the higher weight, then the more specific range, then
+    JSON (rule 11)."""
+    weights = {r: 1.0 if q is None else float(q) for r, q in members}
+    as_json, as_stream = reach(weights, JSON_RANGES), reach(weights, STREAM_RANGES)
+    if as_json[0] == as_stream[0] == 0:
+        post = "406"
+    else:
+        post = "json" if as_json >= as_stream else "sse"
+    return (
+        post,
+        "json" if as_json[0] > 0 else "406",
+        "sse" if as_stream[0] > 0 else "406",
     )
-    assert answer(select_get(accept)) in {"sse", "406", "431"}
+
+
+@settings(max_examples=300, deadline=None)
+@given(MEMBERS)
+def test_the_weights_decide_as_a_model_says(members: list[Member]) -> None:
+    accept = written(members)
+    post, json_only, get = model(members)
+    assert answer(select_post(accept, json_only=False)) == post, accept
+    assert answer(select_post(accept, json_only=True)) == json_only, accept
+    assert answer(select_get(accept)) == get, accept
+    for engine in ENGINES.values():
+        chosen = engine.Negotiator([JSON, EVENT_STREAM]).choose(accept)
+        assert ANSWERS[chosen] == post, (engine.__name__, accept)
+
+
+#: Accept values over the limit (8192 characters): 431.
+TOO_LONG = st.integers(8193, 9000).map(lambda n: ("text/event-stream," * 500)[:n])
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    accept=st.one_of(st.none(), ANY_VALUE, MEMBERS.map(written), TOO_LONG),
+    json_only=st.booleans(),
+    require_header=st.booleans(),
+)
+def test_any_value_gets_one_of_the_answers(
+    accept: Any, json_only: bool, require_header: bool
+) -> None:
+    """Never a raise; ``"sse"`` only to a server that streams; a refusal
+    always the JSON-RPC error ``answer`` checks."""
+    post = answer(
+        select_post(accept, json_only=json_only, require_header=require_header)
+    )
+    assert post in ({"json"} if json_only else {"json", "sse"}) | {"406", "431"}
+    get = answer(select_get(accept, require_header=require_header))
+    assert get in {"sse", "406", "431"}
+    if post == "sse":
+        assert get == "sse"  # the stream chosen only where it is acceptable
 
 
 # examples/mcp_asgi.py over a real socket ------------------------------------
@@ -164,7 +309,7 @@ def wire_answer(response: Response) -> str:
 @pytest.mark.parametrize(
     ("accept", "thread", "post", "json_only", "get"),
     ROWS,
-    ids=[r[0] or "" for r in ROWS],
+    ids=IDS,
 )
 def test_the_example_answers_as_the_table_says(
     served: tuple[str, int],
