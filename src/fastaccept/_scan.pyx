@@ -100,8 +100,8 @@ cdef extern from *:
 
     /* Whether s[a:a+len], ASCII letters folded to lower case, equals lower[0:len].
        Text as written in lower case compares 8 bytes at a time (s is readable
-       through s[n], the NUL that ends every scanned buffer; `lower` is NUL
-       padded to a multiple of 8); anything else, byte by byte. */
+       through s[n], the NUL that ends every scanned buffer; `lower` is
+       followed by 8 NULs, as `hold` leaves it); anything else, byte by byte. */
     static inline int fa_folded_is(const unsigned char *s, Py_ssize_t a, Py_ssize_t n,
                                    const unsigned char *lower, Py_ssize_t len) {
         uint64_t x, w;
@@ -264,7 +264,7 @@ cdef struct COffer:
 
 
 cdef struct Group:
-    # The offers of one type: the type (lower-case, NUL padded to 8 bytes),
+    # The offers of one type: the type (lower-case, held by ``hold``),
     # their bits, the next type that begins with the same byte (or -1), and
     # where they start in ``Offers.group_order`` and how many they are.
     const unsigned char* type
@@ -690,7 +690,7 @@ cdef int scan_member(const unsigned char* s, Py_ssize_t n, Py_ssize_t start, bin
                 code, out[0] = DUPLICATE_PARAM, p
                 break
             if sc.set != NULL:
-                sc.mask = narrow(s, sc, param, sc.mask)
+                sc.mask = narrow(s, n, sc, param, sc.mask)
                 if sc.mask == 0:
                     code, out[0] = UNREACHABLE, u
                     break
@@ -707,7 +707,7 @@ cdef int scan_member(const unsigned char* s, Py_ssize_t n, Py_ssize_t start, bin
     rng.weight = 1000 if weight < 0 else weight
     rng.parts = parts
     if sc.set != NULL:  # negotiating: scored at once, then dropped
-        score_range(s, sc, rng)
+        score_range(s, n, sc, rng)
         sc.n_params = first_param
     out[0] = p
     return 0
@@ -837,23 +837,24 @@ cdef inline bint in_set(const unsigned long long* bits, unsigned char c) noexcep
     return (bits[c >> 6] >> (c & 63)) & 1
 
 
-cdef inline bint has_param(const unsigned char* s, Param* p, COffer* o) noexcept nogil:
+cdef inline bint has_param(const unsigned char* s, Py_ssize_t n, Param* p, COffer* o) noexcept nogil:
     """The range parameter ``p`` is present in offer ``o`` with an equal value
     (rule 9), or is a charset that ``o``, JSON without one, does not compare
     (rule 20, ``_member.charset_free``)."""
     cdef Py_ssize_t k
     for k in range(o.n_params):
-        if span_is(s, p.name_start, p.name_end, o.params[k].name, o.params[k].name_len):
-            return value_is(s, p, &o.params[k])
-    return o.charset_free and is_charset(s, p)
+        if span_is(s, n, p.name_start, p.name_end, o.params[k].name, o.params[k].name_len):
+            return value_is(s, n, p, &o.params[k])
+    return o.charset_free and is_charset(s, n, p)
 
 
-cdef bint is_charset(const unsigned char* s, Param* p) noexcept nogil:
-    """The range parameter ``p`` is named ``charset`` (any case)."""
-    return span_is(s, p.name_start, p.name_end, <const unsigned char*>b"charset", 7)
+cdef bint is_charset(const unsigned char* s, Py_ssize_t n, Param* p) noexcept nogil:
+    """The range parameter ``p`` is named ``charset`` (any case; the literal's
+    7 bytes and its NUL are the 8 that ``fa_folded_is`` reads)."""
+    return span_is(s, n, p.name_start, p.name_end, <const unsigned char*>b"charset", 7)
 
 
-cdef unsigned long long narrow(const unsigned char* s, Scan* sc, Param* p,
+cdef unsigned long long narrow(const unsigned char* s, Py_ssize_t n, Scan* sc, Param* p,
                                unsigned long long mask) noexcept nogil:
     """The offers of ``mask`` that have the parameter ``p`` (the shared bit
     of the 64th offer on is kept: ``score_range`` checks those whole)."""
@@ -862,7 +863,7 @@ cdef unsigned long long narrow(const unsigned char* s, Scan* sc, Param* p,
     while left:
         k = fa_lowest_bit(left)
         left &= left - 1
-        if has_param(s, p, &sc.set.offers[k]):
+        if has_param(s, n, p, &sc.set.offers[k]):
             kept |= <unsigned long long>1 << k
     return kept
 
@@ -1174,32 +1175,32 @@ def is_cors_safelisted(value):
 
 cdef const unsigned char* hold(list keep, str text, Py_ssize_t* length) except NULL:
     """An offer's text as Latin-1 bytes kept alive in ``keep``, its length in
-    ``length``; NUL padded to a multiple of 8 bytes (``fa_folded_is`` reads
-    them 8 at a time)."""
-    cdef bytes b = (text + "\0" * (-len(text) % 8)).encode("latin-1")
+    ``length``; followed by 8 NULs (``fa_folded_is`` reads 8 bytes at a time,
+    from any byte of it)."""
+    cdef bytes b = (text + "\0" * 8).encode("latin-1")
     keep.append(b)
     length[0] = len(text)
     return <const unsigned char*>PyBytes_AS_STRING(b)
 
 
-cdef inline bint span_is(const unsigned char* s, Py_ssize_t a, Py_ssize_t b,
+cdef inline bint span_is(const unsigned char* s, Py_ssize_t n, Py_ssize_t a, Py_ssize_t b,
                          const unsigned char* lower, Py_ssize_t length) noexcept nogil:
-    """The span ``s[a:b]``, ASCII case folded, equals the lower-case ``lower``."""
-    cdef Py_ssize_t i
-    if b - a != length:
-        return False
-    for i in range(length):
-        if LOWER[s[a + i]] != lower[i]:
-            return False
-    return True
+    """The span ``s[a:b]`` (of a value of ``n`` bytes), ASCII case folded,
+    equals the lower-case ``lower`` (a ``hold`` text or within one)."""
+    return b - a == length and fa_folded_is(s, a, n, lower, length)
 
 
-cdef inline bint value_is(const unsigned char* s, Param* p, OfferParam* op) noexcept nogil:
+cdef inline bint value_is(const unsigned char* s, Py_ssize_t n, Param* p,
+                          OfferParam* op) noexcept nogil:
     cdef Py_ssize_t i = p.value_start, k = 0
     cdef unsigned char c
+    if not p.escaped:
+        return p.value_end - i == op.value_len and (
+            fa_folded_is(s, i, n, op.value, op.value_len) if op.fold
+            else memcmp(s + i, op.value, op.value_len) == 0)
     while i < p.value_end:
         c = s[i]
-        if p.escaped and c == 92:
+        if c == 92:
             i += 1
             c = s[i]
         if op.fold:
@@ -1211,7 +1212,8 @@ cdef inline bint value_is(const unsigned char* s, Param* p, OfferParam* op) noex
     return k == op.value_len
 
 
-cdef bint range_matches(const unsigned char* s, Scan* sc, Range* r, COffer* o) noexcept nogil:
+cdef bint range_matches(const unsigned char* s, Py_ssize_t n, Scan* sc, Range* r,
+                        COffer* o) noexcept nogil:
     """Type and subtype equal or '*', or a suffix range's "+suffix" ending
     the offer's subtype after one byte at least (rule 22); only type and
     subtype named for an explicit offer (rule 21); every range parameter
@@ -1219,15 +1221,15 @@ cdef bint range_matches(const unsigned char* s, Scan* sc, Range* r, COffer* o) n
     cdef Py_ssize_t m, length = r.sub_end - r.sub_start - 1
     if o.explicit and r.parts != PARTS_FULL:
         return False
-    if r.parts >= PARTS_TYPE and not span_is(s, r.type_start, r.type_end, o.type, o.type_len):
+    if r.parts >= PARTS_TYPE and not span_is(s, n, r.type_start, r.type_end, o.type, o.type_len):
         return False
-    if r.parts == PARTS_FULL and not span_is(s, r.sub_start, r.sub_end, o.sub, o.sub_len):
+    if r.parts == PARTS_FULL and not span_is(s, n, r.sub_start, r.sub_end, o.sub, o.sub_len):
         return False
     if r.parts == PARTS_SUFFIX and (o.sub_len <= length or not span_is(
-            s, r.sub_start + 1, r.sub_end, o.sub + o.sub_len - length, length)):
+            s, n, r.sub_start + 1, r.sub_end, o.sub + o.sub_len - length, length)):
         return False
     for m in range(r.first_param, r.first_param + r.n_params):
-        if not has_param(s, &sc.params[m], o):
+        if not has_param(s, n, &sc.params[m], o):
             return False
     return True
 
@@ -1236,7 +1238,7 @@ cdef bint range_matches(const unsigned char* s, Scan* sc, Range* r, COffer* o) n
 cdef long long TYPE_ONLY = <long long>PARTS_TYPE << 31
 
 
-cdef inline void score_range(const unsigned char* s, Scan* sc, Range* r) noexcept nogil:
+cdef inline void score_range(const unsigned char* s, Py_ssize_t n, Scan* sc, Range* r) noexcept nogil:
     """Credit range ``r`` (rule 10): a wildcard without parameters is kept
     aside for its type's offers or for all (``decided``, ``best_offer``);
     any other range is credited to the offers of ``sc.mask``, which
@@ -1260,7 +1262,7 @@ cdef inline void score_range(const unsigned char* s, Scan* sc, Range* r) noexcep
         credit(sc, k, spec, r.weight)
     if sc.mask & SHARED_BIT:
         for k in range(MASK_BITS - 1, sc.set.n):
-            if range_matches(s, sc, r, &sc.set.offers[k]):
+            if range_matches(s, n, sc, r, &sc.set.offers[k]):
                 credit(sc, k, spec, r.weight)
 
 
@@ -1977,8 +1979,8 @@ cdef Py_ssize_t best_coding(const unsigned char* s, Py_ssize_t n, CListOffer* of
             for k in range(n_offers):
                 o = &offers[k]
                 if own[k] < w and (
-                    span_is(s, i, name_end, o.name, o.length)
-                    or (o.alias != NULL and span_is(s, i, name_end, o.alias, o.alias_len))
+                    span_is(s, n, i, name_end, o.name, o.length)
+                    or (o.alias != NULL and span_is(s, n, i, name_end, o.alias, o.alias_len))
                 ):
                     own[k] = w
         i = pos
