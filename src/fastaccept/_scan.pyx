@@ -275,10 +275,12 @@ cdef struct Group:
 
 
 cdef struct Slot:
-    # An entry of a negotiator's look-up table: the offers of one
-    # type/subtype, or of one suffix range "type/*+suffix" (``find_offers``).
-    const unsigned char* key             # lower-case "type/subtype"; NULL: empty
+    # An entry of a negotiator's look-up table: the offers of one subtype of
+    # one type, or of one suffix range "type/*+suffix" (``find_offers``),
+    # found by the type's number and the subtype's first byte (``tag``).
+    const unsigned char* key             # lower-case subtype (or "*+suffix"); NULL: empty
     Py_ssize_t length
+    Py_ssize_t tag                       # slot_tag(its type's number, its first byte)
     unsigned long long mask              # the offers' bits
     int parts                            # PARTS_FULL or PARTS_SUFFIX: the range's ``Range.parts``
 
@@ -290,7 +292,7 @@ cdef struct Offers:
     Group* groups                        # the offers by type
     Py_ssize_t n_groups
     Py_ssize_t first_group[256]          # by a type's first byte (both cases): a group, or -1
-    Slot* slots                          # the offers by type/subtype
+    Slot* slots                          # the offers by type and subtype
     Py_ssize_t slot_mask                 # the table's size - 1 (a power of 2)
     unsigned long long sub_firsts[4]     # the bytes the subtypes of ``slots`` begin with (both cases)
     unsigned long long all               # a mask of the offers a wildcard reaches
@@ -324,20 +326,23 @@ cdef struct Scan:
     int any_weight                       # the best "*/*" weight, -1: none
     Py_ssize_t typed                     # the types a "type/*" names
     bint aside                           # a wildcard was kept aside (``score_range``)
-    # The member being read: its offers (``find_offers``), narrowed by each
-    # parameter it has (``narrow``); where its type/subtype ends (-1: not
-    # read), its type's end, what it names (``Range.parts``) and its type's
-    # number.
-    unsigned long long mask
-    Py_ssize_t essence_end, type_end
-    int parts
-    Py_ssize_t group
     Range small_ranges[SMALL]
     Param small_params[SMALL]
     Skip small_skips[SMALL]
     int small_weights[2 * ON_STACK]
     long long small_specs[ON_STACK]
     unsigned long long small_credited[1]
+
+
+cdef struct Found:
+    # Negotiating, what ``find_offers`` found of the member being read: its
+    # offers, narrowed by each parameter it has (``narrow``); where its
+    # type/subtype ends (-1: not read), its type's end, what it names
+    # (``Range.parts``) and its type's number.
+    unsigned long long mask
+    Py_ssize_t essence_end, type_end
+    int parts
+    Py_ssize_t group
 
 
 cdef inline void scan_init(Scan* sc) noexcept:
@@ -597,22 +602,22 @@ cdef enum:
 
 
 cdef int scan_member(const unsigned char* s, Py_ssize_t n, Py_ssize_t start, bint strict,
-                     Scan* sc, Py_ssize_t* out) except -1:
+                     Scan* sc, Found* found, Py_ssize_t* out) except -1:
     """Parse the member at ``start``; 0 and its end in ``out``, or a code and position.
 
-    Negotiating, its type/subtype was read by ``find_offers`` (unless it is a
-    ``*`` type not followed by ``/*``), and each parameter narrows the offers
-    it can reach: with none left it is ``UNREACHABLE``.
+    Negotiating (``found`` given), its type/subtype was read by
+    ``find_offers`` (unless it is a ``*`` type not followed by ``/*``), and
+    each parameter narrows the offers it can reach: with none left it is
+    ``UNREACHABLE``.
     """
     cdef Py_ssize_t j, k, p, t, v, u, first_param = sc.n_params
     cdef int weight = -1, w, code = 0, parts
     cdef bint escaped
     cdef Param* param
     cdef Range* rng
-    cdef Range scored
 
-    if sc.set != NULL and sc.essence_end >= 0:
-        j, k, parts = sc.type_end, sc.essence_end, sc.parts
+    if found != NULL and found.essence_end >= 0:
+        j, k, parts = found.type_end, found.essence_end, found.parts
     else:
         j = read_essence(s, n, start, strict, &k, &parts, out)
         if j < 0:
@@ -689,9 +694,9 @@ cdef int scan_member(const unsigned char* s, Py_ssize_t n, Py_ssize_t start, bin
             if repeated_name(s, sc, first_param):
                 code, out[0] = DUPLICATE_PARAM, p
                 break
-            if sc.set != NULL:
-                sc.mask = narrow(s, n, sc, param, sc.mask)
-                if sc.mask == 0:
+            if found != NULL:
+                found.mask = narrow(s, n, sc, param, found.mask)
+                if found.mask == 0:
                     code, out[0] = UNREACHABLE, u
                     break
         p = u
@@ -700,16 +705,18 @@ cdef int scan_member(const unsigned char* s, Py_ssize_t n, Py_ssize_t start, bin
     if code:
         sc.n_params = first_param
         return code
-    rng = &scored if sc.set != NULL else push_range(sc)
+    if weight < 0:
+        weight = 1000
+    out[0] = p
+    if found != NULL:  # negotiating: scored at once, then dropped
+        score_range(s, n, sc, found, start, j, k, first_param, weight, parts)
+        sc.n_params = first_param
+        return 0
+    rng = push_range(sc)
     rng.type_start, rng.type_end = start, j
     rng.sub_start, rng.sub_end = j + 1, k
     rng.first_param, rng.n_params = first_param, sc.n_params - first_param
-    rng.weight = 1000 if weight < 0 else weight
-    rng.parts = parts
-    if sc.set != NULL:  # negotiating: scored at once, then dropped
-        score_range(s, n, sc, rng)
-        sc.n_params = first_param
-    out[0] = p
+    rng.weight, rng.parts = weight, parts
     return 0
 
 
@@ -746,48 +753,25 @@ cdef enum:
 cdef unsigned long long SHARED_BIT = <unsigned long long>1 << (MASK_BITS - 1)
 
 
-cdef extern from *:
-    """
-    /* A hash of s[a:b] that equal spans under ASCII case folding share: its
-       length and its first and last 8 bytes, each byte with bit 5 set (which
-       folds letters; other bytes may collide, and the look-up compares the
-       bytes anyway). */
-    static inline uint64_t fa_span_hash(const unsigned char *s, Py_ssize_t a, Py_ssize_t b) {
-        uint64_t x = 0, y = 0;
-        Py_ssize_t i, n = b - a;
-        if (n >= 8) {
-            memcpy(&x, s + a, 8);
-            memcpy(&y, s + b - 8, 8);
-        } else {
-            for (i = a; i < b; i++) x = (x << 8) | s[i];
-        }
-        x |= 0x2020202020202020ULL;
-        y |= 0x2020202020202020ULL;
-        x = (x * 0x9E3779B97F4A7C15ULL) ^ (y * 0xBF58476D1CE4E5B9ULL) ^ (uint64_t)n;
-        x ^= x >> 32;  /* the low bits, which pick the slot, from every byte */
-        return (x * 0xD6E8FEB86659FD93ULL) >> 32;
-    }
-    """
-    uint64_t fa_span_hash(const unsigned char* s, Py_ssize_t a, Py_ssize_t b) noexcept nogil
+cdef inline Py_ssize_t slot_tag(Py_ssize_t group, unsigned char first) noexcept nogil:
+    """What a look-up table's entry is found by: its type's number and its
+    subtype's first byte, lower-case."""
+    return (group << 8) | LOWER[first]
 
 
-cdef inline Slot* find_slot(Scan* sc, const unsigned char* s, Py_ssize_t n, Py_ssize_t a,
-                            Py_ssize_t b) noexcept nogil:
-    """The look-up table's entry for ``s[a:b]``, or NULL."""
-    cdef const Offers* set = sc.set
-    cdef Py_ssize_t i = <Py_ssize_t>(fa_span_hash(s, a, b) & <unsigned long long>set.slot_mask)
-    cdef Slot* slot
-    while True:
-        slot = &set.slots[i]
-        if slot.key == NULL:
-            return NULL
-        if slot.length == b - a and fa_folded_is(s, a, n, slot.key, slot.length):
-            return slot
-        i = (i + 1) & set.slot_mask
+cdef inline Py_ssize_t slot_of(Py_ssize_t tag, Py_ssize_t slot_mask) noexcept nogil:
+    """Where ``find_offers`` begins to probe for ``tag``."""
+    return <Py_ssize_t>((<unsigned long long>tag * 0x9E3779B97F4A7C15ULL) >> 40) & slot_mask
+
+
+cdef inline bint in_set(const unsigned long long* bits, unsigned char c) noexcept nogil:
+    """Whether the set of 256 bits ``bits`` holds ``c``."""
+    return (bits[c >> 6] >> (c & 63)) & 1
 
 
 cdef unsigned long long find_offers(const unsigned char* s, Py_ssize_t n, Py_ssize_t i,
-                                    Scan* sc, Py_ssize_t* read) noexcept nogil:
+                                    const Offers* set, Found* found,
+                                    Py_ssize_t* read) noexcept nogil:
     """The offers the member at ``i`` can match by its type and subtype, by
     look-up (bit k for offer k, bit 63 for any from the 64th on): a ``*``
     type, every offer; ``type/*``, those of its type; ``type/subtype``,
@@ -795,46 +779,47 @@ cdef unsigned long long find_offers(const unsigned char* s, Py_ssize_t n, Py_ssi
     0: it matches none, valid or not (rule 10), and negotiation need not
     read it past ``read`` (tchars and ``/`` before it).
     Where its type and type/subtype end, what it names and its type's
-    number go to ``sc`` for ``scan_member`` (``essence_end`` -1: a ``*``
+    number go to ``found`` for ``scan_member`` (``essence_end`` -1: a ``*``
     type not followed by ``/*``, which ``scan_member`` reads itself).
+    Each byte of the type and subtype is compared once, with an offer's.
     """
-    cdef Py_ssize_t g, j, k
+    cdef Py_ssize_t g, j, k, tag
     cdef Group* group
     cdef Slot* slot
     read[0] = i
     if s[i] == 42 and not CLASS[s[i + 1]] & C_TCHAR:  # the type '*'
         if s[i + 1] == 47 and s[i + 2] == 42 and not CLASS[s[i + 3]] & C_TCHAR:
-            sc.type_end, sc.essence_end, sc.parts = i + 1, i + 3, PARTS_ANY
+            found.type_end, found.essence_end, found.parts = i + 1, i + 3, PARTS_ANY
         else:
-            sc.essence_end = -1
-        return sc.set.all
-    g = sc.set.first_group[s[i]]
+            found.essence_end = -1
+        return set.all
+    g = set.first_group[s[i]]
     while g >= 0:  # the offers' types that begin with this byte
-        group = &sc.set.groups[g]
+        group = &set.groups[g]
         j = i + group.length
         if j < n and s[j] == 47 and fa_folded_is(s, i, n, group.type, group.length):
             break
         g = group.next
     else:
         return 0
-    sc.type_end, sc.group = j, g
+    found.type_end, found.group = j, g
     if s[j + 1] == 42 and not CLASS[s[j + 2]] & C_TCHAR:  # type/*
-        sc.essence_end, sc.parts = j + 2, PARTS_TYPE
+        found.essence_end, found.parts = j + 2, PARTS_TYPE
         return group.mask
-    if not in_set(sc.set.sub_firsts, s[j + 1]):  # no offer's subtype begins so
-        read[0] = j + 1
+    read[0] = j + 1
+    if not in_set(set.sub_firsts, s[j + 1]):  # no offer's subtype begins so
         return 0
-    k = read[0] = skip_token(s, j + 1)
-    slot = find_slot(sc, s, n, i, k)
-    if slot == NULL:
-        return 0
-    sc.essence_end, sc.parts = k, slot.parts
-    return slot.mask
-
-
-cdef inline bint in_set(const unsigned long long* bits, unsigned char c) noexcept nogil:
-    """Whether the set of 256 bits ``bits`` holds ``c``."""
-    return (bits[c >> 6] >> (c & 63)) & 1
+    tag = slot_tag(g, s[j + 1])
+    k = slot_of(tag, set.slot_mask)
+    while True:  # the subtypes of this type that begin with this byte
+        slot = &set.slots[k]
+        if slot.key == NULL:
+            return 0
+        if slot.tag == tag and j + 1 + slot.length <= n and fa_folded_is(
+                s, j + 1, n, slot.key, slot.length) and not CLASS[s[j + 1 + slot.length]] & C_TCHAR:
+            found.essence_end, found.parts = j + 1 + slot.length, slot.parts
+            return slot.mask
+        k = (k + 1) & set.slot_mask
 
 
 cdef inline bint has_param(const unsigned char* s, Py_ssize_t n, Param* p, COffer* o) noexcept nogil:
@@ -888,19 +873,21 @@ cdef int scan(const unsigned char* s, Py_ssize_t n, bint strict, Scan* sc) excep
     """
     cdef Py_ssize_t i = 0, pos, end
     cdef int code
+    cdef Found found
+    cdef Found* negotiating = &found if sc.set != NULL else NULL
     while True:
         i = skip_separators(s, i)
         if i >= n:
             return 0
-        if sc.set != NULL:
-            sc.mask = find_offers(s, n, i, sc, &pos)
-            if sc.mask == 0:
+        if negotiating != NULL:
+            found.mask = find_offers(s, n, i, sc.set, &found, &pos)
+            if found.mask == 0:
                 i = member_end(s, n, pos)
                 continue
-        code = scan_member(s, n, i, strict, sc, &pos)
+        code = scan_member(s, n, i, strict, sc, negotiating, &pos)
         if code:
             end = member_end(s, n, i)
-            if sc.set == NULL:
+            if negotiating == NULL:
                 push_skip(sc, i, end, pos, code)
                 if any_unsafe(s, i, end):
                     sc.unsafe = True
@@ -1238,32 +1225,46 @@ cdef bint range_matches(const unsigned char* s, Py_ssize_t n, Scan* sc, Range* r
 cdef long long TYPE_ONLY = <long long>PARTS_TYPE << 31
 
 
-cdef inline void score_range(const unsigned char* s, Py_ssize_t n, Scan* sc, Range* r) noexcept nogil:
-    """Credit range ``r`` (rule 10): a wildcard without parameters is kept
-    aside for its type's offers or for all (``decided``, ``best_offer``);
-    any other range is credited to the offers of ``sc.mask``, which
-    ``narrow`` left with its parameters (from the 64th offer on, each is
-    checked whole)."""
-    cdef long long spec = (<long long>r.parts << 31) | r.n_params
-    cdef unsigned long long left = sc.mask & ~SHARED_BIT
+cdef inline void score_range(const unsigned char* s, Py_ssize_t n, Scan* sc, Found* found,
+                             Py_ssize_t start, Py_ssize_t type_end, Py_ssize_t sub_end,
+                             Py_ssize_t first_param, int weight, int parts) noexcept nogil:
+    """Credit the range just read (``s[start:type_end]`` its type, ending at
+    ``sub_end``; its parameters from ``first_param`` on; rule 10): a
+    wildcard without parameters is kept aside for its type's offers or for
+    all (``decided``, ``best_offer``); any other range is credited to the
+    offers of ``found.mask``, which ``narrow`` left with its parameters (from
+    the 64th offer on, each is checked whole by ``score_shared``)."""
+    cdef Py_ssize_t n_params = sc.n_params - first_param
+    cdef long long spec = (<long long>parts << 31) | n_params
+    cdef unsigned long long left = found.mask & ~SHARED_BIT
     cdef Py_ssize_t k
-    if r.n_params == 0 and r.parts <= PARTS_TYPE:
+    cdef Range r
+    if n_params == 0 and parts <= PARTS_TYPE:
         sc.aside = True
-        if r.parts == PARTS_ANY:
-            if r.weight > sc.any_weight:
-                sc.any_weight = r.weight
-        elif r.weight > sc.group_weights[sc.group]:
-            sc.typed += sc.group_weights[sc.group] < 0
-            sc.group_weights[sc.group] = r.weight
+        if parts == PARTS_ANY:
+            if weight > sc.any_weight:
+                sc.any_weight = weight
+        elif weight > sc.group_weights[found.group]:
+            sc.typed += sc.group_weights[found.group] < 0
+            sc.group_weights[found.group] = weight
         return
     while left:
         k = fa_lowest_bit(left)
         left &= left - 1
-        credit(sc, k, spec, r.weight)
-    if sc.mask & SHARED_BIT:
-        for k in range(MASK_BITS - 1, sc.set.n):
-            if range_matches(s, n, sc, r, &sc.set.offers[k]):
-                credit(sc, k, spec, r.weight)
+        credit(sc, k, spec, weight)
+    if found.mask & SHARED_BIT:
+        r.type_start, r.type_end, r.sub_start, r.sub_end = start, type_end, type_end + 1, sub_end
+        r.first_param, r.n_params, r.weight, r.parts = first_param, n_params, weight, parts
+        score_shared(s, n, sc, &r, spec)
+
+
+cdef void score_shared(const unsigned char* s, Py_ssize_t n, Scan* sc, Range* r,
+                       long long spec) noexcept nogil:
+    """Credit range ``r`` to the offers from the 64th on that it matches."""
+    cdef Py_ssize_t k
+    for k in range(MASK_BITS - 1, sc.set.n):
+        if range_matches(s, n, sc, r, &sc.set.offers[k]):
+            credit(sc, k, spec, r.weight)
 
 
 cdef inline long long decided(Scan* sc, Py_ssize_t k, int* weight) noexcept nogil:
@@ -1278,6 +1279,9 @@ cdef inline long long decided(Scan* sc, Py_ssize_t k, int* weight) noexcept nogi
     cdef int found = 0, wild
     if sc.credited[k >> 6] >> (k & 63) & 1:
         found, spec = sc.weights[k], sc.specs[k]
+        if spec > TYPE_ONLY:  # more specific than any wildcard
+            weight[0] = found
+            return spec
     wild = sc.group_weights[sc.set.offers[k].group]
     if wild >= 0 and (TYPE_ONLY > spec or (TYPE_ONLY == spec and wild > found)):
         found, spec = wild, TYPE_ONLY
@@ -1451,16 +1455,22 @@ cdef class _CachedOffers:
         return (made, ())
 
 
-cdef int add_slot(Slot* slots, Py_ssize_t slot_mask, str key, unsigned long long mask,
+cdef int add_slot(Offers* set, Py_ssize_t group, str subtype, unsigned long long mask,
                   int parts, list keep) except -1:
-    """Put ``key`` (lower-case) in a look-up table, in the first free slot of
-    those ``find_slot`` probes for it."""
+    """Put the subtype ``subtype`` (lower-case) of the type numbered ``group``
+    in the look-up table, in the first free slot of those ``find_offers``
+    probes for it."""
     cdef Py_ssize_t length
-    cdef const unsigned char* text = hold(keep, key, &length)
-    cdef Py_ssize_t i = <Py_ssize_t>(fa_span_hash(text, 0, length) & <unsigned long long>slot_mask)
-    while slots[i].key != NULL:
-        i = (i + 1) & slot_mask
-    slots[i].key, slots[i].length, slots[i].mask, slots[i].parts = text, length, mask, parts
+    cdef const unsigned char* text = hold(keep, subtype, &length)
+    cdef Py_ssize_t tag = slot_tag(group, text[0])
+    cdef Py_ssize_t i = slot_of(tag, set.slot_mask)
+    cdef unsigned char c
+    while set.slots[i].key != NULL:
+        i = (i + 1) & set.slot_mask
+    set.slots[i].key, set.slots[i].length, set.slots[i].tag = text, length, tag
+    set.slots[i].mask, set.slots[i].parts = mask, parts
+    for c in {text[0], <unsigned char>ord(subtype[0].upper())}:
+        set.sub_firsts[c >> 6] |= <unsigned long long>1 << (c & 63)
     return 0
 
 
@@ -1545,24 +1555,24 @@ Offers parsed once; the best of them for each request's Accept value.
             for c in {ord(type_[0]), ord(type_[0].upper())}:
                 set.groups[k].next = set.first_group[c]
                 set.first_group[c] = k
-        masks = {}  # "type/subtype" (or "type/*+suffix") -> its offers' mask, its parts
-        for key, (type_, subtype, _, found) in layout.by_essence.items():
+        groups = {type_: k for k, type_ in enumerate(layout.by_type)}
+        masks = {}  # (type's number, subtype or "*+suffix") -> its offers' mask, its parts
+        for type_, subtype, _, found in layout.by_essence.values():
             if type_ != "*" and subtype != "*":
                 bits = 0
                 for index in found:
                     bits |= set.offers[index].bit
-                masks[key] = bits, PARTS_SUFFIX if _is_suffix_range(subtype) else PARTS_FULL
-                for c in {ord(subtype[0]), ord(subtype[0].upper())}:
-                    set.sub_firsts[c >> 6] |= <unsigned long long>1 << (c & 63)
-        while size < 2 * len(masks):  # at most half full: look-ups end soon
+                parts = PARTS_SUFFIX if _is_suffix_range(subtype) else PARTS_FULL
+                masks[groups[type_], subtype] = bits, parts
+        while size < 4 * len(masks):  # at most a quarter full: look-ups end soon
             size *= 2
         set.slots = <Slot*>PyMem_Malloc(size * sizeof(Slot))
         if set.slots == NULL:
             raise MemoryError()
         memset(set.slots, 0, size * sizeof(Slot))
         set.slot_mask = size - 1
-        for key, (mask, parts) in masks.items():
-            add_slot(set.slots, set.slot_mask, key, mask, parts, self._keep)
+        for (k, subtype), (bits, parts) in masks.items():
+            add_slot(set, k, subtype, bits, parts, self._keep)
 
     def __dealloc__(self):
         cdef Py_ssize_t i
