@@ -31,6 +31,8 @@ pytestmark = pytest.mark.thread_unsafe(reason="measures process-wide state")
 
 ROUNDS = int(os.environ.get("FASTACCEPT_STRESS_CALLS", "2000"))
 OFFERS = ["application/json", "text/html", "text/plain;charset=utf-8", "image/png"]
+#: More offers than a negotiation's per-call arrays hold on the stack.
+MANY_OFFERS = [f"x-many/v{i}" for i in range(1000)] + ["text/html"]
 CHROME = BROWSER_DEFAULTS["chrome-navigate"]
 VALUES: list[Any] = [
     CHROME,
@@ -74,6 +76,7 @@ def _round(engine: Engine, negotiator: Any, i: int) -> int:
         lambda: negotiator.choose("a/b," * 3000),
         lambda: engine.parse(12),
         lambda: engine.Negotiator(["*/*"]),
+        lambda: engine.negotiate(CHROME, MANY_OFFERS),
     ]
     for call in hostile:
         with contextlib.suppress(AcceptError, TypeError, ValueError):

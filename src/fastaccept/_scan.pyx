@@ -195,6 +195,7 @@ cdef enum:
     PAIRWISE_LIMIT = 16
     SMALL = 16
     ON_STACK = 64  # offers whose per-call arrays fit on the stack
+    TYPES_SET_AT_ONCE = 8  # types' wildcard weights reset by stores, not a loop (at most ON_STACK)
 
 cdef unsigned char CLASS[256]
 cdef unsigned char LOWER[256]
@@ -312,6 +313,7 @@ cdef struct Scan:
     Skip* skips
     Py_ssize_t n_skips, cap_skips
     bint unsafe                          # a CORS-unsafe byte was seen
+    bint on_heap                         # an array was moved off the stack (``scan_free``)
     # A set of one member's parameter names, past PAIRWISE_LIMIT only (owned).
     PyObject* names
     # Negotiation: each range is scored against the offers as soon as it is
@@ -351,7 +353,7 @@ cdef inline void scan_init(Scan* sc) noexcept:
     sc.skips = sc.small_skips
     sc.n_ranges = sc.n_params = sc.n_skips = 0
     sc.cap_ranges = sc.cap_params = sc.cap_skips = SMALL
-    sc.unsafe = False
+    sc.unsafe = sc.on_heap = False
     sc.names = NULL
     sc.set = NULL
     sc.weights = sc.small_weights
@@ -368,6 +370,8 @@ cdef inline void forget_names(Scan* sc) noexcept:
 
 cdef inline void scan_free(Scan* sc) noexcept:
     forget_names(sc)
+    if not sc.on_heap:
+        return
     if sc.ranges != sc.small_ranges:
         PyMem_Free(sc.ranges)
     if sc.params != sc.small_params:
@@ -401,6 +405,7 @@ cdef void* grow(void* data, void* small, Py_ssize_t* cap, size_t item) except NU
 cdef inline Range* push_range(Scan* sc) except NULL:
     if sc.n_ranges == sc.cap_ranges:
         sc.ranges = <Range*>grow(sc.ranges, sc.small_ranges, &sc.cap_ranges, sizeof(Range))
+        sc.on_heap = True
     sc.n_ranges += 1
     return &sc.ranges[sc.n_ranges - 1]
 
@@ -408,6 +413,7 @@ cdef inline Range* push_range(Scan* sc) except NULL:
 cdef inline Param* push_param(Scan* sc) except NULL:
     if sc.n_params == sc.cap_params:
         sc.params = <Param*>grow(sc.params, sc.small_params, &sc.cap_params, sizeof(Param))
+        sc.on_heap = True
     sc.n_params += 1
     return &sc.params[sc.n_params - 1]
 
@@ -415,6 +421,7 @@ cdef inline Param* push_param(Scan* sc) except NULL:
 cdef inline int push_skip(Scan* sc, Py_ssize_t start, Py_ssize_t end, Py_ssize_t pos, int code) except -1:
     if sc.n_skips == sc.cap_skips:
         sc.skips = <Skip*>grow(sc.skips, sc.small_skips, &sc.cap_skips, sizeof(Skip))
+        sc.on_heap = True
     sc.skips[sc.n_skips].start = start
     sc.skips[sc.n_skips].end = end
     sc.skips[sc.n_skips].pos = pos
@@ -1356,15 +1363,19 @@ cdef int negotiating(Scan* sc, const Offers* set) except -1:
     cdef Py_ssize_t k, words = (set.n + 63) >> 6
     sc.set = set
     if set.n > ON_STACK:
+        sc.on_heap = True
         sc.weights = <int*>PyMem_Malloc(2 * set.n * sizeof(int))
         sc.specs = <long long*>PyMem_Malloc(set.n * sizeof(long long))
         sc.credited = <unsigned long long*>PyMem_Malloc(words * sizeof(unsigned long long))
         if sc.weights == NULL or sc.specs == NULL or sc.credited == NULL:
             raise MemoryError()  # scan_free frees what was allocated
         sc.group_weights = sc.weights + set.n
-    for k in range(words):
+    sc.credited[0] = 0
+    for k in range(1, words):
         sc.credited[k] = 0
-    for k in range(set.n_groups):
+    for k in range(TYPES_SET_AT_ONCE):  # a constant count: a few stores, not a call
+        sc.group_weights[k] = -1
+    for k in range(TYPES_SET_AT_ONCE, set.n_groups):
         sc.group_weights[k] = -1
     sc.any_weight, sc.typed, sc.aside = -1, 0, False
     return 0
@@ -1595,18 +1606,6 @@ Offers parsed once; the best of them for each request's Accept value.
         """The offers' media types, in server order (a pair gives its first)."""
         return self._values
 
-    cdef int _score(self, value, Scan* sc) except -1:
-        """Scan ``value`` (not None) into ``sc`` (made by ``scan_init``; the
-        caller frees it): the ranges credited to the offers, the wildcards
-        kept aside (``decided``, ``best_offer``)."""
-        cdef const unsigned char* s
-        cdef Py_ssize_t n
-        _owner = read_input(value, &s, &n)  # keeps the buffer alive
-        check_length(value, n, self._limit, ACCEPT)
-        negotiating(sc, &self._set)
-        scan(s, n, False, sc)
-        return 0
-
     cdef Py_ssize_t _compute(self, value) except -2:
         """Index of the best acceptable offer (rules 11 and 15), -1 if none."""
         cdef Scan sc
@@ -1614,7 +1613,7 @@ Offers parsed once; the best of them for each request's Accept value.
             return self._absent
         scan_init(&sc)
         try:
-            self._score(value, &sc)
+            score_value(self, value, &sc)
             return best_offer(&sc)
         finally:
             scan_free(&sc)
@@ -1639,7 +1638,7 @@ Offers parsed once; the best of them for each request's Accept value.
             scored = []
             scan_init(&sc)
             try:
-                self._score(value, &sc)
+                score_value(self, value, &sc)
                 for i in range(self._n):
                     if offers[i].explicit and not sc.credited[i >> 6] >> (i & 63) & 1:
                         continue  # no range named it (rule 21)
@@ -1650,6 +1649,19 @@ Offers parsed once; the best of them for each request's Accept value.
                 scan_free(&sc)
             scored.sort()
         return [(self._values[i], -score / 1_000_000) for score, _, i in scored]
+
+
+cdef inline int score_value(Negotiator self, object value, Scan* sc) except -1:
+    """Scan ``value`` (not None) into ``sc`` (made by ``scan_init``; the
+    caller frees it) against the negotiator's offers: the ranges credited to
+    them, the wildcards kept aside (``decided``, ``best_offer``)."""
+    cdef const unsigned char* s
+    cdef Py_ssize_t n
+    _owner = read_input(value, &s, &n)  # keeps the buffer alive
+    check_length(value, n, self._limit, ACCEPT)
+    negotiating(sc, &self._set)
+    scan(s, n, False, sc)
+    return 0
 
 
 # --- the one-call forms --------------------------------------------------------
