@@ -33,7 +33,7 @@ from __future__ import annotations
 import inspect
 from typing import Any
 
-from ._endpoint import Binding, Handler, dispatch_for, needs, negotiated_for
+from ._endpoint import Binding, Handler, Integration, needs
 from ._headers import field_value, merge_vary, query_value
 from ._render import Rendered
 from ._responses import Decision
@@ -130,15 +130,15 @@ class AiohttpBinding(Binding[web.Request, web.StreamResponse]):
         return negotiated
 
 
-AIOHTTP = AiohttpBinding()
-negotiated = negotiated_for(
-    AIOHTTP,
+INTEGRATION = Integration(
+    AiohttpBinding(),
     __name__,
-    "``async handler(request) -> data`` (or a ``web.View`` method) an aiohttp handler",
+    (
+        "``async handler(request) -> data`` (or a ``web.View`` method) an aiohttp "
+        "handler",
+        "an aiohttp handler (each handler ``async handler(request)``, or each a "
+        "``web.View`` method)",
+    ),
 )
-dispatch = dispatch_for(
-    AIOHTTP,
-    __name__,
-    "an aiohttp handler (each handler ``async handler(request)``, or each a "
-    "``web.View`` method)",
-)
+negotiated = INTEGRATION.negotiated
+dispatch = INTEGRATION.dispatch

@@ -27,10 +27,9 @@ from ._endpoint import (
     PRODUCED,
     Dispatch,
     Handler,
+    Integration,
     Negotiated,
     ScopeBinding,
-    dispatch_for,
-    negotiated_for,
 )
 from ._headers import merge_vary
 from ._render import Rendered
@@ -112,17 +111,18 @@ def varying_errors(send: Send, vary: str) -> Send:
     return varied
 
 
-ASGI = ASGIBinding()
-
-negotiated: Negotiated[ASGIApp] = negotiated_for(
-    ASGI,
+INTEGRATION = Integration(
+    ASGIBinding(),
     __name__,
-    "``async handler(scope, receive) -> data`` an ASGI application",
-    more="\n\nOnly ``http`` scopes are served (any other is a\n"
-    "``ValueError``: mount the endpoint in a router).",
+    (
+        "``async handler(scope, receive) -> data`` an ASGI application",
+        "an ASGI application (each handler ``async handler(scope, receive)``)",
+    ),
+    more=(
+        "\n\nOnly ``http`` scopes are served (any other is a\n"
+        "``ValueError``: mount the endpoint in a router).",
+        "",
+    ),
 )
-dispatch: Dispatch[ASGIApp] = dispatch_for(
-    ASGI,
-    __name__,
-    "an ASGI application (each handler ``async handler(scope, receive)``)",
-)
+negotiated: Negotiated[ASGIApp] = INTEGRATION.negotiated
+dispatch: Dispatch[ASGIApp] = INTEGRATION.dispatch

@@ -28,10 +28,9 @@ from ._endpoint import (
     CONSUMED,
     PRODUCED,
     EnvironBinding,
+    Integration,
     Mapped,
-    dispatch_for,
     needs,
-    negotiated_for,
 )
 from ._render import BODYLESS, Rendered
 
@@ -93,14 +92,13 @@ class DjangoBinding(EnvironBinding[HttpResponse]):
         return response
 
 
-DJANGO = DjangoBinding()
-negotiated = negotiated_for(
-    DJANGO,
+INTEGRATION = Integration(
+    DjangoBinding(),
     __name__,
-    "``view(request, ...) -> data`` (async or not) a Django view",
+    (
+        "``view(request, ...) -> data`` (async or not) a Django view",
+        "a Django view (each handler ``view(request, ...)``, async or not)",
+    ),
 )
-dispatch = dispatch_for(
-    DJANGO,
-    __name__,
-    "a Django view (each handler ``view(request, ...)``, async or not)",
-)
+negotiated = INTEGRATION.negotiated
+dispatch = INTEGRATION.dispatch

@@ -40,11 +40,10 @@ from ._endpoint import (
     REFUSAL_SCHEMA,
     Endpoint,
     Handler,
+    Integration,
     Mapped,
     RoutedEndpoint,
-    dispatch_for,
     needs,
-    negotiated_for,
     openapi_responses,
     shared_signature,
     signed,
@@ -149,21 +148,22 @@ def _serving(endpoint: Endpoint, handlers: tuple[Handler, ...]) -> Handler:
     return signed(binding, endpoint, handlers, replaced)
 
 
-negotiated = negotiated_for(
+INTEGRATION = Integration(
     _serving,
     __name__,
-    "``handler(**parameters) -> data`` (async or not) a FastAPI endpoint",
+    (
+        "``handler(**parameters) -> data`` (async or not) a FastAPI endpoint",
+        "a FastAPI endpoint (each handler ``handler(**parameters)``, async or "
+        "not, all of one signature)",
+    ),
     kind=FastAPIEndpoint,
-    more="\nPut it under the route decorator.",
+    more=(
+        "\nPut it under the route decorator.",
+        "\nGive it to the route decorator: ``app.get(path)(dispatch({...}))``.",
+    ),
 )
-dispatch = dispatch_for(
-    _serving,
-    __name__,
-    "a FastAPI endpoint (each handler ``handler(**parameters)``, async or "
-    "not, all of one signature)",
-    kind=FastAPIEndpoint,
-    more="\nGive it to the route decorator: ``app.get(path)(dispatch({...}))``.",
-)
+negotiated = INTEGRATION.negotiated
+dispatch = INTEGRATION.dispatch
 
 
 def _is_request(annotation: Any) -> bool:

@@ -28,10 +28,9 @@ from ._endpoint import (
     CONSUMED,
     PRODUCED,
     EnvironBinding,
+    Integration,
     Mapped,
-    dispatch_for,
     needs,
-    negotiated_for,
 )
 from ._render import BODYLESS, Rendered
 
@@ -85,14 +84,13 @@ class FlaskBinding(EnvironBinding[flask.Response]):
         flask.after_this_request(varied)
 
 
-FLASK = FlaskBinding()
-negotiated = negotiated_for(
-    FLASK,
+INTEGRATION = Integration(
+    FlaskBinding(),
     __name__,
-    "``view(**url_arguments) -> data`` (async or not) a Flask view",
+    (
+        "``view(**url_arguments) -> data`` (async or not) a Flask view",
+        "a Flask view (each handler ``view(**url_arguments)``, async or not)",
+    ),
 )
-dispatch = dispatch_for(
-    FLASK,
-    __name__,
-    "a Flask view (each handler ``view(**url_arguments)``, async or not)",
-)
+negotiated = INTEGRATION.negotiated
+dispatch = INTEGRATION.dispatch

@@ -46,13 +46,12 @@ from ._endpoint import (
     PRODUCED,
     Endpoint,
     Handler,
+    Integration,
     Mapped,
     RoutedEndpoint,
     ScopeBinding,
-    dispatch_for,
     http_error_facts,
     needs,
-    negotiated_for,
     openapi_responses,
     problem_answer,
     shared_signature,
@@ -180,22 +179,23 @@ def _serving(endpoint: Endpoint, handlers: tuple[Handler, ...]) -> Handler:
     return signed(LitestarBinding(shared), endpoint, handlers, replaced)
 
 
-negotiated = negotiated_for(
+INTEGRATION = Integration(
     _serving,
     __name__,
-    "``handler(**parameters) -> data`` (async or not) a Litestar route handler's "
-    "function",
+    (
+        "``handler(**parameters) -> data`` (async or not) a Litestar route "
+        "handler's function",
+        "a Litestar route handler's function (each handler "
+        "``handler(**parameters)``, async or not, all of one signature)",
+    ),
     kind=LitestarEndpoint,
-    more="\nPut it under the route decorator; add ``NegotiationPlugin`` to the app.",
+    more=(
+        "\nPut it under the route decorator; add ``NegotiationPlugin`` to the app.",
+        "\nGive it to the route decorator: ``get(path)(dispatch({...}))``.",
+    ),
 )
-dispatch = dispatch_for(
-    _serving,
-    __name__,
-    "a Litestar route handler's function (each handler "
-    "``handler(**parameters)``, async or not, all of one signature)",
-    kind=LitestarEndpoint,
-    more="\nGive it to the route decorator: ``get(path)(dispatch({...}))``.",
-)
+negotiated = INTEGRATION.negotiated
+dispatch = INTEGRATION.dispatch
 
 
 def consumed(request: Request[Any, Any, Any]) -> Decision | None:

@@ -28,12 +28,11 @@ from typing import Any
 from ._endpoint import (
     CONSUMED,
     PRODUCED,
+    Integration,
     Mapped,
     ScopeBinding,
-    dispatch_for,
     http_error_facts,
     needs,
-    negotiated_for,
 )
 from ._headers import vary_merged_into
 from ._render import Rendered
@@ -77,13 +76,13 @@ class StarletteBinding(ScopeBinding[Response]):
 
 
 STARLETTE = StarletteBinding()
-negotiated = negotiated_for(
+INTEGRATION = Integration(
     STARLETTE,
     __name__,
-    "``handler(request) -> data`` (async or not) a Starlette endpoint",
+    (
+        "``handler(request) -> data`` (async or not) a Starlette endpoint",
+        "a Starlette endpoint (each handler ``handler(request)``, async or not)",
+    ),
 )
-dispatch = dispatch_for(
-    STARLETTE,
-    __name__,
-    "a Starlette endpoint (each handler ``handler(request)``, async or not)",
-)
+negotiated = INTEGRATION.negotiated
+dispatch = INTEGRATION.dispatch

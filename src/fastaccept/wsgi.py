@@ -25,10 +25,9 @@ from ._endpoint import (
     Dispatch,
     EnvironBinding,
     Handler,
+    Integration,
     Mapped,
     Negotiated,
-    dispatch_for,
-    negotiated_for,
 )
 from ._render import Rendered
 
@@ -65,11 +64,13 @@ class WSGIBinding(EnvironBinding[Rendered]):
         return app
 
 
-WSGI = WSGIBinding()
-
-negotiated: Negotiated[WSGIApplication] = negotiated_for(
-    WSGI, __name__, "``handler(environ) -> data`` a WSGI application"
+INTEGRATION = Integration(
+    WSGIBinding(),
+    __name__,
+    (
+        "``handler(environ) -> data`` a WSGI application",
+        "a WSGI application (each handler ``handler(environ)``)",
+    ),
 )
-dispatch: Dispatch[WSGIApplication] = dispatch_for(
-    WSGI, __name__, "a WSGI application (each handler ``handler(environ)``)"
-)
+negotiated: Negotiated[WSGIApplication] = INTEGRATION.negotiated
+dispatch: Dispatch[WSGIApplication] = INTEGRATION.dispatch
