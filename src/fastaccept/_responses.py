@@ -16,7 +16,7 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from http import HTTPStatus
-from typing import Any
+from typing import Any, ClassVar
 
 from ._accept_query import format_accept_query
 from ._arguments import ByArguments
@@ -448,6 +448,11 @@ class Produces(ByArguments):
         "_variants",
     )
 
+    #: The headers that the answer choosing each offer carries besides its
+    #: own, by offer index (empty: none): a subclass's, which makes them with
+    #: its offers (``fastaccept.agents``: the HTML's ``Link`` to the Markdown).
+    _offer_headers: ClassVar[tuple[tuple[tuple[str, str], ...], ...]] = ()
+
     def __init__(
         self,
         offers: Iterable[OfferSpec],
@@ -475,15 +480,15 @@ class Produces(ByArguments):
         self._parsed = _once_each(self._negotiator.offers)
         params = [tuple(offer.params.items()) for offer in self._parsed]
         self._variants = variants
-        described = (
-            _variants(self._parsed, default) if variants else ((),) * len(media_types)
-        )
+        unheaded = ((),) * len(media_types)
+        described = _variants(self._parsed, default) if variants else unheaded
+        own = self._offer_headers or unheaded
         #: The answer choosing each offer, by index: all ``select`` gives ``ok``.
         self._chosen = tuple(
             Decision(
                 200,
                 media_type,
-                (("Content-Type", media_type), _VARY, *described[i]),
+                (("Content-Type", media_type), _VARY, *described[i], *own[i]),
                 index=i,
                 params=params[i],
             )
@@ -524,7 +529,7 @@ class Produces(ByArguments):
             Decision(
                 200,
                 media_type,
-                (("Content-Type", media_type),),
+                (("Content-Type", media_type), *own[i]),
                 index=i,
                 params=params[i],
             )
