@@ -176,21 +176,26 @@ def error_decision(
     *extra: tuple[str, str],
     title: str | None = None,
     type_: str = "about:blank",
-    members: Mapping[str, object] | None = None,
+    members: tuple[tuple[str, str], ...] = (),
     text_tail: str = "\n",
 ) -> Decision:
     """An error's answer (docs/rules.md rule 16): ``application/problem+json``
     (RFC 9457 §3: ``type``, ``title``, by default the status's phrase as §4.2.1
     asks for ``about:blank``, ``status``, ``detail`` where given, then the
-    extension ``members``) or ``text/plain`` (``<status> <title>: <detail>``,
-    then ``text_tail``), with the ``extra`` headers."""
+    extension ``members``, pairs of a name and its value already in JSON) or
+    ``text/plain`` (``<status> <title>: <detail>``, then ``text_tail``), with
+    the ``extra`` headers."""
     title = reason_phrase(status) if title is None else title
     if problem_json:
         problem: dict[str, object] = {"type": type_, "title": title, "status": status}
         if detail is not None:
             problem["detail"] = detail
-        problem.update(members or {})
-        body = json.dumps(problem, allow_nan=False)
+        body = json.dumps(problem)
+        if members:  # as json.dumps writes them, in the object
+            written = "".join(
+                f", {json.dumps(name)}: {value}" for name, value in members
+            )
+            body = f"{body[:-1]}{written}}}"
         return Decision(status, "", (_PROBLEM, *extra), body)
     said = f"{status} {title}" if detail is None else f"{status} {title}: {detail}"
     return Decision(status, "", (_TEXT, *extra), said + text_tail)
@@ -211,7 +216,7 @@ def _refusal(
     if listed is None:
         return error_decision(status, summary, problem_json, *extra)
     tail = f" {listed_as}\n" + "".join(f"{t}\n" for t in listed)
-    members = {listed_key: list(listed)}
+    members = ((listed_key, json.dumps(list(listed))),)
     return error_decision(
         status, summary, problem_json, *extra, members=members, text_tail=tail
     )
