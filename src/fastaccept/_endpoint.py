@@ -307,8 +307,7 @@ def serving(
         a problem (``endpoint.problems``), or the framework's."""
         facts = binding.error_facts(error) if endpoint.problems else None
         if facts is not None:
-            accept, method = binding.headers(request)
-            return binding.reply(request, problem_answer(facts, accept, method, vary))
+            return problem_answer(binding, request, facts, vary)
         response = binding.raised(args, error, vary)
         if response is None:
             raise error
@@ -364,14 +363,16 @@ def http_error_facts(
 
 
 def problem_answer(
+    binding: Binding[Request, Response],
+    request: Request,
     facts: tuple[int, str | None, tuple[tuple[str, str], ...]],
-    accept: HeaderValue,
-    method: str,
     vary: str,
-) -> Rendered:
-    """An error's facts answered with ``problem``: its headers but a body's
-    own, ``vary`` as the Vary, no body for HEAD."""
+) -> Response:
+    """An error's facts answered with ``problem`` as the request's Accept
+    prefers, ``binding``'s response: its headers but a body's own, ``vary``
+    as the Vary, no body for HEAD."""
     status, detail, asked = facts
+    accept, method = binding.headers(request)
     made = problem(status, accept, detail=detail)
     own = {"content-type", "content-length", "vary"}
     headers = (
@@ -379,7 +380,8 @@ def problem_answer(
         *(item for item in asked if item[0].lower() not in own),
         ("Vary", vary),
     )
-    return Rendered(status, headers, b"" if method == "HEAD" else made.body, False)
+    body = b"" if method == "HEAD" else made.body
+    return binding.reply(request, Rendered(status, headers, body, False))
 
 
 #: A refusal's body as ``application/problem+json`` (RFC 9457 §3; docs/rules.md
@@ -459,11 +461,29 @@ def signed(
     endpoint: Endpoint,
     handlers: tuple[Handler, ...],
     signature: inspect.Signature,
+    request: tuple[str, Any] | None = None,
+    alone: Any = inspect.Signature.empty,
 ) -> Handler:
     """``serving`` for a framework that reads the handler's signature to call
-    it (FastAPI, Litestar): ``signature`` as its ``__signature__`` and as its
-    ``__annotations__`` (which ``typing.get_type_hints`` reads), ``endpoint``
-    as its ``ENDPOINT_ATTRIBUTE``."""
+    it (FastAPI, Litestar): ``signature`` with ``request`` (a name and its
+    annotation: a parameter the framework fills for the integration,
+    keyword-only, before ``**kwargs``; None: the handler takes the request
+    itself) and ``Answer`` out of its return annotation (``without_answer``
+    with ``alone``), as its ``__signature__`` and as its ``__annotations__``
+    (which ``typing.get_type_hints`` reads), ``endpoint`` as its
+    ``ENDPOINT_ATTRIBUTE``."""
+    parameters = list(signature.parameters.values())
+    if request is not None:
+        at = len(parameters)
+        if parameters and parameters[-1].kind is inspect.Parameter.VAR_KEYWORD:
+            at -= 1
+        name, annotation = request
+        added = inspect.Parameter(
+            name, inspect.Parameter.KEYWORD_ONLY, annotation=annotation
+        )
+        parameters.insert(at, added)
+    returned = without_answer(signature.return_annotation, alone)
+    signature = signature.replace(parameters=parameters, return_annotation=returned)
     wrapper = serving(binding, endpoint, handlers)
     annotations = {
         name: parameter.annotation
@@ -477,6 +497,17 @@ def signed(
     setattr(wrapper, "__annotations__", annotations)  # noqa: B010
     setattr(wrapper, ENDPOINT_ATTRIBUTE, endpoint)
     return wrapper
+
+
+def awaited(handler: Handler, form: str, module: str) -> None:
+    """A ``TypeError`` for a ``handler`` that is no coroutine function where
+    the integration ``module`` awaits it (``async def form``): at decoration,
+    not a 500 on every request."""
+    if not inspect.iscoroutinefunction(handler):
+        raise TypeError(
+            f"{getattr(handler, '__name__', 'the handler')} must be a coroutine "
+            f"function (async def {form}) for {module}"
+        )
 
 
 def checked_handler(handler: object, offer: object = None) -> Handler:
@@ -515,20 +546,6 @@ def shared_signature(
                 f"{evaluated_signature(other)}, not {signature}"
             )
     return signature
-
-
-def with_keyword(
-    parameters: list[inspect.Parameter], name: str, annotation: Any
-) -> list[inspect.Parameter]:
-    """``parameters`` with a keyword-only ``name`` added (before ``**kwargs``):
-    one the framework fills for the integration."""
-    at = len(parameters)
-    if parameters and parameters[-1].kind is inspect.Parameter.VAR_KEYWORD:
-        at -= 1
-    added = inspect.Parameter(
-        name, inspect.Parameter.KEYWORD_ONLY, annotation=annotation
-    )
-    return [*parameters[:at], added, *parameters[at:]]
 
 
 def without_answer(annotation: Any, alone: Any = inspect.Signature.empty) -> Any:

@@ -30,10 +30,9 @@ aiohttp's answer, that exception sent as its response, with ``Accept`` in its
 
 from __future__ import annotations
 
-import inspect
 from typing import Any
 
-from ._endpoint import Binding, Handler, Integration, needs
+from ._endpoint import Binding, Handler, Integration, awaited, needs
 from ._headers import field_value, merge_vary, query_value
 from ._render import Rendered
 from ._responses import Decision
@@ -120,13 +119,9 @@ class AiohttpBinding(Binding[web.Request, web.StreamResponse]):
         self.vary(error, vary)
 
     def serve(self, negotiated: Handler, handler: Handler) -> Handler:
-        """The handler as aiohttp awaits it: a plain function is a
-        ``TypeError`` here (aiohttp deprecates them), not a 500 later."""
-        if not inspect.iscoroutinefunction(handler):
-            raise TypeError(
-                f"{getattr(handler, '__name__', 'the handler')} must be a coroutine "
-                "function (async def handler(request)) for fastaccept.aiohttp"
-            )
+        """The handler as aiohttp awaits it (``awaited``; aiohttp deprecates
+        plain functions)."""
+        awaited(handler, "handler(request)", __name__)
         return negotiated
 
 

@@ -17,7 +17,6 @@ list, RFC 9110 §5.3). The handler finds the accepted request type as
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Awaitable, Callable, Coroutine, MutableMapping
 from functools import wraps
 from typing import Any
@@ -30,6 +29,7 @@ from ._endpoint import (
     Integration,
     Negotiated,
     ScopeBinding,
+    awaited,
 )
 from ._headers import merge_vary
 from ._render import Rendered
@@ -61,13 +61,8 @@ class ASGIBinding(ScopeBinding[Rendered]):
         return rendered
 
     def serve(self, negotiated: Handler, handler: Handler) -> ASGIApp:
-        """An ASGI application that awaits the handler: a plain function is a
-        ``TypeError`` here, not a 500 on every request."""
-        if not inspect.iscoroutinefunction(handler):
-            raise TypeError(
-                f"{getattr(handler, '__name__', 'the handler')} must be a coroutine "
-                "function (async def handler(scope, receive)) for fastaccept.asgi"
-            )
+        """An ASGI application that awaits the handler (``awaited``)."""
+        awaited(handler, "handler(scope, receive)", __name__)
 
         @wraps(handler)
         async def app(scope: Scope, receive: Receive, send: Send) -> None:

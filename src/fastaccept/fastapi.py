@@ -47,8 +47,6 @@ from ._endpoint import (
     openapi_responses,
     shared_signature,
     signed,
-    with_keyword,
-    without_answer,
 )
 
 try:  # before .starlette: without FastAPI, say so (not that Starlette is missing)
@@ -136,16 +134,12 @@ def _serving(endpoint: Endpoint, handlers: tuple[Handler, ...]) -> Handler:
     with a request parameter, the handlers' own or one added for
     ``negotiated``."""
     signature = shared_signature(handlers, "FastAPI")
-    parameters = list(signature.parameters.values())
-    own = [p.name for p in parameters if _is_request(p.annotation)]
+    own = [n for n, p in signature.parameters.items() if _is_request(p.annotation)]
     if own:  # FastAPI fills one request parameter: the handler's
         binding = FastAPIBinding(own[0], shared=True)
-    else:
-        binding = FastAPIBinding(REQUEST_ARGUMENT, shared=False)
-        parameters = with_keyword(parameters, REQUEST_ARGUMENT, Request)
-    returned = without_answer(signature.return_annotation)
-    replaced = signature.replace(parameters=parameters, return_annotation=returned)
-    return signed(binding, endpoint, handlers, replaced)
+        return signed(binding, endpoint, handlers, signature)
+    binding = FastAPIBinding(REQUEST_ARGUMENT, shared=False)
+    return signed(binding, endpoint, handlers, signature, (REQUEST_ARGUMENT, Request))
 
 
 INTEGRATION = Integration(

@@ -56,8 +56,6 @@ from ._endpoint import (
     problem_answer,
     shared_signature,
     signed,
-    with_keyword,
-    without_answer,
 )
 from ._headers import vary_merged_into
 from ._render import Rendered
@@ -170,13 +168,9 @@ def _serving(endpoint: Endpoint, handlers: tuple[Handler, ...]) -> Handler:
     with ``request``, the handlers' own or one added for ``negotiated``;
     ``Answer`` out of its return annotation."""
     signature = shared_signature(handlers, "Litestar")
-    parameters = list(signature.parameters.values())
     shared = REQUEST in signature.parameters
-    if not shared:
-        parameters = with_keyword(parameters, REQUEST, Request)
-    returned = without_answer(signature.return_annotation, Any)
-    replaced = signature.replace(parameters=parameters, return_annotation=returned)
-    return signed(LitestarBinding(shared), endpoint, handlers, replaced)
+    added = None if shared else (REQUEST, Request)
+    return signed(LitestarBinding(shared), endpoint, handlers, signature, added, Any)
 
 
 INTEGRATION = Integration(
@@ -262,9 +256,7 @@ def _problems(endpoint: Endpoint) -> Callable[..., Response[Any]]:
         if facts is None:  # a status no error has: Litestar's own answer
             return create_exception_response(request, error)
         scope = cast("Mapped", request.scope)
-        accept, method = LITESTAR.headers(scope)
-        vary = endpoint.finished.vary
-        return LITESTAR.reply(scope, problem_answer(facts, accept, method, vary))
+        return problem_answer(LITESTAR, scope, facts, endpoint.finished.vary)
 
     return answered
 
