@@ -280,6 +280,12 @@ def test_its_negotiation_pickled_or_copied_keeps_the_link() -> None:
         assert made != plain and plain != made
 
 
+def test_its_negotiation_of_offers_without_the_html_is_a_clear_error() -> None:
+    # The Link is the HTML offer's: a negotiation without it says so.
+    with pytest.raises(ValueError, match=r"headers to the answers of \['text/html"):
+        type(PAGE.produces)([MARKDOWN])
+
+
 # Any Accept value.
 
 #: Members that reach the page: each at most once, in any order, with or

@@ -453,10 +453,12 @@ class Produces(ByArguments):
         "_variants",
     )
 
-    #: The headers that the answer choosing each offer carries besides its
-    #: own, by offer index (empty: none): a subclass's, which makes them with
-    #: its offers (``fastaccept.agents``: the HTML's ``Link`` to the Markdown).
-    _offer_headers: ClassVar[tuple[tuple[tuple[str, str], ...], ...]] = ()
+    #: The headers that the answer choosing an offer carries besides its
+    #: own, by the offer's media type as given (none: no more): a subclass's,
+    #: which makes them with its offers (``fastaccept.agents``: the HTML's
+    #: ``Link`` to the Markdown); a type it names that is no offer is a
+    #: ``ValueError`` when the object is made.
+    _offer_headers: ClassVar[Mapping[str, tuple[tuple[str, str], ...]]] = {}
 
     def __init__(
         self,
@@ -485,9 +487,16 @@ class Produces(ByArguments):
         self._parsed = _once_each(self._negotiator.offers)
         params = [tuple(offer.params.items()) for offer in self._parsed]
         self._variants = variants
-        unheaded = ((),) * len(media_types)
-        described = _variants(self._parsed, default) if variants else unheaded
-        own = self._offer_headers or unheaded
+        strangers = [name for name in self._offer_headers if name not in media_types]
+        if strangers:
+            raise ValueError(
+                f"{type(self).__name__} adds headers to the answers of "
+                f"{strangers}, which are not among the offers {media_types}"
+            )
+        own = [self._offer_headers.get(media_type, ()) for media_type in media_types]
+        described = (
+            _variants(self._parsed, default) if variants else ((),) * len(media_types)
+        )
         #: The answer choosing each offer, by index: all ``select`` gives ``ok``.
         self._chosen = tuple(
             Decision(

@@ -24,7 +24,8 @@ handler: route the page for GET, which takes HEAD with it.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 from ._member import Offer
 from ._render import Rendered, Renderer, Renderers
@@ -47,7 +48,9 @@ class _AgentProduces(Produces):
     carries the ``Link`` to the Markdown."""
 
     __slots__ = ()
-    _offer_headers = ((), (ALTERNATE,))
+    _offer_headers: ClassVar[Mapping[str, tuple[tuple[str, str], ...]]] = {
+        HTML: (ALTERNATE,)
+    }
 
 
 class _AgentRenderers(Renderers):
