@@ -8,11 +8,10 @@ its format, and the answer carries ``Vary: Accept`` (RFC 9110 §12.5.5).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 
 from ._render import Rendered, _rendered
-from ._responses import _VARY, error_decision, prefers_problem_json
+from ._responses import _VARY, error_decision, json_text, prefers_problem_json
 from ._text import HeaderValue
 
 #: The members ``problem`` writes itself (RFC 9457 §3.1), which
@@ -62,8 +61,8 @@ def problem(
 
 def _checked_extensions(extensions: object) -> tuple[tuple[str, str], ...]:
     """``extensions`` as members (RFC 9457 §3.2): str names other than the
-    members ``problem`` writes, each with its value in JSON (no NaN or
-    infinity), written once, here."""
+    members ``problem`` writes, each with its value written once, here, as
+    ``json_text`` writes it (no NaN or infinity)."""
     if extensions is None:
         return ()
     if not isinstance(extensions, Mapping):
@@ -82,7 +81,7 @@ def _checked_extensions(extensions: object) -> tuple[tuple[str, str], ...]:
                 f"extensions: {name!r} is a member problem() writes: pass it as {name}="
             )
         try:
-            members.append((name, json.dumps(value, allow_nan=False)))
+            members.append((name, json_text(value)))
         except (TypeError, ValueError, RecursionError) as error:
             raise ValueError(
                 f"extensions: the value of {name!r} is not JSON ({error})"

@@ -169,6 +169,14 @@ def _form(accept: HeaderValue) -> int:
     return 0 if accept is None else 1 + prefers_problem_json(accept)
 
 
+def json_text(value: object) -> str:
+    """``value`` as JSON text (RFC 8259), as every problem+json member is
+    written: ``json.dumps``' defaults (non-ASCII escaped, ``", "`` between
+    members, ``": "`` after a name), no NaN or infinity (a ``ValueError``:
+    no JSON number, RFC 8259 §6)."""
+    return json.dumps(value, allow_nan=False)
+
+
 def error_decision(
     status: int,
     detail: str | None,
@@ -190,10 +198,13 @@ def error_decision(
         problem: dict[str, object] = {"type": type_, "title": title, "status": status}
         if detail is not None:
             problem["detail"] = detail
-        body = json.dumps(problem)
-        if members:  # as json.dumps writes them, in the object
+        body = json_text(problem)
+        if members:
+            # The same text as json_text of the object with the members
+            # added last: json_text ends an object with "}" and writes each
+            # member after another as ", " name ": " value.
             written = "".join(
-                f", {json.dumps(name)}: {value}" for name, value in members
+                f", {json_text(name)}: {value}" for name, value in members
             )
             body = f"{body[:-1]}{written}}}"
         return Decision(status, "", (_PROBLEM, *extra), body)
@@ -216,7 +227,7 @@ def _refusal(
     if listed is None:
         return error_decision(status, summary, problem_json, *extra)
     tail = f" {listed_as}\n" + "".join(f"{t}\n" for t in listed)
-    members = ((listed_key, json.dumps(list(listed))),)
+    members = ((listed_key, json_text(list(listed))),)
     return error_decision(
         status, summary, problem_json, *extra, members=members, text_tail=tail
     )
