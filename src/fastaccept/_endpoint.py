@@ -18,7 +18,16 @@ from collections.abc import Callable, Iterable, Mapping, MutableMapping
 from dataclasses import dataclass, field
 from functools import partial, wraps
 from types import UnionType
-from typing import Any, Generic, Protocol, TypeVar, Union, cast, get_origin
+from typing import (
+    Any,
+    Generic,
+    NamedTuple,
+    Protocol,
+    TypeVar,
+    Union,
+    cast,
+    get_origin,
+)
 
 from ._grammar import TCHARS
 from ._headers import header_from_scope, merge_vary, query_value
@@ -610,80 +619,80 @@ class Dispatch(Protocol[Served]):
     ) -> Served: ...
 
 
-class Integration:
-    """One integration ``module``'s ``negotiated`` and ``dispatch``: each
+class Integration(NamedTuple):
+    """One integration module's ``negotiated`` and ``dispatch``, as
+    ``integration`` makes them."""
+
+    negotiated: Negotiated[Handler]
+    dispatch: Dispatch[Handler]
+
+
+def integration(
+    binding: Serve,
+    module: str,
+    *,
+    negotiated_makes: str,
+    dispatch_makes: str,
+    kind: type[Endpoint] = Endpoint,
+    negotiated_note: str = "",
+    dispatch_note: str = "",
+) -> Integration:
+    """The ``negotiated`` and ``dispatch`` of the integration ``module``: each
     makes a ``kind`` of its arguments, with which ``binding`` serves the
     handlers (``serving``), or ``binding(endpoint, handlers)`` makes the
-    endpoint. Their docstrings begin with what each makes (``made``:
-    ``negotiated``'s, then ``dispatch``'s) and end with ``more`` (the same)."""
+    endpoint. Each one's docstring begins with what it makes
+    (``negotiated_makes``, ``dispatch_makes``) and ends with its note
+    (``negotiated_note``, ``dispatch_note``)."""
+    wrap = partial(serving, binding) if isinstance(binding, Binding) else binding
 
-    __slots__ = ("dispatch", "negotiated")
-
-    def __init__(
-        self,
-        binding: Serve,
-        module: str,
-        made: tuple[str, str],
+    def negotiated(
+        renderers: Renderers,
         *,
-        kind: type[Endpoint] = Endpoint,
-        more: tuple[str, str] = ("", ""),
-    ) -> None:
-        wrap = partial(serving, binding) if isinstance(binding, Binding) else binding
+        consumes: Consumes | None = None,
+        status: int = 200,
+        vary: str | None = None,
+        format_param: str | None = "format",
+        problems: bool = False,
+    ) -> Callable[[Handler], Handler]:
+        endpoint = kind(renderers, consumes, status, vary, format_param, problems)
+        offers = len(renderers.produces.media_types)
+        return lambda handler: wrap(endpoint, (checked_handler(handler),) * offers)
 
-        def negotiated(
-            renderers: Renderers,
-            *,
-            consumes: Consumes | None = None,
-            status: int = 200,
-            vary: str | None = None,
-            format_param: str | None = "format",
-            problems: bool = False,
-        ) -> Callable[[Handler], Handler]:
-            endpoint = kind(renderers, consumes, status, vary, format_param, problems)
-            offers = len(renderers.produces.media_types)
-            return lambda handler: wrap(endpoint, (checked_handler(handler),) * offers)
+    def dispatch(
+        handlers: HandlerMap | Iterable[tuple[OfferSpec, Handler]],
+        *,
+        consumes: Consumes | None = None,
+        status: int = 200,
+        vary: str | None = None,
+        formats: FormatSpec = None,
+        format_param: str | None = "format",
+        problems: bool = False,
+    ) -> Handler:
+        if isinstance(handlers, str | bytes) or not isinstance(
+            handlers, Mapping | Iterable
+        ):
+            kind_of = type(handlers).__name__
+            raise TypeError(
+                f"handlers must map offers to handlers (or be pairs), not {kind_of}"
+            )
+        pairs = tuple(handlers.items() if isinstance(handlers, Mapping) else handlers)
+        if not pairs:
+            raise ValueError("dispatch needs at least one handler")
+        for pair in pairs:
+            if not isinstance(pair, tuple) or len(pair) != 2:
+                raise TypeError(f"handlers: {pair!r} is not an (offer, handler) pair")
+        by_index = tuple(checked_handler(handler, offer) for offer, handler in pairs)
+        if len({inspect.iscoroutinefunction(h) for h in by_index}) > 1:
+            raise ValueError(
+                "the handlers must all be coroutine functions (async def), or none"
+            )
+        renderers = Renderers(
+            [(offer, sent_as_is) for offer, _ in pairs], formats=formats
+        )
+        endpoint = kind(renderers, consumes, status, vary, format_param, problems)
+        return wrap(endpoint, by_index)
 
-        def dispatch(
-            handlers: HandlerMap | Iterable[tuple[OfferSpec, Handler]],
-            *,
-            consumes: Consumes | None = None,
-            status: int = 200,
-            vary: str | None = None,
-            formats: FormatSpec = None,
-            format_param: str | None = "format",
-            problems: bool = False,
-        ) -> Handler:
-            if isinstance(handlers, str | bytes) or not isinstance(
-                handlers, Mapping | Iterable
-            ):
-                kind_of = type(handlers).__name__
-                raise TypeError(
-                    f"handlers must map offers to handlers (or be pairs), not {kind_of}"
-                )
-            pairs = tuple(
-                handlers.items() if isinstance(handlers, Mapping) else handlers
-            )
-            if not pairs:
-                raise ValueError("dispatch needs at least one handler")
-            for pair in pairs:
-                if not isinstance(pair, tuple) or len(pair) != 2:
-                    raise TypeError(
-                        f"handlers: {pair!r} is not an (offer, handler) pair"
-                    )
-            by_index = tuple(
-                checked_handler(handler, offer) for offer, handler in pairs
-            )
-            if len({inspect.iscoroutinefunction(h) for h in by_index}) > 1:
-                raise ValueError(
-                    "the handlers must all be coroutine functions (async def), or none"
-                )
-            renderers = Renderers(
-                [(offer, sent_as_is) for offer, _ in pairs], formats=formats
-            )
-            endpoint = kind(renderers, consumes, status, vary, format_param, problems)
-            return wrap(endpoint, by_index)
-
-        negotiated.__doc__ = f"""Make {made[0]}
+    negotiated.__doc__ = f"""Make {negotiated_makes}
 answering ``data`` rendered by ``renderers`` in the negotiated type, with
 ``status``; ``consumes`` checks the request's ``Content-Type`` first;
 ``vary`` is what the response varies on besides ``Accept``. Where
@@ -691,8 +700,8 @@ answering ``data`` rendered by ``renderers`` in the negotiated type, with
 the format, which wins over Accept (docs/web.md, "Format override").
 ``problems=True`` answers the framework's own errors the handler raises with
 ``fastaccept.problem`` (docs/web.md, "Errors negotiated for any
-status").{more[0]}"""
-        dispatch.__doc__ = f"""Make {made[1]}
+status").{negotiated_note}"""
+    dispatch.__doc__ = f"""Make {dispatch_makes}
 from one handler per offer (a mapping, or pairs, in order of preference;
 offers as ``Produces`` takes them): the request's ``Content-Type`` is
 checked first when ``consumes`` is given, then its ``Accept`` (and the
@@ -700,7 +709,7 @@ format ``format_param`` names, where ``formats`` are given); a refusal is
 answered before any handler runs; otherwise the chosen offer's handler
 alone runs, and what it returns (str, encoded in the offer's charset,
 bytes, an ``Answer`` of them, or the framework's own response) is sent as
-that offer, with ``status``, ``Vary`` and ``problems`` as ``negotiated``'s.{more[1]}"""
-        negotiated.__module__ = dispatch.__module__ = module
-        self.negotiated: Negotiated[Handler] = negotiated
-        self.dispatch: Dispatch[Handler] = dispatch
+that offer, with ``status``, ``Vary`` and ``problems`` as
+``negotiated``'s.{dispatch_note}"""
+    negotiated.__module__ = dispatch.__module__ = module
+    return Integration(negotiated, dispatch)

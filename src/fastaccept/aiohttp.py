@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._endpoint import Binding, Handler, Integration, awaited, needs
+from ._endpoint import Binding, Handler, awaited, integration, needs
 from ._headers import field_value, merge_vary, query_value
 from ._render import Rendered
 from ._responses import Decision
@@ -125,15 +125,17 @@ class AiohttpBinding(Binding[web.Request, web.StreamResponse]):
         return negotiated
 
 
-INTEGRATION = Integration(
+_INTEGRATION = integration(
     AiohttpBinding(),
     __name__,
-    (
+    negotiated_makes=(
         "``async handler(request) -> data`` (or a ``web.View`` method) an aiohttp "
-        "handler",
+        "handler"
+    ),
+    dispatch_makes=(
         "an aiohttp handler (each handler ``async handler(request)``, or each a "
-        "``web.View`` method)",
+        "``web.View`` method)"
     ),
 )
-negotiated = INTEGRATION.negotiated
-dispatch = INTEGRATION.dispatch
+negotiated = _INTEGRATION.negotiated
+dispatch = _INTEGRATION.dispatch

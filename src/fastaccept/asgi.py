@@ -26,10 +26,10 @@ from ._endpoint import (
     PRODUCED,
     Dispatch,
     Handler,
-    Integration,
     Negotiated,
     ScopeBinding,
     awaited,
+    integration,
 )
 from ._headers import merge_vary
 from ._render import Rendered
@@ -106,18 +106,17 @@ def varying_errors(send: Send, vary: str) -> Send:
     return varied
 
 
-INTEGRATION = Integration(
+_INTEGRATION = integration(
     ASGIBinding(),
     __name__,
-    (
-        "``async handler(scope, receive) -> data`` an ASGI application",
-        "an ASGI application (each handler ``async handler(scope, receive)``)",
+    negotiated_makes="``async handler(scope, receive) -> data`` an ASGI application",
+    dispatch_makes=(
+        "an ASGI application (each handler ``async handler(scope, receive)``)"
     ),
-    more=(
+    negotiated_note=(
         "\n\nOnly ``http`` scopes are served (any other is a\n"
-        "``ValueError``: mount the endpoint in a router).",
-        "",
+        "``ValueError``: mount the endpoint in a router)."
     ),
 )
-negotiated: Negotiated[ASGIApp] = INTEGRATION.negotiated
-dispatch: Dispatch[ASGIApp] = INTEGRATION.dispatch
+negotiated: Negotiated[ASGIApp] = _INTEGRATION.negotiated
+dispatch: Dispatch[ASGIApp] = _INTEGRATION.dispatch

@@ -28,8 +28,8 @@ from ._endpoint import (
     CONSUMED,
     PRODUCED,
     EnvironBinding,
-    Integration,
     Mapped,
+    integration,
     needs,
 )
 from ._render import BODYLESS, Rendered
@@ -92,13 +92,11 @@ class DjangoBinding(EnvironBinding[HttpResponse]):
         return response
 
 
-INTEGRATION = Integration(
+_INTEGRATION = integration(
     DjangoBinding(),
     __name__,
-    (
-        "``view(request, ...) -> data`` (async or not) a Django view",
-        "a Django view (each handler ``view(request, ...)``, async or not)",
-    ),
+    negotiated_makes="``view(request, ...) -> data`` (async or not) a Django view",
+    dispatch_makes="a Django view (each handler ``view(request, ...)``, async or not)",
 )
-negotiated = INTEGRATION.negotiated
-dispatch = INTEGRATION.dispatch
+negotiated = _INTEGRATION.negotiated
+dispatch = _INTEGRATION.dispatch

@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ._endpoint import CONSUMED, PRODUCED, Binding, Integration, needs
+from ._endpoint import CONSUMED, PRODUCED, Binding, integration, needs
 from ._headers import merge_vary, query_value
 from ._render import Rendered
 from ._responses import Decision
@@ -112,15 +112,17 @@ def produced(req: falcon.Request | falcon.asgi.Request) -> Decision | None:
     return decision
 
 
-INTEGRATION = Integration(
+_INTEGRATION = integration(
     FalconBinding(),
     __name__,
-    (
+    negotiated_makes=(
         "``responder(self, req, resp, **fields) -> data`` (async or not) a falcon "
-        "responder",
+        "responder"
+    ),
+    dispatch_makes=(
         "a falcon responder (each handler ``responder(self, req, resp, **fields)``, "
-        "async or not)",
+        "async or not)"
     ),
 )
-negotiated = INTEGRATION.negotiated
-dispatch = INTEGRATION.dispatch
+negotiated = _INTEGRATION.negotiated
+dispatch = _INTEGRATION.dispatch

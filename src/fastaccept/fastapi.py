@@ -40,9 +40,9 @@ from ._endpoint import (
     REFUSAL_SCHEMA,
     Endpoint,
     Handler,
-    Integration,
     Mapped,
     RoutedEndpoint,
+    integration,
     needs,
     openapi_responses,
     shared_signature,
@@ -142,22 +142,24 @@ def _serving(endpoint: Endpoint, handlers: tuple[Handler, ...]) -> Handler:
     return signed(binding, endpoint, handlers, signature, (REQUEST_ARGUMENT, Request))
 
 
-INTEGRATION = Integration(
+_INTEGRATION = integration(
     _serving,
     __name__,
-    (
-        "``handler(**parameters) -> data`` (async or not) a FastAPI endpoint",
+    negotiated_makes=(
+        "``handler(**parameters) -> data`` (async or not) a FastAPI endpoint"
+    ),
+    dispatch_makes=(
         "a FastAPI endpoint (each handler ``handler(**parameters)``, async or "
-        "not, all of one signature)",
+        "not, all of one signature)"
     ),
     kind=FastAPIEndpoint,
-    more=(
-        "\nPut it under the route decorator.",
-        "\nGive it to the route decorator: ``app.get(path)(dispatch({...}))``.",
+    negotiated_note="\nPut it under the route decorator.",
+    dispatch_note=(
+        "\nGive it to the route decorator: ``app.get(path)(dispatch({...}))``."
     ),
 )
-negotiated = INTEGRATION.negotiated
-dispatch = INTEGRATION.dispatch
+negotiated = _INTEGRATION.negotiated
+dispatch = _INTEGRATION.dispatch
 
 
 def _is_request(annotation: Any) -> bool:

@@ -28,8 +28,8 @@ from ._endpoint import (
     CONSUMED,
     PRODUCED,
     EnvironBinding,
-    Integration,
     Mapped,
+    integration,
     needs,
 )
 from ._render import BODYLESS, Rendered
@@ -84,13 +84,13 @@ class FlaskBinding(EnvironBinding[flask.Response]):
         flask.after_this_request(varied)
 
 
-INTEGRATION = Integration(
+_INTEGRATION = integration(
     FlaskBinding(),
     __name__,
-    (
-        "``view(**url_arguments) -> data`` (async or not) a Flask view",
-        "a Flask view (each handler ``view(**url_arguments)``, async or not)",
+    negotiated_makes="``view(**url_arguments) -> data`` (async or not) a Flask view",
+    dispatch_makes=(
+        "a Flask view (each handler ``view(**url_arguments)``, async or not)"
     ),
 )
-negotiated = INTEGRATION.negotiated
-dispatch = INTEGRATION.dispatch
+negotiated = _INTEGRATION.negotiated
+dispatch = _INTEGRATION.dispatch

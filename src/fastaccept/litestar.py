@@ -46,11 +46,11 @@ from ._endpoint import (
     PRODUCED,
     Endpoint,
     Handler,
-    Integration,
     Mapped,
     RoutedEndpoint,
     ScopeBinding,
     http_error_facts,
+    integration,
     needs,
     openapi_responses,
     problem_answer,
@@ -173,23 +173,25 @@ def _serving(endpoint: Endpoint, handlers: tuple[Handler, ...]) -> Handler:
     return signed(LitestarBinding(shared), endpoint, handlers, signature, added, Any)
 
 
-INTEGRATION = Integration(
+_INTEGRATION = integration(
     _serving,
     __name__,
-    (
+    negotiated_makes=(
         "``handler(**parameters) -> data`` (async or not) a Litestar route "
-        "handler's function",
+        "handler's function"
+    ),
+    dispatch_makes=(
         "a Litestar route handler's function (each handler "
-        "``handler(**parameters)``, async or not, all of one signature)",
+        "``handler(**parameters)``, async or not, all of one signature)"
     ),
     kind=LitestarEndpoint,
-    more=(
-        "\nPut it under the route decorator; add ``NegotiationPlugin`` to the app.",
-        "\nGive it to the route decorator: ``get(path)(dispatch({...}))``.",
+    negotiated_note=(
+        "\nPut it under the route decorator; add ``NegotiationPlugin`` to the app."
     ),
+    dispatch_note="\nGive it to the route decorator: ``get(path)(dispatch({...}))``.",
 )
-negotiated = INTEGRATION.negotiated
-dispatch = INTEGRATION.dispatch
+negotiated = _INTEGRATION.negotiated
+dispatch = _INTEGRATION.dispatch
 
 
 def consumed(request: Request[Any, Any, Any]) -> Decision | None:

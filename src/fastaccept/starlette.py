@@ -28,10 +28,10 @@ from typing import Any
 from ._endpoint import (
     CONSUMED,
     PRODUCED,
-    Integration,
     Mapped,
     ScopeBinding,
     http_error_facts,
+    integration,
     needs,
 )
 from ._headers import vary_merged_into
@@ -76,13 +76,13 @@ class StarletteBinding(ScopeBinding[Response]):
 
 
 STARLETTE = StarletteBinding()
-INTEGRATION = Integration(
+_INTEGRATION = integration(
     STARLETTE,
     __name__,
-    (
-        "``handler(request) -> data`` (async or not) a Starlette endpoint",
-        "a Starlette endpoint (each handler ``handler(request)``, async or not)",
+    negotiated_makes="``handler(request) -> data`` (async or not) a Starlette endpoint",
+    dispatch_makes=(
+        "a Starlette endpoint (each handler ``handler(request)``, async or not)"
     ),
 )
-negotiated = INTEGRATION.negotiated
-dispatch = INTEGRATION.dispatch
+negotiated = _INTEGRATION.negotiated
+dispatch = _INTEGRATION.dispatch

@@ -25,9 +25,9 @@ from ._endpoint import (
     Dispatch,
     EnvironBinding,
     Handler,
-    Integration,
     Mapped,
     Negotiated,
+    integration,
 )
 from ._render import Rendered
 
@@ -64,13 +64,11 @@ class WSGIBinding(EnvironBinding[Rendered]):
         return app
 
 
-INTEGRATION = Integration(
+_INTEGRATION = integration(
     WSGIBinding(),
     __name__,
-    (
-        "``handler(environ) -> data`` a WSGI application",
-        "a WSGI application (each handler ``handler(environ)``)",
-    ),
+    negotiated_makes="``handler(environ) -> data`` a WSGI application",
+    dispatch_makes="a WSGI application (each handler ``handler(environ)``)",
 )
-negotiated: Negotiated[WSGIApplication] = INTEGRATION.negotiated
-dispatch: Dispatch[WSGIApplication] = INTEGRATION.dispatch
+negotiated: Negotiated[WSGIApplication] = _INTEGRATION.negotiated
+dispatch: Dispatch[WSGIApplication] = _INTEGRATION.dispatch
