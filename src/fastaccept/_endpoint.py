@@ -470,28 +470,30 @@ def signed(
     endpoint: Endpoint,
     handlers: tuple[Handler, ...],
     signature: inspect.Signature,
-    request: tuple[str, Any] | None = None,
-    alone: Any = inspect.Signature.empty,
+    *,
+    added_request: tuple[str, Any] | None = None,
+    answer_alone_as: Any = inspect.Signature.empty,
 ) -> Handler:
     """``serving`` for a framework that reads the handler's signature to call
-    it (FastAPI, Litestar): ``signature`` with ``request`` (a name and its
-    annotation: a parameter the framework fills for the integration,
-    keyword-only, before ``**kwargs``; None: the handler takes the request
-    itself) and ``Answer`` out of its return annotation (``without_answer``
-    with ``alone``), as its ``__signature__`` and as its ``__annotations__``
-    (which ``typing.get_type_hints`` reads), ``endpoint`` as its
-    ``ENDPOINT_ATTRIBUTE``."""
+    it (FastAPI, Litestar): ``signature`` with ``added_request`` (the name
+    and annotation of a parameter the framework fills with the request for
+    the integration, added keyword-only, before ``**kwargs``; None: the
+    handler takes the request itself) and ``Answer`` out of its return
+    annotation (``without_answer``: ``Answer`` alone is ``answer_alone_as``,
+    by default no annotation), as its ``__signature__`` and as its
+    ``__annotations__`` (which ``typing.get_type_hints`` reads), ``endpoint``
+    as its ``ENDPOINT_ATTRIBUTE``."""
     parameters = list(signature.parameters.values())
-    if request is not None:
+    if added_request is not None:
         at = len(parameters)
         if parameters and parameters[-1].kind is inspect.Parameter.VAR_KEYWORD:
             at -= 1
-        name, annotation = request
+        name, annotation = added_request
         added = inspect.Parameter(
             name, inspect.Parameter.KEYWORD_ONLY, annotation=annotation
         )
         parameters.insert(at, added)
-    returned = without_answer(signature.return_annotation, alone)
+    returned = without_answer(signature.return_annotation, answer_alone_as)
     signature = signature.replace(parameters=parameters, return_annotation=returned)
     wrapper = serving(binding, endpoint, handlers)
     annotations = {
@@ -557,12 +559,12 @@ def shared_signature(
     return signature
 
 
-def without_answer(annotation: Any, alone: Any = inspect.Signature.empty) -> Any:
+def without_answer(annotation: Any, answer_alone_as: Any) -> Any:
     """A return annotation without ``Answer`` in a union (a framework would
     take its fields for the response's schema); ``Answer`` alone is
-    ``alone``."""
+    ``answer_alone_as``."""
     if annotation is Answer:
-        return alone
+        return answer_alone_as
     members = getattr(annotation, "__args__", ())
     if Answer not in members or get_origin(annotation) not in (Union, UnionType):
         return annotation

@@ -139,7 +139,13 @@ def _serving(endpoint: Endpoint, handlers: tuple[Handler, ...]) -> Handler:
         binding = FastAPIBinding(own[0], shared=True)
         return signed(binding, endpoint, handlers, signature)
     binding = FastAPIBinding(REQUEST_ARGUMENT, shared=False)
-    return signed(binding, endpoint, handlers, signature, (REQUEST_ARGUMENT, Request))
+    return signed(
+        binding,
+        endpoint,
+        handlers,
+        signature,
+        added_request=(REQUEST_ARGUMENT, Request),
+    )
 
 
 _INTEGRATION = integration(

@@ -169,8 +169,14 @@ def _serving(endpoint: Endpoint, handlers: tuple[Handler, ...]) -> Handler:
     ``Answer`` out of its return annotation."""
     signature = shared_signature(handlers, "Litestar")
     shared = REQUEST in signature.parameters
-    added = None if shared else (REQUEST, Request)
-    return signed(LitestarBinding(shared), endpoint, handlers, signature, added, Any)
+    return signed(
+        LitestarBinding(shared),
+        endpoint,
+        handlers,
+        signature,
+        added_request=None if shared else (REQUEST, Request),
+        answer_alone_as=Any,
+    )
 
 
 _INTEGRATION = integration(
