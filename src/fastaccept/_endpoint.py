@@ -510,10 +510,10 @@ def signed(
     return wrapper
 
 
-def awaited(handler: Handler, form: str, module: str) -> None:
-    """A ``TypeError`` for a ``handler`` that is no coroutine function where
-    the integration ``module`` awaits it (``async def form``): at decoration,
-    not a 500 on every request."""
+def check_coroutine(handler: Handler, form: str, module: str) -> None:
+    """Check that ``handler`` is a coroutine function (``async def form``),
+    as the integration ``module`` awaits it: a ``TypeError`` at decoration
+    if not, not a 500 on every request."""
     if not inspect.iscoroutinefunction(handler):
         raise TypeError(
             f"{getattr(handler, '__name__', 'the handler')} must be a coroutine "

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._endpoint import Binding, Handler, awaited, integration, needs
+from ._endpoint import Binding, Handler, check_coroutine, integration, needs
 from ._headers import field_value, merge_vary, query_value
 from ._render import Rendered
 from ._responses import Decision
@@ -119,9 +119,9 @@ class AiohttpBinding(Binding[web.Request, web.StreamResponse]):
         self.vary(error, vary)
 
     def serve(self, negotiated: Handler, handler: Handler) -> Handler:
-        """The handler as aiohttp awaits it (``awaited``; aiohttp deprecates
-        plain functions)."""
-        awaited(handler, "handler(request)", __name__)
+        """The handler as aiohttp awaits it (``check_coroutine``; aiohttp
+        deprecates plain functions)."""
+        check_coroutine(handler, "handler(request)", __name__)
         return negotiated
 
 

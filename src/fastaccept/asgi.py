@@ -28,7 +28,7 @@ from ._endpoint import (
     Handler,
     Negotiated,
     ScopeBinding,
-    awaited,
+    check_coroutine,
     integration,
 )
 from ._headers import merge_vary
@@ -61,8 +61,8 @@ class ASGIBinding(ScopeBinding[Rendered]):
         return rendered
 
     def serve(self, negotiated: Handler, handler: Handler) -> ASGIApp:
-        """An ASGI application that awaits the handler (``awaited``)."""
-        awaited(handler, "handler(scope, receive)", __name__)
+        """An ASGI application that awaits the handler (``check_coroutine``)."""
+        check_coroutine(handler, "handler(scope, receive)", __name__)
 
         @wraps(handler)
         async def app(scope: Scope, receive: Receive, send: Send) -> None:
