@@ -27,7 +27,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fastaccept import BROWSER_DEFAULTS, Offer, Rendered
+from fastaccept import BROWSER_DEFAULTS, Offer, Produces, Rendered
 from fastaccept.agents import markdown_for_agents
 
 from .conftest import ENGINES, Engine, load_example
@@ -80,7 +80,7 @@ ANSWERS: dict[str | None, str] = {
 ROWS = list(ANSWERS.items())
 IDS = [repr(accept)[:48] for accept in ANSWERS]
 #: What the offers answer: the explicit Markdown, then HTML.
-OFFERS = [Offer(MARKDOWN, explicit=True), HTML]
+OFFERS: list[str | Offer] = [Offer(MARKDOWN, explicit=True), HTML]
 #: Methods that do not negotiate (methods are case-sensitive: "get" too).
 OTHER_METHODS = ["POST", "PUT", "PATCH", "DELETE", "OPTIONS", "get"]
 
@@ -266,6 +266,24 @@ def test_equal_and_pickled_by_its_renderers() -> None:
         assert made == PAGE
         assert made.respond(None, DATA) == PAGE.respond(None, DATA)
         assert made.respond("text/markdown", DATA).body == BODIES[MARKDOWN]
+
+
+def test_its_negotiation_pickled_or_copied_keeps_the_link() -> None:
+    # The Link is the negotiation's class's, not a patch on one object; and
+    # that class makes it no plain Produces of the same offers.
+    plain = Produces(OFFERS, default=HTML)
+    assert "Link" not in plain.select("*/*").headers
+    for made in (pickle.loads(pickle.dumps(PAGE.produces)), copy.copy(PAGE.produces)):
+        assert made == PAGE.produces
+        assert made.select("*/*").headers["Link"] == LINK
+        assert "Link" not in made.select("text/markdown").headers
+        assert made != plain and plain != made
+
+
+def test_its_negotiation_of_offers_without_the_html_is_a_clear_error() -> None:
+    # The Link is the HTML offer's: a negotiation without it says so.
+    with pytest.raises(ValueError, match=r"headers to the answers of \['text/html"):
+        type(PAGE.produces)([MARKDOWN])
 
 
 # Any Accept value.

@@ -52,6 +52,47 @@ def test_problem_json_with_every_member() -> None:
     }
 
 
+#: Extensions of each shape: nested, non-ASCII (names too), empty values,
+#: none at all.
+EXTENSIONS: list[dict[str, Any]] = [
+    {"errors": [{"field": "na\u00efve", "msg": '"quoted"\n'}], "n": [1, 2.5, None]},
+    {"name": "zo\u00eb \u2713 \u2028", "\u03a9mega": {"\u00fc": True}},
+    {"empty": {}, "list": [], "text": ""},
+    {},
+]
+
+
+@pytest.mark.parametrize("extensions", EXTENSIONS)
+@pytest.mark.parametrize("detail", [None, "no user 7"])
+def test_the_body_is_json_dumps_of_the_members_in_order(
+    extensions: dict[str, Any], detail: str | None
+) -> None:
+    # The extensions' values are written apart from the object they go in:
+    # the body is what json.dumps writes of the whole, byte for byte.
+    sent = problem(422, PREFERS_PROBLEM, detail=detail, extensions=extensions)
+    members: dict[str, Any] = {
+        "type": "about:blank",
+        "title": "Unprocessable Entity",
+        "status": 422,
+    }
+    if detail is not None:
+        members["detail"] = detail
+    assert sent.body == json.dumps({**members, **extensions}).encode()
+
+
+def test_the_body_is_these_bytes() -> None:
+    sent = problem(
+        409,
+        PREFERS_PROBLEM,
+        title="Name taken",
+        extensions={"nested": {"a": [1, None]}, "name": "zo\u00eb", "empty": {}},
+    )
+    assert sent.body == (
+        b'{"type": "about:blank", "title": "Name taken", "status": 409, '
+        b'"nested": {"a": [1, null]}, "name": "zo\\u00eb", "empty": {}}'
+    )
+
+
 def test_defaults_follow_rfc_9457() -> None:
     # about:blank, and its title the status phrase (RFC 9457 §4.2.1).
     body = json.loads(problem(404, "application/json").body)

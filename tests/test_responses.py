@@ -394,13 +394,16 @@ def test_406_as_problem_json() -> None:
     decision = Produces(OFFERS).select("image/png, application/problem+json;q=0.5")
     assert decision.status == 406
     assert decision.headers == {"Content-Type": PROBLEM[1], "Vary": "Accept"}
-    assert json.loads(decision.body) == {
-        "type": "about:blank",
-        "title": "Not Acceptable",
-        "status": 406,
-        "detail": "the Accept header allows none of the media types this resource has.",
-        "acceptable": OFFERS,
-    }
+    # Byte for byte what json.dumps writes: the members in this order.
+    assert decision.body == json.dumps(
+        {
+            "type": "about:blank",
+            "title": "Not Acceptable",
+            "status": 406,
+            "detail": "the Accept header allows none of the media types this resource has.",
+            "acceptable": OFFERS,
+        }
+    )
 
 
 def test_406_as_plain_text_when_problem_json_is_not_wanted() -> None:

@@ -18,7 +18,16 @@ from collections.abc import Callable, Iterable, Mapping, MutableMapping
 from dataclasses import dataclass, field
 from functools import partial, wraps
 from types import UnionType
-from typing import Any, Generic, Protocol, TypeVar, Union, cast, get_origin
+from typing import (
+    Any,
+    Generic,
+    NamedTuple,
+    Protocol,
+    TypeVar,
+    Union,
+    cast,
+    get_origin,
+)
 
 from ._grammar import TCHARS
 from ._headers import header_from_scope, merge_vary, query_value
@@ -307,8 +316,7 @@ def serving(
         a problem (``endpoint.problems``), or the framework's."""
         facts = binding.error_facts(error) if endpoint.problems else None
         if facts is not None:
-            accept, method = binding.headers(request)
-            return binding.reply(request, problem_answer(facts, accept, method, vary))
+            return problem_answer(binding, request, facts, vary)
         response = binding.raised(args, error, vary)
         if response is None:
             raise error
@@ -364,14 +372,16 @@ def http_error_facts(
 
 
 def problem_answer(
+    binding: Binding[Request, Response],
+    request: Request,
     facts: tuple[int, str | None, tuple[tuple[str, str], ...]],
-    accept: HeaderValue,
-    method: str,
     vary: str,
-) -> Rendered:
-    """An error's facts answered with ``problem``: its headers but a body's
-    own, ``vary`` as the Vary, no body for HEAD."""
+) -> Response:
+    """An error's facts answered with ``problem`` as the request's Accept
+    prefers, ``binding``'s response: its headers but a body's own, ``vary``
+    as the Vary, no body for HEAD."""
     status, detail, asked = facts
+    accept, method = binding.headers(request)
     made = problem(status, accept, detail=detail)
     own = {"content-type", "content-length", "vary"}
     headers = (
@@ -379,7 +389,8 @@ def problem_answer(
         *(item for item in asked if item[0].lower() not in own),
         ("Vary", vary),
     )
-    return Rendered(status, headers, b"" if method == "HEAD" else made.body, False)
+    body = b"" if method == "HEAD" else made.body
+    return binding.reply(request, Rendered(status, headers, body, False))
 
 
 #: A refusal's body as ``application/problem+json`` (RFC 9457 §3; docs/rules.md
@@ -459,11 +470,31 @@ def signed(
     endpoint: Endpoint,
     handlers: tuple[Handler, ...],
     signature: inspect.Signature,
+    *,
+    added_request: tuple[str, Any] | None = None,
+    answer_alone_as: Any = inspect.Signature.empty,
 ) -> Handler:
     """``serving`` for a framework that reads the handler's signature to call
-    it (FastAPI, Litestar): ``signature`` as its ``__signature__`` and as its
+    it (FastAPI, Litestar): ``signature`` with ``added_request`` (the name
+    and annotation of a parameter the framework fills with the request for
+    the integration, added keyword-only, before ``**kwargs``; None: the
+    handler takes the request itself) and ``Answer`` out of its return
+    annotation (``without_answer``: ``Answer`` alone is ``answer_alone_as``,
+    by default no annotation), as its ``__signature__`` and as its
     ``__annotations__`` (which ``typing.get_type_hints`` reads), ``endpoint``
     as its ``ENDPOINT_ATTRIBUTE``."""
+    parameters = list(signature.parameters.values())
+    if added_request is not None:
+        at = len(parameters)
+        if parameters and parameters[-1].kind is inspect.Parameter.VAR_KEYWORD:
+            at -= 1
+        name, annotation = added_request
+        added = inspect.Parameter(
+            name, inspect.Parameter.KEYWORD_ONLY, annotation=annotation
+        )
+        parameters.insert(at, added)
+    returned = without_answer(signature.return_annotation, answer_alone_as)
+    signature = signature.replace(parameters=parameters, return_annotation=returned)
     wrapper = serving(binding, endpoint, handlers)
     annotations = {
         name: parameter.annotation
@@ -477,6 +508,17 @@ def signed(
     setattr(wrapper, "__annotations__", annotations)  # noqa: B010
     setattr(wrapper, ENDPOINT_ATTRIBUTE, endpoint)
     return wrapper
+
+
+def check_coroutine(handler: Handler, form: str, module: str) -> None:
+    """Check that ``handler`` is a coroutine function (``async def form``),
+    as the integration ``module`` awaits it: a ``TypeError`` at decoration
+    if not, not a 500 on every request."""
+    if not inspect.iscoroutinefunction(handler):
+        raise TypeError(
+            f"{getattr(handler, '__name__', 'the handler')} must be a coroutine "
+            f"function (async def {form}) for {module}"
+        )
 
 
 def checked_handler(handler: object, offer: object = None) -> Handler:
@@ -517,26 +559,12 @@ def shared_signature(
     return signature
 
 
-def with_keyword(
-    parameters: list[inspect.Parameter], name: str, annotation: Any
-) -> list[inspect.Parameter]:
-    """``parameters`` with a keyword-only ``name`` added (before ``**kwargs``):
-    one the framework fills for the integration."""
-    at = len(parameters)
-    if parameters and parameters[-1].kind is inspect.Parameter.VAR_KEYWORD:
-        at -= 1
-    added = inspect.Parameter(
-        name, inspect.Parameter.KEYWORD_ONLY, annotation=annotation
-    )
-    return [*parameters[:at], added, *parameters[at:]]
-
-
-def without_answer(annotation: Any, alone: Any = inspect.Signature.empty) -> Any:
+def without_answer(annotation: Any, answer_alone_as: Any) -> Any:
     """A return annotation without ``Answer`` in a union (a framework would
     take its fields for the response's schema); ``Answer`` alone is
-    ``alone``."""
+    ``answer_alone_as``."""
     if annotation is Answer:
-        return alone
+        return answer_alone_as
     members = getattr(annotation, "__args__", ())
     if Answer not in members or get_origin(annotation) not in (Union, UnionType):
         return annotation
@@ -573,47 +601,6 @@ class Negotiated(Protocol[Served]):
 #: or its own function of the endpoint and the handlers by offer index.
 Serve = Binding[Any, Any] | Callable[[Endpoint, tuple[Handler, ...]], Handler]
 
-
-def negotiated_for(
-    binding: Serve,
-    module: str,
-    made: str,
-    *,
-    kind: type[Endpoint] = Endpoint,
-    more: str = "",
-) -> Negotiated[Handler]:
-    """The ``negotiated`` of one integration ``module``: it makes a ``kind``
-    of its arguments, with which ``binding`` serves a handler (``serving``),
-    or ``binding(endpoint, handlers)`` makes one. Its docstring says what the
-    handler is ``made``, then ``more``."""
-    wrap = partial(serving, binding) if isinstance(binding, Binding) else binding
-
-    def negotiated(
-        renderers: Renderers,
-        *,
-        consumes: Consumes | None = None,
-        status: int = 200,
-        vary: str | None = None,
-        format_param: str | None = "format",
-        problems: bool = False,
-    ) -> Callable[[Handler], Handler]:
-        endpoint = kind(renderers, consumes, status, vary, format_param, problems)
-        offers = len(renderers.produces.media_types)
-        return lambda handler: wrap(endpoint, (checked_handler(handler),) * offers)
-
-    negotiated.__doc__ = f"""Make {made}
-answering ``data`` rendered by ``renderers`` in the negotiated type, with
-``status``; ``consumes`` checks the request's ``Content-Type`` first;
-``vary`` is what the response varies on besides ``Accept``. Where
-``renderers`` have ``formats``, the query parameter ``format_param`` names
-the format, which wins over Accept (docs/web.md, "Format override").
-``problems=True`` answers the framework's own errors the handler raises with
-``fastaccept.problem`` (docs/web.md, "Errors negotiated for any
-status").{more}"""
-    negotiated.__module__ = module
-    return negotiated
-
-
 #: Handlers by offer (keys typed ``Any``: a ``dict[str, ...]`` must fit too).
 HandlerMap = Mapping[Any, Handler]
 
@@ -634,18 +621,44 @@ class Dispatch(Protocol[Served]):
     ) -> Served: ...
 
 
-def dispatch_for(
+class Integration(NamedTuple):
+    """One integration module's ``negotiated`` and ``dispatch``, as
+    ``integration`` makes them."""
+
+    negotiated: Negotiated[Handler]
+    dispatch: Dispatch[Handler]
+
+
+def integration(
     binding: Serve,
     module: str,
-    made: str,
     *,
+    negotiated_makes: str,
+    dispatch_makes: str,
     kind: type[Endpoint] = Endpoint,
-    more: str = "",
-) -> Dispatch[Handler]:
-    """The ``dispatch`` of one integration ``module``, served as its
-    ``negotiated`` serves a handler; its docstring says what the endpoint is
-    ``made``, then ``more``."""
+    negotiated_note: str = "",
+    dispatch_note: str = "",
+) -> Integration:
+    """The ``negotiated`` and ``dispatch`` of the integration ``module``: each
+    makes a ``kind`` of its arguments, with which ``binding`` serves the
+    handlers (``serving``), or ``binding(endpoint, handlers)`` makes the
+    endpoint. Each one's docstring begins with what it makes
+    (``negotiated_makes``, ``dispatch_makes``) and ends with its note
+    (``negotiated_note``, ``dispatch_note``)."""
     wrap = partial(serving, binding) if isinstance(binding, Binding) else binding
+
+    def negotiated(
+        renderers: Renderers,
+        *,
+        consumes: Consumes | None = None,
+        status: int = 200,
+        vary: str | None = None,
+        format_param: str | None = "format",
+        problems: bool = False,
+    ) -> Callable[[Handler], Handler]:
+        endpoint = kind(renderers, consumes, status, vary, format_param, problems)
+        offers = len(renderers.produces.media_types)
+        return lambda handler: wrap(endpoint, (checked_handler(handler),) * offers)
 
     def dispatch(
         handlers: HandlerMap | Iterable[tuple[OfferSpec, Handler]],
@@ -681,7 +694,16 @@ def dispatch_for(
         endpoint = kind(renderers, consumes, status, vary, format_param, problems)
         return wrap(endpoint, by_index)
 
-    dispatch.__doc__ = f"""Make {made}
+    negotiated.__doc__ = f"""Make {negotiated_makes}
+answering ``data`` rendered by ``renderers`` in the negotiated type, with
+``status``; ``consumes`` checks the request's ``Content-Type`` first;
+``vary`` is what the response varies on besides ``Accept``. Where
+``renderers`` have ``formats``, the query parameter ``format_param`` names
+the format, which wins over Accept (docs/web.md, "Format override").
+``problems=True`` answers the framework's own errors the handler raises with
+``fastaccept.problem`` (docs/web.md, "Errors negotiated for any
+status").{negotiated_note}"""
+    dispatch.__doc__ = f"""Make {dispatch_makes}
 from one handler per offer (a mapping, or pairs, in order of preference;
 offers as ``Produces`` takes them): the request's ``Content-Type`` is
 checked first when ``consumes`` is given, then its ``Accept`` (and the
@@ -689,6 +711,7 @@ format ``format_param`` names, where ``formats`` are given); a refusal is
 answered before any handler runs; otherwise the chosen offer's handler
 alone runs, and what it returns (str, encoded in the offer's charset,
 bytes, an ``Answer`` of them, or the framework's own response) is sent as
-that offer, with ``status``, ``Vary`` and ``problems`` as ``negotiated``'s.{more}"""
-    dispatch.__module__ = module
-    return dispatch
+that offer, with ``status``, ``Vary`` and ``problems`` as
+``negotiated``'s.{dispatch_note}"""
+    negotiated.__module__ = dispatch.__module__ = module
+    return Integration(negotiated, dispatch)

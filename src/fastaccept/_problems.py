@@ -8,11 +8,10 @@ its format, and the answer carries ``Vary: Accept`` (RFC 9110 §12.5.5).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 
 from ._render import Rendered, _rendered
-from ._responses import _VARY, error_decision, prefers_problem_json
+from ._responses import _VARY, error_decision, json_text, prefers_problem_json
 from ._text import HeaderValue
 
 #: The members ``problem`` writes itself (RFC 9457 §3.1), which
@@ -60,17 +59,18 @@ def problem(
     return _rendered(decision.status, decision.header_items, body, "GET", ok=False)
 
 
-def _checked_extensions(extensions: object) -> dict[str, object]:
+def _checked_extensions(extensions: object) -> tuple[tuple[str, str], ...]:
     """``extensions`` as members (RFC 9457 §3.2): str names other than the
-    members ``problem`` writes, JSON values (no NaN or infinity)."""
+    members ``problem`` writes, each with its value written once, here, as
+    ``json_text`` writes it (no NaN or infinity)."""
     if extensions is None:
-        return {}
+        return ()
     if not isinstance(extensions, Mapping):
         raise TypeError(
             f"extensions must be a mapping of member names to JSON values, "
             f"not {_kind(extensions)}"
         )
-    members: dict[str, object] = {}
+    members = []
     for name, value in extensions.items():
         if not isinstance(name, str):
             raise TypeError(
@@ -81,13 +81,12 @@ def _checked_extensions(extensions: object) -> dict[str, object]:
                 f"extensions: {name!r} is a member problem() writes: pass it as {name}="
             )
         try:
-            json.dumps(value, allow_nan=False)
+            members.append((name, json_text(value)))
         except (TypeError, ValueError, RecursionError) as error:
             raise ValueError(
                 f"extensions: the value of {name!r} is not JSON ({error})"
             ) from None
-        members[name] = value
-    return members
+    return tuple(members)
 
 
 def _kind(value: object) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, overload
+from typing import Any, ClassVar, overload
 
 from ._arguments import ByArguments
 from ._grammar import TCHARS
@@ -83,6 +83,10 @@ class Renderers(ByArguments):
 
     __slots__ = ("_by_index", "_plain", "_renderers", "_varied", "produces")
 
+    #: The negotiation's class: a subclass's may add headers to the answer
+    #: choosing an offer (``Produces._offer_headers``).
+    _negotiation: ClassVar[type[Produces]] = Produces
+
     @overload
     def __init__(
         self,
@@ -126,7 +130,7 @@ class Renderers(ByArguments):
                 )
         self._renderers = pairs
         #: The negotiation: ``select(accept)`` gives the ``Decision`` alone.
-        self.produces = Produces(
+        self.produces = self._negotiation(
             [offer for offer, _ in pairs],
             default=default,
             max_length=max_length,

@@ -16,7 +16,7 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from http import HTTPStatus
-from typing import Any
+from typing import Any, ClassVar
 
 from ._accept_query import format_accept_query
 from ._arguments import ByArguments
@@ -169,6 +169,14 @@ def _form(accept: HeaderValue) -> int:
     return 0 if accept is None else 1 + prefers_problem_json(accept)
 
 
+def json_text(value: object) -> str:
+    """``value`` as JSON text (RFC 8259), as every problem+json member is
+    written: ``json.dumps``' defaults (non-ASCII escaped, ``", "`` between
+    members, ``": "`` after a name), no NaN or infinity (a ``ValueError``:
+    no JSON number, RFC 8259 §6)."""
+    return json.dumps(value, allow_nan=False)
+
+
 def error_decision(
     status: int,
     detail: str | None,
@@ -176,21 +184,29 @@ def error_decision(
     *extra: tuple[str, str],
     title: str | None = None,
     type_: str = "about:blank",
-    members: Mapping[str, object] | None = None,
+    members: tuple[tuple[str, str], ...] = (),
     text_tail: str = "\n",
 ) -> Decision:
     """An error's answer (docs/rules.md rule 16): ``application/problem+json``
     (RFC 9457 §3: ``type``, ``title``, by default the status's phrase as §4.2.1
     asks for ``about:blank``, ``status``, ``detail`` where given, then the
-    extension ``members``) or ``text/plain`` (``<status> <title>: <detail>``,
-    then ``text_tail``), with the ``extra`` headers."""
+    extension ``members``, pairs of a name and its value already in JSON) or
+    ``text/plain`` (``<status> <title>: <detail>``, then ``text_tail``), with
+    the ``extra`` headers."""
     title = reason_phrase(status) if title is None else title
     if problem_json:
         problem: dict[str, object] = {"type": type_, "title": title, "status": status}
         if detail is not None:
             problem["detail"] = detail
-        problem.update(members or {})
-        body = json.dumps(problem, allow_nan=False)
+        body = json_text(problem)
+        if members:
+            # The same text as json_text of the object with the members
+            # added last: json_text ends an object with "}" and writes each
+            # member after another as ", " name ": " value.
+            written = "".join(
+                f", {json_text(name)}: {value}" for name, value in members
+            )
+            body = f"{body[:-1]}{written}}}"
         return Decision(status, "", (_PROBLEM, *extra), body)
     said = f"{status} {title}" if detail is None else f"{status} {title}: {detail}"
     return Decision(status, "", (_TEXT, *extra), said + text_tail)
@@ -211,7 +227,7 @@ def _refusal(
     if listed is None:
         return error_decision(status, summary, problem_json, *extra)
     tail = f" {listed_as}\n" + "".join(f"{t}\n" for t in listed)
-    members = {listed_key: list(listed)}
+    members = ((listed_key, json_text(list(listed))),)
     return error_decision(
         status, summary, problem_json, *extra, members=members, text_tail=tail
     )
@@ -448,6 +464,13 @@ class Produces(ByArguments):
         "_variants",
     )
 
+    #: The headers that the answer choosing an offer carries besides its
+    #: own, by the offer's media type as given (none: no more): a subclass's,
+    #: which makes them with its offers (``fastaccept.agents``: the HTML's
+    #: ``Link`` to the Markdown); a type it names that is no offer is a
+    #: ``ValueError`` when the object is made.
+    _offer_headers: ClassVar[Mapping[str, tuple[tuple[str, str], ...]]] = {}
+
     def __init__(
         self,
         offers: Iterable[OfferSpec],
@@ -475,6 +498,13 @@ class Produces(ByArguments):
         self._parsed = _once_each(self._negotiator.offers)
         params = [tuple(offer.params.items()) for offer in self._parsed]
         self._variants = variants
+        strangers = [name for name in self._offer_headers if name not in media_types]
+        if strangers:
+            raise ValueError(
+                f"{type(self).__name__} adds headers to the answers of "
+                f"{strangers}, which are not among the offers {media_types}"
+            )
+        own = [self._offer_headers.get(media_type, ()) for media_type in media_types]
         described = (
             _variants(self._parsed, default) if variants else ((),) * len(media_types)
         )
@@ -483,7 +513,7 @@ class Produces(ByArguments):
             Decision(
                 200,
                 media_type,
-                (("Content-Type", media_type), _VARY, *described[i]),
+                (("Content-Type", media_type), _VARY, *described[i], *own[i]),
                 index=i,
                 params=params[i],
             )
@@ -524,7 +554,7 @@ class Produces(ByArguments):
             Decision(
                 200,
                 media_type,
-                (("Content-Type", media_type),),
+                (("Content-Type", media_type), *own[i]),
                 index=i,
                 params=params[i],
             )

@@ -24,11 +24,12 @@ handler: route the page for GET, which takes HEAD with it.
 
 from __future__ import annotations
 
-from dataclasses import replace
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 from ._member import Offer
-from ._render import Finished, Rendered, Renderer, Renderers
+from ._render import Rendered, Renderer, Renderers
+from ._responses import Produces
 from ._text import HeaderValue
 
 __all__ = ["markdown_for_agents"]
@@ -42,11 +43,22 @@ ALTERNATE = ("Link", '<>; rel="alternate"; type="text/markdown"')
 NEGOTIATING = frozenset({"GET", "HEAD"})
 
 
+class _AgentProduces(Produces):
+    """The negotiation of ``markdown_for_agents``' offers: the HTML answer
+    carries the ``Link`` to the Markdown."""
+
+    __slots__ = ()
+    _offer_headers: ClassVar[Mapping[str, tuple[tuple[str, str], ...]]] = {
+        HTML: (ALTERNATE,)
+    }
+
+
 class _AgentRenderers(Renderers):
     """The ``Renderers`` that ``markdown_for_agents`` gives: equal, hashed,
     pickled and copied by its ``html`` and ``markdown`` renderers."""
 
     __slots__ = ()
+    _negotiation = _AgentProduces
 
     def __init__(self, *, html: Renderer, markdown: Renderer) -> None:
         for name, render in (("html", html), ("markdown", markdown)):
@@ -58,12 +70,6 @@ class _AgentRenderers(Renderers):
         super().__init__(
             [(Offer(MARKDOWN, explicit=True), markdown), (HTML, html)], default=HTML
         )
-        # The HTML answer, which ``select`` gives and every response is
-        # built from, carries the Link; then the responses are built again.
-        chosen = self.produces._chosen
-        page = replace(chosen[1], header_items=(*chosen[1].header_items, ALTERNATE))
-        self.produces._chosen = (chosen[0], page)
-        self._plain = Finished(self, None)
 
     def _arguments(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
         (_, markdown), (_, html) = self._renderers

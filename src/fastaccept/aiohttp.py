@@ -30,10 +30,9 @@ aiohttp's answer, that exception sent as its response, with ``Accept`` in its
 
 from __future__ import annotations
 
-import inspect
 from typing import Any
 
-from ._endpoint import Binding, Handler, dispatch_for, needs, negotiated_for
+from ._endpoint import Binding, Handler, check_coroutine, integration, needs
 from ._headers import field_value, merge_vary, query_value
 from ._render import Rendered
 from ._responses import Decision
@@ -120,25 +119,23 @@ class AiohttpBinding(Binding[web.Request, web.StreamResponse]):
         self.vary(error, vary)
 
     def serve(self, negotiated: Handler, handler: Handler) -> Handler:
-        """The handler as aiohttp awaits it: a plain function is a
-        ``TypeError`` here (aiohttp deprecates them), not a 500 later."""
-        if not inspect.iscoroutinefunction(handler):
-            raise TypeError(
-                f"{getattr(handler, '__name__', 'the handler')} must be a coroutine "
-                "function (async def handler(request)) for fastaccept.aiohttp"
-            )
+        """The handler as aiohttp awaits it (``check_coroutine``; aiohttp
+        deprecates plain functions)."""
+        check_coroutine(handler, "handler(request)", __name__)
         return negotiated
 
 
-AIOHTTP = AiohttpBinding()
-negotiated = negotiated_for(
-    AIOHTTP,
+_INTEGRATION = integration(
+    AiohttpBinding(),
     __name__,
-    "``async handler(request) -> data`` (or a ``web.View`` method) an aiohttp handler",
+    negotiated_makes=(
+        "``async handler(request) -> data`` (or a ``web.View`` method) an aiohttp "
+        "handler"
+    ),
+    dispatch_makes=(
+        "an aiohttp handler (each handler ``async handler(request)``, or each a "
+        "``web.View`` method)"
+    ),
 )
-dispatch = dispatch_for(
-    AIOHTTP,
-    __name__,
-    "an aiohttp handler (each handler ``async handler(request)``, or each a "
-    "``web.View`` method)",
-)
+negotiated = _INTEGRATION.negotiated
+dispatch = _INTEGRATION.dispatch

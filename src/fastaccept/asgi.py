@@ -17,7 +17,6 @@ list, RFC 9110 §5.3). The handler finds the accepted request type as
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Awaitable, Callable, Coroutine, MutableMapping
 from functools import wraps
 from typing import Any
@@ -29,8 +28,8 @@ from ._endpoint import (
     Handler,
     Negotiated,
     ScopeBinding,
-    dispatch_for,
-    negotiated_for,
+    check_coroutine,
+    integration,
 )
 from ._headers import merge_vary
 from ._render import Rendered
@@ -62,13 +61,8 @@ class ASGIBinding(ScopeBinding[Rendered]):
         return rendered
 
     def serve(self, negotiated: Handler, handler: Handler) -> ASGIApp:
-        """An ASGI application that awaits the handler: a plain function is a
-        ``TypeError`` here, not a 500 on every request."""
-        if not inspect.iscoroutinefunction(handler):
-            raise TypeError(
-                f"{getattr(handler, '__name__', 'the handler')} must be a coroutine "
-                "function (async def handler(scope, receive)) for fastaccept.asgi"
-            )
+        """An ASGI application that awaits the handler (``check_coroutine``)."""
+        check_coroutine(handler, "handler(scope, receive)", __name__)
 
         @wraps(handler)
         async def app(scope: Scope, receive: Receive, send: Send) -> None:
@@ -112,17 +106,17 @@ def varying_errors(send: Send, vary: str) -> Send:
     return varied
 
 
-ASGI = ASGIBinding()
-
-negotiated: Negotiated[ASGIApp] = negotiated_for(
-    ASGI,
+_INTEGRATION = integration(
+    ASGIBinding(),
     __name__,
-    "``async handler(scope, receive) -> data`` an ASGI application",
-    more="\n\nOnly ``http`` scopes are served (any other is a\n"
-    "``ValueError``: mount the endpoint in a router).",
+    negotiated_makes="``async handler(scope, receive) -> data`` an ASGI application",
+    dispatch_makes=(
+        "an ASGI application (each handler ``async handler(scope, receive)``)"
+    ),
+    negotiated_note=(
+        "\n\nOnly ``http`` scopes are served (any other is a\n"
+        "``ValueError``: mount the endpoint in a router)."
+    ),
 )
-dispatch: Dispatch[ASGIApp] = dispatch_for(
-    ASGI,
-    __name__,
-    "an ASGI application (each handler ``async handler(scope, receive)``)",
-)
+negotiated: Negotiated[ASGIApp] = _INTEGRATION.negotiated
+dispatch: Dispatch[ASGIApp] = _INTEGRATION.dispatch

@@ -29,9 +29,8 @@ from ._endpoint import (
     PRODUCED,
     EnvironBinding,
     Mapped,
-    dispatch_for,
+    integration,
     needs,
-    negotiated_for,
 )
 from ._render import BODYLESS, Rendered
 
@@ -93,14 +92,11 @@ class DjangoBinding(EnvironBinding[HttpResponse]):
         return response
 
 
-DJANGO = DjangoBinding()
-negotiated = negotiated_for(
-    DJANGO,
+_INTEGRATION = integration(
+    DjangoBinding(),
     __name__,
-    "``view(request, ...) -> data`` (async or not) a Django view",
+    negotiated_makes="``view(request, ...) -> data`` (async or not) a Django view",
+    dispatch_makes="a Django view (each handler ``view(request, ...)``, async or not)",
 )
-dispatch = dispatch_for(
-    DJANGO,
-    __name__,
-    "a Django view (each handler ``view(request, ...)``, async or not)",
-)
+negotiated = _INTEGRATION.negotiated
+dispatch = _INTEGRATION.dispatch

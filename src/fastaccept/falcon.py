@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ._endpoint import CONSUMED, PRODUCED, Binding, dispatch_for, needs, negotiated_for
+from ._endpoint import CONSUMED, PRODUCED, Binding, integration, needs
 from ._headers import merge_vary, query_value
 from ._render import Rendered
 from ._responses import Decision
@@ -112,16 +112,17 @@ def produced(req: falcon.Request | falcon.asgi.Request) -> Decision | None:
     return decision
 
 
-FALCON = FalconBinding()
-negotiated = negotiated_for(
-    FALCON,
+_INTEGRATION = integration(
+    FalconBinding(),
     __name__,
-    "``responder(self, req, resp, **fields) -> data`` (async or not) a falcon "
-    "responder",
+    negotiated_makes=(
+        "``responder(self, req, resp, **fields) -> data`` (async or not) a falcon "
+        "responder"
+    ),
+    dispatch_makes=(
+        "a falcon responder (each handler ``responder(self, req, resp, **fields)``, "
+        "async or not)"
+    ),
 )
-dispatch = dispatch_for(
-    FALCON,
-    __name__,
-    "a falcon responder (each handler ``responder(self, req, resp, **fields)``, "
-    "async or not)",
-)
+negotiated = _INTEGRATION.negotiated
+dispatch = _INTEGRATION.dispatch

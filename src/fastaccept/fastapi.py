@@ -42,14 +42,11 @@ from ._endpoint import (
     Handler,
     Mapped,
     RoutedEndpoint,
-    dispatch_for,
+    integration,
     needs,
-    negotiated_for,
     openapi_responses,
     shared_signature,
     signed,
-    with_keyword,
-    without_answer,
 )
 
 try:  # before .starlette: without FastAPI, say so (not that Starlette is missing)
@@ -137,33 +134,38 @@ def _serving(endpoint: Endpoint, handlers: tuple[Handler, ...]) -> Handler:
     with a request parameter, the handlers' own or one added for
     ``negotiated``."""
     signature = shared_signature(handlers, "FastAPI")
-    parameters = list(signature.parameters.values())
-    own = [p.name for p in parameters if _is_request(p.annotation)]
+    own = [n for n, p in signature.parameters.items() if _is_request(p.annotation)]
     if own:  # FastAPI fills one request parameter: the handler's
         binding = FastAPIBinding(own[0], shared=True)
-    else:
-        binding = FastAPIBinding(REQUEST_ARGUMENT, shared=False)
-        parameters = with_keyword(parameters, REQUEST_ARGUMENT, Request)
-    returned = without_answer(signature.return_annotation)
-    replaced = signature.replace(parameters=parameters, return_annotation=returned)
-    return signed(binding, endpoint, handlers, replaced)
+        return signed(binding, endpoint, handlers, signature)
+    binding = FastAPIBinding(REQUEST_ARGUMENT, shared=False)
+    return signed(
+        binding,
+        endpoint,
+        handlers,
+        signature,
+        added_request=(REQUEST_ARGUMENT, Request),
+    )
 
 
-negotiated = negotiated_for(
+_INTEGRATION = integration(
     _serving,
     __name__,
-    "``handler(**parameters) -> data`` (async or not) a FastAPI endpoint",
+    negotiated_makes=(
+        "``handler(**parameters) -> data`` (async or not) a FastAPI endpoint"
+    ),
+    dispatch_makes=(
+        "a FastAPI endpoint (each handler ``handler(**parameters)``, async or "
+        "not, all of one signature)"
+    ),
     kind=FastAPIEndpoint,
-    more="\nPut it under the route decorator.",
+    negotiated_note="\nPut it under the route decorator.",
+    dispatch_note=(
+        "\nGive it to the route decorator: ``app.get(path)(dispatch({...}))``."
+    ),
 )
-dispatch = dispatch_for(
-    _serving,
-    __name__,
-    "a FastAPI endpoint (each handler ``handler(**parameters)``, async or "
-    "not, all of one signature)",
-    kind=FastAPIEndpoint,
-    more="\nGive it to the route decorator: ``app.get(path)(dispatch({...}))``.",
-)
+negotiated = _INTEGRATION.negotiated
+dispatch = _INTEGRATION.dispatch
 
 
 def _is_request(annotation: Any) -> bool:

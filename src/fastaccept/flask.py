@@ -29,9 +29,8 @@ from ._endpoint import (
     PRODUCED,
     EnvironBinding,
     Mapped,
-    dispatch_for,
+    integration,
     needs,
-    negotiated_for,
 )
 from ._render import BODYLESS, Rendered
 
@@ -85,14 +84,13 @@ class FlaskBinding(EnvironBinding[flask.Response]):
         flask.after_this_request(varied)
 
 
-FLASK = FlaskBinding()
-negotiated = negotiated_for(
-    FLASK,
+_INTEGRATION = integration(
+    FlaskBinding(),
     __name__,
-    "``view(**url_arguments) -> data`` (async or not) a Flask view",
+    negotiated_makes="``view(**url_arguments) -> data`` (async or not) a Flask view",
+    dispatch_makes=(
+        "a Flask view (each handler ``view(**url_arguments)``, async or not)"
+    ),
 )
-dispatch = dispatch_for(
-    FLASK,
-    __name__,
-    "a Flask view (each handler ``view(**url_arguments)``, async or not)",
-)
+negotiated = _INTEGRATION.negotiated
+dispatch = _INTEGRATION.dispatch

@@ -49,16 +49,13 @@ from ._endpoint import (
     Mapped,
     RoutedEndpoint,
     ScopeBinding,
-    dispatch_for,
     http_error_facts,
+    integration,
     needs,
-    negotiated_for,
     openapi_responses,
     problem_answer,
     shared_signature,
     signed,
-    with_keyword,
-    without_answer,
 )
 from ._headers import vary_merged_into
 from ._render import Rendered
@@ -171,31 +168,36 @@ def _serving(endpoint: Endpoint, handlers: tuple[Handler, ...]) -> Handler:
     with ``request``, the handlers' own or one added for ``negotiated``;
     ``Answer`` out of its return annotation."""
     signature = shared_signature(handlers, "Litestar")
-    parameters = list(signature.parameters.values())
     shared = REQUEST in signature.parameters
-    if not shared:
-        parameters = with_keyword(parameters, REQUEST, Request)
-    returned = without_answer(signature.return_annotation, Any)
-    replaced = signature.replace(parameters=parameters, return_annotation=returned)
-    return signed(LitestarBinding(shared), endpoint, handlers, replaced)
+    return signed(
+        LitestarBinding(shared),
+        endpoint,
+        handlers,
+        signature,
+        added_request=None if shared else (REQUEST, Request),
+        answer_alone_as=Any,
+    )
 
 
-negotiated = negotiated_for(
+_INTEGRATION = integration(
     _serving,
     __name__,
-    "``handler(**parameters) -> data`` (async or not) a Litestar route handler's "
-    "function",
+    negotiated_makes=(
+        "``handler(**parameters) -> data`` (async or not) a Litestar route "
+        "handler's function"
+    ),
+    dispatch_makes=(
+        "a Litestar route handler's function (each handler "
+        "``handler(**parameters)``, async or not, all of one signature)"
+    ),
     kind=LitestarEndpoint,
-    more="\nPut it under the route decorator; add ``NegotiationPlugin`` to the app.",
+    negotiated_note=(
+        "\nPut it under the route decorator; add ``NegotiationPlugin`` to the app."
+    ),
+    dispatch_note="\nGive it to the route decorator: ``get(path)(dispatch({...}))``.",
 )
-dispatch = dispatch_for(
-    _serving,
-    __name__,
-    "a Litestar route handler's function (each handler "
-    "``handler(**parameters)``, async or not, all of one signature)",
-    kind=LitestarEndpoint,
-    more="\nGive it to the route decorator: ``get(path)(dispatch({...}))``.",
-)
+negotiated = _INTEGRATION.negotiated
+dispatch = _INTEGRATION.dispatch
 
 
 def consumed(request: Request[Any, Any, Any]) -> Decision | None:
@@ -262,9 +264,7 @@ def _problems(endpoint: Endpoint) -> Callable[..., Response[Any]]:
         if facts is None:  # a status no error has: Litestar's own answer
             return create_exception_response(request, error)
         scope = cast("Mapped", request.scope)
-        accept, method = LITESTAR.headers(scope)
-        vary = endpoint.finished.vary
-        return LITESTAR.reply(scope, problem_answer(facts, accept, method, vary))
+        return problem_answer(LITESTAR, scope, facts, endpoint.finished.vary)
 
     return answered
 

@@ -30,10 +30,9 @@ from ._endpoint import (
     PRODUCED,
     Mapped,
     ScopeBinding,
-    dispatch_for,
     http_error_facts,
+    integration,
     needs,
-    negotiated_for,
 )
 from ._headers import vary_merged_into
 from ._render import Rendered
@@ -77,13 +76,13 @@ class StarletteBinding(ScopeBinding[Response]):
 
 
 STARLETTE = StarletteBinding()
-negotiated = negotiated_for(
+_INTEGRATION = integration(
     STARLETTE,
     __name__,
-    "``handler(request) -> data`` (async or not) a Starlette endpoint",
+    negotiated_makes="``handler(request) -> data`` (async or not) a Starlette endpoint",
+    dispatch_makes=(
+        "a Starlette endpoint (each handler ``handler(request)``, async or not)"
+    ),
 )
-dispatch = dispatch_for(
-    STARLETTE,
-    __name__,
-    "a Starlette endpoint (each handler ``handler(request)``, async or not)",
-)
+negotiated = _INTEGRATION.negotiated
+dispatch = _INTEGRATION.dispatch

@@ -27,8 +27,7 @@ from ._endpoint import (
     Handler,
     Mapped,
     Negotiated,
-    dispatch_for,
-    negotiated_for,
+    integration,
 )
 from ._render import Rendered
 
@@ -65,11 +64,11 @@ class WSGIBinding(EnvironBinding[Rendered]):
         return app
 
 
-WSGI = WSGIBinding()
-
-negotiated: Negotiated[WSGIApplication] = negotiated_for(
-    WSGI, __name__, "``handler(environ) -> data`` a WSGI application"
+_INTEGRATION = integration(
+    WSGIBinding(),
+    __name__,
+    negotiated_makes="``handler(environ) -> data`` a WSGI application",
+    dispatch_makes="a WSGI application (each handler ``handler(environ)``)",
 )
-dispatch: Dispatch[WSGIApplication] = dispatch_for(
-    WSGI, __name__, "a WSGI application (each handler ``handler(environ)``)"
-)
+negotiated: Negotiated[WSGIApplication] = _INTEGRATION.negotiated
+dispatch: Dispatch[WSGIApplication] = _INTEGRATION.dispatch
