@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from fastaccept import AcceptError, Consumes, MediaRange, format_accept, parse
+from fastaccept import AcceptError, Consumes, MediaRange, Offer, format_accept, parse
 
 from .conftest import CYTHON_MISSING, ENGINES, Engine
 
@@ -239,3 +239,11 @@ def test_over_long_advice_is_the_servers() -> None:
     assert "max_length=None" not in info.value.reason
     advice = re.sub(r"\s+", " ", BAD_INPUT.read_text(encoding="utf-8"))
     assert "answer 431 Request Header Fields Too Large" in advice
+
+
+@pytest.mark.parametrize("flag", [1, 0, "yes", None], ids=repr)
+def test_an_offers_explicit_is_true_or_false(flag: Any) -> None:
+    with pytest.raises(
+        TypeError, match=f"^explicit must be True or False, not {type(flag).__name__}$"
+    ):
+        Offer("a/b", explicit=flag)

@@ -31,6 +31,7 @@ from typing import (
 
 from ._grammar import TCHARS
 from ._headers import header_from_scope, merge_vary, query_value
+from ._limits import checked_flag
 from ._member import OfferSpec
 from ._problems import problem
 from ._render import Answer, Finished, Rendered, Renderers, checked_status
@@ -96,9 +97,7 @@ class Endpoint:
             kind = type(self.consumes).__name__
             raise TypeError(f"consumes must be a Consumes or None, not {kind}")
         object.__setattr__(self, "status", checked_status(self.status))
-        if not isinstance(self.problems, bool):
-            kind = type(self.problems).__name__
-            raise TypeError(f"problems must be True or False, not {kind}")
+        checked_flag(self.problems, "problems")
         param = self.format_param
         if param is not None and not isinstance(param, str):
             kind = type(param).__name__

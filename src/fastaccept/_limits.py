@@ -81,6 +81,15 @@ def checked_cache_size(cache_size: object) -> int:
     return _checked_size(cache_size, "cache_size", "an int")
 
 
+def checked_flag(flag: object, name: str) -> bool:
+    """``flag`` as given for the option ``name``: True or False only (docs/
+    bad-input.md, "Bad arguments"): an int or any other object is a
+    ``TypeError``, never read for its truth."""
+    if type(flag) is not bool:
+        raise TypeError(f"{name} must be True or False, not {type(flag).__name__}")
+    return flag
+
+
 def _checked_size(number: object, name: str, kind: str) -> int:
     """``number`` as an int from 0 to ``sys.maxsize``, else an error naming it."""
     if isinstance(number, bool) or not hasattr(type(number), "__index__"):

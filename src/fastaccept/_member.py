@@ -35,6 +35,7 @@ from ._grammar import (
     TOKEN,
     pattern,
 )
+from ._limits import checked_flag
 from ._text import as_header_text, ascii_lower
 from ._tuples import NamedTuple
 
@@ -338,8 +339,7 @@ class Offer(ByArguments):
         self, media_type: str, qs: float = 1.0, *, explicit: bool = False
     ) -> None:
         parse_offer((media_type, qs))
-        if type(explicit) is not bool:
-            raise TypeError(f"explicit must be True or False, not {explicit!r}")
+        checked_flag(explicit, "explicit")
         for name, value in (
             ("media_type", media_type),
             ("qs", qs),

@@ -29,6 +29,7 @@ from ._limits import (
     DEFAULT_MAX_LENGTH,
     VALUES_KEPT,
     checked_cache_size,
+    checked_flag,
     checked_max_length,
     store,
 )
@@ -481,10 +482,7 @@ class Produces(ByArguments):
         formats: FormatSpec = None,
         variants: bool = False,
     ) -> None:
-        if type(variants) is not bool:
-            raise TypeError(
-                f"variants must be True or False, not {type(variants).__name__}"
-            )
+        checked_flag(variants, "variants")
         self._negotiator = Negotiator(
             offers, cache_size=cache_size, max_length=max_length
         )  # which checks both (_limits)

@@ -20,7 +20,7 @@ from typing import Literal, NamedTuple
 
 from ._engine import Negotiator
 from ._errors import AcceptError
-from ._limits import DEFAULT_MAX_LENGTH
+from ._limits import DEFAULT_MAX_LENGTH, checked_flag
 from ._responses import Decision, reason_phrase
 from ._text import HeaderValue
 
@@ -76,7 +76,7 @@ _GET = _check({EVENT_STREAM: "sse"}, "text/event-stream")
 def _select(
     check: _Check, accept: HeaderValue, require_header: bool
 ) -> Answer | Decision:
-    _checked("require_header", require_header)
+    checked_flag(require_header, "require_header")
     if accept is None and require_header:
         return check.not_acceptable
     try:
@@ -84,11 +84,6 @@ def _select(
     except AcceptError:  # the one error a lenient reading raises: over the limit
         return check.too_large
     return check.answers[index] if index >= 0 else check.not_acceptable
-
-
-def _checked(name: str, flag: object) -> None:
-    if type(flag) is not bool:
-        raise TypeError(f"{name} must be True or False, not {type(flag).__name__}")
 
 
 def select_post(
@@ -105,7 +100,7 @@ def select_post(
     sends raises (docs/bad-input.md); an ``accept`` that is not a str,
     bytes or None, or a flag that is not a bool, is a ``TypeError``.
     """
-    _checked("json_only", json_only)
+    checked_flag(json_only, "json_only")
     return _select(_POST_JSON_ONLY if json_only else _POST, accept, require_header)
 
 
