@@ -70,6 +70,10 @@ class Rendered(StatusAndHeaders):
     ok: bool = True  # a field here: the base's property says status 200
 
 
+#: ``Renderers.render``'s default ``headers``: none to add, none to check.
+_NO_EXTRA: tuple[tuple[str, str], ...] = ()
+
+
 class Renderers(ByArguments):
     """The representations of a resource: media type -> renderer.
 
@@ -212,7 +216,7 @@ class Renderers(ByArguments):
         method: str = "GET",
         vary: str | None = None,
         status: int = 200,
-        headers: Mapping[str, str] | Iterable[tuple[str, str]] = (),
+        headers: Mapping[str, str] | Iterable[tuple[str, str]] = _NO_EXTRA,
     ) -> Rendered:
         """``respond`` for a ``Decision`` already taken (``produces.select``),
         so a handler can refuse before it computes ``data``; a refusal (any
@@ -230,7 +234,7 @@ class Renderers(ByArguments):
                 self._varied, VARY_VALUES_KEPT, vary, Finished(self, vary)
             )
         # Any headers but the default are checked (None is refused, not "none").
-        extra = _extra(headers) if headers != () and decision.ok else ()
+        extra = _extra(headers) if headers is not _NO_EXTRA and decision.ok else ()
         return finished.render(decision, data, method, status, extra)
 
 
@@ -333,7 +337,9 @@ class Finished:
         if formatted:
             headers = self._formatted[index]
         body = _body(render, charset, data, self._own[index].media_type, status)
-        return _rendered(status, _joined(headers, extra), body, method)
+        return _rendered(
+            status, _joined(headers, extra) if extra else headers, body, method
+        )
 
     def refused(self, decision: Decision, method: str) -> Rendered:
         """The response for a refusal: built ahead, or now (a 431, whose
