@@ -13,6 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from fastaccept import Renderers, problem
+from fastaccept._responses import reason_phrase
 
 from .recipes import Call, Reply, load_recipe
 from .servers import aiohttp_serving, uvicorn_serving, waitress_serving
@@ -72,7 +73,7 @@ def test_the_body_is_json_dumps_of_the_members_in_order(
     sent = problem(422, PREFERS_PROBLEM, detail=detail, extensions=extensions)
     members: dict[str, Any] = {
         "type": "about:blank",
-        "title": "Unprocessable Entity",
+        "title": reason_phrase(422),  # "Unprocessable Content" from Python 3.13
         "status": 422,
     }
     if detail is not None:
