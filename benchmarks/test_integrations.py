@@ -13,6 +13,11 @@ request parsing are not timed. Beside it, in the same benchmark group:
 - ``Negotiator.choose`` (hot), ``Produces.select``, the renderer alone and
   ``Renderers.respond`` on the same Accept value: what that work is made of.
 
+For Starlette and Flask, whole requests too: the framework's application
+(middleware and routing included) called as its server calls it, each
+request with an Accept value of its own, beside the same application with a
+by-hand endpoint, and ``Produces.select`` on the same values.
+
 Coroutines (ASGI, Starlette, FastAPI, falcon's ASGI app) are driven by hand
 (``send(None)``): nothing they await suspends, so no event loop is timed.
 Responses are built fresh on every call (falcon's ``resp`` included, in the
@@ -23,6 +28,7 @@ request.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Coroutine, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -30,6 +36,8 @@ from typing import Any
 import pytest
 
 from fastaccept import BROWSER_DEFAULTS, IMPLEMENTATION, Negotiator, Renderers
+
+from .bench import Case, cold_values
 
 # A handler's data and its two renderings: the same as end to end.
 from .bench_server import DATA, render_html, render_json
@@ -127,17 +135,38 @@ def asgi_scope(accept: str) -> dict[str, Any]:
     }
 
 
-def asgi_exchange(case: str, accept: str) -> Exchange:
-    from fastaccept.asgi import negotiated
-
-    scope = asgi_scope(accept)
+def asgi_server() -> tuple[
+    Callable[[], Coroutine[Any, Any, dict[str, Any]]],
+    Callable[[Any], Coroutine[Any, Any, None]],
+    Callable[[Any], Answer],
+]:
+    """An ASGI server's side of the exchanges: ``receive`` (no body),
+    ``send`` (keeps the last message of each type) and ``answer``, which
+    reads the response they were sent."""
     sent: dict[str, Any] = {}
 
     async def receive() -> dict[str, Any]:
         return {"type": "http.request", "body": b"", "more_body": False}
 
-    async def send(message: Any) -> None:  # keeps the last of each type
+    async def send(message: Any) -> None:
         sent[message["type"]] = message
+
+    def answer(result: Any) -> Answer:
+        start = sent.pop("http.response.start")
+        fields = {
+            name.decode().lower(): value.decode() for name, value in start["headers"]
+        }
+        body = sent.pop("http.response.body")["body"]
+        return start["status"], fields["content-type"], fields["vary"], body
+
+    return receive, send, answer
+
+
+def asgi_exchange(case: str, accept: str) -> Exchange:
+    from fastaccept.asgi import negotiated
+
+    scope = asgi_scope(accept)
+    receive, send, answer = asgi_server()
 
     @negotiated(RENDERERS)
     async def user(scope: Any, receive: Any) -> Any:
@@ -154,14 +183,6 @@ def asgi_exchange(case: str, accept: str) -> Exchange:
         start = {"type": "http.response.start", "status": 200}
         await send({**start, "headers": headers})
         await send({"type": "http.response.body", "body": body})
-
-    def answer(result: Any) -> Answer:
-        start = sent.pop("http.response.start")
-        fields = {
-            name.decode().lower(): value.decode() for name, value in start["headers"]
-        }
-        body = sent.pop("http.response.body")["body"]
-        return start["status"], fields["content-type"], fields["vary"], body
 
     return Exchange(
         lambda: run(user(scope, receive, send)),
@@ -229,14 +250,13 @@ def starlette_answer(response: Any) -> Answer:
     return response.status_code, headers["content-type"], headers["vary"], response.body
 
 
-def starlette_exchange(case: str, accept: str) -> Exchange:
-    pytest.importorskip("starlette")
+def starlette_endpoints(case: str) -> tuple[Callable[..., Any], Callable[..., Any]]:
+    """A Starlette endpoint negotiated by fastaccept, and one sending the
+    same response by hand (rendered ahead)."""
     from starlette.requests import Request
     from starlette.responses import Response
 
     from fastaccept.starlette import negotiated
-
-    request = starlette_request(accept)
 
     @negotiated(RENDERERS)
     async def user(request: Request) -> Any:
@@ -247,6 +267,14 @@ def starlette_exchange(case: str, accept: str) -> Exchange:
     async def baseline(request: Request) -> Response:
         return Response(body, 200, headers)
 
+    return user, baseline
+
+
+def starlette_exchange(case: str, accept: str) -> Exchange:
+    pytest.importorskip("starlette")
+
+    request = starlette_request(accept)
+    user, baseline = starlette_endpoints(case)
     return Exchange(
         lambda: run(user(request)),
         lambda: run(baseline(request)),
@@ -430,6 +458,89 @@ def falcon_asgi_exchange(case: str, accept: str) -> Exchange:
     return Exchange(negotiated_call, baseline_call, falcon_answer)
 
 
+# Whole requests in process, with cold values -------------------------------
+#
+# The framework's own application (its middleware and routing too), called as
+# its server calls it, each request with an Accept value of its own: more
+# values than a negotiator's cache keeps, so each one is negotiated anew.
+# Beside it, the same application with a by-hand endpoint sending the same
+# bytes; the difference is what fastaccept adds to the request. Starlette and
+# Flask: benchmarks/README.md, "The web path".
+
+#: How many distinct Accept values the whole requests go through, in turn.
+COLD_VALUES = 1024
+
+
+def cold_accepts(case: str) -> list[str]:
+    return cold_values(Case(case, CASES[case], tuple(OFFERS)), COLD_VALUES)
+
+
+def starlette_app_exchange(case: str) -> Exchange:
+    pytest.importorskip("starlette")
+    from starlette.applications import Starlette
+    from starlette.routing import Route
+
+    scopes = itertools.cycle([asgi_scope(accept) for accept in cold_accepts(case)])
+    receive, send, answer = asgi_server()
+    endpoints = starlette_endpoints(case)
+    apps = [Starlette(routes=[Route("/user", view)]) for view in endpoints]
+
+    def request(app: Any) -> Callable[[], None]:
+        # A scope of its own, as a server makes one per request.
+        return lambda: run(app(dict(next(scopes)), receive, send))
+
+    return Exchange(request(apps[0]), request(apps[1]), answer)
+
+
+def flask_app_exchange(case: str) -> Exchange:
+    pytest.importorskip("flask")
+    import flask
+    from werkzeug.test import EnvironBuilder
+
+    from fastaccept.flask import negotiated
+
+    environs = itertools.cycle(
+        [
+            EnvironBuilder("/user", headers=[("Accept", accept)]).get_environ()
+            for accept in cold_accepts(case)
+        ]
+    )
+    started: list[Any] = [None]
+
+    def start_response(status: str, headers: Any, exc_info: Any = None) -> Any:
+        started[0] = (status, headers)
+
+    apps = [flask.Flask(__name__), flask.Flask(__name__)]
+
+    @apps[0].get("/user")
+    @negotiated(RENDERERS)
+    def user() -> Any:
+        return DATA
+
+    body, headers = body_of(case), fixed_headers(case)
+
+    @apps[1].get("/user")
+    def by_hand() -> flask.Response:
+        return flask.Response(body, 200, headers)
+
+    def request(app: flask.Flask) -> Callable[[], bytes]:
+        # An environ of its own, as a server makes one per request.
+        return lambda: b"".join(app.wsgi_app(dict(next(environs)), start_response))
+
+    def answer(result: bytes) -> Answer:
+        status, header_list = started[0]
+        fields = dict(header_list)
+        return int(status.split()[0]), fields["Content-Type"], fields["Vary"], result
+
+    return Exchange(request(apps[0]), request(apps[1]), answer)
+
+
+WHOLE_BUILDERS: dict[str, Callable[[str], Exchange]] = {
+    "starlette": starlette_app_exchange,
+    "flask": flask_app_exchange,
+}
+
+
 # The benchmarks ---------------------------------------------------------------
 
 BUILDERS: dict[str, Callable[[str, str], Exchange]] = {
@@ -525,3 +636,40 @@ def test_negotiated(
     assert exchange.answer(exchange.negotiated()) == expected(case)
     benchmark(exchange.negotiated)
     assert exchange.answer(exchange.negotiated()) == expected(case)
+
+
+@pytest.fixture(params=list(WHOLE_BUILDERS))
+def whole(request: pytest.FixtureRequest, case: str) -> Iterator[tuple[str, Exchange]]:
+    built = WHOLE_BUILDERS[request.param](case)
+    try:
+        yield request.param, built
+    finally:
+        built.close()
+
+
+def whole_group(benchmark: Any, framework: str, case: str) -> None:
+    benchmark.group = f"whole request, cold {framework}: {case}"
+    benchmark.extra_info["engine"] = IMPLEMENTATION
+
+
+@pytest.mark.parametrize("endpoint", ["by hand", "negotiated"])
+def test_whole_request(
+    benchmark: Any, whole: tuple[str, Exchange], case: str, endpoint: str
+) -> None:
+    framework, exchange = whole
+    whole_group(benchmark, framework, case)
+    call = exchange.negotiated if endpoint == "negotiated" else exchange.baseline
+    assert exchange.answer(call()) == expected(case)
+    benchmark(call)
+    assert exchange.answer(call()) == expected(case)
+
+
+@pytest.mark.parametrize("framework", list(WHOLE_BUILDERS))
+def test_whole_request_select(benchmark: Any, framework: str, case: str) -> None:
+    """``Produces.select`` on the same cold values: the negotiation itself."""
+    pytest.importorskip(framework)
+    whole_group(benchmark, framework, case)
+    select = RENDERERS.produces.select
+    values = itertools.cycle(cold_accepts(case))
+    assert select(next(values)).media_type == CHOSEN[case]
+    assert benchmark(lambda: select(next(values))).media_type == CHOSEN[case]

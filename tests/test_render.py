@@ -180,6 +180,22 @@ def test_rendered_is_a_value() -> None:
     assert rendered.headers == {"Content-Type": "a/b"}
 
 
+@pytest.mark.parametrize("method", ["GET", "HEAD"])
+def test_a_response_is_the_value_its_constructor_makes(method: str) -> None:
+    # Made on every request without the dataclass's __init__: equal, as
+    # hashable and as frozen as one that __init__ makes.
+    rendered = RENDERERS.respond("application/json", DATA, method=method)
+    fields = (rendered.status, rendered.header_items, rendered.body, rendered.ok)
+    made = Rendered(*fields)
+    assert fields[0] == 200 and fields[3] is True
+    assert (fields[2] == b"") is (method == "HEAD")
+    assert rendered == made and hash(rendered) == hash(made)
+    assert repr(rendered) == repr(made)
+    assert pickle.loads(pickle.dumps(rendered)) == made
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        rendered.status = 201  # type: ignore[misc]
+
+
 def test_extra_headers_go_with_a_chosen_representation_only() -> None:
     decision = RENDERERS.produces.select("application/json")
     rendered = RENDERERS.render(

@@ -30,7 +30,7 @@ from typing import (
 )
 
 from ._grammar import TCHARS
-from ._headers import header_from_scope, merge_vary, query_value
+from ._headers import field_value, merge_vary, query_value
 from ._limits import checked_flag
 from ._member import OfferSpec
 from ._problems import problem
@@ -59,14 +59,13 @@ def needs(
     )
 
 
-@dataclass(slots=True)  # not frozen: made on every request
+@dataclass(frozen=True, slots=True)
 class Proceed:
     """Run the handler: the chosen offer's ``index`` (``Decision.index``),
-    the ``Consumes`` decision (None: not checked), the request's method, and
-    whether a format name chose the offer (``Produces.select``)."""
+    the request's method, and whether a format name chose the offer
+    (``Produces.select``). An ``Endpoint`` makes those for GET once."""
 
     index: int
-    consumed: Decision | None
     method: str
     formatted: bool = False
 
@@ -87,6 +86,10 @@ class Endpoint:
     format_param: str | None = "format"
     problems: bool = False
     finished: Finished = field(init=False, repr=False, compare=False)
+    #: By ``formatted`` (False, True), then offer index: the ``Proceed`` of a GET.
+    _gets: tuple[tuple[Proceed, ...], ...] = field(
+        init=False, repr=False, compare=False
+    )
 
     def __post_init__(self) -> None:
         if not isinstance(self.renderers, Renderers):
@@ -109,6 +112,11 @@ class Endpoint:
         refusals = () if self.consumes is None else self.consumes._refusals
         finished = Finished(self.renderers, self.vary, refusals)
         object.__setattr__(self, "finished", finished)
+        offers = range(len(self.renderers.produces.media_types))
+        gets = tuple(
+            tuple(Proceed(i, "GET", by) for i in offers) for by in (False, True)
+        )
+        object.__setattr__(self, "_gets", gets)
 
     def check(
         self, binding: Binding[Request, Any], request: Request
@@ -131,7 +139,10 @@ class Endpoint:
         if not decision.ok:
             return self.finished.refused(decision, method)
         binding.keep(request, consumed, decision)
-        return Proceed(decision.index, consumed, method, bool(named))
+        formatted = bool(named)
+        if method == "GET":
+            return self._gets[formatted][decision.index]
+        return Proceed(decision.index, method, formatted)
 
     def after(self, step: Proceed, data: Any) -> Rendered:
         """The handler's ``data`` (or ``Answer``) in the type ``step`` chose."""
@@ -278,15 +289,15 @@ class EnvironBinding(MappingBinding[Response]):
 
 class ScopeBinding(MappingBinding[Response]):
     """A framework whose request carries the ASGI scope, its field lines read
-    with ``header_from_scope`` (RFC 9110 §5.3)."""
+    with ``field_value`` (RFC 9110 §5.3)."""
 
     __slots__ = ()
 
     def headers(self, request: Mapped) -> tuple[HeaderValue, str]:
-        return header_from_scope(request), request["method"]
+        return field_value(request.get("headers", ())), request["method"]
 
     def content_type(self, request: Mapped) -> HeaderValue:
-        return header_from_scope(request, "content-type")
+        return field_value(request.get("headers", ()), "content-type")
 
     def query(self, request: Mapped, name: str) -> str | None:
         return query_value(request.get("query_string", b"").decode("latin-1"), name)

@@ -38,14 +38,24 @@ def field_value(
     bytes, as received), or None if absent: several lines combined in order,
     joined by ``", "`` (RFC 9110 §5.3); names compared case-insensitively
     (RFC 9110 §5.1)."""
-    wanted = name.lower().encode("latin-1")
+    wanted = _FIELD_NAMES.get(name) or name.lower().encode("latin-1")
     size = len(wanted)
-    lines = [
-        value for key, value in fields if len(key) == size and key.lower() == wanted
-    ]
-    if not lines:
-        return None
-    return lines[0] if len(lines) == 1 else b", ".join(lines)
+    found: bytes | None = None  # the first line's value
+    more: list[bytes] | None = None  # every line's, from the second on
+    for key, value in fields:
+        if len(key) == size and key.lower() == wanted:
+            if found is None:
+                found = value
+            elif more is None:
+                more = [found, value]
+            else:
+                more.append(value)
+    return found if more is None else b", ".join(more)
+
+
+#: The names the integrations read on every request, as ``field_value``
+#: compares them.
+_FIELD_NAMES = {"accept": b"accept", "content-type": b"content-type"}
 
 
 def header_from_environ(environ: Mapping[str, Any], name: str = "accept") -> str | None:

@@ -422,7 +422,21 @@ def _rendered(
         kept = tuple(item for item in headers if item[0] != "Content-Type")
         return Rendered(status, kept, b"", ok)
     sent = b"" if method == "HEAD" else body
-    return Rendered(status, (*headers, ("Content-Length", str(len(body)))), sent, ok)
+    made = _new(Rendered)  # the fields set as the dataclass's __init__ sets them
+    _set_status(made, status)
+    _set_header_items(made, (*headers, ("Content-Length", f"{len(body)}")))
+    _set_body(made, sent)
+    _set_ok(made, ok)
+    return made
+
+
+#: ``_rendered`` makes the response on every request: its fields are set by
+#: their slots' own setters, without the frozen dataclass's ``__init__`` (a
+#: call of ``object.__setattr__`` for each).
+_new = object.__new__
+_set_status, _set_header_items, _set_body, _set_ok = (
+    Rendered.__dict__[name].__set__ for name in ("status", "header_items", "body", "ok")
+)
 
 
 #: The headers ``Renderers.render`` writes itself (lower case).
