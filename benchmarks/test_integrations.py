@@ -191,6 +191,23 @@ def asgi_exchange(case: str, accept: str) -> Exchange:
     )
 
 
+def wsgi_server() -> tuple[Any, Callable[[Any], Answer]]:
+    """A WSGI server's side of the exchanges: ``start_response`` and
+    ``answer``, which reads the response started and its body's parts."""
+    started: list[Any] = [None]
+
+    def start_response(status: str, headers: Any, exc_info: Any = None) -> Any:
+        started[0] = (status, headers)
+
+    def answer(result: Any) -> Answer:
+        status, header_list = started[0]
+        fields = dict(header_list)
+        body = b"".join(result)
+        return int(status.split()[0]), fields["Content-Type"], fields["Vary"], body
+
+    return start_response, answer
+
+
 def wsgi_exchange(case: str, accept: str) -> Exchange:
     from fastaccept.wsgi import negotiated
 
@@ -207,10 +224,7 @@ def wsgi_exchange(case: str, accept: str) -> Exchange:
         "HTTP_ACCEPT": accept,
         "wsgi.url_scheme": "http",
     }
-    started: list[Any] = [None]
-
-    def start_response(status: str, headers: Any, exc_info: Any = None) -> Any:
-        started[0] = (status, headers)
+    start_response, answer = wsgi_server()
 
     @negotiated(RENDERERS)
     def user(environ: Any) -> Any:
@@ -222,12 +236,6 @@ def wsgi_exchange(case: str, accept: str) -> Exchange:
     def baseline(environ: Any, start_response: Any) -> list[bytes]:
         start_response("200 OK", list(headers))  # a server may add to it
         return [body]
-
-    def answer(result: Any) -> Answer:
-        status, header_list = started[0]
-        fields = dict(header_list)
-        body = b"".join(result)
-        return int(status.split()[0]), fields["Content-Type"], fields["Vary"], body
 
     return Exchange(
         lambda: user(environ, start_response),
@@ -250,9 +258,11 @@ def starlette_answer(response: Any) -> Answer:
     return response.status_code, headers["content-type"], headers["vary"], response.body
 
 
-def starlette_endpoints(case: str) -> tuple[Callable[..., Any], Callable[..., Any]]:
+def starlette_endpoints(
+    case: str, body: Callable[[], bytes]
+) -> tuple[Callable[..., Any], Callable[..., Any]]:
     """A Starlette endpoint negotiated by fastaccept, and one sending the
-    same response by hand (rendered ahead)."""
+    same response by hand, its ``body()``."""
     from starlette.requests import Request
     from starlette.responses import Response
 
@@ -262,19 +272,25 @@ def starlette_endpoints(case: str) -> tuple[Callable[..., Any], Callable[..., An
     async def user(request: Request) -> Any:
         return DATA
 
-    body, headers = body_of(case), fixed_headers(case)
+    headers = fixed_headers(case)
 
     async def baseline(request: Request) -> Response:
-        return Response(body, 200, headers)
+        return Response(body(), 200, headers)
 
     return user, baseline
+
+
+def rendered_ahead(case: str) -> Callable[[], bytes]:
+    """The baselines' body: rendered once, ahead."""
+    body = body_of(case)
+    return lambda: body
 
 
 def starlette_exchange(case: str, accept: str) -> Exchange:
     pytest.importorskip("starlette")
 
     request = starlette_request(accept)
-    user, baseline = starlette_endpoints(case)
+    user, baseline = starlette_endpoints(case, rendered_ahead(case))
     return Exchange(
         lambda: run(user(request)),
         lambda: run(baseline(request)),
@@ -312,24 +328,36 @@ def fastapi_exchange(case: str, accept: str) -> Exchange:
 # Flask and Django -------------------------------------------------------------
 
 
-def flask_exchange(case: str, accept: str) -> Exchange:
-    pytest.importorskip("flask")
+def flask_views(
+    case: str, body: Callable[[], bytes]
+) -> tuple[Callable[[], Any], Callable[[], Any]]:
+    """A Flask view negotiated by fastaccept, and one sending the same
+    response by hand, its ``body()``."""
     import flask
 
     from fastaccept.flask import negotiated
-
-    app = flask.Flask(__name__)
-    context = app.test_request_context("/user", headers={"Accept": accept})
-    context.push()  # kept open for the whole benchmark; closed by the fixture
 
     @negotiated(RENDERERS)
     def user() -> Any:
         return DATA
 
-    body, headers = body_of(case), fixed_headers(case)
+    headers = fixed_headers(case)
 
     def baseline() -> flask.Response:
-        return flask.Response(body, 200, headers)
+        return flask.Response(body(), 200, headers)
+
+    return user, baseline
+
+
+def flask_exchange(case: str, accept: str) -> Exchange:
+    pytest.importorskip("flask")
+    import flask
+
+    app = flask.Flask(__name__)
+    context = app.test_request_context("/user", headers={"Accept": accept})
+    context.push()  # kept open for the whole benchmark; closed by the fixture
+
+    user, baseline = flask_views(case, rendered_ahead(case))
 
     def answer(response: Any) -> Answer:
         headers = response.headers
@@ -463,16 +491,22 @@ def falcon_asgi_exchange(case: str, accept: str) -> Exchange:
 # The framework's own application (its middleware and routing too), called as
 # its server calls it, each request with an Accept value of its own: more
 # values than a negotiator's cache keeps, so each one is negotiated anew.
-# Beside it, the same application with a by-hand endpoint sending the same
-# bytes; the difference is what fastaccept adds to the request. Starlette and
-# Flask: benchmarks/README.md, "The web path".
+# Beside it, the same application with a by-hand endpoint that renders the
+# same data on each request and sends the same bytes: the difference is what
+# fastaccept adds to the request. Starlette and Flask; benchmarks/README.md,
+# "The web path" (and ``benchmarks.whole_requests``, which counts their
+# instructions).
 
-#: How many distinct Accept values the whole requests go through, in turn.
-COLD_VALUES = 1024
+
+def rendered_each_time(case: str) -> Callable[[], bytes]:
+    """The by-hand endpoints' body in whole requests: rendered per request,
+    as the negotiated endpoint renders it."""
+    render = RENDER[CHOSEN[case]]
+    return lambda: render(DATA).encode("utf-8")
 
 
 def cold_accepts(case: str) -> list[str]:
-    return cold_values(Case(case, CASES[case], tuple(OFFERS)), COLD_VALUES)
+    return cold_values(Case(case, CASES[case], tuple(OFFERS)))
 
 
 def starlette_app_exchange(case: str) -> Exchange:
@@ -482,7 +516,7 @@ def starlette_app_exchange(case: str) -> Exchange:
 
     scopes = itertools.cycle([asgi_scope(accept) for accept in cold_accepts(case)])
     receive, send, answer = asgi_server()
-    endpoints = starlette_endpoints(case)
+    endpoints = starlette_endpoints(case, rendered_each_time(case))
     apps = [Starlette(routes=[Route("/user", view)]) for view in endpoints]
 
     def request(app: Any) -> Callable[[], None]:
@@ -497,40 +531,23 @@ def flask_app_exchange(case: str) -> Exchange:
     import flask
     from werkzeug.test import EnvironBuilder
 
-    from fastaccept.flask import negotiated
-
     environs = itertools.cycle(
         [
             EnvironBuilder("/user", headers=[("Accept", accept)]).get_environ()
             for accept in cold_accepts(case)
         ]
     )
-    started: list[Any] = [None]
+    start_response, answer = wsgi_server()
+    apps = []
+    for view in flask_views(case, rendered_each_time(case)):
+        app = flask.Flask(__name__)
+        app.get("/user")(view)
+        apps.append(app)
 
-    def start_response(status: str, headers: Any, exc_info: Any = None) -> Any:
-        started[0] = (status, headers)
-
-    apps = [flask.Flask(__name__), flask.Flask(__name__)]
-
-    @apps[0].get("/user")
-    @negotiated(RENDERERS)
-    def user() -> Any:
-        return DATA
-
-    body, headers = body_of(case), fixed_headers(case)
-
-    @apps[1].get("/user")
-    def by_hand() -> flask.Response:
-        return flask.Response(body, 200, headers)
-
-    def request(app: flask.Flask) -> Callable[[], bytes]:
-        # An environ of its own, as a server makes one per request.
-        return lambda: b"".join(app.wsgi_app(dict(next(environs)), start_response))
-
-    def answer(result: bytes) -> Answer:
-        status, header_list = started[0]
-        fields = dict(header_list)
-        return int(status.split()[0]), fields["Content-Type"], fields["Vary"], result
+    def request(app: flask.Flask) -> Callable[[], list[bytes]]:
+        # An environ of its own, as a server makes one per request; the
+        # body is read, as a server reads it.
+        return lambda: list(app.wsgi_app(dict(next(environs)), start_response))
 
     return Exchange(request(apps[0]), request(apps[1]), answer)
 
@@ -664,12 +681,21 @@ def test_whole_request(
     assert exchange.answer(call()) == expected(case)
 
 
-@pytest.mark.parametrize("framework", list(WHOLE_BUILDERS))
-def test_whole_request_select(benchmark: Any, framework: str, case: str) -> None:
+def test_whole_request_select(benchmark: Any, case: str) -> None:
     """``Produces.select`` on the same cold values: the negotiation itself."""
-    pytest.importorskip(framework)
-    whole_group(benchmark, framework, case)
+    benchmark.group = f"whole request, cold: {case}"
+    benchmark.extra_info["engine"] = IMPLEMENTATION
     select = RENDERERS.produces.select
     values = itertools.cycle(cold_accepts(case))
     assert select(next(values)).media_type == CHOSEN[case]
     assert benchmark(lambda: select(next(values))).media_type == CHOSEN[case]
+
+
+@pytest.mark.parametrize("framework", list(WHOLE_BUILDERS))
+@pytest.mark.parametrize("endpoint", ["negotiated", "by-hand"])
+def test_the_whole_requests_command(framework: str, endpoint: str) -> None:
+    """``python -m benchmarks.whole_requests``, which callgrind counts."""
+    pytest.importorskip(framework)
+    from .whole_requests import main
+
+    assert main([framework, endpoint, "3", "--case", "json"]) == 0

@@ -181,17 +181,30 @@ def test_rendered_is_a_value() -> None:
 
 
 @pytest.mark.parametrize("method", ["GET", "HEAD"])
-def test_a_response_is_the_value_its_constructor_makes(method: str) -> None:
-    # Made on every request without the dataclass's __init__: equal, as
-    # hashable and as frozen as one that __init__ makes.
-    rendered = RENDERERS.respond("application/json", DATA, method=method)
-    fields = (rendered.status, rendered.header_items, rendered.body, rendered.ok)
-    made = Rendered(*fields)
-    assert fields[0] == 200 and fields[3] is True
-    assert (fields[2] == b"") is (method == "HEAD")
-    assert rendered == made and hash(rendered) == hash(made)
-    assert repr(rendered) == repr(made)
-    assert pickle.loads(pickle.dumps(rendered)) == made
+@pytest.mark.parametrize("accept", ["application/json", "image/png"])
+def test_a_response_is_the_value_its_constructor_makes(
+    accept: str, method: str
+) -> None:
+    # Every response is made without the dataclass's __init__ (so it can
+    # have no checks of its own to skip): it is the value written out here,
+    # chosen or refused, as hashable, picklable and frozen.
+    assert not hasattr(Rendered, "__post_init__")
+    rendered = RENDERERS.respond(accept, DATA, method=method)
+    if accept == "application/json":
+        status, content_type, ok = 200, "application/json", True
+        body = '{"greeting": "héllo"}'.encode()
+    else:
+        status, content_type, ok = 406, "text/plain; charset=utf-8", False
+        body = RENDERERS.produces.select(accept).body.encode()
+    items = (
+        ("Content-Type", content_type),
+        ("Vary", "Accept"),
+        ("Content-Length", str(len(body))),
+    )
+    expected = Rendered(status, items, b"" if method == "HEAD" else body, ok)
+    assert rendered == expected and hash(rendered) == hash(expected)
+    assert repr(rendered) == repr(expected)
+    assert pickle.loads(pickle.dumps(rendered)) == expected
     with pytest.raises(dataclasses.FrozenInstanceError):
         rendered.status = 201  # type: ignore[misc]
 

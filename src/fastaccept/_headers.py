@@ -38,19 +38,17 @@ def field_value(
     bytes, as received), or None if absent: several lines combined in order,
     joined by ``", "`` (RFC 9110 §5.3); names compared case-insensitively
     (RFC 9110 §5.1)."""
-    wanted = _FIELD_NAMES.get(name) or name.lower().encode("latin-1")
+    wanted = _FIELD_NAMES.get(name) if type(name) is str else None
+    if wanted is None:
+        wanted = name.lower().encode("latin-1")
     size = len(wanted)
-    found: bytes | None = None  # the first line's value
-    more: list[bytes] | None = None  # every line's, from the second on
+    lines = []
     for key, value in fields:
         if len(key) == size and key.lower() == wanted:
-            if found is None:
-                found = value
-            elif more is None:
-                more = [found, value]
-            else:
-                more.append(value)
-    return found if more is None else b", ".join(more)
+            lines.append(value)
+    if not lines:
+        return None
+    return lines[0] if len(lines) == 1 else b", ".join(lines)
 
 
 #: The names the integrations read on every request, as ``field_value``
