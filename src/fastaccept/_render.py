@@ -302,14 +302,14 @@ class Finished:
         extra: tuple[tuple[str, str], ...] = (),
     ) -> Rendered:
         """``Renderers.render``, its ``extra`` headers already checked."""
-        if not decision.ok:
-            return self.refused(decision, method)
         index = decision.index
-        if 0 <= index < len(self._own):
+        if 0 <= index < len(self._own):  # one of the offers' own (so ``ok``)
             if self._own[index] is decision:
                 return self.chosen(index, data, method, status, extra)
             if self._by_format[index] is decision:
                 return self.chosen(index, data, method, status, extra, formatted=True)
+        if not decision.ok:
+            return self.refused(decision, method)
         # A decision made elsewhere (by hand, or ``Consumes``'): the first offer
         # of its media type renders, and its own headers go.
         types = self._renderers.produces.media_types
