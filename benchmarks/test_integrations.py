@@ -556,6 +556,13 @@ WHOLE_BUILDERS: dict[str, Callable[[str], Exchange]] = {
     "starlette": starlette_app_exchange,
     "flask": flask_app_exchange,
 }
+#: The endpoints of a whole request's application.
+WHOLE_ENDPOINTS = ("negotiated", "by-hand")
+
+
+def endpoint_call(exchange: Exchange, endpoint: str) -> Callable[[], Any]:
+    """A whole request to ``endpoint``, one of ``WHOLE_ENDPOINTS``."""
+    return exchange.negotiated if endpoint == "negotiated" else exchange.baseline
 
 
 # The benchmarks ---------------------------------------------------------------
@@ -669,13 +676,13 @@ def whole_group(benchmark: Any, framework: str, case: str) -> None:
     benchmark.extra_info["engine"] = IMPLEMENTATION
 
 
-@pytest.mark.parametrize("endpoint", ["by hand", "negotiated"])
+@pytest.mark.parametrize("endpoint", WHOLE_ENDPOINTS)
 def test_whole_request(
     benchmark: Any, whole: tuple[str, Exchange], case: str, endpoint: str
 ) -> None:
     framework, exchange = whole
     whole_group(benchmark, framework, case)
-    call = exchange.negotiated if endpoint == "negotiated" else exchange.baseline
+    call = endpoint_call(exchange, endpoint)
     assert exchange.answer(call()) == expected(case)
     benchmark(call)
     assert exchange.answer(call()) == expected(case)
@@ -692,7 +699,7 @@ def test_whole_request_select(benchmark: Any, case: str) -> None:
 
 
 @pytest.mark.parametrize("framework", list(WHOLE_BUILDERS))
-@pytest.mark.parametrize("endpoint", ["negotiated", "by-hand"])
+@pytest.mark.parametrize("endpoint", WHOLE_ENDPOINTS)
 def test_the_whole_requests_command(framework: str, endpoint: str) -> None:
     """``python -m benchmarks.whole_requests``, which callgrind counts."""
     pytest.importorskip(framework)

@@ -16,7 +16,13 @@ from collections.abc import Sequence
 
 import pytest
 
-from .test_integrations import CASES, WHOLE_BUILDERS, expected
+from .test_integrations import (
+    CASES,
+    WHOLE_BUILDERS,
+    WHOLE_ENDPOINTS,
+    endpoint_call,
+    expected,
+)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -26,7 +32,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         description="Send whole requests to a negotiated endpoint or a by-hand one.",
     )
     parser.add_argument("framework", choices=sorted(WHOLE_BUILDERS))
-    parser.add_argument("endpoint", choices=["negotiated", "by-hand"])
+    parser.add_argument("endpoint", choices=WHOLE_ENDPOINTS)
     parser.add_argument("count", type=int)
     parser.add_argument("--case", choices=sorted(CASES), default="chrome-navigate")
     args = parser.parse_args(argv)
@@ -34,7 +40,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         exchange = WHOLE_BUILDERS[args.framework](args.case)
     except pytest.skip.Exception as missing:
         parser.error(str(missing))
-    call = exchange.negotiated if args.endpoint == "negotiated" else exchange.baseline
+    call = endpoint_call(exchange, args.endpoint)
     if exchange.answer(call()) != expected(args.case):
         parser.error("the endpoint's answer is not the expected one")
     for _ in range(args.count):

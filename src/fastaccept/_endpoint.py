@@ -30,7 +30,7 @@ from typing import (
 )
 
 from ._grammar import TCHARS
-from ._headers import field_value, merge_vary, query_value
+from ._headers import header_from_scope, merge_vary, query_value
 from ._limits import checked_flag
 from ._member import OfferSpec
 from ._problems import problem
@@ -289,15 +289,15 @@ class EnvironBinding(MappingBinding[Response]):
 
 class ScopeBinding(MappingBinding[Response]):
     """A framework whose request carries the ASGI scope, its field lines read
-    with ``field_value`` (RFC 9110 §5.3)."""
+    with ``header_from_scope`` (RFC 9110 §5.3)."""
 
     __slots__ = ()
 
     def headers(self, request: Mapped) -> tuple[HeaderValue, str]:
-        return field_value(request.get("headers", ())), request["method"]
+        return header_from_scope(request), request["method"]
 
     def content_type(self, request: Mapped) -> HeaderValue:
-        return field_value(request.get("headers", ()), "content-type")
+        return header_from_scope(request, "content-type")
 
     def query(self, request: Mapped, name: str) -> str | None:
         return query_value(request.get("query_string", b"").decode("latin-1"), name)

@@ -38,9 +38,7 @@ def field_value(
     bytes, as received), or None if absent: several lines combined in order,
     joined by ``", "`` (RFC 9110 §5.3); names compared case-insensitively
     (RFC 9110 §5.1)."""
-    wanted = _FIELD_NAMES.get(name) if type(name) is str else None
-    if wanted is None:
-        wanted = name.lower().encode("latin-1")
+    wanted = name.lower().encode("latin-1")
     size = len(wanted)
     lines = []
     for key, value in fields:
@@ -49,11 +47,6 @@ def field_value(
     if not lines:
         return None
     return lines[0] if len(lines) == 1 else b", ".join(lines)
-
-
-#: The names the integrations read on every request, as ``field_value``
-#: compares them.
-_FIELD_NAMES = {"accept": b"accept", "content-type": b"content-type"}
 
 
 def header_from_environ(environ: Mapping[str, Any], name: str = "accept") -> str | None:
