@@ -237,6 +237,17 @@ def test_a_peer_that_raises_has_no_time_in_that_row() -> None:
         time_table(table, sweeps=1)
 
 
+def test_a_served_pass_hands_every_call_a_new_equal_str() -> None:
+    # As a server's parser does: each call gets its own object, never the hot
+    # one nor another pass's, so a value cache hashes every value anew.
+    hot = bench.hot_values(_case("json"), 3)
+    seen: list[str] = []
+    bench.Pass(seen.append, hot, 2, served=True).best()
+    assert seen == [hot[0]] * 6
+    assert all(value is not hot[0] for value in seen)
+    assert len({id(value) for value in seen}) == 6  # all held: ids not reused
+
+
 def test_the_cold_table_shows_a_dash_where_a_peer_raised() -> None:
     # A peer that raises on some cases (here: offers with parameters) or on
     # every one: "-" in its cells and in the ratios it would give, a note
