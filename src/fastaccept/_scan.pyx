@@ -822,8 +822,8 @@ cdef unsigned long long find_offers(const unsigned char* s, Py_ssize_t n, Py_ssi
         slot = &set.slots[k]
         if slot.key == NULL:
             return 0
-        if slot.tag == tag and j + 1 + slot.length <= n and fa_folded_is(
-                s, j + 1, n, slot.key, slot.length) and not CLASS[s[j + 1 + slot.length]] & C_TCHAR:
+        if slot.tag == tag and j + 1 + slot.length <= n and not CLASS[
+                s[j + 1 + slot.length]] & C_TCHAR and fa_folded_is(s, j + 1, n, slot.key, slot.length):
             found.essence_end, found.parts = j + 1 + slot.length, slot.parts
             return slot.mask
         k = (k + 1) & set.slot_mask
