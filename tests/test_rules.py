@@ -279,6 +279,9 @@ def test_many_offers(engine: Engine) -> None:
         ('a/b;p="x\\', None),
         ('a/b c;p="1,2", text/html', "text/html"),
         ('a/b\x00;p="1,2"\x00, text/html', "text/html"),
+        # Bytes that are no qdtext (controls, NUL) are read over inside quotes.
+        ('a/b;p="x\x01,text/html", application/json', "application/json"),
+        ('a/b;p="x\x00,text/html\x7f", application/json', "application/json"),
         # Passed over from where the type/subtype look-up stopped reading.
         ('text/hx;p="a,text/html", application/json', "application/json"),
         ('text/zz;p="a,text/html", application/json', "application/json"),

@@ -731,17 +731,25 @@ cdef Py_ssize_t member_end(const unsigned char* s, Py_ssize_t n, Py_ssize_t i) n
     """Where the member at ``i`` ends: the next comma outside quoted strings,
     or n. Every ``"`` opens a quoted string, in which ``\\`` escapes the next
     byte (RFC 9110 §5.6.4), so a skipped member never swallows part of the
-    next. Each byte is read once (``skip_class``)."""
+    next. Each byte is read once (``skip_class``, also for a quoted string's
+    qdtext: no step waits for the byte before it)."""
     while True:
         i = skip_class(s, i, C_PLAIN)
         if i >= n or s[i] == 44:
             return i
         if s[i] == 34:  # a quoted string: to its closing quote
             i += 1
-            while i < n and s[i] != 34:
-                i += 2 if s[i] == 92 else 1
-            if i >= n:
-                return n
+            while True:
+                i = skip_class(s, i, C_QDTEXT)
+                if i >= n:
+                    return n
+                if s[i] == 34:
+                    break
+                if s[i] == 92:  # the byte after it is escaped
+                    i += 1
+                    if i >= n:
+                        return n
+                i += 1
         i += 1  # past the closing quote, or a NUL inside the value
 
 
