@@ -37,7 +37,9 @@ def parse_outcome(engine: Engine, value: Any, strict: bool) -> Any:
         return ("error", str(exc), exc.position, exc.reason, exc.value)
     return (
         "ok",
+        type(accept),
         tuple(accept),
+        accept.present,
         accept.skipped,
         accept.cors_safelisted,
         [type(r) for r in accept],

@@ -902,6 +902,7 @@ def _outcome(parse: Any, value: Any, strict: bool) -> Any:
         "ok",
         type(parsed),
         tuple(parsed),
+        parsed.present,
         parsed.skipped,
         [type(m) for m in parsed],
     )

@@ -1108,6 +1108,45 @@ cdef inline object new_named(object cls, tuple fields):
     return result
 
 
+cdef extern from *:
+    """
+    /* `slot.__set__(obj, value)` for a member descriptor `slot` (a class's
+       __slots__ entry), without a Python-level call. */
+    static int fa_set_slot(PyObject *slot, PyObject *obj, PyObject *value) {
+        return Py_TYPE(slot)->tp_descr_set(slot, obj, value);
+    }
+    """
+    int fa_set_slot(object slot, object obj, object value) except -1
+
+
+cdef tuple EMPTY = ()
+
+
+cdef tuple slots_of(object cls):
+    """The member descriptors of ``cls``'s slots, its bases' first: the order
+    of its constructor's parameters (``_types._Members``, ``Accept``)."""
+    return tuple([kind.__dict__[name] for kind in reversed(cls.__mro__)
+                  for name in kind.__dict__.get("__slots__", ())])
+
+
+cdef object made_by_slots(object cls, tuple slots, tuple members, object skipped,
+                          object cors_safelisted=None):
+    """A ``cls`` (a ``_types._Members``) made as its ``__init__(members,
+    True, skipped[, cors_safelisted])`` makes it, its ``slots`` set without a
+    Python-level call: parsing makes one per value."""
+    made = <object>(<TypeWithNew*>cls).tp_new(<PyTypeObject*>cls, <PyObject*>EMPTY, NULL)
+    Py_DECREF(made)  # tp_new's reference, now the variable's
+    fa_set_slot(slots[0], made, members)
+    fa_set_slot(slots[1], made, True)
+    fa_set_slot(slots[2], made, tuple(skipped))
+    if cors_safelisted is not None:
+        fa_set_slot(slots[3], made, cors_safelisted)
+    return made
+
+
+cdef tuple ACCEPT_SLOTS = slots_of(_Accept)
+
+
 cdef object skipped_members(Scan* sc, object value, bint strict, str field):
     """The members a scan skipped, as ``SkippedMember``s; in strict mode the
     error of the first (the only one) is raised instead."""
@@ -1161,7 +1200,7 @@ def parse(value, *, bint strict=False, max_length=_DEFAULT_MAX_LENGTH):
             Py_INCREF(rng)  # PyTuple_SET_ITEM steals it
             PyTuple_SET_ITEM(ranges, i, rng)
         safe = n <= _CORS_MAX_LENGTH and not sc.unsafe
-        return _Accept(ranges, True, skipped, safe)
+        return made_by_slots(_Accept, ACCEPT_SLOTS, ranges, skipped, safe)
     finally:
         scan_free(&sc)
 
@@ -2144,6 +2183,7 @@ cdef class _ListKind:
     cdef int grammar
     cdef str field, noun
     cdef object values, member, offers, rank
+    cdef tuple slots                     # the values' slots (``made_by_slots``)
 
     def __init__(self, values):
         header = values._header
@@ -2151,6 +2191,7 @@ cdef class _ListKind:
         self.field, self.noun = header.field, header.noun
         self.values, self.member = values, header.member
         self.offers, self.rank = header.offers, header.rank
+        self.slots = slots_of(values)
 
 
 cdef _ListKind ENCODING = _ListKind(_AcceptEncoding)
@@ -2178,7 +2219,7 @@ cdef object parse_list(_ListKind kind, object value, bint strict, object max_len
             made = new_named(kind.member, (token_text(s, r.type_start, r.type_end), r.weight))
             Py_INCREF(made)  # PyTuple_SET_ITEM steals it
             PyTuple_SET_ITEM(members, i, made)
-        return kind.values(members, True, skipped)
+        return made_by_slots(kind.values, kind.slots, members, skipped)
     finally:
         scan_free(&sc)
 

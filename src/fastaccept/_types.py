@@ -213,6 +213,9 @@ class _Members(Sequence[_M]):
     members lenient mode ignored). A list header's ``quality``, ``rank`` and
     ``best`` follow its description, ``_header``."""
 
+    # In the order of __init__'s parameters, subclasses' after: the compiled
+    # engine sets them in that order from what __init__ would take
+    # (_scan.pyx, made_by_slots).
     __slots__ = ("_members", "present", "skipped")
 
     _header: ClassVar[ListHeader]
@@ -324,8 +327,8 @@ class Accept(_Members[MediaRange]):
         skipped: Iterable[SkippedMember] = (),
         cors_safelisted: bool = True,
     ) -> None:
-        # The slots are set here, not by _Members.__init__: parse makes one
-        # Accept per call, and this spares each parse a second call.
+        # The slots are set here, not by _Members.__init__: the pure engine's
+        # parse makes one Accept per call, and this spares it a second call.
         self._members = tuple(ranges)
         self.present = present
         self.skipped = tuple(skipped)
