@@ -1134,8 +1134,11 @@ cdef object made_by_slots(object cls, tuple slots, tuple members, object skipped
     """A ``cls`` (a ``_types._Members``) made as its ``__init__(members,
     True, skipped[, cors_safelisted])`` makes it, its ``slots`` set without a
     Python-level call: parsing makes one per value."""
-    made = <object>(<TypeWithNew*>cls).tp_new(<PyTypeObject*>cls, <PyObject*>EMPTY, NULL)
-    Py_DECREF(made)  # tp_new's reference, now the variable's
+    cdef PyObject* new = (<TypeWithNew*>cls).tp_new(<PyTypeObject*>cls, <PyObject*>EMPTY, NULL)
+    if new == NULL:
+        raise MemoryError()
+    made = <object>new
+    Py_DECREF(made)  # <object> took a reference of its own
     fa_set_slot(slots[0], made, members)
     fa_set_slot(slots[1], made, True)
     fa_set_slot(slots[2], made, tuple(skipped))
