@@ -1096,16 +1096,21 @@ cdef extern from "Python.h":
         PyObject* (*tp_new)(PyTypeObject*, PyObject*, PyObject*)
 
 
-cdef inline object new_named(object cls, tuple fields):
-    """A named tuple of ``cls`` (a MediaRange, a Coding...), made by tuple's
-    own constructor without a Python-level call."""
-    cdef tuple args = (fields,)
-    cdef PyObject* made = (<TypeWithNew*>tuple).tp_new(<PyTypeObject*>cls, <PyObject*>args, NULL)
+cdef inline object made_by_new(object maker, object cls, tuple args):
+    """A ``cls`` made by the ``tp_new`` of ``maker`` (``cls`` or a base of
+    it) from ``args``, without a Python-level call."""
+    cdef PyObject* made = (<TypeWithNew*>maker).tp_new(<PyTypeObject*>cls, <PyObject*>args, NULL)
     if made == NULL:
         raise MemoryError()
     result = <object>made
     Py_DECREF(result)  # <object> took a reference of its own
     return result
+
+
+cdef inline object new_named(object cls, tuple fields):
+    """A named tuple of ``cls`` (a MediaRange, a Coding...), made by tuple's
+    own constructor."""
+    return made_by_new(tuple, cls, (fields,))
 
 
 cdef extern from *:
@@ -1117,9 +1122,6 @@ cdef extern from *:
     }
     """
     int fa_set_slot(object slot, object obj, object value) except -1
-
-
-cdef tuple EMPTY = ()
 
 
 cdef tuple slots_of(object cls):
@@ -1134,11 +1136,7 @@ cdef object made_by_slots(object cls, tuple slots, tuple members, object skipped
     """A ``cls`` (a ``_types._Members``) made as its ``__init__(members,
     True, skipped[, cors_safelisted])`` makes it, its ``slots`` set without a
     Python-level call: parsing makes one per value."""
-    cdef PyObject* new = (<TypeWithNew*>cls).tp_new(<PyTypeObject*>cls, <PyObject*>EMPTY, NULL)
-    if new == NULL:
-        raise MemoryError()
-    made = <object>new
-    Py_DECREF(made)  # <object> took a reference of its own
+    made = made_by_new(cls, cls, ())
     fa_set_slot(slots[0], made, members)
     fa_set_slot(slots[1], made, True)
     fa_set_slot(slots[2], made, tuple(skipped))
