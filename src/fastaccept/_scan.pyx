@@ -1050,11 +1050,13 @@ cdef str token_text(const unsigned char* s, Py_ssize_t a, Py_ssize_t b):
     cdef unsigned char lowered[TOKEN_MAX]
     cdef PyObject* slot
     cdef str text
-    if n > TOKEN_MAX or THREADS_AT_ONCE:
+    if n > TOKEN_MAX:
         return PyUnicode_DecodeLatin1(<const char*>s + a, n, NULL).lower()
     for i in range(n):
         lowered[i] = LOWER[s[a + i]]
         h = h * 31 + lowered[i]
+    if THREADS_AT_ONCE:
+        return PyUnicode_DecodeLatin1(<const char*>lowered, n, NULL)
     slot = TOKENS[h & (TOKEN_SLOTS - 1)]
     if slot != NULL and PyUnicode_GET_LENGTH(<object>slot) == n:
         if memcmp(PyUnicode_DATA(<object>slot), lowered, n) == 0:
