@@ -1,11 +1,5 @@
-"""``python -m fastaccept explain VALUE [--header NAME] [--offer OFFER ...]``.
-
-Shows how fastaccept reads an Accept, Accept-Encoding or Accept-Language value
-(RFC 9110 §12.5.1, §12.5.3, §12.5.4): its members, what lenient mode skipped
-and why, for Accept the CORS verdict (WHATWG Fetch), and which offer a server
-would choose; with ``--key``, only that offer as a cache key. Characters that
-are no printable Latin-1 or that the output cannot write are shown escaped
-(``\\x1b``), never sent to the terminal.
+"""``python -m fastaccept explain VALUE [--header NAME] [--offer OFFER ...]``:
+how fastaccept reads a header value (``explain --help`` says what it shows).
 """
 
 from __future__ import annotations
@@ -31,9 +25,6 @@ from . import (
     Negotiator,
     __version__,
     cors_unsafe_bytes,
-    negotiate,
-    negotiate_encoding,
-    negotiate_language,
     parse,
     parse_encoding,
     parse_language,
@@ -58,14 +49,13 @@ exit status:
 
 
 class Header(NamedTuple):
-    """How ``explain`` reads one header: its field name, parser, one-call
-    function and negotiator class, the members' ``--json`` key and title, what
+    """How ``explain`` reads one header: its field name, parser and negotiator
+    class, the members' ``--json`` key and title, what
     a present value with no valid member accepts, and what a server does when
     no offer is acceptable."""
 
     name: str
     parse: Callable[..., Accept | AcceptEncoding | AcceptLanguage]
-    negotiate: Callable[..., str | None]
     negotiator: type[Negotiator | EncodingNegotiator | LanguageNegotiator]
     key: str
     title: str
@@ -77,7 +67,6 @@ HEADERS = {
     "accept": Header(
         ACCEPT,
         parse,
-        negotiate,
         Negotiator,
         "ranges",
         "media ranges",
@@ -87,7 +76,6 @@ HEADERS = {
     "accept-encoding": Header(
         ACCEPT_ENCODING,
         parse_encoding,
-        negotiate_encoding,
         EncodingNegotiator,
         "codings",
         "codings",
@@ -97,7 +85,6 @@ HEADERS = {
     "accept-language": Header(
         ACCEPT_LANGUAGE,
         parse_language,
-        negotiate_language,
         LanguageNegotiator,
         "ranges",
         "language ranges",
@@ -185,12 +172,6 @@ class Output:
             text = text.encode(self.encoding, "backslashreplace").decode(self.encoding)
         self.stream.write(text + "\n")
 
-    def quoted(self, text: str) -> str:
-        return quoted(text, self.encoding)
-
-    def escaped(self, text: str) -> str:
-        return escaped(text, self.encoding)
-
 
 def _layout(value: str, header: Header, offers: Sequence[str]) -> dict[str, Any]:
     """The keys of every ``--json`` document, results and errors alike."""
@@ -242,7 +223,8 @@ def describe(
     if offers:
         ranked = dict(parsed.rank(offers))
         facts["offers"] = [{"offer": o, "q": ranked.get(o, 0.0)} for o in offers]
-        facts["chosen"] = kind.negotiate(value, offers, max_length=max_length)
+        negotiator = kind.negotiator(offers, max_length=max_length)
+        facts["chosen"] = negotiator.choose(value)
     return facts
 
 
@@ -281,14 +263,14 @@ def _table(rows: list[list[str]]) -> list[str]:
 
 
 def _print_text(facts: dict[str, Any], header: Header, out: Output) -> None:
-    out.line(f"value:   {out.quoted(facts['value'])}")
+    out.line(f"value:   {quoted(facts['value'], out.encoding)}")
     out.line(f"engine:  {facts['engine']}")
     members = facts[header.key]
     out.line(f"\n{header.title} ({len(members)}):")
     if members:
         rows = [["#", *members[0]]]
         for i, member in enumerate(members, 1):
-            cells = (out.escaped(_cell(k, v)) for k, v in member.items())
+            cells = (escaped(_cell(k, v), out.encoding) for k, v in member.items())
             rows.append([str(i), *cells])
         for line in _table(rows):
             out.line(line)
@@ -296,8 +278,9 @@ def _print_text(facts: dict[str, Any], header: Header, out: Output) -> None:
         out.line(f"  none: {header.nothing}")
     out.line(f"\nskipped ({len(facts['skipped'])}):")
     for skip in facts["skipped"]:
+        text = quoted(skip["text"], out.encoding)
         out.line(
-            f"  {out.quoted(skip['text'])} at {skip['start']}: {skip['reason']} "
+            f"  {text} at {skip['start']}: {skip['reason']} "
             f"(position {skip['position']})"
         )
     if not facts["skipped"]:
@@ -319,13 +302,13 @@ def _print_text(facts: dict[str, Any], header: Header, out: Output) -> None:
     if "offers" in facts:
         out.line("\noffers:")
         for item in facts["offers"]:
-            out.line(f"  {out.escaped(item['offer'])}: q={item['q']:g}")
+            out.line(f"  {escaped(item['offer'], out.encoding)}: q={item['q']:g}")
         chosen = facts["chosen"]
         if chosen is None:
             out.line(f"chosen:  none acceptable -> {header.refused}")
         else:
             q = next(i["q"] for i in facts["offers"] if i["offer"] == chosen)
-            out.line(f"chosen:  {out.escaped(chosen)} (q={q:g})")
+            out.line(f"chosen:  {escaped(chosen, out.encoding)} (q={q:g})")
 
 
 def explain(args: argparse.Namespace) -> int:
@@ -352,7 +335,7 @@ def explain(args: argparse.Namespace) -> int:
             out.line(json.dumps(facts, indent=2))
         elif refused is not None:
             if not args.key:  # with --key, the output is the key or nothing
-                out.line(f"value:   {out.quoted(value)}")
+                out.line(f"value:   {quoted(value, out.encoding)}")
                 out.line(f"engine:  {IMPLEMENTATION}")
                 err.line()
             shown, caret = shorten(value, refused.position, err.encoding)
@@ -364,7 +347,7 @@ def explain(args: argparse.Namespace) -> int:
             err.line(f"error: {exc}")
         return 2 if refused is None else 1
     if args.key:
-        out.line(out.escaped(key))  # an empty line: no offer is acceptable
+        out.line(escaped(key, out.encoding))  # an empty line: no offer is acceptable
     elif args.json:
         out.line(json.dumps(facts, indent=2))
     else:

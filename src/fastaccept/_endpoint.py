@@ -30,7 +30,7 @@ from typing import (
 )
 
 from ._grammar import TCHARS
-from ._headers import header_from_scope, merge_vary, query_value
+from ._headers import header_from_scope, merge_vary, query_value, vary_merged_into
 from ._limits import checked_flag
 from ._member import OfferSpec
 from ._problems import problem
@@ -41,6 +41,8 @@ from ._text import HeaderValue
 Request = TypeVar("Request")
 Response = TypeVar("Response")
 Handler = Callable[..., Any]
+#: An error as a problem's facts: its status, its detail, the headers it asks for.
+ErrorFacts = tuple[int, str | None, tuple[tuple[str, str], ...]]
 
 #: The key under which a handler finds the ``Consumes`` decision, in the ASGI
 #: scope or the WSGI environ.
@@ -235,9 +237,7 @@ class Binding(ABC, Generic[Request, Response]):
         """Merge ``vary`` into the ``Vary`` of one of ``responses``."""
         response.headers["Vary"] = merge_vary(response.headers.get("Vary"), vary)
 
-    def error_facts(
-        self, error: BaseException
-    ) -> tuple[int, str | None, tuple[tuple[str, str], ...]] | None:
+    def error_facts(self, error: BaseException) -> ErrorFacts | None:
         """One of ``errors`` as a problem's facts: its status (400-599), its
         detail and the headers it asks for; None: left to the framework."""
         return None
@@ -301,6 +301,26 @@ class ScopeBinding(MappingBinding[Response]):
 
     def query(self, request: Mapped, name: str) -> str | None:
         return query_value(request.get("query_string", b"").decode("latin-1"), name)
+
+
+class HTTPExceptionBinding(ScopeBinding[Response]):
+    """A framework whose ``HTTPException`` (Starlette's, Litestar's) carries
+    a ``status_code``, a ``detail`` and ``headers`` (a mapping)."""
+
+    __slots__ = ()
+
+    def error_facts(self, error: Any) -> ErrorFacts | None:
+        """Its ``status_code`` (400-599; else None), its ``detail`` (a str)
+        and its ``headers``."""
+        if not 400 <= error.status_code <= 599:
+            return None
+        detail = error.detail if isinstance(error.detail, str) else None
+        return error.status_code, detail, tuple((error.headers or {}).items())
+
+    def raised(self, args: tuple[Any, ...], error: Any, vary: str) -> None:
+        """It goes on with ``vary`` merged into the ``Vary`` of its headers,
+        which the framework's exception handler sends."""
+        error.headers = vary_merged_into(error.headers, vary)
 
 
 def serving(
@@ -369,22 +389,10 @@ def serving(
     return binding.serve(negotiated_function, model)
 
 
-def http_error_facts(
-    error: Any,
-) -> tuple[int, str | None, tuple[tuple[str, str], ...]] | None:
-    """An ``HTTPException`` as Starlette's and Litestar's carry it, as a
-    problem's facts (``Binding.error_facts``): its ``status_code`` (400-599;
-    else None), its ``detail`` (a str) and its ``headers`` (a mapping)."""
-    if not 400 <= error.status_code <= 599:
-        return None
-    detail = error.detail if isinstance(error.detail, str) else None
-    return error.status_code, detail, tuple((error.headers or {}).items())
-
-
 def problem_answer(
     binding: Binding[Request, Response],
     request: Request,
-    facts: tuple[int, str | None, tuple[tuple[str, str], ...]],
+    facts: ErrorFacts,
     vary: str,
 ) -> Response:
     """An error's facts answered with ``problem`` as the request's Accept
@@ -642,9 +650,10 @@ class Integration(NamedTuple):
 def integration(
     binding: Serve,
     module: str,
+    handler: str,
+    makes: str,
     *,
-    negotiated_makes: str,
-    dispatch_makes: str,
+    either: bool = True,
     kind: type[Endpoint] = Endpoint,
     negotiated_note: str = "",
     dispatch_note: str = "",
@@ -652,9 +661,10 @@ def integration(
     """The ``negotiated`` and ``dispatch`` of the integration ``module``: each
     makes a ``kind`` of its arguments, with which ``binding`` serves the
     handlers (``serving``), or ``binding(endpoint, handlers)`` makes the
-    endpoint. Each one's docstring begins with what it makes
-    (``negotiated_makes``, ``dispatch_makes``) and ends with its note
-    (``negotiated_note``, ``dispatch_note``)."""
+    endpoint. Each one's docstring says that it ``makes`` the framework's
+    endpoint of ``handler`` (``either``: async or not) and ends with its
+    note (``negotiated_note``, ``dispatch_note``)."""
+    either_way, or_either = " (async or not)" * either, ", async or not" * either
     wrap = partial(serving, binding) if isinstance(binding, Binding) else binding
 
     def negotiated(
@@ -704,7 +714,7 @@ def integration(
         endpoint = kind(renderers, consumes, status, vary, format_param, problems)
         return wrap(endpoint, by_index)
 
-    negotiated.__doc__ = f"""Make {negotiated_makes}
+    negotiated.__doc__ = f"""Make ``{handler} -> data``{either_way} {makes}
 answering ``data`` rendered by ``renderers`` in the negotiated type, with
 ``status``; ``consumes`` checks the request's ``Content-Type`` first;
 ``vary`` is what the response varies on besides ``Accept``. Where
@@ -713,7 +723,7 @@ the format, which wins over Accept (docs/web.md, "Format override").
 ``problems=True`` answers the framework's own errors the handler raises with
 ``fastaccept.problem`` (docs/web.md, "Errors negotiated for any
 status").{negotiated_note}"""
-    dispatch.__doc__ = f"""Make {dispatch_makes}
+    dispatch.__doc__ = f"""Make {makes} (each handler ``{handler}``{or_either})
 from one handler per offer (a mapping, or pairs, in order of preference;
 offers as ``Produces`` takes them): the request's ``Content-Type`` is
 checked first when ``consumes`` is given, then its ``Accept`` (and the

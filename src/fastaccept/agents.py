@@ -1,25 +1,6 @@
-"""Markdown for agents: a page as Markdown to a client that names
-``text/markdown``, as HTML to every other (docs/agents.md).
-
-``markdown_for_agents(html=..., markdown=...)`` gives the ``Renderers`` of a
-page over two offers: ``Offer("text/markdown; charset=utf-8",
-explicit=True)`` first, then ``text/html; charset=utf-8``. The Markdown is
-an explicit offer (docs/rules.md rule 21): only a range naming
-``text/markdown`` reaches it, never ``*/*`` (curl, a script, ``fetch()``),
-``text/*`` or an absent header, and its ``q`` counts (``text/markdown;q=0.5,
-text/html`` gets HTML). A request that accepts neither gets the HTML all the
-same, the ``default`` (RFC 9110 §12.1 allows it instead of a 406): no client
-that an HTML page served before is refused now. An Accept value longer than
-``max_length`` is still 431 (rule 8).
-
-Every answer carries ``Vary: Accept`` (RFC 9110 §12.5.5, rule 17); an HTML
-one also ``Link: <>; rel="alternate"; type="text/markdown"`` (RFC 8288 §3;
-the empty reference is this same resource, RFC 3986 §4.4), so that a client
-learns there is Markdown to ask for. ``respond`` negotiates GET and HEAD
-only (RFC 9110 §9.3.1, §9.3.2: the methods that ask for the page): any
-other method's answer is HTML, whatever Accept says. The integrations
-(``negotiated``) negotiate every request the framework routes to the
-handler: route the page for GET, which takes HEAD with it.
+"""Markdown for agents: ``markdown_for_agents``, a page as Markdown to a
+client that names ``text/markdown`` and as HTML to every other
+(docs/agents.md, docs/rules.md rule 21).
 """
 
 from __future__ import annotations

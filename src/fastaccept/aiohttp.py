@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._endpoint import Binding, Handler, check_coroutine, integration, needs
+from ._endpoint import Binding, ErrorFacts, Handler, check_coroutine, integration, needs
 from ._headers import field_value, merge_vary, query_value
 from ._render import Rendered
 from ._responses import Decision
@@ -100,9 +100,7 @@ class AiohttpBinding(Binding[web.Request, web.StreamResponse]):
         headers = response.headers
         headers["Vary"] = merge_vary(*headers.getall("Vary", ()), vary)
 
-    def error_facts(
-        self, error: BaseException
-    ) -> tuple[int, str | None, tuple[tuple[str, str], ...]] | None:
+    def error_facts(self, error: BaseException) -> ErrorFacts | None:
         """An ``HTTPException`` of 400-599: its status, its text (unless
         aiohttp's default, ``"<status>: <reason>"``) and its headers."""
         assert isinstance(error, web.HTTPException)
@@ -125,17 +123,12 @@ class AiohttpBinding(Binding[web.Request, web.StreamResponse]):
         return negotiated
 
 
-_INTEGRATION = integration(
+negotiated, dispatch = integration(
     AiohttpBinding(),
     __name__,
-    negotiated_makes=(
-        "``async handler(request) -> data`` (or a ``web.View`` method) an aiohttp "
-        "handler"
-    ),
-    dispatch_makes=(
-        "an aiohttp handler (each handler ``async handler(request)``, or each a "
-        "``web.View`` method)"
-    ),
+    "async handler(request)",
+    "an aiohttp handler",
+    either=False,
+    negotiated_note="\n\nA ``web.View`` method (``async def get(self)``) works too.",
+    dispatch_note="\n\nEach handler may be a ``web.View`` method instead.",
 )
-negotiated = _INTEGRATION.negotiated
-dispatch = _INTEGRATION.dispatch

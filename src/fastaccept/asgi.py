@@ -109,10 +109,9 @@ def varying_errors(send: Send, vary: str) -> Send:
 _INTEGRATION = integration(
     ASGIBinding(),
     __name__,
-    negotiated_makes="``async handler(scope, receive) -> data`` an ASGI application",
-    dispatch_makes=(
-        "an ASGI application (each handler ``async handler(scope, receive)``)"
-    ),
+    "async handler(scope, receive)",
+    "an ASGI application",
+    either=False,
     negotiated_note=(
         "\n\nOnly ``http`` scopes are served (any other is a\n"
         "``ValueError``: mount the endpoint in a router)."

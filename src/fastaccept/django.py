@@ -28,6 +28,7 @@ from ._endpoint import (
     CONSUMED,
     PRODUCED,
     EnvironBinding,
+    ErrorFacts,
     Mapped,
     integration,
     needs,
@@ -64,9 +65,7 @@ class DjangoBinding(EnvironBinding[HttpResponse]):
             del response.headers["Content-Type"]
         return response
 
-    def error_facts(
-        self, error: BaseException
-    ) -> tuple[int, str | None, tuple[tuple[str, str], ...]] | None:
+    def error_facts(self, error: BaseException) -> ErrorFacts | None:
         """``Http404`` 404, ``PermissionDenied`` 403, the others 400, with the
         exception's message, but for ``SuspiciousOperation`` (which Django
         logs as a security event, and never shows)."""
@@ -92,11 +91,6 @@ class DjangoBinding(EnvironBinding[HttpResponse]):
         return response
 
 
-_INTEGRATION = integration(
-    DjangoBinding(),
-    __name__,
-    negotiated_makes="``view(request, ...) -> data`` (async or not) a Django view",
-    dispatch_makes="a Django view (each handler ``view(request, ...)``, async or not)",
+negotiated, dispatch = integration(
+    DjangoBinding(), __name__, "view(request, ...)", "a Django view"
 )
-negotiated = _INTEGRATION.negotiated
-dispatch = _INTEGRATION.dispatch

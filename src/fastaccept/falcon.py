@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ._endpoint import CONSUMED, PRODUCED, Binding, integration, needs
+from ._endpoint import CONSUMED, PRODUCED, Binding, ErrorFacts, integration, needs
 from ._headers import merge_vary, query_value
 from ._render import Rendered
 from ._responses import Decision
@@ -80,9 +80,7 @@ class FalconBinding(Binding[Exchange, None]):
                 resp.set_header(name, value)
         resp.data = rendered.body
 
-    def error_facts(
-        self, error: BaseException
-    ) -> tuple[int, str | None, tuple[tuple[str, str], ...]] | None:
+    def error_facts(self, error: BaseException) -> ErrorFacts | None:
         """An ``HTTPError``: its status, its description (else its title) and
         headers. Otherwise falcon answers it, ``Vary: Accept`` appended by its
         error serializer."""
@@ -112,17 +110,9 @@ def produced(req: falcon.Request | falcon.asgi.Request) -> Decision | None:
     return decision
 
 
-_INTEGRATION = integration(
+negotiated, dispatch = integration(
     FalconBinding(),
     __name__,
-    negotiated_makes=(
-        "``responder(self, req, resp, **fields) -> data`` (async or not) a falcon "
-        "responder"
-    ),
-    dispatch_makes=(
-        "a falcon responder (each handler ``responder(self, req, resp, **fields)``, "
-        "async or not)"
-    ),
+    "responder(self, req, resp, **fields)",
+    "a falcon responder",
 )
-negotiated = _INTEGRATION.negotiated
-dispatch = _INTEGRATION.dispatch

@@ -135,37 +135,24 @@ def _serving(endpoint: Endpoint, handlers: tuple[Handler, ...]) -> Handler:
     ``negotiated``."""
     signature = shared_signature(handlers, "FastAPI")
     own = [n for n, p in signature.parameters.items() if _is_request(p.annotation)]
-    if own:  # FastAPI fills one request parameter: the handler's
-        binding = FastAPIBinding(own[0], shared=True)
-        return signed(binding, endpoint, handlers, signature)
-    binding = FastAPIBinding(REQUEST_ARGUMENT, shared=False)
-    return signed(
-        binding,
-        endpoint,
-        handlers,
-        signature,
-        added_request=(REQUEST_ARGUMENT, Request),
-    )
+    # FastAPI fills one request parameter: the handler's, else one added
+    binding = FastAPIBinding(own[0] if own else REQUEST_ARGUMENT, shared=bool(own))
+    added = None if own else (REQUEST_ARGUMENT, Request)
+    return signed(binding, endpoint, handlers, signature, added_request=added)
 
 
-_INTEGRATION = integration(
+negotiated, dispatch = integration(
     _serving,
     __name__,
-    negotiated_makes=(
-        "``handler(**parameters) -> data`` (async or not) a FastAPI endpoint"
-    ),
-    dispatch_makes=(
-        "a FastAPI endpoint (each handler ``handler(**parameters)``, async or "
-        "not, all of one signature)"
-    ),
+    "handler(**parameters)",
+    "a FastAPI endpoint",
     kind=FastAPIEndpoint,
     negotiated_note="\nPut it under the route decorator.",
     dispatch_note=(
-        "\nGive it to the route decorator: ``app.get(path)(dispatch({...}))``."
+        "\nThe handlers share one signature. Give it to the route decorator: "
+        "``app.get(path)(dispatch({...}))``."
     ),
 )
-negotiated = _INTEGRATION.negotiated
-dispatch = _INTEGRATION.dispatch
 
 
 def _is_request(annotation: Any) -> bool:

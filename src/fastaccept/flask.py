@@ -28,6 +28,7 @@ from ._endpoint import (
     CONSUMED,
     PRODUCED,
     EnvironBinding,
+    ErrorFacts,
     Mapped,
     integration,
     needs,
@@ -63,9 +64,7 @@ class FlaskBinding(EnvironBinding[flask.Response]):
             response.headers["Content-Length"] = rendered.headers["Content-Length"]
         return response
 
-    def error_facts(
-        self, error: BaseException
-    ) -> tuple[int, str | None, tuple[tuple[str, str], ...]] | None:
+    def error_facts(self, error: BaseException) -> ErrorFacts | None:
         """An ``HTTPException``: its code, its ``description`` and headers
         (an app's error handler for it does not run)."""
         assert isinstance(error, werkzeug.exceptions.HTTPException)
@@ -84,13 +83,6 @@ class FlaskBinding(EnvironBinding[flask.Response]):
         flask.after_this_request(varied)
 
 
-_INTEGRATION = integration(
-    FlaskBinding(),
-    __name__,
-    negotiated_makes="``view(**url_arguments) -> data`` (async or not) a Flask view",
-    dispatch_makes=(
-        "a Flask view (each handler ``view(**url_arguments)``, async or not)"
-    ),
+negotiated, dispatch = integration(
+    FlaskBinding(), __name__, "view(**url_arguments)", "a Flask view"
 )
-negotiated = _INTEGRATION.negotiated
-dispatch = _INTEGRATION.dispatch

@@ -46,10 +46,9 @@ from ._endpoint import (
     PRODUCED,
     Endpoint,
     Handler,
+    HTTPExceptionBinding,
     Mapped,
     RoutedEndpoint,
-    ScopeBinding,
-    http_error_facts,
     integration,
     needs,
     openapi_responses,
@@ -67,7 +66,6 @@ try:
     from litestar.config.app import AppConfig
     from litestar.exceptions import HTTPException
     from litestar.exceptions.responses import create_exception_response
-    from litestar.handlers import HTTPRouteHandler
     from litestar.openapi.spec import Operation
     from litestar.plugins.base import ReceiveRoutePlugin
     from litestar.routes import BaseRoute, HTTPRoute
@@ -101,7 +99,7 @@ WITHOUT_PLUGIN = (
 )
 
 
-class LitestarBinding(ScopeBinding[Response[bytes]]):
+class LitestarBinding(HTTPExceptionBinding[Response[bytes]]):
     """A Litestar route handler: the request comes as its ``request``
     keyword, the handler's own (``shared``) or one added for ``negotiated``;
     it is read through its ASGI scope."""
@@ -127,18 +125,6 @@ class LitestarBinding(ScopeBinding[Response[bytes]]):
         """Merge ``vary`` into the ``Vary`` of the handler's own response,
         its name in any case."""
         response.headers = vary_merged_into(response.headers, vary)
-
-    def error_facts(
-        self, error: BaseException
-    ) -> tuple[int, str | None, tuple[tuple[str, str], ...]] | None:
-        """An ``HTTPException``: its status, its ``detail`` and ``headers``."""
-        return http_error_facts(error)
-
-    def raised(self, args: tuple[Any, ...], error: BaseException, vary: str) -> None:
-        """An ``HTTPException`` goes on with ``vary`` merged into the ``Vary``
-        of its headers, which Litestar's exception handler sends."""
-        assert isinstance(error, HTTPException)
-        error.headers = vary_merged_into(error.headers, vary)
 
 
 #: What the plugin's middleware and exception handler read a request with.
@@ -179,25 +165,20 @@ def _serving(endpoint: Endpoint, handlers: tuple[Handler, ...]) -> Handler:
     )
 
 
-_INTEGRATION = integration(
+negotiated, dispatch = integration(
     _serving,
     __name__,
-    negotiated_makes=(
-        "``handler(**parameters) -> data`` (async or not) a Litestar route "
-        "handler's function"
-    ),
-    dispatch_makes=(
-        "a Litestar route handler's function (each handler "
-        "``handler(**parameters)``, async or not, all of one signature)"
-    ),
+    "handler(**parameters)",
+    "a Litestar route handler's function",
     kind=LitestarEndpoint,
     negotiated_note=(
         "\nPut it under the route decorator; add ``NegotiationPlugin`` to the app."
     ),
-    dispatch_note="\nGive it to the route decorator: ``get(path)(dispatch({...}))``.",
+    dispatch_note=(
+        "\nThe handlers share one signature. Give it to the route decorator: "
+        "``get(path)(dispatch({...}))``."
+    ),
 )
-negotiated = _INTEGRATION.negotiated
-dispatch = _INTEGRATION.dispatch
 
 
 def consumed(request: Request[Any, Any, Any]) -> Decision | None:
@@ -328,27 +309,22 @@ class NegotiationPlugin(ReceiveRoutePlugin):
         return app_config
 
     def receive_route(self, route: BaseRoute) -> None:
-        """Set up each negotiated handler of ``route`` as it is registered."""
-        if not isinstance(route, HTTPRoute):
-            return
-        for handler in route.route_handlers:
+        """Give each negotiated handler of ``route`` (Litestar's copy for this
+        app), as it is registered, the middleware and, with ``problems``, the
+        exception handler, its own ones kept."""
+        handlers = route.route_handlers if isinstance(route, HTTPRoute) else ()
+        for handler in handlers:
             endpoint = _endpoint_of(handler)
             if endpoint is None:
                 continue
-            self._negotiated(handler, endpoint)
-
-    @staticmethod
-    def _negotiated(handler: HTTPRouteHandler, endpoint: Endpoint) -> None:
-        """Give ``handler`` (Litestar's copy for this app) the middleware and,
-        with ``problems``, the exception handler, its own ones kept."""
-        checks = cast("Middleware", _checking(endpoint))
-        handler.middleware = [*(handler.middleware or ()), checks]
-        handler.operation_class = _documenting(
-            handler.operation_class,
-            endpoint,
-            handler.status_code,
-            handler.http_methods,
-        )
-        if endpoint.problems:
-            own = handler.exception_handlers or {}
-            handler.exception_handlers = {HTTPException: _problems(endpoint), **own}
+            checks = cast("Middleware", _checking(endpoint))
+            handler.middleware = [*(handler.middleware or ()), checks]
+            handler.operation_class = _documenting(
+                handler.operation_class,
+                endpoint,
+                handler.status_code,
+                handler.http_methods,
+            )
+            if endpoint.problems:
+                own = handler.exception_handlers or {}
+                handler.exception_handlers = {HTTPException: _problems(endpoint), **own}

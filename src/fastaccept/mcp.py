@@ -1,16 +1,7 @@
-"""The Accept check of MCP's Streamable HTTP transport (docs/mcp.md).
-
-A client POSTs each JSON-RPC message with ``Accept`` listing
-``application/json`` and ``text/event-stream``, and the server answers a
-request with one JSON object or an SSE stream; a GET (protocol revisions
-2025-03-26 to 2025-11-25) opens a stream and lists ``text/event-stream``.
-The check is a negotiation (RFC 9110 §12.5.1, docs/rules.md): weights count
-(``application/json;q=0`` refuses JSON, §12.4.2), wildcards reach both
-types, and a client that accepts only what the server sends is served.
-``select_post`` and ``select_get`` give ``"json"``, ``"sse"``, or the
-refusal as a ``Decision`` whose body is a JSON-RPC error as the official
-python-sdk sends it: code -32600 (Invalid Request, JSON-RPC 2.0 §5.1),
-``id`` null.
+"""The Accept check of MCP's Streamable HTTP transport (docs/mcp.md): a
+negotiation (RFC 9110 §12.5.1) between ``application/json`` and
+``text/event-stream``, its refusals JSON-RPC errors as the official
+python-sdk sends them.
 """
 
 from __future__ import annotations

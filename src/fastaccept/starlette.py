@@ -28,13 +28,11 @@ from typing import Any
 from ._endpoint import (
     CONSUMED,
     PRODUCED,
+    HTTPExceptionBinding,
     Mapped,
-    ScopeBinding,
-    http_error_facts,
     integration,
     needs,
 )
-from ._headers import vary_merged_into
 from ._render import Rendered
 
 try:
@@ -47,7 +45,7 @@ except ModuleNotFoundError as error:  # pragma: no cover - depends on the instal
 __all__ = ["CONSUMED", "PRODUCED", "dispatch", "negotiated"]
 
 
-class StarletteBinding(ScopeBinding[Response]):
+class StarletteBinding(HTTPExceptionBinding[Response]):
     """A Starlette endpoint: ``handler(request)``, answering a ``Response``;
     the request is read through its ASGI scope."""
 
@@ -62,27 +60,8 @@ class StarletteBinding(ScopeBinding[Response]):
     def reply(self, request: Mapped, rendered: Rendered) -> Response:
         return Response(rendered.body, rendered.status, dict(rendered.header_items))
 
-    def error_facts(
-        self, error: BaseException
-    ) -> tuple[int, str | None, tuple[tuple[str, str], ...]] | None:
-        """An ``HTTPException``: its status, its ``detail`` and ``headers``."""
-        return http_error_facts(error)
-
-    def raised(self, args: tuple[Any, ...], error: BaseException, vary: str) -> None:
-        """An ``HTTPException`` goes on with ``vary`` merged into the ``Vary``
-        of its headers, which the exception handler sends."""
-        assert isinstance(error, HTTPException)
-        error.headers = vary_merged_into(error.headers, vary)
-
 
 STARLETTE = StarletteBinding()
-_INTEGRATION = integration(
-    STARLETTE,
-    __name__,
-    negotiated_makes="``handler(request) -> data`` (async or not) a Starlette endpoint",
-    dispatch_makes=(
-        "a Starlette endpoint (each handler ``handler(request)``, async or not)"
-    ),
+negotiated, dispatch = integration(
+    STARLETTE, __name__, "handler(request)", "a Starlette endpoint"
 )
-negotiated = _INTEGRATION.negotiated
-dispatch = _INTEGRATION.dispatch

@@ -65,10 +65,7 @@ class WSGIBinding(EnvironBinding[Rendered]):
 
 
 _INTEGRATION = integration(
-    WSGIBinding(),
-    __name__,
-    negotiated_makes="``handler(environ) -> data`` a WSGI application",
-    dispatch_makes="a WSGI application (each handler ``handler(environ)``)",
+    WSGIBinding(), __name__, "handler(environ)", "a WSGI application", either=False
 )
 negotiated: Negotiated[WSGIApplication] = _INTEGRATION.negotiated
 dispatch: Dispatch[WSGIApplication] = _INTEGRATION.dispatch
