@@ -164,6 +164,14 @@ def test_formats_are_part_of_the_arguments() -> None:
     assert hash(Produces(OFFERS, formats=True)) == hash(Produces(OFFERS, formats=True))
 
 
+def test_formats_given_once_over_are_kept() -> None:
+    # An iterator of pairs is read once: its pairs are the arguments kept.
+    once = Produces(OFFERS, formats=iter([("j", "application/json")]))
+    assert "formats=(('j', 'application/json'),)" in repr(once)
+    assert pickle.loads(pickle.dumps(once)).select(None, format="j").status == 200
+    assert once == Produces(OFFERS, formats={"j": "application/json"})
+
+
 def test_renderers_respond_to_a_format() -> None:
     renderers = Renderers(
         {"application/json": json.dumps, "text/csv": lambda rows: "a,b\n"},

@@ -1,13 +1,5 @@
-"""Accept-Query (RFC 10008 §3): the media types a resource takes in a QUERY.
-
-The field is a Structured Field List (RFC 9651 §3.1; ``_structured``): each
-member a media range (RFC 9110 §12.5.1) without its parameters, as a Token
-or a String, its parameters as Structured Field Parameters whose values are
-Tokens or Strings. Which of the two carries a text "is semantically
-insignificant" (RFC 10008 §3): ``format_accept_query`` writes a Token where
-the text is one and a String otherwise; ``parse_accept_query`` reads both
-alike.
-"""
+"""Accept-Query (RFC 10008 §3): the media types a resource takes in a QUERY,
+written and read as a Structured Field List (RFC 9651 §3.1; ``_structured``)."""
 
 from __future__ import annotations
 

@@ -1,13 +1,6 @@
-"""The checks every integration takes before its handler runs, in one place.
-
-An integration (``fastaccept.asgi``, ``fastaccept.wsgi`` and the framework
-modules) checks the request's ``Content-Type`` (when it consumes a body),
-then its ``Accept``, answering a refusal at once in the format the Accept
-value prefers (docs/rules.md rule 16), ``Vary`` merged (rule 17); then the
-handler runs and its data is rendered in the negotiated type. A ``Binding``
-says how one framework's request is read, its response made and its
-endpoint served; an ``Endpoint`` finishes what it sends once, when made.
-"""
+"""The checks every integration takes before its handler runs, in one place:
+a ``Binding`` says how one framework's request is read, its response made and
+its endpoint served; an ``Endpoint`` finishes what it sends once, when made."""
 
 from __future__ import annotations
 
@@ -21,7 +14,6 @@ from types import UnionType
 from typing import (
     Any,
     Generic,
-    NamedTuple,
     Protocol,
     TypeVar,
     Union,
@@ -639,14 +631,6 @@ class Dispatch(Protocol[Served]):
     ) -> Served: ...
 
 
-class Integration(NamedTuple):
-    """One integration module's ``negotiated`` and ``dispatch``, as
-    ``integration`` makes them."""
-
-    negotiated: Negotiated[Handler]
-    dispatch: Dispatch[Handler]
-
-
 def integration(
     binding: Serve,
     module: str,
@@ -657,7 +641,7 @@ def integration(
     kind: type[Endpoint] = Endpoint,
     negotiated_note: str = "",
     dispatch_note: str = "",
-) -> Integration:
+) -> tuple[Negotiated[Handler], Dispatch[Handler]]:
     """The ``negotiated`` and ``dispatch`` of the integration ``module``: each
     makes a ``kind`` of its arguments, with which ``binding`` serves the
     handlers (``serving``), or ``binding(endpoint, handlers)`` makes the
@@ -734,4 +718,4 @@ bytes, an ``Answer`` of them, or the framework's own response) is sent as
 that offer, with ``status``, ``Vary`` and ``problems`` as
 ``negotiated``'s.{dispatch_note}"""
     negotiated.__module__ = dispatch.__module__ = module
-    return Integration(negotiated, dispatch)
+    return negotiated, dispatch

@@ -1,10 +1,4 @@
-"""Errors negotiated like responses, for any error status.
-
-``problem`` answers an error as ``application/problem+json`` (RFC 9457) or
-as ``text/plain``, whichever the request's Accept prefers (docs/rules.md
-rule 16, as for ``Produces``' own refusals): an error is never refused for
-its format, and the answer carries ``Vary: Accept`` (RFC 9110 §12.5.5).
-"""
+"""Errors negotiated like responses, for any error status: ``problem``."""
 
 from __future__ import annotations
 

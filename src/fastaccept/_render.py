@@ -1,11 +1,5 @@
-"""One handler, several representations: render its data in the negotiated type.
-
-``Renderers`` maps each offered media type to a function that turns a
-handler's data into that representation. ``respond(accept, data)`` negotiates
-with ``Produces`` (RFC 9110 §12.5.1), renders, and gives the whole response
-as a ``Rendered``: the chosen type's body, or the refusal ``Produces`` decided
-(406, 431). HEAD is answered like GET without a body (RFC 9110 §9.3.2).
-"""
+"""One handler, several representations: ``Renderers`` renders a handler's
+data in the negotiated type, as a whole response (``Rendered``)."""
 
 from __future__ import annotations
 

@@ -1,20 +1,12 @@
-"""What a server answers, decided from a request's Accept or Content-Type.
-
-``Produces`` negotiates a response's media type (RFC 9110 §12.5.1): the chosen
-type with ``Vary: Accept`` (§12.5.5), 406 listing the available types
-(§15.5.7), or 431 for an Accept value over the limit (RFC 6585 §5).
-``Consumes`` checks a request's ``Content-Type`` (§8.3) against the types a
-resource takes: 415 with an ``Accept`` response header naming them (§15.5.16).
-A refusal's body is ``application/problem+json`` (RFC 9457) or ``text/plain``,
-as the request's Accept prefers (docs/rules.md rule 16). Every answer is a
-``Decision``; none raises for anything a client sends.
-"""
+"""What a server answers, decided from a request's Accept (``Produces``) or
+Content-Type (``Consumes``): a ``Decision``, never an exception for anything
+a client sends."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from http import HTTPStatus
 from typing import Any, ClassVar
 
@@ -186,15 +178,20 @@ def error_decision(
     title: str | None = None,
     type_: str = "about:blank",
     members: tuple[tuple[str, str], ...] = (),
-    text_tail: str = "\n",
+    listed: Sequence[str] = (),
+    listed_as: str = "",
+    listed_key: str = "acceptable",
 ) -> Decision:
     """An error's answer (docs/rules.md rule 16): ``application/problem+json``
     (RFC 9457 §3: ``type``, ``title``, by default the status's phrase as §4.2.1
     asks for ``about:blank``, ``status``, ``detail`` where given, then the
-    extension ``members``, pairs of a name and its value already in JSON) or
-    ``text/plain`` (``<status> <title>: <detail>``, then ``text_tail``), with
-    the ``extra`` headers."""
+    extension ``members``, pairs of a name and its value already in JSON, and
+    where there is ``listed_as``, ``listed`` as ``listed_key``) or
+    ``text/plain`` (``<status> <title>: <detail>``, then ``listed_as`` and
+    ``listed`` one a line), with the ``extra`` headers."""
     title = reason_phrase(status) if title is None else title
+    if listed_as:
+        members = (*members, (listed_key, json_text(list(listed))))
     if problem_json:
         problem: dict[str, object] = {"type": type_, "title": title, "status": status}
         if detail is not None:
@@ -210,28 +207,8 @@ def error_decision(
             body = f"{body[:-1]}{written}}}"
         return Decision(status, "", (_PROBLEM, *extra), body)
     said = f"{status} {title}" if detail is None else f"{status} {title}: {detail}"
-    return Decision(status, "", (_TEXT, *extra), said + text_tail)
-
-
-def _refusal(
-    status: int,
-    summary: str,
-    problem_json: bool,
-    *extra: tuple[str, str],
-    listed: Sequence[str] | None = None,
-    listed_as: str = "",
-    listed_key: str = "acceptable",
-) -> Decision:
-    """A refusal: its status, why (one sentence), and what it lists (media
-    types, format names), as problem+json (the list as the extension
-    ``listed_key``) or as plain text (``listed_as``, then the list)."""
-    if listed is None:
-        return error_decision(status, summary, problem_json, *extra)
-    tail = f" {listed_as}\n" + "".join(f"{t}\n" for t in listed)
-    members = ((listed_key, json_text(list(listed))),)
-    return error_decision(
-        status, summary, problem_json, *extra, members=members, text_tail=tail
-    )
+    tail = f" {listed_as}" + "".join(f"\n{t}" for t in listed) if listed_as else ""
+    return Decision(status, "", (_TEXT, *extra), f"{said}{tail}\n")
 
 
 def _too_large(
@@ -239,7 +216,7 @@ def _too_large(
 ) -> Decision:
     """431 Request Header Fields Too Large (RFC 6585 §5)."""
     summary = f"the {field} header is {length} characters long; the limit is {limit}."
-    return _refusal(431, summary, problem_json, *extra)
+    return error_decision(431, summary, problem_json, *extra)
 
 
 #: The names ``formats=True`` gives the offered media types (docs/web.md,
@@ -267,12 +244,13 @@ FormatSpec = Mapping[str, str] | Iterable[tuple[str, str]] | bool | None
 
 def _format_indexes(
     formats: FormatSpec, media_types: Sequence[str], parsed: Sequence[ParsedOffer]
-) -> dict[str, int]:
+) -> tuple[dict[str, int], bool | tuple[tuple[str, str], ...] | None]:
     """The offer index of each format name, lower-case (docs/web.md, "Format
     override"): the standard names of the offered types for True (the first
-    offer of each name), the names given otherwise; none for None or False."""
+    offer of each name), the names given otherwise; none for None or False.
+    Then ``formats`` as given again (pairs as a tuple)."""
     if formats is None or formats is False:
-        return {}
+        return {}, formats
     if formats is True:
         named: dict[str, int] = {}
         for index, offer in enumerate(parsed):
@@ -288,13 +266,13 @@ def _format_indexes(
                 f"({', '.join(sorted(set(STANDARD_FORMATS.values())))}); give a "
                 "mapping of names to offers"
             )
-        return named
+        return named, True
     if isinstance(formats, str | bytes) or not isinstance(formats, Iterable):
         raise TypeError(
             "formats must be a mapping of names to offered media types, True or "
             f"None, not {type(formats).__name__}"
         )
-    pairs = formats.items() if isinstance(formats, Mapping) else formats
+    pairs = tuple(formats.items() if isinstance(formats, Mapping) else formats)
     named = {}
     for pair in pairs:
         if not isinstance(pair, tuple) or len(pair) != 2:
@@ -321,7 +299,7 @@ def _format_indexes(
                 f"{media_types}"
             )
         named[key] = media_types.index(media_type)
-    return named
+    return named, pairs
 
 
 def _once_each(offers: Sequence[OfferSpec]) -> tuple[ParsedOffer, ...]:
@@ -381,12 +359,9 @@ def _variants(
 def versioned_offers(
     base: str, versions: Iterable[str], default: str, param: str
 ) -> dict[str, str]:
-    """The offer of each version of ``base`` (docs/web.md, "Versions"):
-    ``base;param=version``, ``default`` first (rule 11's server order then
-    gives it a request that names no version), then the others in the order
-    given. A version and ``param`` are tokens (RFC 9110 §5.6.2, §5.6.6),
-    ``param`` not ``q`` (the weight, §12.4.2) nor a parameter of ``base``;
-    each version once, ``default`` among them."""
+    """``Produces.versioned``'s offers, by version, its arguments checked;
+    ``param`` is not ``q`` (the weight, RFC 9110 §12.4.2) nor a parameter of
+    ``base``."""
     for argument, value in (("base", base), ("default", default), ("param", param)):
         if not isinstance(value, str):
             raise TypeError(f"{argument} must be a str, not {type(value).__name__}")
@@ -540,28 +515,27 @@ class Produces(ByArguments):
             for problem_json in ((False, True) if default is None else ())
         )
         #: The format names' offer indexes, and the formats as given again.
-        self._format_index = _format_indexes(formats, media_types, self._parsed)
-        if isinstance(formats, bool) or formats is None:
-            self._formats: bool | tuple[tuple[str, str], ...] | None = formats
-        else:
-            self._formats = tuple(
-                formats.items() if isinstance(formats, Mapping) else formats
-            )
+        self._format_index, self._formats = _format_indexes(
+            formats, media_types, self._parsed
+        )
         #: The answer choosing each offer by its name: no ``Vary: Accept``.
         self._by_format = tuple(
-            Decision(
-                200,
-                media_type,
-                (("Content-Type", media_type), *own[i]),
-                index=i,
-                params=params[i],
-            )
-            for i, media_type in enumerate(media_types)
+            replace(answer, header_items=(answer.header_items[0], *extra))
+            for answer, extra in zip(self._chosen, own, strict=True)
         )
-        #: The 406s to a name not known, as text/plain and as problem+json.
+        #: The 406s to a name not known, as text/plain and as problem+json,
+        #: listing the names (the request's own value is not repeated).
         names = list(self._format_index)
         self._format_refusals = tuple(
-            _unknown_format(names, problem_json)
+            error_decision(
+                406,
+                "the format the request names is none of this resource's formats.",
+                problem_json,
+                _VARY,
+                listed=names,
+                listed_as="Formats:",
+                listed_key="formats",
+            )
             for problem_json in ((False, True) if names else ())
         )
 
@@ -689,21 +663,6 @@ class Produces(ByArguments):
         return self._format_refusals[prefers_problem_json(accept)]
 
 
-def _unknown_format(names: Sequence[str], problem_json: bool) -> Decision:
-    """406 to a format name not known, listing the names (the request's own
-    value is not repeated)."""
-    summary = "the format the request names is none of this resource's formats."
-    return _refusal(
-        406,
-        summary,
-        problem_json,
-        _VARY,
-        listed=names,
-        listed_as="Formats:",
-        listed_key="formats",
-    )
-
-
 def _not_acceptable(
     available: Sequence[str], problem_json: bool, skipped: Sequence[SkippedMember] = ()
 ) -> Decision:
@@ -717,7 +676,7 @@ def _not_acceptable(
             f" {len(skipped)} of its members {'was' if one else 'were'} malformed"
             f" and skipped (at {'offset' if one else 'offsets'} {offsets})."
         )
-    return _refusal(
+    return error_decision(
         406, summary, problem_json, _VARY, listed=available, listed_as="Available:"
     )
 
@@ -857,7 +816,7 @@ class Consumes(ByArguments):
         problem_json, varied = _FORMS[form]
         value = self.accept_query if header == "Accept-Query" else self.accept
         own = ((header, value),) if header and value is not None else ()
-        return _refusal(
+        return error_decision(
             415,
             f"the request's Content-Type {problem}.",
             problem_json,

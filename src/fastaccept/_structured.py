@@ -30,7 +30,7 @@ from ._tuples import NamedTuple
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Container
-    from typing import Final, TypeAlias
+    from typing import Any, Final, TypeAlias
 
 #: ``sf-token = ( ALPHA / "*" ) *( tchar / ":" / "/" )`` (§3.3.4).
 TOKEN_START: Final = ALPHA | {"*"}
@@ -144,7 +144,7 @@ def _item(text: str, start: int) -> tuple[Item, int]:
     bare, p = _bare_item(text, start)
     if isinstance(bare, OtherItem):
         raise _refused(bare)
-    params: dict[str, str | OtherItem] = {}
+    params: dict[str, Any] = {}  # str, or an OtherItem that is refused below
     n = len(text)
     while p < n and text[p] == ";":
         p = _skip(text, p + 1, _SP)
@@ -159,12 +159,10 @@ def _item(text: str, start: int) -> tuple[Item, int]:
             params[key], p = _bare_item(text, p + 1)
         else:
             params[key] = OtherItem(key_start, "a parameter without a value")
-    texts: dict[str, str] = {}
-    for key, value in params.items():
+    for value in params.values():
         if isinstance(value, OtherItem):
             raise _refused(value)
-        texts[key] = value
-    return (start, bare, texts), p
+    return (start, bare, params), p
 
 
 def _bare_item(text: str, p: int) -> tuple[str | OtherItem, int]:
@@ -306,15 +304,10 @@ def _display_string(text: str, start: int) -> tuple[OtherItem, int]:
     raise StructureError(start, "a Display String without its closing '\"'")
 
 
-def is_token(value: str) -> bool:
-    """Whether ``value`` is an ``sf-token`` (§3.3.4)."""
-    return value[:1] in TOKEN_START and TOKEN_CHARS.issuperset(value)
-
-
 def bare_item(value: str) -> str:
     """``value`` as a Token where it is one (§4.1.7), else as a String
     (§4.1.6); ``ValueError`` for a character no String holds."""
-    if is_token(value):
+    if value[:1] in TOKEN_START and TOKEN_CHARS.issuperset(value):  # §3.3.4
         return value
     for char in value:
         if char not in STRING_CHARS and char not in ESCAPED:

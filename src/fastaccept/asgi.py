@@ -106,7 +106,9 @@ def varying_errors(send: Send, vary: str) -> Send:
     return varied
 
 
-_INTEGRATION = integration(
+negotiated: Negotiated[ASGIApp]
+dispatch: Dispatch[ASGIApp]
+negotiated, dispatch = integration(
     ASGIBinding(),
     __name__,
     "async handler(scope, receive)",
@@ -117,5 +119,3 @@ _INTEGRATION = integration(
         "``ValueError``: mount the endpoint in a router)."
     ),
 )
-negotiated: Negotiated[ASGIApp] = _INTEGRATION.negotiated
-dispatch: Dispatch[ASGIApp] = _INTEGRATION.dispatch

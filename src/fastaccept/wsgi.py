@@ -64,8 +64,8 @@ class WSGIBinding(EnvironBinding[Rendered]):
         return app
 
 
-_INTEGRATION = integration(
+negotiated: Negotiated[WSGIApplication]
+dispatch: Dispatch[WSGIApplication]
+negotiated, dispatch = integration(
     WSGIBinding(), __name__, "handler(environ)", "a WSGI application", either=False
 )
-negotiated: Negotiated[WSGIApplication] = _INTEGRATION.negotiated
-dispatch: Dispatch[WSGIApplication] = _INTEGRATION.dispatch
