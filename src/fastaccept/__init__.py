@@ -48,7 +48,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-if TYPE_CHECKING:
     from ._accept_query import AcceptQuery, format_accept_query, parse_accept_query
     from ._headers import header_from_environ, header_from_scope, merge_vary
     from ._problems import problem

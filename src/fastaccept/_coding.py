@@ -105,20 +105,12 @@ class CodingSet:
         for alias, name in ALIASES.items():
             if name in self.names:
                 self.spellings[alias] = name
-        self.absent_best = absent_coding(self.names)
-
-    def __len__(self) -> int:
-        return len(self.names)
-
-
-def absent_coding(names: Sequence[str]) -> int:
-    """The choice when Accept-Encoding is absent: ``identity`` if offered, else
-    the first offer; -1 for no offers. Any coding is allowed (RFC 9110
-    §12.5.3), but clients that send nothing often cannot decode one."""
-    for index, name in enumerate(names):
-        if name == IDENTITY:
-            return index
-    return 0 if names else -1
+        # Header absent: identity if offered, else the first (RFC 9110 §12.5.3
+        # allows any coding, but clients that send nothing often decode none).
+        names = self.names
+        self.absent_best = (
+            names.index(IDENTITY) if IDENTITY in names else 0 if names else -1
+        )
 
 
 def coding_scores(
@@ -148,11 +140,6 @@ def coding_scores(
         else (lowest if name == IDENTITY else 0, IMPLICIT)
         for name in offers.names
     ]  # fmt: skip
-
-
-def coding_weight(items: Sequence[CodingTuple], offers: CodingSet) -> int:
-    """The weight in thousandths the members give the first offer."""
-    return coding_scores(items, offers)[0][0]
 
 
 def rank_codings(

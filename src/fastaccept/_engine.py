@@ -17,14 +17,10 @@ if TYPE_CHECKING:
     from typing import Literal
 
 
-def _no_extensions() -> bool:
-    value = os.environ.get("FASTACCEPT_NO_EXTENSIONS", "").strip().lower()
-    return value not in ("", "0", "false", "no")
-
-
 IMPLEMENTATION: Literal["cython", "python"]
 
-if TYPE_CHECKING or _no_extensions():
+_SETTING = os.environ.get("FASTACCEPT_NO_EXTENSIONS", "").strip().lower()
+if TYPE_CHECKING or _SETTING not in ("", "0", "false", "no"):
     from . import _scan_py as engine
 
     IMPLEMENTATION = "python"

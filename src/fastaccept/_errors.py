@@ -173,12 +173,6 @@ def _range_end_hint(text: str, pos: int) -> str:
     return ""
 
 
-def _found_token(text: str, pos: int) -> str:
-    """The token at ``pos``, quoted; else the character there, described."""
-    token = _token_at(text, pos)
-    return repr(token) if token else describe_char(text, pos)
-
-
 #: The messages that name only what was found at the error's position.
 _FOUND: Final = {
     EXPECTED_TYPE: "expected a media type (a token such as 'text'), found {found}",
@@ -279,8 +273,10 @@ def reason(code: int, text: str, pos: int) -> str:
             f"{_range_before(text, pos)!r}, found {found}" + _range_end_hint(text, pos)
         )
     if code == EXPECTED_WEIGHT:
+        token = _token_at(text, pos)  # else the character there, described
+        found = repr(token) if token else found
         return (
-            f"expected a weight 'q=' after ';', found {_found_token(text, pos)} "
+            f"expected a weight 'q=' after ';', found {found} "
             "(a weight is the only parameter here, RFC 9110 §12.5.3-4)"
         )
     if code == EXPECTED_QVALUE:

@@ -59,17 +59,8 @@ else:
                     self._namespace[name] = compiled
             return compiled
 
-        def match(self, *args):
-            return self._compiled().match(*args)
-
-        def fullmatch(self, *args):
-            return self._compiled().fullmatch(*args)
-
-        def search(self, *args):
-            return self._compiled().search(*args)
-
-        def sub(self, *args):
-            return self._compiled().sub(*args)
+        def __getattr__(self, name):  # match, fullmatch, search, sub
+            return getattr(self._compiled(), name)
 
 
 #: A class as ABNF writes one: alternatives, each a string of characters or a

@@ -308,9 +308,3 @@ def best_language(items: Sequence[RangeTuple] | None, tags: TagSet) -> int:
         ):  # on a tie the earlier tag stays
             best, best_weight = index, weight
     return best
-
-
-def language_weight(items: Sequence[RangeTuple], tags: TagSet) -> int:
-    """The weight in thousandths the members give the first tag: its
-    deciding range's q, 0 when no range relates to it."""
-    return decisions(items, tags)[0][0] & _WEIGHT_MASK

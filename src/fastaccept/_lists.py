@@ -27,8 +27,8 @@ class ListHeader:
     engine's scanner; for the pure engine, ``fast`` is a pattern source
     (``_grammar``) that validates a whole value of common members (name,
     then weight) in one match, and ``scan_member`` reads any member exactly.
-    ``offer_set`` validates the offers once (``offers``); ``best``, ``rank``
-    and ``weight`` score members against them (weights in thousandths);
+    ``offer_set`` validates the offers once (``offers``); ``best`` and
+    ``rank`` score members against them (weights in thousandths);
     ``member`` is the named tuple a parsed member becomes.
     """
 
@@ -42,7 +42,6 @@ class ListHeader:
         "offer_set",
         "rank",
         "scan_member",
-        "weight",
     )
 
     def __init__(
@@ -58,7 +57,6 @@ class ListHeader:
         offer_set: Callable[[tuple[str, ...]], Any],
         best: Callable[[Sequence[tuple[str, int]] | None, Any], int],
         rank: Callable[[Sequence[tuple[str, int]] | None, Any], list[tuple[int, int]]],
-        weight: Callable[[Sequence[tuple[str, int]], Any], int],
         member: type[Any],
     ) -> None:
         self.field = field
@@ -69,7 +67,6 @@ class ListHeader:
         self.offer_set = offer_set
         self.best = best
         self.rank = rank
-        self.weight = weight
         self.member = member
 
     def offers(self, offers: Iterable[str]) -> Any:

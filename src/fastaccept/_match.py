@@ -242,19 +242,11 @@ def scores(
     return _scores(offers.matches(ranges), offers)
 
 
-def best_index(ranges: Sequence[RangeTuple] | None, offers: OfferSet) -> int:
-    """Index of the best acceptable offer, -1 if none (rules 11, 12 and 15).
-
-    The highest score (q x qs) wins; ties go to the offer matched by the more
-    specific range, then to the earlier offer. ``None`` (header absent)
-    accepts every offer at q=1.
-    """
-    return best_match(None if ranges is None else offers.matches(ranges), offers)
-
-
 def best_match(matches: Sequence[Match] | None, offers: OfferSet) -> int:
-    """``best_index`` of the ranges that can match an offer
-    (``OfferSet.matches``), None when the header is absent.
+    """Index of the best acceptable offer, -1 if none (rules 11, 12 and 15):
+    the highest score (q x qs), then the offer matched by the more specific
+    range, then the earlier offer. ``matches``: the ranges that can match an
+    offer (``OfferSet.matches``); None (header absent) accepts every offer at q=1.
 
     Only the offers a range was credited to are read one by one. Those only
     a wildcard decides tie but for qs, so the first of the wildcard's order
@@ -293,9 +285,9 @@ def best_match(matches: Sequence[Match] | None, offers: OfferSet) -> int:
     return best
 
 
-def rank(matches: Sequence[Match] | None, offers: OfferSet) -> list[tuple[int, int]]:
-    """(index, score in millionths) of every acceptable offer, in the order of
-    ``best_index``; ``matches``: the ranges that can match an offer
+def rank(matches: Sequence[Match] | None, offers: OfferSet) -> list[tuple[str, float]]:
+    """(media type, score: q x qs) of every acceptable offer, in the order of
+    ``best_match``; ``matches``: the ranges that can match an offer
     (``OfferSet.matches``), None when the header is absent."""
     if matches is None:  # every offer but an explicit one at q=1
         weights = [0 if offer.explicit else 1000 for offer in offers.offers]
@@ -307,4 +299,4 @@ def rank(matches: Sequence[Match] | None, offers: OfferSet) -> list[tuple[int, i
         for index, offer in enumerate(offers.offers)
     ]
     ordered = sorted((-score, -spec, index) for score, spec, index in scored if score)
-    return [(index, -score) for score, _, index in ordered]
+    return [(offers.values[index], -score / 1_000_000) for score, _, index in ordered]

@@ -340,12 +340,9 @@ class Offer(ByArguments):
     ) -> None:
         parse_offer((media_type, qs))
         checked_flag(explicit, "explicit")
-        for name, value in (
-            ("media_type", media_type),
-            ("qs", qs),
-            ("explicit", explicit),
-        ):
-            object.__setattr__(self, name, value)
+        object.__setattr__(self, "media_type", media_type)
+        object.__setattr__(self, "qs", qs)
+        object.__setattr__(self, "explicit", explicit)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"an Offer cannot be changed (its {name!r})")

@@ -360,9 +360,7 @@ class Negotiator(_CachedOffers):
         one ``choose`` uses. A score of 0 is left out; ``None`` (header absent)
         gives every offer but an explicit one at its qs (1.0 when unweighted).
         """
-        parsed = self._parsed
-        ranked = rank(self._matches(value), parsed)
-        return [(parsed.values[i], score / 1_000_000) for i, score in ranked]
+        return rank(self._matches(value), self._parsed)
 
 
 #: ``negotiate``/``quality``: the Negotiator of each recent (offers, max_length).

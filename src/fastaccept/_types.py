@@ -13,7 +13,7 @@ from . import _coding, _language
 from ._errors import ACCEPT_ENCODING, ACCEPT_LANGUAGE
 from ._grammar import FAST_CODING, FAST_LANGUAGE, TCHARS
 from ._lists import CODING_GRAMMAR, LANGUAGE_GRAMMAR, ListHeader
-from ._match import OfferSet, best_index, range_matches, rank, scores
+from ._match import OfferSet, best_match, range_matches, rank, scores
 from ._member import (
     OfferSpec,
     ParsedOffer,
@@ -278,11 +278,8 @@ class _Members(Sequence[_M]):
 
     def quality(self, offer: str) -> float:
         """The weight this value gives one offer, 0.0 to 1.0; 1.0 when absent."""
-        header = self._header
-        offers = header.offers([offer])  # checks it
-        if not self.present:
-            return 1.0
-        return header.weight(self._members, offers) / 1000  # type: ignore[arg-type]
+        ranked = self._header.rank(self._present(), self._header.offers([offer]))  # type: ignore[arg-type]
+        return ranked[0][1] / 1000 if ranked else 0.0
 
     def accepts(self, offer: str) -> bool:
         """Whether ``offer`` is acceptable (its quality is above 0)."""
@@ -360,12 +357,7 @@ class Accept(_Members[MediaRange]):
         """Acceptable offers with their score (q, times qs for a weighted
         offer), best first (rules 11 and 15); a score of 0 is left out."""
         parsed = OfferSet(parse_offers(offers_tuple(offers, "offers")))
-        return [
-            (parsed.values[i], score / 1_000_000)
-            for i, score in rank(
-                None if not self.present else parsed.matches(self._members), parsed
-            )
-        ]
+        return rank(None if not self.present else parsed.matches(self._members), parsed)
 
     if TYPE_CHECKING:
 
@@ -382,7 +374,9 @@ class Accept(_Members[MediaRange]):
         """The best acceptable offer (the very media type object given; for a
         ``(media type, qs)`` pair, its media type), else ``default``."""
         parsed = OfferSet(parse_offers(offers_tuple(offers, "offers")))
-        index = best_index(self._present(), parsed)
+        index = best_match(
+            None if not self.present else parsed.matches(self._members), parsed
+        )
         return default if index < 0 else parsed.values[index]
 
 
@@ -395,7 +389,6 @@ ENCODING: Final = ListHeader(
     offer_set=_coding.CodingSet,
     best=_coding.best_coding,
     rank=_coding.rank_codings,
-    weight=_coding.coding_weight,
     member=Coding,
 )
 LANGUAGE: Final = ListHeader(
@@ -407,7 +400,6 @@ LANGUAGE: Final = ListHeader(
     offer_set=_language.TagSet,
     best=_language.best_language,
     rank=_language.rank_languages,
-    weight=_language.language_weight,
     member=LanguageRange,
 )
 
