@@ -13,8 +13,6 @@ from ._grammar import CORS_MAX_LENGTH, CORS_UNSAFE_BYTES
 from ._text import HeaderText, as_header_text, coerce_value
 from ._tuples import NamedTuple
 
-TYPE_CHECKING = False
-
 
 class CorsReport(NamedTuple):
     """Why a value is or is not CORS-safelisted."""

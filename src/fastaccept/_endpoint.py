@@ -26,7 +26,7 @@ from ._headers import header_from_scope, merge_vary, query_value, vary_merged_in
 from ._limits import checked_flag
 from ._member import OfferSpec
 from ._problems import problem
-from ._render import Answer, Finished, Rendered, Renderers, checked_status
+from ._render import _OWN_HEADERS, Answer, Finished, Rendered, Renderers, checked_status
 from ._responses import METHOD_FIELDS, Consumes, Decision, FormatSpec
 from ._text import HeaderValue
 
@@ -393,10 +393,9 @@ def problem_answer(
     status, detail, asked = facts
     accept, method = binding.headers(request)
     made = problem(status, accept, detail=detail)
-    own = {"content-type", "content-length", "vary"}
     headers = (
         *(item for item in made.header_items if item[0] != "Vary"),
-        *(item for item in asked if item[0].lower() not in own),
+        *(item for item in asked if item[0].lower() not in _OWN_HEADERS),
         ("Vary", vary),
     )
     body = b"" if method == "HEAD" else made.body
@@ -443,15 +442,14 @@ def openapi_responses(
     responses: dict[int | str, dict[str, Any]] = {
         status: {"content": {media_type: {} for media_type in produces.media_types}}
     }
-    refusals = []
-    if produces.default is None:
-        refusals.append(406)
-    if consumes is not None:
-        refusals.append(415)
-    if produces.max_length is not None or consumes is not None:
-        refusals.append(431)
-    for code in refusals:
-        responses[code] = {"description": _REFUSALS[code], "content": _REFUSAL_CONTENT}
+    refused = {
+        406: produces.default is None,
+        415: consumes is not None,
+        431: produces.max_length is not None or consumes is not None,
+    }
+    for code, description in _REFUSALS.items():
+        if refused[code]:
+            responses[code] = {"description": description, "content": _REFUSAL_CONTENT}
     if consumes is not None:
         fields = {"Accept": consumes.accept}
         for method in sorted(methods):
@@ -488,11 +486,12 @@ def signed(
     it (FastAPI, Litestar): ``signature`` with ``added_request`` (the name
     and annotation of a parameter the framework fills with the request for
     the integration, added keyword-only, before ``**kwargs``; None: the
-    handler takes the request itself) and ``Answer`` out of its return
-    annotation (``without_answer``: ``Answer`` alone is ``answer_alone_as``,
-    by default no annotation), as its ``__signature__`` and as its
-    ``__annotations__`` (which ``typing.get_type_hints`` reads), ``endpoint``
-    as its ``ENDPOINT_ATTRIBUTE``."""
+    handler takes the request itself) and ``Answer`` out of a union in its
+    return annotation (a framework would take its fields for the response's
+    schema; ``Answer`` alone is ``answer_alone_as``, by default no
+    annotation), as its ``__signature__`` and as its ``__annotations__``
+    (which ``typing.get_type_hints`` reads), ``endpoint`` as its
+    ``ENDPOINT_ATTRIBUTE``."""
     parameters = list(signature.parameters.values())
     if added_request is not None:
         at = len(parameters)
@@ -503,7 +502,13 @@ def signed(
             name, inspect.Parameter.KEYWORD_ONLY, annotation=annotation
         )
         parameters.insert(at, added)
-    returned = without_answer(signature.return_annotation, answer_alone_as)
+    returned = signature.return_annotation
+    members = getattr(returned, "__args__", ())
+    if returned is Answer:
+        returned = answer_alone_as
+    elif Answer in members and get_origin(returned) in (Union, UnionType):
+        others = tuple(member for member in members if member is not Answer)
+        returned = Union[others]  # noqa: UP007 - a tuple of members, made at run time
     signature = signature.replace(parameters=parameters, return_annotation=returned)
     wrapper = serving(binding, endpoint, handlers)
     annotations = {
@@ -567,19 +572,6 @@ def shared_signature(
                 f"{evaluated_signature(other)}, not {signature}"
             )
     return signature
-
-
-def without_answer(annotation: Any, answer_alone_as: Any) -> Any:
-    """A return annotation without ``Answer`` in a union (a framework would
-    take its fields for the response's schema); ``Answer`` alone is
-    ``answer_alone_as``."""
-    if annotation is Answer:
-        return answer_alone_as
-    members = getattr(annotation, "__args__", ())
-    if Answer not in members or get_origin(annotation) not in (Union, UnionType):
-        return annotation
-    others = tuple(member for member in members if member is not Answer)
-    return Union[others]  # noqa: UP007 - a tuple of members, made at run time
 
 
 def sent_as_is(data: str | bytes) -> str | bytes:
@@ -674,9 +666,7 @@ def integration(
         format_param: str | None = "format",
         problems: bool = False,
     ) -> Handler:
-        if isinstance(handlers, str | bytes) or not isinstance(
-            handlers, Mapping | Iterable
-        ):
+        if isinstance(handlers, str | bytes) or not isinstance(handlers, Iterable):
             kind_of = type(handlers).__name__
             raise TypeError(
                 f"handlers must map offers to handlers (or be pairs), not {kind_of}"

@@ -606,17 +606,16 @@ class Produces(ByArguments):
         return self._variants
 
     def _arguments(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
-        given: dict[str, Any] = (
-            {} if self._formats is None else {"formats": self._formats}
-        )
-        if self._variants:
-            given["variants"] = True
-        return (self.offers,), {
+        given: dict[str, Any] = {
             "default": self._default,
             "max_length": self._max_length,
             "cache_size": self._cache_size,
-            **given,
         }
+        if self._formats is not None:
+            given["formats"] = self._formats
+        if self._variants:
+            given["variants"] = True
+        return (self.offers,), given
 
     def select(self, accept: HeaderValue, format: str | None = None) -> Decision:
         """The answer to a request with this Accept value (None: header absent).
@@ -630,8 +629,15 @@ class Produces(ByArguments):
                 raise TypeError(
                     f"format must be a str or None, not {type(format).__name__}"
                 )
-            if format and self._format_index:
-                return self._formatted(accept, format)
+            if format and self._format_index:  # the offer it names, else 406
+                index = (
+                    self._format_index.get(ascii_lower(format))
+                    if len(format) <= FORMAT_MAX_LENGTH
+                    else None
+                )
+                if index is not None:
+                    return self._by_format[index]
+                return self._format_refusals[prefers_problem_json(accept)]
         try:
             index = self._negotiator.choose_index(accept)
         except AcceptError as error:  # the only one lenient mode raises: too long
@@ -650,17 +656,6 @@ class Produces(ByArguments):
         if accepted.skipped:
             return _not_acceptable(self._available, problem_json, accepted.skipped)
         return self._refusals[problem_json]
-
-    def _formatted(self, accept: HeaderValue, format: str) -> Decision:
-        """The offer ``format`` names, or the 406 in the form Accept prefers."""
-        index = (
-            self._format_index.get(ascii_lower(format))
-            if len(format) <= FORMAT_MAX_LENGTH
-            else None
-        )
-        if index is not None:
-            return self._by_format[index]
-        return self._format_refusals[prefers_problem_json(accept)]
 
 
 def _not_acceptable(

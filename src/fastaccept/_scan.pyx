@@ -1434,9 +1434,9 @@ cdef int negotiating(Scan* sc, const Offers* set) except -1:
 cdef class _CachedOffers:
     """What every negotiator class shares: the offers as given, the limits, a
     value cache by ``_limits.store``'s policy (one dict, or one per thread
-    where threads run at once), ``variant_key``, and equality, hashing,
-    ``repr`` and pickling by the constructor's arguments. Each class's
-    ``__cinit__`` makes it whole; nothing changes it after."""
+    where threads run at once), ``choose``, ``variant_key``, and equality,
+    hashing, ``repr`` and pickling by the constructor's arguments. Each
+    class's ``__cinit__`` makes it whole; nothing changes it after."""
 
     cdef tuple _items                    # the offers, as given
     cdef tuple _values                   # what choose returns, by offer index
@@ -1486,6 +1486,10 @@ cdef class _CachedOffers:
         index = self._compute(value)
         _store(cache, self._cache_size, value, index)
         return index
+
+    def choose(self, value, default=None):
+        cdef Py_ssize_t index = self._index(value)
+        return default if index < 0 else self._values[index]
 
     def variant_key(self, value):
         cdef Py_ssize_t index = self._index(value)
@@ -1670,10 +1674,6 @@ Offers parsed once; the best of them for each request's Accept value.
 
     cpdef Py_ssize_t choose_index(self, value) except -2:
         return self._index(value)
-
-    def choose(self, value, default=None):
-        cdef Py_ssize_t index = self._index(value)
-        return default if index < 0 else self._values[index]
 
     def rank(self, value):
         cdef Scan sc
@@ -2306,10 +2306,6 @@ cdef class _ListNegotiator(_CachedOffers):
 
     def choose_index(self, value):
         return self._index(value)
-
-    def choose(self, value, default=None):
-        cdef Py_ssize_t index = self._index(value)
-        return default if index < 0 else self._items[index]
 
     def rank(self, value):
         items = None if value is None else parse_list(self._kind, value, False, self._max_length)

@@ -195,13 +195,21 @@ def is_cors_safelisted(value: HeaderText) -> bool:
 
 class _CachedOffers(ByArguments, ValueCaches):
     """What every negotiator class shares, as in the Cython engine: the offers
-    as given and parsed, the limits, the value caches (``_limits``) and
-    ``variant_key``. Each class's ``__new__`` makes it whole; nothing changes
-    it after, so threads share it without a lock."""
+    as given and parsed, the limits, the value caches (``_limits``),
+    ``choose`` and ``variant_key``. Each class's ``__new__`` makes it whole;
+    nothing changes it after, so threads share it without a lock."""
 
-    __slots__ = ("_cache_size", "_limit", "_max_length", "_offers", "_parsed")
+    __slots__ = (
+        "_cache_size",
+        "_limit",
+        "_max_length",
+        "_offers",
+        "_parsed",
+        "_values",
+    )
     _offers: tuple[Any, ...]
     _parsed: Any
+    _values: tuple[str, ...]  # what choose returns, by offer index
     _cache_size: int
     _max_length: int | None
     _limit: int  # max_length as an int
@@ -219,6 +227,7 @@ class _CachedOffers(ByArguments, ValueCaches):
         made = object.__new__(cls)
         made._offers = offers
         made._parsed = parsed
+        made._values = parsed.values
         made._cache_size = checked_cache_size(cache_size)
         made._max_length = limit = checked_max_length(max_length)
         made._limit = sys.maxsize if limit is None else limit
@@ -235,6 +244,24 @@ class _CachedOffers(ByArguments, ValueCaches):
 
         def choose_index(self, value: HeaderValue) -> int: ...
 
+    if TYPE_CHECKING:
+
+        @overload
+        def choose(self, value: HeaderValue) -> str | None: ...
+        @overload
+        def choose(self, value: HeaderValue, default: _D) -> str | _D: ...
+
+    def choose(self, value: HeaderValue, default: Any = None) -> Any:
+        """The best acceptable offer for ``value``, else ``default``.
+
+        The very object given (a media type given as a pair or an ``Offer``:
+        that media type), by the rules of the header's one-call function
+        (``negotiate``, ``negotiate_encoding``, ``negotiate_language``); the
+        answers for recent values come from the cache.
+        """
+        index = self.choose_index(value)
+        return default if index < 0 else self._values[index]
+
     def variant_key(self, value: HeaderValue) -> str:
         """The chosen variant, as a cache key: ``choose(value) or ""``.
 
@@ -245,8 +272,7 @@ class _CachedOffers(ByArguments, ValueCaches):
         client flushes by varying it. ``Vary`` still names the header.
         """
         index = self.choose_index(value)
-        key: str = "" if index < 0 else self._parsed.values[index]
-        return key
+        return "" if index < 0 else self._values[index]
 
 
 class Negotiator(_CachedOffers):
@@ -336,22 +362,6 @@ class Negotiator(_CachedOffers):
                 store(self._cache, self._cache_size, value, index)
             return index
         return best_match(self._matches(value), self._parsed)
-
-    if TYPE_CHECKING:
-
-        @overload
-        def choose(self, value: HeaderValue) -> str | None: ...
-        @overload
-        def choose(self, value: HeaderValue, default: _D) -> str | _D: ...
-
-    def choose(self, value: HeaderValue, default: Any = None) -> Any:
-        """The best acceptable offer for ``value``, else ``default``.
-
-        The very media type object given in ``offers``, by the rules of
-        ``negotiate``; the answers for recent values come from the cache.
-        """
-        index = self.choose_index(value)
-        return default if index < 0 else self._parsed.values[index]
 
     def rank(self, value: HeaderValue) -> list[tuple[str, float]]:
         """The acceptable offers' media types with their score, best first.
@@ -595,23 +605,6 @@ class _ListNegotiator(_CachedOffers):
                 store(self._cache, self._cache_size, value, index)
             return index
         return self._header.best(self._items(value), self._parsed)
-
-    if TYPE_CHECKING:
-
-        @overload
-        def choose(self, value: HeaderValue) -> str | None: ...
-        @overload
-        def choose(self, value: HeaderValue, default: _D) -> str | _D: ...
-
-    def choose(self, value: HeaderValue, default: Any = None) -> Any:
-        """The best acceptable offer for ``value``, else ``default``.
-
-        The very object given, by the rules of the header's one-call function
-        (``negotiate_encoding``, ``negotiate_language``); the answers for
-        recent values come from the cache.
-        """
-        index = self.choose_index(value)
-        return default if index < 0 else self._offers[index]
 
     def rank(self, value: HeaderValue) -> list[tuple[str, float]]:
         """The acceptable offers with their weight, best first.
