@@ -10,7 +10,7 @@ classes, which only Accept-Query reads, are ``_structured``'s, loaded with it.
 Each class is written once, as ABNF writes it (``_Parts``: strings of
 characters and ``%xNN-NN`` spans); from that come both its set and its class
 in the patterns. The Cython engine builds its C table of classes from the
-sets (``_scan._init_tables``), and messages and checks read them. A pattern
+sets (``_scan.CLASS``), and messages and checks read them. A pattern
 is a source string, compiled by the module that reads with it: the pure
 engine's own when it loads, the shared readers' on first use (``pattern``),
 so importing fastaccept with the Cython engine loads no ``re``.

@@ -10,17 +10,12 @@ against the C structs, so it creates no Python object per media range.
 
 cimport cython
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize, PyBytes_GET_SIZE
-from cpython.mem cimport PyMem_Free, PyMem_Malloc, PyMem_Realloc
+from cpython.mem cimport PyMem_Calloc, PyMem_Free, PyMem_Malloc, PyMem_Realloc
 from cpython.object cimport PyObject, PyTypeObject
 from cpython.ref cimport Py_DECREF, Py_INCREF, Py_XDECREF
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
-from cpython.unicode cimport (
-    PyUnicode_1BYTE_KIND,
-    PyUnicode_DATA,
-    PyUnicode_DecodeLatin1,
-    PyUnicode_GET_LENGTH,
-    PyUnicode_KIND,
-)
+from cpython.unicode cimport PyUnicode_1BYTE_KIND, PyUnicode_DATA, PyUnicode_DecodeLatin1
+from cpython.unicode cimport PyUnicode_GET_LENGTH, PyUnicode_KIND
 from libc.string cimport memcmp, memcpy, memset
 
 cdef extern from "Python.h":
@@ -31,56 +26,34 @@ cdef extern from "Python.h":
     Py_ssize_t PyTuple_GET_SIZE(PyObject*)
     PyObject* PyTuple_GET_ITEM(PyObject*, Py_ssize_t)
     PyTypeObject PyList_Type
+    int PyUnicode_Compare(PyObject* left, PyObject* right) except? -1
+    object PyImport_GetModule(object)
+    ctypedef struct TypeWithNew "PyTypeObject":
+        PyObject* (*tp_new)(PyTypeObject*, PyObject*, PyObject*)
+    ctypedef struct PyMethodDef:  # a built-in's entry in a method table
+        const char* ml_name
+        void* ml_meth
+        int ml_flags
+        const char* ml_doc
+    int METH_FASTCALL
+    int METH_KEYWORDS
 
 from functools import partial as _partial
 from _thread import _local as _thread_local  # threading.local, without importing threading
 
-from ._defaults import BROWSER_DEFAULTS as _BROWSER_DEFAULTS
-from ._coding import ALIASES as _ALIASES
-from ._coding import IDENTITY as _IDENTITY
-from ._errors import ACCEPT as _ACCEPT
-from ._errors import AcceptError as _AcceptError
-from ._errors import reason as _reason
-from ._errors import too_long as _too_long
-from ._grammar import ALPHA as _ALPHA
-from ._grammar import CORS_MAX_LENGTH as _CORS_MAX_LENGTH
-from ._grammar import CORS_UNSAFE_BYTES as _CORS_UNSAFE_BYTES
-from ._grammar import DIGIT as _DIGIT
-from ._grammar import ESCAPABLE_CHARS as _ESCAPABLE_CHARS
-from ._grammar import LIST_SEPARATOR_CHARS as _LIST_SEPARATOR_CHARS
-from ._grammar import QDTEXT_CHARS as _QDTEXT_CHARS
-from ._grammar import TCHARS as _TCHARS
-from ._limits import COMPILED_VALUES_KEPT as _COMPILED_VALUES_KEPT
-from ._limits import DEFAULT_CACHE_SIZE as _DEFAULT_CACHE_SIZE
-from ._limits import DEFAULT_MAX_LENGTH as _DEFAULT_MAX_LENGTH
-from ._limits import checked_cache_size as _checked_cache_size
-from ._limits import checked_max_length as _checked_max_length
-from ._limits import store as _store
-from ._limits import ThreadCache as _ThreadCache
-from ._limits import THREADS_AT_ONCE as _THREADS_AT_ONCE
-from ._lists import CODING_GRAMMAR as _CODING_GRAMMAR
-from ._lists import LANGUAGE_GRAMMAR as _LANGUAGE_GRAMMAR
-from ._language import EXACT as _EXACT
-from ._language import FILTERING as _FILTERING
-from ._language import LOOKUP as _LOOKUP
-from ._language import RELATION_SHIFT as _RELATION_SHIFT
-from ._language import SAME_LANGUAGE as _SAME_LANGUAGE
-from ._language import SHARED_SHIFT as _SHARED_SHIFT
-from ._language import STAR as _STAR
-from ._limits import kept_negotiator as _kept_negotiator
+from . import _defaults, _grammar, _language, _lists  # read at import only
+from ._coding import ALIASES as _ALIASES, IDENTITY as _IDENTITY
+from ._errors import ACCEPT as _ACCEPT, AcceptError as _AcceptError, reason as _reason, too_long as _too_long
+from ._limits import COMPILED_VALUES_KEPT as _COMPILED_VALUES_KEPT, DEFAULT_CACHE_SIZE as _DEFAULT_CACHE_SIZE
+from ._limits import DEFAULT_MAX_LENGTH as _DEFAULT_MAX_LENGTH, THREADS_AT_ONCE as _THREADS_AT_ONCE
+from ._limits import checked_cache_size as _checked_cache_size, checked_max_length as _checked_max_length
+from ._limits import kept_negotiator as _kept_negotiator, store as _store, ThreadCache as _ThreadCache
 from ._match import OfferSet as _OfferSet
-from ._member import charset_free as _charset_free
-from ._member import is_suffix_range as _is_suffix_range
-from ._member import offer_value as _offer_value
-from ._member import offers_tuple as _offers_tuple
-from ._member import parse_offers as _parse_offers
-from ._text import as_header_text as _as_header_text
-from ._text import coerce_value as _coerce_value
-from ._types import Accept as _Accept
-from ._types import AcceptEncoding as _AcceptEncoding
-from ._types import AcceptLanguage as _AcceptLanguage
-from ._types import MediaRange as _MediaRange
-from ._types import SkippedMember as _SkippedMember
+from ._member import charset_free as _charset_free, is_suffix_range as _is_suffix_range
+from ._member import offer_value as _offer_value, offers_tuple as _offers_tuple, parse_offers as _parse_offers
+from ._text import as_header_text as _as_header_text, coerce_value as _coerce_value
+from ._types import Accept as _Accept, AcceptEncoding as _AcceptEncoding, AcceptLanguage as _AcceptLanguage
+from ._types import MediaRange as _MediaRange, SkippedMember as _SkippedMember
 from ._types import media_type_negotiator as _media_type_negotiator
 
 # Free-threaded CPython: the module declares that it runs without the GIL
@@ -148,35 +121,16 @@ cdef extern from *:
 # Error codes: the numbers of ``_errors`` (a wrong one would give another
 # message than the pure engine's, which the differential tests compare).
 cdef enum:
-    EXPECTED_TYPE = 1
-    EXPECTED_SLASH = 2
-    EXPECTED_SUBTYPE = 3
-    WILDCARD_TYPE = 4
-    BARE_WILDCARD = 5
-    EXPECTED_SEPARATOR = 6
-    EXPECTED_PARAM_NAME = 7
-    EXPECTED_EQUALS = 8
-    EXPECTED_VALUE = 9
-    UNTERMINATED_QUOTE = 10
-    BAD_QUOTED_CHAR = 11
-    BAD_ESCAPE = 12
-    BAD_WEIGHT = 13
-    SHORT_WEIGHT = 14
+    EXPECTED_TYPE = 1, EXPECTED_SLASH = 2, EXPECTED_SUBTYPE = 3, WILDCARD_TYPE = 4, BARE_WILDCARD = 5
+    EXPECTED_SEPARATOR = 6, EXPECTED_PARAM_NAME = 7, EXPECTED_EQUALS = 8, EXPECTED_VALUE = 9
+    UNTERMINATED_QUOTE = 10, BAD_QUOTED_CHAR = 11, BAD_ESCAPE = 12, BAD_WEIGHT = 13, SHORT_WEIGHT = 14
     DUPLICATE_PARAM = 15
     # Accept-Encoding and Accept-Language (RFC 9110 §12.5.3-4).
-    EXPECTED_CODING = 16
-    EXPECTED_LANGUAGE = 17
-    EXPECTED_SUBTAG = 18
-    LONG_SUBTAG = 19
-    EXPECTED_CODING_END = 20
-    EXPECTED_RANGE_END = 21
-    EXPECTED_WEIGHT = 22
-    EXPECTED_QVALUE = 23
+    EXPECTED_CODING = 16, EXPECTED_LANGUAGE = 17, EXPECTED_SUBTAG = 18, LONG_SUBTAG = 19
+    EXPECTED_CODING_END = 20, EXPECTED_RANGE_END = 21, EXPECTED_WEIGHT = 22, EXPECTED_QVALUE = 23
     EXPECTED_COMMA = 24
     # Structured-syntax suffix ranges (RFC 6838 §4.2.8; rule 22).
-    SUFFIX_WILDCARD_TYPE = 25
-    SUBTYPE_START = 26
-    EMPTY_SUFFIX = 27
+    SUFFIX_WILDCARD_TYPE = 25, SUBTYPE_START = 26, EMPTY_SUFFIX = 27
 
 # Character classes, one table lookup per byte: ``_grammar``'s sets.
 cdef enum:
@@ -189,43 +143,36 @@ cdef enum:
     C_SEPARATOR = 64  # OWS or a comma between list members, RFC 9110 §5.6.1.2
     C_PLAIN = 128   # a skipped member's plain byte: any but a comma, '"' and NUL
 
-# Up to this many parameters in one member are checked for repeats pairwise;
-# beyond it a set keeps the check linear.
 cdef enum:
-    PAIRWISE_LIMIT = 16
+    PAIRWISE_LIMIT = 16  # parameters of a member checked for repeats pairwise; past it, a set
     SMALL = 16
     ON_STACK = 64  # offers whose per-call arrays fit on the stack
     TYPES_SET_AT_ONCE = 8  # types' wildcard weights reset by stores, not a loop (at most ON_STACK)
 
+# The member grammars: the list headers' by ``_lists``' numbers
+# (``ListHeader.grammar``), constants the C compiler folds into each scorer's
+# inlined ``scan_item``; and Accept's (``_Kind``).
+cdef enum:
+    CODING_GRAMMAR = 0
+    LANGUAGE_GRAMMAR = 1
+    MEDIA_RANGES = 2
+
+if (CODING_GRAMMAR, LANGUAGE_GRAMMAR) != (_lists.CODING_GRAMMAR, _lists.LANGUAGE_GRAMMAR):
+    raise ImportError("_scan.pyx and _lists number the list grammars differently")
+
 cdef unsigned char CLASS[256]
 cdef unsigned char LOWER[256]
+cdef Py_ssize_t CORS_MAX_LENGTH = _grammar.CORS_MAX_LENGTH
 
-
-cdef void _init_tables():
-    cdef int c
-    for c in range(256):
-        CLASS[c] = 0
-        LOWER[c] = c + 32 if 65 <= c <= 90 else c
-    for char in _TCHARS:
-        CLASS[ord(char)] |= C_TCHAR
-    for char in _QDTEXT_CHARS:
-        CLASS[ord(char)] |= C_QDTEXT
-    for char in _ESCAPABLE_CHARS:
-        CLASS[ord(char)] |= C_QPAIR
-    for c in _CORS_UNSAFE_BYTES:
-        CLASS[c] |= C_UNSAFE
-    for char in _ALPHA:
-        CLASS[ord(char)] |= C_ALPHA
-    for char in _DIGIT:
-        CLASS[ord(char)] |= C_DIGIT
-    for char in _LIST_SEPARATOR_CHARS:
-        CLASS[ord(char)] |= C_SEPARATOR
-    for c in range(256):
-        if c not in b',"\0':
-            CLASS[c] |= C_PLAIN
-
-
-_init_tables()
+for _c in range(256):
+    CLASS[_c] = C_PLAIN if _c not in b',"\0' else 0
+    LOWER[_c] = _c + 32 if 65 <= _c <= 90 else _c
+for _chars, _class in ((_grammar.TCHARS, C_TCHAR), (_grammar.QDTEXT_CHARS, C_QDTEXT),
+                       (_grammar.ESCAPABLE_CHARS, C_QPAIR), (_grammar.ALPHA, C_ALPHA),
+                       (_grammar.DIGIT, C_DIGIT), (_grammar.LIST_SEPARATOR_CHARS, C_SEPARATOR),
+                       (map(chr, _grammar.CORS_UNSAFE_BYTES), C_UNSAFE)):
+    for _char in _chars:
+        CLASS[ord(_char)] |= _class
 
 
 cdef struct Param:
@@ -265,14 +212,12 @@ cdef struct COffer:
 
 
 cdef struct Group:
-    # The offers of one type: the type (lower-case, held by ``hold``),
-    # their bits, the next type that begins with the same byte (or -1), and
-    # where they start in ``Offers.group_order`` and how many they are.
-    const unsigned char* type
+    # The offers of one type.
+    const unsigned char* type            # lower-case (``hold``)
     Py_ssize_t length
-    unsigned long long mask
-    Py_ssize_t next
-    Py_ssize_t start, count
+    unsigned long long mask              # their bits
+    Py_ssize_t next                      # the next type that begins with the same byte, or -1
+    Py_ssize_t start, count              # where they are in ``Offers.group_order``
 
 
 cdef struct Slot:
@@ -337,29 +282,21 @@ cdef struct Scan:
 
 
 cdef struct Found:
-    # Negotiating, what ``find_offers`` found of the member being read: its
-    # offers, narrowed by each parameter it has (``narrow``); where its
-    # type/subtype ends (-1: not read), its type's end, what it names
-    # (``Range.parts``) and its type's number.
-    unsigned long long mask
-    Py_ssize_t essence_end, type_end
-    int parts
-    Py_ssize_t group
+    # Negotiating, what ``find_offers`` found of the member being read.
+    unsigned long long mask              # its offers, narrowed by each parameter (``narrow``)
+    Py_ssize_t essence_end, type_end     # where its type/subtype ends (-1: not read), its type
+    int parts                            # ``Range.parts``
+    Py_ssize_t group                     # its type's number
 
 
 cdef inline void scan_init(Scan* sc) noexcept:
-    sc.ranges = sc.small_ranges
-    sc.params = sc.small_params
-    sc.skips = sc.small_skips
+    sc.ranges, sc.params, sc.skips = sc.small_ranges, sc.small_params, sc.small_skips
     sc.n_ranges = sc.n_params = sc.n_skips = 0
     sc.cap_ranges = sc.cap_params = sc.cap_skips = SMALL
     sc.unsafe = sc.on_heap = False
-    sc.names = NULL
-    sc.set = NULL
-    sc.weights = sc.small_weights
-    sc.specs = sc.small_specs
+    sc.names, sc.set = NULL, NULL
+    sc.weights, sc.specs, sc.credited = sc.small_weights, sc.small_specs, sc.small_credited
     sc.group_weights = sc.small_weights + ON_STACK
-    sc.credited = sc.small_credited
 
 
 cdef inline void forget_names(Scan* sc) noexcept:
@@ -378,12 +315,8 @@ cdef inline void scan_free(Scan* sc) noexcept:
         PyMem_Free(sc.params)
     if sc.skips != sc.small_skips:
         PyMem_Free(sc.skips)
-    if sc.weights != sc.small_weights:
-        PyMem_Free(sc.weights)
-    if sc.specs != sc.small_specs:
+    if sc.specs != sc.small_specs:  # with credited and weights (``negotiating``)
         PyMem_Free(sc.specs)
-    if sc.credited != sc.small_credited:
-        PyMem_Free(sc.credited)
 
 
 cdef void* grow(void* data, void* small, Py_ssize_t* cap, size_t item) except NULL:
@@ -422,10 +355,8 @@ cdef inline int push_skip(Scan* sc, Py_ssize_t start, Py_ssize_t end, Py_ssize_t
     if sc.n_skips == sc.cap_skips:
         sc.skips = <Skip*>grow(sc.skips, sc.small_skips, &sc.cap_skips, sizeof(Skip))
         sc.on_heap = True
-    sc.skips[sc.n_skips].start = start
-    sc.skips[sc.n_skips].end = end
-    sc.skips[sc.n_skips].pos = pos
-    sc.skips[sc.n_skips].code = code
+    sc.skips[sc.n_skips].start, sc.skips[sc.n_skips].end = start, end
+    sc.skips[sc.n_skips].pos, sc.skips[sc.n_skips].code = pos, code
     sc.n_skips += 1
     return 0
 
@@ -463,11 +394,16 @@ cdef inline Py_ssize_t skip_ows(const unsigned char* s, Py_ssize_t i) noexcept n
 
 
 cdef inline Py_ssize_t skip_separators(const unsigned char* s, Py_ssize_t i) noexcept nogil:
-    """Past OWS and commas from ``i``: to the next list member, or to the end
-    (the NUL after the value stops it)."""
+    """Past OWS and commas from ``i``: to the next member, or to the end (the NUL)."""
     while CLASS[s[i]] & C_SEPARATOR:
         i += 1
     return i
+
+
+cdef inline int failed(Py_ssize_t* out, Py_ssize_t pos, int code) noexcept nogil:
+    """``code``, with its position ``pos`` in ``out``."""
+    out[0] = pos
+    return code
 
 
 cdef inline int parse_weight(const unsigned char* s, Py_ssize_t v, Py_ssize_t u, bint strict) noexcept nogil:
@@ -517,11 +453,9 @@ cdef inline bytes lower_name(const unsigned char* s, Param* p):
 
 
 cdef bint repeated_name(const unsigned char* s, Scan* sc, Py_ssize_t first_param) except -1:
-    """Whether the member's newest parameter name repeats an earlier one.
-
-    Pairwise up to ``PAIRWISE_LIMIT`` parameters; past it a set (``sc.names``,
-    released by ``forget_names``) keeps the check linear.
-    """
+    """Whether the member's newest parameter name repeats an earlier one:
+    pairwise up to ``PAIRWISE_LIMIT`` parameters, then by a set
+    (``sc.names``, released by ``forget_names``) that keeps it linear."""
     cdef Py_ssize_t m, last = sc.n_params - 1
     cdef Param* param = &sc.params[last]
     cdef set names
@@ -566,41 +500,33 @@ cdef Py_ssize_t read_essence(const unsigned char* s, Py_ssize_t n, Py_ssize_t st
     cdef Py_ssize_t j = skip_token(s, start)
     cdef bint type_star
     if j == start:
-        out[0] = start
-        return -EXPECTED_TYPE
+        return -failed(out, start, EXPECTED_TYPE)
     type_star = j == start + 1 and s[start] == 42
     if j < n and s[j] == 47:
         k[0] = skip_token(s, j + 1)
         if k[0] == j + 1:
-            out[0] = j + 1
-            return -EXPECTED_SUBTYPE
+            return -failed(out, j + 1, EXPECTED_SUBTYPE)
         if k[0] == j + 2 and s[j + 1] == 42:
             parts[0] = PARTS_ANY if type_star else PARTS_TYPE
         elif s[j + 1] == 42 and s[j + 2] == 43:  # '*+': a suffix range
             if type_star:
-                out[0] = j + 2
-                return -SUFFIX_WILDCARD_TYPE
+                return -failed(out, j + 2, SUFFIX_WILDCARD_TYPE)
             if k[0] == j + 3:
-                out[0] = k[0]
-                return -EMPTY_SUFFIX
+                return -failed(out, k[0], EMPTY_SUFFIX)
             parts[0] = PARTS_SUFFIX
         elif type_star:
-            out[0] = j + 1
-            return -WILDCARD_TYPE
+            return -failed(out, j + 1, WILDCARD_TYPE)
         elif s[j + 1] == 43:  # '+'
-            out[0] = j + 1
-            return -SUBTYPE_START
+            return -failed(out, j + 1, SUBTYPE_START)
         else:
             parts[0] = PARTS_FULL
         return j
     if type_star:  # the legacy bare '*'
         if strict:
-            out[0] = j
-            return -BARE_WILDCARD
+            return -failed(out, j, BARE_WILDCARD)
         k[0], parts[0] = j, PARTS_ANY
         return j
-    out[0] = j
-    return -EXPECTED_SLASH
+    return -failed(out, j, EXPECTED_SLASH)
 
 
 cdef enum:
@@ -788,16 +714,12 @@ cdef unsigned long long find_offers(const unsigned char* s, Py_ssize_t n, Py_ssi
                                     const Offers* set, Found* found,
                                     Py_ssize_t* read) noexcept nogil:
     """The offers the member at ``i`` can match by its type and subtype, by
-    look-up (bit k for offer k, bit 63 for any from the 64th on): a ``*``
-    type, every offer; ``type/*``, those of its type; ``type/subtype``,
-    those of that essence; ``type/*+suffix``, those it reaches (rule 22).
-    0: it matches none, valid or not (rule 10), and negotiation need not
-    read it past ``read`` (tchars and ``/`` before it).
-    Where its type and type/subtype end, what it names and its type's
-    number go to ``found`` for ``scan_member`` (``essence_end`` -1: a ``*``
-    type not followed by ``/*``, which ``scan_member`` reads itself).
-    Each byte of the type and subtype is compared once, with an offer's.
-    """
+    look-up, each byte compared once (bit k for offer k, bit 63 for any from
+    the 64th on): a ``*`` type, every offer; ``type/*``, its type's;
+    ``type/subtype`` or ``type/*+suffix`` (rule 22), that essence's. 0: it
+    matches none, valid or not (rule 10), and need not be read past
+    ``read``. What ``scan_member`` needs goes to ``found`` (``essence_end``
+    -1: a ``*`` type not followed by ``/*``, which it reads itself)."""
     cdef Py_ssize_t g, j, k, tag
     cdef Group* group
     cdef Slot* slot
@@ -840,18 +762,13 @@ cdef unsigned long long find_offers(const unsigned char* s, Py_ssize_t n, Py_ssi
 cdef inline bint has_param(const unsigned char* s, Py_ssize_t n, Param* p, COffer* o) noexcept nogil:
     """The range parameter ``p`` is present in offer ``o`` with an equal value
     (rule 9), or is a charset that ``o``, JSON without one, does not compare
-    (rule 20, ``_member.charset_free``)."""
+    (rule 20, ``_member.charset_free``; the literal's 7 bytes and its NUL are
+    the 8 that ``fa_folded_is`` reads)."""
     cdef Py_ssize_t k
     for k in range(o.n_params):
         if span_is(s, n, p.name_start, p.name_end, o.params[k].name, o.params[k].name_len):
             return value_is(s, n, p, &o.params[k])
-    return o.charset_free and is_charset(s, n, p)
-
-
-cdef bint is_charset(const unsigned char* s, Py_ssize_t n, Param* p) noexcept nogil:
-    """The range parameter ``p`` is named ``charset`` (any case; the literal's
-    7 bytes and its NUL are the 8 that ``fa_folded_is`` reads)."""
-    return span_is(s, n, p.name_start, p.name_end, <const unsigned char*>b"charset", 7)
+    return o.charset_free and span_is(s, n, p.name_start, p.name_end, <const unsigned char*>b"charset", 7)
 
 
 cdef unsigned long long narrow(const unsigned char* s, Py_ssize_t n, Scan* sc, Param* p,
@@ -919,13 +836,10 @@ cdef str ACCEPT = _ACCEPT
 
 cdef inline object read_input(object value, const unsigned char** data, Py_ssize_t* length,
                               str field=ACCEPT):
-    """Point ``data`` at the value's bytes; return the object that owns them.
-
-    The buffer is always NUL-terminated (``data[length] == 0``): a one-byte-kind
-    str's data or a bytes object's, as CPython lays them out. ``field`` names
-    the header in the ``TypeError`` for another type. Inline for the common
-    ``str``; any other value goes to ``read_other``.
-    """
+    """Point ``data`` at the value's bytes, always NUL-terminated (a
+    one-byte-kind str's data or a bytes object's, as CPython lays them out);
+    return the object that owns them. ``field`` names the header in the
+    ``TypeError`` for another type. Any value but such a str: ``read_other``."""
     if isinstance(value, str) and PyUnicode_KIND(value) == PyUnicode_1BYTE_KIND:
         data[0] = <const unsigned char*>PyUnicode_DATA(value)
         length[0] = PyUnicode_GET_LENGTH(value)
@@ -1030,11 +944,9 @@ cdef class _Values(dict):
 
 # Lower-case token strings in a small fixed table: the same few tokens (text,
 # html, application, q...) recur in every header, and a hit returns the
-# existing str instead of decoding and lower-casing a new one. Filled at import
-# from BROWSER_DEFAULTS and common types (``LEARNING``), read only after: at
-# most TOKEN_SLOTS strings of at most TOKEN_MAX characters. No result is
-# cached. Not used where threads run at once: each hit would write a count
-# that all threads share.
+# existing str instead of decoding a new one. Filled at import from
+# BROWSER_DEFAULTS and common types (``LEARNING``), only read after. Not used
+# where threads run at once: each hit would write a count all threads share.
 cdef enum:
     TOKEN_SLOTS = 1024
     TOKEN_MAX = 32
@@ -1093,11 +1005,6 @@ _COMMON_TYPES = (
 )
 
 
-cdef extern from "Python.h":
-    ctypedef struct TypeWithNew "PyTypeObject":
-        PyObject* (*tp_new)(PyTypeObject*, PyObject*, PyObject*)
-
-
 cdef inline object made_by_new(object maker, object cls, tuple args):
     """A ``cls`` made by the ``tp_new`` of ``maker`` (``cls`` or a base of
     it) from ``args``, without a Python-level call."""
@@ -1126,28 +1033,44 @@ cdef extern from *:
     int fa_set_slot(object slot, object obj, object value) except -1
 
 
-cdef tuple slots_of(object cls):
-    """The member descriptors of ``cls``'s slots, its bases' first: the order
-    of its constructor's parameters (``_types._Members``, ``Accept``)."""
-    return tuple([kind.__dict__[name] for kind in reversed(cls.__mro__)
-                  for name in kind.__dict__.get("__slots__", ())])
+#: The member descriptors of ``Accept``'s slots, its bases' first: the order
+#: of its constructor's parameters, whose first three are every
+#: ``_types._Members``' (``made_by_slots``).
+cdef tuple SLOTS = tuple([kind.__dict__[name] for kind in reversed(_Accept.__mro__)
+                          for name in kind.__dict__.get("__slots__", ())])
 
 
-cdef object made_by_slots(object cls, tuple slots, tuple members, object skipped,
-                          object cors_safelisted=None):
+cdef object made_by_slots(object cls, tuple members, object skipped, object cors_safelisted=None):
     """A ``cls`` (a ``_types._Members``) made as its ``__init__(members,
-    True, skipped[, cors_safelisted])`` makes it, its ``slots`` set without a
+    True, skipped[, cors_safelisted])`` makes it, its slots set without a
     Python-level call: parsing makes one per value."""
     made = made_by_new(cls, cls, ())
-    fa_set_slot(slots[0], made, members)
-    fa_set_slot(slots[1], made, True)
-    fa_set_slot(slots[2], made, tuple(skipped))
+    fa_set_slot(SLOTS[0], made, members)
+    fa_set_slot(SLOTS[1], made, True)
+    fa_set_slot(SLOTS[2], made, tuple(skipped))
     if cors_safelisted is not None:
-        fa_set_slot(slots[3], made, cors_safelisted)
+        fa_set_slot(SLOTS[3], made, cors_safelisted)
     return made
 
 
-cdef tuple ACCEPT_SLOTS = slots_of(_Accept)
+cdef class _Kind:
+    """A header as this engine reads it: a list header's description
+    (``_lists.ListHeader``, its values type's ``_header``), or Accept's."""
+
+    cdef int grammar
+    cdef str field
+    cdef object values, member, offers, rank
+
+    def __init__(self, values):
+        header = values._header
+        self.values, self.grammar, self.field = values, header.grammar, header.field
+        self.member, self.offers, self.rank = header.member, header.offers, header.rank
+
+
+cdef _Kind ENCODING = _Kind(_AcceptEncoding)
+cdef _Kind LANGUAGE = _Kind(_AcceptLanguage)
+cdef _Kind ACCEPT_KIND = _Kind.__new__(_Kind)
+ACCEPT_KIND.grammar, ACCEPT_KIND.field, ACCEPT_KIND.values = MEDIA_RANGES, ACCEPT, _Accept
 
 
 cdef object skipped_members(Scan* sc, object value, bint strict, str field):
@@ -1171,48 +1094,69 @@ cdef object skipped_members(Scan* sc, object value, bint strict, str field):
     return skipped
 
 
-def parse(value, *, bint strict=False, max_length=_DEFAULT_MAX_LENGTH):
+cdef object parsed(_Kind kind, object value, bint strict, object max_length):
+    """``parse``, ``parse_encoding``, ``parse_language``: by the description ``kind``."""
     cdef const unsigned char* s
     cdef Py_ssize_t n, i, m
     cdef Scan sc
     cdef Range* r
+    cdef bint accept = kind.grammar == MEDIA_RANGES
     cdef Py_ssize_t limit = as_limit(max_length)
     if value is None:
-        return _ABSENT
-    _owner = read_input(value, &s, &n)  # keeps the buffer alive
-    check_length(value, n, limit, ACCEPT)
+        return _ABSENT if accept else kind.values(present=False)
+    _owner = read_input(value, &s, &n, kind.field)  # keeps the buffer alive
+    check_length(value, n, limit, kind.field)
     scan_init(&sc)
     try:
-        scan(s, n, strict, &sc)
-        skipped = skipped_members(&sc, value, strict, ACCEPT)
-        ranges = PyTuple_New(sc.n_ranges)
+        if accept:
+            scan(s, n, strict, &sc)
+        else:
+            scan_items(s, n, strict, kind.grammar, &sc)
+        skipped = skipped_members(&sc, value, strict, kind.field)
+        members = PyTuple_New(sc.n_ranges)
         for i in range(sc.n_ranges):
             r = &sc.ranges[i]
-            if r.n_params:
-                params = tuple([
-                    (token_text(s, sc.params[m].name_start, sc.params[m].name_end),
-                     value_text(s, &sc.params[m]))
-                    for m in range(r.first_param, r.first_param + r.n_params)
-                ])
+            if accept:
+                if r.n_params:
+                    params = tuple([
+                        (token_text(s, sc.params[m].name_start, sc.params[m].name_end),
+                         value_text(s, &sc.params[m]))
+                        for m in range(r.first_param, r.first_param + r.n_params)
+                    ])
+                else:
+                    params = ()
+                made = new_named(_MediaRange, (
+                    token_text(s, r.type_start, r.type_end),
+                    "*" if r.parts <= PARTS_TYPE else token_text(s, r.sub_start, r.sub_end),
+                    params, r.weight))
             else:
-                params = ()
-            rng = new_named(_MediaRange, (
-                token_text(s, r.type_start, r.type_end),
-                "*" if r.parts <= PARTS_TYPE else token_text(s, r.sub_start, r.sub_end),
-                params, r.weight))
-            Py_INCREF(rng)  # PyTuple_SET_ITEM steals it
-            PyTuple_SET_ITEM(ranges, i, rng)
-        safe = n <= _CORS_MAX_LENGTH and not sc.unsafe
-        return made_by_slots(_Accept, ACCEPT_SLOTS, ranges, skipped, safe)
+                made = new_named(kind.member, (token_text(s, r.type_start, r.type_end), r.weight))
+            Py_INCREF(made)  # PyTuple_SET_ITEM steals it
+            PyTuple_SET_ITEM(members, i, made)
+        if accept:
+            return made_by_slots(_Accept, members, skipped, n <= CORS_MAX_LENGTH and not sc.unsafe)
+        return made_by_slots(kind.values, members, skipped)
     finally:
         scan_free(&sc)
+
+
+def parse(value, *, bint strict=False, max_length=_DEFAULT_MAX_LENGTH):
+    return parsed(ACCEPT_KIND, value, strict, max_length)
+
+
+def parse_encoding(value, *, bint strict=False, max_length=_DEFAULT_MAX_LENGTH):
+    return parsed(ENCODING, value, strict, max_length)
+
+
+def parse_language(value, *, bint strict=False, max_length=_DEFAULT_MAX_LENGTH):
+    return parsed(LANGUAGE, value, strict, max_length)
 
 
 def is_cors_safelisted(value):
     cdef const unsigned char* s
     cdef Py_ssize_t n
     _owner = read_input(value, &s, &n)  # keeps the buffer alive
-    return n <= _CORS_MAX_LENGTH and not any_unsafe(s, 0, n)
+    return n <= CORS_MAX_LENGTH and not any_unsafe(s, 0, n)
 
 
 # --- negotiation on C structs --------------------------------------------------
@@ -1326,12 +1270,11 @@ cdef void score_shared(const unsigned char* s, Py_ssize_t n, Scan* sc, Range* r,
 
 cdef inline long long decided(Scan* sc, Py_ssize_t k, int* weight) noexcept nogil:
     """Offer ``k``'s weight (in ``weight``) and the specificity of the range
-    that decides it, -1 for none: its most specific matching range, the
-    wildcards kept aside (``type/*``, then ``*/*``) among them; between
-    equally specific ranges, the higher weight (rule 10). An explicit offer
-    (rule 21) is decided so only where a range naming it was credited to it,
-    whose specificity no wildcard's reaches (``Negotiator.rank`` skips the
-    others)."""
+    that decides it (rule 10), -1 for none: its most specific matching range,
+    the wildcards kept aside among them; of equally specific ones, the higher
+    weight. An explicit offer (rule 21) is decided so only when a range naming
+    it, more specific than any wildcard, was credited to it (``Negotiator.rank``
+    skips the others)."""
     cdef long long spec = -1
     cdef int found = 0, wild
     if sc.credited[k >> 6] >> (k & 63) & 1:
@@ -1406,31 +1349,6 @@ cdef Py_ssize_t best_offer(Scan* sc) noexcept nogil:
     return best
 
 
-cdef int negotiating(Scan* sc, const Offers* set) except -1:
-    """Set ``sc`` up to score a value against the offers ``set``: none
-    credited, no wildcard; per-call arrays on the stack up to ``ON_STACK``
-    offers."""
-    cdef Py_ssize_t k, words = (set.n + 63) >> 6
-    sc.set = set
-    if set.n > ON_STACK:
-        sc.on_heap = True
-        sc.weights = <int*>PyMem_Malloc(2 * set.n * sizeof(int))
-        sc.specs = <long long*>PyMem_Malloc(set.n * sizeof(long long))
-        sc.credited = <unsigned long long*>PyMem_Malloc(words * sizeof(unsigned long long))
-        if sc.weights == NULL or sc.specs == NULL or sc.credited == NULL:
-            raise MemoryError()  # scan_free frees what was allocated
-        sc.group_weights = sc.weights + set.n
-    sc.credited[0] = 0
-    for k in range(1, words):
-        sc.credited[k] = 0
-    for k in range(TYPES_SET_AT_ONCE):  # a constant count: a few stores, not a call
-        sc.group_weights[k] = -1
-    for k in range(TYPES_SET_AT_ONCE, set.n_groups):
-        sc.group_weights[k] = -1
-    sc.any_weight, sc.typed, sc.aside = -1, 0, False
-    return 0
-
-
 cdef class _CachedOffers:
     """What every negotiator class shares: the offers as given, the limits, a
     value cache by ``_limits.store``'s policy (one dict, or one per thread
@@ -1449,9 +1367,13 @@ cdef class _CachedOffers:
     cdef object _caches                  # a dict, or a _limits.ThreadCache of _Values
     cdef fa_memo _serial                 # finds this thread's cache in the memo
 
-    cdef int _set_limits(self, object cache_size, object max_length) except -1:
-        """Check and keep ``cache_size`` and ``max_length`` (``_limits``' rule);
-        make the value cache."""
+    cdef int _set_offers(self, tuple items, tuple values, Py_ssize_t absent, object cache_size,
+                         object max_length) except -1:
+        """Keep the offers as given, what ``choose`` returns by index and the
+        choice when the header is absent; check and keep ``cache_size`` and
+        ``max_length`` (``_limits``' rule); make the value cache."""
+        self._items, self._values, self._n, self._absent = items, values, len(values), absent
+        self._keep = []
         self._cache_size = _checked_cache_size(cache_size)
         self._max_length = _checked_max_length(max_length)
         self._limit = PY_SSIZE_T_MAX if self._max_length is None else self._max_length
@@ -1520,25 +1442,6 @@ cdef class _CachedOffers:
         return (made, ())
 
 
-cdef int add_slot(Offers* set, Py_ssize_t group, str subtype, unsigned long long mask,
-                  int parts, list keep) except -1:
-    """Put the subtype ``subtype`` (lower-case) of the type numbered ``group``
-    in the look-up table, in the first free slot of those ``find_offers``
-    probes for it."""
-    cdef Py_ssize_t length
-    cdef const unsigned char* text = hold(keep, subtype, &length)
-    cdef Py_ssize_t tag = slot_tag(group, text[0])
-    cdef Py_ssize_t i = slot_of(tag, set.slot_mask)
-    cdef unsigned char c
-    while set.slots[i].key != NULL:
-        i = (i + 1) & set.slot_mask
-    set.slots[i].key, set.slots[i].length, set.slots[i].tag = text, length, tag
-    set.slots[i].mask, set.slots[i].parts = mask, parts
-    for c in {text[0], <unsigned char>ord(subtype[0].upper())}:
-        set.sub_firsts[c >> 6] |= <unsigned long long>1 << (c & 63)
-    return 0
-
-
 cdef class Negotiator(_CachedOffers):
     # The first lines are the constructor's signature for ``inspect`` (CPython
     # reads a type's ``__text_signature__`` from them); names resolve here.
@@ -1556,26 +1459,28 @@ Offers parsed once; the best of them for each request's Accept value.
     cdef Offers _set
 
     def __cinit__(self, offers, *, cache_size=_DEFAULT_CACHE_SIZE, max_length=_DEFAULT_MAX_LENGTH):
-        cdef Py_ssize_t i, k, n, size = 8
-        cdef unsigned long long bits
+        cdef Py_ssize_t i, k, n, n_params, length, tag, size = 8
+        cdef const unsigned char* text
+        cdef unsigned char c
         cdef COffer* o
+        cdef OfferParam* param
         cdef Offers* set = &self._set
         items = _offers_tuple(offers, "offers")
         layout = _OfferSet(_parse_offers(items))  # the offers, by essence and by type
         parsed = layout.offers
-        self._set_limits(cache_size, max_length)
-        self._items = items
-        self._n = n = len(parsed)
-        self._values = layout.values
-        self._absent = layout.absent_best
-        self._keep = []
-        set.offers = <COffer*>PyMem_Malloc(max(n, 1) * sizeof(COffer))
+        self._set_offers(items, layout.values, layout.absent_best, cache_size, max_length)
+        set.n = n = len(parsed)
+        set.n_groups = len(layout.by_type)
+        n_params = sum([len(offer.params) for offer in parsed])
+        # One block, zeroed: the offers, their parameters, the groups and the two orders.
+        set.offers = <COffer*>PyMem_Calloc(1, n * sizeof(COffer) + n_params * sizeof(OfferParam) + (
+            set.n_groups * sizeof(Group) + 2 * n * sizeof(Py_ssize_t) + 1))
         if set.offers == NULL:
             raise MemoryError()
-        # Zeroed first: __dealloc__ frees what a __cinit__ cut short allocated.
-        memset(set.offers, 0, max(n, 1) * sizeof(COffer))
-        set.n = n
-        set.all = 0  # the offers a wildcard reaches (not an explicit one, rule 21)
+        param = <OfferParam*>(set.offers + n)
+        set.groups = <Group*>(param + n_params)
+        set.order = <Py_ssize_t*>(set.groups + set.n_groups)
+        set.group_order = set.order + n
         for i in range(n):
             offer = parsed[i]
             o = &set.offers[i]
@@ -1585,31 +1490,21 @@ Offers parsed once; the best of them for each request's Accept value.
             o.type = hold(self._keep, offer.type, &o.type_len)
             o.sub = hold(self._keep, offer.subtype, &o.sub_len)
             o.bit = <unsigned long long>1 << min(i, MASK_BITS - 1)
-            if not o.explicit:
+            if not o.explicit:  # the offers a wildcard reaches (rule 21)
                 set.all |= o.bit
-            o.params = <OfferParam*>PyMem_Malloc(max(len(offer.params), 1) * sizeof(OfferParam))
-            if o.params == NULL:
-                raise MemoryError()
-            for k, (name, val) in enumerate(offer.params.items()):
-                o.params[k].name = hold(self._keep, name, &o.params[k].name_len)
-                o.params[k].value = hold(self._keep, val, &o.params[k].value_len)
-                o.params[k].fold = name == "charset"
-                o.n_params = k + 1
-        set.order = <Py_ssize_t*>PyMem_Malloc(max(n, 1) * sizeof(Py_ssize_t))
-        set.group_order = <Py_ssize_t*>PyMem_Malloc(max(n, 1) * sizeof(Py_ssize_t))
-        set.groups = <Group*>PyMem_Malloc(max(len(layout.by_type), 1) * sizeof(Group))
-        if set.order == NULL or set.group_order == NULL or set.groups == NULL:
-            raise MemoryError()
-        set.n_groups = len(layout.by_type)
+            o.params, o.n_params = param, len(offer.params)
+            for name, val in offer.params.items():
+                param.name = hold(self._keep, name, &param.name_len)
+                param.value = hold(self._keep, val, &param.value_len)
+                param.fold = name == "charset"
+                param += 1
         set.n_order = len(layout.order)
         for i in range(set.n_order):
             set.order[i] = layout.order[i]
-        for c in range(256):
-            set.first_group[c] = -1
+        memset(set.first_group, -1, sizeof(set.first_group))
         i = 0
         for k, (type_, members) in enumerate(layout.by_type.items()):
             set.groups[k].type = hold(self._keep, type_, &set.groups[k].length)
-            set.groups[k].mask = 0
             set.groups[k].start, set.groups[k].count = i, len(members)
             for index in members:
                 set.offers[index].group = k
@@ -1621,33 +1516,29 @@ Offers parsed once; the best of them for each request's Accept value.
                 set.groups[k].next = set.first_group[c]
                 set.first_group[c] = k
         groups = {type_: k for k, type_ in enumerate(layout.by_type)}
-        masks = {}  # (type's number, subtype or "*+suffix") -> its offers' mask, its parts
-        for type_, subtype, _, found in layout.by_essence.values():
-            if type_ != "*" and subtype != "*":
-                bits = 0
-                for index in found:
-                    bits |= set.offers[index].bit
-                parts = PARTS_SUFFIX if _is_suffix_range(subtype) else PARTS_FULL
-                masks[groups[type_], subtype] = bits, parts
-        while size < 4 * len(masks):  # at most a quarter full: look-ups end soon
+        # The look-up table: a slot for each subtype (or "*+suffix") of a type.
+        essences = [e for e in layout.by_essence.values() if e[0] != "*" and e[1] != "*"]
+        while size < 4 * len(essences):  # at most a quarter full: look-ups end soon
             size *= 2
-        set.slots = <Slot*>PyMem_Malloc(size * sizeof(Slot))
+        set.slots = <Slot*>PyMem_Calloc(size, sizeof(Slot))
         if set.slots == NULL:
             raise MemoryError()
-        memset(set.slots, 0, size * sizeof(Slot))
         set.slot_mask = size - 1
-        for (k, subtype), (bits, parts) in masks.items():
-            add_slot(set, k, subtype, bits, parts, self._keep)
+        for type_, subtype, _, found in essences:
+            text = hold(self._keep, subtype, &length)
+            tag = slot_tag(groups[type_], text[0])
+            i = slot_of(tag, set.slot_mask)
+            while set.slots[i].key != NULL:  # the first free one that find_offers probes
+                i = (i + 1) & set.slot_mask
+            set.slots[i].key, set.slots[i].length, set.slots[i].tag = text, length, tag
+            set.slots[i].parts = PARTS_SUFFIX if _is_suffix_range(subtype) else PARTS_FULL
+            for index in found:
+                set.slots[i].mask |= set.offers[index].bit
+            for c in {text[0], <unsigned char>ord(subtype[0].upper())}:
+                set.sub_firsts[c >> 6] |= <unsigned long long>1 << (c & 63)
 
     def __dealloc__(self):
-        cdef Py_ssize_t i
-        if self._set.offers != NULL:
-            for i in range(self._set.n):
-                PyMem_Free(self._set.offers[i].params)
         PyMem_Free(self._set.offers)
-        PyMem_Free(self._set.groups)
-        PyMem_Free(self._set.order)
-        PyMem_Free(self._set.group_order)
         PyMem_Free(self._set.slots)
 
     @property
@@ -1714,6 +1605,32 @@ cdef inline int score_value(Negotiator self, object value, Scan* sc) except -1:
     return 0
 
 
+cdef int negotiating(Scan* sc, const Offers* set) except -1:
+    """Set ``sc`` up to score a value against the offers ``set``: none
+    credited, no wildcard; per-call arrays on the stack up to ``ON_STACK``
+    offers."""
+    cdef Py_ssize_t k, words = (set.n + 63) >> 6
+    sc.set = set
+    if set.n > ON_STACK:  # specs, credited, weights and group_weights in one block
+        sc.on_heap = True
+        sc.specs = <long long*>PyMem_Malloc(
+            (set.n + words) * sizeof(long long) + 2 * set.n * sizeof(int))
+        if sc.specs == NULL:
+            raise MemoryError()
+        sc.credited = <unsigned long long*>(sc.specs + set.n)
+        sc.weights = <int*>(sc.credited + words)
+        sc.group_weights = sc.weights + set.n
+    sc.credited[0] = 0
+    for k in range(1, words):
+        sc.credited[k] = 0
+    for k in range(TYPES_SET_AT_ONCE):  # a constant count: a few stores, not a call
+        sc.group_weights[k] = -1
+    for k in range(TYPES_SET_AT_ONCE, set.n_groups):
+        sc.group_weights[k] = -1
+    sc.any_weight, sc.typed, sc.aside = -1, 0, False
+    return 0
+
+
 # --- the one-call forms --------------------------------------------------------
 
 # Each is a built-in of its own (METH_FASTCALL) that keeps its arguments
@@ -1722,46 +1639,19 @@ cdef inline int score_value(Negotiator self, object value, Scan* sc) except -1:
 # to each, a count that every thread calling would write
 # (docs/free-threading.md).
 
-cdef extern from "Python.h":
-    ctypedef struct PyMethodDef:
-        const char* ml_name
-        void* ml_meth
-        int ml_flags
-        const char* ml_doc
-    int METH_FASTCALL
-    int METH_KEYWORDS
-    int PyModule_AddFunctions(object module, PyMethodDef* functions) except -1
-    int PyUnicode_Compare(PyObject* left, PyObject* right) except? -1
-
-
-cdef int wrong_call(str name, PyObject* names, Py_ssize_t nargs, PyObject* key) except -1:
-    """Raise a one-call form's TypeError for a wrong call, as for a Python
-    function: too many positional arguments, ``key`` unknown or given twice,
-    or a required argument missing."""
-    if nargs > 2:
-        raise TypeError(f"{name}() takes 2 positional arguments but {nargs} were given")
-    if key == NULL:  # nargs: the first missing
-        raise TypeError(
-            f"{name}() missing required argument {<object>PyTuple_GET_ITEM(names, nargs)!r}")
-    if <object>key in <tuple>names:
-        raise TypeError(f"{name}() got multiple values for argument {<object>key!r}")
-    raise TypeError(f"{name}() got an unexpected keyword argument {<object>key!r}")
-
-
 cdef int read_arguments(str name, PyObject* names, PyObject** args, Py_ssize_t nargs,
                         PyObject* kwnames, PyObject** out) except -1:
     """A vectorcall's arguments for the parameters ``names`` (a tuple, passed
-    uncounted) into ``out``, borrowed; an absent keyword-only one is its
-    default (``max_length``'s, else None)."""
+    uncounted) into ``out`` (value, offers, default, max_length), borrowed,
+    with a Python function's TypeErrors; an absent ``default`` is None."""
     cdef Py_ssize_t i, k, count = PyTuple_GET_SIZE(names)
     cdef PyObject* key
-    out[2] = <PyObject*>None  # default, where there is one
-    out[count - 1] = <PyObject*>DEFAULT_MAX_LENGTH  # max_length, the last
+    out[2], out[3] = <PyObject*>None, <PyObject*>DEFAULT_MAX_LENGTH
     if nargs == 2 and kwnames == NULL:  # the common call
         out[0], out[1] = args[0], args[1]
         return 0
     if nargs > 2:
-        return wrong_call(name, names, nargs, NULL)
+        raise TypeError(f"{name}() takes 2 positional arguments but {nargs} were given")
     for k in range(2):
         out[k] = args[k] if k < nargs else NULL
     for i in range(0 if kwnames == NULL else PyTuple_GET_SIZE(kwnames)):
@@ -1770,12 +1660,13 @@ cdef int read_arguments(str name, PyObject* names, PyObject** args, Py_ssize_t n
             if key == PyTuple_GET_ITEM(names, k) or PyUnicode_Compare(key, PyTuple_GET_ITEM(names, k)) == 0:
                 break
         else:
-            return wrong_call(name, names, nargs, key)
+            raise TypeError(f"{name}() got an unexpected keyword argument {<object>key!r}")
         if k < nargs:
-            return wrong_call(name, names, nargs, key)
-        out[k] = args[nargs + i]
-    if out[0] == NULL or out[1] == NULL:
-        return wrong_call(name, names, 0 if out[0] == NULL else 1, NULL)
+            raise TypeError(f"{name}() got multiple values for argument {<object>key!r}")
+        out[3 if k == count - 1 else k] = args[nargs + i]  # max_length, the last name, to out[3]
+    for k in range(2):
+        if out[k] == NULL:
+            raise TypeError(f"{name}() missing required argument {<object>PyTuple_GET_ITEM(names, k)!r}")
     return 0
 
 
@@ -1848,45 +1739,32 @@ cdef class Kept:
         return self.last
 
     cdef object call(self, PyObject** args, Py_ssize_t nargs, PyObject* kwnames):
-        """The form's entry point: its arguments read as a Python function's
-        (``read_arguments``), borrowed."""
+        """The form, given its arguments as a Python function is (borrowed:
+        ``read_arguments``): the negotiator kept for these offers (the last
+        call's without a look-up) chooses, and the answer is this call's own
+        offer's media type (``choose``'s); ``quality``'s is the weight of the
+        best range for its one media type. Called on the module's own
+        ``Kept``, so that no thread writes its count (nor the offers')."""
         cdef PyObject* a[4]
-        read_arguments(self.name, <PyObject*>self.names, args, nargs, kwnames, a)
-        return self.weight(a) if self.one else self.one_call(a)
-
-    cdef object one_call(self, PyObject** a):
-        """A one-call form, given (value, offers, default, max_length)
-        borrowed: the negotiator kept for these offers chooses (the last
-        call's without a look-up); the answer is this call's own offer's
-        media type (``choose``'s: a pair's or an ``Offer``'s). Called on the
-        module's own ``Kept``, so that no thread writes its count (nor the
-        offers')."""
         cdef Py_ssize_t index
+        cdef list ranked
+        read_arguments(self.name, <PyObject*>self.names, args, nargs, kwnames, a)
         cdef Kept kept = self.own() if THREADS_AT_ONCE else self
         cdef tuple held = kept.last  # this thread's own (where threads run at once)
         cdef PyObject* last = <PyObject*>held
         if not (a[1] == PyTuple_GET_ITEM(last, 0) and a[3] == PyTuple_GET_ITEM(last, 1) and (
-                a[1] == PyTuple_GET_ITEM(last, 2) or same_items(a[1], PyTuple_GET_ITEM(last, 2)))):
+                a[1] == PyTuple_GET_ITEM(last, 2) or self.one  # quality's: a str
+                or same_items(a[1], PyTuple_GET_ITEM(last, 2)))):
             held = kept.remember(<object>a[1], <object>a[3])
             last = <PyObject*>held
+        if self.one:
+            ranked = (<Negotiator>PyTuple_GET_ITEM(last, 3)).rank(<object>a[0])
+            return ranked[0][1] if ranked else 0.0
         index = (<_CachedOffers>PyTuple_GET_ITEM(last, 3))._compute(<object>a[0])
         if index < 0:
             return <object>a[2]
         offer = (<tuple>PyTuple_GET_ITEM(last, 2))[index]  # this call's own object
         return offer if type(offer) is str else _offer_value(offer)
-
-    cdef object weight(self, PyObject** a):
-        """``quality``, given (value, media_type, max_length) borrowed: the
-        weight of the best range for one media type, as ``one_call`` finds
-        its negotiator."""
-        cdef Kept kept = self.own() if THREADS_AT_ONCE else self
-        cdef tuple held = kept.last
-        cdef PyObject* last = <PyObject*>held
-        if not (a[1] == PyTuple_GET_ITEM(last, 0) and a[2] == PyTuple_GET_ITEM(last, 1)):
-            held = kept.remember(<object>a[1], <object>a[2])
-            last = <PyObject*>held
-        ranked = (<Negotiator>PyTuple_GET_ITEM(last, 3)).rank(<object>a[0])
-        return ranked[0][1] if ranked else 0.0
 
 
 cdef Kept NEGOTIATE = Kept(Negotiator, "offers", "negotiate")
@@ -1896,10 +1774,9 @@ cdef Kept QUALITY = Kept(_partial(_media_type_negotiator, Negotiator), "media_ty
 
 # --- Accept-Encoding and Accept-Language (RFC 9110 §12.5.3-4) -------------------
 #
-# The same one pass over the bytes: each member is one name and an optional
-# weight (``_coding.scan_coding``, ``_language.scan_language``, whose errors and
-# positions these mirror). Negotiation scores each member against the offers,
-# parsed once into C arrays, as soon as it is read: no Python object per member.
+# Each member is one name and an optional weight (``_coding.scan_coding``,
+# ``_language.scan_language``, whose errors and positions these mirror);
+# negotiating, each is scored as soon as it is read: no Python object per member.
 
 cdef int scan_weight(const unsigned char* s, Py_ssize_t n, Py_ssize_t p, int end_code,
                      Py_ssize_t* out, int* weight) noexcept nogil:
@@ -1913,43 +1790,26 @@ cdef int scan_weight(const unsigned char* s, Py_ssize_t n, Py_ssize_t p, int end
         out[0], weight[0] = p, 1000
         return 0
     if s[p] != 59:
-        out[0] = p
-        return end_code
+        return failed(out, p, end_code)
     p = skip_ows(s, p + 1)
     if p >= n or LOWER[s[p]] != 113 or (p + 1 < n and CLASS[s[p + 1]] & C_TCHAR):
-        out[0] = p
-        return EXPECTED_WEIGHT
+        return failed(out, p, EXPECTED_WEIGHT)
     if p + 1 >= n or s[p + 1] != 61:
-        out[0] = p + 1
-        return EXPECTED_EQUALS
+        return failed(out, p + 1, EXPECTED_EQUALS)
     v = p + 2
     if v < n and s[v] == 34:
-        out[0] = v
-        return BAD_WEIGHT  # a quoted weight
+        return failed(out, v, BAD_WEIGHT)  # a quoted weight
     u = skip_token(s, v)
     if u == v:
-        out[0] = v
-        return EXPECTED_QVALUE
+        return failed(out, v, EXPECTED_QVALUE)
     w = parse_weight(s, v, u, True)
     if w < 0:  # the legacy '.5' too: the exact grammar here
-        out[0] = v
-        return BAD_WEIGHT
+        return failed(out, v, BAD_WEIGHT)
     p = skip_ows(s, u)
     if p < n and s[p] != 44:
-        out[0] = p
-        return EXPECTED_COMMA
+        return failed(out, p, EXPECTED_COMMA)
     out[0], weight[0] = p, w
     return 0
-
-
-# The member grammars of ``_lists`` by number (``ListHeader.grammar``), as
-# constants the C compiler folds into each scorer's inlined ``scan_item``.
-cdef enum:
-    CODING_GRAMMAR = 0
-    LANGUAGE_GRAMMAR = 1
-
-if (CODING_GRAMMAR, LANGUAGE_GRAMMAR) != (_CODING_GRAMMAR, _LANGUAGE_GRAMMAR):
-    raise ImportError("_scan.pyx and _lists number the list grammars differently")
 
 
 cdef int scan_item(const unsigned char* s, Py_ssize_t n, Py_ssize_t start, int grammar,
@@ -1961,8 +1821,7 @@ cdef int scan_item(const unsigned char* s, Py_ssize_t n, Py_ssize_t start, int g
     if grammar != LANGUAGE_GRAMMAR:
         p = skip_token(s, start)
         if p == start:
-            out[0] = start
-            return EXPECTED_CODING
+            return failed(out, start, EXPECTED_CODING)
         name_end[0] = p
         return scan_weight(s, n, p, EXPECTED_CODING_END, out, weight)
     if s[start] == 42:
@@ -1971,21 +1830,17 @@ cdef int scan_item(const unsigned char* s, Py_ssize_t n, Py_ssize_t start, int g
         while p - start < 9 and CLASS[s[p]] & C_ALPHA:
             p += 1
         if p == start:
-            out[0] = start
-            return EXPECTED_LANGUAGE
+            return failed(out, start, EXPECTED_LANGUAGE)
         if p - start > 8:
-            out[0] = p - 1
-            return LONG_SUBTAG
+            return failed(out, p - 1, LONG_SUBTAG)
         while p < n and s[p] == 45:
             k = p + 1
             while k - p < 10 and CLASS[s[k]] & (C_ALPHA | C_DIGIT):
                 k += 1
             if k == p + 1:
-                out[0] = k
-                return EXPECTED_SUBTAG
+                return failed(out, k, EXPECTED_SUBTAG)
             if k - p > 9:
-                out[0] = k - 1
-                return LONG_SUBTAG
+                return failed(out, k - 1, LONG_SUBTAG)
             p = k
     name_end[0] = p
     return scan_weight(s, n, p, EXPECTED_RANGE_END, out, weight)
@@ -2082,7 +1937,8 @@ cdef enum:
     SHARED_SHIFT = 14                    # a relation fits below
 
 if (STAR, SAME_LANGUAGE, LOOKUP, FILTERING, EXACT, RELATION_SHIFT, SHARED_SHIFT) != (
-    _STAR, _SAME_LANGUAGE, _LOOKUP, _FILTERING, _EXACT, _RELATION_SHIFT, _SHARED_SHIFT
+    _language.STAR, _language.SAME_LANGUAGE, _language.LOOKUP, _language.FILTERING, _language.EXACT,
+    _language.RELATION_SHIFT, _language.SHARED_SHIFT
 ):
     raise ImportError("_scan.pyx and _language pack a language's deciding key differently")
 
@@ -2180,74 +2036,19 @@ cdef Py_ssize_t best_language(const unsigned char* s, Py_ssize_t n, CListOffer* 
     return best
 
 
-cdef class _ListKind:
-    """A list header's description (``_lists.ListHeader``) as this engine reads it."""
-
-    cdef int grammar
-    cdef str field, noun
-    cdef object values, member, offers, rank
-    cdef tuple slots                     # the values' slots (``made_by_slots``)
-
-    def __init__(self, values):
-        header = values._header
-        self.grammar = header.grammar
-        self.field, self.noun = header.field, header.noun
-        self.values, self.member = values, header.member
-        self.offers, self.rank = header.offers, header.rank
-        self.slots = slots_of(values)
-
-
-cdef _ListKind ENCODING = _ListKind(_AcceptEncoding)
-cdef _ListKind LANGUAGE = _ListKind(_AcceptLanguage)
-
-
-cdef object parse_list(_ListKind kind, object value, bint strict, object max_length):
-    """``parse_encoding``, ``parse_language``: by the description ``kind``."""
-    cdef const unsigned char* s
-    cdef Py_ssize_t n, i
-    cdef Scan sc
-    cdef Range* r
-    cdef Py_ssize_t limit = as_limit(max_length)
-    if value is None:
-        return kind.values(present=False)
-    _owner = read_input(value, &s, &n, kind.field)  # keeps the buffer alive
-    check_length(value, n, limit, kind.field)
-    scan_init(&sc)
-    try:
-        scan_items(s, n, strict, kind.grammar, &sc)
-        skipped = skipped_members(&sc, value, strict, kind.field)
-        members = PyTuple_New(sc.n_ranges)
-        for i in range(sc.n_ranges):
-            r = &sc.ranges[i]
-            made = new_named(kind.member, (token_text(s, r.type_start, r.type_end), r.weight))
-            Py_INCREF(made)  # PyTuple_SET_ITEM steals it
-            PyTuple_SET_ITEM(members, i, made)
-        return made_by_slots(kind.values, kind.slots, members, skipped)
-    finally:
-        scan_free(&sc)
-
-
-def parse_encoding(value, *, bint strict=False, max_length=_DEFAULT_MAX_LENGTH):
-    return parse_list(ENCODING, value, strict, max_length)
-
-
-def parse_language(value, *, bint strict=False, max_length=_DEFAULT_MAX_LENGTH):
-    return parse_list(LANGUAGE, value, strict, max_length)
-
-
 cdef class _ListNegotiator(_CachedOffers):
     """A list header's negotiator beyond ``_CachedOffers``: the description
     ``_kind``, the offers parsed once by its offer set and held as C structs,
     a value's scan by its grammar and scorer, and the cached choice."""
 
-    cdef _ListKind _kind
+    cdef _Kind _kind
     cdef object _parsed                  # the description's offer set
     cdef CListOffer* _offers
 
     def __dealloc__(self):
         PyMem_Free(self._offers)
 
-    cdef int _set_up(self, _ListKind kind, object offers, object cache_size,
+    cdef int _set_up(self, _Kind kind, object offers, object cache_size,
                      object max_length) except -1:
         """What ``__cinit__`` does for every list header, by its description."""
         cdef Py_ssize_t i, n
@@ -2256,15 +2057,12 @@ cdef class _ListNegotiator(_CachedOffers):
         parsed = kind.offers(offers)
         names = parsed.names if codings else ["-".join(tag) for tag in parsed.subtags]
         n = len(names)
-        self._set_limits(cache_size, max_length)
+        self._set_offers(parsed.values, parsed.values, parsed.absent_best, cache_size, max_length)
         self._kind = kind
         self._parsed = parsed
-        self._keep = []
-        self._absent = parsed.absent_best
-        self._offers = <CListOffer*>PyMem_Malloc(max(n, 1) * sizeof(CListOffer))
+        self._offers = <CListOffer*>PyMem_Calloc(max(n, 1), sizeof(CListOffer))
         if self._offers == NULL:
             raise MemoryError()
-        memset(self._offers, 0, max(n, 1) * sizeof(CListOffer))
         for i in range(n):
             o = &self._offers[i]
             o.name = hold(self._keep, names[i], &o.length)
@@ -2273,15 +2071,19 @@ cdef class _ListNegotiator(_CachedOffers):
                     if target == names[i]:
                         o.alias = hold(self._keep, alias, &o.alias_len)
                 o.identity = names[i] == _IDENTITY
-        self._n = n
-        self._items = self._values = parsed.values
         return 0
 
-    cdef Py_ssize_t _best(self, const unsigned char* s, Py_ssize_t n) except -2:
-        """The scorer of the header's grammar over a present value."""
+    cdef Py_ssize_t _compute(self, value) except -2:
+        """Index of the best acceptable offer, -1 if none: the scorer of the
+        header's grammar over a present value."""
+        cdef const unsigned char* s
+        cdef Py_ssize_t n, found
         cdef long long small[2 * SMALL]
         cdef long long* scratch = small
-        cdef Py_ssize_t found
+        if value is None:
+            return self._absent
+        _owner = read_input(value, &s, &n, self._kind.field)  # keeps the buffer alive
+        check_length(value, n, self._limit, self._kind.field)
         if self._n > SMALL:
             scratch = <long long*>PyMem_Malloc(2 * self._n * sizeof(long long))
             if scratch == NULL:
@@ -2294,21 +2096,11 @@ cdef class _ListNegotiator(_CachedOffers):
             PyMem_Free(scratch)
         return found
 
-    cdef Py_ssize_t _compute(self, value) except -2:
-        """Index of the best acceptable offer, -1 if none."""
-        cdef const unsigned char* s
-        cdef Py_ssize_t n
-        if value is None:
-            return self._absent
-        _owner = read_input(value, &s, &n, self._kind.field)  # keeps the buffer alive
-        check_length(value, n, self._limit, self._kind.field)
-        return self._best(s, n)
-
     def choose_index(self, value):
         return self._index(value)
 
     def rank(self, value):
-        items = None if value is None else parse_list(self._kind, value, False, self._max_length)
+        items = None if value is None else parsed(self._kind, value, False, self._max_length)
         ranked = self._kind.rank(items, self._parsed)
         return [(self._items[index], weight / 1000) for index, weight in ranked]
 
@@ -2357,8 +2149,8 @@ Language tags validated once; the best of them for each request's
         return self._items
 
 
-cdef Kept NEGOTIATE_ENCODING = Kept(EncodingNegotiator, ENCODING.noun, "negotiate_encoding")
-cdef Kept NEGOTIATE_LANGUAGE = Kept(LanguageNegotiator, LANGUAGE.noun, "negotiate_language")
+cdef Kept NEGOTIATE_ENCODING = Kept(EncodingNegotiator, _AcceptEncoding._header.noun, "negotiate_encoding")
+cdef Kept NEGOTIATE_LANGUAGE = Kept(LanguageNegotiator, _AcceptLanguage._header.noun, "negotiate_language")
 
 
 # The one-call forms' entry points (``Kept.call``).
@@ -2379,100 +2171,86 @@ cdef object negotiate_language(object module, PyObject** args, Py_ssize_t nargs,
     return NEGOTIATE_LANGUAGE.call(args, nargs, kwnames)
 
 
-# The docstrings of the public functions and methods are the pure engine's,
-# its typed reference: setup.py copies them into this include at build time
-# (``_DOCS``, by "name" or "Class.method"), so they are written once. They are
-# built-in functions and methods (setup.py: binding=False, so that threads
-# calling them share no reference count), whose docstring is their method
-# table's: Cython writes their signature there (embedsignature, which
-# ``inspect`` reads), and the text is put after it here.
+# The docstrings of the public functions and methods are the pure engine's:
+# setup.py copies them into this include at build time (``_DOCS``, by "name"
+# or "Class.method"). Each goes after the signature line Cython wrote in its
+# built-in's method table (embedsignature), where CPython reads both.
 include "_scan_docs.pxi"
 
 cdef extern from *:
     """
-    /* Gives a public function or method of this module its docstring: `doc`,
-       bytes, its signature line and the pure engine's text (copied, kept for
-       the life of the process). CPython reads a built-in's __doc__ and
-       __text_signature__ from its method table each time they are asked for.
-       A method's table is its type's (Cython's, static): the doc is set there.
-       A module function is made again from a copy of its table's entry, as
-       CPython makes an extension module's own functions (PyModule_AddFunctions;
-       Cython makes them with PyCFunction_NewEx), which a free-threaded CPython
-       treats as its own: threads calling them write no shared reference count. */
-    static int fa_publish(PyObject *module, PyObject *f, PyObject *doc) {
-        Py_ssize_t n = PyBytes_GET_SIZE(doc);
-        PyMethodDef *def = NULL;
-        char *copy = (char *)PyMem_RawMalloc(n + 1);
-        if (copy == NULL) {
+    /* A copy of the bytes `text`, kept for the life of the process. */
+    static const char *fa_kept(PyObject *text) {
+        char *copy = (char *)PyMem_RawMalloc(PyBytes_GET_SIZE(text) + 1);
+        if (copy == NULL) PyErr_NoMemory();
+        else memcpy(copy, PyBytes_AS_STRING(text), PyBytes_GET_SIZE(text) + 1);
+        return copy;
+    }
+    /* The method table entry of a built-in method (its type's, static) or function. */
+    static PyMethodDef *fa_entry(PyObject *f) {
+        if (Py_IS_TYPE(f, &PyMethodDescr_Type)) return ((PyMethodDescrObject *)f)->d_method;
+        if (PyCFunction_Check(f)) return ((PyCFunctionObject *)f)->m_ml;
+        PyErr_Format(PyExc_TypeError, "%R is not a built-in function or method", f);
+        return NULL;
+    }
+    /* Adds the function `def` describes to `module` as CPython makes an extension
+       module's own (PyModule_AddFunctions; Cython makes them with PyCFunction_NewEx),
+       which a free-threaded CPython treats as its own: threads calling them write
+       no shared reference count. */
+    static int fa_add_function(PyObject *module, PyMethodDef def) {
+        PyMethodDef *table = (PyMethodDef *)PyMem_RawCalloc(2, sizeof(PyMethodDef));  /* and the end */
+        if (table == NULL) {
             PyErr_NoMemory();
             return -1;
         }
-        memcpy(copy, PyBytes_AS_STRING(doc), n + 1);
-        if (Py_IS_TYPE(f, &PyMethodDescr_Type)) {
-            ((PyMethodDescrObject *)f)->d_method->ml_doc = copy;
-            return 0;
-        }
-        if (PyCFunction_Check(f)) {
-            def = (PyMethodDef *)PyMem_RawCalloc(2, sizeof(PyMethodDef));  /* and the end */
-            if (def == NULL) {
-                PyMem_RawFree(copy);
-                PyErr_NoMemory();
-                return -1;
-            }
-            def[0] = *((PyCFunctionObject *)f)->m_ml;
-            def[0].ml_doc = copy;
-            return PyModule_AddFunctions(module, def);
-        }
-        PyMem_RawFree(copy);
-        PyErr_Format(PyExc_TypeError, "%R is not a built-in function or method", f);
-        return -1;
+        table[0] = def;
+        return PyModule_AddFunctions(module, table);
     }
     """
-    int fa_publish(object, object, bytes) except -1
-    object PyImport_GetModule(object)
+    const char* fa_kept(bytes text) except NULL
+    PyMethodDef* fa_entry(object f) except NULL
+    int fa_add_function(object module, PyMethodDef d) except -1
 
+
+cdef int add_one_call(object module, Kept form, void* entry) except -1:
+    """Adds a one-call form: its signature line, from the parameters that
+    ``read_arguments`` reads, and the pure engine's docstring."""
+    cdef PyMethodDef made
+    names = form.names
+    keywords = "".join(
+        [f", {k}=None" if k == "default" else f", {k}=_DEFAULT_MAX_LENGTH" for k in names[2:]])
+    made.ml_name = fa_kept(form.name.encode())
+    made.ml_doc = fa_kept(
+        f"{form.name}({names[0]}, {names[1]}, *{keywords})\n--\n\n{_DOCS[form.name]}".encode())
+    made.ml_meth, made.ml_flags = entry, METH_FASTCALL | METH_KEYWORDS
+    return fa_add_function(module, made)
+
+
+cdef PyMethodDef _made
 _module = PyImport_GetModule(__name__)
 for _name, _doc in _DOCS.items():
     _owner, _, _attr = _name.rpartition(".")
     _target = globals().get(_owner or _attr)
     if _owner and _target is not None:
         _target = getattr(_target, _attr, None)
-    if _target is not None:  # the pure engine's own helpers are not here
-        _doc = f"{_attr}{_target.__text_signature__}\n--\n\n{_doc}".encode()
-        fa_publish(_module, _target, _doc)
-
-#: The one-call forms' method table (and its empty end), and the text it points into.
-cdef PyMethodDef ONE_CALLS[5]
-cdef list ONE_CALLS_TEXT = []
-
-
-cdef int one_call_entry(Py_ssize_t i, Kept form, void* function) except -1:
-    """Entry ``i`` of ``ONE_CALLS``: its signature line, from its parameters,
-    and the pure engine's docstring (``_DOCS``)."""
-    name, names = form.name, form.names
-    keywords = "".join(
-        [f", {k}=None" if k == "default" else f", {k}=_DEFAULT_MAX_LENGTH" for k in names[2:]])
-    cdef bytes text = name.encode()
-    cdef bytes doc = f"{name}({names[0]}, {names[1]}, *{keywords})\n--\n\n{_DOCS[name]}".encode()
-    ONE_CALLS_TEXT.extend([text, doc])
-    ONE_CALLS[i].ml_name = text
-    ONE_CALLS[i].ml_doc = doc
-    ONE_CALLS[i].ml_meth = function
-    ONE_CALLS[i].ml_flags = METH_FASTCALL | METH_KEYWORDS
-    return 0
-
-
-one_call_entry(0, NEGOTIATE, <void*>negotiate)
-one_call_entry(1, QUALITY, <void*>quality)
-one_call_entry(2, NEGOTIATE_ENCODING, <void*>negotiate_encoding)
-one_call_entry(3, NEGOTIATE_LANGUAGE, <void*>negotiate_language)
-PyModule_AddFunctions(_module, ONE_CALLS)
+    if _target is None:  # the pure engine's own helpers are not here
+        continue
+    _made = fa_entry(_target)[0]
+    _made.ml_doc = fa_kept(f"{_attr}{_target.__text_signature__}\n--\n\n{_doc}".encode())
+    if _owner:
+        fa_entry(_target).ml_doc = _made.ml_doc
+    else:
+        fa_add_function(_module, _made)
+add_one_call(_module, NEGOTIATE, <void*>negotiate)
+add_one_call(_module, QUALITY, <void*>quality)
+add_one_call(_module, NEGOTIATE_ENCODING, <void*>negotiate_encoding)
+add_one_call(_module, NEGOTIATE_LANGUAGE, <void*>negotiate_language)
 del _module
 
 
 # Fill the token table with the tokens real clients send most; it is read
 # only from here on (and not at all where threads run at once).
 if not THREADS_AT_ONCE:
-    for _value in (*_BROWSER_DEFAULTS.values(), _COMMON_TYPES):
+    for _value in (*_defaults.BROWSER_DEFAULTS.values(), _COMMON_TYPES):
         parse(_value)
 LEARNING = False
