@@ -29,6 +29,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, ClassVar, Final, TypeVar, overload
 
+    from ._match import Match
+
     _T = TypeVar("_T", bound=str)
     _D = TypeVar("_D")
     _N = TypeVar("_N")
@@ -356,8 +358,7 @@ class Accept(_Members[MediaRange]):
     def rank(self, offers: Iterable[OfferSpec]) -> list[tuple[str, float]]:
         """Acceptable offers with their score (q, times qs for a weighted
         offer), best first (rules 11 and 15); a score of 0 is left out."""
-        parsed = OfferSet(parse_offers(offers_tuple(offers, "offers")))
-        return rank(None if not self.present else parsed.matches(self._members), parsed)
+        return rank(*self._matched(offers))
 
     if TYPE_CHECKING:
 
@@ -373,11 +374,15 @@ class Accept(_Members[MediaRange]):
     ) -> object:
         """The best acceptable offer (the very media type object given; for a
         ``(media type, qs)`` pair, its media type), else ``default``."""
-        parsed = OfferSet(parse_offers(offers_tuple(offers, "offers")))
-        index = best_match(
-            None if not self.present else parsed.matches(self._members), parsed
-        )
+        matches, parsed = self._matched(offers)
+        index = best_match(matches, parsed)
         return default if index < 0 else parsed.values[index]
+
+    def _matched(self, offers: Iterable[Any]) -> tuple[list[Match] | None, OfferSet]:
+        """The ranges that can match ``offers`` (None: the header is absent),
+        and the offers, parsed: what ``rank`` and ``best_match`` take."""
+        parsed = OfferSet(parse_offers(offers_tuple(offers, "offers")))
+        return None if not self.present else parsed.matches(self._members), parsed
 
 
 ENCODING: Final = ListHeader(
