@@ -347,6 +347,30 @@ def test_rule10_common_members(
     assert engine.Negotiator(offers).rank(value) == ranked
 
 
+@pytest.mark.parametrize("length", [1, 2, 7, 8, 9, 15, 16, 17, 24, 33])
+def test_rule2_essence_compared_whole_and_case_insensitively(
+    engine: Engine, length: int
+) -> None:
+    """A member's type and subtype equal an offer's only whole, whatever their
+    length (the compiled engine compares them a word at a time), wherever a
+    letter's case differs, at the value's end or not; '^' is not '~' (the two
+    differ in bit 0x20 as a letter's cases do)."""
+    type_ = "".join(chr(97 + k % 26) for k in range(length - 1)) + "~"
+    offer = f"{type_}/{type_[::-1]}"
+    offers = [offer, "text/html"]
+    negotiate = engine.Negotiator(offers, cache_size=0).choose
+    for value in (offer, offer.upper(), offer.title()):
+        assert negotiate(value) == offer
+        assert negotiate(f"{value};q=0.5, text/html;q=0.1") == offer
+        assert negotiate(f"{value}x") is None
+        assert negotiate(value[:-1]) is None
+    for i, char in enumerate(offer):
+        if char != "/":
+            assert negotiate(offer[:i] + char.upper() + offer[i + 1 :]) == offer
+            changed = "^" if char == "~" else "0"
+            assert negotiate(offer[:i] + changed + offer[i + 1 :]) is None
+
+
 def test_rule10_more_offers_than_a_mask_has_bits(engine: Engine) -> None:
     # The Cython engine tells 63 offers apart by type and subtype; the rest
     # share a bit and are checked in full.

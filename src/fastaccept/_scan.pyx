@@ -71,39 +71,59 @@ cdef extern from *:
     #include <string.h>
     #include <stdint.h>
 
-    /* Whether s[a:a+len], ASCII letters folded to lower case, equals lower[0:len].
-       Text as written in lower case compares 8 bytes at a time (s is readable
-       through s[n], the NUL that ends every scanned buffer; `lower` is
-       followed by 8 NULs, as `hold` leaves it); anything else, byte by byte. */
-    static inline int fa_folded_is(const unsigned char *s, Py_ssize_t a, Py_ssize_t n,
-                                   const unsigned char *lower, Py_ssize_t len) {
-        uint64_t x, w;
+    /* Whether s[0:len], ASCII letters folded to lower case, equals lower[0:len]. */
+    static inline int fa_folded_bytes(const unsigned char *s, const unsigned char *lower,
+                                      Py_ssize_t len) {
         Py_ssize_t i;
         unsigned char c;
-        if (len >= 8) {
-            for (i = 0; i + 8 < len; i += 8) {
-                memcpy(&x, s + a + i, 8);
-                memcpy(&w, lower + i, 8);
-                if (x != w) goto folded;
-            }
-            memcpy(&x, s + a + len - 8, 8);  /* the last 8, overlapping */
-            memcpy(&w, lower + len - 8, 8);
-            if (x == w) return 1;
-        } else if (a + 8 <= n + 1) {
-            memcpy(&x, s + a, 8);
-            memcpy(&w, lower, 8);
-    #if PY_LITTLE_ENDIAN
-            if (((x ^ w) & ((((uint64_t)1) << (8 * len)) - 1)) == 0) return 1;
-    #else
-            if (((x ^ w) & ~(~(uint64_t)0 >> (8 * len))) == 0) return 1;
-    #endif
-        }
-    folded:
         for (i = 0; i < len; i++) {
-            c = s[a + i];
+            c = s[i];
             if ((c >= 'A' && c <= 'Z' ? c | 0x20 : c) != lower[i]) return 0;
         }
         return 1;
+    }
+
+    /* A text kept for comparing (``hold``; lower case where it is compared
+       folded), followed by 8 NULs, with the words ``fa_is`` compares: its
+       first 8 bytes (``mask``: those of them that are its own) and its last 8. */
+    typedef struct {
+        const unsigned char *text;
+        Py_ssize_t length;
+        uint64_t head, mask, tail;
+    } fa_text;
+
+    static void fa_words(fa_text *t) {
+        unsigned char ones[8] = {0};
+        memset(ones, 0xFF, t->length < 8 ? (size_t)t->length : 8);
+        memcpy(&t->mask, ones, 8);
+        memcpy(&t->head, t->text, 8);
+        t->head &= t->mask;
+        memcpy(&t->tail, t->text + (t->length < 8 ? 0 : t->length - 8), 8);
+    }
+
+    /* Whether the span s[a:a+len] of a value (readable through s[n], the NUL
+       that ends every scanned buffer), ASCII letters folded to lower case, is
+       the kept text t of that length: by t's words, byte by byte only where
+       they differ in no more than case (ASCII folding only sets bit 0x20). */
+    static inline int fa_is(const unsigned char *s, Py_ssize_t a, Py_ssize_t n, const fa_text *t) {
+        const uint64_t case_bits = 0x2020202020202020ULL;
+        uint64_t x, y;
+        Py_ssize_t len = t->length;
+        if (len >= 8) {
+            memcpy(&x, s + a, 8);
+            memcpy(&y, s + a + len - 8, 8);  /* the last 8, overlapping */
+            if (x == t->head && y == t->tail) {
+                if (len <= 16 || memcmp(s + a + 8, t->text + 8, len - 16) == 0) return 1;
+            } else if ((x | case_bits) != (t->head | case_bits) || (y | case_bits) != (t->tail | case_bits)) {
+                return 0;
+            }
+        } else if (a + 8 <= n + 1) {
+            memcpy(&x, s + a, 8);
+            x &= t->mask;
+            if (x == t->head) return 1;
+            if ((x | case_bits) != (t->head | case_bits)) return 0;
+        }
+        return fa_folded_bytes(s + a, t->text, len);
     }
 
     #if defined(_MSC_VER)
@@ -114,8 +134,12 @@ cdef extern from *:
     #endif
     """
     ctypedef unsigned long long uint64_t
-    bint fa_folded_is(const unsigned char* s, Py_ssize_t a, Py_ssize_t n,
-                      const unsigned char* lower, Py_ssize_t length) noexcept nogil
+    ctypedef struct fa_text:
+        const unsigned char* text
+        Py_ssize_t length
+    void fa_words(fa_text* t) noexcept nogil
+    bint fa_is(const unsigned char* s, Py_ssize_t a, Py_ssize_t n, const fa_text* t) noexcept nogil
+    bint fa_folded_bytes(const unsigned char* s, const unsigned char* lower, Py_ssize_t length) noexcept nogil
     int fa_lowest_bit(uint64_t x) noexcept nogil
 
 # Error codes: the numbers of ``_errors`` (a wrong one would give another
@@ -191,17 +215,12 @@ cdef struct Skip:
     int code
 
 cdef struct OfferParam:
-    const unsigned char* name
-    Py_ssize_t name_len
-    const unsigned char* value
-    Py_ssize_t value_len
+    fa_text name
+    fa_text value                        # as given (lower-case if ``fold``)
     bint fold                            # charset: compare case-insensitively
 
 cdef struct COffer:
-    const unsigned char* type
-    Py_ssize_t type_len
-    const unsigned char* sub
-    Py_ssize_t sub_len
+    fa_text type, sub
     OfferParam* params
     Py_ssize_t n_params
     int qs                               # the server's weight, thousandths
@@ -213,22 +232,20 @@ cdef struct COffer:
 
 cdef struct Group:
     # The offers of one type.
-    const unsigned char* type            # lower-case (``hold``)
-    Py_ssize_t length
+    fa_text type                         # "type/"
     unsigned long long mask              # their bits
     Py_ssize_t next                      # the next type that begins with the same byte, or -1
     Py_ssize_t start, count              # where they are in ``Offers.group_order``
+    int subtypes[32]                     # by a subtype's first byte & 31 (either case): a slot, or -1
 
 
 cdef struct Slot:
-    # An entry of a negotiator's look-up table: the offers of one subtype of
-    # one type, or of one suffix range "type/*+suffix" (``find_offers``),
-    # found by the type's number and the subtype's first byte (``tag``).
-    const unsigned char* key             # lower-case subtype (or "*+suffix"); NULL: empty
-    Py_ssize_t length
-    Py_ssize_t tag                       # slot_tag(its type's number, its first byte)
+    # The offers of one subtype of one type, or of one suffix range
+    # "type/*+suffix" (``find_offers``).
+    fa_text subtype                      # lower-case subtype (or "*+suffix")
     unsigned long long mask              # the offers' bits
     int parts                            # PARTS_FULL or PARTS_SUFFIX: the range's ``Range.parts``
+    int next                             # the next slot of its type in the same ``subtypes`` entry, or -1
 
 
 cdef struct Offers:
@@ -239,8 +256,6 @@ cdef struct Offers:
     Py_ssize_t n_groups
     Py_ssize_t first_group[256]          # by a type's first byte (both cases): a group, or -1
     Slot* slots                          # the offers by type and subtype
-    Py_ssize_t slot_mask                 # the table's size - 1 (a power of 2)
-    unsigned long long sub_firsts[4]     # the bytes the subtypes of ``slots`` begin with (both cases)
     unsigned long long all               # a mask of the offers a wildcard reaches
     # The offers a wildcard reaches (not an explicit one, rule 21) in the
     # order it prefers them (the higher qs, then server order): all
@@ -653,7 +668,7 @@ cdef int scan_member(const unsigned char* s, Py_ssize_t n, Py_ssize_t start, bin
     return 0
 
 
-cdef Py_ssize_t member_end(const unsigned char* s, Py_ssize_t n, Py_ssize_t i) noexcept nogil:
+cdef inline Py_ssize_t member_end(const unsigned char* s, Py_ssize_t n, Py_ssize_t i) noexcept nogil:
     """Where the member at ``i`` ends: the next comma outside quoted strings,
     or n. Every ``"`` opens a quoted string, in which ``\\`` escapes the next
     byte (RFC 9110 §5.6.4), so a skipped member never swallows part of the
@@ -694,35 +709,27 @@ cdef enum:
 cdef unsigned long long SHARED_BIT = <unsigned long long>1 << (MASK_BITS - 1)
 
 
-cdef inline Py_ssize_t slot_tag(Py_ssize_t group, unsigned char first) noexcept nogil:
-    """What a look-up table's entry is found by: its type's number and its
-    subtype's first byte, lower-case."""
-    return (group << 8) | LOWER[first]
-
-
-cdef inline Py_ssize_t slot_of(Py_ssize_t tag, Py_ssize_t slot_mask) noexcept nogil:
-    """Where ``find_offers`` begins to probe for ``tag``."""
-    return <Py_ssize_t>((<unsigned long long>tag * 0x9E3779B97F4A7C15ULL) >> 40) & slot_mask
-
-
-cdef inline bint in_set(const unsigned long long* bits, unsigned char c) noexcept nogil:
-    """Whether the set of 256 bits ``bits`` holds ``c``."""
-    return (bits[c >> 6] >> (c & 63)) & 1
-
-
 cdef unsigned long long find_offers(const unsigned char* s, Py_ssize_t n, Py_ssize_t i,
                                     const Offers* set, Found* found,
                                     Py_ssize_t* read) noexcept nogil:
-    """The offers the member at ``i`` can match by its type and subtype, by
-    look-up, each byte compared once (bit k for offer k, bit 63 for any from
-    the 64th on): a ``*`` type, every offer; ``type/*``, its type's;
-    ``type/subtype`` or ``type/*+suffix`` (rule 22), that essence's. 0: it
-    matches none, valid or not (rule 10), and need not be read past
-    ``read``. What ``scan_member`` needs goes to ``found`` (``essence_end``
-    -1: a ``*`` type not followed by ``/*``, which it reads itself)."""
-    cdef Py_ssize_t g, j, k, tag
-    cdef Group* group
-    cdef Slot* slot
+    """The offers the member at ``i`` can match by its type and subtype (bit
+    k for offer k, bit 63 for any from the 64th on): a ``*`` type, every
+    offer; ``type/*``, its type's; ``type/subtype`` or ``type/*+suffix``
+    (rule 22), that essence's. 0: it matches none, valid or not (rule 10),
+    and need not be read past ``read``. What ``scan_member`` needs goes to
+    ``found`` (``essence_end`` -1: a ``*`` type not followed by ``/*``,
+    which it reads itself).
+
+    A type is found among the offers' by its first byte, a subtype among
+    its type's by its first byte's low five bits (``Group.subtypes``), and
+    each is compared whole (``fa_is``). Where a token ends is found by
+    reading it, never from the length of a text it is compared with: so
+    where the next member begins does not wait for the look-up's loads
+    (benchmarks/README.md, "The look-up off the critical path")."""
+    cdef Py_ssize_t g, j, e
+    cdef int k
+    cdef const Group* group
+    cdef const Slot* slot
     read[0] = i
     if s[i] == 42 and not CLASS[s[i + 1]] & C_TCHAR:  # the type '*'
         if s[i + 1] == 47 and s[i + 2] == 42 and not CLASS[s[i + 3]] & C_TCHAR:
@@ -731,10 +738,14 @@ cdef unsigned long long find_offers(const unsigned char* s, Py_ssize_t n, Py_ssi
             found.essence_end = -1
         return set.all
     g = set.first_group[s[i]]
+    if g < 0:
+        return 0
+    j = read[0] = skip_token(s, i)
+    if s[j] != 47:
+        return 0
     while g >= 0:  # the offers' types that begin with this byte
         group = &set.groups[g]
-        j = i + group.length
-        if j < n and s[j] == 47 and fa_folded_is(s, i, n, group.type, group.length):
+        if group.type.length == j + 1 - i and fa_is(s, i, n, &group.type):  # "type/"
             break
         g = group.next
     else:
@@ -744,31 +755,28 @@ cdef unsigned long long find_offers(const unsigned char* s, Py_ssize_t n, Py_ssi
         found.essence_end, found.parts = j + 2, PARTS_TYPE
         return group.mask
     read[0] = j + 1
-    if not in_set(set.sub_firsts, s[j + 1]):  # no offer's subtype begins so
+    k = group.subtypes[s[j + 1] & 31]
+    if k < 0:
         return 0
-    tag = slot_tag(g, s[j + 1])
-    k = slot_of(tag, set.slot_mask)
-    while True:  # the subtypes of this type that begin with this byte
+    e = read[0] = skip_token(s, j + 1)
+    while k >= 0:  # the subtypes of this type whose first byte has the same low 5 bits
         slot = &set.slots[k]
-        if slot.key == NULL:
-            return 0
-        if slot.tag == tag and j + 1 + slot.length <= n and not CLASS[
-                s[j + 1 + slot.length]] & C_TCHAR and fa_folded_is(s, j + 1, n, slot.key, slot.length):
-            found.essence_end, found.parts = j + 1 + slot.length, slot.parts
+        if slot.subtype.length == e - j - 1 and fa_is(s, j + 1, n, &slot.subtype):
+            found.essence_end, found.parts = e, slot.parts
             return slot.mask
-        k = (k + 1) & set.slot_mask
+        k = slot.next
+    return 0
 
 
 cdef inline bint has_param(const unsigned char* s, Py_ssize_t n, Param* p, COffer* o) noexcept nogil:
     """The range parameter ``p`` is present in offer ``o`` with an equal value
     (rule 9), or is a charset that ``o``, JSON without one, does not compare
-    (rule 20, ``_member.charset_free``; the literal's 7 bytes and its NUL are
-    the 8 that ``fa_folded_is`` reads)."""
+    (rule 20, ``_member.charset_free``)."""
     cdef Py_ssize_t k
     for k in range(o.n_params):
-        if span_is(s, n, p.name_start, p.name_end, o.params[k].name, o.params[k].name_len):
+        if span_is(s, n, p.name_start, p.name_end, &o.params[k].name):
             return value_is(s, n, p, &o.params[k])
-    return o.charset_free and span_is(s, n, p.name_start, p.name_end, <const unsigned char*>b"charset", 7)
+    return o.charset_free and span_is(s, n, p.name_start, p.name_end, &CHARSET)
 
 
 cdef unsigned long long narrow(const unsigned char* s, Py_ssize_t n, Scan* sc, Param* p,
@@ -1161,21 +1169,27 @@ def is_cors_safelisted(value):
 
 # --- negotiation on C structs --------------------------------------------------
 
-cdef const unsigned char* hold(list keep, str text, Py_ssize_t* length) except NULL:
-    """An offer's text as Latin-1 bytes kept alive in ``keep``, its length in
-    ``length``; followed by 8 NULs (``fa_folded_is`` reads 8 bytes at a time,
-    from any byte of it)."""
+cdef int hold(list keep, str text, fa_text* out) except -1:
+    """An offer's text (lower-case where it is compared so) as Latin-1 bytes
+    kept alive in ``keep``, followed by 8 NULs, with the words ``fa_is``
+    compares."""
     cdef bytes b = (text + "\0" * 8).encode("latin-1")
     keep.append(b)
-    length[0] = len(text)
-    return <const unsigned char*>PyBytes_AS_STRING(b)
+    out.text, out.length = <const unsigned char*>PyBytes_AS_STRING(b), len(text)
+    fa_words(out)
+    return 0
+
+
+cdef list KEPT = []
+cdef fa_text CHARSET
+hold(KEPT, "charset", &CHARSET)
 
 
 cdef inline bint span_is(const unsigned char* s, Py_ssize_t n, Py_ssize_t a, Py_ssize_t b,
-                         const unsigned char* lower, Py_ssize_t length) noexcept nogil:
+                         const fa_text* t) noexcept nogil:
     """The span ``s[a:b]`` (of a value of ``n`` bytes), ASCII case folded,
-    equals the lower-case ``lower`` (a ``hold`` text or within one)."""
-    return b - a == length and fa_folded_is(s, a, n, lower, length)
+    is the kept text ``t``."""
+    return b - a == t.length and fa_is(s, a, n, t)
 
 
 cdef inline bint value_is(const unsigned char* s, Py_ssize_t n, Param* p,
@@ -1183,9 +1197,9 @@ cdef inline bint value_is(const unsigned char* s, Py_ssize_t n, Param* p,
     cdef Py_ssize_t i = p.value_start, k = 0
     cdef unsigned char c
     if not p.escaped:
-        return p.value_end - i == op.value_len and (
-            fa_folded_is(s, i, n, op.value, op.value_len) if op.fold
-            else memcmp(s + i, op.value, op.value_len) == 0)
+        return p.value_end - i == op.value.length and (
+            fa_is(s, i, n, &op.value) if op.fold
+            else memcmp(s + i, op.value.text, op.value.length) == 0)
     while i < p.value_end:
         c = s[i]
         if c == 92:
@@ -1193,11 +1207,11 @@ cdef inline bint value_is(const unsigned char* s, Py_ssize_t n, Param* p,
             c = s[i]
         if op.fold:
             c = LOWER[c]
-        if k >= op.value_len or op.value[k] != c:
+        if k >= op.value.length or op.value.text[k] != c:
             return False
         k += 1
         i += 1
-    return k == op.value_len
+    return k == op.value.length
 
 
 cdef bint range_matches(const unsigned char* s, Py_ssize_t n, Scan* sc, Range* r,
@@ -1209,12 +1223,12 @@ cdef bint range_matches(const unsigned char* s, Py_ssize_t n, Scan* sc, Range* r
     cdef Py_ssize_t m, length = r.sub_end - r.sub_start - 1
     if o.explicit and r.parts != PARTS_FULL:
         return False
-    if r.parts >= PARTS_TYPE and not span_is(s, n, r.type_start, r.type_end, o.type, o.type_len):
+    if r.parts >= PARTS_TYPE and not span_is(s, n, r.type_start, r.type_end, &o.type):
         return False
-    if r.parts == PARTS_FULL and not span_is(s, n, r.sub_start, r.sub_end, o.sub, o.sub_len):
+    if r.parts == PARTS_FULL and not span_is(s, n, r.sub_start, r.sub_end, &o.sub):
         return False
-    if r.parts == PARTS_SUFFIX and (o.sub_len <= length or not span_is(
-            s, n, r.sub_start + 1, r.sub_end, o.sub + o.sub_len - length, length)):
+    if r.parts == PARTS_SUFFIX and (o.sub.length <= length or not fa_folded_bytes(
+            s + r.sub_start + 1, o.sub.text + o.sub.length - length, length)):
         return False
     for m in range(r.first_param, r.first_param + r.n_params):
         if not has_param(s, n, &sc.params[m], o):
@@ -1459,10 +1473,11 @@ Offers parsed once; the best of them for each request's Accept value.
     cdef Offers _set
 
     def __cinit__(self, offers, *, cache_size=_DEFAULT_CACHE_SIZE, max_length=_DEFAULT_MAX_LENGTH):
-        cdef Py_ssize_t i, k, n, n_params, length, tag, size = 8
-        cdef const unsigned char* text
+        cdef Py_ssize_t i, k, n, n_params
         cdef unsigned char c
         cdef COffer* o
+        cdef Slot* slot
+        cdef Group* group
         cdef OfferParam* param
         cdef Offers* set = &self._set
         items = _offers_tuple(offers, "offers")
@@ -1487,15 +1502,15 @@ Offers parsed once; the best of them for each request's Accept value.
             o.qs = offer.qs
             o.charset_free = _charset_free(offer)
             o.explicit = offer.explicit
-            o.type = hold(self._keep, offer.type, &o.type_len)
-            o.sub = hold(self._keep, offer.subtype, &o.sub_len)
+            hold(self._keep, offer.type, &o.type)
+            hold(self._keep, offer.subtype, &o.sub)
             o.bit = <unsigned long long>1 << min(i, MASK_BITS - 1)
             if not o.explicit:  # the offers a wildcard reaches (rule 21)
                 set.all |= o.bit
             o.params, o.n_params = param, len(offer.params)
             for name, val in offer.params.items():
-                param.name = hold(self._keep, name, &param.name_len)
-                param.value = hold(self._keep, val, &param.value_len)
+                hold(self._keep, name, &param.name)
+                hold(self._keep, val, &param.value)
                 param.fold = name == "charset"
                 param += 1
         set.n_order = len(layout.order)
@@ -1504,8 +1519,9 @@ Offers parsed once; the best of them for each request's Accept value.
         memset(set.first_group, -1, sizeof(set.first_group))
         i = 0
         for k, (type_, members) in enumerate(layout.by_type.items()):
-            set.groups[k].type = hold(self._keep, type_, &set.groups[k].length)
+            hold(self._keep, type_ + "/", &set.groups[k].type)
             set.groups[k].start, set.groups[k].count = i, len(members)
+            memset(set.groups[k].subtypes, -1, sizeof(set.groups[k].subtypes))
             for index in members:
                 set.offers[index].group = k
                 set.groups[k].mask |= set.offers[index].bit
@@ -1516,26 +1532,20 @@ Offers parsed once; the best of them for each request's Accept value.
                 set.groups[k].next = set.first_group[c]
                 set.first_group[c] = k
         groups = {type_: k for k, type_ in enumerate(layout.by_type)}
-        # The look-up table: a slot for each subtype (or "*+suffix") of a type.
+        # A slot for each subtype (or "*+suffix") of a type.
         essences = [e for e in layout.by_essence.values() if e[0] != "*" and e[1] != "*"]
-        while size < 4 * len(essences):  # at most a quarter full: look-ups end soon
-            size *= 2
-        set.slots = <Slot*>PyMem_Calloc(size, sizeof(Slot))
+        set.slots = <Slot*>PyMem_Calloc(len(essences) + 1, sizeof(Slot))
         if set.slots == NULL:
             raise MemoryError()
-        set.slot_mask = size - 1
-        for type_, subtype, _, found in essences:
-            text = hold(self._keep, subtype, &length)
-            tag = slot_tag(groups[type_], text[0])
-            i = slot_of(tag, set.slot_mask)
-            while set.slots[i].key != NULL:  # the first free one that find_offers probes
-                i = (i + 1) & set.slot_mask
-            set.slots[i].key, set.slots[i].length, set.slots[i].tag = text, length, tag
-            set.slots[i].parts = PARTS_SUFFIX if _is_suffix_range(subtype) else PARTS_FULL
+        for i, (type_, subtype, _, found) in enumerate(essences):
+            slot = &set.slots[i]
+            hold(self._keep, subtype, &slot.subtype)
+            slot.parts = PARTS_SUFFIX if _is_suffix_range(subtype) else PARTS_FULL
             for index in found:
-                set.slots[i].mask |= set.offers[index].bit
-            for c in {text[0], <unsigned char>ord(subtype[0].upper())}:
-                set.sub_firsts[c >> 6] |= <unsigned long long>1 << (c & 63)
+                slot.mask |= set.offers[index].bit
+            group = &set.groups[groups[type_]]
+            slot.next = group.subtypes[slot.subtype.text[0] & 31]
+            group.subtypes[slot.subtype.text[0] & 31] = i
 
     def __dealloc__(self):
         PyMem_Free(self._set.offers)
@@ -1871,10 +1881,8 @@ cdef int scan_items(const unsigned char* s, Py_ssize_t n, bint strict, int gramm
 
 
 cdef struct CListOffer:
-    const unsigned char* name            # lower-case: a canonical coding, or a tag
-    Py_ssize_t length                    # (its subtags joined by '-')
-    const unsigned char* alias           # a coding's x- name (RFC 9110 §8.4.1.3), or NULL
-    Py_ssize_t alias_len
+    fa_text name                         # lower-case: a coding, or a tag (subtags joined by '-')
+    fa_text alias                        # a coding's x- name (RFC 9110 §8.4.1.3); text NULL: none
     bint identity                        # the coding ``identity``
 
 
@@ -1906,8 +1914,8 @@ cdef Py_ssize_t best_coding(const unsigned char* s, Py_ssize_t n, CListOffer* of
             for k in range(n_offers):
                 o = &offers[k]
                 if own[k] < w and (
-                    span_is(s, n, i, name_end, o.name, o.length)
-                    or (o.alias != NULL and span_is(s, n, i, name_end, o.alias, o.alias_len))
+                    span_is(s, n, i, name_end, &o.name)
+                    or (o.alias.text != NULL and span_is(s, n, i, name_end, &o.alias))
                 ):
                     own[k] = w
         i = pos
@@ -2019,8 +2027,8 @@ cdef Py_ssize_t best_language(const unsigned char* s, Py_ssize_t n, CListOffer* 
         for k in range(n_tags):
             if s[i] == 42:
                 key = w  # '*': the relation STAR, no subtag shared
-            elif LOWER[s[i]] == tags[k].name[0]:  # the same first letter, at least
-                key = tag_key(s, i, name_end, w, tags[k].name, tags[k].length)
+            elif LOWER[s[i]] == tags[k].name.text[0]:  # the same first letter, at least
+                key = tag_key(s, i, name_end, w, tags[k].name.text, tags[k].name.length)
             else:
                 continue
             if key > keys[2 * k]:  # on a tie the first listed stays
@@ -2065,11 +2073,11 @@ cdef class _ListNegotiator(_CachedOffers):
             raise MemoryError()
         for i in range(n):
             o = &self._offers[i]
-            o.name = hold(self._keep, names[i], &o.length)
+            hold(self._keep, names[i], &o.name)
             if codings:
                 for alias, target in _ALIASES.items():
                     if target == names[i]:
-                        o.alias = hold(self._keep, alias, &o.alias_len)
+                        hold(self._keep, alias, &o.alias)
                 o.identity = names[i] == _IDENTITY
         return 0
 
