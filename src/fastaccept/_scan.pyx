@@ -725,7 +725,7 @@ cdef unsigned long long find_offers(const unsigned char* s, Py_ssize_t n, Py_ssi
     each is compared whole (``fa_is``). Where a token ends is found by
     reading it, never from the length of a text it is compared with: so
     where the next member begins does not wait for the look-up's loads
-    (benchmarks/README.md, "The look-up off the critical path")."""
+    (benchmarks/README.md, "Issue 36, tenth step")."""
     cdef Py_ssize_t g, j, e
     cdef int k
     cdef const Group* group
