@@ -68,7 +68,7 @@ def httpx_call(client: Any) -> Call:
 
 def asgi_call(app: Any) -> Call:
     """Plain ASGI: httpx's ASGI transport, the client every ASGI test suite uses."""
-    import httpx
+    httpx = pytest.importorskip("httpx")
 
     async def request(method: str, path: str, headers: Headers, body: bytes) -> Reply:
         transport = httpx.ASGITransport(app=app)
