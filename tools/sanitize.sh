@@ -24,4 +24,6 @@ export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 # (tests/test_stress.py) skips itself here; it runs in the normal suite.
 export FASTACCEPT_SANITIZED=1
 python -c "import fastaccept; assert fastaccept.IMPLEMENTATION == 'cython'"
-pytest -q -p no:cacheprovider "$@"
+# -s: a report is written while a test runs and the process then aborts, so
+# pytest must not capture it (captured, it is lost with the process).
+pytest -q -s -p no:cacheprovider "$@"

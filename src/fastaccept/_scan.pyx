@@ -1685,10 +1685,11 @@ cdef object _per_thread = _thread_local()
 
 
 cdef bint same_items(PyObject* offers, PyObject* items) noexcept:
-    """``offers`` is a list holding exactly the objects of the tuple ``items``."""
+    """``offers`` is a list holding exactly the objects of the tuple ``items``
+    (an empty list has no item array: memcmp is not given its NULL)."""
     cdef Py_ssize_t n = PyTuple_GET_SIZE(items)
-    return offers.ob_type == &PyList_Type and PyList_GET_SIZE(offers) == n and memcmp(
-        PySequence_Fast_ITEMS(offers), PySequence_Fast_ITEMS(items), n * sizeof(PyObject*)) == 0
+    return offers.ob_type == &PyList_Type and PyList_GET_SIZE(offers) == n and (n == 0 or memcmp(
+        PySequence_Fast_ITEMS(offers), PySequence_Fast_ITEMS(items), n * sizeof(PyObject*)) == 0)
 
 
 cdef inline tuple offers_items(object offers, str noun):
