@@ -128,3 +128,10 @@ def skip_or_fail(reason: str, required_by: str) -> NoReturn:
     if os.environ.get(required_by):
         pytest.fail(f"{reason}, and {required_by} is set")
     pytest.skip(reason)
+
+
+def skip_browsers_under_sanitizers() -> None:
+    """Skip a test that starts a browser under tools/sanitize.sh, whose
+    sanitizer runtimes (LD_PRELOAD) a browser does not start with."""
+    if os.environ.get("FASTACCEPT_SANITIZED"):
+        pytest.skip("a browser does not start with the sanitizer runtimes preloaded")

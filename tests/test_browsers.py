@@ -37,7 +37,7 @@ from .browser_site import (
     run_firefox,
     serve,
 )
-from .conftest import skip_or_fail
+from .conftest import skip_browsers_under_sanitizers, skip_or_fail
 
 pytestmark = pytest.mark.thread_unsafe(
     reason="starts a web server and a whole browser; one at a time"
@@ -136,6 +136,7 @@ def load(browser: Browser, executable: str) -> Visit:
 @pytest.fixture(scope="module", params=BROWSERS, ids=lambda b: b.executable)
 def visit(request: pytest.FixtureRequest) -> Visit:
     browser: Browser = request.param
+    skip_browsers_under_sanitizers()
     executable = shutil.which(browser.executable)
     if executable is None:
         missing = (

@@ -44,7 +44,7 @@ import pytest
 import fastaccept
 from fastaccept.__main__ import main
 
-from .conftest import skip_or_fail
+from .conftest import skip_browsers_under_sanitizers, skip_or_fail
 from .test_layers import LAYERS
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -314,6 +314,7 @@ def test_the_site_builds_with_warnings_as_errors(site: Path) -> None:
 
 def check_width(site: Path, out: Path) -> subprocess.CompletedProcess[str]:
     """``tools/check_docs_width.py`` on a built site, at 1280 px."""
+    skip_browsers_under_sanitizers()
     if not any(
         shutil.which(name) for name in ("chromium", "chromium-browser", "google-chrome")
     ):
