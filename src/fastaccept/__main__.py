@@ -228,22 +228,6 @@ def describe(
     return facts
 
 
-def variant_key(
-    value: str,
-    offers: Sequence[str],
-    strict: bool,
-    max_length: int | None,
-    header: str = "accept",
-) -> str:
-    """What ``--key`` prints: the negotiator's ``variant_key`` (``""``: no
-    offer is acceptable). The value is read first as ``describe`` reads it,
-    so it is refused as there: ``AcceptError``; a bad offer, ``TypeError``
-    or ``ValueError``."""
-    kind = HEADERS[header]
-    kind.parse(value, strict=strict, max_length=max_length)
-    return kind.negotiator(offers, max_length=max_length).variant_key(value)
-
-
 def _cell(key: str, value: Any) -> str:
     if key == "q":
         return format_weight(round(value * 1000))
@@ -319,8 +303,9 @@ def explain(args: argparse.Namespace) -> int:
     value, offers, kind = args.value, args.offer, HEADERS[args.header]
     max_length = args.max_length or None
     try:
-        if args.key:
-            key = variant_key(value, offers, args.strict, max_length, args.header)
+        if args.key:  # the value is read first, and refused, as describe reads it
+            kind.parse(value, strict=args.strict, max_length=max_length)
+            key = kind.negotiator(offers, max_length=max_length).variant_key(value)
         else:
             facts = describe(value, offers, args.strict, max_length, args.header)
     except (TypeError, ValueError) as exc:

@@ -71,8 +71,7 @@ def parse_coding(item: object) -> str:
     if not isinstance(item, str):
         raise TypeError(f"each coding must be a str, not {type(item).__name__}")
     text = as_header_text(item)[1]
-    m = _TOKEN.fullmatch(text)
-    if m is None:
+    if _TOKEN.fullmatch(text) is None:
         raise ValueError(
             f"invalid coding {item!r}: a coding is a token such as 'gzip' or "
             "'identity' (RFC 9110 §8.4.1), without a weight"

@@ -11,15 +11,7 @@ from collections.abc import Callable, Iterable, Mapping, MutableMapping
 from dataclasses import dataclass, field
 from functools import partial, wraps
 from types import UnionType
-from typing import (
-    Any,
-    Generic,
-    Protocol,
-    TypeVar,
-    Union,
-    cast,
-    get_origin,
-)
+from typing import Any, Generic, Protocol, TypeVar, Union, cast, get_origin
 
 from ._grammar import TCHARS
 from ._headers import header_from_scope, merge_vary, query_value, vary_merged_into
@@ -382,10 +374,7 @@ def serving(
 
 
 def problem_answer(
-    binding: Binding[Request, Response],
-    request: Request,
-    facts: ErrorFacts,
-    vary: str,
+    binding: Binding[Request, Response], request: Request, facts: ErrorFacts, vary: str
 ) -> Response:
     """An error's facts answered with ``problem`` as the request's Accept
     prefers, ``binding``'s response: its headers but a body's own, ``vary``
@@ -599,10 +588,6 @@ class Negotiated(Protocol[Served]):
     ) -> Callable[[Handler], Served]: ...
 
 
-#: How an integration makes its endpoint: ``serving`` with its ``Binding``,
-#: or its own function of the endpoint and the handlers by offer index.
-Serve = Binding[Any, Any] | Callable[[Endpoint, tuple[Handler, ...]], Handler]
-
 #: Handlers by offer (keys typed ``Any``: a ``dict[str, ...]`` must fit too).
 HandlerMap = Mapping[Any, Handler]
 
@@ -624,7 +609,7 @@ class Dispatch(Protocol[Served]):
 
 
 def integration(
-    binding: Serve,
+    binding: Binding[Any, Any] | Callable[[Endpoint, tuple[Handler, ...]], Handler],
     module: str,
     handler: str,
     makes: str,

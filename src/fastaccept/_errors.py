@@ -70,9 +70,7 @@ class AcceptError(ValueError):
         self.position = position
         self.field = field
 
-    def __reduce__(
-        self,
-    ) -> tuple[type[AcceptError], tuple[str, str | bytes, int, str]]:
+    def __reduce__(self) -> tuple[type[AcceptError], tuple[str, str | bytes, int, str]]:
         """Pickle and copy by the constructor's arguments (multiprocessing, logging)."""
         return (type(self), (self.reason, self.value, self.position, self.field))
 
@@ -108,10 +106,6 @@ def _run_before(text: str, end: int, chars: Container[str]) -> str:
     if end - start > _limits.EXCERPT_MAX:
         return _CUT + text[end - _limits.EXCERPT_MAX : end]
     return text[start:end]
-
-
-def _token_before(text: str, end: int) -> str:
-    return _run_before(text, end, TCHARS)
 
 
 def _token_at(text: str, pos: int) -> str:
@@ -233,17 +227,16 @@ def reason(code: int, text: str, pos: int) -> str:
             "range is written 'type/*+suffix', as in 'application/*+json'"
         )
     if code == EXPECTED_SLASH:
-        return (
-            f"expected '/' after the type {_token_before(text, pos)!r}, found {found}"
-        )
+        name = _run_before(text, pos, TCHARS)
+        return f"expected '/' after the type {name!r}, found {found}"
     if code == EXPECTED_EQUALS:
-        name = _token_before(text, pos)
+        name = _run_before(text, pos, TCHARS)
         return (
             f"expected '=' after the parameter name {name!r}, found {found}"
             + _whitespace_hint(text, pos)
         )
     if code == EXPECTED_VALUE:
-        name = _token_before(text, pos - 1)
+        name = _run_before(text, pos - 1, TCHARS)
         return (
             f"expected a value (a token or a quoted string) after '{name}=', "
             f"found {found}" + _whitespace_hint(text, pos)
@@ -264,7 +257,7 @@ def reason(code: int, text: str, pos: int) -> str:
     if code == EXPECTED_CODING_END:
         return (
             "expected ';' or ',' after the coding "
-            f"{_token_before(text, _before_ows(text, pos))!r}, "
+            f"{_run_before(text, _before_ows(text, pos), TCHARS)!r}, "
             f"found {found}"
         )
     if code == EXPECTED_RANGE_END:

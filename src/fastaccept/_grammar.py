@@ -30,10 +30,7 @@ if TYPE_CHECKING:
     from re import Pattern
     from typing import Final, TypeAlias
 
-    def pattern(source: str, namespace: dict[str, object]) -> Pattern[str]:
-        """``re.compile(source)``, made when first used, in its place in
-        ``namespace``."""
-        ...
+    def pattern(source: str, namespace: dict[str, object]) -> Pattern[str]: ...
 
 else:
 
@@ -50,17 +47,14 @@ else:
         def __init__(self, source, namespace):
             self.source, self._namespace = source, namespace
 
-        def _compiled(self):
+        def __getattr__(self, name):  # match, fullmatch, search, sub
             import re  # once per pattern, on its first use
 
             compiled = re.compile(self.source)
-            for name, value in list(self._namespace.items()):
+            for key, value in list(self._namespace.items()):
                 if value is self:
-                    self._namespace[name] = compiled
-            return compiled
-
-        def __getattr__(self, name):  # match, fullmatch, search, sub
-            return getattr(self._compiled(), name)
+                    self._namespace[key] = compiled
+            return getattr(compiled, name)
 
 
 #: A class as ABNF writes one: alternatives, each a string of characters or a
@@ -71,16 +65,10 @@ if TYPE_CHECKING:
 
 def _set(parts: _Parts) -> frozenset[str]:
     """The characters of ``parts``."""
-    return frozenset(
-        "".join(
-            [
-                p
-                if isinstance(p, str)
-                else bytes(range(p[0], p[1] + 1)).decode("latin-1")
-                for p in parts
-            ]
-        )
-    )
+    chars: set[str] = set()
+    for p in parts:
+        chars.update(p if isinstance(p, str) else map(chr, range(p[0], p[1] + 1)))
+    return frozenset(chars)
 
 
 def _class(parts: _Parts) -> str:
@@ -162,14 +150,13 @@ _P: Final = "+" if POSSESSIVE else ""
 _ALPHA_CLASS: Final = _class(_ALPHA)
 _DIGIT_CLASS: Final = _class(_DIGIT)
 _ALPHANUM_CLASS: Final = _class(_ALPHANUM)
-_TCHAR_CLASS: Final = _class(_TCHAR)
 
 #: ``OWS = *( SP / HTAB )`` (RFC 9110 §5.6.3).
 OWS: Final = "[ \t]*"
 
 #: ``token = 1*tchar`` (RFC 9110 §5.6.2): a type, subtype, parameter name or
 #: value (§8.3.1, §5.6.6), a content-coding (§8.4.1).
-TOKEN: Final = _TCHAR_CLASS + "+"
+TOKEN: Final = _class(_TCHAR) + "+"
 
 #: The inside of a quoted string (RFC 9110 §5.6.4), up to its closing quote::
 #:

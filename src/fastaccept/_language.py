@@ -154,7 +154,7 @@ class TagSet:
             for subtags in self.subtags
             for prefix in (subtags[:end] for end in range(1, len(subtags) + 1))
         }
-        every = tuple((index, STAR << RELATION_SHIFT) for index in range(len(self)))
+        every = tuple((i, STAR << RELATION_SHIFT) for i in range(len(self.values)))
         self.prefixes["*"] = (every, every, ())
         #: Header absent: the first tag (RFC 9110 §12.5.4: any language).
         self.absent_best = 0 if self.values else -1
@@ -188,9 +188,6 @@ class TagSet:
             if known is not None:
                 return known[2]
         return self.prefixes[primary][2]
-
-    def __len__(self) -> int:
-        return len(self.subtags)
 
 
 def relation(
@@ -278,7 +275,7 @@ def rank_languages(
     """(index, weight in thousandths) of every acceptable tag, best first.
     ``None`` (header absent): every tag at 1, in server order."""
     if items is None:
-        return [(index, 1000) for index in range(len(tags))]
+        return [(index, 1000) for index in range(len(tags.values))]
     keys, positions = decisions(items, tags)
     ranked = sorted(
         ((_preference(key, positions[index]), -index)

@@ -190,10 +190,6 @@ class ThreadCaches:
     _cache = property(attrgetter("_thread_cache.cache"))
 
 
-#: ``Kept.last`` before a first call: no offers tuple equals None.
-_NO_LAST: Final = (None, None, None)
-
-
 class Kept:
     """Where a one-call form of the pure engine keeps its negotiators:
     ``negotiators``, one dict for all threads (with the GIL), and ``last``,
@@ -203,7 +199,7 @@ class Kept:
 
     def __init__(self) -> None:
         self.negotiators: dict[Any, Any] = {}
-        self.last: tuple[Any, Any, Any] = _NO_LAST
+        self.last: tuple[Any, Any, Any] = (None, None, None)  # no offers equal None
 
 
 class _KeptPerThread(_local):

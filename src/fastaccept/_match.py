@@ -222,24 +222,17 @@ def _decided(
     return max(found, any_weight)  # "*/*": specificity 0
 
 
-def _scores(matches: Sequence[Match], offers: OfferSet) -> tuple[list[int], list[int]]:
+def scores(matches: Sequence[Match], offers: OfferSet) -> tuple[list[int], list[int]]:
+    """Per offer: the weight and specificity of its most specific matching
+    range (``OfferSet.matches``). Between equally specific ranges the higher q
+    wins (rule 10). An offer no range matches has weight 0 and specificity -1.
+    """
     credit = _credit(matches, offers)
     decided = [_decided(i, *credit, offers) for i in range(len(offers.offers))]
     return (
         [found & _WEIGHT_MASK if found >= 0 else 0 for found in decided],
         [found >> WEIGHT_BITS for found in decided],
     )
-
-
-def scores(
-    ranges: Sequence[RangeTuple], offers: OfferSet
-) -> tuple[list[int], list[int]]:
-    """Per offer: the weight and specificity of its most specific matching range.
-
-    Between equally specific ranges the higher q wins (rule 10). An offer no
-    range matches has weight 0 and specificity -1.
-    """
-    return _scores(offers.matches(ranges), offers)
 
 
 def best_match(matches: Sequence[Match] | None, offers: OfferSet) -> int:
@@ -293,7 +286,7 @@ def rank(matches: Sequence[Match] | None, offers: OfferSet) -> list[tuple[str, f
         weights = [0 if offer.explicit else 1000 for offer in offers.offers]
         specs = [0] * len(weights)
     else:
-        weights, specs = _scores(matches, offers)
+        weights, specs = scores(matches, offers)
     scored = [
         (weights[index] * offer.qs, specs[index], index)
         for index, offer in enumerate(offers.offers)

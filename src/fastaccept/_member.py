@@ -438,10 +438,8 @@ def pair_weight(pair: tuple[object, ...], weight: str, kind: str) -> int:
         if isinstance(number, str | bytes | bytearray | bool):
             raise TypeError
         value = float(number)  # type: ignore[arg-type]
-    except OverflowError:  # an int too large for a float: out of range
-        value = float("inf")
-    except ValueError:  # a Decimal signalling NaN: a number, but no weight
-        value = float("nan")
+    except (OverflowError, ValueError):  # an int too large, a signalling NaN
+        value = float("nan")  # a number, but no weight
     except TypeError:
         raise TypeError(
             f"invalid {weight} {number!r} of the {kind} for {pair[0]!r}: a "

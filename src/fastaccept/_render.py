@@ -167,15 +167,12 @@ class Renderers(ByArguments):
         pairs = tuple(
             renderers.items() if isinstance(renderers, Mapping) else renderers
         )
-        offers = versioned_offers(
-            base, [version for version, _ in pairs], default, param
-        )
+        versions = [version for version, _ in pairs]
+        offers = versioned_offers(base, versions, default, param)
         by_version = dict(pairs)
+        chosen = {offer: by_version[version] for version, offer in offers.items()}
         return cls(
-            {offer: by_version[version] for version, offer in offers.items()},
-            max_length=max_length,
-            cache_size=cache_size,
-            formats=formats,
+            chosen, max_length=max_length, cache_size=cache_size, formats=formats
         )
 
     def _arguments(self) -> tuple[tuple[Any, ...], dict[str, Any]]:

@@ -59,8 +59,7 @@ _CLASSES = {
 def reason_phrase(status: int) -> str:
     """The reason phrase of ``status`` (100-599); for a code without one, its
     class's (RFC 9110 §15: ``"Successful"``)."""
-    phrase = _PHRASES.get(status)
-    return _CLASSES[status // 100] if phrase is None else phrase
+    return _PHRASES.get(status) or _CLASSES[status // 100]
 
 
 class StatusAndHeaders:
@@ -133,7 +132,8 @@ def prefers_problem_json(accept: HeaderValue, accepted: Accept | None = None) ->
         ranked = dict(_FORMATS.rank(accept))
         problem, text, json_ = (ranked.get(t, 0) for t in _FORMATS.media_types)
     else:
-        problem, text, json_ = scores(accepted, _PARSED_FORMATS)[0]
+        matches = _PARSED_FORMATS.matches(accepted)
+        problem, text, json_ = scores(matches, _PARSED_FORMATS)[0]
     return problem > text or (not problem and not text and json_ > 0)
 
 
@@ -254,8 +254,7 @@ def _format_indexes(
     if formats is True:
         named: dict[str, int] = {}
         for index, offer in enumerate(parsed):
-            essence = f"{offer.type}/{offer.subtype}"
-            name = STANDARD_FORMATS.get(essence)
+            name = STANDARD_FORMATS.get(f"{offer.type}/{offer.subtype}")
             if name is None and offer.subtype.endswith("+json"):
                 name = "json"
             if name is not None:
@@ -469,7 +468,6 @@ class Produces(ByArguments):
             raise ValueError("Produces needs at least one media type to offer")
         #: The offers parsed (``Renderers`` reads their charsets).
         self._parsed = _once_each(self._negotiator.offers)
-        params = [tuple(offer.params.items()) for offer in self._parsed]
         self._variants = variants
         strangers = [name for name in self._offer_headers if name not in media_types]
         if strangers:
@@ -488,7 +486,7 @@ class Produces(ByArguments):
                 media_type,
                 (("Content-Type", media_type), _VARY, *described[i], *own[i]),
                 index=i,
-                params=params[i],
+                params=tuple(self._parsed[i].params.items()),
             )
             for i, media_type in enumerate(media_types)
         )
@@ -563,12 +561,9 @@ class Produces(ByArguments):
         each given once, ``default`` among them; ``max_length``,
         ``cache_size`` and ``formats`` are as for ``Produces``.
         """
-        offers = versioned_offers(base, versions, default, param)
+        offers = versioned_offers(base, versions, default, param).values()
         return cls(
-            offers.values(),
-            max_length=max_length,
-            cache_size=cache_size,
-            formats=formats,
+            offers, max_length=max_length, cache_size=cache_size, formats=formats
         )
 
     @property
@@ -630,13 +625,10 @@ class Produces(ByArguments):
                     f"format must be a str or None, not {type(format).__name__}"
                 )
             if format and self._format_index:  # the offer it names, else 406
-                index = (
-                    self._format_index.get(ascii_lower(format))
-                    if len(format) <= FORMAT_MAX_LENGTH
-                    else None
-                )
-                if index is not None:
-                    return self._by_format[index]
+                if len(format) <= FORMAT_MAX_LENGTH:
+                    index = self._format_index.get(ascii_lower(format))
+                    if index is not None:
+                        return self._by_format[index]
                 return self._format_refusals[prefers_problem_json(accept)]
         try:
             index = self._negotiator.choose_index(accept)

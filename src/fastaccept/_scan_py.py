@@ -17,18 +17,8 @@ from collections.abc import Iterable
 from functools import partial
 
 from ._arguments import ByArguments
-from ._errors import (
-    ACCEPT,
-    AcceptError,
-    reason,
-    too_long,
-)
-from ._grammar import (
-    CORS_MAX_LENGTH,
-    CORS_UNSAFE,
-    LIST_SEPARATORS,
-    POSSESSIVE,
-)
+from ._errors import ACCEPT, AcceptError, reason, too_long
+from ._grammar import CORS_MAX_LENGTH, CORS_UNSAFE, LIST_SEPARATORS, POSSESSIVE
 from ._limits import (
     DEFAULT_CACHE_SIZE,
     DEFAULT_MAX_LENGTH,
@@ -440,10 +430,7 @@ def quality(
     none matches or that range has q=0; 1.0 when the header is absent (None).
     """
     negotiator = last_negotiator(
-        _kept_media_types,
-        _media_type_negotiator,
-        (media_type,),
-        max_length,
+        _kept_media_types, _media_type_negotiator, (media_type,), max_length
     )
     ranked = negotiator.rank(value)
     return ranked[0][1] if ranked else 0.0
@@ -568,14 +555,6 @@ class _ListNegotiator(_CachedOffers):
 
     _header: ClassVar[ListHeader]
 
-    @classmethod
-    def _made_list(
-        cls, offers: Iterable[str], cache_size: object, max_length: object
-    ) -> Self:
-        """``_made`` with the offers read by the description ``_header``."""
-        parsed = cls._header.offers(offers)
-        return cls._made(parsed.values, parsed, cache_size, max_length)
-
     def _items(self, value: HeaderValue) -> list[Item] | None:
         """The valid members of ``value`` (lenient); None: absent."""
         if value is None:
@@ -636,7 +615,8 @@ class EncodingNegotiator(_ListNegotiator):
         cache_size: int = DEFAULT_CACHE_SIZE,
         max_length: int | None = DEFAULT_MAX_LENGTH,
     ) -> Self:
-        return cls._made_list(codings, cache_size, max_length)
+        parsed = cls._header.offers(codings)
+        return cls._made(parsed.values, parsed, cache_size, max_length)
 
     @property
     def codings(self) -> tuple[str, ...]:
@@ -663,7 +643,8 @@ class LanguageNegotiator(_ListNegotiator):
         cache_size: int = DEFAULT_CACHE_SIZE,
         max_length: int | None = DEFAULT_MAX_LENGTH,
     ) -> Self:
-        return cls._made_list(tags, cache_size, max_length)
+        parsed = cls._header.offers(tags)
+        return cls._made(parsed.values, parsed, cache_size, max_length)
 
     @property
     def tags(self) -> tuple[str, ...]:

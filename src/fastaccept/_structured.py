@@ -88,12 +88,10 @@ Item: TypeAlias = tuple[int, str, dict[str, str]]
 
 class StructureError(ValueError):
     """Parsing fails (RFC 9651 §4.2), or the field's definition refuses what
-    it read (§2.2): ``position``, and ``reason``."""
+    it read (§2.2): the message gives the position and the reason."""
 
     def __init__(self, position: int, reason: str) -> None:
         super().__init__(f"at position {position}: {reason}")
-        self.position = position
-        self.reason = reason
 
 
 def _skip(text: str, p: int, chars: Container[str]) -> int:

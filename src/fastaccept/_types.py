@@ -349,7 +349,7 @@ class Accept(_Members[MediaRange]):
         offers = OfferSet([media_type_offer(media_type)])
         if not self.present:
             return 1.0
-        return scores(self._members, offers)[0][0] / 1000
+        return scores(offers.matches(self._members), offers)[0][0] / 1000
 
     def accepts(self, media_type: str) -> bool:
         """Whether ``media_type`` is acceptable (its quality is above 0)."""

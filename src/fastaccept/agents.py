@@ -20,8 +20,6 @@ MARKDOWN = "text/markdown; charset=utf-8"
 HTML = "text/html; charset=utf-8"
 #: What an HTML answer carries: the Markdown of this same resource.
 ALTERNATE = ("Link", '<>; rel="alternate"; type="text/markdown"')
-#: The methods that negotiate: a request for the page's representation.
-NEGOTIATING = frozenset({"GET", "HEAD"})
 
 
 class _AgentProduces(Produces):
@@ -61,7 +59,7 @@ class _AgentRenderers(Renderers):
     ) -> Rendered:
         """``Renderers.respond`` for GET and HEAD (``method`` compared
         case-sensitively, RFC 9110 §9.1); for any other method, the HTML."""
-        if method not in NEGOTIATING:
+        if method not in {"GET", "HEAD"}:  # a request for the page itself
             accept = None  # as if absent: the explicit Markdown is not chosen
         return super().respond(accept, data, method=method, **options)
 

@@ -71,13 +71,8 @@ class DjangoBinding(EnvironBinding[HttpResponse]):
         logs as a security event, and never shows)."""
         if isinstance(error, SuspiciousOperation):
             return 400, None, ()
-        status = (
-            404
-            if isinstance(error, Http404)
-            else 403
-            if isinstance(error, PermissionDenied)
-            else 400
-        )
+        forbidden = isinstance(error, PermissionDenied)
+        status = 404 if isinstance(error, Http404) else 403 if forbidden else 400
         return status, str(error) or None, ()
 
     def raised(
