@@ -1544,8 +1544,8 @@ Offers parsed once; the best of them for each request's Accept value.
             for index in found:
                 slot.mask |= set.offers[index].bit
             group = &set.groups[groups[type_]]
-            slot.next = group.subtypes[slot.subtype.text[0] & 31]
-            group.subtypes[slot.subtype.text[0] & 31] = i
+            c = slot.subtype.text[0] & 31
+            slot.next, group.subtypes[c] = group.subtypes[c], i
 
     def __dealloc__(self):
         PyMem_Free(self._set.offers)
@@ -2235,7 +2235,7 @@ cdef int add_one_call(object module, Kept form, void* entry) except -1:
     return fa_add_function(module, made)
 
 
-cdef PyMethodDef _made
+cdef PyMethodDef* _entry
 _module = PyImport_GetModule(__name__)
 for _name, _doc in _DOCS.items():
     _owner, _, _attr = _name.rpartition(".")
@@ -2244,12 +2244,10 @@ for _name, _doc in _DOCS.items():
         _target = getattr(_target, _attr, None)
     if _target is None:  # the pure engine's own helpers are not here
         continue
-    _made = fa_entry(_target)[0]
-    _made.ml_doc = fa_kept(f"{_attr}{_target.__text_signature__}\n--\n\n{_doc}".encode())
-    if _owner:
-        fa_entry(_target).ml_doc = _made.ml_doc
-    else:
-        fa_add_function(_module, _made)
+    _entry = fa_entry(_target)
+    _entry.ml_doc = fa_kept(f"{_attr}{_target.__text_signature__}\n--\n\n{_doc}".encode())
+    if not _owner:
+        fa_add_function(_module, _entry[0])
 add_one_call(_module, NEGOTIATE, <void*>negotiate)
 add_one_call(_module, QUALITY, <void*>quality)
 add_one_call(_module, NEGOTIATE_ENCODING, <void*>negotiate_encoding)
