@@ -13,14 +13,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 
 from ._member import offers_tuple
-from ._tuples import NamedTuple
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
 
-class ListHeader(NamedTuple):
+class ListHeader:
     """One list header's rules.
 
     ``field`` names the header in errors; ``noun`` the offers in errors
@@ -33,15 +32,42 @@ class ListHeader(NamedTuple):
     ``member`` is the named tuple a parsed member becomes.
     """
 
-    field: str
-    noun: str
-    grammar: int
-    fast: str
-    scan_member: Callable[[str, int, bool], tuple[int, int, tuple[str, int] | None]]
-    offer_set: Callable[[tuple[str, ...]], Any]
-    best: Callable[[Sequence[tuple[str, int]] | None, Any], int]
-    rank: Callable[[Sequence[tuple[str, int]] | None, Any], list[tuple[int, int]]]
-    member: type[Any]
+    __slots__ = (
+        "best",
+        "fast",
+        "field",
+        "grammar",
+        "member",
+        "noun",
+        "offer_set",
+        "rank",
+        "scan_member",
+    )
+
+    def __init__(
+        self,
+        *,
+        field: str,
+        noun: str,
+        grammar: int,
+        fast: str,
+        scan_member: Callable[
+            [str, int, bool], tuple[int, int, tuple[str, int] | None]
+        ],
+        offer_set: Callable[[tuple[str, ...]], Any],
+        best: Callable[[Sequence[tuple[str, int]] | None, Any], int],
+        rank: Callable[[Sequence[tuple[str, int]] | None, Any], list[tuple[int, int]]],
+        member: type[Any],
+    ) -> None:
+        self.field = field
+        self.noun = noun
+        self.grammar = grammar
+        self.fast = fast
+        self.scan_member = scan_member
+        self.offer_set = offer_set
+        self.best = best
+        self.rank = rank
+        self.member = member
 
     def offers(self, offers: Iterable[str]) -> Any:
         """``offers`` validated and parsed once by ``offer_set`` (its
