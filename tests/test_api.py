@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Callable, Sequence
+from decimal import Decimal
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -18,6 +21,7 @@ from fastaccept import (
     MediaRange,
     cors_unsafe_bytes,
     format_accept,
+    format_accept_query,
 )
 from fastaccept._limits import CACHE_KEY_MAX_LENGTH, store
 from fastaccept._text import HeaderText
@@ -196,6 +200,41 @@ def test_format_accept() -> None:
         format_accept([("a/b", "0.5")])  # type: ignore[list-item]
 
 
+@pytest.mark.parametrize(
+    ("item", "error", "message"),
+    [
+        # A parameter value no quoted-string holds: no header line is injected.
+        (MediaRange("a", "b", (("p", "x\r\nSet-Cookie: s=1"),)), ValueError, "0x0D"),
+        (MediaRange("a/b, c", "d"), ValueError, "one media type per item"),
+        (MediaRange("a", "b;p=1"), ValueError, "is another range"),
+        (MediaRange("a", "b", (("p=1;x", "2"),)), ValueError, "is another range"),
+        (MediaRange("a", "b", (), 1500), ValueError, "from 0 to 1000"),
+        (MediaRange("a", "b", (), -1), ValueError, "from 0 to 1000"),
+        (MediaRange("a", "b", (), True), TypeError, "not bool"),
+        (MediaRange("a", "b", (), 0.5), TypeError, "not float"),  # type: ignore[arg-type]
+        (MediaRange("a", "b", (("Q", "0.5"),)), ValueError, "named 'q' is the weight"),
+    ],
+)
+def test_a_media_range_given_is_checked_as_its_text(
+    item: MediaRange, error: type[Exception], message: str
+) -> None:
+    """``format_accept`` and ``format_accept_query`` check a ``MediaRange``
+    as they check a str (a hand-made one can hold anything)."""
+    for build in (format_accept, format_accept_query):
+        with pytest.raises(error, match=re.escape(message)):
+            build([item])
+
+
+def test_a_media_range_given_comes_out_canonical() -> None:
+    item = MediaRange("Text", "HTML", (("Level", "1"), ("p", "a b")), 500)
+    assert format_accept([item]) == 'text/html;level=1;p="a b";q=0.5'
+    quoted = MediaRange("a", "b", (("p", '1;x="2"'),))  # one parameter, quoted
+    assert format_accept([quoted]) == 'a/b;p="1;x=\\"2\\""'
+    assert format_accept_query([item._replace(weight=1000)]) == (
+        'text/html;level="1";p="a b"'  # RFC 9651: a Token begins with a letter
+    )
+
+
 def test_browser_defaults_parse_cleanly(engine: Engine) -> None:
     assert {"navigate", "image", "style", "script", "fetch", "json", "cli"} <= set(
         BROWSER_DEFAULTS
@@ -236,6 +275,15 @@ def test_cors_unsafe_bytes() -> None:
     assert cors_unsafe_bytes(b"a/b,\tc/d\xe9").safelisted is True
     assert cors_unsafe_bytes("a/\u20ac").unsafe == ((2, 0x20AC),)
     assert cors_unsafe_bytes("a/b\x1f\x7f").unsafe == ((3, 0x1F), (4, 0x7F))
+
+
+def test_an_absent_accept_is_cors_safelisted(engine: Engine) -> None:
+    """``None`` is the header absent, as everywhere: nothing in it is unsafe."""
+    assert engine.is_cors_safelisted(None) is True
+    assert engine.parse(None).cors_safelisted is True
+    assert cors_unsafe_bytes(None) == (True, 0, False, ())
+    with pytest.raises(TypeError, match="not int"):
+        engine.is_cors_safelisted(0)
 
 
 def test_public_names() -> None:
@@ -330,6 +378,29 @@ def test_each_one_call_form_checks_a_max_length_equal_to_the_last_one(
             call(1)  # its negotiator is kept, then the value is too long
         with pytest.raises(TypeError, match="max_length"):
             call(True)
+
+
+@pytest.mark.parametrize("kept", ["last", "dict"])
+def test_a_qs_equal_to_a_kept_one_is_still_checked(engine: Engine, kept: str) -> None:
+    """``True == 1`` and ``1+0j == 1``, but a pair refuses both whatever
+    ``negotiate`` keeps; an equal qs of another valid type is served."""
+    valid = [("a/b", 1), ("c/d", 0.5)]
+    assert engine.negotiate("*/*", valid) == "a/b"
+    if kept == "dict":  # the kept negotiator found by its key, not as the last
+        assert engine.negotiate("*/*", ["e/f"]) == "e/f"
+    for bad, kind in (
+        (True, TypeError),
+        (1 + 0j, TypeError),
+        (Decimal("sNaN"), ValueError),
+    ):
+        with pytest.raises(kind, match="invalid qs"):
+            engine.negotiate("*/*", [("a/b", bad), ("c/d", 0.5)])
+    assert (
+        engine.negotiate("*/*", [("a/b", Decimal(1)), ("c/d", Fraction(1, 2))]) == "a/b"
+    )
+    assert engine.negotiate("c/d", [("a/b", 1), ("c/d", 0)]) is None
+    with pytest.raises(TypeError, match="invalid qs False"):
+        engine.negotiate("c/d", [("a/b", 1), ("c/d", False)])
 
 
 def _import_from_copy(

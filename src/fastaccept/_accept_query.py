@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ._errors import reason
+from ._format import given_range
 from ._grammar import TCHARS
 from ._limits import DEFAULT_MAX_LENGTH, checked_max_length
 from ._member import offers_tuple, parse_single, scan_member
@@ -45,13 +46,14 @@ def format_accept_query(media_types: Iterable[str | MediaRange]) -> str:
     field cannot carry: one with a weight, a parameter name that is no
     Structured Field key (RFC 9651 §3.1.2: ``a-z`` or ``*``, then ``a-z``,
     digits and ``_-.*``), a value with a character outside printable ASCII.
-    Use it for the ``Accept-Query`` response header of a 415 to QUERY or of
-    an answer to OPTIONS.
+    A ``MediaRange`` is checked as its text would be (``format_accept``'s
+    ``given_range``). Use it for the ``Accept-Query`` response header of a
+    415 to QUERY or of an answer to OPTIONS.
     """
     members = []
     for item in offers_tuple(media_types, "media_types"):
         if isinstance(item, MediaRange):
-            rng, weighted = item, item.weight != 1000
+            rng, weighted = given_range(item)
         else:
             parsed, weighted = parse_single(item, "media type")
             rng = MediaRange._make(parsed)

@@ -10,7 +10,7 @@ byte at all, so it is reported as unsafe too.
 from __future__ import annotations
 
 from ._grammar import CORS_MAX_LENGTH, CORS_UNSAFE_BYTES
-from ._text import HeaderText, as_header_text, coerce_value
+from ._text import HeaderValue, as_header_text, coerce_value
 from ._tuples import NamedTuple
 
 
@@ -27,8 +27,11 @@ class CorsReport(NamedTuple):
     unsafe: tuple[tuple[int, int], ...]
 
 
-def cors_unsafe_bytes(value: HeaderText) -> CorsReport:
-    """Each offending byte with its index, and whether the length limit is exceeded."""
+def cors_unsafe_bytes(value: HeaderValue) -> CorsReport:
+    """Each offending byte with its index, and whether the length limit is
+    exceeded; ``None`` (header absent) has neither."""
+    if value is None:
+        return CorsReport(True, 0, False, ())
     original = as_header_text(coerce_value(value))[0]
     unsafe = tuple(
         (index, ord(char))

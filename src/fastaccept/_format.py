@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ._member import offers_tuple, pair_weight, parse_single
+from ._text import ascii_lower
 from ._types import MediaRange
 
 
@@ -16,13 +17,14 @@ def format_accept(items: Iterable[str | tuple[str, float] | MediaRange]) -> str:
     a pair's weight, a number from 0 to 1 with at most three decimals read by
     its value (RFC 9110 §12.4.2), replaces any weight in its string; any other
     weight raises ``TypeError`` or ``ValueError``. The result is canonical:
-    lower-case names, the shortest weights, ``q=1`` left out. Use it for the
-    ``Accept`` response header of a 415 reply (RFC 9110 §15.5.16).
+    lower-case names, the shortest weights, ``q=1`` left out. A
+    ``MediaRange`` is checked as its text would be (``given_range``). Use it
+    for the ``Accept`` response header of a 415 reply (RFC 9110 §15.5.16).
     """
     parts = []
     for item in offers_tuple(items, "items"):
         if isinstance(item, MediaRange):
-            rng = item
+            rng = given_range(item)[0]
         elif isinstance(item, tuple):
             if len(item) != 2:
                 raise ValueError(f"expected a (media type, q) pair, got {item!r}")
@@ -33,3 +35,35 @@ def format_accept(items: Iterable[str | tuple[str, float] | MediaRange]) -> str:
             rng = MediaRange._make(parse_single(item, "media type")[0])
         parts.append(str(rng))
     return ", ".join(parts)
+
+
+def given_range(item: MediaRange) -> tuple[MediaRange, bool]:
+    """A ``MediaRange`` a program gave, checked as the same range given as a
+    str: its text (``str(item)``) read back as one media range, names
+    lower-cased, and whether it has a weight. A weight must be an int from 0
+    to 1000 (thousandths; ``TypeError``, ``ValueError``), no parameter be
+    named ``q``, which its text would make the weight (RFC 9110 §12.5.1), and
+    the text read back must have its type, subtype and number of parameters.
+    """
+    weight = item.weight
+    if type(weight) is not int:
+        raise TypeError(
+            f"invalid media range {item!r}: its weight must be an int "
+            f"(thousandths), not {type(weight).__name__}"
+        )
+    if not 0 <= weight <= 1000:
+        raise ValueError(
+            f"invalid media range {item!r}: its weight must be from 0 to 1000 "
+            "(thousandths)"
+        )
+    if any(isinstance(name, str) and name.lower() == "q" for name, _ in item.params):
+        raise ValueError(
+            f"invalid media range {item!r}: a parameter named 'q' is the weight "
+            "(RFC 9110 §12.5.1)"
+        )
+    rng = MediaRange._make(parse_single(str(item), "media type")[0])
+    if rng.essence != ascii_lower(item.essence) or len(rng.params) != len(item.params):
+        raise ValueError(
+            f"invalid media range {item!r}: its text {str(item)!r} is another range"
+        )
+    return rng, weight != 1000

@@ -12,7 +12,7 @@ from __future__ import annotations
 import sys
 from _thread import _local
 from collections.abc import Callable, Hashable
-from operator import attrgetter, index
+from operator import attrgetter, index, is_
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -126,7 +126,7 @@ if TYPE_CHECKING:
 
 
 def kept_negotiator(
-    kept: dict[tuple[tuple[_O, ...], int | None], _N],
+    kept: dict[tuple[tuple[_O, ...], int | None], tuple[list[type], _N]],
     make: Callable[..., _N],
     offers: tuple[_O, ...],
     max_length: int | None,
@@ -138,7 +138,8 @@ def kept_negotiator(
     engine's: ``VALUES_KEPT`` or ``COMPILED_VALUES_KEPT``); at most
     ``NEGOTIATORS_KEPT`` offer lists are kept, by the policy of ``store``.
     ``max_length`` is checked first (``checked_max_length``), so a kept key
-    never matches a bool or a float that equals an int.
+    never matches a bool or a float that equals an int; and equal offers find
+    it only with their pairs' qs of the same types (``qs_types``).
     """
     if max_length is not DEFAULT_MAX_LENGTH:
         max_length = checked_max_length(max_length)
@@ -147,10 +148,24 @@ def kept_negotiator(
         found = kept.get(key)
     except TypeError:  # an unhashable offer: let the Negotiator say what is wrong
         return make(offers, cache_size=0, max_length=max_length)
+    if found is not None and (not found[0] or qs_types(offers) == found[0]):
+        return found[1]
+    made = make(offers, cache_size=values_kept, max_length=max_length)
     if found is None:
-        made = make(offers, cache_size=values_kept, max_length=max_length)
-        found = store(kept, NEGOTIATORS_KEPT, key, made)
-    return found
+        return store(kept, NEGOTIATORS_KEPT, key, (qs_types(offers), made))[1]
+    kept[key] = (qs_types(offers), made)  # the same offers, their qs of other types
+    return made
+
+
+def qs_types(offers: tuple[object, ...]) -> list[type]:
+    """The types of the qs of the pairs ``(media type, qs)`` among ``offers``.
+
+    Offers equal to a kept negotiator's are its offers only when these are
+    the same too: a qs ``True`` equals 1 and ``1+0j`` equals 1, but a pair
+    refuses both (docs/bad-input.md), while a str, or an ``Offer`` (checked
+    when made), equals only a valid offer of its own kind.
+    """
+    return [type(offer[1]) for offer in offers if type(offer) is tuple]
 
 
 class ThreadCache(_local):
@@ -193,13 +208,15 @@ class ThreadCaches:
 class Kept:
     """Where a one-call form of the pure engine keeps its negotiators:
     ``negotiators``, one dict for all threads (with the GIL), and ``last``,
-    the (offers, max_length, negotiator) of its last call (``last_negotiator``)."""
+    the (offers, max_length, negotiator, whether the offers hold a pair) of
+    its last call (``last_negotiator``)."""
 
     __slots__ = ("last", "negotiators")
 
     def __init__(self) -> None:
         self.negotiators: dict[Any, Any] = {}
-        self.last: tuple[Any, Any, Any] = (None, None, None)  # no offers equal None
+        # No offers equal None.
+        self.last: tuple[Any, Any, Any, bool] = (None, None, None, False)
 
 
 class _KeptPerThread(_local):
@@ -219,15 +236,22 @@ def last_negotiator(
     same: a server passes the same offers every time (the Cython engine's
     one-call forms keep their last one too).
 
-    The offers are compared by equality, as a dict key is; ``max_length``
-    must be the very object the last call gave, whose check passed.
+    The offers are compared by equality, as a dict key is, where the last
+    ones hold no pair (``qs_types``), else item by item by identity, as the
+    Cython engine compares them (which also leaves a qs's ``==`` uncalled: a
+    signalling NaN's raises); ``max_length`` must be the very object the last
+    call gave, whose check passed.
     """
     last = kept.last
-    if offers == last[0] and max_length is last[1]:
+    if max_length is last[1] and (
+        len(offers) == len(last[0]) and all(map(is_, offers, last[0]))
+        if last[3]
+        else offers == last[0]
+    ):
         found: _N = last[2]
         return found
     found = kept_negotiator(kept.negotiators, make, offers, max_length)
-    kept.last = (offers, max_length, found)
+    kept.last = (offers, max_length, found, tuple in map(type, offers))
     return found
 
 

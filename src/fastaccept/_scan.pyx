@@ -1163,6 +1163,8 @@ def parse_language(value, *, bint strict=False, max_length=_DEFAULT_MAX_LENGTH):
 def is_cors_safelisted(value):
     cdef const unsigned char* s
     cdef Py_ssize_t n
+    if value is None:
+        return True
     _owner = read_input(value, &s, &n)  # keeps the buffer alive
     return n <= CORS_MAX_LENGTH and not any_unsafe(s, 0, n)
 

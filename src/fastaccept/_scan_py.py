@@ -43,7 +43,7 @@ from ._member import (
     scan_member,
     scan_parameters,
 )
-from ._text import HeaderText, HeaderValue, as_header_text, coerce_value
+from ._text import HeaderValue, as_header_text, coerce_value
 from ._types import (
     ENCODING,
     LANGUAGE,
@@ -172,13 +172,16 @@ def parse(
     return Accept(ranges, skipped=skipped, cors_safelisted=safe)
 
 
-def is_cors_safelisted(value: HeaderText) -> bool:
+def is_cors_safelisted(value: HeaderValue) -> bool:
     """Whether an ``accept`` value is CORS-safelisted.
 
     WHATWG Fetch, "CORS-safelisted request-header": at most 128 bytes and no
     CORS-unsafe request-header byte (no byte below 0x20 but tab, none of
-    ``"():<>?@[\\]{}``, no 0x7F). The comma is allowed.
+    ``"():<>?@[\\]{}``, no 0x7F). The comma is allowed. ``None`` (header
+    absent): True, as ``Accept.cors_safelisted`` says.
     """
+    if value is None:
+        return True
     text = as_header_text(coerce_value(value))[1]
     return len(text) <= CORS_MAX_LENGTH and _CORS_UNSAFE.search(text) is None
 
