@@ -155,6 +155,56 @@ def test_starlette_passes_a_response_through_with_vary_merged(
     assert vary_tokens(r.headers["vary"]) == ["cookie", "accept"]
 
 
+def test_a_handlers_own_response_keeps_every_vary_line() -> None:
+    """Starlette's and werkzeug's headers keep each line; ``get`` reads the
+    first: every line's tokens are merged with Accept (rule 17); where a
+    format name chose, the lines are left as they are, and none is added
+    when there are none."""
+    pytest.importorskip("starlette")
+    pytest.importorskip("flask")
+    import flask
+    from starlette.applications import Starlette
+    from starlette.responses import Response
+    from starlette.routing import Route
+    from starlette.testclient import TestClient
+
+    from fastaccept.flask import negotiated as flask_negotiated
+    from fastaccept.starlette import negotiated as starlette_negotiated
+
+    chosen = Renderers({"application/json": json.dumps}, formats=True)
+
+    @starlette_negotiated(chosen)
+    async def page(request: Any) -> Response:
+        response = Response("hi", media_type="text/plain")
+        for token in request.query_params.getlist("vary"):
+            response.headers.append("Vary", token)
+        return response
+
+    app = flask.Flask(__name__)
+
+    @app.get("/")
+    @flask_negotiated(chosen)
+    def view() -> flask.Response:
+        response = flask.Response("hi")
+        for token in flask.request.args.getlist("vary"):
+            response.headers.add("Vary", token)
+        return response
+
+    client = TestClient(Starlette(routes=[Route("/", page)]))
+    flask_client = app.test_client()
+    for query, expected in [
+        ("?vary=Cookie&vary=Origin", ["cookie", "origin", "accept"]),
+        ("?vary=Cookie&vary=Origin&format=json", ["cookie", "origin"]),
+        ("?format=json", []),
+    ]:
+        lines = client.get("/" + query).headers.get_list("vary")
+        flask_lines = flask_client.get("/" + query).headers.getlist("Vary")
+        for sent in (lines, flask_lines):
+            assert all(line.strip() for line in sent), sent  # never an empty one
+            tokens = vary_tokens(", ".join(sent)) if sent else []
+            assert tokens == expected, query
+
+
 def test_starlette_head_and_refusal(starlette_client: Any) -> None:
     get = starlette_client.get("/greeting/bob")
     head = starlette_client.head("/greeting/bob")
@@ -644,6 +694,57 @@ def test_litestar_errors_before_the_handler_vary_on_accept(
     # Routes that are not negotiated are left as they are.
     assert "vary" not in litestar_client.get("/plain").headers
     assert "vary" not in litestar_client.get("/no-such-route").headers
+
+
+def test_litestar_cache_and_response_headers_on_a_negotiated_route() -> None:
+    """Litestar's response cache keys by method, path and query: the plugin
+    adds the type chosen, so one Accept's answer is never another's; a
+    ``Vary`` in ``response_headers`` (any layer) is merged, not replaced."""
+    pytest.importorskip("litestar")
+    from litestar import Controller, Litestar, get
+    from litestar.datastructures import ResponseHeader
+    from litestar.testing import TestClient
+
+    from fastaccept.litestar import NegotiationPlugin, negotiated
+
+    renderers = Renderers(
+        {"application/json": json.dumps, "text/html": lambda data: "<p>x</p>"}
+    )
+    calls: list[str] = []
+
+    @get("/cached", cache=True)
+    @negotiated(renderers)
+    async def cached() -> dict[str, int]:
+        calls.append("cached")
+        return {"a": 1}
+
+    class Pages(Controller):
+        path = "/pages"
+        response_headers = (ResponseHeader(name="Vary", value="Origin"),)
+
+        @get("/", response_headers=[ResponseHeader(name="X-Page", value="1")])
+        @negotiated(renderers)
+        async def page(self) -> dict[str, int]:
+            return {"a": 1}
+
+    app = Litestar([cached, Pages], plugins=[NegotiationPlugin()])
+    with TestClient(app) as client:
+        for accept, expected in [
+            ("application/json", "application/json"),
+            ("text/html", "text/html"),
+            ("application/json", "application/json"),  # from the cache
+            ("text/html;q=0.5, */*;q=0.1", "text/html"),  # another value, one choice
+        ]:
+            r = client.get("/cached", headers={"Accept": accept})
+            assert r.headers["content-type"] == expected, accept
+        assert len(calls) == 2  # one answer cached for each type chosen
+        for accept, status in [("application/json", 200), ("image/png", 406)]:
+            r = client.get("/pages", headers={"Accept": accept})
+            assert r.status_code == status
+            assert vary_tokens(", ".join(r.headers.get_list("vary"))) == [
+                "accept",
+                "origin",
+            ]
 
 
 def test_litestar_errors_as_problems(litestar_client: Any) -> None:

@@ -213,6 +213,9 @@ GREETING_TYPES = {"application/json": json.dumps}
 #: Each app routes ``/problem/ann`` (``problems=True``) and ``/plain/ann``
 #: (the framework's own answer) to a handler that raises its 404.
 ROUTES = {"/problem/ann": True, "/plain/ann": False}
+#: The headers each 404 asks for, where the framework's error carries some:
+#: its ``Vary`` merged with the route's (rule 17), as a problem too.
+ASKED = {"X-Why": "gone", "Vary": "Cookie"}
 
 
 def _starlette_app(fastapi: bool) -> Any:
@@ -229,7 +232,7 @@ def _starlette_app(fastapi: bool) -> Any:
             @app.get(path)
             @negotiated(Renderers(GREETING_TYPES), problems=problems)
             def fastapi_user() -> dict[str, str]:
-                raise HTTPException(404, "no such user", headers={"X-Why": "gone"})
+                raise HTTPException(404, "no such user", headers=ASKED)
 
         return app
     pytest.importorskip("starlette")
@@ -242,7 +245,7 @@ def _starlette_app(fastapi: bool) -> Any:
     def route(path: str, problems: bool) -> Route:
         @starlette_negotiated(Renderers(GREETING_TYPES), problems=problems)
         async def starlette_user(request: Any) -> dict[str, str]:
-            raise StarletteError(404, "no such user", headers={"X-Why": "gone"})
+            raise StarletteError(404, "no such user", headers=ASKED)
 
         return Route(path, starlette_user)
 
@@ -281,9 +284,7 @@ def _falcon_app() -> Any:
         class User:
             @negotiated(Renderers(GREETING_TYPES), problems=problems)
             def on_get(self, req: Any, resp: Any) -> dict[str, str]:
-                raise falcon.HTTPNotFound(
-                    description="no such user", headers={"X-Why": "gone"}
-                )
+                raise falcon.HTTPNotFound(description="no such user", headers=ASKED)
 
             on_head = on_get
 
@@ -302,7 +303,7 @@ def _litestar_app() -> Any:
         @route(path, http_method=["GET", "HEAD"])  # Litestar routes HEAD if listed
         @negotiated(Renderers(GREETING_TYPES), problems=problems)
         async def litestar_user() -> dict[str, str]:
-            raise NotFoundException("no such user", headers={"X-Why": "gone"})
+            raise NotFoundException("no such user", headers=ASKED)
 
         return litestar_user
 
@@ -321,7 +322,7 @@ def _aiohttp_app() -> Any:
 
         @negotiated(Renderers(GREETING_TYPES), problems=problems)
         async def aiohttp_user(request: web.Request) -> dict[str, str]:
-            raise web.HTTPNotFound(text="no such user", headers={"X-Why": "gone"})
+            raise web.HTTPNotFound(text="no such user", headers=ASKED)
 
         app.router.add_get(path, aiohttp_user)
     return app
@@ -378,6 +379,9 @@ def check_raised_404(call: Call, framework: str) -> None:
     assert json.loads(as_json.body)["detail"] == "no such user"
     if framework not in ("flask", "django"):  # their 404s carry no headers
         assert as_json.headers["x-why"] == "gone"
+        for path in ROUTES:
+            reply = _request(call, "GET", path, "application/json")
+            assert [token.lower() for token in reply.vary()] == ["cookie", "accept"]
     as_text = _request(call, "GET", "/problem/ann", "text/plain, */*;q=0.5")
     assert as_text.headers["content-type"] == "text/plain; charset=utf-8"
     assert as_text.body.startswith(b"404 Not Found")

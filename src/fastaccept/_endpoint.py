@@ -218,8 +218,15 @@ class Binding(ABC, Generic[Request, Response]):
         """The framework's response for ``rendered``."""
 
     def vary(self, response: Any, vary: str) -> None:
-        """Merge ``vary`` into the ``Vary`` of one of ``responses``."""
-        response.headers["Vary"] = merge_vary(response.headers.get("Vary"), vary)
+        """Merge ``vary`` into the ``Vary`` of one of ``responses``: every
+        line of it (Starlette's and werkzeug's headers keep each; ``get``
+        gives the first), or its one value (Django's)."""
+        headers = response.headers
+        if hasattr(headers, "getlist"):
+            given = headers.getlist("Vary")
+        else:
+            given = [headers.get("Vary")]
+        headers["Vary"] = merge_vary(*given, vary)
 
     def error_facts(self, error: BaseException) -> ErrorFacts | None:
         """One of ``errors`` as a problem's facts: its status (400-599), its
@@ -338,9 +345,9 @@ def serving(
 
     def after(request: Any, step: Proceed, data: Any) -> Any:
         if isinstance(data, binding.responses):
-            binding.vary(
-                data, endpoint.finished.format_vary if step.formatted else vary
-            )
+            varies = endpoint.finished.format_vary if step.formatted else vary
+            if varies:  # a format name chose, and nothing else decides: no Vary
+                binding.vary(data, varies)
             return data
         return binding.reply(request, endpoint.after(step, data))
 
@@ -378,14 +385,15 @@ def problem_answer(
 ) -> Response:
     """An error's facts answered with ``problem`` as the request's Accept
     prefers, ``binding``'s response: its headers but a body's own, ``vary``
-    as the Vary, no body for HEAD."""
+    merged into the Vary it asks for (rule 17), no body for HEAD."""
     status, detail, asked = facts
     accept, method = binding.headers(request)
     made = problem(status, accept, detail=detail)
+    asked_vary = [value for name, value in asked if name.lower() == "vary"]
     headers = (
         *(item for item in made.header_items if item[0] != "Vary"),
         *(item for item in asked if item[0].lower() not in _OWN_HEADERS),
-        ("Vary", vary),
+        ("Vary", merge_vary(*asked_vary, vary)),
     )
     body = b"" if method == "HEAD" else made.body
     return binding.reply(request, Rendered(status, headers, body, False))

@@ -28,10 +28,14 @@ every error answer of a negotiated route ``Accept`` in its ``Vary`` (the 400
 of ``ValidationException`` for a parameter or the body, made before the
 handler runs, among them; with ``problems=True`` answered with ``problem``),
 and keeps the ``Vary`` a negotiated route sent where ``CORSConfig`` sets its
-own ``Vary: Origin`` over it; in Litestar's OpenAPI document, it lists every
-offered media type under the route's status, and 406 (415 with
-``consumes``, 431 with a length limit) with the ``application/problem+json``
-schema of RFC 9457, as ``fastaccept.fastapi`` does.
+own ``Vary: Origin`` over it, and the ``Vary`` of the route's
+``response_headers`` where the route's answer sets its own; with
+``cache=True``, it adds the type chosen to the route's cache key (Litestar's
+default key is the method, path and query). In Litestar's OpenAPI
+document, it lists every offered media type under the route's status, and
+406 (415 with ``consumes``, 431 with a length limit) with the
+``application/problem+json`` schema of RFC 9457, as ``fastaccept.fastapi``
+does.
 """
 
 from __future__ import annotations
@@ -56,7 +60,7 @@ from ._endpoint import (
     shared_signature,
     signed,
 )
-from ._headers import vary_merged_into
+from ._headers import merge_vary, vary_merged_into
 from ._render import Rendered
 from ._responses import Decision
 from .asgi import ASGIApp, Message, Receive, Scope, Send, send_rendered, with_vary
@@ -66,10 +70,11 @@ try:
     from litestar.config.app import AppConfig
     from litestar.exceptions import HTTPException
     from litestar.exceptions.responses import create_exception_response
+    from litestar.handlers import HTTPRouteHandler
     from litestar.openapi.spec import Operation
     from litestar.plugins.base import ReceiveRoutePlugin
     from litestar.routes import BaseRoute, HTTPRoute
-    from litestar.types import BeforeMessageSendHookHandler, Middleware
+    from litestar.types import BeforeMessageSendHookHandler, CacheKeyBuilder, Middleware
 except ModuleNotFoundError as error:  # pragma: no cover - depends on the install
     raise needs("Litestar", __name__, error) from error
 
@@ -95,7 +100,9 @@ WITHOUT_PLUGIN = (
     "{name} is negotiated in an app without NegotiationPlugin: a refused body "
     "type gets Litestar's 400 for the body, not 415; an error made before the "
     "handler runs lacks Vary: Accept; CORSConfig's Vary: Origin replaces the "
-    "route's Vary. Add plugins=[NegotiationPlugin()] to Litestar(...)."
+    "route's Vary, and the route's Vary replaces that of its response_headers; "
+    "cache=True serves one answer for every Accept. Add "
+    "plugins=[NegotiationPlugin()] to Litestar(...)."
 )
 
 
@@ -206,12 +213,18 @@ def _endpoint_of(handler: object) -> Endpoint | None:
     return found
 
 
-def _checking(endpoint: Endpoint) -> Callable[[ASGIApp], ASGIApp]:
-    """Route middleware for a negotiated handler: its checks before Litestar
-    reads the parameters and the body (a refusal answered at once), Accept
-    merged into the ``Vary`` of every error answer of the route (RFC 9110
-    §12.5.5), and the ``Vary`` sent kept in the scope (``VARIED``)."""
+def _checking(
+    endpoint: Endpoint, handler: HTTPRouteHandler
+) -> Callable[[ASGIApp], ASGIApp]:
+    """Route middleware for a negotiated ``handler``: its checks before
+    Litestar reads the parameters and the body (a refusal answered at once),
+    Accept merged into the ``Vary`` of every error answer of the route (RFC
+    9110 §12.5.5), the ``Vary`` of the handler's ``response_headers`` (its
+    layers') merged into every answer (Litestar lets a response's own
+    ``Vary`` replace it), and the ``Vary`` sent kept in the scope
+    (``VARIED``)."""
     vary = endpoint.finished.vary
+    declared: list[str] = []  # the response_headers' Vary, read at the first request
 
     def middleware(app: ASGIApp) -> ASGIApp:
         async def checked(scope: Scope, receive: Receive, send: Send) -> None:
@@ -219,6 +232,10 @@ def _checking(endpoint: Endpoint) -> Callable[[ASGIApp], ASGIApp]:
                 if message["type"] == "http.response.start":
                     if message["status"] >= 400:
                         message = with_vary(message, vary)
+                    if not declared:
+                        declared.append(_declared_vary(handler))
+                    if declared[0]:
+                        message = with_vary(message, declared[0])
                     fields = message.get("headers", ())
                     given = [v for name, v in fields if name.lower() == b"vary"]
                     scope[VARIED] = b", ".join(given).decode("latin-1")
@@ -234,6 +251,29 @@ def _checking(endpoint: Endpoint) -> Callable[[ASGIApp], ASGIApp]:
         return checked
 
     return middleware
+
+
+def _declared_vary(handler: HTTPRouteHandler) -> str:
+    """The ``Vary`` that ``handler``'s ``response_headers`` set, at every
+    layer (app, router, controller, handler), merged; "" for none."""
+    declared = handler.resolve_response_headers()
+    return merge_vary(*[h.value for h in declared if h.name.lower() == "vary"])
+
+
+def _keyed_by_decision(handler: HTTPRouteHandler) -> CacheKeyBuilder:
+    """``handler``'s cache key (its ``cache_key_builder``, else the app's),
+    with the media type the route chose for the request (``produced``):
+    Litestar's default key is the method, path and query only, under which
+    one answer would be served for every Accept. The checks ran first, in
+    the route's middleware, which Litestar runs before its cache."""
+    own = handler.cache_key_builder
+
+    def key(request: Request[Any, Any, Any]) -> str:
+        builder = own or request.app.response_cache_config.key_builder
+        chosen = produced(request)
+        return f"{builder(request)}\n{'' if chosen is None else chosen.media_type}"
+
+    return key
 
 
 def _problems(endpoint: Endpoint) -> Callable[..., Response[Any]]:
@@ -317,8 +357,10 @@ class NegotiationPlugin(ReceiveRoutePlugin):
             endpoint = _endpoint_of(handler)
             if endpoint is None:
                 continue
-            checks = cast("Middleware", _checking(endpoint))
+            checks = cast("Middleware", _checking(endpoint, handler))
             handler.middleware = [*(handler.middleware or ()), checks]
+            if handler.cache:
+                handler.cache_key_builder = _keyed_by_decision(handler)
             handler.operation_class = _documenting(
                 handler.operation_class,
                 endpoint,
