@@ -11,11 +11,15 @@ zstd (``compression.zstd`` on 3.14, else the ``zstandard`` package), br (the
 equal weights the smaller output wins (``gzip, deflate, br, zstd`` gets zstd).
 
 Every compressible response (a text-like ``Content-Type``) gets ``Accept-Encoding``
-merged into its ``Vary``, identity or not. Left as they are: bodies under
-``minimum_size`` sent in one message, responses with a ``Content-Encoding``,
-other types (``image/png``...), and HEAD (no body to compress; its headers
-are the identity ones). Streamed bodies (``more_body``) are compressed chunk
-by chunk, each flushed, without ``Content-Length``. When the client refuses
+merged into its ``Vary``, identity or not; a strong ``ETag`` of one it
+compresses is made weak (RFC 9110 §8.8.3.3: the encoded bytes are another
+representation's; Django's ``GZipMiddleware`` does the same). Left as they
+are: bodies under ``minimum_size`` sent in one message, responses with a
+``Content-Encoding`` or a ``Content-Range`` (a 206, whose range counts the
+identity bytes), other types (``image/png``...), and HEAD (no body to
+compress; its headers are the identity ones). Streamed bodies
+(``more_body``) are compressed chunk by chunk, each flushed, without
+``Content-Length``. When the client refuses
 every coding (``identity;q=0, *;q=0``) identity is sent anyway, as §12.5.3
 allows, rather than a 415 or 406. An unusable header gets identity too: a
 value with no valid member (docs/rules.md rule 18), and one over the
@@ -140,8 +144,10 @@ class Compress:
         """The headers to send, and the encoder if the body is compressed."""
         headers = [(bytes(k).lower(), bytes(v)) for k, v in start.get("headers", ())]
         kept = dict(headers)
-        if b"content-encoding" in kept or not compressible(
-            kept.get(b"content-type", b"").decode("latin-1")
+        if (
+            b"content-encoding" in kept
+            or b"content-range" in kept  # a 206's range counts identity bytes
+            or not compressible(kept.get(b"content-type", b"").decode("latin-1"))
         ):
             return headers, None  # not ours to touch, Vary included
         vary = [v.decode("latin-1") for k, v in headers if k == b"vary"]
@@ -153,7 +159,11 @@ class Compress:
             or (not more and size < self.minimum_size)
         ):
             return headers, None
-        headers = [(k, v) for k, v in headers if k != b"content-length"]
+        headers = [
+            (k, b"W/" + v if k == b"etag" and v.startswith(b'"') else v)
+            for k, v in headers
+            if k != b"content-length"
+        ]  # a strong ETag is the identity bytes' (RFC 9110 §8.8.3.3): weakened
         headers.append((b"content-encoding", coding.encode()))
         return headers, ENCODERS[coding]()
 

@@ -39,10 +39,10 @@ async def app(scope: Scope, receive: Receive, send: Send) -> None:
         return
     try:
         request_id = json.loads(await read_body(receive)).get("id")
-    except (ValueError, AttributeError):  # not a JSON object: JSON-RPC's -32700
+    except (ValueError, AttributeError, RecursionError):  # -32700: no JSON object
         error = {"code": -32700, "message": "Parse error"}
         body = json.dumps({"jsonrpc": "2.0", "id": None, "error": error}).encode()
-        await respond(send, 400, [("Content-Type", "application/json")], body)
+        await respond(send, 400, [("Content-Type", "application/json"), vary], body)
         return
     answer = json.dumps({"jsonrpc": "2.0", "id": request_id, "result": {}})
     if chosen == "json":

@@ -6,6 +6,7 @@ import os
 import re
 import subprocess
 import sys
+import typing
 from collections.abc import Callable, Sequence
 from decimal import Decimal
 from fractions import Fraction
@@ -431,3 +432,59 @@ def test_a_broken_extension_is_an_error_not_a_fallback(tmp_path: Path) -> None:
     done = _import_from_copy(tmp_path, broken_engine=True)
     assert done.returncode != 0
     assert "undefined symbol: x" in done.stderr
+
+
+def test_parsed_values_cannot_be_changed(engine: Engine) -> None:
+    """Values, as docs/api.md says: hashed by what they hold, which stays."""
+    for parsed in (
+        engine.parse("text/html, bad"),
+        engine.parse_encoding("gzip, x;q=2"),
+        engine.parse_language("en, *;q=x"),
+    ):
+        before = hash(parsed)
+        names = ["present", "skipped"]
+        if isinstance(parsed, Accept):
+            names.append("cors_safelisted")
+        for name in names:
+            with pytest.raises(AttributeError, match="no setter"):
+                setattr(parsed, name, False)
+        assert hash(parsed) == before and parsed.present and len(parsed.skipped) == 1
+
+
+def test_public_named_tuples_carry_their_field_types() -> None:
+    """``typing.get_type_hints`` (pydantic, FastAPI and Litestar models)."""
+    assert typing.get_type_hints(MediaRange) == {
+        "type": str,
+        "subtype": str,
+        "params": tuple[tuple[str, str], ...],
+        "weight": int,
+    }
+    assert typing.get_type_hints(fastaccept.Coding) == {"coding": str, "weight": int}
+    assert (
+        typing.get_type_hints(fastaccept.CorsReport)["unsafe"]
+        == (tuple[tuple[int, int], ...])
+    )
+    assert (
+        typing.get_type_hints(fastaccept.AcceptQuery)["members"]
+        == (tuple[MediaRange, ...])
+    )
+
+
+def test_the_documented_forms_type_check_as_they_run() -> None:
+    """mypy --strict reads this file too: each line is a documented use."""
+    accept = fastaccept.parse("text/markdown, text/html;q=0.5")
+    explicit: str | None = accept.best(
+        [fastaccept.Offer("text/markdown", explicit=True)]
+    )
+    mixed: str | int = accept.best(["text/html", ("text/markdown", 0.9)], 0)
+    assert (explicit, mixed) == ("text/markdown", "text/markdown")
+
+    class Versions(fastaccept.Produces):
+        pass
+
+    made: Versions = Versions.versioned("application/vnd.a+json", ["1"], default="1")
+    assert type(made) is Versions
+    answer = fastaccept.Answer({}, headers={"Location": "/x"})
+    assert [(name.lower(), value) for name, value in answer.headers] == [
+        ("location", "/x")
+    ]

@@ -32,15 +32,26 @@ PRECOMPRESSED = gzip.compress(b"already gzip " * 200)
 
 
 async def app(scope: Any, receive: Any, send: Any) -> None:
-    """The demo, plus ``/encoded``: a body the application compressed itself."""
-    if scope["type"] == "http" and scope["path"] == "/encoded":
-        headers = [
-            (b"content-type", b"text/plain"),
-            (b"content-encoding", b"gzip"),
-            (b"content-length", b"%d" % len(PRECOMPRESSED)),
-        ]
-        await send({"type": "http.response.start", "status": 200, "headers": headers})
-        await send({"type": "http.response.body", "body": PRECOMPRESSED})
+    """The demo, plus ``/encoded``: a body the application compressed itself;
+    ``/tagged``: the text with a strong ETag, and its first 1,000 bytes as a
+    206 when the request has a ``Range``."""
+    path = scope["path"] if scope["type"] == "http" else ""
+    if path in ("/encoded", "/tagged"):
+        body, status = PRECOMPRESSED, 200
+        headers = [(b"content-type", b"text/plain")]
+        if path == "/encoded":
+            headers.append((b"content-encoding", b"gzip"))
+        else:
+            body = TEXT
+            headers.append((b"etag", b'"text-1"'))
+            if any(name == b"range" for name, _ in scope["headers"]):
+                body, status = TEXT[:1000], 206
+                headers.append((b"content-range", b"bytes 0-999/%d" % len(TEXT)))
+        headers.append((b"content-length", b"%d" % len(body)))
+        await send(
+            {"type": "http.response.start", "status": status, "headers": headers}
+        )
+        await send({"type": "http.response.body", "body": body})
         return
     await recipe.demo(scope, receive, send)
 
@@ -52,13 +63,20 @@ def port() -> Iterator[int]:
 
 
 def request(
-    port: int, path: str = "/", accept: str | None = None, method: str = "GET"
+    port: int,
+    path: str = "/",
+    accept: str | None = None,
+    method: str = "GET",
+    fields: tuple[tuple[str, str], ...] = (),
 ) -> Reply:
+    """``path``'s answer, with ``Accept-Encoding: accept`` and ``fields``."""
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=TIMEOUT)
     try:
         connection.putrequest(method, path, skip_accept_encoding=True)
         if accept is not None:
             connection.putheader("Accept-Encoding", accept)
+        for name, value in fields:
+            connection.putheader(name, value)
         connection.endheaders()
         response = connection.getresponse()
         return response.status, response.headers, response.read()
@@ -189,6 +207,22 @@ def test_left_alone(port: int, path: str, expected_vary: list[str]) -> None:
         assert body == PRECOMPRESSED
 
 
+def test_a_strong_etag_is_weakened_and_a_range_left_alone(port: int) -> None:
+    """RFC 9110 §8.8.3.3: a strong ETag names the identity bytes, so the
+    compressed ones carry it weak; a 206's Content-Range counts identity
+    bytes, so it is sent as it is."""
+    status, headers, body = request(port, "/tagged", accept="gzip")
+    assert (status, headers["content-encoding"]) == (200, "gzip")
+    assert headers["etag"] == 'W/"text-1"'
+    assert gzip.decompress(body) == TEXT
+    assert request(port, "/tagged", accept="identity")[1]["etag"] == '"text-1"'
+    range_ = (("Range", "bytes=0-999"),)
+    status, headers, body = request(port, "/tagged", accept="gzip", fields=range_)
+    assert (status, body) == (206, TEXT[:1000])
+    assert "content-encoding" not in headers
+    assert headers["etag"] == '"text-1"'
+
+
 def test_head_is_not_compressed(port: int) -> None:
     status, headers, body = request(port, accept="gzip", method="HEAD")
     assert status == 200
@@ -199,14 +233,7 @@ def test_head_is_not_compressed(port: int) -> None:
 
 
 def test_several_accept_encoding_lines_are_one_value(port: int) -> None:
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=TIMEOUT)
-    try:
-        connection.putrequest("GET", "/", skip_accept_encoding=True)
-        connection.putheader("Accept-Encoding", "identity;q=0.5")
-        connection.putheader("Accept-Encoding", "gzip")
-        connection.endheaders()
-        response = connection.getresponse()
-        assert response.headers["content-encoding"] == "gzip"
-        assert gzip.decompress(response.read()) == TEXT
-    finally:
-        connection.close()
+    lines = (("Accept-Encoding", "identity;q=0.5"), ("Accept-Encoding", "gzip"))
+    _, headers, body = request(port, fields=lines)
+    assert headers["content-encoding"] == "gzip"
+    assert gzip.decompress(body) == TEXT

@@ -370,6 +370,21 @@ def test_the_example_answers_hostile_values(
 
 
 @SOCKET
+@pytest.mark.parametrize("body", [b"[" * 100_000, b"\xff", b"[1]", b'"x"', b""])
+def test_the_example_answers_a_body_that_is_no_json_object_with_32700(
+    served: tuple[str, int], body: bytes
+) -> None:
+    """Nested past the recursion limit too: never a 500."""
+    head = raw_request("POST", "/mcp", b"Accept: application/json, text/event-stream")
+    head = head.removesuffix(b"{}").replace(
+        b"Content-Length: 2", b"Content-Length: %d" % len(body)
+    )
+    response = only_response(exchange(served[1], head + body))
+    assert (response.status, response.value("vary")) == (400, b"Accept")
+    assert json.loads(response.body)["error"]["code"] == -32700
+
+
+@SOCKET
 @pytest.mark.parametrize("accept", [b"application/json\x01", b"text/\x00event-stream"])
 def test_control_bytes_get_an_answer_or_the_servers_400(
     served: tuple[str, int], accept: bytes

@@ -91,7 +91,7 @@ def test_an_offer_is_a_value(engine: Engine) -> None:
     assert pickle.loads(pickle.dumps(offer)) == offer
     assert copy.copy(offer) == offer
     with pytest.raises(AttributeError):
-        offer.explicit = False
+        offer.explicit = False  # type: ignore[misc]
     # The choice is the very media type object given.
     assert engine.negotiate("text/markdown", [offer]) is markdown
     assert engine.Negotiator([offer]).choose("text/markdown") is markdown

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Mapping, MutableMapping
 from dataclasses import dataclass, field
 from functools import partial, wraps
 from types import UnionType
-from typing import Any, Generic, Protocol, TypeVar, Union, cast, get_origin
+from typing import Any, Generic, Protocol, TypeVar, Union, get_origin
 
 from ._grammar import TCHARS
 from ._headers import header_from_scope, merge_vary, query_value, vary_merged_into
@@ -134,9 +134,8 @@ class Endpoint:
         """The handler's ``data`` (or ``Answer``) in the type ``step`` chose."""
         if isinstance(data, Answer):
             status = self.status if data.status is None else data.status
-            headers = cast("tuple[tuple[str, str], ...]", data.headers)  # checked
             return self.finished.chosen(
-                step.index, data.data, step.method, status, headers, step.formatted
+                step.index, data.data, step.method, status, data.headers, step.formatted
             )
         return self.finished.chosen(
             step.index, data, step.method, self.status, formatted=step.formatted
@@ -579,9 +578,11 @@ def sent_as_is(data: str | bytes) -> str | bytes:
 
 #: What ``negotiated`` makes of a handler: the framework's endpoint or app.
 Served = TypeVar("Served", covariant=True)
+#: The handlers an integration takes (``Handler``: any callable).
+Taken = TypeVar("Taken", contravariant=True)
 
 
-class Negotiated(Protocol[Served]):
+class Negotiated(Protocol[Taken, Served]):
     """The ``negotiated`` decorator factory every integration offers."""
 
     def __call__(
@@ -593,19 +594,16 @@ class Negotiated(Protocol[Served]):
         vary: str | None = None,
         format_param: str | None = "format",
         problems: bool = False,
-    ) -> Callable[[Handler], Served]: ...
+    ) -> Callable[[Taken], Served]: ...
 
 
-#: Handlers by offer (keys typed ``Any``: a ``dict[str, ...]`` must fit too).
-HandlerMap = Mapping[Any, Handler]
-
-
-class Dispatch(Protocol[Served]):
+class Dispatch(Protocol[Taken, Served]):
     """The ``dispatch`` every integration offers."""
 
     def __call__(
         self,
-        handlers: HandlerMap | Iterable[tuple[OfferSpec, Handler]],
+        # Keys typed ``Any``: a ``dict[str, ...]`` must fit too.
+        handlers: Mapping[Any, Taken] | Iterable[tuple[OfferSpec, Taken]],
         *,
         consumes: Consumes | None = None,
         status: int = 200,
@@ -626,7 +624,7 @@ def integration(
     kind: type[Endpoint] = Endpoint,
     negotiated_note: str = "",
     dispatch_note: str = "",
-) -> tuple[Negotiated[Handler], Dispatch[Handler]]:
+) -> tuple[Negotiated[Handler, Handler], Dispatch[Handler, Handler]]:
     """The ``negotiated`` and ``dispatch`` of the integration ``module``: each
     makes a ``kind`` of its arguments, with which ``binding`` serves the
     handlers (``serving``), or ``binding(endpoint, handlers)`` makes the
@@ -650,7 +648,7 @@ def integration(
         return lambda handler: wrap(endpoint, (checked_handler(handler),) * offers)
 
     def dispatch(
-        handlers: HandlerMap | Iterable[tuple[OfferSpec, Handler]],
+        handlers: Mapping[Any, Handler] | Iterable[tuple[OfferSpec, Handler]],
         *,
         consumes: Consumes | None = None,
         status: int = 200,

@@ -331,9 +331,14 @@ class Offer(ByArguments):
     """
 
     __slots__ = ("explicit", "media_type", "qs")
-    media_type: str
-    qs: float
-    explicit: bool
+    if TYPE_CHECKING:  # read-only: __setattr__ refuses
+
+        @property
+        def media_type(self) -> str: ...
+        @property
+        def qs(self) -> float: ...
+        @property
+        def explicit(self) -> bool: ...
 
     def __init__(
         self, media_type: str, qs: float = 1.0, *, explicit: bool = False

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, overload
+from typing import TYPE_CHECKING, Any, ClassVar, overload
 
 from ._arguments import ByArguments
 from ._grammar import TCHARS
@@ -20,6 +20,9 @@ from ._responses import (
     versioned_offers,
 )
 from ._text import HeaderValue
+
+if TYPE_CHECKING:
+    from typing_extensions import Self
 
 #: How many ``Vary`` values given to ``render`` a ``Renderers`` keeps finished.
 VARY_VALUES_KEPT = 64
@@ -40,7 +43,16 @@ class Answer:
 
     data: Any
     status: int | None = None
-    headers: Mapping[str, str] | Iterable[tuple[str, str]] = ()
+    headers: tuple[tuple[str, str], ...] = ()
+
+    if TYPE_CHECKING:  # the headers given: a mapping or pairs, kept as pairs
+
+        def __init__(
+            self,
+            data: Any,
+            status: int | None = None,
+            headers: Mapping[str, str] | Iterable[tuple[str, str]] = (),
+        ) -> None: ...
 
     def __post_init__(self) -> None:
         if self.status is not None:
@@ -158,7 +170,7 @@ class Renderers(ByArguments):
         max_length: int | None = DEFAULT_MAX_LENGTH,
         cache_size: int = DEFAULT_CACHE_SIZE,
         formats: FormatSpec = None,
-    ) -> Renderers:
+    ) -> Self:
         """The versions of one media type, each with its renderer: a mapping
         (or pairs) of versions to renderers, offered as
         ``Produces.versioned(base, versions, default=..., param=...)`` offers

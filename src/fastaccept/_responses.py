@@ -8,7 +8,7 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from http import HTTPStatus
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ._accept_query import format_accept_query
 from ._arguments import ByArguments
@@ -38,6 +38,9 @@ from ._member import (
 from ._structured import bare_item
 from ._text import HeaderValue, as_header_text, ascii_lower, coerce_value
 from ._types import Accept, MediaRange, SkippedMember
+
+if TYPE_CHECKING:
+    from typing_extensions import Self
 
 _TEXT = ("Content-Type", "text/plain; charset=utf-8")
 _PROBLEM = ("Content-Type", "application/problem+json")
@@ -548,7 +551,7 @@ class Produces(ByArguments):
         max_length: int | None = DEFAULT_MAX_LENGTH,
         cache_size: int = DEFAULT_CACHE_SIZE,
         formats: FormatSpec = None,
-    ) -> Produces:
+    ) -> Self:
         """The versions of one media type, as its parameter ``param``
         (docs/web.md, "Versions"): the offers ``base;param=version``, the
         ``default`` version's first, then the others in the order given.

@@ -2,8 +2,9 @@
 
 ``class Coding(NamedTuple):`` with annotated fields, defaults, methods and a
 docstring reads as ``typing.NamedTuple`` reads it; the class is made by
-``collections.namedtuple``, as ``typing`` makes it. Type checkers read
-``typing.NamedTuple`` itself.
+``collections.namedtuple``, as ``typing`` makes it, and keeps its
+``__annotations__`` (``typing.get_type_hints``, pydantic and the like read
+them). Type checkers read ``typing.NamedTuple`` itself.
 """
 
 from __future__ import annotations
@@ -27,8 +28,8 @@ else:
                 module=namespace["__module__"],
             )
             for key, value in namespace.items():
-                if key not in fields and key not in ("__annotations__", "__module__"):
-                    setattr(made, key, value)
+                if key not in fields and key != "__module__":
+                    setattr(made, key, value)  # __annotations__ too, as typing's
             return made
 
     NamedTuple = _NamedTupleMeta("NamedTuple", (), {})

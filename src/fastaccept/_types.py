@@ -218,7 +218,7 @@ class _Members(Sequence[_M]):
     # In the order of __init__'s parameters, subclasses' after: the compiled
     # engine sets them in that order from what __init__ would take
     # (_scan.pyx, made_by_slots).
-    __slots__ = ("_members", "present", "skipped")
+    __slots__ = ("_members", "_present", "_skipped")
 
     _header: ClassVar[ListHeader]
 
@@ -229,13 +229,21 @@ class _Members(Sequence[_M]):
         skipped: Iterable[SkippedMember] = (),
     ) -> None:
         self._members: tuple[_M, ...] = tuple(members)
-        #: False when the header was absent (``None`` was parsed): then every
-        #: offer is acceptable (RFC 9110 §12.5.1, §12.5.3, §12.5.4). True for
-        #: any value given, even an empty one.
-        self.present = present
-        #: The members lenient mode skipped (``SkippedMember``: where, what,
-        #: why), in header order; empty in strict mode, which raises instead.
-        self.skipped: tuple[SkippedMember, ...] = tuple(skipped)
+        self._present = present
+        self._skipped: tuple[SkippedMember, ...] = tuple(skipped)
+
+    @property
+    def present(self) -> bool:
+        """False when the header was absent (``None`` was parsed): then every
+        offer is acceptable (RFC 9110 §12.5.1, §12.5.3, §12.5.4). True for any
+        value given, even an empty one."""
+        return self._present
+
+    @property
+    def skipped(self) -> tuple[SkippedMember, ...]:
+        """The members lenient mode skipped (``SkippedMember``: where, what,
+        why), in header order; empty in strict mode, which raises instead."""
+        return self._skipped
 
     if TYPE_CHECKING:
 
@@ -255,14 +263,14 @@ class _Members(Sequence[_M]):
 
     def __eq__(self, other: object) -> bool:
         if type(other) is type(self):
-            return (self._members, self.present) == (other._members, other.present)
+            return (self._members, self._present) == (other._members, other._present)
         return NotImplemented
 
     def __hash__(self) -> int:
-        return hash((type(self).__name__, self._members, self.present))
+        return hash((type(self).__name__, self._members, self._present))
 
     def __repr__(self) -> str:
-        if not self.present:
+        if not self._present:
             return f"{type(self).__name__}(None)"
         return f"{type(self).__name__}({str(self)!r})"
 
@@ -272,15 +280,15 @@ class _Members(Sequence[_M]):
 
     def __reduce__(self) -> tuple[type[Any], tuple[Any, ...]]:
         """Pickle and copy by the constructor's arguments."""
-        return (type(self), (self._members, self.present, self.skipped))
+        return (type(self), (self._members, self._present, self._skipped))
 
-    def _present(self) -> tuple[_M, ...] | None:
+    def _given(self) -> tuple[_M, ...] | None:
         """The members; None when the header was absent."""
-        return self._members if self.present else None
+        return self._members if self._present else None
 
     def quality(self, offer: str) -> float:
         """The weight this value gives one offer, 0.0 to 1.0; 1.0 when absent."""
-        ranked = self._header.rank(self._present(), self._header.offers([offer]))  # type: ignore[arg-type]
+        ranked = self._header.rank(self._given(), self._header.offers([offer]))  # type: ignore[arg-type]
         return ranked[0][1] / 1000 if ranked else 0.0
 
     def accepts(self, offer: str) -> bool:
@@ -291,7 +299,7 @@ class _Members(Sequence[_M]):
         """Acceptable offers with their weight, best first (the order of
         ``best``); a weight of 0 is left out."""
         parsed = self._header.offers(offers)
-        ranked = self._header.rank(self._present(), parsed)  # type: ignore[arg-type]
+        ranked = self._header.rank(self._given(), parsed)  # type: ignore[arg-type]
         return [(parsed.values[index], weight / 1000) for index, weight in ranked]
 
     if TYPE_CHECKING:
@@ -305,7 +313,7 @@ class _Members(Sequence[_M]):
         """The best acceptable offer (the very object given), else ``default``,
         by the header's rule (docs/rules.md)."""
         parsed = self._header.offers(offers)
-        index = self._header.best(self._present(), parsed)  # type: ignore[arg-type]
+        index = self._header.best(self._given(), parsed)  # type: ignore[arg-type]
         return default if index < 0 else parsed.values[index]
 
 
@@ -317,7 +325,7 @@ class Accept(_Members[MediaRange]):
     lenient mode ignored. ``cors_safelisted`` is the Fetch verdict on the value.
     """
 
-    __slots__ = ("cors_safelisted",)
+    __slots__ = ("_cors_safelisted",)
 
     def __init__(
         self,
@@ -329,25 +337,28 @@ class Accept(_Members[MediaRange]):
         # The slots are set here, not by _Members.__init__: the pure engine's
         # parse makes one Accept per call, and this spares it a second call.
         self._members = tuple(ranges)
-        self.present = present
-        self.skipped = tuple(skipped)
-        #: Whether the value is CORS-safelisted (WHATWG Fetch,
-        #: "CORS-safelisted request-header"): at most 128 bytes and no
-        #: CORS-unsafe byte, as ``is_cors_safelisted`` says; True when the
-        #: header was absent.
-        self.cors_safelisted = cors_safelisted
+        self._present = present
+        self._skipped = tuple(skipped)
+        self._cors_safelisted = cors_safelisted
+
+    @property
+    def cors_safelisted(self) -> bool:
+        """Whether the value is CORS-safelisted (WHATWG Fetch, "CORS-safelisted
+        request-header"): at most 128 bytes and no CORS-unsafe byte, as
+        ``is_cors_safelisted`` says; True when the header was absent."""
+        return self._cors_safelisted
 
     def __reduce__(self) -> tuple[type[Any], tuple[Any, ...]]:
         """Pickle and copy by the constructor's arguments."""
         return (
             type(self),
-            (self._members, self.present, self.skipped, self.cors_safelisted),
+            (self._members, self._present, self._skipped, self._cors_safelisted),
         )
 
     def quality(self, media_type: str) -> float:
         """The weight this value gives the concrete ``media_type`` (rule 10)."""
         offers = OfferSet([media_type_offer(media_type)])
-        if not self.present:
+        if not self._present:
             return 1.0
         return scores(offers.matches(self._members), offers)[0][0] / 1000
 
@@ -365,13 +376,15 @@ class Accept(_Members[MediaRange]):
         @overload
         def best(self, offers: Iterable[_T | tuple[_T, float]]) -> _T | None: ...
         @overload
+        def best(self, offers: Iterable[OfferSpec]) -> str | None: ...
+        @overload
         def best(
             self, offers: Iterable[_T | tuple[_T, float]], default: _D
         ) -> _T | _D: ...
+        @overload
+        def best(self, offers: Iterable[OfferSpec], default: _D) -> str | _D: ...
 
-    def best(
-        self, offers: Iterable[_T | tuple[_T, float]], default: object = None
-    ) -> object:
+    def best(self, offers: Iterable[OfferSpec], default: object = None) -> object:
         """The best acceptable offer (the very media type object given; for a
         ``(media type, qs)`` pair, its media type), else ``default``."""
         matches, parsed = self._matched(offers)
@@ -382,7 +395,7 @@ class Accept(_Members[MediaRange]):
         """The ranges that can match ``offers`` (None: the header is absent),
         and the offers, parsed: what ``rank`` and ``best_match`` take."""
         parsed = OfferSet(parse_offers(offers_tuple(offers, "offers")))
-        return None if not self.present else parsed.matches(self._members), parsed
+        return None if not self._present else parsed.matches(self._members), parsed
 
 
 ENCODING: Final = ListHeader(

@@ -30,9 +30,19 @@ aiohttp's answer, that exception sent as its response, with ``Accept`` in its
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 
-from ._endpoint import Binding, ErrorFacts, Handler, check_coroutine, integration, needs
+from ._endpoint import (
+    Binding,
+    Dispatch,
+    ErrorFacts,
+    Handler,
+    Negotiated,
+    check_coroutine,
+    integration,
+    needs,
+)
 from ._headers import field_value, merge_vary, query_value
 from ._render import Rendered
 from ._responses import Decision
@@ -123,6 +133,11 @@ class AiohttpBinding(Binding[web.Request, web.StreamResponse]):
         return negotiated
 
 
+#: A handler or ``web.View`` method, as ``negotiated`` and ``dispatch`` take it.
+AiohttpHandler = Callable[..., Awaitable[Any]]
+
+negotiated: Negotiated[AiohttpHandler, Handler]
+dispatch: Dispatch[AiohttpHandler, Handler]
 negotiated, dispatch = integration(
     AiohttpBinding(),
     __name__,

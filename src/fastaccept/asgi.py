@@ -106,8 +106,11 @@ def varying_errors(send: Send, vary: str) -> Send:
     return varied
 
 
-negotiated: Negotiated[ASGIApp]
-dispatch: Dispatch[ASGIApp]
+#: A handler, as ``negotiated`` and ``dispatch`` take it.
+ASGIHandler = Callable[[Scope, Receive], Awaitable[Any]]
+
+negotiated: Negotiated[ASGIHandler, ASGIApp]
+dispatch: Dispatch[ASGIHandler, ASGIApp]
 negotiated, dispatch = integration(
     ASGIBinding(),
     __name__,

@@ -15,7 +15,7 @@ is answered like GET without a body; ``Vary`` has ``Accept`` merged in.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import wraps
 from typing import TYPE_CHECKING, Any
 
@@ -64,8 +64,8 @@ class WSGIBinding(EnvironBinding[Rendered]):
         return app
 
 
-negotiated: Negotiated[WSGIApplication]
-dispatch: Dispatch[WSGIApplication]
+negotiated: Negotiated[Callable[[WSGIEnvironment], Any], WSGIApplication]
+dispatch: Dispatch[Callable[[WSGIEnvironment], Any], WSGIApplication]
 negotiated, dispatch = integration(
     WSGIBinding(), __name__, "handler(environ)", "a WSGI application", either=False
 )
