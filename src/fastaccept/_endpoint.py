@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Mapping, MutableMapping
 from dataclasses import dataclass, field
 from functools import partial, wraps
 from types import UnionType
-from typing import Any, Generic, Protocol, TypeVar, Union, get_origin
+from typing import Any, Generic, ParamSpec, Protocol, TypeVar, Union, get_origin
 
 from ._grammar import TCHARS
 from ._headers import header_from_scope, merge_vary, query_value, vary_merged_into
@@ -580,9 +580,20 @@ def sent_as_is(data: str | bytes) -> str | bytes:
 Served = TypeVar("Served", covariant=True)
 #: The handlers an integration takes (``Handler``: any callable).
 Taken = TypeVar("Taken", contravariant=True)
+#: The decorator ``negotiated`` gives: from a handler to what it makes.
+Decorator = TypeVar("Decorator", covariant=True)
+_P = ParamSpec("_P")
 
 
-class Negotiated(Protocol[Taken, Served]):
+class KeepsParameters(Protocol):
+    """The decorator of an integration whose endpoint keeps the handler's
+    parameters (the framework reads them): a type checker checks calls of the
+    endpoint as of the handler."""
+
+    def __call__(self, handler: Callable[_P, Any], /) -> Callable[_P, Any]: ...
+
+
+class Negotiated(Protocol[Decorator]):
     """The ``negotiated`` decorator factory every integration offers."""
 
     def __call__(
@@ -594,7 +605,7 @@ class Negotiated(Protocol[Taken, Served]):
         vary: str | None = None,
         format_param: str | None = "format",
         problems: bool = False,
-    ) -> Callable[[Taken], Served]: ...
+    ) -> Decorator: ...
 
 
 class Dispatch(Protocol[Taken, Served]):
@@ -624,7 +635,7 @@ def integration(
     kind: type[Endpoint] = Endpoint,
     negotiated_note: str = "",
     dispatch_note: str = "",
-) -> tuple[Negotiated[Handler, Handler], Dispatch[Handler, Handler]]:
+) -> tuple[Negotiated[Callable[[Handler], Handler]], Dispatch[Handler, Handler]]:
     """The ``negotiated`` and ``dispatch`` of the integration ``module``: each
     makes a ``kind`` of its arguments, with which ``binding`` serves the
     handlers (``serving``), or ``binding(endpoint, handlers)`` makes the

@@ -136,7 +136,7 @@ class AiohttpBinding(Binding[web.Request, web.StreamResponse]):
 #: A handler or ``web.View`` method, as ``negotiated`` and ``dispatch`` take it.
 AiohttpHandler = Callable[..., Awaitable[Any]]
 
-negotiated: Negotiated[AiohttpHandler, Handler]
+negotiated: Negotiated[Callable[[AiohttpHandler], Handler]]
 dispatch: Dispatch[AiohttpHandler, Handler]
 negotiated, dispatch = integration(
     AiohttpBinding(),

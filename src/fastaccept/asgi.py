@@ -109,7 +109,7 @@ def varying_errors(send: Send, vary: str) -> Send:
 #: A handler, as ``negotiated`` and ``dispatch`` take it.
 ASGIHandler = Callable[[Scope, Receive], Awaitable[Any]]
 
-negotiated: Negotiated[ASGIHandler, ASGIApp]
+negotiated: Negotiated[Callable[[ASGIHandler], ASGIApp]]
 dispatch: Dispatch[ASGIHandler, ASGIApp]
 negotiated, dispatch = integration(
     ASGIBinding(),

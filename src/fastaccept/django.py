@@ -29,7 +29,9 @@ from ._endpoint import (
     PRODUCED,
     EnvironBinding,
     ErrorFacts,
+    KeepsParameters,
     Mapped,
+    Negotiated,
     integration,
     needs,
 )
@@ -86,6 +88,7 @@ class DjangoBinding(EnvironBinding[HttpResponse]):
         return response
 
 
+negotiated: Negotiated[KeepsParameters]
 negotiated, dispatch = integration(
     DjangoBinding(), __name__, "view(request, ...)", "a Django view"
 )

@@ -26,7 +26,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ._endpoint import CONSUMED, PRODUCED, Binding, ErrorFacts, integration, needs
+from ._endpoint import (
+    CONSUMED,
+    PRODUCED,
+    Binding,
+    ErrorFacts,
+    KeepsParameters,
+    Negotiated,
+    integration,
+    needs,
+)
 from ._headers import merge_vary, query_value
 from ._render import Rendered
 from ._responses import Decision
@@ -110,6 +119,7 @@ def produced(req: falcon.Request | falcon.asgi.Request) -> Decision | None:
     return decision
 
 
+negotiated: Negotiated[KeepsParameters]
 negotiated, dispatch = integration(
     FalconBinding(),
     __name__,

@@ -40,7 +40,9 @@ from ._endpoint import (
     REFUSAL_SCHEMA,
     Endpoint,
     Handler,
+    KeepsParameters,
     Mapped,
+    Negotiated,
     RoutedEndpoint,
     integration,
     needs,
@@ -141,6 +143,7 @@ def _serving(endpoint: Endpoint, handlers: tuple[Handler, ...]) -> Handler:
     return signed(binding, endpoint, handlers, signature, added_request=added)
 
 
+negotiated: Negotiated[KeepsParameters]
 negotiated, dispatch = integration(
     _serving,
     __name__,

@@ -29,7 +29,9 @@ from ._endpoint import (
     PRODUCED,
     EnvironBinding,
     ErrorFacts,
+    KeepsParameters,
     Mapped,
+    Negotiated,
     integration,
     needs,
 )
@@ -83,6 +85,7 @@ class FlaskBinding(EnvironBinding[flask.Response]):
         flask.after_this_request(varied)
 
 
+negotiated: Negotiated[KeepsParameters]
 negotiated, dispatch = integration(
     FlaskBinding(), __name__, "view(**url_arguments)", "a Flask view"
 )

@@ -51,7 +51,9 @@ from ._endpoint import (
     Endpoint,
     Handler,
     HTTPExceptionBinding,
+    KeepsParameters,
     Mapped,
+    Negotiated,
     RoutedEndpoint,
     integration,
     needs,
@@ -172,6 +174,7 @@ def _serving(endpoint: Endpoint, handlers: tuple[Handler, ...]) -> Handler:
     )
 
 
+negotiated: Negotiated[KeepsParameters]
 negotiated, dispatch = integration(
     _serving,
     __name__,

@@ -29,7 +29,9 @@ from ._endpoint import (
     CONSUMED,
     PRODUCED,
     HTTPExceptionBinding,
+    KeepsParameters,
     Mapped,
+    Negotiated,
     integration,
     needs,
 )
@@ -62,6 +64,7 @@ class StarletteBinding(HTTPExceptionBinding[Response]):
 
 
 STARLETTE = StarletteBinding()
+negotiated: Negotiated[KeepsParameters]
 negotiated, dispatch = integration(
     STARLETTE, __name__, "handler(request)", "a Starlette endpoint"
 )

@@ -64,7 +64,7 @@ class WSGIBinding(EnvironBinding[Rendered]):
         return app
 
 
-negotiated: Negotiated[Callable[[WSGIEnvironment], Any], WSGIApplication]
+negotiated: Negotiated[Callable[[Callable[[WSGIEnvironment], Any]], WSGIApplication]]
 dispatch: Dispatch[Callable[[WSGIEnvironment], Any], WSGIApplication]
 negotiated, dispatch = integration(
     WSGIBinding(), __name__, "handler(environ)", "a WSGI application", either=False
