@@ -162,6 +162,11 @@ CASES = [
         "expected a subtype after '/', found '+json': a subtype begins with a letter or digit (RFC 6838 §4.2); a suffix range is written 'type/*+suffix', as in 'application/*+json'",
     ),
     (
+        "text/*html",
+        5,
+        "expected a subtype after '/', found '*html': a subtype begins with a letter or digit (RFC 6838 §4.2); a suffix range is written 'type/*+suffix', as in 'application/*+json'",
+    ),
+    (
         "application/+",
         12,
         "expected a subtype after '/', found '+': a subtype begins with a letter or digit (RFC 6838 §4.2); a suffix range is written 'type/*+suffix', as in 'application/*+json'",

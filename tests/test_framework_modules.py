@@ -205,6 +205,60 @@ def test_a_handlers_own_response_keeps_every_vary_line() -> None:
             assert tokens == expected, query
 
 
+def test_head_gets_gets_headers_through_middleware_that_reads_the_body() -> None:
+    """Starlette and Flask drop a HEAD answer's body themselves (Starlette
+    by its server): made as GET's, compression and ETags see it (RFC 9110
+    §9.3.2: the header fields GET would have)."""
+    pytest.importorskip("starlette")
+    pytest.importorskip("flask")
+    import flask
+    from starlette.applications import Starlette
+    from starlette.middleware import Middleware
+    from starlette.middleware.gzip import GZipMiddleware
+    from starlette.routing import Route
+    from starlette.testclient import TestClient
+
+    from fastaccept.flask import negotiated as flask_negotiated
+    from fastaccept.starlette import negotiated as starlette_negotiated
+
+    data = {"lines": ["a line of text, long enough to be worth compressing"] * 20}
+
+    @starlette_negotiated(GREETING)
+    async def page(request: Any) -> dict[str, list[str]]:
+        return data
+
+    gzip = [Middleware(GZipMiddleware, minimum_size=100)]
+    client = TestClient(Starlette(routes=[Route("/", page)], middleware=gzip))
+    app = flask.Flask(__name__)
+
+    @app.get("/")
+    @flask_negotiated(GREETING)
+    def view() -> dict[str, list[str]]:
+        return data
+
+    @app.after_request
+    def tag(response: flask.Response) -> flask.Response:
+        response.add_etag()
+        response.make_conditional(flask.request)  # in place
+        return response
+
+    flask_client = app.test_client()
+    starlette_get, starlette_head = client.get("/"), client.head("/")
+    flask_get, flask_head = flask_client.get("/"), flask_client.head("/")
+    assert (starlette_get.status_code, flask_get.status_code) == (200, 200)
+    answers: list[tuple[bytes, Any, Any]] = [
+        (starlette_head.content, starlette_get.headers, starlette_head.headers),
+        (flask_head.data, flask_get.headers, flask_head.headers),
+    ]
+    for body, get_headers, head_headers in answers:
+        assert body == b""
+        for name in ("Content-Length", "Content-Encoding", "ETag", "Vary"):
+            assert head_headers.get(name) == get_headers.get(name), name
+    assert client.head("/").headers["content-encoding"] == "gzip"
+    etag = flask_client.get("/").headers["ETag"]
+    assert flask_client.head("/", headers={"If-None-Match": etag}).status_code == 304
+
+
 def test_starlette_head_and_refusal(starlette_client: Any) -> None:
     get = starlette_client.get("/greeting/bob")
     head = starlette_client.head("/greeting/bob")
@@ -242,6 +296,52 @@ def test_fastapi_keeps_the_handlers_parameters(fastapi_client: Any) -> None:
     r = fastapi_client.get("/greeting/old")
     assert r.status_code == 307
     assert vary_tokens(r.headers["vary"]) == ["cookie", "accept"]
+
+
+def test_fastapi_head_is_the_negotiated_get_routes_whatever_came_first() -> None:
+    """Starlette's router sends a method a route lacks to the path's first
+    route: a POST route registered first would answer HEAD 405."""
+    pytest.importorskip("fastapi")
+    from fastapi import FastAPI
+    from fastapi.testclient import TestClient
+
+    from fastaccept.fastapi import NegotiatedRoute, negotiated
+
+    app = FastAPI()
+    app.router.route_class = NegotiatedRoute
+
+    @app.post("/items", status_code=201)
+    @negotiated(GREETING, status=201)  # the route's status_code, given once more
+    def create() -> dict[str, int]:
+        return {"id": 1}
+
+    @app.get("/items")
+    @negotiated(GREETING)
+    def items() -> dict[str, list[int]]:
+        return {"items": []}
+
+    client = TestClient(app)
+    get, head = client.get("/items"), client.head("/items")
+    assert (head.status_code, head.content) == (200, b"")
+    assert head.headers["content-length"] == get.headers["content-length"]
+    assert client.post("/items").status_code == 201
+    assert client.delete("/items").status_code == 405
+
+
+def test_fastapi_a_status_code_the_handler_does_not_answer_is_refused() -> None:
+    pytest.importorskip("fastapi")
+    from fastapi import FastAPI
+
+    from fastaccept.fastapi import NegotiatedRoute, negotiated
+
+    app = FastAPI()
+    app.router.route_class = NegotiatedRoute
+    with pytest.raises(ValueError, match=r"negotiated\(\.\.\., status=201\)"):
+
+        @app.post("/items", status_code=201)
+        @negotiated(GREETING)
+        def create() -> dict[str, int]:
+            return {"id": 1}
 
 
 def test_fastapi_checks_the_content_type_before_reading_the_body(
@@ -525,6 +625,37 @@ def test_django_views(django_views: Any) -> None:
     assert r.status_code == 415
 
 
+def test_django_a_class_based_views_method_takes_method_decorator(
+    django_views: Any,
+) -> None:
+    """Django calls the method with the view first: decorated as such, it is
+    refused when the class is made (not a 500 on every request)."""
+    from django.test import RequestFactory
+    from django.utils.decorators import method_decorator
+    from django.views import View
+
+    from fastaccept.django import negotiated
+
+    with pytest.raises(TypeError, match=r"Items\.get is a method: .*method_decorator"):
+
+        class Items(View):  # type: ignore[misc]  # Django has no types here
+            @negotiated(GREETING)
+            def get(self, request: Any) -> dict[str, str]:
+                return {"greeting": "hi"}
+
+    class Decorated(View):  # type: ignore[misc]
+        @method_decorator(negotiated(GREETING))  # type: ignore[untyped-decorator]
+        def get(self, request: Any) -> dict[str, str]:
+            return {"greeting": "hi"}
+
+    r = Decorated.as_view()(RequestFactory().get("/", HTTP_ACCEPT="text/html"))
+    assert (r.status_code, r.content, r.headers["Vary"]) == (
+        200,
+        b"<p>hi</p>",
+        "Accept",
+    )
+
+
 # falcon ---------------------------------------------------------------------
 
 
@@ -611,6 +742,40 @@ def test_falcon_responders(asynchronous: bool, request: pytest.FixtureRequest) -
         "/greeting/bob", body=b"x", headers={"Content-Type": "text/plain"}
     )
     assert (r.status_code, r.headers["Accept"]) == (415, "application/json")
+
+
+def test_falcon_a_raised_redirect_or_304_varies_on_accept() -> None:
+    """falcon's ``HTTPStatus`` (a redirect, a 304) is no ``HTTPError``, which
+    its serializer gives ``Vary: Accept``: the 304 must carry the 200's Vary
+    (RFC 9110 §15.4.5), the middleware's kept (rule 17)."""
+    pytest.importorskip("falcon")
+    import falcon
+    from falcon.testing import TestClient
+
+    from fastaccept.falcon import negotiated
+
+    class Item:
+        @negotiated(GREETING)
+        def on_get(self, req: Any, resp: Any) -> dict[str, str]:
+            if req.get_header("If-None-Match") == '"v1"':
+                raise falcon.HTTPStatus(falcon.HTTP_304, headers={"ETag": '"v1"'})
+            if req.get_param("old"):
+                raise falcon.HTTPFound("/item", headers={"Vary": "Cookie"})
+            resp.set_header("ETag", '"v1"')
+            return {"greeting": "hi"}
+
+    app = falcon.App(middleware=[_VaryOrigin()])
+    app.add_route("/item", Item())
+    client = TestClient(app)
+    ok = client.simulate_get("/item")
+    unchanged = client.simulate_get("/item", headers={"If-None-Match": '"v1"'})
+    moved = client.simulate_get("/item", params={"old": "1"})
+    assert (ok.status_code, unchanged.status_code, moved.status_code) == (200, 304, 302)
+    assert vary_tokens(unchanged.headers["Vary"]) == vary_tokens(ok.headers["Vary"])
+    assert vary_tokens(ok.headers["Vary"]) == ["origin", "accept"]
+    assert unchanged.headers["ETag"] == '"v1"'
+    assert vary_tokens(moved.headers["Vary"]) == ["origin", "cookie", "accept"]
+    assert moved.headers["Location"] == "/item"
 
 
 # Litestar -------------------------------------------------------------------

@@ -341,6 +341,10 @@ PROBLEM = ("Content-Type", "application/problem+json")
         ("text/plain, application/problem+json", False),  # a tie: plain text
         ("application/json, */*;q=0.1", False),  # both admitted, tied at 0.1
         ("application/problem+json;q=0.4, text/*;q=0.5", False),
+        # The text as sent, text/plain; charset=utf-8, is what a range reaches.
+        ("text/plain;charset=utf-8, application/json;q=0.5", False),
+        ("text/plain;Charset=UTF-8, application/problem+json;q=0.5", False),
+        ("text/plain;charset=latin-1, application/problem+json;q=0.5", True),
         ("", False),
         ("!!!", False),  # nothing valid
         (b"application/problem+json", True),
@@ -358,6 +362,7 @@ REFUSAL_RANGES = st.sampled_from(
         "application/problem+json;x=y",
         "text/plain",
         "text/plain;charset=UTF-8",
+        "text/plain;charset=latin-1",
         "application/json",
         "text/*",
         "application/*",
@@ -376,13 +381,11 @@ REFUSAL_VALUES = st.lists(
 def test_the_refusal_format_read_from_a_parse_is_the_engines(accept: str) -> None:
     # Rule 16 on the parse a 406 reads anyway agrees with the engine's
     # ranking of the value.
-    ranked = dict(
-        Negotiator(["application/problem+json", "text/plain", "application/json"]).rank(
-            accept
-        )
-    )
+    text_as_sent = "text/plain; charset=utf-8"
+    formats = ["application/problem+json", text_as_sent, "application/json"]
+    ranked = dict(Negotiator(formats).rank(accept))
     problem = ranked.get("application/problem+json", 0)
-    text = ranked.get("text/plain", 0)
+    text = ranked.get(text_as_sent, 0)
     expected = problem > text or (
         not problem and not text and "application/json" in ranked
     )

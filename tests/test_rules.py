@@ -45,6 +45,20 @@ def test_rule2_wildcard_type_needs_wildcard_subtype(engine: Engine) -> None:
         engine.parse("*/html", strict=True)
 
 
+@pytest.mark.parametrize("subtype", ["*html", "**", "*.json", "+json", "*-"])
+def test_rule2_no_subtype_begins_with_a_star_or_a_plus(
+    engine: Engine, subtype: str
+) -> None:
+    """A pattern to one reader, a name to another: refused, in a value and as
+    an offer (``*`` and ``*+suffix`` are the ranges of rules 2 and 22)."""
+    assert ranges(engine, f"text/{subtype}, a/b") == [("a", "b", (), 1000)]
+    with pytest.raises(AcceptError, match="a subtype begins with a letter or digit"):
+        engine.parse(f"text/{subtype}", strict=True)
+    with pytest.raises(ValueError, match="a subtype begins with a letter or digit"):
+        engine.negotiate("*/*", [f"text/{subtype}"])
+    assert ranges(engine, "text/h*ml")[0][1] == "h*ml"  # a token, not a pattern
+
+
 # Rule 3: values are tokens or quoted strings (unquoted, unescaped); no space at '='.
 def test_rule3_quoted_values_unescaped(engine: Engine) -> None:
     assert ranges(engine, r'a/b;x="q\"uo\\te";y=tok') == [

@@ -7,7 +7,7 @@ RFC 9110 §12.5.3::
     weight          = OWS ";" OWS "q=" qvalue
 
 Codings are tokens compared case-insensitively; ``x-gzip`` is ``gzip`` and
-``x-compress`` is ``compress`` (§8.4.1.3), in values and in offers alike. The
+``x-compress`` is ``compress`` (§8.4.1.3, §8.4.1.1), in values and in offers alike. The
 pure-Python engine scans members with ``scan_coding`` and chooses with
 ``best_coding``; the Cython engine is differential-tested against them.
 """

@@ -111,6 +111,8 @@ class Endpoint:
         refusal to answer, or what the handler needs (both decisions kept
         where it finds them)."""
         accept, method = binding.headers(request)
+        if method == "HEAD" and binding.head_as_get:
+            method = "GET"
         consumed = None
         if self.consumes is not None:
             content_type = binding.content_type(request)
@@ -186,6 +188,12 @@ class Binding(ABC, Generic[Request, Response]):
     #: it cannot read): what the framework answers for one gets ``Accept`` in
     #: its ``Vary`` too (``raised``).
     errors: tuple[type[BaseException], ...] = ()
+    #: Whether an answer to HEAD is made as to GET, its body then dropped by
+    #: the framework or its server, as for the framework's own views: so
+    #: middleware that reads the body (to compress it, to make an ETag) gives
+    #: HEAD the header fields it gives GET (RFC 9110 §9.3.2). Else HEAD is
+    #: answered with GET's headers and no body.
+    head_as_get: bool = False
 
     @abstractmethod
     def request(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Request:

@@ -160,8 +160,9 @@ def scan_member(
     The type and subtype in one match (``MEDIA_RANGE``), then the parameters
     (``scan_parameters``). A subtype ``*+suffix`` makes a structured-syntax
     suffix range (docs/rules.md rule 22; RFC 6838 §4.2.8): its type is not
-    ``*`` and its suffix is not empty; no other subtype begins with ``+``
-    (RFC 6838 §4.2). The first violation ends the member: its code and
+    ``*`` and its suffix is not empty; no other subtype begins with ``+`` or
+    ``*`` (RFC 6838 §4.2; rule 2: ``text/*html`` would be a pattern to one
+    reader and a name to another). The first violation ends the member: its code and
     position are returned at once, and nothing after it is read.
     ``weighted=False`` reads ``q`` as an ordinary parameter (a Content-Type,
     RFC 9110 §8.3, has no weight).
@@ -181,7 +182,7 @@ def scan_member(
                     return E.EMPTY_SUFFIX, m.end(2), None, False
             elif type_ == "*" and subtype != "*":
                 return E.WILDCARD_TYPE, m.start(2), None, False
-            elif subtype[0] == "+":
+            elif subtype != "*":  # '+x', or '*x': no wildcard, no literal either
                 return E.SUBTYPE_START, m.start(2), None, False
     elif text.startswith("/", m.end(1)):
         return E.EXPECTED_SUBTYPE, m.end(1) + 1, None, False

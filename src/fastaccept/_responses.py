@@ -118,9 +118,10 @@ class Decision(StatusAndHeaders):
     params: tuple[tuple[str, str], ...] = field(default=(), compare=False)
 
 
-#: The formats a refusal can take, and the type that admits the problem one
+#: The formats a refusal can take, as it sends them (a range naming the text's
+#: charset reaches it, rule 9), and the type that admits the problem one
 #: (docs/rules.md rule 16): ranked in a value, or in a value already parsed.
-_FORMATS = Negotiator(["application/problem+json", "text/plain", "application/json"])
+_FORMATS = Negotiator(["application/problem+json", _TEXT[1], "application/json"])
 _PARSED_FORMATS = OfferSet(parse_offers(_FORMATS.offers))
 
 

@@ -508,7 +508,7 @@ cdef Py_ssize_t read_essence(const unsigned char* s, Py_ssize_t n, Py_ssize_t st
                              Py_ssize_t* out) noexcept nogil:
     """A member's ``type "/" subtype`` (RFC 9110 §12.5.1; ``*/subtype`` is
     invalid, a bare ``*`` the legacy ``*/*`` in lenient mode; ``type/*+suffix``
-    a suffix range, rule 22, and no other subtype begins with ``+``): the
+    a suffix range, rule 22, and no other subtype begins with ``+`` or ``*``): the
     type's end, the subtype's end in ``k`` (the type's for a bare ``*``) and
     what it names (``Range.parts``) in ``parts``; or minus an error code, its
     position in ``out``."""
@@ -531,7 +531,7 @@ cdef Py_ssize_t read_essence(const unsigned char* s, Py_ssize_t n, Py_ssize_t st
             parts[0] = PARTS_SUFFIX
         elif type_star:
             return -failed(out, j + 1, WILDCARD_TYPE)
-        elif s[j + 1] == 43:  # '+'
+        elif s[j + 1] == 43 or s[j + 1] == 42:  # '+x', '*x' (rule 2)
             return -failed(out, j + 1, SUBTYPE_START)
         else:
             parts[0] = PARTS_FULL
@@ -1885,7 +1885,7 @@ cdef int scan_items(const unsigned char* s, Py_ssize_t n, bint strict, int gramm
 
 cdef struct CListOffer:
     fa_text name                         # lower-case: a coding, or a tag (subtags joined by '-')
-    fa_text alias                        # a coding's x- name (RFC 9110 §8.4.1.3); text NULL: none
+    fa_text alias                        # a coding's x- name (RFC 9110 §8.4.1.1, §8.4.1.3); text NULL: none
     bint identity                        # the coding ``identity``
 
 

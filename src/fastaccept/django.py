@@ -22,6 +22,7 @@ with ``Accept`` in its ``Vary``, made by the decorator (so middleware's
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 from ._endpoint import (
@@ -29,6 +30,7 @@ from ._endpoint import (
     PRODUCED,
     EnvironBinding,
     ErrorFacts,
+    Handler,
     KeepsParameters,
     Mapped,
     Negotiated,
@@ -58,6 +60,22 @@ class DjangoBinding(EnvironBinding[HttpResponse]):
     def request(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Mapped:
         meta: Mapped = args[0].META
         return meta
+
+    def serve(self, negotiated: Handler, handler: Handler) -> Handler:
+        """The view, unless ``handler`` is a method (its first parameter
+        ``self``): Django calls a class-based view's methods with the view
+        first, never the request; ``method_decorator`` hands them to a
+        decorator as functions of the request."""
+        first = next(
+            iter(inspect.signature(handler, follow_wrapped=False).parameters), ""
+        )
+        if first == "self":
+            raise TypeError(
+                f"{handler.__qualname__} is a method: decorate a class-based "
+                "view's method as Django's own decorators, "
+                "@method_decorator(negotiated(...)) (django.utils.decorators)"
+            )
+        return negotiated
 
     def reply(self, request: Mapped, rendered: Rendered) -> HttpResponse:
         response = HttpResponse(

@@ -17,13 +17,16 @@ accepted request type as ``consumed(req)``
 ``on_get`` given as ``on_head`` answers it like GET without a body.
 ``Vary`` has ``Accept`` merged into what middleware already set; falcon's
 answer to an ``HTTPError`` the responder raises has its own (falcon's
-error serializer appends ``Vary: Accept``). Works on
+error serializer appends ``Vary: Accept``), and a raised ``HTTPStatus``
+(a redirect, a 304) gets it merged into its headers. The responder answers
+by what it returns: the status, body and stream it set on ``resp`` are
+replaced by the rendered answer. Works on
 ``falcon.App`` and ``falcon.asgi.App`` (async responders).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ._endpoint import (
@@ -58,7 +61,9 @@ class FalconBinding(Binding[Exchange, None]):
     answer is written into ``resp``."""
 
     __slots__ = ()
-    errors = (falcon.HTTPError,)  # answered by falcon, or as problems
+    # Answered by falcon (an HTTPError, or as problems; an HTTPStatus: a
+    # redirect, a 304) with Accept in its Vary.
+    errors = (falcon.HTTPError, falcon.HTTPStatus)
 
     def request(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Exchange:
         return args[1], args[2]
@@ -92,16 +97,37 @@ class FalconBinding(Binding[Exchange, None]):
     def error_facts(self, error: BaseException) -> ErrorFacts | None:
         """An ``HTTPError``: its status, its description (else its title) and
         headers. Otherwise falcon answers it, ``Vary: Accept`` appended by its
-        error serializer."""
-        assert isinstance(error, falcon.HTTPError)
+        error serializer; an ``HTTPStatus`` is no error (``raised``)."""
+        if not isinstance(error, falcon.HTTPError):
+            return None
         detail = error.description or error.title
-        headers = error.headers or ()
-        pairs = headers.items() if isinstance(headers, Mapping) else headers
-        return error.status_code, detail, tuple(pairs)
+        return error.status_code, detail, _pairs(error.headers)
+
+    def raised(self, args: tuple[Any, ...], error: BaseException, vary: str) -> None:
+        """An ``HTTPStatus`` (``HTTPFound``, ``HTTPStatus(304)``...) goes on
+        to falcon, which sends its headers over the response's: ``vary``
+        merged with the ``Vary`` middleware set and the one it carries."""
+        if isinstance(error, falcon.HTTPStatus):
+            resp: falcon.Response = args[2]
+            own = [
+                value for name, value in _pairs(error.headers) if name.lower() == "vary"
+            ]
+            kept = [item for item in _pairs(error.headers) if item[0].lower() != "vary"]
+            merged = merge_vary(resp.get_header("Vary"), *own, vary)
+            error.headers = [*kept, ("Vary", merged)]
 
     def vary(self, response: falcon.Response, vary: str) -> None:
         """Merge ``vary`` into the ``Vary`` that middleware already set."""
         response.set_header("Vary", merge_vary(response.get_header("Vary"), vary))
+
+
+def _pairs(
+    headers: Mapping[str, str] | Iterable[tuple[str, str]] | None,
+) -> tuple[tuple[str, str], ...]:
+    """falcon's headers of an error or a status (a mapping, pairs or None)."""
+    if headers is None:
+        return ()
+    return tuple(headers.items() if isinstance(headers, Mapping) else headers)
 
 
 def consumed(req: falcon.Request | falcon.asgi.Request) -> Decision | None:

@@ -57,6 +57,7 @@ try:  # before .starlette: without FastAPI, say so (not that Starlette is missin
     from fastapi.routing import APIRoute
     from starlette.requests import Request
     from starlette.responses import Response
+    from starlette.routing import Match
     from starlette.types import Receive, Scope, Send
 except ModuleNotFoundError as error:  # pragma: no cover - depends on the install
     raise needs("FastAPI", __name__, error) from error
@@ -178,6 +179,14 @@ class NegotiatedRoute(APIRoute):
         if found is not None:
             if kwargs.get("status_code") is None:
                 kwargs["status_code"] = found.status
+            elif (
+                kwargs["status_code"] != found.status
+            ):  # the handler answers with its own
+                raise ValueError(
+                    f"the route {path!r} has status_code={kwargs['status_code']!r}, "
+                    f"but its negotiated handler answers {found.status}: give the "
+                    f"status once, as negotiated(..., status={kwargs['status_code']!r})"
+                )
             documented = openapi_responses(
                 found.renderers,
                 found.consumes,
@@ -219,6 +228,21 @@ class NegotiatedRoute(APIRoute):
             return response
 
         return negotiated_route
+
+    def matches(self, scope: Scope) -> tuple[Match, Scope]:
+        """A HEAD on a negotiated GET route is the route's own (``handle``
+        answers it), not a method it lacks: Starlette's router would send it
+        to the first route of the path, whose 405 another method's route may
+        give first."""
+        match, child = super().matches(scope)
+        if (
+            match is Match.PARTIAL
+            and self.negotiation is not None
+            and scope["method"] == "HEAD"
+            and "GET" in (self.methods or ())
+        ):
+            return Match.FULL, child
+        return match, child
 
     async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Serve the route; the endpoint answers HEAD on a negotiated GET route

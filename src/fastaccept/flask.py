@@ -53,6 +53,7 @@ class FlaskBinding(EnvironBinding[flask.Response]):
     __slots__ = ()
     responses = (werkzeug.wrappers.Response,)
     errors = (werkzeug.exceptions.HTTPException,)
+    head_as_get = True  # the body dropped as for its own views
 
     def request(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Mapped:
         environ: Mapped = flask.request.environ

@@ -54,6 +54,7 @@ class StarletteBinding(HTTPExceptionBinding[Response]):
     __slots__ = ()
     responses = (Response,)
     errors = (HTTPException,)
+    head_as_get = True  # the body dropped as for its own views
 
     def request(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Mapped:
         request: Request = args[0]
