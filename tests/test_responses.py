@@ -345,6 +345,10 @@ PROBLEM = ("Content-Type", "application/problem+json")
         ("text/plain;charset=utf-8, application/json;q=0.5", False),
         ("text/plain;Charset=UTF-8, application/problem+json;q=0.5", False),
         ("text/plain;charset=latin-1, application/problem+json;q=0.5", True),
+        # Refused by name or by its type's range: plain text, though JSON is
+        # admitted (neither format is acceptable; the one refused is not sent).
+        ("application/problem+json;q=0, application/json", False),
+        ("application/*;q=0, application/json", False),
         ("", False),
         ("!!!", False),  # nothing valid
         (b"application/problem+json", True),
@@ -386,8 +390,9 @@ def test_the_refusal_format_read_from_a_parse_is_the_engines(accept: str) -> Non
     ranked = dict(Negotiator(formats).rank(accept))
     problem = ranked.get("application/problem+json", 0)
     text = ranked.get(text_as_sent, 0)
+    named = any(r.matches("application/problem+json") for r in parse(accept))
     expected = problem > text or (
-        not problem and not text and "application/json" in ranked
+        not problem and not text and "application/json" in ranked and not named
     )
     assert prefers_problem_json(accept) is expected
     assert prefers_problem_json(accept, parse(accept)) is expected

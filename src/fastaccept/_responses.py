@@ -120,25 +120,26 @@ class Decision(StatusAndHeaders):
 
 #: The formats a refusal can take, as it sends them (a range naming the text's
 #: charset reaches it, rule 9), and the type that admits the problem one
-#: (docs/rules.md rule 16): ranked in a value, or in a value already parsed.
-_FORMATS = Negotiator(["application/problem+json", _TEXT[1], "application/json"])
-_PARSED_FORMATS = OfferSet(parse_offers(_FORMATS.offers))
+#: (docs/rules.md rule 16).
+_FORMATS = OfferSet(
+    parse_offers(["application/problem+json", _TEXT[1], "application/json"])
+)
 
 
 def prefers_problem_json(accept: HeaderValue, accepted: Accept | None = None) -> bool:
     """Whether a refusal goes as ``application/problem+json`` (docs/rules.md
     rule 16): when Accept prefers it to ``text/plain``, or admits
-    ``application/json`` but neither; not when the header is absent or longer
-    than ``DEFAULT_MAX_LENGTH``. ``accepted``: the value already parsed."""
+    ``application/json`` but neither, unless a range refuses it (q=0); not
+    when the header is absent or longer than ``DEFAULT_MAX_LENGTH``.
+    ``accepted``: the value already parsed."""
     if accept is None or len(coerce_value(accept)) > DEFAULT_MAX_LENGTH:
         return False
     if accepted is None:
-        ranked = dict(_FORMATS.rank(accept))
-        problem, text, json_ = (ranked.get(t, 0) for t in _FORMATS.media_types)
-    else:
-        matches = _PARSED_FORMATS.matches(accepted)
-        problem, text, json_ = scores(matches, _PARSED_FORMATS)[0]
-    return problem > text or (not problem and not text and json_ > 0)
+        accepted = parse(accept)
+    weights, specificities = scores(_FORMATS.matches(accepted), _FORMATS)
+    problem, text, json_ = weights
+    refused = specificities[0] >= 0  # a range decides it: with q=0 if not problem
+    return problem > text or (not problem and not text and json_ > 0 and not refused)
 
 
 #: The forms of a ``Consumes`` refusal, (as problem+json?, its ``Vary``):
