@@ -446,7 +446,7 @@ def test_parsed_values_cannot_be_changed(engine: Engine) -> None:
         if isinstance(parsed, Accept):
             names.append("cors_safelisted")
         for name in names:
-            with pytest.raises(AttributeError, match="no setter"):
+            with pytest.raises(AttributeError, match=r"no setter|can't set"):
                 setattr(parsed, name, False)
         assert hash(parsed) == before and parsed.present and len(parsed.skipped) == 1
 
