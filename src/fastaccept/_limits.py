@@ -148,12 +148,15 @@ def kept_negotiator(
         found = kept.get(key)
     except TypeError:  # an unhashable offer: let the Negotiator say what is wrong
         return make(offers, cache_size=0, max_length=max_length)
-    if found is not None and (not found[0] or qs_types(offers) == found[0]):
+    if found is not None and not found[0]:  # no pairs: equal offers are these
+        return found[1]
+    types = qs_types(offers)
+    if found is not None and types == found[0]:
         return found[1]
     made = make(offers, cache_size=values_kept, max_length=max_length)
     if found is None:
-        return store(kept, NEGOTIATORS_KEPT, key, (qs_types(offers), made))[1]
-    kept[key] = (qs_types(offers), made)  # the same offers, their qs of other types
+        return store(kept, NEGOTIATORS_KEPT, key, (types, made))[1]
+    kept[key] = (types, made)  # the same offers, their qs of other types
     return made
 
 

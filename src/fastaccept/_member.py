@@ -162,8 +162,8 @@ def scan_member(
     suffix range (docs/rules.md rule 22; RFC 6838 §4.2.8): its type is not
     ``*`` and its suffix is not empty; no other subtype begins with ``+`` or
     ``*`` (RFC 6838 §4.2; rule 2: ``text/*html`` would be a pattern to one
-    reader and a name to another). The first violation ends the member: its code and
-    position are returned at once, and nothing after it is read.
+    reader and a name to another). The first violation ends the member: its
+    code and position are returned at once, and nothing after it is read.
     ``weighted=False`` reads ``q`` as an ordinary parameter (a Content-Type,
     RFC 9110 §8.3, has no weight).
     """

@@ -710,10 +710,10 @@ def negotiate_encoding(
     ``codings`` are content codings the server can apply (``gzip``, ``br``,
     ``zstd``...) or ``identity``, in server order; the one returned is the very
     object given. ``x-gzip`` is ``gzip`` and ``x-compress`` is ``compress``
-    (RFC 9110 §8.4.1.3, §8.4.1.1), in the value and in ``codings``. A coding's weight is
-    that of its own entry, else of the ``*`` entry (an entry listed twice: its
-    higher q), else, for ``identity`` only, the lowest weight above 0 in the
-    value (1 if there is none); so ``identity;q=0``, or ``*;q=0`` without an
+    (RFC 9110 §8.4.1.3, §8.4.1.1), in the value and in ``codings``. A coding's
+    weight is that of its own entry, else of the ``*`` entry (an entry listed
+    twice: its higher q), else, for ``identity`` only, the lowest weight above
+    0 in the value (1 if there is none); so ``identity;q=0``, or ``*;q=0`` without an
     ``identity`` entry, refuses identity (RFC 9110 §12.5.3). The highest weight
     wins, then a coding's own entry over ``*`` over identity's implicit weight,
     then the earlier coding (server order). ``None`` (header absent):

@@ -109,10 +109,9 @@ class FalconBinding(Binding[Exchange, None]):
         merged with the ``Vary`` middleware set and the one it carries."""
         if isinstance(error, falcon.HTTPStatus):
             resp: falcon.Response = args[2]
-            own = [
-                value for name, value in _pairs(error.headers) if name.lower() == "vary"
-            ]
-            kept = [item for item in _pairs(error.headers) if item[0].lower() != "vary"]
+            pairs = _pairs(error.headers)
+            own = [value for name, value in pairs if name.lower() == "vary"]
+            kept = [item for item in pairs if item[0].lower() != "vary"]
             merged = merge_vary(resp.get_header("Vary"), *own, vary)
             error.headers = [*kept, ("Vary", merged)]
 

@@ -179,9 +179,7 @@ class NegotiatedRoute(APIRoute):
         if found is not None:
             if kwargs.get("status_code") is None:
                 kwargs["status_code"] = found.status
-            elif (
-                kwargs["status_code"] != found.status
-            ):  # the handler answers with its own
+            elif kwargs["status_code"] != found.status:
                 raise ValueError(
                     f"the route {path!r} has status_code={kwargs['status_code']!r}, "
                     f"but its negotiated handler answers {found.status}: give the "
