@@ -430,3 +430,101 @@ def test_explain_key_in_a_new_process(engine: Engine) -> None:
     help_text = run_cli(engine, "explain", "--help").stdout
     assert "With --key, one line only: the variant key" in help_text
     assert "cache keys by (an empty line when no offer is acceptable)." in help_text
+
+
+@pytest.mark.parametrize(
+    ("offer", "cell"),
+    [('text/html;x="a\\"b"', 'x="a\\"b"'), ('text/html;x="\\\\"', 'x="\\\\"')],
+)
+def test_header_syntax_is_shown_with_its_own_backslashes(
+    offer: str, cell: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # the variant key as it is, for a script's $(...)
+    assert main(["explain", "text/html", "--offer", offer, "--key"]) == 0
+    assert capsys.readouterr().out == offer + "\n"
+    # the table's cells and the offers are header syntax: one backslash each
+    assert main(["explain", offer, "--offer", offer]) == 0
+    out = capsys.readouterr().out
+    assert f"  1  text  html     {cell}  1  (2, 1)\n" in out
+    assert f"\n  {offer}: q=1\nchosen:  {offer} (q=1)\n" in out
+    # the value itself is shown as a Python string: its backslashes doubled
+    assert f"value:   {offer!r}\n" in out
+
+
+@pytest.mark.parametrize(
+    ("argument", "value"),
+    [
+        ('a/b;x="\udce9"', 'a/b;x="\xe9"'),  # the byte 0xE9, as the system passed it
+        ('a/b;x="\xe9"', 'a/b;x="\xc3\xa9"'),  # é in UTF-8: two header bytes
+    ],
+)
+def test_a_value_is_read_as_the_bytes_given(
+    argument: str, value: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    if sys.getfilesystemencoding() != "utf-8":
+        pytest.skip("the arguments are UTF-8 here")
+    assert main(["explain", argument, "--strict", "--json"]) == 0
+    facts = json.loads(capsys.readouterr().out)
+    assert facts["value"] == value
+    assert facts["ranges"][0]["params"] == [["x", value[7:-1]]]
+
+
+def test_output_goes_nowhere_without_its_stream(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Python gives None for a stream whose descriptor was closed at start
+    monkeypatch.setattr(sys, "stdout", None)
+    assert main(["explain", "a/b"]) == 0
+    monkeypatch.setattr(sys, "stderr", None)
+    assert main(["explain", "a/b", "--offer", "x"]) == 2  # a bad offer, as documented
+
+
+@pytest.mark.parametrize(
+    ("args", "status", "written"),
+    [
+        (["a/b", "--offer", "x"], 2, {"stderr"}),  # the error alone is written
+        (["a/b;q=2", "--strict"], 1, {"stdout", "stderr"}),
+    ],
+)
+def test_a_closed_stream_ends_quietly(
+    engine: Engine, args: list[str], status: int, written: set[str]
+) -> None:
+    for closed in ("stdout", "stderr"):
+        reading, writing = os.pipe()
+        os.close(reading)  # every write fails: EPIPE
+        pure = "1" if engine is ENGINES["python"] else ""
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+        done = subprocess.run(
+            [sys.executable, "-m", "fastaccept", "explain", *args],
+            env={**env, "FASTACCEPT_NO_EXTENSIONS": pure},  # buffered, as by default
+            stdin=subprocess.DEVNULL,
+            stdout=writing if closed == "stdout" else subprocess.DEVNULL,
+            stderr=writing if closed == "stderr" else subprocess.PIPE,
+        )
+        os.close(writing)
+        # output cut short ends quietly with 1; else the status as documented
+        assert done.returncode == (1 if closed in written else status), closed
+        if closed == "stdout":
+            assert done.stderr.startswith(b"error: " if status == 2 else b"")
+            assert b"Traceback" not in done.stderr
+
+
+def test_a_long_member_is_shown_by_its_start(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["explain", "a/" + "b" * 5000, "--max-length", "0"]) == 0
+    out = capsys.readouterr().out
+    assert max(map(len, out.splitlines())) < 3 * CONTEXT + 20
+    assert f"  1  a     {'b' * 2 * CONTEXT}…  " in out
+    assert main(["explain", "x"]) == 0
+    assert "yes, 1 character (limit 128)" in capsys.readouterr().out
+
+
+def test_a_value_beginning_with_a_dash_follows_two(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["explain", "--", "-x/y"]) == 0
+    assert "'-x/y'" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main(["explain", "--help"])
+    assert "'-' follows '--' (explain -- -x/y)" in capsys.readouterr().out

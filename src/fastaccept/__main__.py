@@ -104,11 +104,13 @@ def _encodable(text: str, encoding: str | None) -> bool:
     return True
 
 
-def visible(char: str, encoding: str | None = None) -> str:
+def visible(char: str, encoding: str | None = None, *, quoting: bool = True) -> str:
     """``char`` as a Python string literal shows it, escaped when it is no
-    printable Latin-1 character or ``encoding`` cannot write it (``\\x1b``)."""
+    printable Latin-1 character or ``encoding`` cannot write it (``\\x1b``);
+    not ``quoting`` (header syntax, which quotes by its own rules), a
+    backslash as it is."""
     if (
-        char != "\\"
+        (char != "\\" or not quoting)
         and char.isprintable()
         and char <= "\xff"
         and _encodable(char, encoding)
@@ -117,9 +119,17 @@ def visible(char: str, encoding: str | None = None) -> str:
     return char.encode("unicode_escape").decode("ascii")
 
 
-def escaped(text: str, encoding: str | None = None) -> str:
+def escaped(text: str, encoding: str | None = None, *, quoting: bool = True) -> str:
     """``text`` with each character ``visible``."""
-    return "".join(visible(char, encoding) for char in text)
+    return "".join(visible(char, encoding, quoting=quoting) for char in text)
+
+
+def syntax(text: str, encoding: str | None = None) -> str:
+    """Header syntax (a parsed member's cell, an offer) as it is, but for
+    the characters ``visible`` escapes; past ``2 * CONTEXT`` characters, its
+    start."""
+    shown = escaped(text[: 2 * CONTEXT], encoding, quoting=False)
+    return shown + _ellipsis(encoding) if len(text) > 2 * CONTEXT else shown
 
 
 def _ellipsis(encoding: str | None) -> str:
@@ -162,12 +172,15 @@ class Output:
     """A text stream that never fails on a character: what its encoding
     cannot write is written as a backslash escape."""
 
-    def __init__(self, stream: TextIO) -> None:
+    def __init__(self, stream: TextIO | None) -> None:
+        #: None where the process was started without it (a closed descriptor).
         self.stream = stream
         #: None for a text buffer such as ``io.StringIO``.
         self.encoding: str | None = getattr(stream, "encoding", None)
 
     def line(self, text: str = "") -> None:
+        if self.stream is None:
+            return
         if self.encoding is not None:
             text = text.encode(self.encoding, "backslashreplace").decode(self.encoding)
         self.stream.write(text + "\n")
@@ -254,7 +267,7 @@ def _print_text(facts: dict[str, Any], header: Header, out: Output) -> None:
     if members:
         rows = [["#", *members[0]]]
         for i, member in enumerate(members, 1):
-            cells = (escaped(_cell(k, v), out.encoding) for k, v in member.items())
+            cells = (syntax(_cell(k, v), out.encoding) for k, v in member.items())
             rows.append([str(i), *cells])
         for line in _table(rows):
             out.line(line)
@@ -272,9 +285,10 @@ def _print_text(facts: dict[str, Any], header: Header, out: Output) -> None:
     if "cors" in facts:
         cors = facts["cors"]
         verdict = "yes" if cors["safelisted"] else "no"
+        length = cors["length"]
         out.line(
-            f"\nCORS-safelisted (Fetch): {verdict}, {cors['length']} characters "
-            "(limit 128)"
+            f"\nCORS-safelisted (Fetch): {verdict}, {length} "
+            f"character{'s' * (length != 1)} (limit 128)"
         )
         if cors["too_long"]:
             out.line("  too long: over 128 characters")
@@ -286,13 +300,13 @@ def _print_text(facts: dict[str, Any], header: Header, out: Output) -> None:
     if "offers" in facts:
         out.line("\noffers:")
         for item in facts["offers"]:
-            out.line(f"  {escaped(item['offer'], out.encoding)}: q={item['q']:g}")
+            out.line(f"  {syntax(item['offer'], out.encoding)}: q={item['q']:g}")
         chosen = facts["chosen"]
         if chosen is None:
             out.line(f"chosen:  none acceptable -> {header.refused}")
         else:
             q = next(i["q"] for i in facts["offers"] if i["offer"] == chosen)
-            out.line(f"chosen:  {escaped(chosen, out.encoding)} (q={q:g})")
+            out.line(f"chosen:  {syntax(chosen, out.encoding)} (q={q:g})")
 
 
 def explain(args: argparse.Namespace) -> int:
@@ -300,7 +314,7 @@ def explain(args: argparse.Namespace) -> int:
     ``args`` ask for; return the process exit code: 0, 1 for a refused value,
     2 for a bad offer."""
     out, err = Output(sys.stdout), Output(sys.stderr)
-    value, offers, kind = args.value, args.offer, HEADERS[args.header]
+    value, offers, kind = header_text(args.value), args.offer, HEADERS[args.header]
     max_length = args.max_length or None
     try:
         if args.key:  # the value is read first, and refused, as describe reads it
@@ -332,12 +346,19 @@ def explain(args: argparse.Namespace) -> int:
             err.line(f"error: {exc}")
         return 2 if refused is None else 1
     if args.key:
-        out.line(escaped(key, out.encoding))  # an empty line: no offer is acceptable
+        out.line(key)  # as it is, a cache key; an empty line: no offer is acceptable
     elif args.json:
         out.line(json.dumps(facts, indent=2))
     else:
         _print_text(facts, kind, out)
     return 0
+
+
+def header_text(argument: str) -> str:
+    """A command-line argument as the header value it gives: its bytes, as
+    the system passed them (``os.fsencode``), each one character, as a
+    server reads a field value (Latin-1); whatever the locale."""
+    return os.fsencode(argument).decode("latin-1")
 
 
 def program_name() -> str:
@@ -385,6 +406,8 @@ def _run(argv: Sequence[str] | None) -> int:
             "for Accept the CORS-safelist verdict, and with --offer the offer a\n"
             "server would choose. Control characters and non-printables in the\n"
             "value are shown escaped, as in a Python string (\\x1b, \\t).\n"
+            "VALUE is read as the bytes given, as a server reads them; one\n"
+            "that begins with '-' follows '--' (explain -- -x/y).\n"
             "With --key, one line only: the variant key, the offer a response\n"
             "cache keys by (an empty line when no offer is acceptable)."
         ),
@@ -445,18 +468,23 @@ def _run(argv: Sequence[str] | None) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """The command line: ``explain``; returns the exit code. Output cut short
-    by its reader (``| head``) ends it quietly with status 1, as the Python
-    documentation's "Note on SIGPIPE" does it."""
+    """The command line: ``explain``; returns the exit code. Output (or an
+    error) cut short by its reader (``| head``) ends it quietly with status
+    1, as the Python documentation's "Note on SIGPIPE" does it; a stream the
+    process was started without is written nowhere."""
     try:
         try:
             return _run(argv)
         finally:
-            sys.stdout.flush()  # a closed pipe fails here, not at exit
+            for stream in (sys.stdout, sys.stderr):
+                if stream is not None:
+                    stream.flush()  # a closed pipe fails here, not at exit
     except BrokenPipeError:
-        # Python flushes stdout again at exit: there, it cannot fail
+        # Python flushes both again at exit: there, they cannot fail
         devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        for stream in (sys.stdout, sys.stderr):
+            if stream is not None:
+                os.dup2(devnull, stream.fileno())
         return 1
 
 
