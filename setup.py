@@ -174,6 +174,17 @@ def _needed() -> str:
     return f"install a C compiler and the Python headers ({how})"
 
 
+def _forget_made_folders() -> None:
+    """distutils' ``mkpath`` remembers each folder it made in this process and
+    makes none of them again: the second ``setup`` must remake the one the
+    first made and removed (an editable install's ``.egg-info``)."""
+    from distutils import dir_util  # setuptools' own, once setuptools is imported
+
+    made = getattr(dir_util, "SkipRepeatAbsolutePaths", None)
+    if made is not None:
+        made.clear()
+
+
 if not _wanted():
     _run_setup(with_extension=False)
 else:
@@ -193,4 +204,5 @@ else:
             "reinstall.",
             file=sys.stderr,
         )
+        _forget_made_folders()
         _run_setup(with_extension=False)

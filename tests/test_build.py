@@ -14,6 +14,7 @@ import platform
 import shutil
 import subprocess
 import sys
+import tarfile
 from pathlib import Path
 
 import pytest
@@ -69,11 +70,16 @@ def tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def build_wheel(
-    tree: Path, out: Path, cc: str = "/nonexistent", **env: str
+    tree: Path,
+    out: Path,
+    cc: str = "/nonexistent",
+    hook: str = "build_wheel",
+    **env: str,
 ) -> subprocess.CompletedProcess[str]:
     """Build a wheel of ``tree`` into ``out`` with ``cc`` as the C compiler
-    (by default none) and ``env`` (the build's variables cleared first);
-    stdout and stderr as one text."""
+    (by default none), by the backend's ``hook`` (``build_editable``: what
+    ``pip install -e`` calls), and ``env`` (the build's variables cleared
+    first); stdout and stderr as one text."""
     environ = {
         name: value
         for name, value in os.environ.items()
@@ -81,10 +87,10 @@ def build_wheel(
     }
     script = (
         "import sys; from setuptools import build_meta; "
-        "print(build_meta.build_wheel(sys.argv[1]))"
+        "print(getattr(build_meta, sys.argv[2])(sys.argv[1]))"
     )
     return subprocess.run(
-        [sys.executable, "-c", script, str(out)],
+        [sys.executable, "-c", script, str(out), hook],
         cwd=tree,
         env={**environ, "CC": cc, **env},
         stdout=subprocess.PIPE,
@@ -100,14 +106,19 @@ def warnings_of(output: str) -> list[str]:
 
 
 @pytest.mark.parametrize(
-    "env",
-    [{}, {"CI": "true"}],  # every CI provider sets CI: it changes nothing
-    ids=["plain", "CI=true"],
+    ("env", "hook"),
+    [
+        ({}, "build_wheel"),
+        # every CI provider sets CI: it changes nothing
+        ({"CI": "true"}, "build_wheel"),
+        ({}, "build_editable"),  # the README's pip install -e
+    ],
+    ids=["plain", "CI=true", "editable"],
 )
 def test_optional_build_falls_back_with_one_warning(
-    tree: Path, tmp_path: Path, env: dict[str, str]
+    tree: Path, tmp_path: Path, env: dict[str, str], hook: str
 ) -> None:
-    done = build_wheel(tree, tmp_path, **env)
+    done = build_wheel(tree, tmp_path, hook=hook, **env)
     assert done.returncode == 0, done.stdout
     assert "Traceback" not in done.stdout
     (warning,) = warnings_of(done.stdout)
@@ -149,3 +160,25 @@ def test_test_extra_holds_the_build_requirements() -> None:
     test_extra = pyproject["project"]["optional-dependencies"]["test"]
     for requirement in pyproject["build-system"]["requires"]:
         assert requirement in test_extra, requirement
+
+
+def test_sdist_holds_what_the_tests_read(tmp_path: Path) -> None:
+    """MANIFEST.in: the sdist holds every file of the checkout the tests, nox
+    and the tools read (the docs the tests check, ``tools/build_requires.py``),
+    so its tests run from it."""
+    if not (ROOT / ".git").exists() or shutil.which("git") is None:
+        pytest.skip("lists the checkout's files with git")
+    listed = subprocess.run(
+        ["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.split()
+    source = tmp_path / "source"
+    for name in listed:
+        (source / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(ROOT / name, source / name)
+    done = build_wheel(source, tmp_path, hook="build_sdist")
+    assert done.returncode == 0, done.stdout
+    with tarfile.open(tmp_path / done.stdout.splitlines()[-1]) as sdist:
+        held = {name.partition("/")[2] for name in sdist.getnames()}
+    read = ("tests/", "docs/", "tools/", "benchmarks/", "examples/", "fuzz/")
+    missing = [name for name in listed if name.startswith(read) and name not in held]
+    assert not missing
