@@ -12,7 +12,15 @@ from typing import Any
 
 import pytest
 
-from fastaccept import AcceptError, Consumes, MediaRange, Offer, format_accept, parse
+from fastaccept import (
+    AcceptError,
+    Consumes,
+    MediaRange,
+    Offer,
+    Renderers,
+    format_accept,
+    parse,
+)
 
 from .conftest import CYTHON_MISSING, ENGINES, Engine
 
@@ -247,3 +255,95 @@ def test_an_offers_explicit_is_true_or_false(flag: Any) -> None:
         TypeError, match=f"^explicit must be True or False, not {type(flag).__name__}$"
     ):
         Offer("a/b", explicit=flag)
+
+
+@pytest.mark.parametrize("flag", [1, 0, "no", None, 1.0], ids=repr)
+@pytest.mark.parametrize("parser", ["parse", "parse_encoding", "parse_language"])
+def test_strict_is_true_or_false(engine: Engine, parser: str, flag: Any) -> None:
+    # checked first, for an absent value too: never read for its truth
+    for value in ("a/b;q=2", None):
+        with pytest.raises(
+            TypeError,
+            match=f"^strict must be True or False, not {type(flag).__name__}$",
+        ):
+            getattr(engine, parser)(value, strict=flag, max_length=-1)
+    with pytest.raises(AcceptError):
+        getattr(engine, parser)("a/b;q=2", strict=True)
+    assert not getattr(engine, parser)("a/b;q=2", strict=False)
+
+
+#: Wrong calls of the one-call forms, and Python's own words for them (the
+#: compiled forms read their arguments themselves: ``read_arguments``).
+WRONG_CALLS: list[tuple[str, tuple[Any, ...], dict[str, Any], str]] = [
+    (
+        "negotiate",
+        (),
+        {"offers": ["a/b"]},
+        "missing 1 required positional argument: 'value'",
+    ),
+    (
+        "negotiate_encoding",
+        ("gzip",),
+        {},
+        "missing 1 required positional argument: 'codings'",
+    ),
+    (
+        "negotiate_language",
+        (),
+        {},
+        "missing 2 required positional arguments: 'value' and 'tags'",
+    ),
+    ("quality", ("a/b",), {}, "missing 1 required positional argument: 'media_type'"),
+    (
+        "negotiate",
+        ("a/b", ["a/b"], None),
+        {},
+        "takes 2 positional arguments but 3 were given",
+    ),
+    (
+        "negotiate",
+        ("a/b", ["a/b"]),
+        {"value": "x"},
+        "got multiple values for argument 'value'",
+    ),
+    (
+        "quality",
+        ("a/b", "a/b"),
+        {"default": 1},
+        "got an unexpected keyword argument 'default'",
+    ),
+]
+
+
+@pytest.mark.parametrize(("form", "args", "kwargs", "words"), WRONG_CALLS)
+def test_a_wrong_call_of_a_one_call_form_has_pythons_words(
+    engine: Engine, form: str, args: tuple[Any, ...], kwargs: dict[str, Any], words: str
+) -> None:
+    with pytest.raises(TypeError) as info:
+        getattr(engine, form)(*args, **kwargs)
+    assert str(info.value) == f"{form}() {words}"
+
+
+@pytest.mark.parametrize("given", [None, 5], ids=repr)
+@pytest.mark.parametrize("call", sorted(ONE_STR_CALLS))
+def test_offers_that_are_no_iterable_are_named(
+    engine: Engine, call: str, given: Any
+) -> None:
+    made, _, noun = ONE_STR_CALLS[call]
+    expected = rf"^{noun} must be an iterable of str \(such as a list\), not "
+    with pytest.raises(TypeError, match=expected + type(given).__name__ + "$"):
+        made(engine, given)
+
+
+@pytest.mark.parametrize(
+    ("given", "message"),
+    [
+        (None, "renderers must map offers to renderers (or be pairs), not NoneType"),
+        ("a/b", "renderers must map offers to renderers (or be pairs), not str"),
+        ([("a/b",)], "renderers: ('a/b',) is not an (offer, renderer) pair"),
+    ],
+)
+def test_renderers_that_are_no_pairs_are_named(given: Any, message: str) -> None:
+    with pytest.raises(TypeError) as info:
+        Renderers(given)
+    assert str(info.value) == message

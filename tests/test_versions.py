@@ -193,7 +193,11 @@ def test_formats_name_versions() -> None:
         ((BASE, ["1"], "1", None), TypeError, "param must be a str"),
         ((BASE, "12", "1", "version"), TypeError, "versions must be an iterable"),
         ((BASE, [1, 2], "1", "version"), TypeError, "versions must be a str, not int"),
-        ((BASE, 3, "1", "version"), TypeError, "not iterable"),
+        (
+            (BASE, 3, "1", "version"),
+            TypeError,
+            r"versions must be an iterable of str \(such as a list\), not int",
+        ),
         ((BASE, [], "1", "version"), ValueError, "at least one version"),
         ((BASE, ["1", "1"], "1", "version"), ValueError, "'1' is given twice"),
         ((BASE, ["1", ""], "1", "version"), ValueError, "invalid version ''"),

@@ -354,11 +354,15 @@ def explain(args: argparse.Namespace) -> int:
     return 0
 
 
+#: A byte the locale could not decode (Python's surrogate escape, PEP 383)
+#: back to that byte, one Latin-1 character, as a server reads it.
+UNDECODED_BYTES = {0xDC00 + byte: byte for byte in range(0x80, 0x100)}
+
+
 def header_text(argument: str) -> str:
-    """A command-line argument as the header value it gives: its bytes, as
-    the system passed them (``os.fsencode``), each one character, as a
-    server reads a field value (Latin-1); whatever the locale."""
-    return os.fsencode(argument).decode("latin-1")
+    """A command-line argument as header text: its characters, each byte the
+    locale could not decode as that byte (``UNDECODED_BYTES``)."""
+    return argument.translate(UNDECODED_BYTES)
 
 
 def program_name() -> str:
@@ -406,8 +410,8 @@ def _run(argv: Sequence[str] | None) -> int:
             "for Accept the CORS-safelist verdict, and with --offer the offer a\n"
             "server would choose. Control characters and non-printables in the\n"
             "value are shown escaped, as in a Python string (\\x1b, \\t).\n"
-            "VALUE is read as the bytes given, as a server reads them; one\n"
-            "that begins with '-' follows '--' (explain -- -x/y).\n"
+            "A byte of VALUE the locale cannot decode is read as that byte.\n"
+            "A VALUE that begins with '-' follows '--' (explain -- -x/y).\n"
             "With --key, one line only: the variant key, the offer a response\n"
             "cache keys by (an empty line when no offer is acceptable)."
         ),

@@ -18,7 +18,15 @@ from ._headers import header_from_scope, merge_vary, query_value, vary_merged_in
 from ._limits import checked_flag
 from ._member import OfferSpec
 from ._problems import problem
-from ._render import _OWN_HEADERS, Answer, Finished, Rendered, Renderers, checked_status
+from ._render import (
+    _OWN_HEADERS,
+    Answer,
+    Finished,
+    Rendered,
+    Renderers,
+    checked_status,
+    offer_pairs,
+)
 from ._responses import METHOD_FIELDS, Consumes, Decision, FormatSpec
 from ._text import HeaderValue
 
@@ -676,17 +684,9 @@ def integration(
         format_param: str | None = "format",
         problems: bool = False,
     ) -> Handler:
-        if isinstance(handlers, str | bytes) or not isinstance(handlers, Iterable):
-            kind_of = type(handlers).__name__
-            raise TypeError(
-                f"handlers must map offers to handlers (or be pairs), not {kind_of}"
-            )
-        pairs = tuple(handlers.items() if isinstance(handlers, Mapping) else handlers)
+        pairs = offer_pairs(handlers, "handlers", "handler")
         if not pairs:
             raise ValueError("dispatch needs at least one handler")
-        for pair in pairs:
-            if not isinstance(pair, tuple) or len(pair) != 2:
-                raise TypeError(f"handlers: {pair!r} is not an (offer, handler) pair")
         by_index = tuple(checked_handler(handler, offer) for offer, handler in pairs)
         if len({inspect.iscoroutinefunction(h) for h in by_index}) > 1:
             raise ValueError(

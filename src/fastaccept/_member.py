@@ -503,16 +503,20 @@ if TYPE_CHECKING:
 
 
 def offers_tuple(offers: Iterable[_T], what: str) -> tuple[_T, ...]:
-    """``offers`` as a tuple; ``TypeError`` for a bare str or bytes, whose
-    characters would otherwise pass for offers one by one: its message shows
-    the list meant."""
+    """``offers`` as a tuple; ``TypeError`` naming ``what`` for anything not
+    iterable, and for a bare str or bytes, whose characters would otherwise
+    pass for offers one by one: its message shows the list meant."""
+    if type(offers) is tuple:
+        return offers
+    wanted = f"{what} must be an iterable of str (such as a list), not"
     if isinstance(offers, (str, bytes)):
         alone = offers if isinstance(offers, str) else offers.decode("latin-1")
-        raise TypeError(
-            f"{what} must be an iterable of str (such as a list), not a "
-            f"{type(offers).__name__}: use [{alone!r}]"
-        )
-    return offers if type(offers) is tuple else tuple(offers)
+        raise TypeError(f"{wanted} a {type(offers).__name__}: use [{alone!r}]")
+    try:
+        items = iter(offers)
+    except TypeError:
+        raise TypeError(f"{wanted} {type(offers).__name__}") from None
+    return tuple(items)
 
 
 def parse_offers(offers: Iterable[object]) -> list[ParsedOffer]:

@@ -80,6 +80,21 @@ class Rendered(StatusAndHeaders):
 _NO_EXTRA: tuple[tuple[str, str], ...] = ()
 
 
+def offer_pairs(
+    given: Mapping[Any, Any] | Iterable[tuple[Any, Any]], name: str, value: str
+) -> tuple[tuple[Any, Any], ...]:
+    """``given``, a mapping of offers to each one's ``value`` or pairs of them,
+    as pairs: a ``TypeError`` naming the argument ``name`` for anything else."""
+    if isinstance(given, str | bytes) or not isinstance(given, Iterable):
+        kind = type(given).__name__
+        raise TypeError(f"{name} must map offers to {value}s (or be pairs), not {kind}")
+    pairs = tuple(given.items() if isinstance(given, Mapping) else given)
+    for pair in pairs:
+        if not isinstance(pair, tuple) or len(pair) != 2:
+            raise TypeError(f"{name}: {pair!r} is not an (offer, {value}) pair")
+    return pairs
+
+
 class Renderers(ByArguments):
     """The representations of a resource: media type -> renderer.
 
@@ -129,9 +144,7 @@ class Renderers(ByArguments):
         formats: FormatSpec = None,
         variants: bool = False,
     ) -> None:
-        pairs = tuple(
-            renderers.items() if isinstance(renderers, Mapping) else renderers
-        )
+        pairs = offer_pairs(renderers, "renderers", "renderer")
         for offer, render in pairs:
             if not callable(render):
                 raise TypeError(

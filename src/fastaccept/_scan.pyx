@@ -46,7 +46,8 @@ from ._coding import ALIASES as _ALIASES, IDENTITY as _IDENTITY
 from ._errors import ACCEPT as _ACCEPT, AcceptError as _AcceptError, reason as _reason, too_long as _too_long
 from ._limits import COMPILED_VALUES_KEPT as _COMPILED_VALUES_KEPT, DEFAULT_CACHE_SIZE as _DEFAULT_CACHE_SIZE
 from ._limits import DEFAULT_MAX_LENGTH as _DEFAULT_MAX_LENGTH, THREADS_AT_ONCE as _THREADS_AT_ONCE
-from ._limits import checked_cache_size as _checked_cache_size, checked_max_length as _checked_max_length
+from ._limits import checked_cache_size as _checked_cache_size, checked_flag as _checked_flag
+from ._limits import checked_max_length as _checked_max_length
 from ._limits import kept_negotiator as _kept_negotiator, store as _store, ThreadCache as _ThreadCache
 from ._match import OfferSet as _OfferSet
 from ._member import charset_free as _charset_free, is_suffix_range as _is_suffix_range
@@ -1102,13 +1103,16 @@ cdef object skipped_members(Scan* sc, object value, bint strict, str field):
     return skipped
 
 
-cdef object parsed(_Kind kind, object value, bint strict, object max_length):
+cdef object parsed(_Kind kind, object value, object strict_flag, object max_length):
     """``parse``, ``parse_encoding``, ``parse_language``: by the description ``kind``."""
     cdef const unsigned char* s
     cdef Py_ssize_t n, i, m
     cdef Scan sc
     cdef Range* r
     cdef bint accept = kind.grammar == MEDIA_RANGES
+    if strict_flag is not True and strict_flag is not False:
+        _checked_flag(strict_flag, "strict")
+    cdef bint strict = strict_flag is True
     cdef Py_ssize_t limit = as_limit(max_length)
     if value is None:
         return _ABSENT if accept else kind.values(present=False)
@@ -1148,15 +1152,15 @@ cdef object parsed(_Kind kind, object value, bint strict, object max_length):
         scan_free(&sc)
 
 
-def parse(value, *, bint strict=False, max_length=_DEFAULT_MAX_LENGTH):
+def parse(value, *, strict=False, max_length=_DEFAULT_MAX_LENGTH):
     return parsed(ACCEPT_KIND, value, strict, max_length)
 
 
-def parse_encoding(value, *, bint strict=False, max_length=_DEFAULT_MAX_LENGTH):
+def parse_encoding(value, *, strict=False, max_length=_DEFAULT_MAX_LENGTH):
     return parsed(ENCODING, value, strict, max_length)
 
 
-def parse_language(value, *, bint strict=False, max_length=_DEFAULT_MAX_LENGTH):
+def parse_language(value, *, strict=False, max_length=_DEFAULT_MAX_LENGTH):
     return parsed(LANGUAGE, value, strict, max_length)
 
 
@@ -1676,9 +1680,10 @@ cdef int read_arguments(str name, PyObject* names, PyObject** args, Py_ssize_t n
         if k < nargs:
             raise TypeError(f"{name}() got multiple values for argument {<object>key!r}")
         out[3 if k == count - 1 else k] = args[nargs + i]  # max_length, the last name, to out[3]
-    for k in range(2):
-        if out[k] == NULL:
-            raise TypeError(f"{name}() missing required argument {<object>PyTuple_GET_ITEM(names, k)!r}")
+    missing = [repr(<object>PyTuple_GET_ITEM(names, k)) for k in range(2) if out[k] == NULL]
+    if missing:
+        raise TypeError(f"{name}() missing {len(missing)} required positional argument"
+                        f"{'s' * (len(missing) > 1)}: {' and '.join(missing)}")
     return 0
 
 

@@ -25,6 +25,7 @@ from ._limits import (
     KeptNegotiators,
     ValueCaches,
     checked_cache_size,
+    checked_flag,
     checked_max_length,
     last_negotiator,
     store,
@@ -160,6 +161,7 @@ def parse(
     violation, with its position. A value longer than ``max_length`` characters
     raises ``AcceptError`` in both modes; ``max_length=None`` lifts the limit.
     """
+    checked_flag(strict, "strict")
     if max_length is not DEFAULT_MAX_LENGTH:
         max_length = checked_max_length(max_length)
     if value is None:
@@ -491,6 +493,7 @@ def _parse_list(
     kind: type[_Values], value: HeaderValue, strict: bool, max_length: int | None
 ) -> _Values:
     """``parse_encoding``/``parse_language`` by the description of ``kind``."""
+    checked_flag(strict, "strict")
     if max_length is not DEFAULT_MAX_LENGTH:
         max_length = checked_max_length(max_length)
     if value is None:
