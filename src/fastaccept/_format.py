@@ -40,12 +40,24 @@ def format_accept(items: Iterable[str | tuple[str, float] | MediaRange]) -> str:
 def given_range(item: MediaRange) -> tuple[MediaRange, bool]:
     """A ``MediaRange`` a program gave, checked as the same range given as a
     str: its text (``str(item)``) read back as one media range, names
-    lower-cased, and whether it has a weight. A weight must be an int from 0
-    to 1000 (thousandths; ``TypeError``, ``ValueError``), no parameter be
-    named ``q``, which its text would make the weight (RFC 9110 §12.5.1), and
-    the text read back must have its type, subtype and number of parameters.
+    lower-cased, and whether it has a weight. Its type and subtype must be
+    str, its params ``(name, value)`` pairs of str and its weight an int
+    from 0 to 1000 (thousandths; else ``TypeError``, ``ValueError``); no
+    parameter may be named ``q``, which its text would make the weight (RFC
+    9110 §12.5.1), and the text read back must be the range given.
     """
-    weight = item.weight
+    weight, params = item.weight, item.params
+    if not (
+        type(params) is tuple
+        and all(type(pair) is tuple and len(pair) == 2 for pair in params)
+        and all(isinstance(part, str) for pair in params for part in pair)
+        and isinstance(item.type, str)
+        and isinstance(item.subtype, str)
+    ):
+        raise TypeError(
+            f"invalid media range {item!r}: its type and subtype must be str, its "
+            "params a tuple of (name, value) pairs of str"
+        )
     if type(weight) is not int:
         raise TypeError(
             f"invalid media range {item!r}: its weight must be an int "
@@ -56,13 +68,14 @@ def given_range(item: MediaRange) -> tuple[MediaRange, bool]:
             f"invalid media range {item!r}: its weight must be from 0 to 1000 "
             "(thousandths)"
         )
-    if any(isinstance(name, str) and name.lower() == "q" for name, _ in item.params):
+    if any(name.lower() == "q" for name, _ in params):
         raise ValueError(
             f"invalid media range {item!r}: a parameter named 'q' is the weight "
             "(RFC 9110 §12.5.1)"
         )
     rng = MediaRange._make(parse_single(str(item), "media type")[0])
-    if rng.essence != ascii_lower(item.essence) or len(rng.params) != len(item.params):
+    lowered = tuple((ascii_lower(name), value) for name, value in params)
+    if rng != (ascii_lower(item.type), ascii_lower(item.subtype), lowered, weight):
         raise ValueError(
             f"invalid media range {item!r}: its text {str(item)!r} is another range"
         )
