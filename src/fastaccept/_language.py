@@ -115,19 +115,22 @@ class TagSet:
     first subtag (only a range with the same first subtag, or ``*``, can
     match a tag), ``absent_best`` the choice when the header is absent.
 
-    ``prefixes`` holds, worked out once by ``relation``, what a range
-    relates to (``Hits``) for ``*`` and for each prefix of a tag (``en`` and
-    ``en-gb`` for ``en-GB``): for the prefix as a range with q > 0, with
-    q = 0, and for any longer range with q > 0 whose longest prefix among
-    them it is (``en-us`` for ``en``: none of its subtags after the prefix
-    leads to a tag, so it shares with each tag what the prefix shares).
-    A range with no prefix there relates to no tag.
+    ``related`` gives, worked out by ``relation`` when first asked and kept
+    in ``prefixes``, what a range relates to (``Hits``) for ``*`` and for
+    each prefix of a tag (``en`` and ``en-gb`` for ``en-GB``; all in
+    ``known``): for the prefix as a range with q > 0, with q = 0, and for any
+    longer range with q > 0 whose longest prefix among them it is (``en-us``
+    for ``en``: none of its subtags after the prefix leads to a tag, so it
+    shares with each tag what the prefix shares). A range with no prefix
+    there relates to no tag. So set-up is linear in the tags, and a value
+    costs its ranges times the tags they can reach (rule 8).
     """
 
     __slots__ = (
         "absent_best",
         "by_primary",
         "depth",
+        "known",
         "prefixes",
         "subtags",
         "values",
@@ -145,19 +148,28 @@ class TagSet:
         self.by_primary = {key: tuple(hits) for key, hits in by_primary.items()}
         #: The most subtags a tag has: no key of ``prefixes`` has more.
         self.depth = max(map(len, self.subtags), default=1)
-        self.prefixes = {
-            "-".join(prefix): (
-                self._hits(prefix, 1),
-                self._hits(prefix, 0),
-                self._hits((*prefix, ""), 1),  # "": a subtag no tag has
-            )
+        self.known = {
+            "-".join(subtags[:end])
             for subtags in self.subtags
-            for prefix in (subtags[:end] for end in range(1, len(subtags) + 1))
+            for end in range(1, len(subtags) + 1)
         }
         every = tuple((i, STAR << RELATION_SHIFT) for i in range(len(self.values)))
-        self.prefixes["*"] = (every, every, ())
+        self.prefixes: dict[str, tuple[Hits, Hits, Hits]] = {"*": (every, every, ())}
         #: Header absent: the first tag (RFC 9110 §12.5.4: any language).
         self.absent_best = 0 if self.values else -1
+
+    def related(self, prefix: str) -> tuple[Hits, Hits, Hits] | None:
+        """``prefixes``' entry for ``prefix``, worked out the first time it is
+        asked for; None where it is no prefix of a tag (nor ``*``)."""
+        found = self.prefixes.get(prefix)
+        if found is None and prefix in self.known:
+            subtags = prefix.split("-")
+            found = self.prefixes[prefix] = (
+                self._hits(subtags, 1),
+                self._hits(subtags, 0),
+                self._hits((*subtags, ""), 1),  # "": a subtag no tag has
+            )
+        return found
 
     def _hits(self, range_subtags: Sequence[str], weight: int) -> Hits:
         """The tags a range (not ``*``) with q ``weight`` relates to."""
@@ -171,11 +183,12 @@ class TagSet:
                 )
         return tuple(found)
 
-    def extended(self, rng: str, primary: str) -> Hits:
+    def extended(self, rng: str, primary: str, by_primary: Hits) -> Hits:
         """What a range with q > 0 that is no prefix of a tag, of three
         subtags or more with the first subtag ``primary`` of a tag, relates
-        to: that of its longest prefix in ``prefixes``. Only its first
-        ``depth`` subtags are read, so a range of any length costs the same."""
+        to: that of its longest prefix among ``known`` (``by_primary``, that of
+        ``primary``, where none is longer). Only its first ``depth`` subtags
+        are read, so a range of any length costs the same."""
         cuts = []
         cut = len(primary)  # its first "-"
         for _ in range(self.depth - 1):
@@ -184,10 +197,10 @@ class TagSet:
                 break
             cuts.append(cut)
         for cut in reversed(cuts):
-            known = self.prefixes.get(rng[:cut])
+            known = self.related(rng[:cut])
             if known is not None:
                 return known[2]
-        return self.prefixes[primary][2]
+        return by_primary
 
 
 def relation(
@@ -232,17 +245,17 @@ def decisions(items: Sequence[RangeTuple], tags: TagSet) -> tuple[list[int], lis
     """
     keys = [*tags.zeros]
     positions = [*tags.zeros]
-    prefixes = tags.prefixes
+    related = tags.related
     for position, (rng, weight) in enumerate(items):
-        known = prefixes.get(rng)
+        known = related(rng)
         if known is not None:
             hits = known[0] if weight else known[1]
         elif weight:  # lookup or the same language, by its longest prefix
             primary, _, rest = rng.partition("-")
-            known = prefixes.get(primary)
+            known = related(primary)
             if known is None:
                 continue  # no tag has its first subtag
-            hits = tags.extended(rng, primary) if "-" in rest else known[2]
+            hits = tags.extended(rng, primary, known[2]) if "-" in rest else known[2]
         else:
             continue
         for index, base in hits:
