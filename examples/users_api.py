@@ -126,7 +126,10 @@ def new_user_fields(body: bytes, media_type: str) -> dict[str, str]:
         if media_type == "application/json":
             data = json.loads(body)  # RecursionError when nested too deep
         else:
-            data = dict(parse_qsl(body.decode(), strict_parsing=True, max_num_fields=8))
+            pairs = parse_qsl(
+                body.decode(), strict_parsing=True, max_num_fields=8, errors="strict"
+            )  # "%FF" undecodable, as a raw 0xFF is
+            data = dict(pairs)
     except (ValueError, UnicodeDecodeError, RecursionError) as error:
         raise Refusal(
             400, f"Bad Request: the content does not parse ({error})"

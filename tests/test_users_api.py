@@ -659,6 +659,9 @@ def test_400_for_content_that_does_not_parse(client: httpx.Client) -> None:
         ("application/json", b"\xff\xfe"),
         ("application/x-www-form-urlencoded", "name"),
         ("application/x-www-form-urlencoded", b"name=\xff&email=x"),
+        # the same bytes percent-encoded, and a lone surrogate's UTF-8 (U+D800)
+        ("application/x-www-form-urlencoded", b"name=%FF&email=x"),
+        ("application/x-www-form-urlencoded", b"name=%ED%A0%80&email=x"),
     ]
     for content_type, content in cases:
         response = post_user(client, content, content_type)

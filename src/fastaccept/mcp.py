@@ -27,14 +27,15 @@ EVENT_STREAM = "text/event-stream;charset=utf-8"
 #: transport); the python-sdk's code for its 406.
 INVALID_REQUEST = -32600
 
-Answer = Literal["json", "sse"]
+#: How to answer a POST: one JSON response, or an event stream.
+ReplyKind = Literal["json", "sse"]
 
 
 class _Check(NamedTuple):
     """One check: the offers, the answer for each, and the refusals."""
 
     negotiator: Negotiator
-    answers: tuple[Answer, ...]
+    answers: tuple[ReplyKind, ...]
     not_acceptable: Decision
     too_large: Decision
 
@@ -47,7 +48,7 @@ def _jsonrpc(status: int, message: str) -> Decision:
     return Decision(status, header_items=headers, body=body)
 
 
-def _check(answers: dict[str, Answer], needs: str) -> _Check:
+def _check(answers: dict[str, ReplyKind], needs: str) -> _Check:
     return _Check(
         Negotiator(list(answers)),
         tuple(answers.values()),
@@ -66,7 +67,7 @@ _GET = _check({EVENT_STREAM: "sse"}, "text/event-stream")
 
 def _select(
     check: _Check, accept: HeaderValue, require_header: bool
-) -> Answer | Decision:
+) -> ReplyKind | Decision:
     checked_flag(require_header, "require_header")
     if accept is None and require_header:
         return check.not_acceptable
@@ -79,7 +80,7 @@ def _select(
 
 def select_post(
     accept: HeaderValue, *, json_only: bool, require_header: bool = True
-) -> Answer | Decision:
+) -> ReplyKind | Decision:
     """How to answer a POST with this Accept value (None: absent).
 
     ``"json"`` or ``"sse"``: of the types the server sends (``json_only``:
