@@ -27,11 +27,13 @@ from hypothesis import strategies as st
 import fastaccept
 from fastaccept import (
     IMPLEMENTATION,
+    Accept,
     AcceptEncoding,
     AcceptError,
     AcceptLanguage,
     Coding,
     LanguageRange,
+    MediaRange,
     SkippedMember,
     _errors,
     _language,
@@ -1032,3 +1034,73 @@ def test_a_deciding_key_is_packed_as_the_cython_engine_packs_it() -> None:
     found = re.findall(r"^ +(\w+) = (\d+)\b", text, re.MULTILINE)
     theirs = [(name, int(value)) for name, value in found if name in ours]
     assert sorted(theirs) == sorted(ours.items())  # each once, the same number
+
+
+@pytest.mark.parametrize(
+    ("made", "error", "message"),
+    [
+        # a weight out of range had answered 1.5 or 0.904 (the relation's bits)
+        (
+            lambda: AcceptLanguage([LanguageRange("fr", 5000)]),
+            ValueError,
+            "from 0 to 1000",
+        ),
+        (lambda: AcceptEncoding([Coding("gzip", 1500)]), ValueError, "from 0 to 1000"),
+        (lambda: AcceptEncoding([Coding("gzip", True)]), TypeError, "not bool"),
+        (lambda: AcceptEncoding([Coding(None)]), TypeError, "its name must be a str"),  # type: ignore[arg-type]
+        (
+            lambda: AcceptLanguage([LanguageRange("en-")]),
+            ValueError,
+            "no Accept-Language member",
+        ),
+        (
+            lambda: AcceptEncoding([Coding("gzip;q=1")]),
+            ValueError,
+            "no Accept-Encoding member",
+        ),
+        # the repr's text is no list of members: its characters were taken for them
+        (
+            lambda: AcceptEncoding(cast(Any, "gzip;q=0.5, br")),
+            TypeError,
+            "members must be an iterable of Coding",
+        ),
+        (
+            lambda: Accept(cast(Any, "a/b")),
+            TypeError,
+            "members must be an iterable of MediaRange",
+        ),
+        (
+            lambda: Accept(cast(Any, [("a", "b", (), 1000)])),
+            TypeError,
+            "must be MediaRange, not tuple",
+        ),
+        (
+            lambda: Accept([MediaRange("a", "b", (), 2000)]),
+            ValueError,
+            "from 0 to 1000",
+        ),
+    ],
+)
+def test_a_value_made_by_hand_holds_only_members_a_parser_reads(
+    made: Callable[[], object], error: type[Exception], message: str
+) -> None:
+    with pytest.raises(error, match=re.escape(message)):
+        made()
+
+
+def test_a_value_made_by_hand_answers_as_the_parsed_one(engine: Engine) -> None:
+    # names lower-case, as the parsers make them (upper case had matched nothing)
+    assert AcceptLanguage([LanguageRange("EN-us", 500)]) == engine.parse_language(
+        "en-US;q=0.5"
+    )
+    assert AcceptEncoding([Coding("GZIP")]).best(["gzip"]) == "gzip"
+    assert Accept([MediaRange("TEXT", "Html", (("Level", "1"),))]) == engine.parse(
+        "text/html;level=1"
+    )
+    for value in (
+        engine.parse("text/html;q=0.5, */*"),
+        engine.parse_encoding("gzip, br;q=0"),
+        engine.parse_language("en-US, fr;q=0.5"),
+    ):
+        assert type(value)(value, value.present, value.skipped) == value
+        assert pickle.loads(pickle.dumps(value)) == value

@@ -6,14 +6,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ._errors import reason
-from ._format import given_range
 from ._grammar import TCHARS
 from ._limits import DEFAULT_MAX_LENGTH, checked_max_length
 from ._member import offers_tuple, parse_single, scan_member
 from ._structured import StructureError, bare_item, is_key, parse_list
 from ._text import HeaderValue, as_header_text, coerce_value
 from ._tuples import NamedTuple
-from ._types import MediaRange, format_param_value
+from ._types import MediaRange, format_param_value, given_range
 
 
 class AcceptQuery(NamedTuple):

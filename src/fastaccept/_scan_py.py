@@ -171,7 +171,7 @@ def parse(
     skipped = _checked_skips(raw, coerced, original, strict, ACCEPT)
     ranges: list[MediaRange] = [_new_range(MediaRange, rng) for rng in found]
     safe = len(text) <= CORS_MAX_LENGTH and _CORS_UNSAFE.search(text) is None
-    return Accept(ranges, skipped=skipped, cors_safelisted=safe)
+    return Accept._made(ranges, skipped, safe)
 
 
 def is_cors_safelisted(value: HeaderValue) -> bool:
@@ -505,7 +505,7 @@ def _parse_list(
     if found is None:
         found, raw = scan(text, strict, header.scan_member)
         skipped = _checked_skips(raw, coerced, original, strict, header.field)
-    return kind([_new_range(header.member, item) for item in found], True, skipped)
+    return kind._made([_new_range(header.member, item) for item in found], skipped)
 
 
 def parse_encoding(

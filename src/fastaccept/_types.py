@@ -23,11 +23,14 @@ from ._member import (
     parse_offers,
     parse_single,
 )
+from ._text import ascii_lower
 from ._tuples import NamedTuple
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, ClassVar, Final, TypeVar, overload
+
+    from typing_extensions import Self
 
     from ._match import Match
 
@@ -139,6 +142,58 @@ class MediaRange(NamedTuple):
         return _weighted(text, self.weight)
 
 
+def checked_weight(member: MediaRange | Coding | LanguageRange, what: str) -> None:
+    """The weight of a ``member`` (a ``what``) a program gave: an int from 0 to
+    1000, thousandths (else ``TypeError``, ``ValueError``)."""
+    weight = member.weight
+    if type(weight) is not int:
+        raise TypeError(
+            f"invalid {what} {member!r}: its weight must be an int "
+            f"(thousandths), not {type(weight).__name__}"
+        )
+    if not 0 <= weight <= 1000:
+        raise ValueError(
+            f"invalid {what} {member!r}: its weight must be from 0 to 1000 "
+            "(thousandths)"
+        )
+
+
+def given_range(item: MediaRange) -> tuple[MediaRange, bool]:
+    """A ``MediaRange`` a program gave, checked as the same range given as a
+    str: its text (``str(item)``) read back as one media range, names
+    lower-cased, and whether it has a weight. Its type and subtype must be
+    str, its params ``(name, value)`` pairs of str and its weight an int
+    from 0 to 1000 (thousandths; else ``TypeError``, ``ValueError``); no
+    parameter may be named ``q``, which its text would make the weight (RFC
+    9110 §12.5.1), and the text read back must be the range given.
+    """
+    params = item.params
+    if not (
+        type(params) is tuple
+        and all(type(pair) is tuple and len(pair) == 2 for pair in params)
+        and all(isinstance(part, str) for pair in params for part in pair)
+        and isinstance(item.type, str)
+        and isinstance(item.subtype, str)
+    ):
+        raise TypeError(
+            f"invalid media range {item!r}: its type and subtype must be str, its "
+            "params a tuple of (name, value) pairs of str"
+        )
+    checked_weight(item, "media range")
+    if any(name.lower() == "q" for name, _ in params):
+        raise ValueError(
+            f"invalid media range {item!r}: a parameter named 'q' is the weight "
+            "(RFC 9110 §12.5.1)"
+        )
+    rng = MediaRange._make(parse_single(str(item), "media type")[0])
+    lowered = tuple((ascii_lower(name), value) for name, value in params)
+    if rng != (ascii_lower(item.type), ascii_lower(item.subtype), lowered, item.weight):
+        raise ValueError(
+            f"invalid media range {item!r}: its text {str(item)!r} is another range"
+        )
+    return rng, item.weight != 1000
+
+
 class SkippedMember(NamedTuple):
     """A member lenient mode skipped: where it was, what it said, and why."""
 
@@ -228,9 +283,62 @@ class _Members(Sequence[_M]):
         present: bool = True,
         skipped: Iterable[SkippedMember] = (),
     ) -> None:
-        self._members: tuple[_M, ...] = tuple(members)
+        self._members: tuple[_M, ...] = self._read_back(members)
         self._present = present
         self._skipped: tuple[SkippedMember, ...] = tuple(skipped)
+
+    @classmethod
+    def _made(cls, members: list[_M], skipped: list[SkippedMember]) -> Self:
+        """A present value of the members a parser read (not read again)."""
+        made = cls.__new__(cls)
+        made._members, made._skipped = tuple(members), tuple(skipped)
+        made._present = True
+        return made
+
+    @classmethod
+    def _read_back(cls, members: Iterable[_M]) -> tuple[_M, ...]:
+        """Members a program gave, each as the header's parser reads its text
+        (``_read_member``: names lower-case), so that a value made by hand
+        answers as the parsed one; ``TypeError`` or ``ValueError`` for one
+        that is no such member. A parser's own are not read again (``_made``)."""
+        kind = cls._member_type()
+        if isinstance(members, str | bytes) or not isinstance(members, Iterable):
+            raise TypeError(
+                f"{cls.__name__} members must be an iterable of {kind.__name__} "
+                f"(a header value is parsed), not {type(members).__name__}"
+            )
+        read = []
+        for member in members:
+            if not isinstance(member, kind):
+                raise TypeError(
+                    f"{cls.__name__} members must be {kind.__name__}, not "
+                    f"{type(member).__name__}"
+                )
+            read.append(cls._read_member(member))
+        return tuple(read)
+
+    @classmethod
+    def _member_type(cls) -> type[_M]:
+        kind: type[_M] = cls._header.member
+        return kind
+
+    @classmethod
+    def _read_member(cls, member: _M) -> _M:
+        """A list header's member, read back by its ``scan_member``."""
+        what = type(member).__name__
+        if not isinstance(member[0], str):
+            raise TypeError(f"invalid {what} {member!r}: its name must be a str")
+        checked_weight(member, what)
+        text = str(member)
+        code, end, found = cls._header.scan_member(text, 0, True)
+        read_as = (ascii_lower(member[0]), member[1])  # as given, name lower-case
+        if code or end != len(text) or found is None or found != read_as:
+            raise ValueError(
+                f"invalid {what} {member!r}: its text {text!r} is no "
+                f"{cls._header.field} member"
+            )
+        read: _M = cls._header.member(*found)
+        return read
 
     @property
     def present(self) -> bool:
@@ -334,12 +442,32 @@ class Accept(_Members[MediaRange]):
         skipped: Iterable[SkippedMember] = (),
         cors_safelisted: bool = True,
     ) -> None:
-        # The slots are set here, not by _Members.__init__: the pure engine's
-        # parse makes one Accept per call, and this spares it a second call.
-        self._members = tuple(ranges)
+        self._members = self._read_back(ranges)
         self._present = present
         self._skipped = tuple(skipped)
         self._cors_safelisted = cors_safelisted
+
+    @classmethod
+    def _made(
+        cls,
+        members: list[MediaRange],
+        skipped: list[SkippedMember],
+        cors_safelisted: bool = True,
+    ) -> Self:
+        """A present value of the ranges ``parse`` read (not read again)."""
+        made = cls.__new__(cls)
+        made._members, made._skipped = tuple(members), tuple(skipped)
+        made._present, made._cors_safelisted = True, cors_safelisted
+        return made
+
+    @classmethod
+    def _member_type(cls) -> type[MediaRange]:
+        return MediaRange
+
+    @classmethod
+    def _read_member(cls, member: MediaRange) -> MediaRange:
+        """A media range, read back as ``given_range`` reads it."""
+        return given_range(member)[0]
 
     @property
     def cors_safelisted(self) -> bool:
