@@ -151,7 +151,7 @@ def test_produces_consumes_decision_round_trip() -> None:
 def _engine_api(engine: Engine) -> dict[str, Any]:
     """What an engine defines of the public API: each function and class that
     fastaccept exports, and each public method and property of those classes,
-    inherited ones included."""
+    inherited ones included, and ``__reduce__`` (what pickling says)."""
     found: dict[str, Any] = {}
     for name, obj in vars(engine).items():
         if name not in fastaccept.__all__ or obj.__module__ != engine.__name__:
@@ -159,7 +159,7 @@ def _engine_api(engine: Engine) -> dict[str, Any]:
         found[name] = obj
         if inspect.isclass(obj):
             for attr in dir(obj):
-                if not attr.startswith("_"):
+                if not attr.startswith("_") or attr == "__reduce__":
                     found[f"{name}.{attr}"] = inspect.getattr_static(obj, attr)
     return found
 

@@ -1455,7 +1455,7 @@ cdef class _CachedOffers:
         return hash(self._key())
 
     def __reduce__(self):
-        """Pickle and copy by the constructor's arguments; the cache starts empty."""
+        """Pickle and copy by the arguments: the copy starts with empty caches."""
         made = _partial(
             type(self), self._items, cache_size=self._cache_size, max_length=self._max_length
         )
