@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from ._errors import reason
 from ._grammar import TCHARS
 from ._limits import DEFAULT_MAX_LENGTH, checked_max_length
-from ._member import offers_tuple, parse_single, scan_member
+from ._member import is_suffix_range, offers_tuple, parse_single, scan_member
 from ._structured import StructureError, bare_item, is_key, parse_list
 from ._text import HeaderValue, as_header_text, coerce_value
 from ._tuples import NamedTuple
@@ -42,7 +42,8 @@ def format_accept_query(media_types: Iterable[str | MediaRange]) -> str:
     where it is one (``application/sql``), a String otherwise (a type that
     begins with a digit); its parameters as Parameters, each value a Token
     where it is one, a String otherwise. ``ValueError`` for a range the
-    field cannot carry: one with a weight, a parameter name that is no
+    field cannot carry: one with a weight, a suffix range ``type/*+suffix``
+    (RFC 10008 §3 has no such wildcard), a parameter name that is no
     Structured Field key (RFC 9651 §3.1.2: ``a-z`` or ``*``, then ``a-z``,
     digits and ``_-.*``), a value with a character outside printable ASCII.
     A ``MediaRange`` is checked as its text would be (``format_accept``'s
@@ -69,7 +70,14 @@ def format_accept_query(media_types: Iterable[str | MediaRange]) -> str:
 
 def _member(rng: MediaRange) -> str:
     """``rng`` as a List member: its ``type/subtype``, then its Parameters;
-    ``ValueError`` for what a Structured Field cannot carry."""
+    ``ValueError`` for what a Structured Field cannot carry, and for a suffix
+    range (rule 22), which Accept-Query does not (RFC 10008 §3: a wildcard
+    but ``*/*`` or ``type/*`` matches no media type)."""
+    if is_suffix_range(rng.subtype):
+        raise ValueError(
+            "a suffix range: Accept-Query has no wildcard but */* and type/* "
+            "(RFC 10008 §3)"
+        )
     parameters = []
     for name, value in rng.params:
         if not is_key(name):

@@ -691,8 +691,8 @@ class Consumes(ByArguments):
     ``Accept-Query`` (RFC 10008 §3). ``accept``, ``accept_post`` and
     ``accept_query`` are those headers' values, for an answer to OPTIONS too
     (``accept_query`` None where a type's parameter names are no RFC 9651
-    keys, so that Accept-Query cannot carry it: a 415 to QUERY then has no
-    ``Accept-Query``).
+    keys, or a type is a suffix range, so that Accept-Query cannot carry it:
+    a 415 to QUERY then has no ``Accept-Query``).
     """
 
     __slots__ = (
