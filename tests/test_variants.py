@@ -85,6 +85,8 @@ def test_variants_are_part_of_the_arguments() -> None:
         ([Offer("text/markdown", explicit=True)], {}, ValueError, "is explicit"),
         ([("a/b", 0.5)], {}, ValueError, "a qs other than 1"),
         (["a/b", "c/d"], {"default": "c/d"}, ValueError, "must be the first"),
+        # no offer at all: said so, as without variants
+        (["a/b", "c/d"], {"default": "e/f"}, ValueError, "is not one of the offers"),
         (["a/b"], {"variants": 1}, TypeError, "variants must be True or False"),
         (["a/b"], {"variants": "yes"}, TypeError, "variants must be True or False"),
     ],

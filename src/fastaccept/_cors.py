@@ -19,7 +19,8 @@ class CorsReport(NamedTuple):
 
     #: Whether the value is CORS-safelisted: no unsafe byte, not too long.
     safelisted: bool
-    #: The value's length in bytes.
+    #: The value's length: its bytes, or a str's characters (one a byte each
+    #: up to U+00FF; one above is no header byte, and listed as unsafe).
     length: int
     #: Whether the length is over 128 bytes (Fetch's limit).
     too_long: bool

@@ -480,6 +480,10 @@ class Produces(ByArguments):
                 f"{type(self).__name__} adds headers to the answers of "
                 f"{strangers}, which are not among the offers {media_types}"
             )
+        if default is not None and default not in media_types:
+            raise ValueError(
+                f"default {default!r} is not one of the offers {media_types}"
+            )
         own = [self._offer_headers.get(media_type, ()) for media_type in media_types]
         described = (
             _variants(self._parsed, default) if variants else ((),) * len(media_types)
@@ -504,10 +508,6 @@ class Produces(ByArguments):
                 f"no offer has a qs above 0: {media_types} are never chosen, "
                 "so every request would get a 406 listing none; give one a qs "
                 "above 0, or a default"
-            )
-        if default is not None and default not in media_types:
-            raise ValueError(
-                f"default {default!r} is not one of the offers {media_types}"
             )
         #: The offer chosen when none is acceptable; -1: answer 406.
         self._default_index = -1 if default is None else media_types.index(default)
