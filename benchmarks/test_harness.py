@@ -399,3 +399,16 @@ def test_werkzeug_and_falcon_agree_on_every_case() -> None:
     # break ties in the server's order, as fastaccept does.
     assert not [key for key in PEER_ANSWERS if key[0] in ("werkzeug", "falcon")]
     assert {name for _, name in PEER_ANSWERS} <= set(EXPECTED)
+
+
+def test_the_floor_is_called_as_the_engine_is() -> None:
+    """The floor's functions and methods are the kinds of callables the
+    compiled engine's are (built-ins, not Cython function objects, which
+    cost every call more), so a ratio to it is like for like."""
+    floor = pytest.importorskip(
+        "fastaccept_floor", reason="pip install ./benchmarks/floor"
+    )
+    engine = pytest.importorskip("fastaccept._scan", reason="the Cython engine")
+    assert type(floor.choose) is type(engine.negotiate)
+    assert type(floor.Floor.choose) is type(engine.Negotiator.choose)
+    assert type(floor.Floor.empty) is type(engine.Negotiator.choose)
