@@ -442,9 +442,7 @@ class Accept(_Members[MediaRange]):
         skipped: Iterable[SkippedMember] = (),
         cors_safelisted: bool = True,
     ) -> None:
-        self._members = self._read_back(ranges)
-        self._present = present
-        self._skipped = tuple(skipped)
+        super().__init__(ranges, present, skipped)
         self._cors_safelisted = cors_safelisted
 
     @classmethod
