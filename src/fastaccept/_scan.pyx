@@ -1680,8 +1680,8 @@ cdef int read_arguments(str name, PyObject* names, PyObject** args, Py_ssize_t n
         if k < nargs:
             raise TypeError(f"{name}() got multiple values for argument {<object>key!r}")
         out[3 if k == count - 1 else k] = args[nargs + i]  # max_length, the last name, to out[3]
-    missing = [repr(<object>PyTuple_GET_ITEM(names, k)) for k in range(2) if out[k] == NULL]
-    if missing:
+    if out[0] == NULL or out[1] == NULL:
+        missing = [repr(<object>PyTuple_GET_ITEM(names, k)) for k in range(2) if out[k] == NULL]
         raise TypeError(f"{name}() missing {len(missing)} required positional argument"
                         f"{'s' * (len(missing) > 1)}: {' and '.join(missing)}")
     return 0
