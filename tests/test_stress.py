@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import os
+import subprocess
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -23,7 +24,7 @@ from fastaccept import (
     format_accept,
 )
 
-from .conftest import Engine
+from .conftest import ENGINES, Engine
 
 #: Reference counts, resident memory and tracemalloc are process-wide: under
 #: pytest-run-parallel these tests run alone (threads: test_free_threading).
@@ -160,3 +161,57 @@ def test_accept_size_is_linear_in_the_value(engine: Engine, unit: str) -> None:
     # within a fixed number of bytes per input character.
     assert large <= 20 * max(small, 1)
     assert large <= 128 * 256 * 1024
+
+
+#: Calls that build lists and tuples of new objects on their way (the compiled
+#: engine's error path of a missing argument, a set-up, a rank), each made
+#: with the k-th memory allocation failing, for every k up to ``FAILURES``.
+FAILING_CALLS = {
+    "negotiate()": "fa.negotiate()",
+    "quality()": "fa.quality()",
+    "LanguageNegotiator": "fa.LanguageNegotiator(['en', 'de-CH'])",
+    "parse with parameters": "fa.parse('a/b;x=1;y=2, c/d;z=3')",
+    "Negotiator.rank": "fa.Negotiator(['a/b', ('c/d', 0.5)]).rank(None)",
+    "LanguageNegotiator.rank": "fa.LanguageNegotiator(['en', 'de']).rank('de, en;q=0.5')",
+}
+FAILURES = 300
+FAILING = """
+import _testcapi, fastaccept as fa
+call = lambda: {call}
+try:
+    call()  # once first: what is made once (the pure engine's patterns) is made
+except TypeError:
+    pass
+for k in range({failures}):
+    _testcapi.set_nomemory(k, k + 1)  # the k-th allocation fails, no other
+    try:
+        call()
+    except (MemoryError, TypeError):
+        pass
+    finally:
+        _testcapi.remove_mem_hooks()
+print("survived")
+"""
+
+
+@pytest.mark.parametrize("call", sorted(FAILING_CALLS))
+def test_a_failed_allocation_is_a_memory_error_not_a_crash(
+    engine: Engine, call: str
+) -> None:
+    # Cython 3.3 released an item twice when a list comprehension's append
+    # failed (cython/cython#7748): the compiled engine builds its lists by
+    # loops. A crash ends the process, so each call runs in one of its own.
+    testcapi = pytest.importorskip("_testcapi", reason="CPython's test module")
+    if not hasattr(testcapi, "set_nomemory"):
+        pytest.skip("this CPython's _testcapi cannot fail an allocation")
+    script = FAILING.format(call=FAILING_CALLS[call], failures=FAILURES)
+    pure = "1" if engine is ENGINES["python"] else ""
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        env={**os.environ, "FASTACCEPT_NO_EXTENSIONS": pure},
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert (done.returncode, done.stdout) == (0, "survived\n"), done.stderr[-2000:]

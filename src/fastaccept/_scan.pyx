@@ -1109,6 +1109,7 @@ cdef object parsed(_Kind kind, object value, object strict_flag, object max_leng
     cdef Py_ssize_t n, i, m
     cdef Scan sc
     cdef Range* r
+    cdef Param* param
     cdef bint accept = kind.grammar == MEDIA_RANGES
     if strict_flag is not True and strict_flag is not False:
         _checked_flag(strict_flag, "strict")
@@ -1129,14 +1130,12 @@ cdef object parsed(_Kind kind, object value, object strict_flag, object max_leng
         for i in range(sc.n_ranges):
             r = &sc.ranges[i]
             if accept:
-                if r.n_params:
-                    params = tuple([
-                        (token_text(s, sc.params[m].name_start, sc.params[m].name_end),
-                         value_text(s, &sc.params[m]))
-                        for m in range(r.first_param, r.first_param + r.n_params)
-                    ])
-                else:
-                    params = ()
+                params = PyTuple_New(r.n_params)
+                for m in range(r.n_params):
+                    param = &sc.params[r.first_param + m]
+                    pair = (token_text(s, param.name_start, param.name_end), value_text(s, param))
+                    Py_INCREF(pair)
+                    PyTuple_SET_ITEM(params, m, pair)
                 made = new_named(_MediaRange, (
                     token_text(s, r.type_start, r.type_end),
                     "*" if r.parts <= PARTS_TYPE else token_text(s, r.sub_start, r.sub_end),
@@ -1492,7 +1491,9 @@ Offers parsed once; the best of them for each request's Accept value.
         self._set_offers(items, layout.values, layout.absent_best, cache_size, max_length)
         set.n = n = len(parsed)
         set.n_groups = len(layout.by_type)
-        n_params = sum([len(offer.params) for offer in parsed])
+        n_params = 0
+        for offer in parsed:
+            n_params += len(offer.params)
         # One block, zeroed: the offers, their parameters, the groups and the two orders.
         set.offers = <COffer*>PyMem_Calloc(1, n * sizeof(COffer) + n_params * sizeof(OfferParam) + (
             set.n_groups * sizeof(Group) + 2 * n * sizeof(Py_ssize_t) + 1))
@@ -1588,11 +1589,12 @@ Offers parsed once; the best of them for each request's Accept value.
         cdef int weight
         cdef long long spec
         cdef COffer* offers = self._set.offers
+        scored = []
         if value is None:  # every offer but an explicit one at q=1: its score is its qs
-            scored = sorted([(-1000 * offers[i].qs, 0, i) for i in range(self._n)
-                             if offers[i].qs > 0 and not offers[i].explicit])
+            for i in range(self._n):
+                if offers[i].qs > 0 and not offers[i].explicit:
+                    scored.append((-1000 * offers[i].qs, 0, i))
         else:
-            scored = []
             scan_init(&sc)
             try:
                 score_value(self, value, &sc)
@@ -1604,8 +1606,11 @@ Offers parsed once; the best of them for each request's Accept value.
                         scored.append((-<long long>weight * offers[i].qs, -spec, i))
             finally:
                 scan_free(&sc)
-            scored.sort()
-        return [(self._values[i], -score / 1_000_000) for score, _, i in scored]
+        scored.sort()
+        ranked = []
+        for score, _, i in scored:
+            ranked.append((self._values[i], -score / 1_000_000))
+        return ranked
 
 
 cdef inline int score_value(Negotiator self, object value, Scan* sc) except -1:
@@ -1681,7 +1686,10 @@ cdef int read_arguments(str name, PyObject* names, PyObject** args, Py_ssize_t n
             raise TypeError(f"{name}() got multiple values for argument {<object>key!r}")
         out[3 if k == count - 1 else k] = args[nargs + i]  # max_length, the last name, to out[3]
     if out[0] == NULL or out[1] == NULL:
-        missing = [repr(<object>PyTuple_GET_ITEM(names, k)) for k in range(2) if out[k] == NULL]
+        missing = []
+        for k in range(2):
+            if out[k] == NULL:
+                missing.append(repr(<object>PyTuple_GET_ITEM(names, k)))
         raise TypeError(f"{name}() missing {len(missing)} required positional argument"
                         f"{'s' * (len(missing) > 1)}: {' and '.join(missing)}")
     return 0
@@ -2071,7 +2079,12 @@ cdef class _ListNegotiator(_CachedOffers):
         cdef CListOffer* o
         cdef bint codings = kind.grammar != LANGUAGE_GRAMMAR
         parsed = kind.offers(offers)
-        names = parsed.names if codings else ["-".join(tag) for tag in parsed.subtags]
+        if codings:
+            names = parsed.names
+        else:
+            names = []
+            for tag in parsed.subtags:
+                names.append("-".join(tag))
         n = len(names)
         self._set_offers(parsed.values, parsed.values, parsed.absent_best, cache_size, max_length)
         self._kind = kind
@@ -2117,8 +2130,10 @@ cdef class _ListNegotiator(_CachedOffers):
 
     def rank(self, value):
         items = None if value is None else parsed(self._kind, value, False, self._max_length)
-        ranked = self._kind.rank(items, self._parsed)
-        return [(self._items[index], weight / 1000) for index, weight in ranked]
+        ranked = []
+        for index, weight in self._kind.rank(items, self._parsed):
+            ranked.append((self._items[index], weight / 1000))
+        return ranked
 
 
 cdef class EncodingNegotiator(_ListNegotiator):
