@@ -980,6 +980,7 @@ def test_a_long_language_range_is_related_by_its_first_subtags_only() -> None:
     assert _language.best_language([(rng, 500)], tags) == 0
 
 
+@pytest.mark.thread_unsafe(reason="counts the calls of a module's function")
 @pytest.mark.parametrize("tags", [2_000, 4_000])
 def test_tags_of_one_language_are_set_up_in_linear_work(tags: int) -> None:
     # rule 8: a set of tags that share their first subtag is read once, and

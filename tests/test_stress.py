@@ -226,4 +226,10 @@ def test_a_failed_allocation_is_a_memory_error_not_a_crash(call: str) -> None:
     if (status, out) != survived:
         pytest.skip(f"this CPython fails in pure Python too (status {status})")
     status, out, err = _failing(call, "")
+    if call == "LanguageNegotiator" and sys.version_info[:2] == (3, 12):
+        # Open: on CPython 3.12 (3.11, 3.13 and 3.14 survive) the Cython
+        # engine's set-up crashes in a later call, freeing a function of
+        # TagSet.__init__ (docs/reliability.md, "allocation failures").
+        if (status, out) != survived:
+            pytest.xfail(f"the open crash on CPython 3.12 (status {status})")
     assert (status, out) == survived, err
