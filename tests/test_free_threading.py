@@ -100,6 +100,45 @@ def test_a_negotiator_is_complete_when_made(
     assert negotiator.rank(value) == []
 
 
+def _made(*parts: str) -> str:
+    """A new str object (not a literal, so not interned)."""
+    return "".join(parts)
+
+
+def test_the_tables_threads_read_have_shared_keys() -> None:
+    # Tables made once and read with each request's strings: on CPython 3.13t
+    # a dict compares a key no thread but its maker has counted under its
+    # lock (~15 us, docs/free-threading.md), so each key is interned
+    # (immortal there) as it is stored.
+    from fastaccept import _coding, _language, _match, _member
+
+    def unshared(keys: Any) -> list[str]:
+        # sys.intern(key) would intern key itself: intern a copy instead
+        return [key for key in keys if sys.intern(key[:1] + key[1:]) is not key]
+
+    offers = [
+        _made("text/plain;format=", "flowed"),
+        _made("application/vnd.a", "+json"),
+    ]
+    layout = _match.OfferSet(_member.parse_offers(offers))
+    assert not unshared(layout.by_essence)
+    assert not unshared(layout.by_type)
+    assert list(layout.by_param) == ["format=flowed"]
+    assert not unshared(layout.by_param)
+    tags = _language.TagSet([_made("de-", "CH"), _made("en-", "GB")])
+    assert tags.related(_made("de-", "ch")) is not None
+    assert not unshared(tags.by_primary)
+    assert not unshared(tags.prefixes)
+    assert not unshared(_coding.CodingSet([_made("gz", "ip"), "br"]).spellings)
+    assert _member.exact_weight(_made("0.", "123")) == 123
+    assert _member.weight(_made(".", "25"), strict=False) == 250
+    for memo in (_member.QVALUES, _member.WEIGHT_ONLY, _member._SHORT_QVALUES):
+        assert not unshared(memo)
+    for formats in (True, {_made("Pl", "ain"): offers[0]}):
+        produces = Produces(offers, formats=formats)
+        assert not unshared(produces._format_index)
+
+
 @pytest.mark.parametrize("threads", [THREADS, 20])
 def test_threads_without_the_gil_cache_apart(engine: Engine, threads: int) -> None:
     # On a free-threaded CPython 3.13 a dict hit with an equal str whose key

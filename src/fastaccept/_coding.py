@@ -18,6 +18,7 @@ from collections.abc import Iterable, Sequence
 
 from . import _errors as E
 from ._grammar import TOKEN, pattern
+from ._limits import shared_key
 from ._member import scan_weight
 from ._text import as_header_text
 
@@ -100,10 +101,10 @@ class CodingSet:
     def __init__(self, offers: Iterable[str]) -> None:
         self.values: tuple[str, ...] = tuple(offers)
         self.names = tuple(parse_coding(offer) for offer in self.values)
-        self.spellings = {name: name for name in (*self.names, "*")}
+        self.spellings = {shared_key(name): name for name in (*self.names, "*")}
         for alias, name in ALIASES.items():
             if name in self.names:
-                self.spellings[alias] = name
+                self.spellings[shared_key(alias)] = name
         # Header absent: identity if offered, else the first (RFC 9110 §12.5.3
         # allows any coding, but clients that send nothing often decode none).
         names = self.names

@@ -21,6 +21,7 @@ from collections.abc import Iterable, Sequence
 
 from . import _errors as E
 from ._grammar import LANGUAGE_TAG, PRIMARY_SUBTAG, SUBTAG, pattern
+from ._limits import shared_key
 from ._member import scan_weight
 from ._text import as_header_text
 
@@ -123,7 +124,8 @@ class TagSet:
     for ``en``: none of its subtags after the prefix leads to a tag, so it
     shares with each tag what the prefix shares). A range with no prefix
     there relates to no tag. So set-up is linear in the tags, and a value
-    costs its ranges times the tags they can reach (rule 8).
+    costs its ranges times the tags they can reach (rule 8). The tables'
+    keys are ``shared_key``s: threads read them per call.
     """
 
     __slots__ = (
@@ -145,7 +147,9 @@ class TagSet:
         by_primary: dict[str, list[int]] = {}
         for index, subtags in enumerate(self.subtags):
             by_primary.setdefault(subtags[0], []).append(index)
-        self.by_primary = {key: tuple(hits) for key, hits in by_primary.items()}
+        self.by_primary = {
+            shared_key(key): tuple(hits) for key, hits in by_primary.items()
+        }
         #: The most subtags a tag has: no key of ``prefixes`` has more.
         self.depth = max(map(len, self.subtags), default=1)
         self.known = {
@@ -164,7 +168,7 @@ class TagSet:
         found = self.prefixes.get(prefix)
         if found is None and prefix in self.known:
             subtags = prefix.split("-")
-            found = self.prefixes[prefix] = (
+            found = self.prefixes[shared_key(prefix)] = (
                 self._hits(subtags, 1),
                 self._hits(subtags, 0),
                 self._hits((*subtags, ""), 1),  # "": a subtag no tag has

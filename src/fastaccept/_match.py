@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Container, Sequence
 
+from ._limits import shared_key
 from ._member import (
     ParsedOffer,
     RangeTuple,
@@ -48,7 +49,7 @@ class OfferSet:
 
     ``by_essence["type/subtype"]`` holds the ``Essence`` of each range
     ``type/subtype`` (or ``type/*``, ``*/*``) that can match an offer, so
-    finding its offers is one look-up. ``by_param[(name, value)]`` has a bit
+    finding its offers is one look-up. ``by_param["name=value"]`` has a bit
     set for each offer with that parameter (``charset`` lower-case), so a
     range's parameters are checked against all its offers at once;
     ``charset_free`` has a bit set for each offer a range's ``charset`` is not
@@ -59,7 +60,8 @@ class OfferSet:
     each type (every offer's type, its list empty where all are explicit),
     the highest qs first, then server order: of the offers only a wildcard
     decides, which tie but for qs, the first stands for all. An explicit
-    offer (rule 21) is found by its own ``type/subtype`` only.
+    offer (rule 21) is found by its own ``type/subtype`` only. Every key is
+    a ``shared_key``: threads read the tables per call.
     """
 
     __slots__ = (
@@ -87,9 +89,9 @@ class OfferSet:
             of_type = by_type.setdefault(self.offers[index].type, [])
             if not self.offers[index].explicit:
                 of_type.append(index)
-        self.by_type = {key: tuple(hits) for key, hits in by_type.items()}
+        self.by_type = {shared_key(key): tuple(hits) for key, hits in by_type.items()}
         hits: dict[tuple[str, str], list[int]] = {}
-        self.by_param: dict[tuple[str, str], int] = {}
+        self.by_param: dict[str, int] = {}
         self.charset_free = 0
         for index, offer in enumerate(self.offers):
             self.charset_free |= charset_free(offer) << index
@@ -97,10 +99,11 @@ class OfferSet:
             suffixed = [(offer.type, suffix) for suffix in suffix_ranges(offer)]
             for essence in (offer[1:3], *reached, *suffixed):
                 hits.setdefault(essence, []).append(index)
-            for item in offer.params.items():
-                self.by_param[item] = self.by_param.get(item, 0) | 1 << index
+            for name, value in offer.params.items():
+                key = shared_key(f"{name}={value}")  # a name has no "="
+                self.by_param[key] = self.by_param.get(key, 0) | 1 << index
         self.by_essence: dict[str, Essence] = {
-            f"{type_}/{subtype}": (
+            shared_key(f"{type_}/{subtype}"): (
                 type_,
                 subtype,
                 (
@@ -193,10 +196,10 @@ def _credit(
         matching = -1  # the offers with each of its parameters, as bits
         for name, value in params:
             if name == "charset":
-                found_bits = by_param.get((name, ascii_lower(value)), 0)
+                found_bits = by_param.get(f"charset={ascii_lower(value)}", 0)
                 matching &= found_bits | offers.charset_free
             else:
-                matching &= by_param.get((name, value), 0)
+                matching &= by_param.get(f"{name}={value}", 0)
         for index in hits:
             if matching >> index & 1 and found > credited.get(index, -1):
                 credited[index] = found

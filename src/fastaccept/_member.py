@@ -35,7 +35,7 @@ from ._grammar import (
     TOKEN,
     pattern,
 )
-from ._limits import checked_flag
+from ._limits import checked_flag, shared_key
 from ._text import as_header_text, ascii_lower
 from ._tuples import NamedTuple
 
@@ -64,7 +64,8 @@ _QVALUE: Final = pattern(QVALUE, globals())
 #: Each qvalue spelling met so far, with its thousandths, and the same for
 #: the legacy ``.d``/``.dd``/``.ddd`` form: a dict look-up
 #: per weight, and bounded, since only valid spellings are kept (1,117 and
-#: 1,110 of them). The pure engine's list fast path reads ``QVALUES`` first.
+#: 1,110 of them), so their keys may be ``shared_key``s. The pure engine's
+#: list fast path reads ``QVALUES`` first.
 QVALUES: dict[str, int] = {}
 _SHORT_QVALUES: dict[str, int] = {}
 #: ``QVALUES`` as the parameters of a member whose one parameter is its
@@ -91,7 +92,7 @@ def weight(value: str, strict: bool) -> int:
         short = _thousandths("0" + value)
         if short < 0:
             return -E.BAD_WEIGHT
-        _SHORT_QVALUES[value] = short
+        _SHORT_QVALUES[shared_key(value)] = short
     return -E.SHORT_WEIGHT if strict else short
 
 
@@ -103,7 +104,7 @@ def exact_weight(value: str) -> int:
         found = _thousandths(value)
         if found < 0:
             return -E.BAD_WEIGHT
-        QVALUES[value] = WEIGHT_ONLY["q=" + value] = found
+        QVALUES[shared_key(value)] = WEIGHT_ONLY[shared_key("q=" + value)] = found
     return found
 
 

@@ -23,6 +23,7 @@ from ._limits import (
     checked_cache_size,
     checked_flag,
     checked_max_length,
+    shared_key,
     store,
 )
 from ._match import OfferSet, range_matches, scores
@@ -263,7 +264,7 @@ def _format_indexes(
             if name is None and offer.subtype.endswith("+json"):
                 name = "json"
             if name is not None:
-                named.setdefault(name, index)
+                named.setdefault(shared_key(name), index)
         if not named:
             raise ValueError(
                 "formats=True: none of the offers has a standard format name "
@@ -302,7 +303,7 @@ def _format_indexes(
                 f"format {name!r}: {media_type!r} is not one of the offers "
                 f"{media_types}"
             )
-        named[key] = media_types.index(media_type)
+        named[shared_key(key)] = media_types.index(media_type)
     return named, pairs
 
 
