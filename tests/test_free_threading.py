@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from fastaccept import BROWSER_DEFAULTS, Produces
-from fastaccept._limits import THREADS_AT_ONCE
+from fastaccept._limits import THREADS_AT_ONCE, shared_key
 
 from .conftest import CYTHON_MISSING, ENGINES, EXAMPLES, Engine, value_cache
 
@@ -105,6 +105,17 @@ def _made(*parts: str) -> str:
     return "".join(parts)
 
 
+def test_keys_are_interned_only_where_threads_run_at_once() -> None:
+    # With the GIL a key stays as it is: an interned string is immortal on
+    # CPython 3.12, and there it would buy nothing.
+    if THREADS_AT_ONCE:
+        assert shared_key is sys.intern
+    else:
+        key = _made("text/", "html")
+        assert shared_key(key) is key
+
+
+@pytest.mark.skipif(not THREADS_AT_ONCE, reason="needs threads running at once")
 def test_the_tables_threads_read_have_shared_keys() -> None:
     # Tables made once and read with each request's strings: on CPython 3.13t
     # a dict compares a key no thread but its maker has counted under its

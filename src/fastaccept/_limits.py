@@ -171,13 +171,14 @@ def qs_types(offers: tuple[object, ...]) -> list[type]:
     return [type(offer[1]) for offer in offers if type(offer) is tuple]
 
 
-#: A key of a table that every thread reads, made once (``sys.intern``):
-#: where threads run at once, CPython 3.13 compares a dict's key with a
-#: look-up's equal string under the dict's lock while no thread but the one
-#: that made the key has counted it, some 15 µs each; an interned key is
-#: immortal and read without it (docs/free-threading.md). Only strings the
-#: server gives or a bounded set of spellings: never a client's text as such.
-shared_key: Final = sys.intern
+#: A key of a table that every thread reads, made once: where threads run
+#: at once, CPython 3.13 compares a dict's key with a look-up's equal string
+#: under the dict's lock while no thread but the one that made the key has
+#: counted it, some 15 µs each, so the key is interned (``sys.intern``:
+#: immortal there) and read without the lock (docs/free-threading.md); with
+#: the GIL it is kept as it is. Only strings the server gives or a bounded
+#: set of spellings: never a client's text as such.
+shared_key: Final[Callable[[str], str]] = sys.intern if THREADS_AT_ONCE else str
 
 
 class ThreadCache(_local):
