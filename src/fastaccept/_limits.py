@@ -171,13 +171,13 @@ def qs_types(offers: tuple[object, ...]) -> list[type]:
     return [type(offer[1]) for offer in offers if type(offer) is tuple]
 
 
-#: A key of a table that every thread reads, made once: where threads run
-#: at once, CPython 3.13 compares a dict's key with a look-up's equal string
-#: under the dict's lock while no thread but the one that made the key has
-#: counted it, some 15 µs each, so the key is interned (``sys.intern``:
-#: immortal there) and read without the lock (docs/free-threading.md); with
-#: the GIL it is kept as it is. Only strings the server gives or a bounded
-#: set of spellings: never a client's text as such.
+#: A key of a table that every thread reads with ``dict.get``, made once:
+#: where threads run at once, CPython 3.13's ``get`` finding an equal string
+#: that no thread but its maker has counted waits on the dict's lock, which
+#: it holds itself, some 15 µs, so the key is interned (``sys.intern``:
+#: immortal there) and compared without a lock (docs/free-threading.md);
+#: with the GIL it is kept as it is. Only strings the server gives or a
+#: bounded set of spellings: never a client's text as such.
 shared_key: Final[Callable[[str], str]] = sys.intern if THREADS_AT_ONCE else str
 
 

@@ -244,11 +244,13 @@ class Renderers(ByArguments):
             status = checked_status(status)
         if vary is None:
             finished = self._plain
-        else:  # a Finished is never false; Finished(vary) refuses a non-str
-            kept = self._varied.get(vary) if type(vary) is str else None
-            finished = kept or store(
-                self._varied, VARY_VALUES_KEPT, vary, Finished(self, vary)
-            )
+        else:  # by subscript, not .get (docs/free-threading.md)
+            try:
+                finished = self._varied[vary]
+            except (KeyError, TypeError):  # new; or no str (Finished refuses it)
+                finished = store(
+                    self._varied, VARY_VALUES_KEPT, vary, Finished(self, vary)
+                )
         # Any headers but the default are checked (None is refused, not "none").
         extra = _extra(headers) if headers is not _NO_EXTRA and decision.ok else ()
         return finished.render(decision, data, method, status, extra)
@@ -360,13 +362,11 @@ class Finished:
     def refused(self, decision: Decision, method: str) -> Rendered:
         """The response for a refusal: built ahead, or now (a 431, whose
         body says the length; one made elsewhere)."""
-        try:
-            built = self._refused.get(decision)
-        except TypeError:  # made by hand, of parts that cannot be hashed
-            built = None
-        if built is not None:
-            return built[method == "HEAD"]
-        return self._refusal(decision, method)
+        try:  # by subscript, not .get (docs/free-threading.md)
+            built = self._refused[decision]
+        except (KeyError, TypeError):  # TypeError: made of parts that cannot be hashed
+            return self._refusal(decision, method)
+        return built[method == "HEAD"]
 
     def _refusal(self, decision: Decision, method: str) -> Rendered:
         """The response for a refusal, made now."""

@@ -795,12 +795,12 @@ class Consumes(ByArguments):
                 )
         # Named by its type and subtype, tokens: nothing else is sent back.
         key = (received.essence, header, _form(accept))
-        found = self._named.get(key)
-        if found is None:
+        try:  # by subscript, not .get (docs/free-threading.md)
+            return self._named[key]
+        except KeyError:
             problem = f"({received.essence}) is not one this resource accepts"
             made = self._unsupported_type(problem, header, key[2])
-            found = store(self._named, VALUES_KEPT, key, made)
-        return found
+            return store(self._named, VALUES_KEPT, key, made)
 
     def _unsupported_type(self, problem: str, header: str, form: int) -> Decision:
         """415 listing the types taken, with them as ``Accept`` (RFC 9110
