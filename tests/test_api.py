@@ -179,6 +179,43 @@ def test_negotiate_returns_the_very_offer_object(engine: Engine) -> None:
     assert engine.negotiate("text/html", (second,)) is second
 
 
+@pytest.mark.thread_unsafe(reason="counts the calls of a module's class")
+def test_parsed_values_parse_the_offers_once(
+    engine: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A server passes the same offers every time: best and rank keep them
+    # parsed, and still answer with this call's own objects.
+    from fastaccept import _match, _types
+
+    made: list[object] = []
+
+    def counted(*args: typing.Any) -> _match.OfferSet:
+        made.append(args)
+        return _match.OfferSet(*args)
+
+    monkeypatch.setattr(_types, "OfferSet", counted)
+    own = f"application/x-{id(made)}"  # offers no earlier test gave
+    accept = engine.parse("text/html, application/json;q=0.5")
+    for _ in range(3):
+        first, second = "".join(["text/", "html"]), "".join(["application/", "json"])
+        assert accept.best([second, first, own]) is first
+        assert accept.best([(second, 0.5), first, own]) is first
+        assert [pair[0] for pair in accept.rank([second, first, own])] == [
+            first,
+            second,
+        ]
+        assert accept.rank([second, first, own])[0][0] is first
+    assert len(made) == 2  # the two offer lists, once each
+    codings = engine.parse_encoding("gzip, br;q=0.5")
+    for _ in range(2):
+        gzip = "".join(["gz", "ip"])
+        assert codings.best(["br", gzip]) is gzip
+        assert codings.rank(["br", gzip])[0][0] is gzip
+    for _ in range(2):  # refused each time: nothing is kept
+        with pytest.raises(ValueError, match="concrete"):
+            accept.best(["text/*", own])
+
+
 def test_format_accept() -> None:
     assert format_accept(["application/json", ("text/html", 0.5), "image/*"]) == (
         "application/json, text/html;q=0.5, image/*"

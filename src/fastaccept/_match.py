@@ -281,10 +281,13 @@ def best_match(matches: Sequence[Match] | None, offers: OfferSet) -> int:
     return best
 
 
-def rank(matches: Sequence[Match] | None, offers: OfferSet) -> list[tuple[str, float]]:
+def rank(
+    matches: Sequence[Match] | None, offers: OfferSet, values: Sequence[str]
+) -> list[tuple[str, float]]:
     """(media type, score: q x qs) of every acceptable offer, in the order of
     ``best_match``; ``matches``: the ranges that can match an offer
-    (``OfferSet.matches``), None when the header is absent."""
+    (``OfferSet.matches``), None when the header is absent; ``values``: the
+    media types to give, by offer index."""
     if matches is None:  # every offer but an explicit one at q=1
         weights = [0 if offer.explicit else 1000 for offer in offers.offers]
         specs = [0] * len(weights)
@@ -295,4 +298,4 @@ def rank(matches: Sequence[Match] | None, offers: OfferSet) -> list[tuple[str, f
         for index, offer in enumerate(offers.offers)
     ]
     ordered = sorted((-score, -spec, index) for score, spec, index in scored if score)
-    return [(offers.values[index], -score / 1_000_000) for score, _, index in ordered]
+    return [(values[index], -score / 1_000_000) for score, _, index in ordered]

@@ -365,7 +365,7 @@ class Negotiator(_CachedOffers):
         one ``choose`` uses. A score of 0 is left out; ``None`` (header absent)
         gives every offer but an explicit one at its qs (1.0 when unweighted).
         """
-        return rank(self._matches(value), self._parsed)
+        return rank(self._matches(value), self._parsed, self._parsed.values)
 
 
 #: ``negotiate``/``quality``: the Negotiator of each recent (offers, max_length).

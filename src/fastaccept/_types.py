@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from . import _coding, _language
 from ._errors import ACCEPT_ENCODING, ACCEPT_LANGUAGE
 from ._grammar import FAST_CODING, FAST_LANGUAGE, TCHARS
+from ._limits import KeptNegotiators, last_negotiator
 from ._lists import CODING_GRAMMAR, LANGUAGE_GRAMMAR, ListHeader
 from ._match import OfferSet, best_match, range_matches, rank, scores
 from ._member import (
@@ -19,6 +20,7 @@ from ._member import (
     ParsedOffer,
     concrete,
     is_suffix_range,
+    offer_value,
     offers_tuple,
     parse_offers,
     parse_single,
@@ -276,6 +278,25 @@ class _Members(Sequence[_M]):
     __slots__ = ("_members", "_present", "_skipped")
 
     _header: ClassVar[ListHeader]
+    #: The offers ``best`` and ``rank`` were given, parsed once: kept as the
+    #: one-call forms keep their negotiators (``_limits.last_negotiator``),
+    #: since a server passes the same offers on every request.
+    _kept_offers: ClassVar[KeptNegotiators]
+
+    @classmethod
+    def _offer_set(
+        cls, offers: Iterable[Any], noun: str
+    ) -> tuple[tuple[Any, ...], Any]:
+        """``offers`` as a tuple (``noun`` names them in a ``TypeError``), and
+        parsed by the header's rule (kept)."""
+        items = offers_tuple(offers, noun)
+        return items, last_negotiator(cls._kept_offers, cls._parsed, items, None)
+
+    @classmethod
+    def _parsed(cls, offers: tuple[Any, ...], **_: object) -> Any:
+        """The offers parsed (``last_negotiator`` passes a negotiator's
+        arguments too, which a set of offers has no use for)."""
+        return cls._header.offer_set(offers)
 
     def __init__(
         self,
@@ -406,9 +427,9 @@ class _Members(Sequence[_M]):
     def rank(self, offers: Iterable[str]) -> list[tuple[str, float]]:
         """Acceptable offers with their weight, best first (the order of
         ``best``); a weight of 0 is left out."""
-        parsed = self._header.offers(offers)
+        items, parsed = self._offer_set(offers, self._header.noun)
         ranked = self._header.rank(self._given(), parsed)  # type: ignore[arg-type]
-        return [(parsed.values[index], weight / 1000) for index, weight in ranked]
+        return [(items[index], weight / 1000) for index, weight in ranked]
 
     if TYPE_CHECKING:
 
@@ -420,9 +441,9 @@ class _Members(Sequence[_M]):
     def best(self, offers: Iterable[str], default: object = None) -> object:
         """The best acceptable offer (the very object given), else ``default``,
         by the header's rule (docs/rules.md)."""
-        parsed = self._header.offers(offers)
+        items, parsed = self._offer_set(offers, self._header.noun)
         index = self._header.best(self._given(), parsed)  # type: ignore[arg-type]
-        return default if index < 0 else parsed.values[index]
+        return default if index < 0 else items[index]  # this call's own object
 
 
 class Accept(_Members[MediaRange]):
@@ -434,6 +455,7 @@ class Accept(_Members[MediaRange]):
     """
 
     __slots__ = ("_cors_safelisted",)
+    _kept_offers = KeptNegotiators()
 
     def __init__(
         self,
@@ -495,7 +517,9 @@ class Accept(_Members[MediaRange]):
     def rank(self, offers: Iterable[OfferSpec]) -> list[tuple[str, float]]:
         """Acceptable offers with their score (q, times qs for a weighted
         offer), best first (rules 11 and 15); a score of 0 is left out."""
-        return rank(*self._matched(offers))
+        items, parsed = self._offer_set(offers, "offers")
+        values = [item if type(item) is str else offer_value(item) for item in items]
+        return rank(self._matches(parsed), parsed, values)  # this call's own objects
 
     if TYPE_CHECKING:
 
@@ -513,15 +537,21 @@ class Accept(_Members[MediaRange]):
     def best(self, offers: Iterable[OfferSpec], default: object = None) -> object:
         """The best acceptable offer (the very media type object given; for a
         ``(media type, qs)`` pair, its media type), else ``default``."""
-        matches, parsed = self._matched(offers)
-        index = best_match(matches, parsed)
-        return default if index < 0 else parsed.values[index]
+        items, parsed = self._offer_set(offers, "offers")
+        index = best_match(self._matches(parsed), parsed)
+        if index < 0:
+            return default
+        offer = items[index]  # this call's own object
+        return offer if type(offer) is str else offer_value(offer)
 
-    def _matched(self, offers: Iterable[Any]) -> tuple[list[Match] | None, OfferSet]:
-        """The ranges that can match ``offers`` (None: the header is absent),
-        and the offers, parsed: what ``rank`` and ``best_match`` take."""
-        parsed = OfferSet(parse_offers(offers_tuple(offers, "offers")))
-        return None if not self._present else parsed.matches(self._members), parsed
+    def _matches(self, parsed: OfferSet) -> list[Match] | None:
+        """The ranges that can match the offers ``parsed`` (None: the header
+        is absent): what ``rank`` and ``best_match`` take."""
+        return parsed.matches(self._members) if self._present else None
+
+    @classmethod
+    def _parsed(cls, offers: tuple[Any, ...], **_: object) -> OfferSet:
+        return OfferSet(parse_offers(offers))
 
 
 ENCODING: Final = ListHeader(
@@ -562,6 +592,7 @@ class AcceptEncoding(_Members[Coding]):
 
     __slots__ = ()
     _header = ENCODING
+    _kept_offers = KeptNegotiators()
 
 
 class AcceptLanguage(_Members[LanguageRange]):
@@ -577,3 +608,4 @@ class AcceptLanguage(_Members[LanguageRange]):
 
     __slots__ = ()
     _header = LANGUAGE
+    _kept_offers = KeptNegotiators()
