@@ -7,6 +7,7 @@ import re
 import subprocess
 import sys
 import typing
+import uuid
 from collections.abc import Callable, Sequence
 from decimal import Decimal
 from fractions import Fraction
@@ -194,7 +195,7 @@ def test_parsed_values_parse_the_offers_once(
         return _match.OfferSet(*args)
 
     monkeypatch.setattr(_types, "OfferSet", counted)
-    own = f"application/x-{id(made)}"  # offers no earlier test gave
+    own = f"application/x-{uuid.uuid4().hex}"  # offers no earlier test gave
     accept = engine.parse("text/html, application/json;q=0.5")
     for _ in range(3):
         first, second = "".join(["text/", "html"]), "".join(["application/", "json"])
