@@ -518,8 +518,8 @@ class Accept(_Members[MediaRange]):
         """Acceptable offers with their score (q, times qs for a weighted
         offer), best first (rules 11 and 15); a score of 0 is left out."""
         items, parsed = self._offer_set(offers, "offers")
-        values = [item if type(item) is str else offer_value(item) for item in items]
-        return rank(self._matches(parsed), parsed, values)  # this call's own objects
+        values = [offer_value(item) for item in items]  # this call's own objects
+        return rank(self._matches(parsed), parsed, values)
 
     if TYPE_CHECKING:
 
@@ -539,10 +539,7 @@ class Accept(_Members[MediaRange]):
         ``(media type, qs)`` pair, its media type), else ``default``."""
         items, parsed = self._offer_set(offers, "offers")
         index = best_match(self._matches(parsed), parsed)
-        if index < 0:
-            return default
-        offer = items[index]  # this call's own object
-        return offer if type(offer) is str else offer_value(offer)
+        return default if index < 0 else offer_value(items[index])  # this call's own
 
     def _matches(self, parsed: OfferSet) -> list[Match] | None:
         """The ranges that can match the offers ``parsed`` (None: the header
