@@ -185,7 +185,8 @@ def test_parsed_values_parse_the_offers_once(
     engine: Engine, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # A server passes the same offers every time: best and rank keep them
-    # parsed, and still answer with this call's own objects.
+    # parsed, and still answer with this call's own objects. (Values made by
+    # hand: the compiled engine's own give their text to its one-call forms.)
     from fastaccept import _match, _types
 
     made: list[object] = []
@@ -196,7 +197,7 @@ def test_parsed_values_parse_the_offers_once(
 
     monkeypatch.setattr(_types, "OfferSet", counted)
     own = f"application/x-{uuid.uuid4().hex}"  # offers no earlier test gave
-    accept = engine.parse("text/html, application/json;q=0.5")
+    accept = _types.Accept(engine.parse("text/html, application/json;q=0.5"))
     for _ in range(3):
         first, second = "".join(["text/", "html"]), "".join(["application/", "json"])
         assert accept.best([second, first, own]) is first
@@ -207,7 +208,7 @@ def test_parsed_values_parse_the_offers_once(
         ]
         assert accept.rank([second, first, own])[0][0] is first
     assert len(made) == 2  # the two offer lists, once each
-    codings = engine.parse_encoding("gzip, br;q=0.5")
+    codings = _types.AcceptEncoding(engine.parse_encoding("gzip, br;q=0.5"))
     for _ in range(2):
         gzip = "".join(["gz", "ip"])
         assert codings.best(["br", gzip]) is gzip
@@ -215,6 +216,68 @@ def test_parsed_values_parse_the_offers_once(
     for _ in range(2):  # refused each time: nothing is kept
         with pytest.raises(ValueError, match="concrete"):
             accept.best(["text/*", own])
+
+
+@pytest.mark.thread_unsafe(reason="patches a module's class")
+def test_a_parsed_value_gives_its_text_to_the_compiled_engine(
+    engine: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The compiled engine's parsed values hand their text to its one-call
+    # forms, whose kernel reads it again: the answers of matching the members
+    # (a value made by hand), without an offer set made in _types.
+    from fastaccept import _types
+
+    value = "text/html;level=1, text/*;q=0.5, application/json;q=0.8, */*;q=0.1"
+    parsed, by_hand = engine.parse(value), _types.Accept(engine.parse(value))
+    codings = engine.parse_encoding("gzip;q=0.5, br, *;q=0")
+    codings_by_hand = _types.AcceptEncoding(codings)
+    tags = engine.parse_language("fr-CH, fr;q=0.9, en;q=0.8, *;q=0.1")
+    tags_by_hand = _types.AcceptLanguage(tags)
+    offers: tuple[list[typing.Any], ...] = (
+        ["text/html"],
+        ["text/plain", ("application/json", 0.5)],
+        ["image/png", "text/html;level=1"],
+        ["application/xml"],
+    )
+    types = ("text/html", "text/html;level=1", "text/plain", "image/png", "a/b")
+    expected = (
+        [by_hand.best(each, "none") for each in offers],
+        [by_hand.quality(each) for each in types],
+        codings_by_hand.best(["gzip", "zstd"], "none"),
+        tags_by_hand.best(["de", "fr-FR", "en"]),
+    )
+    # A buffer that can change is not kept: the members answer.
+    buffer = bytearray(b"text/html")
+    from_buffer = engine.parse(buffer)
+    buffer[:] = b"image/png"
+    assert from_buffer.best(["text/html", "image/png"]) == "text/html"
+    if engine.__name__.endswith("._scan"):
+
+        def refused(*args: object) -> None:
+            raise AssertionError("matched in _types")
+
+        monkeypatch.setattr(_types, "OfferSet", refused)
+        monkeypatch.setattr(_types.ENCODING, "best", refused)
+        monkeypatch.setattr(_types.LANGUAGE, "best", refused)
+    assert (
+        [parsed.best(each, "none") for each in offers],
+        [parsed.quality(each) for each in types],
+        codings.best(["gzip", "zstd"], "none"),
+        tags.best(["de", "fr-FR", "en"]),
+    ) == expected
+    # Offers and media types refused as the members' path refuses them.
+    with pytest.raises(ValueError, match="concrete media types"):
+        parsed.best(["text/*"])
+    with pytest.raises(ValueError, match="invalid media_type"):
+        parsed.quality("text/*")
+    with pytest.raises(TypeError, match="media_type must be a str"):
+        parsed.quality(["text/html"])
+    # A value longer than the one-call forms' default limit was parsed: it
+    # is read again without one.
+    long = "text/html;q=0.5," + " " * 9000 + "application/json"
+    parsed_long = engine.parse(long, max_length=None)
+    assert parsed_long.best(["text/html", "application/json"]) == "application/json"
+    assert parsed_long.quality("text/html") == 0.5
 
 
 def test_format_accept() -> None:

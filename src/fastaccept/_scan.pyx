@@ -1043,22 +1043,32 @@ cdef extern from *:
 
 
 #: The member descriptors of ``Accept``'s slots, its bases' first: the order
-#: of its constructor's parameters, whose first three are every
-#: ``_types._Members``' (``made_by_slots``).
+#: of its constructor's parameters, whose first three and the two after them
+#: are every ``_types._Members``' (``made_by_slots``).
 cdef tuple SLOTS = tuple([kind.__dict__[name] for kind in reversed(_Accept.__mro__)
                           for name in kind.__dict__.get("__slots__", ())])
 
 
-cdef object made_by_slots(object cls, tuple members, object skipped, object cors_safelisted=None):
+#: This module, once it is whole: a value it parsed keeps it, to hand its
+#: text to its one-call forms (``_types._Members``' ``_value``, ``_engine``).
+cdef object ENGINE = None
+
+
+cdef object made_by_slots(object cls, tuple members, object skipped, object value,
+                          object cors_safelisted=None):
     """A ``cls`` (a ``_types._Members``) made as its ``__init__(members,
     True, skipped[, cors_safelisted])`` makes it, its slots set without a
-    Python-level call: parsing makes one per value."""
+    Python-level call: parsing makes one per value. It keeps ``value``, the
+    text parsed, where that is a str or bytes (not a buffer that can change)."""
+    cdef bint kept = ENGINE is not None and (type(value) is str or type(value) is bytes)
     made = made_by_new(cls, cls, ())
     fa_set_slot(SLOTS[0], made, members)
     fa_set_slot(SLOTS[1], made, True)
     fa_set_slot(SLOTS[2], made, tuple(skipped))
+    fa_set_slot(SLOTS[3], made, value if kept else None)
+    fa_set_slot(SLOTS[4], made, ENGINE if kept else None)
     if cors_safelisted is not None:
-        fa_set_slot(SLOTS[3], made, cors_safelisted)
+        fa_set_slot(SLOTS[5], made, cors_safelisted)
     return made
 
 
@@ -1145,8 +1155,8 @@ cdef object parsed(_Kind kind, object value, object strict_flag, object max_leng
             Py_INCREF(made)  # PyTuple_SET_ITEM steals it
             PyTuple_SET_ITEM(members, i, made)
         if accept:
-            return made_by_slots(_Accept, members, skipped, n <= CORS_MAX_LENGTH and not sc.unsafe)
-        return made_by_slots(kind.values, members, skipped)
+            return made_by_slots(_Accept, members, skipped, value, n <= CORS_MAX_LENGTH and not sc.unsafe)
+        return made_by_slots(kind.values, members, skipped, value)
     finally:
         scan_free(&sc)
 
@@ -2274,6 +2284,7 @@ add_one_call(_module, NEGOTIATE, <void*>negotiate)
 add_one_call(_module, QUALITY, <void*>quality)
 add_one_call(_module, NEGOTIATE_ENCODING, <void*>negotiate_encoding)
 add_one_call(_module, NEGOTIATE_LANGUAGE, <void*>negotiate_language)
+ENGINE = _module
 del _module
 
 

@@ -57,6 +57,13 @@ def media_type_offer(media_type: object) -> ParsedOffer:
     return concrete(media_type, rng, "media_type")
 
 
+def _media_type_set(offers: tuple[str], **_: object) -> OfferSet:
+    """``Accept.quality``'s one media type as an ``OfferSet``, read as the
+    argument ``media_type`` (``last_negotiator`` passes a negotiator's
+    arguments too, which it has no use for)."""
+    return OfferSet([media_type_offer(offers[0])])
+
+
 def media_type_negotiator(
     negotiator: Callable[..., _N],
     offers: tuple[str, ...],
@@ -272,16 +279,19 @@ class _Members(Sequence[_M]):
     members lenient mode ignored). A list header's ``quality``, ``rank`` and
     ``best`` follow its description, ``_header``."""
 
-    # In the order of __init__'s parameters, subclasses' after: the compiled
-    # engine sets them in that order from what __init__ would take
+    # In the order of __init__'s parameters, then ``_value`` and ``_engine``,
+    # subclasses' after: the compiled engine sets them in that order
     # (_scan.pyx, made_by_slots).
-    __slots__ = ("_members", "_present", "_skipped")
+    __slots__ = ("_members", "_present", "_skipped", "_value", "_engine")  # noqa: RUF023
 
     _header: ClassVar[ListHeader]
     #: The offers ``best`` and ``rank`` were given, parsed once: kept as the
     #: one-call forms keep their negotiators (``_limits.last_negotiator``),
     #: since a server passes the same offers on every request.
     _kept_offers: ClassVar[KeptNegotiators]
+    #: The one-call form of the engine that ``best`` hands the text of a value
+    #: the compiled engine parsed (``_value``, ``_engine``).
+    _negotiate: ClassVar[str]
 
     @classmethod
     def _offer_set(
@@ -307,6 +317,13 @@ class _Members(Sequence[_M]):
         self._members: tuple[_M, ...] = self._read_back(members)
         self._present = present
         self._skipped: tuple[SkippedMember, ...] = tuple(skipped)
+        #: The text the compiled engine parsed, with that engine (a module),
+        #: whose one-call forms ``best`` and ``quality`` give it: its kernel
+        #: reads the text again faster than the members are matched here, to
+        #: the same answers (the differential tests hold it to that). None for
+        #: a value made by hand or by the pure engine, or for a mutable buffer.
+        self._value: str | bytes | None = None
+        self._engine: Any = None
 
     @classmethod
     def _made(cls, members: list[_M], skipped: list[SkippedMember]) -> Self:
@@ -314,6 +331,7 @@ class _Members(Sequence[_M]):
         made = cls.__new__(cls)
         made._members, made._skipped = tuple(members), tuple(skipped)
         made._present = True
+        made._value = made._engine = None
         return made
 
     @classmethod
@@ -417,7 +435,8 @@ class _Members(Sequence[_M]):
 
     def quality(self, offer: str) -> float:
         """The weight this value gives one offer, 0.0 to 1.0; 1.0 when absent."""
-        ranked = self._header.rank(self._given(), self._header.offers([offer]))  # type: ignore[arg-type]
+        _, parsed = self._offer_set((offer,), self._header.noun)
+        ranked = self._header.rank(self._given(), parsed)  # type: ignore[arg-type]
         return ranked[0][1] / 1000 if ranked else 0.0
 
     def accepts(self, offer: str) -> bool:
@@ -441,6 +460,9 @@ class _Members(Sequence[_M]):
     def best(self, offers: Iterable[str], default: object = None) -> object:
         """The best acceptable offer (the very object given), else ``default``,
         by the header's rule (docs/rules.md)."""
+        if self._value is not None:
+            negotiate = getattr(self._engine, self._negotiate)
+            return negotiate(self._value, offers, default=default, max_length=None)
         items, parsed = self._offer_set(offers, self._header.noun)
         index = self._header.best(self._given(), parsed)  # type: ignore[arg-type]
         return default if index < 0 else items[index]  # this call's own object
@@ -456,6 +478,8 @@ class Accept(_Members[MediaRange]):
 
     __slots__ = ("_cors_safelisted",)
     _kept_offers = KeptNegotiators()
+    #: ``quality``'s media type, parsed once (as ``_kept_offers``).
+    _kept_media_types = KeptNegotiators()
 
     def __init__(
         self,
@@ -478,6 +502,7 @@ class Accept(_Members[MediaRange]):
         made = cls.__new__(cls)
         made._members, made._skipped = tuple(members), tuple(skipped)
         made._present, made._cors_safelisted = True, cors_safelisted
+        made._value = made._engine = None
         return made
 
     @classmethod
@@ -505,7 +530,15 @@ class Accept(_Members[MediaRange]):
 
     def quality(self, media_type: str) -> float:
         """The weight this value gives the concrete ``media_type`` (rule 10)."""
-        offers = OfferSet([media_type_offer(media_type)])
+        if self._value is not None:
+            found: float = self._engine.quality(
+                self._value, media_type, max_length=None
+            )
+            return found
+        if not isinstance(media_type, str):
+            media_type_offer(media_type)  # its TypeError, before a key is hashed
+        kept = self._kept_media_types
+        offers = last_negotiator(kept, _media_type_set, (media_type,), None)
         if not self._present:
             return 1.0
         return scores(offers.matches(self._members), offers)[0][0] / 1000
@@ -537,6 +570,9 @@ class Accept(_Members[MediaRange]):
     def best(self, offers: Iterable[OfferSpec], default: object = None) -> object:
         """The best acceptable offer (the very media type object given; for a
         ``(media type, qs)`` pair, its media type), else ``default``."""
+        if self._value is not None:
+            negotiate = self._engine.negotiate
+            return negotiate(self._value, offers, default=default, max_length=None)
         items, parsed = self._offer_set(offers, "offers")
         index = best_match(self._matches(parsed), parsed)
         return default if index < 0 else offer_value(items[index])  # this call's own
@@ -590,6 +626,7 @@ class AcceptEncoding(_Members[Coding]):
     __slots__ = ()
     _header = ENCODING
     _kept_offers = KeptNegotiators()
+    _negotiate = "negotiate_encoding"
 
 
 class AcceptLanguage(_Members[LanguageRange]):
@@ -606,3 +643,4 @@ class AcceptLanguage(_Members[LanguageRange]):
     __slots__ = ()
     _header = LANGUAGE
     _kept_offers = KeptNegotiators()
+    _negotiate = "negotiate_language"
