@@ -180,6 +180,28 @@ def test_negotiate_returns_the_very_offer_object(engine: Engine) -> None:
     assert engine.negotiate("text/html", (second,)) is second
 
 
+@pytest.mark.thread_unsafe(reason="the one-call forms' last offers")
+def test_offers_equal_to_the_last_ones_are_the_same_only_as_a_key(
+    engine: Engine,
+) -> None:
+    # A str subclass equal to another spelling (case-insensitive here) is
+    # not the same offers: each call answers as a fresh negotiation does
+    # (parameter values compare case-sensitively, docs/rules.md rule 9).
+    class Folded(str):
+        def __eq__(self, other: object) -> bool:
+            return isinstance(other, str) and self.lower() == other.lower()
+
+        __hash__ = str.__hash__
+
+    value = "text/plain;format=flowed"
+    upper, folded = "text/plain;format=FLOWED", Folded("text/plain;format=flowed")
+    for first, second in ((folded, upper), (upper, folded)):
+        for offer in (first, second, first):
+            chosen = offer if offer is folded else None
+            assert engine.negotiate(value, [offer]) is chosen
+            assert engine.quality(value, offer) == (1.0 if chosen else 0.0)
+
+
 @pytest.mark.thread_unsafe(reason="counts the calls of a module's class")
 def test_parsed_values_parse_the_offers_once(
     engine: Engine, monkeypatch: pytest.MonkeyPatch
@@ -278,6 +300,41 @@ def test_a_parsed_value_gives_its_text_to_the_compiled_engine(
     parsed_long = engine.parse(long, max_length=None)
     assert parsed_long.best(["text/html", "application/json"]) == "application/json"
     assert parsed_long.quality("text/html") == 0.5
+
+
+def test_objects_made_by_their_arguments_are_fixed_when_made() -> None:
+    # Offer, Produces, Consumes and Renderers compare, hash and pickle by
+    # their arguments: nothing changes them after they are made.
+    offer = fastaccept.Offer("text/html")
+    negotiator, kept = fastaccept.Negotiator([offer]), {fastaccept.Negotiator([offer])}
+    consumes = fastaccept.Consumes(["application/json"])
+    renderers = fastaccept.Renderers({"application/json": str})
+    changes: list[tuple[object, str, object]] = [
+        (offer, "media_type", "image/png"),
+        (consumes, "media_types", ("text/csv",)),
+        (consumes, "accept", "evil\r\nX: y"),
+        (renderers, "produces", fastaccept.Produces(["text/plain"])),
+        (fastaccept.Produces(["a/b"]), "_negotiator", None),
+    ]
+    for made, name, value in changes:
+        with pytest.raises(AttributeError, match="cannot be changed"):
+            setattr(made, name, value)
+        with pytest.raises(AttributeError, match="cannot be changed"):
+            delattr(made, name)
+    with pytest.raises(AttributeError, match="cannot be changed"):
+        offer.__init__("image/png")  # type: ignore[misc]
+    with pytest.raises(AttributeError, match="cannot be changed"):
+        consumes.__init__(["text/csv"])  # type: ignore[misc]
+    absent = fastaccept.parse(None)  # one object for every absent header
+    for value in (absent, fastaccept.parse("text/html")):
+        with pytest.raises(AttributeError, match="cannot be changed"):
+            value.__init__([fastaccept.MediaRange("image", "png")])  # type: ignore[misc]
+    assert not absent.present and fastaccept.parse(None).best(["a/b"]) == "a/b"
+    assert offer == fastaccept.Offer("text/html") and negotiator in kept
+    assert negotiator.choose("text/html") == "text/html"
+    assert consumes == fastaccept.Consumes(["application/json"])
+    assert consumes.check("application/json").ok
+    assert renderers.respond("*/*", 1).headers["Content-Type"] == "application/json"
 
 
 def test_format_accept() -> None:

@@ -136,6 +136,8 @@ def test_a_server_weight_and_a_format_accept_weight_are_read_alike(
         (("a/b", "0.5"), TypeError, "must be a number from 0 to 1, not str"),
         (("a/b", None), TypeError, "not NoneType"),
         (("a/b", 0.5, 1), ValueError, "a weighted offer is a pair"),
+        (("a/b",), ValueError, "a weighted offer is a pair"),
+        ((), ValueError, "a weighted offer is a pair"),
         ((("a/b", 0.5), 0.5), ValueError, "a weighted offer is a pair"),
         (("a/*", 0.5), ValueError, "not ranges with '*'"),
         (("a/b;q=0.5", 0.5), ValueError, "takes no weight"),
@@ -149,6 +151,10 @@ def test_bad_weighted_offers_raise(
         engine.Negotiator([offer])
     with pytest.raises(error, match=message):
         engine.negotiate("a/b", [offer])
+    with pytest.raises(error, match=message):
+        engine.parse("a/b").best([offer])
+    with pytest.raises(error, match=message):
+        engine.parse(None).rank([offer])
 
 
 @pytest.mark.parametrize("qs", [True, False])

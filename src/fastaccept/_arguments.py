@@ -16,9 +16,20 @@ if TYPE_CHECKING:
 
 
 class ByArguments:
-    """``==``, ``hash``, ``repr``, pickle and copy by the constructor's arguments."""
+    """``==``, ``hash``, ``repr``, pickle and copy by the constructor's
+    arguments, which fix the object: each attribute is set once, when it is
+    made (a second ``__init__`` raises before it changes anything), and none
+    is deleted."""
 
     __slots__ = ()
+
+    def __setattr__(self, name: str, value: object) -> None:
+        if hasattr(self, name):
+            raise AttributeError(unchangeable(self, name))
+        object.__setattr__(self, name, value)
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(unchangeable(self, name))
 
     def _arguments(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
         """The positional and keyword arguments that build an equal object."""
@@ -43,3 +54,8 @@ class ByArguments:
         """Pickle and copy by the arguments: the copy starts with empty caches."""
         args, kwargs = self._arguments()
         return (partial(type(self), *args, **kwargs), ())
+
+
+def unchangeable(made: object, name: str) -> str:
+    """The message of an attempt to change ``made``'s ``name``."""
+    return f"{type(made).__name__} objects cannot be changed (its {name!r})"

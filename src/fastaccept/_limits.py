@@ -166,9 +166,12 @@ def qs_types(offers: tuple[object, ...]) -> list[type]:
     Offers equal to a kept negotiator's are its offers only when these are
     the same too: a qs ``True`` equals 1 and ``1+0j`` equals 1, but a pair
     refuses both (docs/bad-input.md), while a str, or an ``Offer`` (checked
-    when made), equals only a valid offer of its own kind.
+    when made), equals only a valid offer of its own kind. A tuple that is
+    no pair is left to the negotiator's check, which refuses it.
     """
-    return [type(offer[1]) for offer in offers if type(offer) is tuple]
+    return [
+        type(offer[1]) for offer in offers if type(offer) is tuple and len(offer) == 2
+    ]
 
 
 #: A key of a table that every thread reads with ``dict.get``, made once:
@@ -221,15 +224,15 @@ class ThreadCaches:
 class Kept:
     """Where a one-call form of the pure engine keeps its negotiators:
     ``negotiators``, one dict for all threads (with the GIL), and ``last``,
-    the (offers, max_length, negotiator, whether the offers hold a pair) of
-    its last call (``last_negotiator``)."""
+    the (offers, max_length, negotiator, the offers' hash, None where they
+    hold a pair) of its last call (``last_negotiator``)."""
 
     __slots__ = ("last", "negotiators")
 
     def __init__(self) -> None:
         self.negotiators: dict[Any, Any] = {}
-        # No offers equal None.
-        self.last: tuple[Any, Any, Any, bool] = (None, None, None, False)
+        # No max_length is a new object.
+        self.last: tuple[Any, Any, Any, int | None] = (None, object(), None, None)
 
 
 class _KeptPerThread(_local):
@@ -245,26 +248,32 @@ def last_negotiator(
     kept: Kept, make: Callable[..., _N], offers: tuple[_O, ...], max_length: int | None
 ) -> _N:
     """``kept_negotiator`` in ``kept.negotiators``, but the last call's
-    negotiator without building and hashing a key when the offers are the
-    same: a server passes the same offers every time (the Cython engine's
-    one-call forms keep their last one too).
+    negotiator without a look-up when the offers are the same: a server
+    passes the same offers every time (the Cython engine's one-call forms
+    keep their last one too).
 
-    The offers are compared by equality, as a dict key is, where the last
-    ones hold no pair (``qs_types``), else item by item by identity, as the
-    Cython engine compares them (which also leaves a qs's ``==`` uncalled: a
-    signalling NaN's raises); ``max_length`` must be the very object the last
-    call gave, whose check passed.
+    The offers are compared as a dict key is (equal, and of the same hash:
+    a ``str`` subclass equal to another spelling is not the same offers)
+    where the last ones hold no pair (``qs_types``), else item by item by
+    identity, as the Cython engine compares them (which also leaves a qs's
+    ``==`` uncalled: a signalling NaN's raises); ``max_length`` must be the
+    very object the last call gave, whose check passed.
     """
     last = kept.last
     if max_length is last[1] and (
         len(offers) == len(last[0]) and all(map(is_, offers, last[0]))
-        if last[3]
-        else offers == last[0]
+        if last[3] is None
+        else offers is last[0] or (offers == last[0] and hash(offers) == last[3])
     ):
         found: _N = last[2]
         return found
     found = kept_negotiator(kept.negotiators, make, offers, max_length)
-    kept.last = (offers, max_length, found, tuple in map(type, offers))
+    kept.last = (
+        offers,
+        max_length,
+        found,
+        None if tuple in map(type, offers) else hash(offers),
+    )
     return found
 
 

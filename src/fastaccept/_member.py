@@ -333,7 +333,7 @@ class Offer(ByArguments):
     """
 
     __slots__ = ("explicit", "media_type", "qs")
-    if TYPE_CHECKING:  # read-only: __setattr__ refuses
+    if TYPE_CHECKING:  # read-only: set once (ByArguments)
 
         @property
         def media_type(self) -> str: ...
@@ -347,12 +347,10 @@ class Offer(ByArguments):
     ) -> None:
         parse_offer((media_type, qs))
         checked_flag(explicit, "explicit")
-        object.__setattr__(self, "media_type", media_type)
-        object.__setattr__(self, "qs", qs)
-        object.__setattr__(self, "explicit", explicit)
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError(f"an Offer cannot be changed (its {name!r})")
+        set_once = ByArguments.__setattr__  # (read-only to type checkers)
+        set_once(self, "media_type", media_type)
+        set_once(self, "qs", qs)
+        set_once(self, "explicit", explicit)
 
     def _arguments(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
         args = (self.media_type,) if self.qs == 1 else (self.media_type, self.qs)

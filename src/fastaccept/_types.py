@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from . import _coding, _language
+from ._arguments import unchangeable
 from ._errors import ACCEPT_ENCODING, ACCEPT_LANGUAGE
 from ._grammar import FAST_CODING, FAST_LANGUAGE, TCHARS
 from ._limits import KeptNegotiators, last_negotiator
@@ -314,6 +315,8 @@ class _Members(Sequence[_M]):
         present: bool = True,
         skipped: Iterable[SkippedMember] = (),
     ) -> None:
+        if hasattr(self, "_present"):  # fixed when made (``parse(None)`` is shared)
+            raise AttributeError(unchangeable(self, "_members"))
         self._members: tuple[_M, ...] = self._read_back(members)
         self._present = present
         self._skipped: tuple[SkippedMember, ...] = tuple(skipped)
