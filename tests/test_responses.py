@@ -71,6 +71,11 @@ def test_environ_reader() -> None:
     assert header_from_environ(environ, "x-number") is None  # not a str
     assert header_from_environ({}) is None
     assert header_from_environ({"HTTP_CONTENT_TYPE": "a/b"}, "content-type") is None
+    scope = {"type": "http", "headers": [(b"accept", b"a/b")]}
+    for name in (b"accept", 5):  # a name as an ASGI scope holds it: refused
+        for read in (header_from_scope, header_from_environ):
+            with pytest.raises(TypeError, match="name must be a str, not"):
+                read(scope, name)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("given", [None, "accept", [(b"accept", b"a/b")]], ids=repr)

@@ -38,7 +38,7 @@ def field_value(
     bytes, as received), or None if absent: several lines combined in order,
     joined by ``", "`` (RFC 9110 §5.3); names compared case-insensitively
     (RFC 9110 §5.1)."""
-    wanted = name.lower().encode("latin-1")
+    wanted = _checked_name(name).lower().encode("latin-1")
     size = len(wanted)
     lines = []
     for key, value in fields:
@@ -58,7 +58,7 @@ def header_from_environ(environ: Mapping[str, Any], name: str = "accept") -> str
     repeated field lines (RFC 9110 §5.3). An ``environ`` that is no mapping
     raises ``TypeError``.
     """
-    key = name.upper().replace("-", "_")
+    key = _checked_name(name).upper().replace("-", "_")
     if key not in ("CONTENT_TYPE", "CONTENT_LENGTH"):
         key = "HTTP_" + key
     try:
@@ -66,6 +66,14 @@ def header_from_environ(environ: Mapping[str, Any], name: str = "accept") -> str
     except AttributeError:
         raise _not_a_mapping("environ", environ) from None
     return value if isinstance(value, str) else None
+
+
+def _checked_name(name: object) -> str:
+    """``name``, a header's name: a str (``TypeError`` naming it otherwise,
+    bytes included, as an ASGI scope holds names)."""
+    if not isinstance(name, str):
+        raise TypeError(f"name must be a str, not {type(name).__name__}")
+    return name
 
 
 def _not_a_mapping(argument: str, given: object) -> TypeError:
