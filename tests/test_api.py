@@ -337,6 +337,27 @@ def test_objects_made_by_their_arguments_are_fixed_when_made() -> None:
     assert renderers.respond("*/*", 1).headers["Content-Type"] == "application/json"
 
 
+def test_a_value_made_by_hand_is_checked_as_parse_would_make_it() -> None:
+    html = [fastaccept.MediaRange("text", "html")]
+    skipped = fastaccept.parse("text/html, a b").skipped
+    kinds: list[tuple[typing.Any, list[typing.Any]]] = [
+        (fastaccept.Accept, html),
+        (fastaccept.AcceptEncoding, [fastaccept.Coding("gzip")]),
+        (fastaccept.AcceptLanguage, [fastaccept.LanguageRange("en")]),
+    ]
+    for kind, members in kinds:
+        with pytest.raises(TypeError, match="present must be True or False"):
+            kind(members, present="no")
+        with pytest.raises(ValueError, match=r"absent header \(present=False\)"):
+            kind(members, present=False)
+        with pytest.raises(TypeError, match="skipped must be SkippedMember, not int"):
+            kind(members, skipped=[1])
+        assert not kind([], present=False).present
+        assert kind(members, skipped=skipped).skipped == skipped
+    with pytest.raises(TypeError, match="cors_safelisted must be True or False"):
+        fastaccept.Accept(html, cors_safelisted="maybe")  # type: ignore[arg-type]
+
+
 def test_format_accept() -> None:
     assert format_accept(["application/json", ("text/html", 0.5), "image/*"]) == (
         "application/json, text/html;q=0.5, image/*"

@@ -279,3 +279,26 @@ def test_skipped_member_records(engine: Engine) -> None:
         (22, 25, "*/e", 24),
     ]
     assert [str(r) for r in accept] == ["a/b", "c/d"]
+
+
+def test_an_error_survives_pickle_and_copy(engine: Engine) -> None:
+    import copy
+    import pickle
+
+    with pytest.raises(AcceptError) as info:
+        engine.parse("a/b;q=2", strict=True)
+    error = info.value
+    vars(error)["__notes__"] = ["request 42"]  # add_note's (3.11+)
+    vars(error)["request_id"] = 42
+    copies = [copy.copy(error), copy.deepcopy(error)]
+    copies += [pickle.loads(pickle.dumps(error, p)) for p in range(6)]
+    for made in copies:
+        assert type(made) is AcceptError and str(made) == str(error)
+        assert (made.reason, made.value, made.position, made.field) == (
+            error.reason,
+            error.value,
+            error.position,
+            error.field,
+        )
+        assert vars(made)["__notes__"] == ["request 42"]
+        assert vars(made)["request_id"] == 42

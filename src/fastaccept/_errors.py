@@ -12,7 +12,7 @@ from ._grammar import LANGUAGE_RANGE_CHARS, TCHARS
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Container
-    from typing import Final
+    from typing import Any, Final
 
 # Error codes reported by the scanners (the Cython engine mirrors these numbers).
 EXPECTED_TYPE: Final = 1
@@ -70,9 +70,13 @@ class AcceptError(ValueError):
         self.position = position
         self.field = field
 
-    def __reduce__(self) -> tuple[type[AcceptError], tuple[str, str | bytes, int, str]]:
-        """Pickle and copy by the constructor's arguments (multiprocessing, logging)."""
-        return (type(self), (self.reason, self.value, self.position, self.field))
+    def __reduce__(
+        self,
+    ) -> tuple[type[AcceptError], tuple[str, str | bytes, int, str], dict[str, Any]]:
+        """Pickle and copy by the constructor's arguments (multiprocessing,
+        logging), and what was added since (notes, attributes) as state."""
+        args = (self.reason, self.value, self.position, self.field)
+        return (type(self), args, self.__dict__)
 
 
 def describe_char(text: str, pos: int) -> str:

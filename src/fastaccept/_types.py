@@ -13,7 +13,7 @@ from . import _coding, _language
 from ._arguments import unchangeable
 from ._errors import ACCEPT_ENCODING, ACCEPT_LANGUAGE
 from ._grammar import FAST_CODING, FAST_LANGUAGE, TCHARS
-from ._limits import KeptNegotiators, last_negotiator
+from ._limits import KeptNegotiators, checked_flag, last_negotiator
 from ._lists import CODING_GRAMMAR, LANGUAGE_GRAMMAR, ListHeader
 from ._match import OfferSet, best_match, range_matches, rank, scores
 from ._member import (
@@ -317,9 +317,22 @@ class _Members(Sequence[_M]):
     ) -> None:
         if hasattr(self, "_present"):  # fixed when made (``parse(None)`` is shared)
             raise AttributeError(unchangeable(self, "_members"))
-        self._members: tuple[_M, ...] = self._read_back(members)
+        read = self._read_back(members)
+        if not checked_flag(present, "present") and read:
+            raise ValueError(
+                f"{type(self).__name__} of an absent header (present=False) has "
+                "no members"
+            )
+        given = tuple(skipped)
+        for item in given:
+            if not isinstance(item, SkippedMember):
+                raise TypeError(
+                    f"{type(self).__name__} skipped must be SkippedMember, not "
+                    f"{type(item).__name__}"
+                )
+        self._members: tuple[_M, ...] = read
         self._present = present
-        self._skipped: tuple[SkippedMember, ...] = tuple(skipped)
+        self._skipped: tuple[SkippedMember, ...] = given
         #: The text the compiled engine parsed, with that engine (a module),
         #: whose one-call forms ``best`` and ``quality`` give it: its kernel
         #: reads the text again faster than the members are matched here, to
@@ -491,6 +504,7 @@ class Accept(_Members[MediaRange]):
         skipped: Iterable[SkippedMember] = (),
         cors_safelisted: bool = True,
     ) -> None:
+        checked_flag(cors_safelisted, "cors_safelisted")
         super().__init__(ranges, present, skipped)
         self._cors_safelisted = cors_safelisted
 
