@@ -358,6 +358,27 @@ def test_a_value_made_by_hand_is_checked_as_parse_would_make_it() -> None:
         fastaccept.Accept(html, cors_safelisted="maybe")  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize("offer", [" text/html", "text/html\t", "text/html;level=1 "])
+def test_an_offer_with_outer_whitespace_is_refused(engine: Engine, offer: str) -> None:
+    # An offer is sent as Content-Type: a field value has no outer
+    # whitespace (RFC 9110 §5.5).
+    said = "neither begins nor ends with a space or a tab"
+    for make in (
+        lambda: engine.Negotiator([offer]),
+        lambda: engine.negotiate("text/html", [offer]),
+        lambda: engine.parse("text/html").best([offer]),
+        lambda: fastaccept.Offer(offer),
+        lambda: fastaccept.Produces([offer]),
+        lambda: fastaccept.Renderers({offer: str}),
+    ):
+        with pytest.raises(ValueError, match=said):
+            make()
+    with pytest.raises(ValueError, match=said):
+        fastaccept.Produces.versioned(" application/vnd.a+json", ["1"], default="1")
+    inner = "text/html ;level=1"  # whitespace within a field value is its own
+    assert engine.negotiate("text/html", [inner]) is inner
+
+
 def test_format_accept() -> None:
     assert format_accept(["application/json", ("text/html", 0.5), "image/*"]) == (
         "application/json, text/html;q=0.5, image/*"

@@ -4,6 +4,7 @@ given, by one rule, with the same error on both engines."""
 from __future__ import annotations
 
 import re
+import subprocess
 import sys
 from collections.abc import Callable
 from functools import partial
@@ -347,3 +348,34 @@ def test_renderers_that_are_no_pairs_are_named(given: Any, message: str) -> None
     with pytest.raises(TypeError) as info:
         Renderers(given)
     assert str(info.value) == message
+
+
+def test_a_process_s_first_one_call_refuses_what_any_call_refuses(
+    engine: Engine,
+) -> None:
+    # Each one-call form keeps its last call's arguments; before the first
+    # there are none, which no argument (None, max_length=None) may match.
+    code = "\n".join(
+        [
+            f"import {engine.__name__} as engine",
+            "for call in (",
+            "    lambda: engine.quality('a/b', None, max_length=None),",
+            "    lambda: engine.negotiate('a/b', None, max_length=None),",
+            "    lambda: engine.negotiate_encoding('gzip', None, max_length=None),",
+            "    lambda: engine.negotiate_language('en', None, max_length=None),",
+            "):",
+            "    try:",
+            "        call()",
+            "    except TypeError as error:",
+            "        print(error)",
+        ]
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    assert out.stdout.splitlines() == [
+        "media_type must be a str, not NoneType",
+        "offers must be an iterable of str (such as a list), not NoneType",
+        "codings must be an iterable of str (such as a list), not NoneType",
+        "tags must be an iterable of str (such as a list), not NoneType",
+    ]

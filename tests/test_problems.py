@@ -118,6 +118,16 @@ def test_plain_text_where_accept_does_not_prefer_problem_json(
     assert sent.headers["Vary"] == "Accept"
 
 
+def test_a_lone_surrogate_in_detail_is_written_escaped_in_either_form() -> None:
+    # A name from a JSON body can hold one: neither form raises.
+    detail = "no user named \udcff"
+    assert problem(404, None, detail=detail).body == (
+        b"404 Not Found: no user named \\udcff\n"
+    )
+    sent = problem(404, "application/json", detail=detail)
+    assert json.loads(sent.body)["detail"] == detail
+
+
 def test_a_status_without_a_phrase_takes_its_class() -> None:
     assert problem(499, None).body == b"499 Client Error\n"
 

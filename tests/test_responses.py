@@ -21,6 +21,7 @@ from fastaccept import (
     merge_vary,
     parse,
 )
+from fastaccept._limits import CACHE_KEY_MAX_LENGTH
 from fastaccept._responses import prefers_problem_json
 
 OFFERS = ["application/json", "text/html; charset=utf-8"]
@@ -151,6 +152,17 @@ def test_a_406_counts_one_skipped_member_in_the_singular() -> None:
     decision = Produces(OFFERS).select("junk, image/png")
     assert decision.status == 406
     assert "1 of its members was malformed and skipped (at offset 0)." in decision.body
+
+
+def test_a_406_lists_the_first_ten_skipped_members() -> None:
+    # A value of malformed members gets a short body, whatever its length.
+    decision = Produces(OFFERS).select("a," * 4000)
+    assert decision.status == 406
+    assert (
+        "4000 of its members were malformed and skipped (at offsets 0, 2, 4, 6, "
+        "8, 10, 12, 14, 16, 18 and 3990 more)."
+    ) in decision.body
+    assert len(decision.body) < 400
 
 
 def test_produces_default_instead_of_406() -> None:
@@ -286,6 +298,17 @@ def test_consumes_415(content_type: str | bytes | None, problem: str) -> None:
         f"415 Unsupported Media Type: the request's Content-Type {said}. "
     )
     assert decision.body.endswith("\n".join(BODY) + "\n")
+
+
+def test_a_415_for_a_long_type_is_not_kept() -> None:
+    # The refusals kept by type are bounded in entries and in key length,
+    # as the value caches are: a client's long types are answered, not kept.
+    consumes = Consumes(BODY)
+    for n in range(3):
+        long = f"a/{n}" + "b" * CACHE_KEY_MAX_LENGTH
+        assert consumes.check(long).status == 415
+        assert consumes.check(f"a/{n}").status == 415
+    assert sorted(key[0] for key in consumes._named) == ["a/0", "a/1", "a/2"]
 
 
 def test_consumes_accept_value() -> None:

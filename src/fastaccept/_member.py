@@ -494,7 +494,13 @@ def _media_type_offer(offer: object) -> ParsedOffer:
             f"invalid offer {offer!r}: an offer takes no weight ('q' parameter); "
             "give a server weight as a pair (media type, qs)"
         )
-    return concrete(offer, rng, "offer")  # type: ignore[arg-type]
+    text: str = offer  # type: ignore[assignment]  # parse_single took a str
+    if text != text.strip(" \t"):  # it is sent as Content-Type (RFC 9110 §5.5)
+        raise ValueError(
+            f"invalid offer {offer!r}: an offer neither begins nor ends with a "
+            "space or a tab (it is sent as Content-Type, a field value)"
+        )
+    return concrete(text, rng, "offer")
 
 
 if TYPE_CHECKING:

@@ -49,7 +49,9 @@ def problem(
         type_="about:blank" if type is None else type,
         members=members,
     )
-    body = decision.body.encode("utf-8")
+    # A lone surrogate in detail (from a JSON string, say) is written escaped,
+    # as the problem+json form writes it.
+    body = decision.body.encode("utf-8", "backslashreplace")
     return _rendered(decision.status, decision.header_items, body, "GET", ok=False)
 
 

@@ -17,6 +17,7 @@ from ._errors import AcceptError
 from ._format import format_accept
 from ._grammar import TCHARS
 from ._limits import (
+    CACHE_KEY_MAX_LENGTH,
     DEFAULT_CACHE_SIZE,
     DEFAULT_MAX_LENGTH,
     VALUES_KEPT,
@@ -656,6 +657,10 @@ class Produces(ByArguments):
         return self._refusals[problem_json]
 
 
+#: The offsets of skipped members a 406 lists, at most (then how many more).
+_OFFSETS_SHOWN = 10
+
+
 def _not_acceptable(
     available: Sequence[str], problem_json: bool, skipped: Sequence[SkippedMember] = ()
 ) -> Decision:
@@ -663,7 +668,9 @@ def _not_acceptable(
     members that lenient reading ``skipped`` were (none of their text)."""
     summary = "the Accept header allows none of the media types this resource has."
     if skipped:
-        offsets = ", ".join(str(member.start) for member in skipped)
+        offsets = ", ".join(str(member.start) for member in skipped[:_OFFSETS_SHOWN])
+        if len(skipped) > _OFFSETS_SHOWN:  # the body stays short
+            offsets += f" and {len(skipped) - _OFFSETS_SHOWN} more"
         one = len(skipped) == 1
         summary += (
             f" {len(skipped)} of its members {'was' if one else 'were'} malformed"
@@ -800,6 +807,8 @@ class Consumes(ByArguments):
         except KeyError:
             problem = f"({received.essence}) is not one this resource accepts"
             made = self._unsupported_type(problem, header, key[2])
+            if len(received.essence) > CACHE_KEY_MAX_LENGTH:  # as store's keys
+                return made
             return store(self._named, VALUES_KEPT, key, made)
 
     def _unsupported_type(self, problem: str, header: str, form: int) -> Decision:

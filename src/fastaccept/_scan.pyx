@@ -1747,7 +1747,8 @@ cdef class Kept:
     def __init__(self, make, str noun, str name, bint one=False):
         self.make, self.noun, self.name, self.one = make, noun, name, one
         self.names = ("value", noun, "max_length") if one else ("value", noun, "default", "max_length")
-        self.negotiators, self.last = {}, (None, None, (), None)
+        # No argument is a new object: a first call never passes for the last.
+        self.negotiators, self.last = {}, (object(), None, (), None)
         fa_new_serial(&self._serial)
 
     def __dealloc__(self):
