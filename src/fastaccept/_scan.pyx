@@ -39,6 +39,7 @@ cdef extern from "Python.h":
     int METH_KEYWORDS
 
 from functools import partial as _partial
+from sys import intern as _intern
 from _thread import _local as _thread_local  # threading.local, without importing threading
 
 from . import _defaults, _grammar, _language, _lists  # read at import only
@@ -1049,8 +1050,9 @@ cdef tuple SLOTS = tuple([kind.__dict__[name] for kind in reversed(_Accept.__mro
                           for name in kind.__dict__.get("__slots__", ())])
 
 
-#: This module, once it is whole: a value it parsed keeps it, to hand its
-#: text to its one-call forms (``_types._Members``' ``_value``, ``_engine``).
+#: This module's name (interned), once the module is whole: a value it
+#: parsed keeps it, to hand its text to its one-call forms
+#: (``_types._Members``' ``_value``, ``_engine``).
 cdef object ENGINE = None
 
 
@@ -2285,7 +2287,7 @@ add_one_call(_module, NEGOTIATE, <void*>negotiate)
 add_one_call(_module, QUALITY, <void*>quality)
 add_one_call(_module, NEGOTIATE_ENCODING, <void*>negotiate_encoding)
 add_one_call(_module, NEGOTIATE_LANGUAGE, <void*>negotiate_language)
-ENGINE = _module
+ENGINE = _intern(_module.__name__)
 del _module
 
 

@@ -7,6 +7,7 @@ three decimals), so no comparison ever depends on binary floating point.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from . import _coding, _language
@@ -333,13 +334,15 @@ class _Members(Sequence[_M]):
         self._members: tuple[_M, ...] = read
         self._present = present
         self._skipped: tuple[SkippedMember, ...] = given
-        #: The text the compiled engine parsed, with that engine (a module),
-        #: whose one-call forms ``best`` and ``quality`` give it: its kernel
-        #: reads the text again faster than the members are matched here, to
-        #: the same answers (the differential tests hold it to that). None for
-        #: a value made by hand or by the pure engine, or for a mutable buffer.
+        #: The text the compiled engine parsed, with that engine's module name
+        #: (an interned str: no count of a shared object is written per
+        #: value), whose one-call forms ``best`` and ``quality`` give it: its
+        #: kernel reads the text again faster than the members are matched
+        #: here, to the same answers (the differential tests hold it to that).
+        #: None for a value made by hand or by the pure engine, or for a
+        #: buffer that can change.
         self._value: str | bytes | None = None
-        self._engine: Any = None
+        self._engine: str | None = None
 
     @classmethod
     def _made(cls, members: list[_M], skipped: list[SkippedMember]) -> Self:
@@ -476,8 +479,8 @@ class _Members(Sequence[_M]):
     def best(self, offers: Iterable[str], default: object = None) -> object:
         """The best acceptable offer (the very object given), else ``default``,
         by the header's rule (docs/rules.md)."""
-        if self._value is not None:
-            negotiate = getattr(self._engine, self._negotiate)
+        if self._engine is not None:  # with the text it parsed
+            negotiate = getattr(sys.modules[self._engine], self._negotiate)
             return negotiate(self._value, offers, default=default, max_length=None)
         items, parsed = self._offer_set(offers, self._header.noun)
         index = self._header.best(self._given(), parsed)  # type: ignore[arg-type]
@@ -547,8 +550,8 @@ class Accept(_Members[MediaRange]):
 
     def quality(self, media_type: str) -> float:
         """The weight this value gives the concrete ``media_type`` (rule 10)."""
-        if self._value is not None:
-            found: float = self._engine.quality(
+        if self._engine is not None:  # with the text it parsed
+            found: float = sys.modules[self._engine].quality(
                 self._value, media_type, max_length=None
             )
             return found
@@ -587,8 +590,8 @@ class Accept(_Members[MediaRange]):
     def best(self, offers: Iterable[OfferSpec], default: object = None) -> object:
         """The best acceptable offer (the very media type object given; for a
         ``(media type, qs)`` pair, its media type), else ``default``."""
-        if self._value is not None:
-            negotiate = self._engine.negotiate
+        if self._engine is not None:  # with the text it parsed
+            negotiate = sys.modules[self._engine].negotiate
             return negotiate(self._value, offers, default=default, max_length=None)
         items, parsed = self._offer_set(offers, "offers")
         index = best_match(self._matches(parsed), parsed)
