@@ -134,6 +134,11 @@ def test_everything_agrees(value: Any) -> None:
     assert ranked == PYTHON.parse(value).rank(offers)
     assert CYTHON.negotiate(value, offers) == PYTHON.negotiate(value, offers)
     assert CYTHON.quality(value, offers[0]) == PYTHON.quality(value, offers[0])
+    # A value the Cython engine parsed answers from its text (the kernel), the
+    # pure engine's from its members (the object matcher).
+    parsed, matched = CYTHON.parse(value), PYTHON.parse(value)
+    assert parsed.best(offers) == matched.best(offers)
+    assert parsed.quality(offers[0]) == matched.quality(offers[0])
     verdict = CYTHON.is_cors_safelisted(value)
     assert (
         verdict
@@ -168,6 +173,9 @@ def test_engines_agree_on_weighted_offers(value: Any, weights: list[Any]) -> Non
     assert chosen == PYTHON.negotiate(value, offers)
     assert chosen == (ranked[0][0] if ranked else None)
     assert CYTHON.Negotiator(offers).choose(value) == chosen
+    assert (
+        CYTHON.parse(value).best(offers) == chosen == PYTHON.parse(value).best(offers)
+    )
     key = CYTHON.Negotiator(offers).variant_key(value)
     assert key == PYTHON.Negotiator(offers).variant_key(value) == (chosen or "")
 
