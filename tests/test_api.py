@@ -202,6 +202,18 @@ def test_offers_equal_to_the_last_ones_are_the_same_only_as_a_key(
             assert engine.quality(value, offer) == (1.0 if chosen else 0.0)
 
 
+def test_an_unhashable_offer_is_taken_again(engine: Engine) -> None:
+    # A str subclass without a hash is an offer: compared with the last
+    # call's by identity, as a pair is (no key is made of it).
+    class Unhashable(str):
+        __hash__ = None  # type: ignore[assignment]
+
+    offer = Unhashable("a/b")
+    for _ in range(2):
+        assert engine.negotiate("a/b", [offer]) is offer
+        assert engine.parse("a/b").best([offer]) is offer
+
+
 @pytest.mark.thread_unsafe(reason="counts the calls of a module's class")
 def test_parsed_values_parse_the_offers_once(
     engine: Engine, monkeypatch: pytest.MonkeyPatch

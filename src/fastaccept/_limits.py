@@ -268,12 +268,11 @@ def last_negotiator(
         found: _N = last[2]
         return found
     found = kept_negotiator(kept.negotiators, make, offers, max_length)
-    kept.last = (
-        offers,
-        max_length,
-        found,
-        None if tuple in map(type, offers) else hash(offers),
-    )
+    try:
+        key_hash = None if tuple in map(type, offers) else hash(offers)
+    except TypeError:  # an unhashable offer: compared by identity, as pairs are
+        key_hash = None
+    kept.last = (offers, max_length, found, key_hash)
     return found
 
 
