@@ -295,6 +295,12 @@ class _Members(Sequence[_M]):
     #: the compiled engine parsed (``_value``, ``_engine``).
     _negotiate: ClassVar[str]
 
+    def _best_of_text(self, offers: Iterable[Any], default: object) -> object:
+        """``best`` of a value the compiled engine parsed: its one-call form
+        given the text (``_negotiate``; no limit: it was read once)."""
+        negotiate = getattr(sys.modules[self._engine], self._negotiate)  # type: ignore[index]
+        return negotiate(self._value, offers, default=default, max_length=None)
+
     @classmethod
     def _offer_set(
         cls, offers: Iterable[Any], noun: str
@@ -480,8 +486,7 @@ class _Members(Sequence[_M]):
         """The best acceptable offer (the very object given), else ``default``,
         by the header's rule (docs/rules.md)."""
         if self._engine is not None:  # with the text it parsed
-            negotiate = getattr(sys.modules[self._engine], self._negotiate)
-            return negotiate(self._value, offers, default=default, max_length=None)
+            return self._best_of_text(offers, default)
         items, parsed = self._offer_set(offers, self._header.noun)
         index = self._header.best(self._given(), parsed)  # type: ignore[arg-type]
         return default if index < 0 else items[index]  # this call's own object
@@ -499,6 +504,7 @@ class Accept(_Members[MediaRange]):
     _kept_offers = KeptNegotiators()
     #: ``quality``'s media type, parsed once (as ``_kept_offers``).
     _kept_media_types = KeptNegotiators()
+    _negotiate = "negotiate"
 
     def __init__(
         self,
@@ -555,8 +561,8 @@ class Accept(_Members[MediaRange]):
                 self._value, media_type, max_length=None
             )
             return found
-        if not isinstance(media_type, str):
-            media_type_offer(media_type)  # its TypeError, before a key is hashed
+        if not isinstance(media_type, str):  # never the last one's, however equal
+            media_type_offer(media_type)  # its TypeError
         kept = self._kept_media_types
         offers = last_negotiator(kept, _media_type_set, (media_type,), None)
         if not self._present:
@@ -591,8 +597,7 @@ class Accept(_Members[MediaRange]):
         """The best acceptable offer (the very media type object given; for a
         ``(media type, qs)`` pair, its media type), else ``default``."""
         if self._engine is not None:  # with the text it parsed
-            negotiate = sys.modules[self._engine].negotiate
-            return negotiate(self._value, offers, default=default, max_length=None)
+            return self._best_of_text(offers, default)
         items, parsed = self._offer_set(offers, "offers")
         index = best_match(self._matches(parsed), parsed)
         return default if index < 0 else offer_value(items[index])  # this call's own
