@@ -281,6 +281,47 @@ def test_skipped_member_records(engine: Engine) -> None:
     assert [str(r) for r in accept] == ["a/b", "c/d"]
 
 
+def test_skipped_members_are_written_when_read(
+    engine: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # docs/bad-input.md: parsing records where each skipped member is and its
+    # error; its text and reason are written when ``skipped`` is read, from
+    # the value as given (a buffer is copied when parsed, so changing it
+    # after changes nothing), the same on every read, through pickle too.
+    import copy
+    import pickle
+
+    from fastaccept import _types
+
+    written: list[int] = []
+
+    def reason(code: int, text: str, position: int) -> str:
+        written.append(position)
+        return f"{code} at {position} of {len(text)}"
+
+    monkeypatch.setattr(_types, "reason", reason)
+    buffer = bytearray(b"a, \xe9/x ;q=1, text/html")
+    parsed = [
+        engine.parse(buffer),
+        engine.parse_encoding(b"gzip, b r"),
+        engine.parse_language("en, e_n"),
+    ]
+    buffer[:] = b"z" * len(buffer)
+    assert written == []
+    assert [s.reason for s in parsed[0].skipped] == ["2 at 1 of 22", "1 at 3 of 22"]
+    assert [(s.start, s.end, s.text, s.position) for s in parsed[0].skipped] == [
+        (0, 1, "a", 1),
+        (3, 11, "\xe9/x ;q=1", 3),
+    ]
+    assert [s.text for s in parsed[1].skipped + parsed[2].skipped] == ["b r", "e_n"]
+    assert list(parsed[0]._skipped_starts()) == [0, 3]
+    for value in parsed:
+        copies = [copy.copy(value), pickle.loads(pickle.dumps(value))]
+        assert all(made.skipped == value.skipped for made in copies)
+        assert value.skipped == value.skipped and value.skipped is not value.skipped
+    assert engine.parse("a/b, c/d").skipped == ()
+
+
 def test_an_error_survives_pickle_and_copy(engine: Engine) -> None:
     import copy
     import pickle

@@ -165,6 +165,32 @@ def test_a_406_lists_the_first_ten_skipped_members() -> None:
     assert len(decision.body) < 400
 
 
+def test_a_refusal_writes_no_skipped_member_s_reason(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # docs/bad-input.md: a refusal reads where the skipped members start, so a
+    # value of thousands of malformed members costs it no message; reading
+    # ``skipped`` writes them.
+    from fastaccept import _types, problem
+
+    written: list[int] = []
+
+    def reason(code: int, text: str, position: int) -> str:
+        written.append(position)
+        return "a reason"
+
+    monkeypatch.setattr(_types, "reason", reason)
+    value = "a," * 50
+    consumes = Consumes(["application/json"])
+    assert Produces(OFFERS).select(value).status == 406
+    assert problem(404, accept=value).status == 404
+    assert consumes.check("text/plain", accept=value).status == 415
+    assert written == []
+    skipped = parse(value).skipped
+    assert [member.reason for member in skipped] == ["a reason"] * 50
+    assert written == list(range(1, 100, 2))
+
+
 def test_produces_default_instead_of_406() -> None:
     produces = Produces(OFFERS, default=OFFERS[1])
     assert produces.select("image/png").media_type == OFFERS[1]

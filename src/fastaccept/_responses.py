@@ -39,7 +39,7 @@ from ._member import (
 )
 from ._structured import bare_item
 from ._text import HeaderValue, as_header_text, ascii_lower, coerce_value
-from ._types import Accept, MediaRange, SkippedMember
+from ._types import Accept, MediaRange
 
 if TYPE_CHECKING:
     from typing_extensions import Self
@@ -652,8 +652,9 @@ class Produces(ByArguments):
         # 406: its format (rule 16) and the members skipped, from one reading
         accepted = parse(accept, max_length=self._max_length)
         problem_json = prefers_problem_json(accept, accepted)
-        if accepted.skipped:
-            return _not_acceptable(self._available, problem_json, accepted.skipped)
+        starts = accepted._skipped_starts()  # no member's reason written
+        if starts:
+            return _not_acceptable(self._available, problem_json, starts)
         return self._refusals[problem_json]
 
 
@@ -662,13 +663,13 @@ _OFFSETS_SHOWN = 10
 
 
 def _not_acceptable(
-    available: Sequence[str], problem_json: bool, skipped: Sequence[SkippedMember] = ()
+    available: Sequence[str], problem_json: bool, skipped: Sequence[int] = ()
 ) -> Decision:
     """406 listing the ``available`` types (RFC 9110 §15.5.7), and where the
-    members that lenient reading ``skipped`` were (none of their text)."""
+    members that lenient reading skipped start (``skipped``; none of their text)."""
     summary = "the Accept header allows none of the media types this resource has."
     if skipped:
-        offsets = ", ".join(str(member.start) for member in skipped[:_OFFSETS_SHOWN])
+        offsets = ", ".join(str(start) for start in skipped[:_OFFSETS_SHOWN])
         if len(skipped) > _OFFSETS_SHOWN:  # the body stays short
             offsets += f" and {len(skipped) - _OFFSETS_SHOWN} more"
         one = len(skipped) == 1

@@ -55,7 +55,7 @@ from ._member import charset_free as _charset_free, is_suffix_range as _is_suffi
 from ._member import offer_value as _offer_value, offers_tuple as _offers_tuple, parse_offers as _parse_offers
 from ._text import as_header_text as _as_header_text, coerce_value as _coerce_value
 from ._types import Accept as _Accept, AcceptEncoding as _AcceptEncoding, AcceptLanguage as _AcceptLanguage
-from ._types import MediaRange as _MediaRange, SkippedMember as _SkippedMember
+from ._types import MediaRange as _MediaRange, Unexplained as _Unexplained
 from ._types import media_type_negotiator as _media_type_negotiator
 
 # Free-threaded CPython: the module declares that it runs without the GIL
@@ -1058,15 +1058,15 @@ cdef object ENGINE = None
 
 cdef object made_by_slots(object cls, tuple members, object skipped, object value,
                           object cors_safelisted=None):
-    """A ``cls`` (a ``_types._Members``) made as its ``__init__(members,
-    True, skipped[, cors_safelisted])`` makes it, its slots set without a
+    """A ``cls`` (a ``_types._Members``) made as ``_made(members, skipped[,
+    cors_safelisted])`` makes it, its slots set without a
     Python-level call: parsing makes one per value. It keeps ``value``, the
     text parsed, where that is a str or bytes (not a buffer that can change)."""
     cdef bint kept = ENGINE is not None and (type(value) is str or type(value) is bytes)
     made = made_by_new(cls, cls, ())
     fa_set_slot(SLOTS[0], made, members)
     fa_set_slot(SLOTS[1], made, True)
-    fa_set_slot(SLOTS[2], made, tuple(skipped))
+    fa_set_slot(SLOTS[2], made, skipped)
     fa_set_slot(SLOTS[3], made, value if kept else None)
     fa_set_slot(SLOTS[4], made, ENGINE if kept else None)
     if cors_safelisted is not None:
@@ -1095,24 +1095,24 @@ ACCEPT_KIND.grammar, ACCEPT_KIND.field, ACCEPT_KIND.values = MEDIA_RANGES, ACCEP
 
 
 cdef object skipped_members(Scan* sc, object value, bint strict, str field):
-    """The members a scan skipped, as ``SkippedMember``s; in strict mode the
-    error of the first (the only one) is raised instead."""
+    """The members a scan skipped, as ``_types.Unexplained`` records them
+    (native integers, four a member); in strict mode the error of the first
+    (the only one) is raised instead."""
     cdef Py_ssize_t i
+    cdef Py_ssize_t* out
     cdef Skip* sk
     if not sc.n_skips:
         return ()
     coerced = _coerce_value(value, field)
-    original = _as_header_text(coerced)[0]
     if strict:
         sk = &sc.skips[0]
-        raise _AcceptError(_reason(sk.code, original, sk.pos), coerced, sk.pos, field)
-    skipped = []
+        raise _AcceptError(_reason(sk.code, _as_header_text(coerced)[0], sk.pos), coerced, sk.pos, field)
+    records = PyBytes_FromStringAndSize(NULL, 4 * sc.n_skips * sizeof(Py_ssize_t))
+    out = <Py_ssize_t*>PyBytes_AS_STRING(records)
     for i in range(sc.n_skips):
         sk = &sc.skips[i]
-        skipped.append(_SkippedMember(
-            sk.start, sk.end, original[sk.start:sk.end].rstrip(" \t"),
-            sk.pos, _reason(sk.code, original, sk.pos)))
-    return skipped
+        out[4 * i], out[4 * i + 1], out[4 * i + 2], out[4 * i + 3] = sk.start, sk.end, sk.pos, sk.code
+    return _Unexplained(coerced, memoryview(records).cast("n"))
 
 
 cdef object parsed(_Kind kind, object value, object strict_flag, object max_length):

@@ -52,7 +52,7 @@ from ._types import (
     AcceptEncoding,
     AcceptLanguage,
     MediaRange,
-    SkippedMember,
+    Unexplained,
     media_type_negotiator,
 )
 
@@ -128,22 +128,16 @@ def _text(
 
 def _checked_skips(
     raw: list[RawSkip], coerced: str | bytes, original: str, strict: bool, field: str
-) -> list[SkippedMember]:
-    """The skipped members of a lenient scan, with their text and reason; in
-    strict mode the first violation raises ``AcceptError`` naming ``field``."""
-    if strict and raw:
+) -> Unexplained | tuple[()]:
+    """The skipped members of a lenient scan (their texts and reasons written
+    when read: ``Unexplained``); in strict mode the first violation raises
+    ``AcceptError`` naming ``field``."""
+    if not raw:
+        return ()
+    if strict:
         code, pos = raw[0][3], raw[0][2]
         raise AcceptError(reason(code, original, pos), coerced, pos, field)
-    return [
-        SkippedMember(
-            start,
-            end,
-            original[start:end].rstrip(" \t"),
-            pos,
-            reason(code, original, pos),
-        )
-        for start, end, pos, code in raw
-    ]
+    return Unexplained(coerced, [number for skip in raw for number in skip])
 
 
 def parse(
@@ -501,7 +495,7 @@ def _parse_list(
     header = kind._header
     coerced, original, text = _text(value, max_length, header.field)
     found = common_items(text, header)
-    skipped: list[SkippedMember] = []
+    skipped: Unexplained | tuple[()] = ()
     if found is None:
         found, raw = scan(text, strict, header.scan_member)
         skipped = _checked_skips(raw, coerced, original, strict, header.field)

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from . import _coding, _language
 from ._arguments import unchangeable
-from ._errors import ACCEPT_ENCODING, ACCEPT_LANGUAGE
+from ._errors import ACCEPT_ENCODING, ACCEPT_LANGUAGE, reason
 from ._grammar import FAST_CODING, FAST_LANGUAGE, TCHARS
 from ._limits import KeptNegotiators, checked_flag, last_negotiator
 from ._lists import CODING_GRAMMAR, LANGUAGE_GRAMMAR, ListHeader
@@ -27,7 +27,7 @@ from ._member import (
     parse_offers,
     parse_single,
 )
-from ._text import ascii_lower
+from ._text import as_header_text, ascii_lower
 from ._tuples import NamedTuple
 
 TYPE_CHECKING = False
@@ -220,6 +220,38 @@ class SkippedMember(NamedTuple):
     reason: str
 
 
+class Unexplained:
+    """The members a lenient scan skipped, as both engines record them:
+    ``(start, end, position, code)``, four numbers a member, in ``records``,
+    of the value ``text`` (a str or bytes). A ``SkippedMember``'s text and
+    reason are written only when ``skipped`` is read (``explained``): a
+    refusal lists where they start (``starts``), and a value of thousands of
+    malformed members costs it no message (docs/bad-input.md)."""
+
+    __slots__ = ("records", "text")
+
+    def __init__(self, text: str | bytes, records: Sequence[int]) -> None:
+        self.text, self.records = text, records
+
+    def starts(self) -> Sequence[int]:
+        """Where each skipped member starts, in header order."""
+        return self.records[::4]
+
+    def explained(self) -> tuple[SkippedMember, ...]:
+        """The ``SkippedMember``s, each with its text and reason."""
+        original, found = as_header_text(self.text)[0], self.records
+        return tuple(
+            SkippedMember(
+                found[i],
+                found[i + 1],
+                original[found[i] : found[i + 1]].rstrip(" \t"),
+                found[i + 2],
+                reason(found[i + 3], original, found[i + 2]),
+            )
+            for i in range(0, len(found), 4)
+        )
+
+
 class Coding(NamedTuple):
     """One member of an Accept-Encoding value: a content coding and its weight.
 
@@ -283,7 +315,8 @@ class _Members(Sequence[_M]):
 
     # In the order of __init__'s parameters, then ``_value`` and ``_engine``,
     # subclasses' after: the compiled engine sets them in that order
-    # (_scan.pyx, made_by_slots).
+    # (_scan.pyx, made_by_slots). A parser's ``_skipped`` is ``()`` or an
+    # ``Unexplained``, a program's a tuple of ``SkippedMember``s.
     __slots__ = ("_members", "_present", "_skipped", "_value", "_engine")  # noqa: RUF023
 
     _header: ClassVar[ListHeader]
@@ -339,7 +372,7 @@ class _Members(Sequence[_M]):
                 )
         self._members: tuple[_M, ...] = read
         self._present = present
-        self._skipped: tuple[SkippedMember, ...] = given
+        self._skipped: tuple[SkippedMember, ...] | Unexplained = given
         #: The text the compiled engine parsed, with that engine's module name
         #: (an interned str: no count of a shared object is written per
         #: value), whose one-call forms ``best`` and ``quality`` give it: its
@@ -351,10 +384,10 @@ class _Members(Sequence[_M]):
         self._engine: str | None = None
 
     @classmethod
-    def _made(cls, members: list[_M], skipped: list[SkippedMember]) -> Self:
+    def _made(cls, members: list[_M], skipped: Unexplained | tuple[()]) -> Self:
         """A present value of the members a parser read (not read again)."""
         made = cls.__new__(cls)
-        made._members, made._skipped = tuple(members), tuple(skipped)
+        made._members, made._skipped = tuple(members), skipped
         made._present = True
         made._value = made._engine = None
         return made
@@ -414,8 +447,17 @@ class _Members(Sequence[_M]):
     @property
     def skipped(self) -> tuple[SkippedMember, ...]:
         """The members lenient mode skipped (``SkippedMember``: where, what,
-        why), in header order; empty in strict mode, which raises instead."""
-        return self._skipped
+        why), in header order; empty in strict mode, which raises instead.
+        A parsed value writes their texts and reasons when this is read."""
+        found = self._skipped
+        return found.explained() if isinstance(found, Unexplained) else found
+
+    def _skipped_starts(self) -> Sequence[int]:
+        """Where each skipped member starts, without writing their reasons."""
+        found = self._skipped
+        if isinstance(found, Unexplained):
+            return found.starts()
+        return [member.start for member in found]
 
     if TYPE_CHECKING:
 
@@ -452,7 +494,7 @@ class _Members(Sequence[_M]):
 
     def __reduce__(self) -> tuple[type[Any], tuple[Any, ...]]:
         """Pickle and copy by the constructor's arguments."""
-        return (type(self), (self._members, self._present, self._skipped))
+        return (type(self), (self._members, self._present, self.skipped))
 
     def _given(self) -> tuple[_M, ...] | None:
         """The members; None when the header was absent."""
@@ -521,12 +563,12 @@ class Accept(_Members[MediaRange]):
     def _made(
         cls,
         members: list[MediaRange],
-        skipped: list[SkippedMember],
+        skipped: Unexplained | tuple[()],
         cors_safelisted: bool = True,
     ) -> Self:
         """A present value of the ranges ``parse`` read (not read again)."""
         made = cls.__new__(cls)
-        made._members, made._skipped = tuple(members), tuple(skipped)
+        made._members, made._skipped = tuple(members), skipped
         made._present, made._cors_safelisted = True, cors_safelisted
         made._value = made._engine = None
         return made
@@ -551,7 +593,7 @@ class Accept(_Members[MediaRange]):
         """Pickle and copy by the constructor's arguments."""
         return (
             type(self),
-            (self._members, self._present, self._skipped, self._cors_safelisted),
+            (self._members, self._present, self.skipped, self._cors_safelisted),
         )
 
     def quality(self, media_type: str) -> float:
