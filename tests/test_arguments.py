@@ -313,6 +313,39 @@ WRONG_CALLS: list[tuple[str, tuple[Any, ...], dict[str, Any], str]] = [
         {"default": 1},
         "got an unexpected keyword argument 'default'",
     ),
+    # Too many positional arguments and keywords: the keywords are read first.
+    (
+        "negotiate",
+        ("a/b", ["a/b"], None),
+        {"default": 1},
+        "takes 2 positional arguments but 3 positional arguments"
+        " (and 1 keyword-only argument) were given",
+    ),
+    (
+        "negotiate_encoding",
+        ("gzip", ["gzip"], None, None),
+        {"default": 1, "max_length": 5},
+        "takes 2 positional arguments but 4 positional arguments"
+        " (and 2 keyword-only arguments) were given",
+    ),
+    (
+        "negotiate",
+        ("a/b", ["a/b"], None),
+        {"x": 1},
+        "got an unexpected keyword argument 'x'",
+    ),
+    (
+        "negotiate_language",
+        ("en", ["en"], None),
+        {"tags": ["en"]},
+        "got multiple values for argument 'tags'",
+    ),
+    (
+        "quality",
+        ("a/b", "a/b", None),
+        {"default": 1},
+        "got an unexpected keyword argument 'default'",
+    ),
 ]
 
 

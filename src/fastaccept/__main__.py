@@ -198,8 +198,7 @@ def _layout(value: str, header: Header, offers: Sequence[str]) -> dict[str, Any]
     if header.name == ACCEPT:  # Fetch's CORS rule for accept
         facts["cors"] = None
     if offers:
-        facts["offers"] = None
-        facts["chosen"] = None
+        facts["offers"] = facts["chosen"] = None
     facts["error"] = None
     return facts
 
@@ -236,8 +235,7 @@ def describe(
     if offers:
         ranked = dict(parsed.rank(offers))
         facts["offers"] = [{"offer": o, "q": ranked.get(o, 0.0)} for o in offers]
-        negotiator = kind.negotiator(offers, max_length=max_length)
-        facts["chosen"] = negotiator.choose(value)
+        facts["chosen"] = kind.negotiator(offers, max_length=max_length).choose(value)
     return facts
 
 

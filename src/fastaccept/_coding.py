@@ -19,24 +19,17 @@ from collections.abc import Iterable, Sequence
 from . import _errors as E
 from ._grammar import TOKEN, pattern
 from ._limits import shared_key
-from ._member import scan_weight
+from ._member import Item, ItemResult, scan_weight
 from ._text import as_header_text
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Final, TypeAlias
+    from typing import Final
 
 #: The coding of a representation that has none (RFC 9110 §12.5.3).
 IDENTITY: Final = "identity"
 #: Names that mean another coding (RFC 9110 §8.4.1.1, §8.4.1.3).
 ALIASES: Final = {"x-gzip": "gzip", "x-compress": "compress"}
-
-#: A member as the engines build it: (coding, weight), the coding lower-case as
-#: sent, the weight in thousandths. ``Coding`` is a named tuple of this shape.
-CodingTuple: TypeAlias = tuple[str, int]
-#: A parsed member: (error code, position, member). On success the code is
-#: 0 and the position is where the member ends (a comma, or the end).
-CodingResult: TypeAlias = tuple[int, int, CodingTuple | None]
 
 _TOKEN: Final = pattern(TOKEN, globals())
 
@@ -47,7 +40,7 @@ STAR: Final = 1
 IMPLICIT: Final = 0
 
 
-def scan_coding(text: str, start: int, strict: bool = False) -> CodingResult:
+def scan_coding(text: str, start: int, strict: bool = False) -> ItemResult:
     """Parse the member that starts at ``start`` (not OWS, not a comma).
 
     ``coding [ OWS ";" OWS "q=" qvalue ] OWS``; the first violation ends the
@@ -113,9 +106,7 @@ class CodingSet:
         )
 
 
-def coding_scores(
-    items: Sequence[CodingTuple], offers: CodingSet
-) -> list[tuple[int, int]]:
+def coding_scores(items: Sequence[Item], offers: CodingSet) -> list[tuple[int, int]]:
     """Per offer: its weight in thousandths, and where it came from (RFC 9110
     §12.5.3).
 
@@ -143,7 +134,7 @@ def coding_scores(
 
 
 def rank_codings(
-    items: Sequence[CodingTuple] | None, offers: CodingSet
+    items: Sequence[Item] | None, offers: CodingSet
 ) -> list[tuple[int, int]]:
     """(index, weight in thousandths) of every acceptable offer, best first.
 
@@ -163,7 +154,7 @@ def rank_codings(
     return [(index, -weight) for weight, _, index in ordered]
 
 
-def best_coding(items: Sequence[CodingTuple] | None, offers: CodingSet) -> int:
+def best_coding(items: Sequence[Item] | None, offers: CodingSet) -> int:
     """Index of the best acceptable offer, -1 if none (RFC 9110 §12.5.3).
 
     The order of ``rank_codings``. ``None`` (header absent): ``identity`` if

@@ -22,19 +22,13 @@ from collections.abc import Iterable, Sequence
 from . import _errors as E
 from ._grammar import LANGUAGE_TAG, PRIMARY_SUBTAG, SUBTAG, pattern
 from ._limits import shared_key
-from ._member import scan_weight
+from ._member import Item, ItemResult, scan_weight
 from ._text import as_header_text
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Final, TypeAlias
 
-#: A member as the engines build it: (range, weight), the range lower-case,
-#: the weight in thousandths. ``LanguageRange`` is a named tuple of this shape.
-RangeTuple: TypeAlias = tuple[str, int]
-#: A parsed member: (error code, position, member). On success the code is
-#: 0 and the position is where the member ends (a comma, or the end).
-LanguageResult: TypeAlias = tuple[int, int, RangeTuple | None]
 #: How a range relates to a tag, closest last (docs/rules.md rule 19): only
 #: ``*`` reaches it; the same first subtag; the tag is a truncation of the
 #: range (RFC 4647 §3.4 lookup); the range is a prefix of the tag (§3.3.1
@@ -57,7 +51,7 @@ _SUBTAG: Final = pattern(SUBTAG, globals())
 _TAG: Final = pattern(LANGUAGE_TAG, globals())
 
 
-def scan_language(text: str, start: int, strict: bool = False) -> LanguageResult:
+def scan_language(text: str, start: int, strict: bool = False) -> ItemResult:
     """Parse the member that starts at ``start`` (not OWS, not a comma).
 
     ``language-range [ OWS ";" OWS "q=" qvalue ] OWS``: ``*``, or a first
@@ -238,7 +232,7 @@ def relation(
 Hits: TypeAlias = "tuple[tuple[int, int], ...]"
 
 
-def decisions(items: Sequence[RangeTuple], tags: TagSet) -> tuple[list[int], list[int]]:
+def decisions(items: Sequence[Item], tags: TagSet) -> tuple[list[int], list[int]]:
     """Per tag, its deciding range (docs/rules.md rule 19): its key, and its
     position among the members.
 
@@ -286,9 +280,7 @@ def _preference(key: int, position: int) -> tuple[int, bool, int, int, int]:
     )
 
 
-def rank_languages(
-    items: Sequence[RangeTuple] | None, tags: TagSet
-) -> list[tuple[int, int]]:
+def rank_languages(items: Sequence[Item] | None, tags: TagSet) -> list[tuple[int, int]]:
     """(index, weight in thousandths) of every acceptable tag, best first.
     ``None`` (header absent): every tag at 1, in server order."""
     if items is None:
@@ -302,7 +294,7 @@ def rank_languages(
     return [(-index, preference[0]) for preference, index in ranked]
 
 
-def best_language(items: Sequence[RangeTuple] | None, tags: TagSet) -> int:
+def best_language(items: Sequence[Item] | None, tags: TagSet) -> int:
     """Index of the best acceptable tag, -1 if none (RFC 9110 §12.5.4).
 
     The order of ``rank_languages``. ``None`` (header absent): the first tag.

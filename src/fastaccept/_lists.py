@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
-from ._member import offers_tuple
+from ._member import Item, ItemResult, offers_tuple
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -51,12 +51,10 @@ class ListHeader:
         noun: str,
         grammar: int,
         fast: str,
-        scan_member: Callable[
-            [str, int, bool], tuple[int, int, tuple[str, int] | None]
-        ],
+        scan_member: Callable[[str, int, bool], ItemResult],
         offer_set: Callable[[tuple[str, ...]], Any],
-        best: Callable[[Sequence[tuple[str, int]] | None, Any], int],
-        rank: Callable[[Sequence[tuple[str, int]] | None, Any], list[tuple[int, int]]],
+        best: Callable[[Sequence[Item] | None, Any], int],
+        rank: Callable[[Sequence[Item] | None, Any], list[tuple[int, int]]],
         member: type[Any],
     ) -> None:
         self.field = field

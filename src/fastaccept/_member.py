@@ -111,6 +111,11 @@ def exact_weight(value: str) -> int:
 #: (error code, position, weight): on success the code is 0, the position is
 #: where the member ends (a comma, or the end) and the weight is in thousandths.
 WeightResult: TypeAlias = tuple[int, int, int]
+#: A list header's member as the engines build it: (name, weight), the name
+#: lower-case as sent, the weight in thousandths (``Coding``, ``LanguageRange``).
+Item: TypeAlias = tuple[str, int]
+#: A parsed list member: (error code, position, member), as ``WeightResult``.
+ItemResult: TypeAlias = tuple[int, int, Item | None]
 
 
 def scan_weight(text: str, p: int, end_code: int) -> WeightResult:

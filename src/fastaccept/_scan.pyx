@@ -27,7 +27,6 @@ cdef extern from "Python.h":
     PyObject* PyTuple_GET_ITEM(PyObject*, Py_ssize_t)
     PyTypeObject PyList_Type
     int PyUnicode_Compare(PyObject* left, PyObject* right) except? -1
-    object PyImport_GetModule(object)
     ctypedef struct TypeWithNew "PyTypeObject":
         PyObject* (*tp_new)(PyTypeObject*, PyObject*, PyObject*)
     ctypedef struct PyMethodDef:  # a built-in's entry in a method table
@@ -39,7 +38,7 @@ cdef extern from "Python.h":
     int METH_KEYWORDS
 
 from functools import partial as _partial
-from sys import intern as _intern
+from sys import intern as _intern, modules as _modules
 from _thread import _local as _thread_local  # threading.local, without importing threading
 
 from . import _defaults, _grammar, _language, _lists  # read at import only
@@ -332,7 +331,7 @@ cdef inline void scan_free(Scan* sc) noexcept:
         PyMem_Free(sc.params)
     if sc.skips != sc.small_skips:
         PyMem_Free(sc.skips)
-    if sc.specs != sc.small_specs:  # with credited and weights (``negotiating``)
+    if sc.specs != sc.small_specs:  # with credited and weights (``score_value``)
         PyMem_Free(sc.specs)
 
 
@@ -874,16 +873,6 @@ cdef object DEFAULT_MAX_LENGTH = _DEFAULT_MAX_LENGTH
 cdef Py_ssize_t DEFAULT_LIMIT = _DEFAULT_MAX_LENGTH
 
 
-cdef Py_ssize_t as_limit(object max_length) except -2:
-    """``max_length`` as a C integer, checked by ``_limits.checked_max_length``
-    unless it is the default object; ``None`` (no limit) as the largest one."""
-    if max_length is DEFAULT_MAX_LENGTH:
-        return DEFAULT_LIMIT
-    if max_length is None:
-        return PY_SSIZE_T_MAX
-    return _checked_max_length(max_length)
-
-
 cdef inline int check_length(object value, Py_ssize_t n, Py_ssize_t limit,
                              str field) except -1:
     if n > limit:
@@ -1026,12 +1015,6 @@ cdef inline object made_by_new(object maker, object cls, tuple args):
     return result
 
 
-cdef inline object new_named(object cls, tuple fields):
-    """A named tuple of ``cls`` (a MediaRange, a Coding...), made by tuple's
-    own constructor."""
-    return made_by_new(tuple, cls, (fields,))
-
-
 cdef extern from *:
     """
     /* `slot.__set__(obj, value)` for a member descriptor `slot` (a class's
@@ -1126,7 +1109,11 @@ cdef object parsed(_Kind kind, object value, object strict_flag, object max_leng
     if strict_flag is not True and strict_flag is not False:
         _checked_flag(strict_flag, "strict")
     cdef bint strict = strict_flag is True
-    cdef Py_ssize_t limit = as_limit(max_length)
+    cdef Py_ssize_t limit = DEFAULT_LIMIT  # the default object needs no check
+    if max_length is None:
+        limit = PY_SSIZE_T_MAX
+    elif max_length is not DEFAULT_MAX_LENGTH:
+        limit = _checked_max_length(max_length)
     if value is None:
         return _ABSENT if accept else kind.values(present=False)
     _owner = read_input(value, &s, &n, kind.field)  # keeps the buffer alive
@@ -1148,12 +1135,12 @@ cdef object parsed(_Kind kind, object value, object strict_flag, object max_leng
                     pair = (token_text(s, param.name_start, param.name_end), value_text(s, param))
                     Py_INCREF(pair)
                     PyTuple_SET_ITEM(params, m, pair)
-                made = new_named(_MediaRange, (
+                made = made_by_new(tuple, _MediaRange, ((  # a named tuple, by tuple's constructor
                     token_text(s, r.type_start, r.type_end),
                     "*" if r.parts <= PARTS_TYPE else token_text(s, r.sub_start, r.sub_end),
-                    params, r.weight))
+                    params, r.weight),))
             else:
-                made = new_named(kind.member, (token_text(s, r.type_start, r.type_end), r.weight))
+                made = made_by_new(tuple, kind.member, ((token_text(s, r.type_start, r.type_end), r.weight),))
             Py_INCREF(made)  # PyTuple_SET_ITEM steals it
             PyTuple_SET_ITEM(members, i, made)
         if accept:
@@ -1506,15 +1493,18 @@ Offers parsed once; the best of them for each request's Accept value.
         n_params = 0
         for offer in parsed:
             n_params += len(offer.params)
-        # One block, zeroed: the offers, their parameters, the groups and the two orders.
+        # A slot for each subtype (or "*+suffix") of a type.
+        essences = [e for e in layout.by_essence.values() if e[0] != "*" and e[1] != "*"]
+        # One block, zeroed: the offers, their parameters, the groups, the two orders, the slots.
         set.offers = <COffer*>PyMem_Calloc(1, n * sizeof(COffer) + n_params * sizeof(OfferParam) + (
-            set.n_groups * sizeof(Group) + 2 * n * sizeof(Py_ssize_t) + 1))
+            set.n_groups * sizeof(Group) + 2 * n * sizeof(Py_ssize_t) + len(essences) * sizeof(Slot) + 1))
         if set.offers == NULL:
             raise MemoryError()
         param = <OfferParam*>(set.offers + n)
         set.groups = <Group*>(param + n_params)
         set.order = <Py_ssize_t*>(set.groups + set.n_groups)
         set.group_order = set.order + n
+        set.slots = <Slot*>(set.group_order + n)
         for i in range(n):
             offer = parsed[i]
             o = &set.offers[i]
@@ -1551,11 +1541,6 @@ Offers parsed once; the best of them for each request's Accept value.
                 set.groups[k].next = set.first_group[c]
                 set.first_group[c] = k
         groups = {type_: k for k, type_ in enumerate(layout.by_type)}
-        # A slot for each subtype (or "*+suffix") of a type.
-        essences = [e for e in layout.by_essence.values() if e[0] != "*" and e[1] != "*"]
-        set.slots = <Slot*>PyMem_Calloc(len(essences) + 1, sizeof(Slot))
-        if set.slots == NULL:
-            raise MemoryError()
         for i, (type_, subtype, _, found) in enumerate(essences):
             slot = &set.slots[i]
             hold(self._keep, subtype, &slot.subtype)
@@ -1567,8 +1552,7 @@ Offers parsed once; the best of them for each request's Accept value.
             slot.next, group.subtypes[c] = group.subtypes[c], i
 
     def __dealloc__(self):
-        PyMem_Free(self._set.offers)
-        PyMem_Free(self._set.slots)
+        PyMem_Free(self._set.offers)  # with the slots
 
     @property
     def offers(self):
@@ -1628,21 +1612,15 @@ Offers parsed once; the best of them for each request's Accept value.
 cdef inline int score_value(Negotiator self, object value, Scan* sc) except -1:
     """Scan ``value`` (not None) into ``sc`` (made by ``scan_init``; the
     caller frees it) against the negotiator's offers: the ranges credited to
-    them, the wildcards kept aside (``decided``, ``best_offer``)."""
+    them, the wildcards kept aside (``decided``, ``best_offer``). The per-call
+    arrays start with none credited, no wildcard, on the stack up to
+    ``ON_STACK`` offers."""
     cdef const unsigned char* s
-    cdef Py_ssize_t n
+    cdef Py_ssize_t n, k
+    cdef const Offers* set = &self._set
+    cdef Py_ssize_t words = (set.n + 63) >> 6
     _owner = read_input(value, &s, &n)  # keeps the buffer alive
     check_length(value, n, self._limit, ACCEPT)
-    negotiating(sc, &self._set)
-    scan(s, n, False, sc)
-    return 0
-
-
-cdef int negotiating(Scan* sc, const Offers* set) except -1:
-    """Set ``sc`` up to score a value against the offers ``set``: none
-    credited, no wildcard; per-call arrays on the stack up to ``ON_STACK``
-    offers."""
-    cdef Py_ssize_t k, words = (set.n + 63) >> 6
     sc.set = set
     if set.n > ON_STACK:  # specs, credited, weights and group_weights in one block
         sc.on_heap = True
@@ -1661,6 +1639,7 @@ cdef int negotiating(Scan* sc, const Offers* set) except -1:
     for k in range(TYPES_SET_AT_ONCE, set.n_groups):
         sc.group_weights[k] = -1
     sc.any_weight, sc.typed, sc.aside = -1, 0, False
+    scan(s, n, False, sc)
     return 0
 
 
@@ -1678,25 +1657,28 @@ cdef int read_arguments(str name, PyObject* names, PyObject** args, Py_ssize_t n
     uncounted) into ``out`` (value, offers, default, max_length), borrowed,
     with a Python function's TypeErrors; an absent ``default`` is None."""
     cdef Py_ssize_t i, k, count = PyTuple_GET_SIZE(names)
+    cdef Py_ssize_t keywords = 0 if kwnames == NULL else PyTuple_GET_SIZE(kwnames)
     cdef PyObject* key
     out[2], out[3] = <PyObject*>None, <PyObject*>DEFAULT_MAX_LENGTH
     if nargs == 2 and kwnames == NULL:  # the common call
         out[0], out[1] = args[0], args[1]
         return 0
-    if nargs > 2:
-        raise TypeError(f"{name}() takes 2 positional arguments but {nargs} were given")
     for k in range(2):
         out[k] = args[k] if k < nargs else NULL
-    for i in range(0 if kwnames == NULL else PyTuple_GET_SIZE(kwnames)):
+    for i in range(keywords):  # before the count of positional ones, as CPython does
         key = PyTuple_GET_ITEM(kwnames, i)
         for k in range(count):  # names are interned: equal ones are mostly the same
             if key == PyTuple_GET_ITEM(names, k) or PyUnicode_Compare(key, PyTuple_GET_ITEM(names, k)) == 0:
                 break
         else:
             raise TypeError(f"{name}() got an unexpected keyword argument {<object>key!r}")
-        if k < nargs:
+        if k < 2 and k < nargs:
             raise TypeError(f"{name}() got multiple values for argument {<object>key!r}")
         out[3 if k == count - 1 else k] = args[nargs + i]  # max_length, the last name, to out[3]
+    if nargs > 2:  # every keyword is a keyword-only one by now
+        given = f" positional arguments (and {keywords} keyword-only argument{'s' * (keywords > 1)})"
+        raise TypeError(
+            f"{name}() takes 2 positional arguments but {nargs}{given * (keywords > 0)} were given")
     if out[0] == NULL or out[1] == NULL:
         missing = []
         for k in range(2):
@@ -1717,17 +1699,6 @@ cdef bint same_items(PyObject* offers, PyObject* items) noexcept:
     cdef Py_ssize_t n = PyTuple_GET_SIZE(items)
     return offers.ob_type == &PyList_Type and PyList_GET_SIZE(offers) == n and (n == 0 or memcmp(
         PySequence_Fast_ITEMS(offers), PySequence_Fast_ITEMS(items), n * sizeof(PyObject*)) == 0)
-
-
-cdef inline tuple offers_items(object offers, str noun):
-    """``_member.offers_tuple`` with its common cases compiled (a tuple as it
-    is, a list copied): a one-call form given a new list each call pays no
-    Python call for it. Anything else, a str or bytes refused, goes to it."""
-    if type(offers) is tuple:
-        return <tuple>offers
-    if type(offers) is list:
-        return tuple(<list>offers)
-    return _offers_tuple(offers, noun)
 
 
 @cython.final
@@ -1771,8 +1742,16 @@ cdef class Kept:
     cdef tuple remember(self, object offers, object max_length):
         """The state of a call with other offers than the last: (offers,
         max_length, their tuple, their negotiator, which
-        ``_limits.kept_negotiator`` keeps), kept as the last."""
-        items = (offers,) if self.one else offers_items(offers, self.noun)
+        ``_limits.kept_negotiator`` keeps), kept as the last. A tuple or a list
+        is taken without ``_member.offers_tuple``, which refuses a str or bytes."""
+        if self.one:
+            items = (offers,)
+        elif type(offers) is tuple:
+            items = offers
+        elif type(offers) is list:
+            items = tuple(<list>offers)
+        else:
+            items = _offers_tuple(offers, self.noun)
         made = _kept_negotiator(self.negotiators, self.make, items, max_length, _COMPILED_VALUES_KEPT)
         self.last = (offers, max_length, items, made)
         return self.last
@@ -2092,12 +2071,7 @@ cdef class _ListNegotiator(_CachedOffers):
         cdef CListOffer* o
         cdef bint codings = kind.grammar != LANGUAGE_GRAMMAR
         parsed = kind.offers(offers)
-        if codings:
-            names = parsed.names
-        else:
-            names = []
-            for tag in parsed.subtags:
-                names.append("-".join(tag))
+        names = parsed.names if codings else list(map("-".join, parsed.subtags))
         n = len(names)
         self._set_offers(parsed.values, parsed.values, parsed.absent_best, cache_size, max_length)
         self._kind = kind
@@ -2150,7 +2124,6 @@ cdef class _ListNegotiator(_CachedOffers):
 
 
 cdef class EncodingNegotiator(_ListNegotiator):
-    # The first lines are the constructor's signature for ``inspect``.
     """EncodingNegotiator(codings, *, cache_size=_DEFAULT_CACHE_SIZE, max_length=_DEFAULT_MAX_LENGTH)
 --
 
@@ -2172,7 +2145,6 @@ Codings validated once; the best of them for each request's
 
 
 cdef class LanguageNegotiator(_ListNegotiator):
-    # The first lines are the constructor's signature for ``inspect``.
     """LanguageNegotiator(tags, *, cache_size=_DEFAULT_CACHE_SIZE, max_length=_DEFAULT_MAX_LENGTH)
 --
 
@@ -2271,12 +2243,10 @@ cdef int add_one_call(object module, Kept form, void* entry) except -1:
 
 
 cdef PyMethodDef* _entry
-_module = PyImport_GetModule(__name__)
+_module = _modules[__name__]
 for _name, _doc in _DOCS.items():
     _owner, _, _attr = _name.rpartition(".")
-    _target = globals().get(_owner or _attr)
-    if _owner and _target is not None:
-        _target = getattr(_target, _attr, None)
+    _target = getattr(globals().get(_owner), _attr, None) if _owner else globals().get(_attr)
     if _target is None:  # the pure engine's own helpers are not here
         continue
     _entry = fa_entry(_target)

@@ -35,6 +35,7 @@ from ._match import Match, OfferSet, best_match, rank
 from ._member import (
     QVALUES,
     WEIGHT_ONLY,
+    Item,
     OfferSpec,
     exact_weight,
     member_end,
@@ -164,8 +165,11 @@ def parse(
     found, raw = scan(text, strict)
     skipped = _checked_skips(raw, coerced, original, strict, ACCEPT)
     ranges: list[MediaRange] = [_new_range(MediaRange, rng) for rng in found]
-    safe = len(text) <= CORS_MAX_LENGTH and _CORS_UNSAFE.search(text) is None
-    return Accept._made(ranges, skipped, safe)
+    made = Accept._made(ranges, skipped)
+    made._cors_safelisted = (
+        len(text) <= CORS_MAX_LENGTH and _CORS_UNSAFE.search(text) is None
+    )
+    return made
 
 
 def is_cors_safelisted(value: HeaderValue) -> bool:
@@ -443,8 +447,6 @@ _media_type_negotiator: Final = partial(media_type_negotiator, Negotiator)
 
 # --- list headers: Accept-Encoding, Accept-Language (RFC 9110 §12.5.3-4) ------
 
-#: A member of a list value as the engine builds it: (name, weight).
-Item = tuple[str, int]
 #: Each description's common-value pattern, compiled once, by header name.
 _FAST: Final = {
     header.field: re.compile(header.fast) for header in (ENCODING, LANGUAGE)
@@ -474,11 +476,9 @@ def common_items(text: str, header: ListHeader) -> list[Item] | None:
                 items.append((member, 1000))
             continue
         name, _, q = member.partition(";q=")
-        found = QVALUES.get(q)
-        if found is None:
-            found = exact_weight(q)
-            if found < 0:
-                return None
+        found = QVALUES.get(q, -1)
+        if found < 0 and (found := exact_weight(q)) < 0:
+            return None
         items.append((name, found))
     return items
 
@@ -652,8 +652,6 @@ class LanguageNegotiator(_ListNegotiator):
         return self._offers
 
 
-if TYPE_CHECKING:
-    _L = TypeVar("_L", EncodingNegotiator, LanguageNegotiator)
 #: ``negotiate_encoding``/``negotiate_language``: the negotiator of each recent
 #: (offers, max_length), by negotiator class, shared by threads as ``_kept`` is.
 _kept_lists: Final[dict[type[Any], KeptNegotiators]] = {
@@ -663,7 +661,7 @@ _kept_lists: Final[dict[type[Any], KeptNegotiators]] = {
 
 
 def _negotiate_list(
-    kind: type[_L],
+    kind: type[_ListNegotiator],
     value: HeaderValue,
     offers: Iterable[str],
     default: Any,

@@ -502,9 +502,8 @@ class _Members(Sequence[_M]):
 
     def quality(self, offer: str) -> float:
         """The weight this value gives one offer, 0.0 to 1.0; 1.0 when absent."""
-        _, parsed = self._offer_set((offer,), self._header.noun)
-        ranked = self._header.rank(self._given(), parsed)  # type: ignore[arg-type]
-        return ranked[0][1] / 1000 if ranked else 0.0
+        ranked = self.rank((offer,))
+        return ranked[0][1] if ranked else 0.0
 
     def accepts(self, offer: str) -> bool:
         """Whether ``offer`` is acceptable (its quality is above 0)."""
@@ -558,20 +557,6 @@ class Accept(_Members[MediaRange]):
         checked_flag(cors_safelisted, "cors_safelisted")
         super().__init__(ranges, present, skipped)
         self._cors_safelisted = cors_safelisted
-
-    @classmethod
-    def _made(
-        cls,
-        members: list[MediaRange],
-        skipped: Unexplained | tuple[()],
-        cors_safelisted: bool = True,
-    ) -> Self:
-        """A present value of the ranges ``parse`` read (not read again)."""
-        made = cls.__new__(cls)
-        made._members, made._skipped = tuple(members), skipped
-        made._present, made._cors_safelisted = True, cors_safelisted
-        made._value = made._engine = None
-        return made
 
     @classmethod
     def _member_type(cls) -> type[MediaRange]:
