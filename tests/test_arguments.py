@@ -18,6 +18,7 @@ from fastaccept import (
     Consumes,
     MediaRange,
     Offer,
+    Produces,
     Renderers,
     format_accept,
     parse,
@@ -196,6 +197,48 @@ def test_one_str_for_the_offers_is_a_type_error(
         with pytest.raises(TypeError, match=expected):
             made(engine, given)
     made(engine, [offer])
+
+
+#: A set's order changes with the process's string hashing, and the order
+#: of offers breaks ties: refused.
+SETS: dict[str, Callable[[list[str]], Any]] = {"set": set, "frozenset": frozenset}
+
+
+@pytest.mark.parametrize("kind", sorted(SETS))
+@pytest.mark.parametrize("call", sorted(ONE_STR_CALLS))
+def test_a_set_for_the_offers_is_a_type_error(
+    engine: Engine, call: str, kind: str
+) -> None:
+    made, offer, noun = ONE_STR_CALLS[call]
+    expected = (
+        rf"^{noun} must be an iterable of str \(such as a list\), not a {kind}: "
+        rf"{noun} are read in the order given, and a set's order changes from one "
+        "process to the next$"
+    )
+    for _ in range(2):  # the one-call forms keep nothing for it
+        with pytest.raises(TypeError, match=expected):
+            made(engine, SETS[kind]([offer]))
+    made(engine, [offer])
+
+
+@pytest.mark.parametrize("kind", sorted(SETS))
+def test_produces_refuses_a_set_for_its_offers(kind: str) -> None:
+    with pytest.raises(TypeError, match=f"^offers must .*, not a {kind}: offers are"):
+        Produces(SETS[kind](["text/html", "application/json"]))
+
+
+def test_a_dict_for_the_offers_gives_its_keys_in_order(engine: Engine) -> None:
+    # A dict of handlers by media type, as examples/httpx_client.py keeps.
+    handlers = {"text/csv": 1, "application/json": 2, "text/html": 3}
+    assert engine.negotiate("*/*", handlers) == "text/csv"
+    assert (
+        engine.negotiate("application/*, text/*;q=0.5", handlers) == "application/json"
+    )
+    assert engine.Negotiator(handlers).offers == (
+        "text/csv",
+        "application/json",
+        "text/html",
+    )
 
 
 #: ``quality``, ``Accept.quality``, ``Accept.accepts``, ``MediaRange.matches``:

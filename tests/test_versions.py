@@ -198,6 +198,7 @@ def test_formats_name_versions() -> None:
             TypeError,
             r"versions must be an iterable of str \(such as a list\), not int",
         ),
+        ((BASE, {"1", "2"}, "1", "version"), TypeError, "not a set: versions are"),
         ((BASE, [], "1", "version"), ValueError, "at least one version"),
         ((BASE, ["1", "1"], "1", "version"), ValueError, "'1' is given twice"),
         ((BASE, ["1", ""], "1", "version"), ValueError, "invalid version ''"),

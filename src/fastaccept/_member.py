@@ -514,14 +514,21 @@ if TYPE_CHECKING:
 
 def offers_tuple(offers: Iterable[_T], what: str) -> tuple[_T, ...]:
     """``offers`` as a tuple; ``TypeError`` naming ``what`` for anything not
-    iterable, and for a bare str or bytes, whose characters would otherwise
-    pass for offers one by one: its message shows the list meant."""
+    iterable; for a bare str or bytes, whose characters would otherwise pass
+    for offers one by one (its message shows the list meant), and for a set,
+    whose order (server order, which breaks ties) changes from one process
+    to the next. A dict gives its keys, in order."""
     if type(offers) is tuple:
         return offers
     wanted = f"{what} must be an iterable of str (such as a list), not"
     if isinstance(offers, (str, bytes)):
         alone = offers if isinstance(offers, str) else offers.decode("latin-1")
         raise TypeError(f"{wanted} a {type(offers).__name__}: use [{alone!r}]")
+    if isinstance(offers, (set, frozenset)):
+        raise TypeError(
+            f"{wanted} a {type(offers).__name__}: {what} are read in the order"
+            " given, and a set's order changes from one process to the next"
+        )
     try:
         items = iter(offers)
     except TypeError:
