@@ -145,6 +145,32 @@ def test_everything_agrees(value: Any) -> None:
         == PYTHON.is_cors_safelisted(value)
         == CYTHON.parse(value).cors_safelisted
     )
+    assert refusal(CYTHON, value, offers) == refusal(PYTHON, value, offers)
+
+
+def refusal(engine: Engine, value: Any, offers: list[Any]) -> Any:
+    """What a refusal reads of ``value`` (docs/rules.md rule 16): each offer's
+    weight (-1: no range matches it), and where the skipped members start."""
+    weights, starts = engine.Negotiator(offers, max_length=None)._refusal(value)
+    return weights, list(starts)
+
+
+@FUZZ
+@given(ANY_VALUE)
+def test_a_refusal_reads_as_quality_and_parse_do(value: Any) -> None:
+    """What a refusal reads of a value (docs/rules.md rule 16): each offer's
+    weight as ``quality`` gives it (-1: no range matches it), and where the
+    skipped members start as ``parse`` finds them; the same on both engines."""
+    offers = offers_for(value)
+    found = []
+    for engine in (CYTHON, PYTHON):
+        weights, starts = refusal(engine, value, offers)
+        for offer, weight in zip(offers, weights, strict=True):
+            quality = engine.quality(value, offer, max_length=None)
+            assert max(weight, 0) / 1000 == quality
+        assert starts == list(engine.parse(value, max_length=None)._skipped_starts())
+        found.append((weights, starts))
+    assert found[0] == found[1]
 
 
 #: Server weights for the offers (docs/rules.md rule 15); None: an unweighted
@@ -178,6 +204,8 @@ def test_engines_agree_on_weighted_offers(value: Any, weights: list[Any]) -> Non
     )
     key = CYTHON.Negotiator(offers).variant_key(value)
     assert key == PYTHON.Negotiator(offers).variant_key(value) == (chosen or "")
+    # What a refusal reads (docs/rules.md rule 16), explicit offers included.
+    assert refusal(CYTHON, value, offers) == refusal(PYTHON, value, offers)
 
 
 #: Offers drawn from few types and subtypes, so that many share a type, an
@@ -226,3 +254,5 @@ def test_engines_agree_on_many_offers(value: Any, offers: list[Any]) -> None:
     assert CYTHON.negotiate(value, offers) == chosen
     key = CYTHON.Negotiator(offers).variant_key(value)
     assert key == PYTHON.Negotiator(offers).variant_key(value) == (chosen or "")
+    # What a refusal reads (docs/rules.md rule 16), explicit offers included.
+    assert refusal(CYTHON, value, offers) == refusal(PYTHON, value, offers)

@@ -449,7 +449,6 @@ def test_the_refusal_format_read_from_a_parse_is_the_engines(accept: str) -> Non
         not problem and not text and "application/json" in ranked and not named
     )
     assert prefers_problem_json(accept) is expected
-    assert prefers_problem_json(accept, parse(accept)) is expected
 
 
 def test_406_as_problem_json() -> None:
@@ -630,9 +629,9 @@ def test_merge_vary_names_a_value_that_is_no_str(value: Any) -> None:
 
 
 class Counted:
-    """A negotiator (or ``parse``) that lists the calls made on it in ``reads``."""
+    """A negotiator that lists the calls made on it in ``reads``."""
 
-    def __init__(self, wrapped: Any, reads: list[str], name: str = "parse") -> None:
+    def __init__(self, wrapped: Any, reads: list[str], name: str = "") -> None:
         self.wrapped, self.reads, self.name = wrapped, reads, name
 
     def __getattr__(self, name: str) -> Any:
@@ -646,14 +645,15 @@ class Counted:
 
 def engine_reads(monkeypatch: pytest.MonkeyPatch, produces: Produces) -> list[str]:
     """What the web answers ask of the engine from now on: ``produces``'
-    negotiator, every negotiator of the module, and ``parse``."""
+    negotiator and every negotiator of the module (which reads no value
+    otherwise)."""
     reads: list[str] = []
     # (set past ByArguments' set-once rule: the test's own object)
     object.__setattr__(produces, "_negotiator", Counted(produces._negotiator, reads))
     for name, value in vars(_responses).items():
         if isinstance(value, Negotiator):
             monkeypatch.setattr(_responses, name, Counted(value, reads))
-    monkeypatch.setattr(_responses, "parse", Counted(parse, reads))
+    assert not hasattr(_responses, "parse")
     return reads
 
 
@@ -675,8 +675,8 @@ def test_a_406_reads_the_accept_value_once_after_the_choice(
     reads = engine_reads(monkeypatch, produces)
     decision = produces.select(accept)
     assert decision == expected and decision.status == 406
-    # its format (rule 16) and its skipped members come from one parse
-    assert reads == ["choose_index", "parse"]
+    # its format (rule 16) and its skipped members come from one reading
+    assert reads == ["choose_index", "_refusal"]
 
 
 @pytest.mark.thread_unsafe(reason="replaces the module's engine functions")

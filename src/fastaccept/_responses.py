@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from ._accept_query import format_accept_query
 from ._arguments import ByArguments
-from ._engine import Negotiator, parse
+from ._engine import Negotiator
 from ._errors import AcceptError
 from ._format import format_accept
 from ._grammar import TCHARS
@@ -27,7 +27,7 @@ from ._limits import (
     shared_key,
     store,
 )
-from ._match import OfferSet, range_matches, scores
+from ._match import range_matches
 from ._member import (
     OfferSpec,
     ParsedOffer,
@@ -39,7 +39,7 @@ from ._member import (
 )
 from ._structured import bare_item
 from ._text import HeaderValue, as_header_text, ascii_lower, coerce_value
-from ._types import Accept, MediaRange
+from ._types import MediaRange
 
 if TYPE_CHECKING:
     from typing_extensions import Self
@@ -122,26 +122,34 @@ class Decision(StatusAndHeaders):
 
 #: The formats a refusal can take, as it sends them (a range naming the text's
 #: charset reaches it, rule 9), and the type that admits the problem one
-#: (docs/rules.md rule 16).
-_FORMATS = OfferSet(
-    parse_offers(["application/problem+json", _TEXT[1], "application/json"])
+#: (docs/rules.md rule 16); a value of any length is read for them.
+_FORMATS = Negotiator(
+    ["application/problem+json", _TEXT[1], "application/json"], max_length=None
 )
 
 
-def prefers_problem_json(accept: HeaderValue, accepted: Accept | None = None) -> bool:
+def _refusal(accept: HeaderValue) -> tuple[bool, Sequence[int]]:
     """Whether a refusal goes as ``application/problem+json`` (docs/rules.md
-    rule 16): when Accept prefers it to ``text/plain``, or admits
-    ``application/json`` but neither, unless a range refuses it (q=0); not
-    when the header is absent or longer than ``DEFAULT_MAX_LENGTH``.
-    ``accepted``: the value already parsed."""
-    if accept is None or len(coerce_value(accept)) > DEFAULT_MAX_LENGTH:
-        return False
-    if accepted is None:
-        accepted = parse(accept)
-    weights, specificities = scores(_FORMATS.matches(accepted), _FORMATS)
-    problem, text, json_ = weights
-    refused = specificities[0] >= 0  # a range decides it: with q=0 if not problem
-    return problem > text or (not problem and not text and json_ > 0 and not refused)
+    rule 16), and where the members of ``accept`` that lenient reading
+    skipped start: from one reading. As problem+json when Accept prefers it
+    to ``text/plain``, or admits ``application/json`` but neither, unless a
+    range refuses it (q=0); not when the header is absent or longer than
+    ``DEFAULT_MAX_LENGTH``."""
+    if accept is None:
+        return False, ()
+    (problem, text, json_), starts = _FORMATS._refusal(accept)
+    if len(coerce_value(accept)) > DEFAULT_MAX_LENGTH:
+        return False, starts
+    # -1: no range matches the format; 0: one refuses it
+    return problem > max(text, 0) or (problem < 0 and text <= 0 and json_ > 0), starts
+
+
+def prefers_problem_json(accept: HeaderValue) -> bool:
+    """Whether a refusal goes as ``application/problem+json`` (``_refusal``);
+    not when the header is absent or longer than ``DEFAULT_MAX_LENGTH``."""
+    if accept is not None and len(coerce_value(accept)) > DEFAULT_MAX_LENGTH:
+        return False  # not read
+    return _refusal(accept)[0]
 
 
 #: The forms of a ``Consumes`` refusal, (as problem+json?, its ``Vary``):
@@ -649,10 +657,9 @@ class Produces(ByArguments):
             return self._chosen[index]
         if self._default_index >= 0:
             return self._chosen[self._default_index]
-        # 406: its format (rule 16) and the members skipped, from one reading
-        accepted = parse(accept, max_length=self._max_length)
-        problem_json = prefers_problem_json(accept, accepted)
-        starts = accepted._skipped_starts()  # no member's reason written
+        # 406: its format (rule 16) and where skipped members start (none's
+        # reason written), from one reading
+        problem_json, starts = _refusal(accept)
         if starts:
             return _not_acceptable(self._available, problem_json, starts)
         return self._refusals[problem_json]

@@ -1291,8 +1291,8 @@ cdef inline long long decided(Scan* sc, Py_ssize_t k, int* weight) noexcept nogi
     that decides it (rule 10), -1 for none: its most specific matching range,
     the wildcards kept aside among them; of equally specific ones, the higher
     weight. An explicit offer (rule 21) is decided so only when a range naming
-    it, more specific than any wildcard, was credited to it (``Negotiator.rank``
-    skips the others)."""
+    it, more specific than any wildcard, was credited to it (``rank_decided`` gives
+    the others -1)."""
     cdef long long spec = -1
     cdef int found = 0, wild
     if sc.credited[k >> 6] >> (k & 63) & 1:
@@ -1307,6 +1307,15 @@ cdef inline long long decided(Scan* sc, Py_ssize_t k, int* weight) noexcept nogi
         found, spec = sc.any_weight, 0
     weight[0] = found
     return spec
+
+
+cdef inline long long rank_decided(Scan* sc, Py_ssize_t k, int* weight) noexcept nogil:
+    """``decided``, but -1 (and weight 0) for an explicit offer that no range
+    named (rule 21): offer ``k`` as ``Negotiator.rank`` and a refusal read it."""
+    if sc.set.offers[k].explicit and not sc.credited[k >> 6] >> (k & 63) & 1:
+        weight[0] = 0
+        return -1
+    return decided(sc, k, weight)
 
 
 cdef inline Py_ssize_t first_free(Scan* sc, const Py_ssize_t* order, Py_ssize_t count,
@@ -1595,9 +1604,7 @@ Offers parsed once; the best of them for each request's Accept value.
             try:
                 score_value(self, value, &sc)
                 for i in range(self._n):
-                    if offers[i].explicit and not sc.credited[i >> 6] >> (i & 63) & 1:
-                        continue  # no range named it (rule 21)
-                    spec = decided(&sc, i, &weight)
+                    spec = rank_decided(&sc, i, &weight)
                     if weight * offers[i].qs > 0:
                         scored.append((-<long long>weight * offers[i].qs, -spec, i))
             finally:
@@ -1607,6 +1614,38 @@ Offers parsed once; the best of them for each request's Accept value.
         for score, _, i in scored:
             ranked.append((self._values[i], -score / 1_000_000))
         return ranked
+
+    def _refusal(self, value):
+        """For a refusal (docs/rules.md rule 16): each offer's weight in
+        thousandths for ``value``, -1 where no range matches it (rule 10),
+        and where the members that lenient reading skipped start (every
+        member read as ``parse`` reads it)."""
+        cdef Scan sc
+        cdef Py_ssize_t i, n
+        cdef int weight
+        cdef const unsigned char* s
+        weights = [-1] * self._n
+        if value is None:
+            return weights, ()
+        _owner = read_input(value, &s, &n)  # keeps the buffer alive
+        check_length(value, n, self._limit, ACCEPT)
+        scan_init(&sc)
+        try:
+            scan(s, n, False, &sc)
+            skipped = skipped_members(&sc, value, False, ACCEPT)
+            valid = sc.n_ranges > 0
+        finally:
+            scan_free(&sc)
+        if valid:  # the weights as ``rank`` reads them
+            scan_init(&sc)
+            try:
+                score_value(self, value, &sc)
+                for i in range(self._n):
+                    if rank_decided(&sc, i, &weight) >= 0:
+                        weights[i] = weight
+            finally:
+                scan_free(&sc)
+        return weights, skipped.starts() if skipped else ()
 
 
 cdef inline int score_value(Negotiator self, object value, Scan* sc) except -1:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from functools import partial
 
 from ._arguments import ByArguments
@@ -31,7 +31,7 @@ from ._limits import (
     store,
 )
 from ._lists import ListHeader
-from ._match import Match, OfferSet, best_match, rank
+from ._match import Match, OfferSet, best_match, rank, scores
 from ._member import (
     QVALUES,
     WEIGHT_ONLY,
@@ -364,6 +364,19 @@ class Negotiator(_CachedOffers):
         gives every offer but an explicit one at its qs (1.0 when unweighted).
         """
         return rank(self._matches(value), self._parsed, self._parsed.values)
+
+    def _refusal(self, value: HeaderValue) -> tuple[list[int], Sequence[int]]:
+        """For a refusal (docs/rules.md rule 16): each offer's weight in
+        thousandths for ``value``, -1 where no range matches it (rule 10),
+        and where the members that lenient reading skipped start (every
+        member read as ``parse`` reads it)."""
+        accepted = parse(value, max_length=self._max_length)
+        weights, decided = scores(self._parsed.matches(accepted), self._parsed)
+        found = [
+            weight if by >= 0 else -1
+            for weight, by in zip(weights, decided, strict=True)
+        ]
+        return found, accepted._skipped_starts()
 
 
 #: ``negotiate``/``quality``: the Negotiator of each recent (offers, max_length).
