@@ -23,6 +23,7 @@ from fastaccept import (
 )
 from fastaccept._limits import CACHE_KEY_MAX_LENGTH
 from fastaccept._responses import prefers_problem_json
+from fastaccept._text import coerce_value
 
 OFFERS = ["application/json", "text/html; charset=utf-8"]
 TEXT = ("Content-Type", "text/plain; charset=utf-8")
@@ -677,6 +678,47 @@ def test_a_406_reads_the_accept_value_once_after_the_choice(
     assert decision == expected and decision.status == 406
     # its format (rule 16) and its skipped members come from one reading
     assert reads == ["choose_index", "_refusal"]
+
+
+@pytest.mark.thread_unsafe(reason="replaces the module's engine functions")
+@pytest.mark.parametrize(
+    "refuse",
+    [
+        lambda accept: Produces(OFFERS).select(accept),  # 406
+        lambda accept: Consumes(["application/json"]).check("text/csv", accept),  # 415
+        prefers_problem_json,
+    ],
+    ids=["406", "415", "prefers_problem_json"],
+)
+@pytest.mark.parametrize("view", [bytearray, memoryview])
+def test_a_refusal_copies_a_buffer_once(
+    monkeypatch: pytest.MonkeyPatch, refuse: Any, view: Any
+) -> None:
+    # The format of a refusal (rule 16) reads bytes: the buffer is copied
+    # once, before the engine reads it.
+    accept = view(bytearray(b"image/png, application/problem+json"))
+    expected = refuse(bytes(accept))
+    copied: list[type] = []
+    coerce = coerce_value
+
+    def counted(value: Any, *args: Any) -> Any:
+        if not isinstance(value, (str, bytes)):
+            copied.append(type(value))
+        return coerce(value, *args)
+
+    read: list[type] = []
+    formats = _responses._FORMATS
+
+    class Formats:
+        def _refusal(self, value: Any) -> Any:
+            read.append(type(value))
+            return formats._refusal(value)
+
+    monkeypatch.setattr(_responses, "coerce_value", counted)
+    monkeypatch.setattr(_responses, "_FORMATS", Formats())
+    assert refuse(accept) == expected
+    assert copied == [view]
+    assert read == [bytes]
 
 
 @pytest.mark.thread_unsafe(reason="replaces the module's engine functions")

@@ -137,8 +137,9 @@ def _refusal(accept: HeaderValue) -> tuple[bool, Sequence[int]]:
     ``DEFAULT_MAX_LENGTH``."""
     if accept is None:
         return False, ()
+    accept = coerce_value(accept)  # a bytearray copied once
     (problem, text, json_), starts = _FORMATS._refusal(accept)
-    if len(coerce_value(accept)) > DEFAULT_MAX_LENGTH:
+    if len(accept) > DEFAULT_MAX_LENGTH:
         return False, starts
     # -1: no range matches the format; 0: one refuses it
     return problem > max(text, 0) or (problem < 0 and text <= 0 and json_ > 0), starts
@@ -147,7 +148,10 @@ def _refusal(accept: HeaderValue) -> tuple[bool, Sequence[int]]:
 def prefers_problem_json(accept: HeaderValue) -> bool:
     """Whether a refusal goes as ``application/problem+json`` (``_refusal``);
     not when the header is absent or longer than ``DEFAULT_MAX_LENGTH``."""
-    if accept is not None and len(coerce_value(accept)) > DEFAULT_MAX_LENGTH:
+    if accept is None:
+        return False
+    accept = coerce_value(accept)  # a bytearray copied once
+    if len(accept) > DEFAULT_MAX_LENGTH:
         return False  # not read
     return _refusal(accept)[0]
 
