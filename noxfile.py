@@ -133,16 +133,11 @@ def free_threaded(session: nox.Session) -> None:
         "import fastaccept, sys; assert fastaccept.IMPLEMENTATION == 'cython'; "
         "assert not sys._is_gil_enabled(), 'the GIL is on'",
     )
-    # Every test in several threads at once (those marked thread_unsafe
-    # alone): 4 on the Cython engine, whose C state is what threads could
-    # corrupt; 2 on the pure one, enough to race its Python state (the
-    # 8-thread tests of tests/test_free_threading.py run on both) at half the
-    # time.
-    parallel = ["pytest", "-q", "-p", "no:cacheprovider"]
-    session.run(*parallel, "--parallel-threads=4", *session.posargs)
-    session.run(
-        *parallel,
-        "--parallel-threads=2",
-        *session.posargs,
-        env={"FASTACCEPT_NO_EXTENSIONS": "1"},
-    )
+    # Every test in two threads at once (those marked thread_unsafe alone),
+    # as many as CI's two cores run at once (the 8-thread tests of
+    # tests/test_free_threading.py run on both engines): first the engine
+    # tests of both engines and the rest on the Cython one, then the rest on
+    # the pure one (tests/conftest.py's PURE_RUN).
+    parallel = ["pytest", "-q", "-p", "no:cacheprovider", "--parallel-threads=2"]
+    session.run(*parallel, *session.posargs)
+    session.run(*parallel, *session.posargs, env={"FASTACCEPT_NO_EXTENSIONS": "1"})

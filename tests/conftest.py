@@ -1,8 +1,9 @@
 """One fixture yields each engine; every engine-level test runs on both.
 
-On an install without the compiled engine (the pure-Python wheel), the Cython
-half of each test is skipped with the reason; a compiled engine that is there
-but fails to import is an error, never a skip.
+On an install without the compiled engine (the pure-Python wheel), and in a
+run that ``FASTACCEPT_NO_EXTENSIONS`` gives the pure engine, the Cython half of
+each test is skipped with the reason; a compiled engine that is there but
+fails to import is an error, never a skip.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import Any, NoReturn, TypeAlias
 
 import pytest
 
-from fastaccept import _scan_py
+from fastaccept import IMPLEMENTATION, _scan_py
 from fastaccept._limits import ThreadCache
 
 #: An engine module, ``fastaccept._scan`` or ``fastaccept._scan_py``: the
@@ -30,6 +31,7 @@ Engine: TypeAlias = ModuleType
 __all__ = [
     "CYTHON_MISSING",
     "ENGINES",
+    "PURE_RUN",
     "Engine",
     "cython_engine",
     "load_example",
@@ -46,12 +48,24 @@ def _load_cython() -> ModuleType | None:
         return None
 
 
-_CYTHON = _load_cython()
+_LOADED = _load_cython()  # a broken build fails here, in every run
+
+#: Why the tests of the compiled engine do not run in this process, where
+#: ``FASTACCEPT_NO_EXTENSIONS`` chose the pure engine (``fastaccept._engine``):
+#: that run tests the pure one; the run without it tests both (propcache's
+#: ``--no-c-extensions``). None otherwise.
+PURE_RUN = (
+    "FASTACCEPT_NO_EXTENSIONS is set: this run tests the pure engine "
+    "(the run without it tests both)"
+    if _LOADED is not None and IMPLEMENTATION == "python"
+    else None
+)
+_CYTHON = None if PURE_RUN else _LOADED
 
 #: Why the Cython half of the tests does not run here, or None when it does.
 CYTHON_MISSING = (
-    None
-    if _CYTHON is not None
+    PURE_RUN
+    if _LOADED is not None
     else "the Cython engine is not built here (fastaccept._scan is absent)"
 )
 

@@ -19,6 +19,8 @@ from pathlib import Path
 
 import pytest
 
+from .conftest import PURE_RUN
+
 ROOT = Path(__file__).resolve().parent.parent
 
 pytestmark = [
@@ -30,6 +32,8 @@ pytestmark = [
         sys.platform == "win32", reason="MSVC's compiler is not chosen by CC"
     ),
     pytest.mark.thread_unsafe(reason="the builds share one copy of the tree"),
+    # the build does not depend on the engine this process chose
+    pytest.mark.skipif(PURE_RUN is not None, reason=str(PURE_RUN)),
 ]
 
 # The [test] extra brings it (checked below); the free-threaded nox session
