@@ -774,7 +774,10 @@ def test_encoding_follows_the_model(
     members = [tuple(m) for m in lists.parse_encoding(value)]
     expected = model_encoding(value, members, offers)
     assert lists.EncodingNegotiator(offers).rank(value) == expected
-    assert lists.parse_encoding(value).rank(offers) == expected
+    parsed = lists.parse_encoding(value)
+    assert parsed.rank(offers) == expected
+    for offer in offers:
+        assert parsed.quality(offer) == dict(expected).get(offer, 0.0)
     chosen = lists.negotiate_encoding(value, offers)
     assert chosen == (expected[0][0] if expected else None)
 
@@ -788,7 +791,10 @@ def test_language_follows_the_model(lists: Engine, value: Any, tags: list[str]) 
     members = [tuple(m) for m in lists.parse_language(value)]
     expected = model_language(value, members, tags)
     assert lists.LanguageNegotiator(tags).rank(value) == expected
-    assert lists.parse_language(value).rank(tags) == expected
+    parsed = lists.parse_language(value)
+    assert parsed.rank(tags) == expected
+    for tag in tags:
+        assert parsed.quality(tag) == dict(expected).get(tag, 0.0)
     chosen = lists.negotiate_language(value, tags)
     assert chosen == (expected[0][0] if expected else None)
 

@@ -133,6 +133,11 @@ def coding_scores(items: Sequence[Item], offers: CodingSet) -> list[tuple[int, i
     ]  # fmt: skip
 
 
+def coding_weights(items: Sequence[Item], offers: CodingSet) -> list[int]:
+    """Per offer, its weight in thousandths (``coding_scores``)."""
+    return [weight for weight, _ in coding_scores(items, offers)]
+
+
 def rank_codings(
     items: Sequence[Item] | None, offers: CodingSet
 ) -> list[tuple[int, int]]:

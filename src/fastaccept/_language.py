@@ -264,6 +264,11 @@ def decisions(items: Sequence[Item], tags: TagSet) -> tuple[list[int], list[int]
     return keys, positions
 
 
+def language_weights(items: Sequence[Item], tags: TagSet) -> list[int]:
+    """Per tag, its weight in thousandths: its deciding range's q (``decisions``)."""
+    return [key & _WEIGHT_MASK for key in decisions(items, tags)[0]]
+
+
 def _preference(key: int, position: int) -> tuple[int, bool, int, int, int]:
     """How an acceptable tag ranks, the greatest first: the highest weight,
     then a language range over ``*``, then the deciding range listed first

@@ -27,8 +27,9 @@ class ListHeader:
     engine's scanner; for the pure engine, ``fast`` is a pattern source
     (``_grammar``) that validates a whole value of common members (name,
     then weight) in one match, and ``scan_member`` reads any member exactly.
-    ``offer_set`` validates the offers once (``offers``); ``best`` and
-    ``rank`` score members against them (weights in thousandths);
+    ``offer_set`` validates the offers once (``offers``); ``best``, ``rank``
+    and ``weights`` (each offer's) score members against them (weights in
+    thousandths);
     ``member`` is the named tuple a parsed member becomes.
     """
 
@@ -42,6 +43,7 @@ class ListHeader:
         "offer_set",
         "rank",
         "scan_member",
+        "weights",
     )
 
     def __init__(
@@ -55,6 +57,7 @@ class ListHeader:
         offer_set: Callable[[tuple[str, ...]], Any],
         best: Callable[[Sequence[Item] | None, Any], int],
         rank: Callable[[Sequence[Item] | None, Any], list[tuple[int, int]]],
+        weights: Callable[[Sequence[Item], Any], list[int]],
         member: type[Any],
     ) -> None:
         self.field = field
@@ -65,6 +68,7 @@ class ListHeader:
         self.offer_set = offer_set
         self.best = best
         self.rank = rank
+        self.weights = weights
         self.member = member
 
     def offers(self, offers: Iterable[str]) -> Any:

@@ -502,8 +502,12 @@ class _Members(Sequence[_M]):
 
     def quality(self, offer: str) -> float:
         """The weight this value gives one offer, 0.0 to 1.0; 1.0 when absent."""
-        ranked = self.rank((offer,))
-        return ranked[0][1] if ranked else 0.0
+        _, parsed = self._offer_set((offer,), self._header.noun)
+        given = self._given()
+        if given is None:
+            return 1.0
+        weights = self._header.weights(given, parsed)  # type: ignore[arg-type]
+        return weights[0] / 1000
 
     def accepts(self, offer: str) -> bool:
         """Whether ``offer`` is acceptable (its quality is above 0)."""
@@ -648,6 +652,7 @@ ENCODING: Final = ListHeader(
     offer_set=_coding.CodingSet,
     best=_coding.best_coding,
     rank=_coding.rank_codings,
+    weights=_coding.coding_weights,
     member=Coding,
 )
 LANGUAGE: Final = ListHeader(
@@ -659,6 +664,7 @@ LANGUAGE: Final = ListHeader(
     offer_set=_language.TagSet,
     best=_language.best_language,
     rank=_language.rank_languages,
+    weights=_language.language_weights,
     member=LanguageRange,
 )
 
