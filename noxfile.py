@@ -5,8 +5,9 @@ failed build is an error) and runs the suite twice, once per engine; it finds
 each ``python3.X`` on PATH. Where the machine has no CPython 3.14 or 3.15,
 ``tools/debian-python.sh 3.14`` (and ``3.15``) provides one from Debian's
 packages and prints its path: put its folder on PATH (``.ci/run`` does).
-``nox -s build_cython_min`` builds it with the lowest Cython the build
-requirements allow, so both ends of the range are tested. ``nox -s
+``nox -s tests_cython`` runs the suite on the Cython engine alone.
+``nox -s build_cython_min`` builds it on CPython 3.12 with the lowest Cython
+the build requirements allow, so both ends of the range are tested. ``nox -s
 free_threaded`` runs on a free-threaded CPython 3.13 (``python3.13t`` on PATH:
 ``tools/free-threaded-python.sh`` builds one).
 """
@@ -27,9 +28,10 @@ nox.options.sessions = ["tests", "lint"]
 nox.options.error_on_missing_interpreters = False
 
 
-@nox.session(python=PYTHONS)
-def tests(session: nox.Session) -> None:
-    session.env["FASTACCEPT_REQUIRE_EXTENSIONS"] = "1"  # the extension must build
+def _cython_suite(session: nox.Session) -> None:
+    """Build the Cython engine (strictly: a failed build is an error), insist
+    on it, and run the suite with it."""
+    session.env["FASTACCEPT_REQUIRE_EXTENSIONS"] = "1"
     session.install("-e", ".[test]")
     session.run(
         "python",
@@ -37,6 +39,12 @@ def tests(session: nox.Session) -> None:
         "import fastaccept; assert fastaccept.IMPLEMENTATION == 'cython'",
     )
     session.run("pytest", "-q", "-p", "no:cacheprovider", *session.posargs)
+
+
+@nox.session(python=PYTHONS)
+def tests(session: nox.Session) -> None:
+    """The suite on the Cython engine, then on the pure one."""
+    _cython_suite(session)
     session.run(
         "pytest",
         "-q",
@@ -45,6 +53,14 @@ def tests(session: nox.Session) -> None:
         *session.posargs,
         env={"FASTACCEPT_NO_EXTENSIONS": "1"},
     )
+
+
+@nox.session(python=PYTHONS)
+def tests_cython(session: nox.Session) -> None:
+    """The Cython engine only (and the pure half of the engine tests, which
+    that run holds): for an interpreter where another run tests the rest on
+    the pure engine."""
+    _cython_suite(session)
 
 
 @nox.session(python="3.13")
@@ -69,7 +85,7 @@ def _cython_floor() -> str:
     return found.group(1)
 
 
-@nox.session(python="3.11")
+@nox.session(python="3.12")
 def build_cython_min(session: nox.Session) -> None:
     session.env["FASTACCEPT_REQUIRE_EXTENSIONS"] = "1"
     session.install(f"Cython=={_cython_floor()}", "setuptools>=77")
@@ -134,10 +150,19 @@ def free_threaded(session: nox.Session) -> None:
         "assert not sys._is_gil_enabled(), 'the GIL is on'",
     )
     # Every test in two threads at once (those marked thread_unsafe alone),
-    # as many as CI's two cores run at once (the 8-thread tests of
-    # tests/test_free_threading.py run on both engines): first the engine
-    # tests of both engines and the rest on the Cython one, then the rest on
-    # the pure one (tests/conftest.py's PURE_RUN).
+    # as many as CI's two cores run at once, with the Cython engine chosen:
+    # the engine-level tests run there on both engines. Then the rest once
+    # more on the pure engine (tests/conftest.py's PURE_RUN), one thread a
+    # test: its engine was threaded in the first run, and what runs above it
+    # is the same code (the 8-thread tests of tests/test_free_threading.py
+    # run in both).
     parallel = ["pytest", "-q", "-p", "no:cacheprovider", "--parallel-threads=2"]
     session.run(*parallel, *session.posargs)
-    session.run(*parallel, *session.posargs, env={"FASTACCEPT_NO_EXTENSIONS": "1"})
+    session.run(
+        "pytest",
+        "-q",
+        "-p",
+        "no:cacheprovider",
+        *session.posargs,
+        env={"FASTACCEPT_NO_EXTENSIONS": "1"},
+    )
