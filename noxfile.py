@@ -28,6 +28,16 @@ nox.options.sessions = ["tests", "lint"]
 nox.options.error_on_missing_interpreters = False
 
 
+#: The suite, as every session runs it.
+PYTEST = ["pytest", "-q", "-p", "no:cacheprovider"]
+
+
+def _pure_suite(session: nox.Session) -> None:
+    """The suite with the pure engine chosen (tests/conftest.py's PURE_RUN:
+    the Cython half of the engine tests, which ran before, skips)."""
+    session.run(*PYTEST, *session.posargs, env={"FASTACCEPT_NO_EXTENSIONS": "1"})
+
+
 def _cython_suite(session: nox.Session) -> None:
     """Build the Cython engine (strictly: a failed build is an error), insist
     on it, and run the suite with it."""
@@ -38,21 +48,14 @@ def _cython_suite(session: nox.Session) -> None:
         "-c",
         "import fastaccept; assert fastaccept.IMPLEMENTATION == 'cython'",
     )
-    session.run("pytest", "-q", "-p", "no:cacheprovider", *session.posargs)
+    session.run(*PYTEST, *session.posargs)
 
 
 @nox.session(python=PYTHONS)
 def tests(session: nox.Session) -> None:
     """The suite on the Cython engine, then on the pure one."""
     _cython_suite(session)
-    session.run(
-        "pytest",
-        "-q",
-        "-p",
-        "no:cacheprovider",
-        *session.posargs,
-        env={"FASTACCEPT_NO_EXTENSIONS": "1"},
-    )
+    _pure_suite(session)
 
 
 @nox.session(python=PYTHONS)
@@ -97,7 +100,7 @@ def build_cython_min(session: nox.Session) -> None:
         "import Cython, fastaccept; assert fastaccept.IMPLEMENTATION == 'cython'; "
         "print('built with Cython', Cython.__version__)",
     )
-    session.run("pytest", "-q", "-p", "no:cacheprovider", *session.posargs)
+    session.run(*PYTEST, *session.posargs)
 
 
 #: How free-threaded 3.13 installs the [test] extra: FastAPI's pydantic-core
@@ -156,13 +159,5 @@ def free_threaded(session: nox.Session) -> None:
     # test: its engine was threaded in the first run, and what runs above it
     # is the same code (the 8-thread tests of tests/test_free_threading.py
     # run in both).
-    parallel = ["pytest", "-q", "-p", "no:cacheprovider", "--parallel-threads=2"]
-    session.run(*parallel, *session.posargs)
-    session.run(
-        "pytest",
-        "-q",
-        "-p",
-        "no:cacheprovider",
-        *session.posargs,
-        env={"FASTACCEPT_NO_EXTENSIONS": "1"},
-    )
+    session.run(*PYTEST, "--parallel-threads=2", *session.posargs)
+    _pure_suite(session)
