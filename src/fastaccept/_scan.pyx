@@ -41,7 +41,7 @@ from functools import partial as _partial
 from sys import intern as _intern, modules as _modules
 from _thread import _local as _thread_local  # threading.local, without importing threading
 
-from . import _defaults, _grammar, _language, _lists  # read at import only
+from . import _defaults, _grammar, _language, _lists, _match  # read at import only
 from ._coding import ALIASES as _ALIASES, IDENTITY as _IDENTITY
 from ._errors import ACCEPT as _ACCEPT, AcceptError as _AcceptError, reason as _reason, too_long as _too_long
 from ._limits import COMPILED_VALUES_KEPT as _COMPILED_VALUES_KEPT, DEFAULT_CACHE_SIZE as _DEFAULT_CACHE_SIZE
@@ -280,20 +280,18 @@ cdef struct Scan:
     # Negotiation: each range is scored against the offers as soon as it is
     # parsed, then dropped, so memory stays O(offers) whatever the value.
     const Offers* set                    # NULL: keep every range and skip
-    # Per offer credited (``credit``: its bit in ``credited``), the weight
-    # and specificity of its most specific matching range so far.
-    int* weights
-    long long* specs
+    # Per offer credited (``credit``: its bit in ``credited``), the deciding
+    # key (``WEIGHT_BITS``) of its most specific matching range so far.
+    long long* keys
     unsigned long long* credited
-    int* group_weights                   # per type: the best "type/*" weight, -1: none
-    int any_weight                       # the best "*/*" weight, -1: none
+    long long* group_keys                # per type: the best "type/*" key, -1: none
+    long long any_key                    # the best "*/*" key (its weight), -1: none
     Py_ssize_t typed                     # the types a "type/*" names
     bint aside                           # a wildcard was kept aside (``score_range``)
     Range small_ranges[SMALL]
     Param small_params[SMALL]
     Skip small_skips[SMALL]
-    int small_weights[2 * ON_STACK]
-    long long small_specs[ON_STACK]
+    long long small_keys[2 * ON_STACK]
     unsigned long long small_credited[1]
 
 
@@ -311,8 +309,8 @@ cdef inline void scan_init(Scan* sc) noexcept:
     sc.cap_ranges = sc.cap_params = sc.cap_skips = SMALL
     sc.unsafe = sc.on_heap = False
     sc.names, sc.set = NULL, NULL
-    sc.weights, sc.specs, sc.credited = sc.small_weights, sc.small_specs, sc.small_credited
-    sc.group_weights = sc.small_weights + ON_STACK
+    sc.keys, sc.credited = sc.small_keys, sc.small_credited
+    sc.group_keys = sc.small_keys + ON_STACK
 
 
 cdef inline void forget_names(Scan* sc) noexcept:
@@ -331,8 +329,8 @@ cdef inline void scan_free(Scan* sc) noexcept:
         PyMem_Free(sc.params)
     if sc.skips != sc.small_skips:
         PyMem_Free(sc.skips)
-    if sc.specs != sc.small_specs:  # with credited and weights (``score_value``)
-        PyMem_Free(sc.specs)
+    if sc.keys != sc.small_keys:  # with credited and group_keys (``score_value``)
+        PyMem_Free(sc.keys)
 
 
 cdef void* grow(void* data, void* small, Py_ssize_t* cap, size_t item) except NULL:
@@ -794,15 +792,15 @@ cdef unsigned long long narrow(const unsigned char* s, Py_ssize_t n, Scan* sc, P
     return kept
 
 
-cdef inline void credit(Scan* sc, Py_ssize_t k, long long spec, int weight) noexcept nogil:
-    """Offer ``k`` keeps the weight of its most specific matching range;
+cdef inline void credit(Scan* sc, Py_ssize_t k, long long key) noexcept nogil:
+    """Offer ``k`` keeps the key of its most specific matching range;
     between equally specific ranges, the higher weight (rule 10)."""
     cdef unsigned long long bit = <unsigned long long>1 << (k & 63)
     if not sc.credited[k >> 6] & bit:
         sc.credited[k >> 6] |= bit
-        sc.weights[k], sc.specs[k] = weight, spec
-    elif spec > sc.specs[k] or (spec == sc.specs[k] and weight > sc.weights[k]):
-        sc.weights[k], sc.specs[k] = weight, spec
+        sc.keys[k] = key
+    elif key > sc.keys[k]:
+        sc.keys[k] = key
 
 
 cdef int scan(const unsigned char* s, Py_ssize_t n, bint strict, Scan* sc) except -1:
@@ -1240,8 +1238,17 @@ cdef bint range_matches(const unsigned char* s, Py_ssize_t n, Scan* sc, Range* r
     return True
 
 
-#: The specificity of "type/*" (rule 10): its type named, no parameter.
-cdef long long TYPE_ONLY = <long long>PARTS_TYPE << 31
+cdef enum:
+    # A deciding key (rule 10), ``_match``'s: a range's specificity (``parts
+    # << 31`` and its number of parameters) above its weight (at most 1000),
+    # so that the larger key decides: the more specific range, then the
+    # higher weight.
+    WEIGHT_BITS = 10
+
+if (WEIGHT_BITS, <long long>PARTS_SUFFIX << 31) != (_match.WEIGHT_BITS, _match.SUFFIX_ONLY):
+    raise ImportError("_scan.pyx and _match pack a range's deciding key differently")
+
+cdef long long WEIGHT_MASK = (1 << WEIGHT_BITS) - 1
 
 
 cdef inline void score_range(const unsigned char* s, Py_ssize_t n, Scan* sc, Found* found,
@@ -1254,68 +1261,58 @@ cdef inline void score_range(const unsigned char* s, Py_ssize_t n, Scan* sc, Fou
     offers of ``found.mask``, which ``narrow`` left with its parameters (from
     the 64th offer on, each is checked whole by ``score_shared``)."""
     cdef Py_ssize_t n_params = sc.n_params - first_param
-    cdef long long spec = (<long long>parts << 31) | n_params
+    cdef long long key = (((<long long>parts << 31) | n_params) << WEIGHT_BITS) | weight
     cdef unsigned long long left = found.mask & ~SHARED_BIT
     cdef Py_ssize_t k
     cdef Range r
     if n_params == 0 and parts <= PARTS_TYPE:
         sc.aside = True
         if parts == PARTS_ANY:
-            if weight > sc.any_weight:
-                sc.any_weight = weight
-        elif weight > sc.group_weights[found.group]:
-            sc.typed += sc.group_weights[found.group] < 0
-            sc.group_weights[found.group] = weight
+            if key > sc.any_key:
+                sc.any_key = key
+        elif key > sc.group_keys[found.group]:
+            sc.typed += sc.group_keys[found.group] < 0
+            sc.group_keys[found.group] = key
         return
     while left:
         k = fa_lowest_bit(left)
         left &= left - 1
-        credit(sc, k, spec, weight)
+        credit(sc, k, key)
     if found.mask & SHARED_BIT:
         r.type_start, r.type_end, r.sub_start, r.sub_end = start, type_end, type_end + 1, sub_end
         r.first_param, r.n_params, r.weight, r.parts = first_param, n_params, weight, parts
-        score_shared(s, n, sc, &r, spec)
+        score_shared(s, n, sc, &r, key)
 
 
 cdef void score_shared(const unsigned char* s, Py_ssize_t n, Scan* sc, Range* r,
-                       long long spec) noexcept nogil:
+                       long long key) noexcept nogil:
     """Credit range ``r`` to the offers from the 64th on that it matches."""
     cdef Py_ssize_t k
     for k in range(MASK_BITS - 1, sc.set.n):
         if range_matches(s, n, sc, r, &sc.set.offers[k]):
-            credit(sc, k, spec, r.weight)
+            credit(sc, k, key)
 
 
-cdef inline long long decided(Scan* sc, Py_ssize_t k, int* weight) noexcept nogil:
-    """Offer ``k``'s weight (in ``weight``) and the specificity of the range
-    that decides it (rule 10), -1 for none: its most specific matching range,
-    the wildcards kept aside among them; of equally specific ones, the higher
-    weight. An explicit offer (rule 21) is decided so only when a range naming
-    it, more specific than any wildcard, was credited to it (``rank_decided`` gives
-    the others -1)."""
-    cdef long long spec = -1
-    cdef int found = 0, wild
+cdef inline long long decided(Scan* sc, Py_ssize_t k) noexcept nogil:
+    """Offer ``k``'s deciding key (rule 10), -1 for none: the largest of its
+    most specific matching range's and the wildcards' kept aside (its
+    type's, "*/*"). An explicit offer (rule 21) is decided so only when a
+    range naming it, more specific than any wildcard, was credited to it
+    (``rank_decided`` gives the others -1)."""
+    cdef long long key = -1, wild = sc.group_keys[sc.set.offers[k].group]
     if sc.credited[k >> 6] >> (k & 63) & 1:
-        found, spec = sc.weights[k], sc.specs[k]
-        if spec > TYPE_ONLY:  # more specific than any wildcard
-            weight[0] = found
-            return spec
-    wild = sc.group_weights[sc.set.offers[k].group]
-    if wild >= 0 and (TYPE_ONLY > spec or (TYPE_ONLY == spec and wild > found)):
-        found, spec = wild, TYPE_ONLY
-    if sc.any_weight >= 0 and (0 > spec or (0 == spec and sc.any_weight > found)):
-        found, spec = sc.any_weight, 0
-    weight[0] = found
-    return spec
+        key = sc.keys[k]
+    if wild > key:
+        key = wild
+    return sc.any_key if sc.any_key > key else key
 
 
-cdef inline long long rank_decided(Scan* sc, Py_ssize_t k, int* weight) noexcept nogil:
-    """``decided``, but -1 (and weight 0) for an explicit offer that no range
-    named (rule 21): offer ``k`` as ``Negotiator.rank`` and a refusal read it."""
+cdef inline long long rank_decided(Scan* sc, Py_ssize_t k) noexcept nogil:
+    """``decided``, but -1 for an explicit offer that no range named (rule
+    21): offer ``k`` as ``Negotiator.rank`` and a refusal read it."""
     if sc.set.offers[k].explicit and not sc.credited[k >> 6] >> (k & 63) & 1:
-        weight[0] = 0
         return -1
-    return decided(sc, k, weight)
+    return decided(sc, k)
 
 
 cdef inline Py_ssize_t first_free(Scan* sc, const Py_ssize_t* order, Py_ssize_t count,
@@ -1327,7 +1324,7 @@ cdef inline Py_ssize_t first_free(Scan* sc, const Py_ssize_t* order, Py_ssize_t 
         k = order[i]
         if sc.credited[k >> 6] >> (k & 63) & 1:
             continue
-        if no_type_weight and sc.group_weights[sc.set.offers[k].group] >= 0:
+        if no_type_weight and sc.group_keys[sc.set.offers[k].group] >= 0:
             continue
         return k
     return -1
@@ -1341,38 +1338,40 @@ cdef Py_ssize_t best_offer(Scan* sc) noexcept nogil:
     order prefers (``Offers.order``) stands for all, as they tie."""
     cdef const Offers* set = sc.set
     cdef Py_ssize_t best = -1, g, k, w
-    cdef long long score, best_score = 0, spec, best_spec = -1
+    cdef long long score, best_score = 0, key, best_key = -1
     cdef unsigned long long bits
-    cdef int weight
     for w in range((set.n + 63) >> 6):  # the offers credited, in server order
         bits = sc.credited[w]
         while bits:
             k = (w << 6) + fa_lowest_bit(bits)
             bits &= bits - 1
-            spec = decided(sc, k, &weight)
-            score = <long long>weight * set.offers[k].qs  # rule 15
-            if score > best_score or (score == best_score and score > 0 and spec > best_spec):
-                best, best_score, best_spec = k, score, spec
+            key = decided(sc, k)
+            score = (key & WEIGHT_MASK) * set.offers[k].qs  # rule 15
+            if score > best_score or (
+                score == best_score and score > 0 and key >> WEIGHT_BITS > best_key >> WEIGHT_BITS
+            ):
+                best, best_score, best_key = k, score, key
     if not sc.aside:
         return best
     for g in range(-1, set.n_groups):  # "*/*", then each type's wildcard
         if g < 0:  # for the offers of the types no "type/*" names
-            if sc.any_weight < 0 or sc.typed == set.n_groups:
+            if sc.any_key < 0 or sc.typed == set.n_groups:
                 continue
             k = first_free(sc, set.order, set.n_order, True)
-            weight, spec = sc.any_weight, 0
-        elif sc.group_weights[g] >= 0:
+            key = sc.any_key
+        elif sc.group_keys[g] >= 0:
             k = first_free(sc, set.group_order + set.groups[g].start, set.groups[g].count, False)
-            weight, spec = sc.group_weights[g], TYPE_ONLY
+            key = sc.group_keys[g]
         else:
             continue
         if k < 0:
             continue
-        score = <long long>weight * set.offers[k].qs
+        score = (key & WEIGHT_MASK) * set.offers[k].qs
         if score > best_score or (score == best_score and score > 0 and (
-            spec > best_spec or (spec == best_spec and k < best)
+            key >> WEIGHT_BITS > best_key >> WEIGHT_BITS
+            or (key >> WEIGHT_BITS == best_key >> WEIGHT_BITS and k < best)
         )):
-            best, best_score, best_spec = k, score, spec
+            best, best_score, best_key = k, score, key
     return best
 
 
@@ -1591,8 +1590,7 @@ Offers parsed once; the best of them for each request's Accept value.
     def rank(self, value):
         cdef Scan sc
         cdef Py_ssize_t i
-        cdef int weight
-        cdef long long spec
+        cdef long long key, weight
         cdef COffer* offers = self._set.offers
         scored = []
         if value is None:  # every offer but an explicit one at q=1: its score is its qs
@@ -1604,9 +1602,10 @@ Offers parsed once; the best of them for each request's Accept value.
             try:
                 score_value(self, value, &sc)
                 for i in range(self._n):
-                    spec = rank_decided(&sc, i, &weight)
+                    key = rank_decided(&sc, i)
+                    weight = 0 if key < 0 else key & WEIGHT_MASK
                     if weight * offers[i].qs > 0:
-                        scored.append((-<long long>weight * offers[i].qs, -spec, i))
+                        scored.append((-weight * offers[i].qs, -(key >> WEIGHT_BITS), i))
             finally:
                 scan_free(&sc)
         scored.sort()
@@ -1622,7 +1621,7 @@ Offers parsed once; the best of them for each request's Accept value.
         member read as ``parse`` reads it)."""
         cdef Scan sc
         cdef Py_ssize_t i, n
-        cdef int weight
+        cdef long long key
         cdef const unsigned char* s
         weights = [-1] * self._n
         if value is None:
@@ -1641,8 +1640,9 @@ Offers parsed once; the best of them for each request's Accept value.
             try:
                 score_value(self, value, &sc)
                 for i in range(self._n):
-                    if rank_decided(&sc, i, &weight) >= 0:
-                        weights[i] = weight
+                    key = rank_decided(&sc, i)
+                    if key >= 0:
+                        weights[i] = key & WEIGHT_MASK
             finally:
                 scan_free(&sc)
         return weights, skipped.starts() if skipped else ()
@@ -1661,23 +1661,21 @@ cdef inline int score_value(Negotiator self, object value, Scan* sc) except -1:
     _owner = read_input(value, &s, &n)  # keeps the buffer alive
     check_length(value, n, self._limit, ACCEPT)
     sc.set = set
-    if set.n > ON_STACK:  # specs, credited, weights and group_weights in one block
+    if set.n > ON_STACK:  # keys, group_keys and credited in one block
         sc.on_heap = True
-        sc.specs = <long long*>PyMem_Malloc(
-            (set.n + words) * sizeof(long long) + 2 * set.n * sizeof(int))
-        if sc.specs == NULL:
+        sc.keys = <long long*>PyMem_Malloc((2 * set.n + words) * sizeof(long long))
+        if sc.keys == NULL:
             raise MemoryError()
-        sc.credited = <unsigned long long*>(sc.specs + set.n)
-        sc.weights = <int*>(sc.credited + words)
-        sc.group_weights = sc.weights + set.n
+        sc.group_keys = sc.keys + set.n
+        sc.credited = <unsigned long long*>(sc.group_keys + set.n)
     sc.credited[0] = 0
     for k in range(1, words):
         sc.credited[k] = 0
     for k in range(TYPES_SET_AT_ONCE):  # a constant count: a few stores, not a call
-        sc.group_weights[k] = -1
+        sc.group_keys[k] = -1
     for k in range(TYPES_SET_AT_ONCE, set.n_groups):
-        sc.group_weights[k] = -1
-    sc.any_weight, sc.typed, sc.aside = -1, 0, False
+        sc.group_keys[k] = -1
+    sc.any_key, sc.typed, sc.aside = -1, 0, False
     scan(s, n, False, sc)
     return 0
 
