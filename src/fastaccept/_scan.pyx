@@ -1338,7 +1338,7 @@ cdef Py_ssize_t best_offer(Scan* sc) noexcept nogil:
     order prefers (``Offers.order``) stands for all, as they tie."""
     cdef const Offers* set = sc.set
     cdef Py_ssize_t best = -1, g, k, w
-    cdef long long score, best_score = 0, key, best_key = -1
+    cdef long long score, best_score = 0, key, spec, best_spec = -1
     cdef unsigned long long bits
     for w in range((set.n + 63) >> 6):  # the offers credited, in server order
         bits = sc.credited[w]
@@ -1346,11 +1346,9 @@ cdef Py_ssize_t best_offer(Scan* sc) noexcept nogil:
             k = (w << 6) + fa_lowest_bit(bits)
             bits &= bits - 1
             key = decided(sc, k)
-            score = (key & WEIGHT_MASK) * set.offers[k].qs  # rule 15
-            if score > best_score or (
-                score == best_score and score > 0 and key >> WEIGHT_BITS > best_key >> WEIGHT_BITS
-            ):
-                best, best_score, best_key = k, score, key
+            score, spec = (key & WEIGHT_MASK) * set.offers[k].qs, key >> WEIGHT_BITS  # rule 15
+            if score > best_score or (score == best_score and score > 0 and spec > best_spec):
+                best, best_score, best_spec = k, score, spec
     if not sc.aside:
         return best
     for g in range(-1, set.n_groups):  # "*/*", then each type's wildcard
@@ -1366,12 +1364,11 @@ cdef Py_ssize_t best_offer(Scan* sc) noexcept nogil:
             continue
         if k < 0:
             continue
-        score = (key & WEIGHT_MASK) * set.offers[k].qs
+        score, spec = (key & WEIGHT_MASK) * set.offers[k].qs, key >> WEIGHT_BITS
         if score > best_score or (score == best_score and score > 0 and (
-            key >> WEIGHT_BITS > best_key >> WEIGHT_BITS
-            or (key >> WEIGHT_BITS == best_key >> WEIGHT_BITS and k < best)
+            spec > best_spec or (spec == best_spec and k < best)
         )):
-            best, best_score, best_key = k, score, key
+            best, best_score, best_spec = k, score, spec
     return best
 
 
