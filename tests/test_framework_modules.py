@@ -778,6 +778,63 @@ def test_falcon_a_raised_redirect_or_304_varies_on_accept() -> None:
     assert moved.headers["Location"] == "/item"
 
 
+@pytest.mark.parametrize("asynchronous", [False, True], ids=["wsgi", "asgi"])
+def test_falcon_the_answer_replaces_what_the_responder_set(
+    asynchronous: bool, request: pytest.FixtureRequest
+) -> None:
+    """falcon sends ``resp.text`` (and an ASGI ``resp.sse``) before
+    ``resp.data``: the rendered answer clears them. A header the responder
+    set stays; its ``Link`` joins the alternate of ``fastaccept.agents``, the
+    alternate first (RFC 9110 §5.3)."""
+    pytest.importorskip("falcon")
+    import falcon
+    import falcon.asgi
+    from falcon.testing import TestClient
+
+    from fastaccept.agents import markdown_for_agents
+    from fastaccept.falcon import negotiated
+
+    page = markdown_for_agents(html=lambda p: f"<p>{p}</p>", markdown=lambda p: p)
+
+    def set_earlier(resp: Any) -> str:
+        resp.text = "set earlier"
+        resp.append_link("/next", "next")
+        resp.set_header("X-Own", "kept")
+        if asynchronous:
+            resp.sse = iter(())
+        return "hi"
+
+    class Page:
+        if asynchronous:
+
+            @negotiated(page)
+            async def on_get(self, req: Any, resp: Any) -> str:
+                return set_earlier(resp)
+
+        else:
+
+            @negotiated(page)
+            def on_get(self, req: Any, resp: Any) -> str:
+                return set_earlier(resp)
+
+    if asynchronous:  # as in test_falcon_responders
+        loop = asyncio.new_event_loop()
+        asyncio.set_event_loop(loop)
+        request.addfinalizer(loop.close)
+        request.addfinalizer(lambda: asyncio.set_event_loop(None))
+    app = (falcon.asgi.App if asynchronous else falcon.App)()
+    app.add_route("/page", Page())
+    client = TestClient(app)
+    html = client.simulate_get("/page", headers={"Accept": "text/html"})
+    assert (html.status_code, html.content) == (200, b"<p>hi</p>")
+    assert html.headers["Content-Length"] == "9"
+    alternate = '<>; rel="alternate"; type="text/markdown"'
+    assert html.headers["Link"] == f"{alternate}, </next>; rel=next"
+    assert html.headers["X-Own"] == "kept"
+    markdown = client.simulate_get("/page", headers={"Accept": "text/markdown"})
+    assert (markdown.content, markdown.headers["Link"]) == (b"hi", "</next>; rel=next")
+
+
 # Litestar -------------------------------------------------------------------
 
 #: Litestar 2.25 deprecates parameters, dependencies and ``data`` declared by

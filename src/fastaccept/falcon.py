@@ -19,8 +19,9 @@ accepted request type as ``consumed(req)``
 answer to an ``HTTPError`` the responder raises has its own (falcon's
 error serializer appends ``Vary: Accept``), and a raised ``HTTPStatus``
 (a redirect, a 304) gets it merged into its headers. The responder answers
-by what it returns: the status, body and stream it set on ``resp`` are
-replaced by the rendered answer. Works on
+by what it returns: the status, body, stream and type it set on ``resp``
+are replaced by the rendered answer; headers it set stay (a ``Link`` of
+its own joins the one ``fastaccept.agents`` sends). Works on
 ``falcon.App`` and ``falcon.asgi.App`` (async responders).
 """
 
@@ -40,7 +41,7 @@ from ._endpoint import (
     needs,
 )
 from ._headers import merge_vary, query_value
-from ._render import Rendered
+from ._render import _OWN_HEADERS, Rendered
 from ._responses import Decision
 from ._text import HeaderValue
 
@@ -85,13 +86,25 @@ class FalconBinding(Binding[Exchange, None]):
         request[0].context[PRODUCED] = produced
 
     def reply(self, request: Exchange, rendered: Rendered) -> None:
+        """The rendered answer in place of the status, body and type the
+        responder set on ``resp`` (falcon sends its ``text``, or an ASGI
+        ``sse``, before ``data``). A header it set stays: one the answer
+        also has, but for those ``render`` writes, is one line, the
+        answer's value first (RFC 9110 §5.3, as ``render`` joins a
+        handler's own: its ``Link`` beside ``fastaccept.agents``')."""
         resp = request[1]
         resp.status = rendered.status
+        resp.text = None
+        if isinstance(resp, falcon.asgi.Response):
+            resp.sse = None
         for name, value in rendered.header_items:
             if name == "Vary":
                 self.vary(resp, value)
-            else:
-                resp.set_header(name, value)
+                continue
+            own = resp.get_header(name)
+            if own is not None and name.lower() not in _OWN_HEADERS:
+                value = f"{value}, {own}"
+            resp.set_header(name, value)
         resp.data = rendered.body
 
     def error_facts(self, error: BaseException) -> ErrorFacts | None:
