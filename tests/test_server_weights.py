@@ -83,6 +83,8 @@ NUMBERS: list[tuple[Any, int | type[Exception]]] = [
     (Decimal("1.000"), 1000),
     (Fraction(1, 8), 125),
     (0.001, 1),
+    (0.1 + 0.2, 300),  # within a float's rounding (docs/rules.md rule 15)
+    (Decimal("0.3000000001"), 300),
     ("0.5", TypeError),
     (b"1", TypeError),
     (None, TypeError),
@@ -96,6 +98,8 @@ NUMBERS: list[tuple[Any, int | type[Exception]]] = [
     (Decimal("0.2505"), ValueError),
     (Fraction(1, 3), ValueError),
     (0.0001, ValueError),
+    (1e-10, ValueError),  # above 0, never read as 0 (a refusal)
+    (5e-324, ValueError),
 ]
 
 
