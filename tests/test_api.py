@@ -712,3 +712,25 @@ def test_the_documented_forms_type_check_as_they_run() -> None:
     assert [(name.lower(), value) for name, value in answer.headers] == [
         ("location", "/x")
     ]
+
+
+def test_a_str_subclass_is_read_as_its_text(engine: Engine) -> None:
+    # Its own methods (a lower() that answers something else) are not its
+    # text's: values and offers are read as the compiled engine reads them,
+    # and an offer read wrongly would stay kept for later calls.
+    class Other(str):
+        def lower(self) -> str:
+            return "zz"
+
+        def isascii(self) -> bool:
+            return False
+
+    assert engine.negotiate_encoding(Other("br"), ["br"]) == "br"
+    assert engine.negotiate_language(Other("de"), ["de"]) == "de"
+    assert engine.parse_encoding(Other("BR"))[0].coding == "br"
+    assert engine.parse_language(Other("de-CH"))[0].range == "de-ch"
+    assert engine.negotiate(Other("TEXT/HTML"), ["text/html"]) == "text/html"
+    tags = [Other("en"), Other("fr")]
+    assert engine.negotiate_language("fr", tags) is tags[1]
+    assert engine.negotiate_language("fr", ["en", "fr"]) == "fr"
+    assert engine.EncodingNegotiator([Other("br")]).choose("br") == "br"

@@ -46,10 +46,13 @@ def as_header_text(value: str | bytes) -> tuple[str, str]:
     Bytes are decoded as Latin-1 (as WSGI and ASGI deliver header values). A
     character above U+00FF is no header byte: in the scanned text it becomes
     NUL, which every rule rejects, while messages still name the original.
+    A subclass of ``str`` or ``bytes`` is read as its text, whatever methods
+    it has of its own (as the compiled engine reads its buffer).
     """
     if isinstance(value, bytes):
-        text = value.decode("latin-1")
+        text = bytes.decode(value, "latin-1")
         return text, text
+    value = str.__str__(value)
     if value.isascii() or _NON_LATIN1.search(value) is None:
         return value, value
     return value, _NON_LATIN1.sub("\x00", value)
