@@ -73,7 +73,7 @@ class Rendered(StatusAndHeaders):
     status: int
     header_items: tuple[tuple[str, str], ...]
     body: bytes
-    ok: bool = True  # a field here: the base's property says status 200
+    ok: bool = True
 
 
 #: ``Renderers.render``'s default ``headers``: none to add, none to check.

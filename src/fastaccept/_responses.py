@@ -75,11 +75,6 @@ class StatusAndHeaders:
     header_items: tuple[tuple[str, str], ...]
 
     @property
-    def ok(self) -> bool:
-        """True when the request can proceed (status 200)."""
-        return self.status == 200
-
-    @property
     def reason(self) -> str:
         """The status's reason phrase, e.g. ``"Not Acceptable"`` (for WSGI);
         for a code without one, its class's (RFC 9110 §15: ``"Successful"``)."""
@@ -118,6 +113,11 @@ class Decision(StatusAndHeaders):
     content_type: str = ""
     index: int = field(default=-1, compare=False)
     params: tuple[tuple[str, str], ...] = field(default=(), compare=False)
+
+    @property
+    def ok(self) -> bool:
+        """True when the request can proceed (status 200)."""
+        return self.status == 200
 
 
 #: The formats a refusal can take, as it sends them (a range naming the text's
