@@ -41,7 +41,7 @@ from functools import partial as _partial
 from sys import intern as _intern, modules as _modules
 from _thread import _local as _thread_local  # threading.local, without importing threading
 
-from . import _defaults, _grammar, _language, _lists, _match  # read at import only
+from . import _grammar, _language, _lists, _match  # read at import only
 from ._coding import ALIASES as _ALIASES, IDENTITY as _IDENTITY
 from ._errors import ACCEPT as _ACCEPT, AcceptError as _AcceptError, reason as _reason, too_long as _too_long
 from ._limits import COMPILED_VALUES_KEPT as _COMPILED_VALUES_KEPT, DEFAULT_CACHE_SIZE as _DEFAULT_CACHE_SIZE
@@ -59,7 +59,7 @@ from ._types import media_type_negotiator as _media_type_negotiator
 
 # Free-threaded CPython: the module declares that it runs without the GIL
 # (setup.py: freethreading_compatible), as its shared state allows:
-# - CLASS, LOWER, TOKENS, _ABSENT: written during import only.
+# - CLASS, LOWER, _ABSENT: written during import only.
 # - a negotiator: complete when made (``__cinit__``), never changed after;
 #   its value cache is a dict per thread where threads run at once
 #   (``_limits.ThreadCache``, found through each thread's memo: ``fa_found``),
@@ -879,8 +879,7 @@ cdef inline int check_length(object value, Py_ssize_t n, Py_ssize_t limit,
 
 
 #: Where threads run at once (``_limits.THREADS_AT_ONCE``): a negotiator
-#: keeps a value cache per thread, the one-call forms their state too, and
-#: parse makes its own token strings (so no thread shares their counts).
+#: keeps a value cache per thread, and the one-call forms their state too.
 cdef bint THREADS_AT_ONCE = _THREADS_AT_ONCE
 
 cdef extern from *:
@@ -939,42 +938,20 @@ cdef class _Values(dict):
     def __dealloc__(self):
         fa_forget(<PyObject*>self)
 
-# Lower-case token strings in a small fixed table: the same few tokens (text,
-# html, application, q...) recur in every header, and a hit returns the
-# existing str instead of decoding a new one. Filled at import from
-# BROWSER_DEFAULTS and common types (``LEARNING``), only read after. Not used
-# where threads run at once: each hit would write a count all threads share.
-cdef enum:
-    TOKEN_SLOTS = 1024
-    TOKEN_MAX = 32
 
-cdef PyObject* TOKENS[TOKEN_SLOTS]
-cdef bint LEARNING = True
+cdef enum:
+    TOKEN_MAX = 32  # a longer token is decoded, then lower-cased
 
 
 cdef str token_text(const unsigned char* s, Py_ssize_t a, Py_ssize_t b):
     """The token ``s[a:b]``, lower-case (RFC 9110 §8.3.1: case-insensitive)."""
     cdef Py_ssize_t n = b - a, i
-    cdef size_t h = <size_t>n
     cdef unsigned char lowered[TOKEN_MAX]
-    cdef PyObject* slot
-    cdef str text
     if n > TOKEN_MAX:
         return PyUnicode_DecodeLatin1(<const char*>s + a, n, NULL).lower()
     for i in range(n):
         lowered[i] = LOWER[s[a + i]]
-        h = h * 31 + lowered[i]
-    if THREADS_AT_ONCE:
-        return PyUnicode_DecodeLatin1(<const char*>lowered, n, NULL)
-    slot = TOKENS[h & (TOKEN_SLOTS - 1)]
-    if slot != NULL and PyUnicode_GET_LENGTH(<object>slot) == n:
-        if memcmp(PyUnicode_DATA(<object>slot), lowered, n) == 0:
-            return <str>slot
-    text = PyUnicode_DecodeLatin1(<const char*>lowered, n, NULL)
-    if slot == NULL and LEARNING:  # a free slot, at import: this token keeps it
-        Py_INCREF(text)  # the table's reference, never released
-        TOKENS[h & (TOKEN_SLOTS - 1)] = <PyObject*>text
-    return text
+    return PyUnicode_DecodeLatin1(<const char*>lowered, n, NULL)
 
 
 cdef str value_text(const unsigned char* s, Param* p):
@@ -993,13 +970,6 @@ cdef str value_text(const unsigned char* s, Param* p):
 
 
 _ABSENT = _Accept(present=False)
-#: Types servers offer most, for the token table (with BROWSER_DEFAULTS).
-_COMMON_TYPES = (
-    "application/json, application/problem+json, application/xml, text/plain, "
-    "text/csv, application/x-www-form-urlencoded, multipart/form-data, "
-    "application/octet-stream, application/javascript, text/javascript, "
-    "text/event-stream, application/ld+json;charset=utf-8;profile=x"
-)
 
 
 cdef inline object made_by_new(object maker, object cls, tuple args):
@@ -2293,11 +2263,3 @@ add_one_call(_module, NEGOTIATE_ENCODING, <void*>negotiate_encoding)
 add_one_call(_module, NEGOTIATE_LANGUAGE, <void*>negotiate_language)
 ENGINE = _intern(_module.__name__)
 del _module
-
-
-# Fill the token table with the tokens real clients send most; it is read
-# only from here on (and not at all where threads run at once).
-if not THREADS_AT_ONCE:
-    for _value in (*_defaults.BROWSER_DEFAULTS.values(), _COMMON_TYPES):
-        parse(_value)
-LEARNING = False
