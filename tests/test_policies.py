@@ -99,6 +99,22 @@ def test_an_offer_is_a_value(engine: Engine) -> None:
     assert engine.Negotiator([offer, "a/b"]).media_types == (markdown, "a/b")
 
 
+def test_an_offer_subclass_is_an_offer(engine: Engine) -> None:
+    # A server's own kind of Offer (one that names its renderer, say) is
+    # taken wherever an Offer is, explicit as it says.
+    class Rendered(Offer):
+        __slots__ = ()
+
+    markdown, html = (
+        Rendered("text/markdown", explicit=True),
+        Rendered("text/html", 0.5),
+    )
+    assert engine.negotiate("text/markdown", [markdown, html]) == "text/markdown"
+    assert engine.negotiate("*/*", [markdown, html]) == "text/html"
+    assert engine.Negotiator([markdown, html]).rank("*/*") == [("text/html", 0.5)]
+    assert engine.parse("text/*").best([markdown, html]) == "text/html"
+
+
 @pytest.mark.parametrize(
     ("arguments", "error"),
     [

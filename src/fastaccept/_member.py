@@ -475,7 +475,7 @@ def offer_value(offer: OfferSpec) -> str:
     (a pair's first, an ``Offer``'s ``media_type``)."""
     if type(offer) is tuple:
         return offer[0]
-    return offer.media_type if type(offer) is Offer else offer  # type: ignore[return-value]
+    return offer.media_type if isinstance(offer, Offer) else offer  # type: ignore[return-value]
 
 
 def parse_offer(offer: object) -> ParsedOffer:
@@ -486,7 +486,7 @@ def parse_offer(offer: object) -> ParsedOffer:
     syntax or a bad qs, ``TypeError`` for anything but a str, a pair or an
     ``Offer``.
     """
-    if type(offer) is Offer:
+    if isinstance(offer, Offer):
         parsed = parse_offer((offer.media_type, offer.qs))
         return parsed._replace(explicit=offer.explicit)
     if type(offer) is tuple:
