@@ -41,7 +41,7 @@ from ._endpoint import (
     needs,
 )
 from ._headers import merge_vary, query_value
-from ._render import _OWN_HEADERS, Rendered
+from ._render import _OWN_HEADERS, Rendered, _joined
 from ._responses import Decision
 from ._text import HeaderValue
 
@@ -89,22 +89,25 @@ class FalconBinding(Binding[Exchange, None]):
         """The rendered answer in place of the status, body and type the
         responder set on ``resp`` (falcon sends its ``text``, or an ASGI
         ``sse``, before ``data``). A header it set stays: one the answer
-        also has, but for those ``render`` writes, is one line, the
-        answer's value first (RFC 9110 §5.3, as ``render`` joins a
-        handler's own: its ``Link`` beside ``fastaccept.agents``')."""
+        also has, but for those ``render`` writes, is joined as ``render``
+        joins a handler's own (``_joined``: its ``Link`` beside
+        ``fastaccept.agents``')."""
         resp = request[1]
         resp.status = rendered.status
         resp.text = None
         if isinstance(resp, falcon.asgi.Response):
             resp.sse = None
-        for name, value in rendered.header_items:
+        own = tuple(
+            (name, value)
+            for name, _ in rendered.header_items
+            if name.lower() not in _OWN_HEADERS
+            and (value := resp.get_header(name)) is not None
+        )
+        for name, value in _joined(rendered.header_items, own):
             if name == "Vary":
                 self.vary(resp, value)
-                continue
-            own = resp.get_header(name)
-            if own is not None and name.lower() not in _OWN_HEADERS:
-                value = f"{value}, {own}"
-            resp.set_header(name, value)
+            else:
+                resp.set_header(name, value)
         resp.data = rendered.body
 
     def error_facts(self, error: BaseException) -> ErrorFacts | None:
