@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from fastaccept import AcceptError, MediaRange, _member
+from fastaccept import AcceptError, MediaRange, Offer, _member
 
 from .conftest import Engine
 
@@ -397,3 +397,35 @@ def test_rule10_more_offers_than_a_mask_has_bits(engine: Engine) -> None:
         ("x/y3", 0.4),
     ]
     assert engine.negotiate("x/*;q=0.2, x/y64", offers) == "x/y64"
+
+
+def test_rule10_offers_past_the_64th_found_by_type_and_subtype(engine: Engine) -> None:
+    # Past the 63 offers a mask tells apart, a range is checked against the
+    # offers its type and subtype reach (a type's, a subtype's, a suffix's),
+    # a "*/*" with parameters against all of them; the answers are the rules'.
+    late = [
+        "text/html",
+        "text/plain;format=flowed",
+        "application/vnd.a+json",
+        Offer("image/png", explicit=True),
+        "text/plain",
+        "application/json;v=1",
+    ]
+    offers = [f"x/y{i}" for i in range(63)] + late + [f"z/w{i}" for i in range(20)]
+    negotiator = engine.Negotiator(offers, cache_size=0)
+    assert negotiator.choose("TEXT/HTML") == "text/html"
+    assert negotiator.rank("text/plain;format=flowed;q=0.5, text/plain;q=0.4") == [
+        ("text/plain;format=flowed", 0.5),
+        ("text/plain", 0.4),
+    ]
+    assert negotiator.rank("application/*+json;q=0.9") == [
+        ("application/vnd.a+json", 0.9)
+    ]
+    assert negotiator.rank("text/*;format=flowed") == [
+        ("text/plain;format=flowed", 1.0)
+    ]
+    assert negotiator.rank("*/*;v=1;q=0.7") == [("application/json;v=1", 0.7)]
+    assert negotiator.choose("image/*, z/w19;q=0.2") == "z/w19"  # rule 21
+    assert negotiator.choose("image/png;q=0.1, z/w19;q=0.2") == "z/w19"
+    assert negotiator.choose("image/png, z/w19;q=0.2") == "image/png"
+    assert negotiator.choose("z/w3;p=1, x/y70") is None

@@ -237,6 +237,7 @@ cdef struct Group:
     unsigned long long mask              # their bits
     Py_ssize_t next                      # the next type that begins with the same byte, or -1
     Py_ssize_t start, count              # where they are in ``Offers.group_order``
+    Py_ssize_t late, n_late              # its offers from the 64th on, in ``Offers.late``
     int subtypes[32]                     # by a subtype's first byte & 31 (either case): a slot, or -1
 
 
@@ -246,6 +247,7 @@ cdef struct Slot:
     fa_text subtype                      # lower-case subtype (or "*+suffix")
     unsigned long long mask              # the offers' bits
     int parts                            # PARTS_FULL or PARTS_SUFFIX: the range's ``Range.parts``
+    Py_ssize_t late, n_late              # its offers from the 64th on, in ``Offers.late``
     int next                             # the next slot of its type in the same ``subtypes`` entry, or -1
 
 
@@ -264,6 +266,11 @@ cdef struct Offers:
     Py_ssize_t* order
     Py_ssize_t n_order
     Py_ssize_t* group_order
+    # The offers from the 64th on (one bit in a mask, ``SHARED_BIT``), each
+    # checked whole by ``score_shared``: all (the first ``n_late``), then
+    # each type's and each slot's (``Group.late``, ``Slot.late``).
+    Py_ssize_t* late
+    Py_ssize_t n_late
 
 
 cdef struct Scan:
@@ -300,6 +307,7 @@ cdef struct Found:
     unsigned long long mask              # its offers, narrowed by each parameter (``narrow``)
     Py_ssize_t essence_end, type_end     # where its type/subtype ends (-1: not read), its type
     int parts                            # ``Range.parts``
+    int slot                             # for PARTS_FULL and PARTS_SUFFIX: its slot
     Py_ssize_t group                     # its type's number
 
 
@@ -761,7 +769,7 @@ cdef unsigned long long find_offers(const unsigned char* s, Py_ssize_t n, Py_ssi
     while k >= 0:  # the subtypes of this type whose first byte has the same low 5 bits
         slot = &set.slots[k]
         if slot.subtype.length == e - j - 1 and fa_is(s, j + 1, n, &slot.subtype):
-            found.essence_end, found.parts = e, slot.parts
+            found.essence_end, found.parts, found.slot = e, slot.parts, k
             return slot.mask
         k = slot.next
     return 0
@@ -1228,8 +1236,9 @@ cdef inline void score_range(const unsigned char* s, Py_ssize_t n, Scan* sc, Fou
     ``sub_end``; its parameters from ``first_param`` on; rule 10): a
     wildcard without parameters is kept aside for its type's offers or for
     all (``decided``, ``best_offer``); any other range is credited to the
-    offers of ``found.mask``, which ``narrow`` left with its parameters (from
-    the 64th offer on, each is checked whole by ``score_shared``)."""
+    offers of ``found.mask``, which ``narrow`` left with its parameters (of
+    the offers from the 64th on, those its type and subtype reach are checked
+    whole by ``score_shared``)."""
     cdef Py_ssize_t n_params = sc.n_params - first_param
     cdef long long key = (((<long long>parts << 31) | n_params) << WEIGHT_BITS) | weight
     cdef unsigned long long left = found.mask & ~SHARED_BIT
@@ -1251,16 +1260,24 @@ cdef inline void score_range(const unsigned char* s, Py_ssize_t n, Scan* sc, Fou
     if found.mask & SHARED_BIT:
         r.type_start, r.type_end, r.sub_start, r.sub_end = start, type_end, type_end + 1, sub_end
         r.first_param, r.n_params, r.weight, r.parts = first_param, n_params, weight, parts
-        score_shared(s, n, sc, &r, key)
+        score_shared(s, n, sc, &r, key, found)
 
 
 cdef void score_shared(const unsigned char* s, Py_ssize_t n, Scan* sc, Range* r,
-                       long long key) noexcept nogil:
-    """Credit range ``r`` to the offers from the 64th on that it matches."""
-    cdef Py_ssize_t k
-    for k in range(MASK_BITS - 1, sc.set.n):
-        if range_matches(s, n, sc, r, &sc.set.offers[k]):
-            credit(sc, k, key)
+                       long long key, const Found* found) noexcept nogil:
+    """Credit range ``r`` to the offers from the 64th on that it matches: of
+    those its type and subtype reach (``find_offers``), so that a range naming
+    a type is not checked against every offer."""
+    cdef const Offers* set = sc.set
+    cdef const Py_ssize_t* late = set.late
+    cdef Py_ssize_t i, count = set.n_late
+    if r.parts == PARTS_TYPE:
+        late, count = late + set.groups[found.group].late, set.groups[found.group].n_late
+    elif r.parts != PARTS_ANY:
+        late, count = late + set.slots[found.slot].late, set.slots[found.slot].n_late
+    for i in range(count):
+        if range_matches(s, n, sc, r, &set.offers[late[i]]):
+            credit(sc, late[i], key)
 
 
 cdef inline long long decided(Scan* sc, Py_ssize_t k) noexcept nogil:
@@ -1470,16 +1487,27 @@ Offers parsed once; the best of them for each request's Accept value.
             n_params += len(offer.params)
         # A slot for each subtype (or "*+suffix") of a type.
         essences = [e for e in layout.by_essence.values() if e[0] != "*" and e[1] != "*"]
-        # One block, zeroed: the offers, their parameters, the groups, the two orders, the slots.
+        # The offers from the 64th on: all, then each type's and each slot's (start, count).
+        late, spans = list(range(MASK_BITS - 1, n)), []
+        for indices in [*layout.by_type.values(), *[e[3] for e in essences]]:
+            own = [index for index in indices if index >= MASK_BITS - 1]
+            spans.append((len(late), len(own)))
+            late += own
+        # One block, zeroed: the offers, their parameters, the groups, the two
+        # orders, the late offers, the slots.
         set.offers = <COffer*>PyMem_Calloc(1, n * sizeof(COffer) + n_params * sizeof(OfferParam) + (
-            set.n_groups * sizeof(Group) + 2 * n * sizeof(Py_ssize_t) + len(essences) * sizeof(Slot) + 1))
+            set.n_groups * sizeof(Group) + (2 * n + len(late)) * sizeof(Py_ssize_t)
+            + len(essences) * sizeof(Slot) + 1))
         if set.offers == NULL:
             raise MemoryError()
         param = <OfferParam*>(set.offers + n)
         set.groups = <Group*>(param + n_params)
         set.order = <Py_ssize_t*>(set.groups + set.n_groups)
         set.group_order = set.order + n
-        set.slots = <Slot*>(set.group_order + n)
+        set.late, set.n_late = set.group_order + n, max(n - (MASK_BITS - 1), 0)
+        for i in range(len(late)):
+            set.late[i] = late[i]
+        set.slots = <Slot*>(set.late + len(late))
         for i in range(n):
             offer = parsed[i]
             o = &set.offers[i]
@@ -1505,6 +1533,7 @@ Offers parsed once; the best of them for each request's Accept value.
         for k, (type_, members) in enumerate(layout.by_type.items()):
             hold(self._keep, type_ + "/", &set.groups[k].type)
             set.groups[k].start, set.groups[k].count = i, len(members)
+            set.groups[k].late, set.groups[k].n_late = spans[k]
             memset(set.groups[k].subtypes, -1, sizeof(set.groups[k].subtypes))
             for index in members:
                 set.offers[index].group = k
@@ -1520,6 +1549,7 @@ Offers parsed once; the best of them for each request's Accept value.
             slot = &set.slots[i]
             hold(self._keep, subtype, &slot.subtype)
             slot.parts = PARTS_SUFFIX if _is_suffix_range(subtype) else PARTS_FULL
+            slot.late, slot.n_late = spans[set.n_groups + i]
             for index in found:
                 slot.mask |= set.offers[index].bit
             group = &set.groups[groups[type_]]
