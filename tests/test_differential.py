@@ -210,11 +210,16 @@ def test_engines_agree_on_weighted_offers(value: Any, weights: list[Any]) -> Non
 
 #: Offers drawn from few types and subtypes, so that many share a type, an
 #: essence or a parameter; with a server weight or not. Half the lists are
-#: longer than the 63 offers the Cython engine tells apart in a mask.
+#: longer than the 63 offers the Cython engine tells apart in a mask, and
+#: more than 8 subtypes of a type often begin alike (``LONG_SUBTYPES``).
+LONG_SUBTYPES = [f"v{i}" for i in range(12)] + [f"a+v{i}" for i in range(10)]
 ONE_OF_MANY_OFFERS = st.tuples(
     st.sampled_from(["text", "image", "application", "a"]),
     st.sampled_from(
-        ["html", "plain", "png", "json", "x", "vnd.acme+json", "hal+json", "a+xml"]
+        [
+            *("html", "plain", "png", "json", "x", "vnd.acme+json", "hal+json"),
+            *("a+xml", *LONG_SUBTYPES),
+        ]
     ),
     st.sampled_from(["", ";charset=utf-8", ";level=1", ";version=2"]),
     QS,
@@ -234,6 +239,7 @@ MANY_OFFERS_VALUE = st.lists(
             [
                 *("html", "plain", "png", "json", "x", "*", "vnd.acme+json"),
                 *("*+json", "*+XML", "*+acme+json", "+json", "*+"),
+                *("V3", "v12", "v1x", "*+v2", "A+V9", "*+v10"),
             ]
         ),
         st.sampled_from(["", ";charset=UTF-8", ";level=1", ";version=2", ";p=1"]),

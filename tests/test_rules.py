@@ -429,3 +429,27 @@ def test_rule10_offers_past_the_64th_found_by_type_and_subtype(engine: Engine) -
     assert negotiator.choose("image/png;q=0.1, z/w19;q=0.2") == "z/w19"
     assert negotiator.choose("image/png, z/w19;q=0.2") == "image/png"
     assert negotiator.choose("z/w3;p=1, x/y70") is None
+
+
+def test_rule10_many_subtypes_with_a_first_byte_in_common(engine: Engine) -> None:
+    # The Cython engine finds a subtype among its type's that share its first
+    # byte's low five bits; past 8 of them, among those with its hash too.
+    offers = [f"application/vnd.v{i}+json" for i in range(40)]
+    offers += ["application/vnd", "application/v", "application/6", "text/vnd.v1+json"]
+    offers += [f"image/x+s{i}" for i in range(12)]  # twelve suffix ranges
+    negotiator = engine.Negotiator(offers, cache_size=0)
+    for i in (0, 17, 39):
+        assert negotiator.choose(f"Application/VND.V{i}+JSON") == offers[i]
+    for subtype in ("vnd", "v", "6"):
+        assert negotiator.choose(f"application/{subtype}") == f"application/{subtype}"
+    for missing in ("vnd.v40+json", "vnd.v1+jso", "vnd.", "vn", "6a", "vnd.v1+json1"):
+        assert negotiator.choose(f"application/{missing}, image/x+s3;q=0.1") == (
+            "image/x+s3"
+        )
+    assert negotiator.rank("image/*+s7, application/*+json;q=0.5")[:2] == [
+        ("image/x+s7", 1.0),
+        ("application/vnd.v0+json", 0.5),
+    ]
+    assert negotiator.choose("text/vnd.v1+json;q=0.5, application/vnd.v2+json") == (
+        "application/vnd.v2+json"
+    )

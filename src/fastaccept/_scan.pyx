@@ -37,6 +37,7 @@ cdef extern from "Python.h":
     int METH_FASTCALL
     int METH_KEYWORDS
 
+from collections import Counter as _Counter
 from functools import partial as _partial
 from sys import intern as _intern, modules as _modules
 from _thread import _local as _thread_local  # threading.local, without importing threading
@@ -171,6 +172,7 @@ cdef enum:
 cdef enum:
     PAIRWISE_LIMIT = 16  # parameters of a member checked for repeats pairwise; past it, a set
     SMALL = 16
+    LONG_CHAIN = 8  # slots of a type with a first byte in common that are walked, not split
     ON_STACK = 64  # offers whose per-call arrays fit on the stack
     TYPES_SET_AT_ONCE = 8  # types' wildcard weights reset by stores, not a loop (at most ON_STACK)
 
@@ -238,7 +240,9 @@ cdef struct Group:
     Py_ssize_t next                      # the next type that begins with the same byte, or -1
     Py_ssize_t start, count              # where they are in ``Offers.group_order``
     Py_ssize_t late, n_late              # its offers from the 64th on, in ``Offers.late``
-    int subtypes[32]                     # by a subtype's first byte & 31 (either case): a slot, or -1
+    # By a subtype's first byte & 31 (either case): a slot, -1, or for a
+    # chain longer than LONG_CHAIN, -2 - where its split is in ``Offers.split``.
+    int subtypes[32]
 
 
 cdef struct Slot:
@@ -259,6 +263,8 @@ cdef struct Offers:
     Py_ssize_t n_groups
     Py_ssize_t first_group[256]          # by a type's first byte (both cases): a group, or -1
     Slot* slots                          # the offers by type and subtype
+    # Each long chain of slots split by ``folded_hash``: a mask, then the heads.
+    int* split
     unsigned long long all               # a mask of the offers a wildcard reaches
     # The offers a wildcard reaches (not an explicit one, rule 21) in the
     # order it prefers them (the higher qs, then server order): all
@@ -420,6 +426,15 @@ cdef inline Py_ssize_t skip_separators(const unsigned char* s, Py_ssize_t i) noe
     while CLASS[s[i]] & C_SEPARATOR:
         i += 1
     return i
+
+
+cdef inline unsigned long long folded_hash(const unsigned char* s, Py_ssize_t a, Py_ssize_t b) noexcept nogil:
+    """FNV-1a of ``s[a:b]``, ASCII letters folded to lower case."""
+    cdef unsigned long long h = 14695981039346656037ULL
+    cdef Py_ssize_t i
+    for i in range(a, b):
+        h = (h ^ LOWER[s[i]]) * 1099511628211ULL
+    return h ^ (h >> 32)
 
 
 cdef inline int failed(Py_ssize_t* out, Py_ssize_t pos, int code) noexcept nogil:
@@ -728,8 +743,9 @@ cdef unsigned long long find_offers(const unsigned char* s, Py_ssize_t n, Py_ssi
     which it reads itself).
 
     A type is found among the offers' by its first byte, a subtype among
-    its type's by its first byte's low five bits (``Group.subtypes``), and
-    each is compared whole (``fa_is``). Where a token ends is found by
+    its type's by its first byte's low five bits (``Group.subtypes``; where
+    more than ``LONG_CHAIN`` share them, and by a hash of the whole subtype),
+    and each is compared whole (``fa_is``). Where a token ends is found by
     reading it, never from the length of a text it is compared with: so
     where the next member begins does not wait for the look-up's loads
     (benchmarks/README.md, "Issue 36, tenth step")."""
@@ -737,6 +753,7 @@ cdef unsigned long long find_offers(const unsigned char* s, Py_ssize_t n, Py_ssi
     cdef int k
     cdef const Group* group
     cdef const Slot* slot
+    cdef const int* split
     read[0] = i
     if s[i] == 42 and not CLASS[s[i + 1]] & C_TCHAR:  # the type '*'
         if s[i + 1] == 47 and s[i + 2] == 42 and not CLASS[s[i + 3]] & C_TCHAR:
@@ -763,9 +780,12 @@ cdef unsigned long long find_offers(const unsigned char* s, Py_ssize_t n, Py_ssi
         return group.mask
     read[0] = j + 1
     k = group.subtypes[s[j + 1] & 31]
-    if k < 0:
+    if k == -1:
         return 0
     e = read[0] = skip_token(s, j + 1)
+    if k < -1:  # a long chain: the part of it with the subtype's hash
+        split = set.split - 2 - k
+        k = split[1 + (folded_hash(s, j + 1, e) & <unsigned long long>split[0])]
     while k >= 0:  # the subtypes of this type whose first byte has the same low 5 bits
         slot = &set.slots[k]
         if slot.subtype.length == e - j - 1 and fa_is(s, j + 1, n, &slot.subtype):
@@ -1475,6 +1495,8 @@ Offers parsed once; the best of them for each request's Accept value.
         cdef Slot* slot
         cdef Group* group
         cdef OfferParam* param
+        cdef int* split
+        cdef Py_ssize_t size, h, index, following
         cdef Offers* set = &self._set
         items = _offers_tuple(offers, "offers")
         layout = _OfferSet(_parse_offers(items))  # the offers, by essence and by type
@@ -1487,6 +1509,12 @@ Offers parsed once; the best of them for each request's Accept value.
             n_params += len(offer.params)
         # A slot for each subtype (or "*+suffix") of a type.
         essences = [e for e in layout.by_essence.values() if e[0] != "*" and e[1] != "*"]
+        groups = {type_: k for k, type_ in enumerate(layout.by_type)}
+        # The slots of a type with a first byte's low five bits in common, and
+        # the size of the split of each chain of them longer than LONG_CHAIN.
+        chains = _Counter([(groups[e[0]], ord(e[1][0]) & 31) for e in essences])
+        splits = {chain: 1 << (count - 1).bit_length() for chain, count in chains.items()
+                  if count > LONG_CHAIN}
         # The offers from the 64th on: all, then each type's and each slot's (start, count).
         late, spans = list(range(MASK_BITS - 1, n)), []
         for indices in [*layout.by_type.values(), *[e[3] for e in essences]]:
@@ -1494,10 +1522,10 @@ Offers parsed once; the best of them for each request's Accept value.
             spans.append((len(late), len(own)))
             late += own
         # One block, zeroed: the offers, their parameters, the groups, the two
-        # orders, the late offers, the slots.
+        # orders, the late offers, the slots, the splits.
         set.offers = <COffer*>PyMem_Calloc(1, n * sizeof(COffer) + n_params * sizeof(OfferParam) + (
             set.n_groups * sizeof(Group) + (2 * n + len(late)) * sizeof(Py_ssize_t)
-            + len(essences) * sizeof(Slot) + 1))
+            + len(essences) * sizeof(Slot) + (len(splits) + sum(splits.values())) * sizeof(int) + 1))
         if set.offers == NULL:
             raise MemoryError()
         param = <OfferParam*>(set.offers + n)
@@ -1508,6 +1536,7 @@ Offers parsed once; the best of them for each request's Accept value.
         for i in range(len(late)):
             set.late[i] = late[i]
         set.slots = <Slot*>(set.late + len(late))
+        set.split = <int*>(set.slots + len(essences))
         for i in range(n):
             offer = parsed[i]
             o = &set.offers[i]
@@ -1544,7 +1573,6 @@ Offers parsed once; the best of them for each request's Accept value.
             for c in {ord(type_[0]), ord(type_[0].upper())}:
                 set.groups[k].next = set.first_group[c]
                 set.first_group[c] = k
-        groups = {type_: k for k, type_ in enumerate(layout.by_type)}
         for i, (type_, subtype, _, found) in enumerate(essences):
             slot = &set.slots[i]
             hold(self._keep, subtype, &slot.subtype)
@@ -1555,6 +1583,21 @@ Offers parsed once; the best of them for each request's Accept value.
             group = &set.groups[groups[type_]]
             c = slot.subtype.text[0] & 31
             slot.next, group.subtypes[c] = group.subtypes[c], i
+        i = 0
+        for (k, c), size in splits.items():  # each long chain, split (``find_offers``)
+            split = set.split + i
+            split[0] = size - 1
+            for h in range(1, size + 1):
+                split[h] = -1
+            index = set.groups[k].subtypes[c]
+            while index >= 0:  # each slot of the chain, to the head of its hash's
+                slot = &set.slots[index]
+                h = 1 + (folded_hash(slot.subtype.text, 0, slot.subtype.length) & (size - 1))
+                following = slot.next
+                slot.next, split[h] = split[h], <int>index
+                index = following
+            set.groups[k].subtypes[c] = <int>(-2 - i)
+            i += size + 1
 
     def __dealloc__(self):
         PyMem_Free(self._set.offers)  # with the slots
