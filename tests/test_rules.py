@@ -425,6 +425,12 @@ def test_rule10_offers_past_the_64th_found_by_type_and_subtype(engine: Engine) -
         ("text/plain;format=flowed", 1.0)
     ]
     assert negotiator.rank("*/*;v=1;q=0.7") == [("application/json;v=1", 0.7)]
+    assert negotiator.rank("*;v=1") == [("application/json;v=1", 1.0)]  # lenient
+    assert negotiator.rank("*/*;a=1, */*;format=x") == []  # no offer has them
+    assert negotiator.rank("*/*;charset=UTF-8;q=0.3") == [  # JSON takes any (rule 20)
+        ("application/vnd.a+json", 0.3),
+        ("application/json;v=1", 0.3),
+    ]
     assert negotiator.choose("image/*, z/w19;q=0.2") == "z/w19"  # rule 21
     assert negotiator.choose("image/png;q=0.1, z/w19;q=0.2") == "z/w19"
     assert negotiator.choose("image/png, z/w19;q=0.2") == "image/png"

@@ -200,6 +200,8 @@ def _credit(
                 matching &= found_bits | offers.charset_free
             else:
                 matching &= by_param.get(f"{name}={value}", 0)
+        if not matching:  # no offer has its parameters
+            continue
         for index in hits:
             if matching >> index & 1 and found > credited.get(index, -1):
                 credited[index] = found

@@ -172,7 +172,7 @@ cdef enum:
 cdef enum:
     PAIRWISE_LIMIT = 16  # parameters of a member checked for repeats pairwise; past it, a set
     SMALL = 16
-    LONG_CHAIN = 8  # slots of a type with a first byte in common that are walked, not split
+    LONG_CHAIN = 8  # slots of a type sharing a first byte's low five bits walked, not split
     ON_STACK = 64  # offers whose per-call arrays fit on the stack
     TYPES_SET_AT_ONCE = 8  # types' wildcard weights reset by stores, not a loop (at most ON_STACK)
 
