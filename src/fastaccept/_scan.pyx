@@ -37,7 +37,6 @@ cdef extern from "Python.h":
     int METH_FASTCALL
     int METH_KEYWORDS
 
-from collections import Counter as _Counter
 from functools import partial as _partial
 from sys import intern as _intern, modules as _modules
 from _thread import _local as _thread_local  # threading.local, without importing threading
@@ -1512,15 +1511,25 @@ Offers parsed once; the best of them for each request's Accept value.
         groups = {type_: k for k, type_ in enumerate(layout.by_type)}
         # The slots of a type with a first byte's low five bits in common, and
         # the size of the split of each chain of them longer than LONG_CHAIN.
-        chains = _Counter([(groups[e[0]], ord(e[1][0]) & 31) for e in essences])
-        splits = {chain: 1 << (count - 1).bit_length() for chain, count in chains.items()
-                  if count > LONG_CHAIN}
+        # (Lists and dicts built by loops: cython/cython#7748, tests/test_stress.py.)
+        chains, splits = {}, {}
+        for e in essences:
+            chain = (groups[e[0]], ord(e[1][0]) & 31)
+            chains[chain] = chains.get(chain, 0) + 1
+        for chain, count in chains.items():
+            if count > LONG_CHAIN:
+                splits[chain] = 1 << (count - 1).bit_length()
         # The offers from the 64th on: all, then each type's and each slot's (start, count).
         late, spans = list(range(MASK_BITS - 1, n)), []
-        for indices in [*layout.by_type.values(), *[e[3] for e in essences]]:
-            own = [index for index in indices if index >= MASK_BITS - 1]
-            spans.append((len(late), len(own)))
-            late += own
+        reaches = list(layout.by_type.values())
+        for e in essences:
+            reaches.append(e[3])
+        for indices in reaches:
+            first = len(late)
+            for index in indices:
+                if index >= MASK_BITS - 1:
+                    late.append(index)
+            spans.append((first, len(late) - first))
         # One block, zeroed: the offers, their parameters, the groups, the two
         # orders, the late offers, the slots, the splits.
         set.offers = <COffer*>PyMem_Calloc(1, n * sizeof(COffer) + n_params * sizeof(OfferParam) + (
