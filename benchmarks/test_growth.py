@@ -1,4 +1,5 @@
-"""Hostile values from 1 KiB up: negotiation time should grow linearly.
+"""Hostile values from 1 KiB up: negotiation time should grow linearly;
+and against many offers, not with the offers a value cannot match.
 
 ``FASTACCEPT_BENCH_MAX_KIB`` caps the size (default 1024; CI's smoke run
 uses 16). Peers are timed by ``python -m benchmarks --growth``, which
@@ -25,4 +26,40 @@ def test_growth(benchmark: Any, engine: Any, shape: str, size: int) -> None:
     assert len(value) == size
     negotiator = engine.Negotiator(bench.API_OFFERS, cache_size=0, max_length=None)
     benchmark.group = f"growth: {shape}"
+    benchmark(negotiator.choose, value)
+
+
+#: 1,008 offers, past the 63 that the Cython engine tells apart by a bit each:
+#: 112 subtypes of each of nine types, one in ten JSON (``+json``, which a
+#: range's charset does not rule out: docs/rules.md rule 20).
+WIDE_OFFERS = tuple(
+    f"{kind}/x-{i}{'+json' if i % 10 == 0 else ''}"
+    for i in range(112)
+    for kind in (
+        "application",
+        "audio",
+        "font",
+        "image",
+        "message",
+        "model",
+        "multipart",
+        "text",
+        "video",
+    )
+)
+#: Members a hostile value repeats, each reaching many offers by its type or
+#: wildcard: with a parameter no offer has, a charset the JSON offers take,
+#: a concrete type offered among the first 32.
+WIDE_MEMBERS = ("*/*;a=1", "application/*;a=1", "*/*;charset=utf-8", "text/x-1")
+
+
+@pytest.mark.parametrize("count", [32, len(WIDE_OFFERS)])
+@pytest.mark.parametrize("member", WIDE_MEMBERS)
+def test_many_offers(benchmark: Any, engine: Any, member: str, count: int) -> None:
+    """A member repeated to 8,190 characters against 32 offers and against
+    1,008: the time should not grow with the offers its ranges cannot match
+    (docs/bad-input.md)."""
+    value = ",".join([member] * (8190 // (len(member) + 1)))
+    negotiator = engine.Negotiator(WIDE_OFFERS[:count], cache_size=0)
+    benchmark.group = f"many offers: {member}"
     benchmark(negotiator.choose, value)
