@@ -254,6 +254,15 @@ cdef struct Slot:
     int next                             # the next slot of its type in the same ``subtypes`` entry, or -1
 
 
+cdef struct LateList:
+    # Of a list of offers from the 64th on (all, a type's or a slot's, in
+    # ``Offers.late``): the first ``with_params`` have a parameter or compare
+    # no charset (rule 20), the only ones a range with parameters can match;
+    # ``names``, their parameters' names (``name_bit``), charset's for the latter.
+    unsigned long long names
+    Py_ssize_t with_params
+
+
 cdef struct Offers:
     # A negotiator's offers, parsed once, and what finds them.
     COffer* offers
@@ -273,9 +282,11 @@ cdef struct Offers:
     Py_ssize_t* group_order
     # The offers from the 64th on (one bit in a mask, ``SHARED_BIT``), each
     # checked whole by ``score_shared``: all (the first ``n_late``), then
-    # each type's and each slot's (``Group.late``, ``Slot.late``).
+    # each type's and each slot's (``Group.late``, ``Slot.late``), and of
+    # each list in that order, a ``LateList``.
     Py_ssize_t* late
     Py_ssize_t n_late
+    LateList* late_lists
 
 
 cdef struct Scan:
@@ -434,6 +445,11 @@ cdef inline unsigned long long folded_hash(const unsigned char* s, Py_ssize_t a,
     for i in range(a, b):
         h = (h ^ LOWER[s[i]]) * 1099511628211ULL
     return h ^ (h >> 32)
+
+
+cdef inline unsigned long long name_bit(const unsigned char* s, Py_ssize_t a, Py_ssize_t b) noexcept nogil:
+    """The name ``s[a:b]`` as one of 64 bits (``folded_hash``), for a set of names."""
+    return <unsigned long long>1 << (folded_hash(s, a, b) & 63)
 
 
 cdef inline int failed(Py_ssize_t* out, Py_ssize_t pos, int code) noexcept nogil:
@@ -1286,14 +1302,24 @@ cdef void score_shared(const unsigned char* s, Py_ssize_t n, Scan* sc, Range* r,
                        long long key, const Found* found) noexcept nogil:
     """Credit range ``r`` to the offers from the 64th on that it matches: of
     those its type and subtype reach (``find_offers``), so that a range naming
-    a type is not checked against every offer."""
+    a type is not checked against every offer; and for a range with
+    parameters, of those with parameters, none where one of its names is
+    none of theirs (``LateList``)."""
     cdef const Offers* set = sc.set
     cdef const Py_ssize_t* late = set.late
     cdef Py_ssize_t i, count = set.n_late
+    cdef const LateList* listed = set.late_lists
     if r.parts == PARTS_TYPE:
         late, count = late + set.groups[found.group].late, set.groups[found.group].n_late
+        listed += 1 + found.group
     elif r.parts != PARTS_ANY:
         late, count = late + set.slots[found.slot].late, set.slots[found.slot].n_late
+        listed += 1 + set.n_groups + found.slot
+    if r.n_params:
+        count = listed.with_params
+    for i in range(r.first_param, r.first_param + r.n_params):
+        if not listed.names & name_bit(s, sc.params[i].name_start, sc.params[i].name_end):
+            return  # a parameter none of them has: it matches none (rule 9)
     for i in range(count):
         if range_matches(s, n, sc, r, &set.offers[late[i]]):
             credit(sc, late[i], key)
@@ -1503,9 +1529,10 @@ Offers parsed once; the best of them for each request's Accept value.
         self._set_offers(items, layout.values, layout.absent_best, cache_size, max_length)
         set.n = n = len(parsed)
         set.n_groups = len(layout.by_type)
-        n_params = 0
+        n_params, takes_params = 0, []  # and whether each has one or compares no charset
         for offer in parsed:
             n_params += len(offer.params)
+            takes_params.append(bool(offer.params) or _charset_free(offer))
         # A slot for each subtype (or "*+suffix") of a type.
         essences = [e for e in layout.by_essence.values() if e[0] != "*" and e[1] != "*"]
         groups = {type_: k for k, type_ in enumerate(layout.by_type)}
@@ -1519,32 +1546,39 @@ Offers parsed once; the best of them for each request's Accept value.
         for chain, count in chains.items():
             if count > LONG_CHAIN:
                 splits[chain] = 1 << (count - 1).bit_length()
-        # The offers from the 64th on: all, then each type's and each slot's (start, count).
-        late, spans = list(range(MASK_BITS - 1, n)), []
-        reaches = list(layout.by_type.values())
+        # The offers from the 64th on: all, then each type's and each slot's
+        # (``LateList``: those with parameters first; start, count, how many).
+        late, spans, reaches = [], [], [range(n)]
+        reaches.extend(layout.by_type.values())
         for e in essences:
             reaches.append(e[3])
         for indices in reaches:
             first = len(late)
             for index in indices:
-                if index >= MASK_BITS - 1:
+                if index >= MASK_BITS - 1 and takes_params[index]:
                     late.append(index)
-            spans.append((first, len(late) - first))
+            counted = len(late) - first
+            for index in indices:
+                if index >= MASK_BITS - 1 and not takes_params[index]:
+                    late.append(index)
+            spans.append((first, len(late) - first, counted))
         # One block, zeroed: the offers, their parameters, the groups, the two
-        # orders, the late offers, the slots, the splits.
+        # orders, the late offers and their lists, the slots, the splits.
         set.offers = <COffer*>PyMem_Calloc(1, n * sizeof(COffer) + n_params * sizeof(OfferParam) + (
             set.n_groups * sizeof(Group) + (2 * n + len(late)) * sizeof(Py_ssize_t)
-            + len(essences) * sizeof(Slot) + (len(splits) + sum(splits.values())) * sizeof(int) + 1))
+            + len(spans) * sizeof(LateList) + len(essences) * sizeof(Slot)
+            + (len(splits) + sum(splits.values())) * sizeof(int) + 1))
         if set.offers == NULL:
             raise MemoryError()
         param = <OfferParam*>(set.offers + n)
         set.groups = <Group*>(param + n_params)
         set.order = <Py_ssize_t*>(set.groups + set.n_groups)
         set.group_order = set.order + n
-        set.late, set.n_late = set.group_order + n, max(n - (MASK_BITS - 1), 0)
+        set.late, set.n_late = set.group_order + n, spans[0][1]
         for i in range(len(late)):
             set.late[i] = late[i]
-        set.slots = <Slot*>(set.late + len(late))
+        set.late_lists = <LateList*>(set.late + len(late))
+        set.slots = <Slot*>(set.late_lists + len(spans))
         set.split = <int*>(set.slots + len(essences))
         for i in range(n):
             offer = parsed[i]
@@ -1563,6 +1597,14 @@ Offers parsed once; the best of them for each request's Accept value.
                 hold(self._keep, val, &param.value)
                 param.fold = name == "charset"
                 param += 1
+        for i, (first, _, counted) in enumerate(spans):
+            set.late_lists[i].with_params = counted
+            for index in late[first:first + counted]:
+                o = &set.offers[index]
+                for k in range(o.n_params):
+                    set.late_lists[i].names |= name_bit(o.params[k].name.text, 0, o.params[k].name.length)
+                if o.charset_free:
+                    set.late_lists[i].names |= name_bit(CHARSET.text, 0, CHARSET.length)
         set.n_order = len(layout.order)
         for i in range(set.n_order):
             set.order[i] = layout.order[i]
@@ -1571,7 +1613,7 @@ Offers parsed once; the best of them for each request's Accept value.
         for k, (type_, members) in enumerate(layout.by_type.items()):
             hold(self._keep, type_ + "/", &set.groups[k].type)
             set.groups[k].start, set.groups[k].count = i, len(members)
-            set.groups[k].late, set.groups[k].n_late = spans[k]
+            set.groups[k].late, set.groups[k].n_late, _ = spans[1 + k]
             memset(set.groups[k].subtypes, -1, sizeof(set.groups[k].subtypes))
             for index in members:
                 set.offers[index].group = k
@@ -1586,7 +1628,7 @@ Offers parsed once; the best of them for each request's Accept value.
             slot = &set.slots[i]
             hold(self._keep, subtype, &slot.subtype)
             slot.parts = PARTS_SUFFIX if _is_suffix_range(subtype) else PARTS_FULL
-            slot.late, slot.n_late = spans[set.n_groups + i]
+            slot.late, slot.n_late, _ = spans[1 + set.n_groups + i]
             for index in found:
                 slot.mask |= set.offers[index].bit
             group = &set.groups[groups[type_]]
