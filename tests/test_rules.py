@@ -194,6 +194,21 @@ def test_rule9_params_must_be_present_and_equal(engine: Engine) -> None:
     assert accept.quality("text/html;level=2") == 0.0
 
 
+def test_rule9_parameters_reach_only_offers_of_the_range(engine: Engine) -> None:
+    # Other offers with the same parameter are not reached: by type and
+    # subtype, or a wildcard's type, first.
+    offers = ["text/plain;level=1", "text/html;level=1", "image/png;level=1"]
+    assert engine.negotiate("text/html;level=1", offers) == "text/html;level=1"
+    assert engine.negotiate("image/*;level=1", offers) == "image/png;level=1"
+    assert engine.negotiate("text/html;level=1, */*;q=0.5", offers) == (
+        "text/html;level=1"
+    )
+    assert engine.Negotiator(offers).rank("image/*;level=1, text/html;level=1") == [
+        ("text/html;level=1", 1.0),
+        ("image/png;level=1", 1.0),
+    ]
+
+
 def test_rule9_charset_case_insensitive_others_exact(engine: Engine) -> None:
     assert (
         engine.quality('text/plain;charset="UTF-8"', "text/plain;charset=utf-8") == 1.0

@@ -1624,7 +1624,7 @@ Offers parsed once; the best of them for each request's Accept value.
             for c in {ord(type_[0]), ord(type_[0].upper())}:
                 set.groups[k].next = set.first_group[c]
                 set.first_group[c] = k
-        for i, (type_, subtype, _, found) in enumerate(essences):
+        for i, (type_, subtype, _, found, _) in enumerate(essences):
             slot = &set.slots[i]
             hold(self._keep, subtype, &slot.subtype)
             slot.parts = PARTS_SUFFIX if _is_suffix_range(subtype) else PARTS_FULL
