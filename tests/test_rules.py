@@ -442,6 +442,8 @@ def test_rule10_offers_past_the_64th_found_by_type_and_subtype(engine: Engine) -
     assert negotiator.rank("*/*;v=1;q=0.7") == [("application/json;v=1", 0.7)]
     assert negotiator.rank("*;v=1") == [("application/json;v=1", 1.0)]  # lenient
     assert negotiator.rank("*/*;a=1, */*;format=x") == []  # no offer has them
+    assert negotiator.rank("*/*;v=2, text/*;format=FLOWED") == []  # nor these values
+    assert negotiator.rank('*/*;v="\\1";q=0.6') == [("application/json;v=1", 0.6)]
     assert negotiator.rank("*/*;charset=UTF-8;q=0.3") == [  # JSON takes any (rule 20)
         ("application/vnd.a+json", 0.3),
         ("application/json;v=1", 0.3),

@@ -38,8 +38,8 @@ _NO_SCORE: Final = (0, 3 << 32, 0)
 
 #: A ``type/subtype`` (or ``type/*``, ``*/*``) that can match offers: its
 #: type, its subtype, its decision without parameters or weight, and the
-#: offers it can match, as indices and as bits.
-Essence: TypeAlias = tuple[str, str, int, tuple[int, ...], int]
+#: offers it can match.
+Essence: TypeAlias = tuple[str, str, int, tuple[int, ...]]
 #: A range that can match offers: its essence, parameters and weight.
 Match: TypeAlias = tuple[Essence, tuple[tuple[str, str], ...], int]
 
@@ -113,7 +113,6 @@ class OfferSet:
                 )
                 << WEIGHT_BITS,
                 tuple(found),
-                sum(1 << index for index in found),
             )
             for (type_, subtype), found in hits.items()
         }
@@ -177,40 +176,34 @@ def _credit(
     """Each range credited to the offers it matches (rules 9 and 10): per
     offer, the decision of its most specific range, then the heaviest.
 
-    Only the offers of a range's essence are read, and of those only the
-    ones with its parameters (``by_param``: bits, so the others cost
-    nothing). A wildcard without parameters is kept aside instead, for the
-    offers no more specific range decides: the highest weight of each
-    type's ``type/*``, and of ``*/*`` (-1: none).
+    Only the offers of a range's essence are read. A wildcard without
+    parameters is kept aside instead, for the offers no more specific range
+    decides: the highest weight of each type's ``type/*``, and of ``*/*``
+    (-1: none).
     """
     credited: dict[int, int] = {}
     typed: dict[str, int] = {}
     any_weight = -1
     by_param = offers.by_param
-    for (rtype, rsub, found, hits, reached), params, weight in matches:
-        if not params:
-            if rsub != "*":  # every offer of its essence
-                found |= weight
-                for index in hits:
-                    if found > credited.get(index, -1):
-                        credited[index] = found
-            elif rtype == "*":
+    for (rtype, rsub, found, hits), params, weight in matches:
+        if rsub == "*" and not params:
+            if rtype == "*":
                 any_weight = max(any_weight, weight)
             elif weight > typed.get(rtype, -1):
                 typed[rtype] = weight
             continue
         found |= len(params) << WEIGHT_BITS | weight
-        matching = reached  # the offers with each of its parameters, as bits
+        matching = -1  # the offers with each of its parameters, as bits
         for name, value in params:
             if name == "charset":
                 found_bits = by_param.get(f"charset={ascii_lower(value)}", 0)
                 matching &= found_bits | offers.charset_free
             else:
                 matching &= by_param.get(f"{name}={value}", 0)
-        while matching:  # each, the lowest index first
-            index = (matching & -matching).bit_length() - 1
-            matching &= matching - 1
-            if found > credited.get(index, -1):
+        if not matching:  # no offer has its parameters
+            continue
+        for index in hits:
+            if matching >> index & 1 and found > credited.get(index, -1):
                 credited[index] = found
     return credited, typed, any_weight
 

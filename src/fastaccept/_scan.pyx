@@ -258,9 +258,12 @@ cdef struct LateList:
     # Of a list of offers from the 64th on (all, a type's or a slot's, in
     # ``Offers.late``): the first ``with_params`` have a parameter or compare
     # no charset (rule 20), the only ones a range with parameters can match;
-    # ``names``, their parameters' names (``name_bit``), charset's for the latter.
-    unsigned long long names
+    # ``params``, their parameters (``param_bit``); ``any_charset``, one of
+    # them compares no charset, which a range's charset then matches whatever
+    # its value.
+    unsigned long long params
     Py_ssize_t with_params
+    bint any_charset
 
 
 cdef struct Offers:
@@ -447,9 +450,13 @@ cdef inline unsigned long long folded_hash(const unsigned char* s, Py_ssize_t a,
     return h ^ (h >> 32)
 
 
-cdef inline unsigned long long name_bit(const unsigned char* s, Py_ssize_t a, Py_ssize_t b) noexcept nogil:
-    """The name ``s[a:b]`` as one of 64 bits (``folded_hash``), for a set of names."""
-    return <unsigned long long>1 << (folded_hash(s, a, b) & 63)
+cdef inline unsigned long long param_bit(const unsigned char* name, Py_ssize_t name_length,
+                                         const unsigned char* value, Py_ssize_t value_length) noexcept nogil:
+    """A parameter as one of 64 bits, for a set of parameters: by ``folded_hash``
+    of its name and of its value (the value folded too, so that the bit
+    stands for every value rule 9 compares equal to it, and more)."""
+    return <unsigned long long>1 << (
+        (folded_hash(name, 0, name_length) * 31 + folded_hash(value, 0, value_length)) & 63)
 
 
 cdef inline int failed(Py_ssize_t* out, Py_ssize_t pos, int code) noexcept nogil:
@@ -1303,12 +1310,13 @@ cdef void score_shared(const unsigned char* s, Py_ssize_t n, Scan* sc, Range* r,
     """Credit range ``r`` to the offers from the 64th on that it matches: of
     those its type and subtype reach (``find_offers``), so that a range naming
     a type is not checked against every offer; and for a range with
-    parameters, of those with parameters, none where one of its names is
-    none of theirs (``LateList``)."""
+    parameters, of those with parameters, none where one of its parameters
+    is none of theirs (``LateList``)."""
     cdef const Offers* set = sc.set
     cdef const Py_ssize_t* late = set.late
     cdef Py_ssize_t i, count = set.n_late
     cdef const LateList* listed = set.late_lists
+    cdef const Param* p
     if r.parts == PARTS_TYPE:
         late, count = late + set.groups[found.group].late, set.groups[found.group].n_late
         listed += 1 + found.group
@@ -1318,7 +1326,10 @@ cdef void score_shared(const unsigned char* s, Py_ssize_t n, Scan* sc, Range* r,
     if r.n_params:
         count = listed.with_params
     for i in range(r.first_param, r.first_param + r.n_params):
-        if not listed.names & name_bit(s, sc.params[i].name_start, sc.params[i].name_end):
+        p = &sc.params[i]
+        if not (p.escaped or listed.params & param_bit(  # an escaped value is not hashed
+                s + p.name_start, p.name_end - p.name_start, s + p.value_start, p.value_end - p.value_start)
+                or listed.any_charset and span_is(s, n, p.name_start, p.name_end, &CHARSET)):
             return  # a parameter none of them has: it matches none (rule 9)
     for i in range(count):
         if range_matches(s, n, sc, r, &set.offers[late[i]]):
@@ -1520,6 +1531,7 @@ Offers parsed once; the best of them for each request's Accept value.
         cdef Slot* slot
         cdef Group* group
         cdef OfferParam* param
+        cdef LateList* listed
         cdef int* split
         cdef Py_ssize_t size, h, index, following
         cdef Offers* set = &self._set
@@ -1598,13 +1610,14 @@ Offers parsed once; the best of them for each request's Accept value.
                 param.fold = name == "charset"
                 param += 1
         for i, (first, _, counted) in enumerate(spans):
-            set.late_lists[i].with_params = counted
+            listed = &set.late_lists[i]
+            listed.with_params = counted
             for index in late[first:first + counted]:
                 o = &set.offers[index]
                 for k in range(o.n_params):
-                    set.late_lists[i].names |= name_bit(o.params[k].name.text, 0, o.params[k].name.length)
-                if o.charset_free:
-                    set.late_lists[i].names |= name_bit(CHARSET.text, 0, CHARSET.length)
+                    listed.params |= param_bit(o.params[k].name.text, o.params[k].name.length,
+                                               o.params[k].value.text, o.params[k].value.length)
+                listed.any_charset |= o.charset_free
         set.n_order = len(layout.order)
         for i in range(set.n_order):
             set.order[i] = layout.order[i]
@@ -1624,7 +1637,7 @@ Offers parsed once; the best of them for each request's Accept value.
             for c in {ord(type_[0]), ord(type_[0].upper())}:
                 set.groups[k].next = set.first_group[c]
                 set.first_group[c] = k
-        for i, (type_, subtype, _, found, _) in enumerate(essences):
+        for i, (type_, subtype, _, found) in enumerate(essences):
             slot = &set.slots[i]
             hold(self._keep, subtype, &slot.subtype)
             slot.parts = PARTS_SUFFIX if _is_suffix_range(subtype) else PARTS_FULL
