@@ -452,6 +452,12 @@ def test_rule10_offers_past_the_64th_found_by_type_and_subtype(engine: Engine) -
     assert negotiator.choose("image/png;q=0.1, z/w19;q=0.2") == "z/w19"
     assert negotiator.choose("image/png, z/w19;q=0.2") == "image/png"
     assert negotiator.choose("z/w3;p=1, x/y70") is None
+    # Values compared as rule 9 says: a charset in any case, others exactly.
+    more = [f"x/y{i}" for i in range(63)] + ["text/csv;charset=utf-8", "text/csv;v=A"]
+    negotiator = engine.Negotiator(more, cache_size=0)
+    assert negotiator.rank("text/*;charset=UTF-8") == [("text/csv;charset=utf-8", 1.0)]
+    assert negotiator.rank("*/*;v=a, text/csv;v=a") == []
+    assert negotiator.rank('text/*;V="A"') == [("text/csv;v=A", 1.0)]
 
 
 def test_rule10_many_subtypes_with_a_first_byte_in_common(engine: Engine) -> None:

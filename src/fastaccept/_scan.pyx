@@ -257,11 +257,12 @@ cdef struct Slot:
 cdef struct LateList:
     # Of a list of offers from the 64th on (all, a type's or a slot's, in
     # ``Offers.late``): the first ``with_params`` have a parameter or compare
-    # no charset (rule 20), the only ones a range with parameters can match;
-    # ``params``, their parameters (``param_bit``); ``any_charset``, one of
-    # them compares no charset, which a range's charset then matches whatever
-    # its value.
-    unsigned long long params
+    # no charset (rule 20), the only ones a range with parameters can match.
+    # Sets of 64 bits, a bit for each hash: ``names``, their parameters'
+    # names; ``params``, their parameters, name and value (``param_hash``).
+    # ``any_charset``: one of them compares no charset, which a range's
+    # charset then matches whatever its value.
+    unsigned long long names, params
     Py_ssize_t with_params
     bint any_charset
 
@@ -450,13 +451,11 @@ cdef inline unsigned long long folded_hash(const unsigned char* s, Py_ssize_t a,
     return h ^ (h >> 32)
 
 
-cdef inline unsigned long long param_bit(const unsigned char* name, Py_ssize_t name_length,
-                                         const unsigned char* value, Py_ssize_t value_length) noexcept nogil:
-    """A parameter as one of 64 bits, for a set of parameters: by ``folded_hash``
-    of its name and of its value (the value folded too, so that the bit
-    stands for every value rule 9 compares equal to it, and more)."""
-    return <unsigned long long>1 << (
-        (folded_hash(name, 0, name_length) * 31 + folded_hash(value, 0, value_length)) & 63)
+cdef inline unsigned long long param_hash(unsigned long long name_hash, const unsigned char* value,
+                                          Py_ssize_t length) noexcept nogil:
+    """A parameter's hash, from its name's (``folded_hash``) and its value's,
+    the value folded too: the same for every value rule 9 compares equal."""
+    return name_hash * 31 + folded_hash(value, 0, length)
 
 
 cdef inline int failed(Py_ssize_t* out, Py_ssize_t pos, int code) noexcept nogil:
@@ -1310,13 +1309,15 @@ cdef void score_shared(const unsigned char* s, Py_ssize_t n, Scan* sc, Range* r,
     """Credit range ``r`` to the offers from the 64th on that it matches: of
     those its type and subtype reach (``find_offers``), so that a range naming
     a type is not checked against every offer; and for a range with
-    parameters, of those with parameters, none where one of its parameters
-    is none of theirs (``LateList``)."""
+    parameters, of those with parameters, none where the hashes of a
+    parameter's name, or of its name and value, are none of theirs
+    (``LateList``; a value with an escape is not hashed)."""
     cdef const Offers* set = sc.set
     cdef const Py_ssize_t* late = set.late
     cdef Py_ssize_t i, count = set.n_late
     cdef const LateList* listed = set.late_lists
     cdef const Param* p
+    cdef unsigned long long h
     if r.parts == PARTS_TYPE:
         late, count = late + set.groups[found.group].late, set.groups[found.group].n_late
         listed += 1 + found.group
@@ -1327,9 +1328,11 @@ cdef void score_shared(const unsigned char* s, Py_ssize_t n, Scan* sc, Range* r,
         count = listed.with_params
     for i in range(r.first_param, r.first_param + r.n_params):
         p = &sc.params[i]
-        if not (p.escaped or listed.params & param_bit(  # an escaped value is not hashed
-                s + p.name_start, p.name_end - p.name_start, s + p.value_start, p.value_end - p.value_start)
-                or listed.any_charset and span_is(s, n, p.name_start, p.name_end, &CHARSET)):
+        if listed.any_charset and span_is(s, n, p.name_start, p.name_end, &CHARSET):
+            continue  # any charset matches one of them (rule 20)
+        h = folded_hash(s, p.name_start, p.name_end)
+        if not listed.names >> (h & 63) & 1 or not (p.escaped or listed.params >> (
+                param_hash(h, s + p.value_start, p.value_end - p.value_start) & 63) & 1):
             return  # a parameter none of them has: it matches none (rule 9)
     for i in range(count):
         if range_matches(s, n, sc, r, &set.offers[late[i]]):
@@ -1532,6 +1535,7 @@ Offers parsed once; the best of them for each request's Accept value.
         cdef Group* group
         cdef OfferParam* param
         cdef LateList* listed
+        cdef unsigned long long hashed
         cdef int* split
         cdef Py_ssize_t size, h, index, following
         cdef Offers* set = &self._set
@@ -1615,8 +1619,10 @@ Offers parsed once; the best of them for each request's Accept value.
             for index in late[first:first + counted]:
                 o = &set.offers[index]
                 for k in range(o.n_params):
-                    listed.params |= param_bit(o.params[k].name.text, o.params[k].name.length,
-                                               o.params[k].value.text, o.params[k].value.length)
+                    hashed = folded_hash(o.params[k].name.text, 0, o.params[k].name.length)
+                    listed.names |= <unsigned long long>1 << (hashed & 63)
+                    hashed = param_hash(hashed, o.params[k].value.text, o.params[k].value.length)
+                    listed.params |= <unsigned long long>1 << (hashed & 63)
                 listed.any_charset |= o.charset_free
         set.n_order = len(layout.order)
         for i in range(set.n_order):
