@@ -1080,12 +1080,12 @@ cdef class _Kind:
 
     cdef int grammar
     cdef str field
-    cdef object values, member, offers, rank
+    cdef object values, member, offers
 
     def __init__(self, values):
         header = values._header
         self.values, self.grammar, self.field = values, header.grammar, header.field
-        self.member, self.offers, self.rank = header.member, header.offers, header.rank
+        self.member, self.offers = header.member, header.offers
 
 
 cdef _Kind ENCODING = _Kind(_AcceptEncoding)
@@ -2045,10 +2045,13 @@ cdef Py_ssize_t best_coding(const unsigned char* s, Py_ssize_t n, CListOffer* of
                             Py_ssize_t n_offers, long long* own) noexcept nogil:
     """``_coding.best_coding`` over the bytes of a present value (lenient).
 
-    ``own`` is scratch for each offer's highest own weight (-1: none).
+    ``own`` is scratch for each offer's highest own weight (-1: none); left
+    holding each offer's score (``_coding.coding_scores``) as one key,
+    ``weight << 2 | source``, below 4 where it is not acceptable.
     """
     cdef Py_ssize_t i = 0, k, pos, name_end, best = -1
-    cdef int code, w, star = -1, lowest = 1000, best_weight = 0, best_source = -1, source
+    cdef int code, w, star = -1, lowest = 1000, source
+    cdef long long best_key = 3  # a weight of 0 at most
     cdef CListOffer* o
     for k in range(n_offers):
         own[k] = -1
@@ -2082,9 +2085,10 @@ cdef Py_ssize_t best_coding(const unsigned char* s, Py_ssize_t n, CListOffer* of
         elif offers[k].identity:
             w, source = lowest, 0
         else:
-            continue
-        if w > best_weight or (w == best_weight and w > 0 and source > best_source):
-            best, best_weight, best_source = k, w, source
+            continue  # no weight: -1 stays
+        own[k] = w << 2 | source
+        if own[k] > best_key:  # on a tie the earlier offer stays
+            best, best_key = k, own[k]
     return best
 
 
@@ -2205,7 +2209,6 @@ cdef class _ListNegotiator(_CachedOffers):
     a value's scan by its grammar and scorer, and the cached choice."""
 
     cdef _Kind _kind
-    cdef object _parsed                  # the description's offer set
     cdef CListOffer* _offers
 
     def __dealloc__(self):
@@ -2222,7 +2225,6 @@ cdef class _ListNegotiator(_CachedOffers):
         n = len(names)
         self._set_offers(parsed.values, parsed.values, parsed.absent_best, cache_size, max_length)
         self._kind = kind
-        self._parsed = parsed
         self._offers = <CListOffer*>PyMem_Calloc(max(n, 1), sizeof(CListOffer))
         if self._offers == NULL:
             raise MemoryError()
@@ -2236,37 +2238,68 @@ cdef class _ListNegotiator(_CachedOffers):
                 o.identity = names[i] == _IDENTITY
         return 0
 
-    cdef Py_ssize_t _compute(self, value) except -2:
+    cdef Py_ssize_t _scored(self, const unsigned char* s, Py_ssize_t n, long long* keys) noexcept:
         """Index of the best acceptable offer, -1 if none: the scorer of the
-        header's grammar over a present value."""
+        header's grammar over the bytes of a present value, which leaves each
+        offer's key in ``keys`` (``best_coding``, ``best_language``: two
+        numbers an offer)."""
+        if self._kind.grammar == LANGUAGE_GRAMMAR:
+            return best_language(s, n, self._offers, self._n, keys)
+        return best_coding(s, n, self._offers, self._n, keys)
+
+    cdef Py_ssize_t _compute(self, value) except -2:
         cdef const unsigned char* s
         cdef Py_ssize_t n, found
         cdef long long small[2 * SMALL]
-        cdef long long* scratch = small
+        cdef long long* keys = small
         if value is None:
             return self._absent
         _owner = read_input(value, &s, &n, self._kind.field)  # keeps the buffer alive
         check_length(value, n, self._limit, self._kind.field)
         if self._n > SMALL:
-            scratch = <long long*>PyMem_Malloc(2 * self._n * sizeof(long long))
-            if scratch == NULL:
+            keys = <long long*>PyMem_Malloc(2 * self._n * sizeof(long long))
+            if keys == NULL:
                 raise MemoryError()
-        if self._kind.grammar == LANGUAGE_GRAMMAR:
-            found = best_language(s, n, self._offers, self._n, scratch)
-        else:
-            found = best_coding(s, n, self._offers, self._n, scratch)
-        if scratch != small:
-            PyMem_Free(scratch)
+        found = self._scored(s, n, keys)
+        if keys != small:
+            PyMem_Free(keys)
         return found
 
     def choose_index(self, value):
         return self._index(value)
 
     def rank(self, value):
-        items = None if value is None else parsed(self._kind, value, False, self._max_length)
+        """The scorer's keys in ``_coding.rank_codings``'s or
+        ``_language.rank_languages``'s order."""
+        cdef const unsigned char* s
+        cdef Py_ssize_t n, k
+        cdef long long key, related
+        cdef long long* keys
+        scored = []
+        if value is None:  # every offer at 1: identity first, then server order
+            for k in range(self._n):
+                scored.append((-1000, not self._offers[k].identity, k))
+        else:
+            _owner = read_input(value, &s, &n, self._kind.field)  # keeps the buffer alive
+            check_length(value, n, self._limit, self._kind.field)
+            held = PyBytes_FromStringAndSize(NULL, 2 * self._n * sizeof(long long))
+            keys = <long long*>PyBytes_AS_STRING(held)
+            self._scored(s, n, keys)
+            for k in range(self._n):
+                if self._kind.grammar != LANGUAGE_GRAMMAR:
+                    key = keys[k]  # weight << 2 | source
+                    if key >= 4:  # weight above 0
+                        scored.append((-(key >> 2), -(key & 3), k))
+                    continue
+                key = keys[2 * k]
+                related = (key >> RELATION_SHIFT) & 7
+                if key > 0 and key & ((1 << RELATION_SHIFT) - 1):  # weight above 0
+                    scored.append((-(key & ((1 << RELATION_SHIFT) - 1)), related == STAR,
+                                   keys[2 * k + 1], -related, -(key >> SHARED_SHIFT), k))
+        scored.sort()
         ranked = []
-        for index, weight in self._kind.rank(items, self._parsed):
-            ranked.append((self._items[index], weight / 1000))
+        for item in scored:
+            ranked.append((self._items[item[len(item) - 1]], -item[0] / 1000))  # its offer, its weight
         return ranked
 
 

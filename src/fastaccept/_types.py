@@ -327,6 +327,10 @@ class _Members(Sequence[_M]):
     #: The one-call form of the engine that ``best`` hands the text of a value
     #: the compiled engine parsed (``_value``, ``_engine``).
     _negotiate: ClassVar[str]
+    #: The engine's negotiator class that ranks such a text for ``quality``,
+    #: and the negotiators it made.
+    _negotiator: ClassVar[str]
+    _kept_negotiators: ClassVar[KeptNegotiators]
 
     def _best_of_text(self, offers: Iterable[Any], default: object) -> object:
         """``best`` of a value the compiled engine parsed: its one-call form
@@ -501,7 +505,15 @@ class _Members(Sequence[_M]):
         return self._members if self._present else None
 
     def quality(self, offer: str) -> float:
-        """The weight this value gives one offer, 0.0 to 1.0; 1.0 when absent."""
+        """The weight this value gives one offer, 0.0 to 1.0; 1.0 when absent.
+        A value the compiled engine parsed gives its text to a negotiator of
+        that engine (``_negotiator``, kept as ``_kept_offers`` are), whose
+        ``rank`` reads it faster than the members are scored here."""
+        if self._engine is not None:
+            made = getattr(sys.modules[self._engine], self._negotiator)
+            kept = self._kept_negotiators
+            found = last_negotiator(kept, made, (offer,), None).rank(self._value)
+            return found[0][1] if found else 0.0
         _, parsed = self._offer_set((offer,), self._header.noun)
         given = self._given()
         if given is None:
@@ -685,6 +697,8 @@ class AcceptEncoding(_Members[Coding]):
     _header = ENCODING
     _kept_offers = KeptNegotiators()
     _negotiate = "negotiate_encoding"
+    _negotiator = "EncodingNegotiator"
+    _kept_negotiators = KeptNegotiators()
 
 
 class AcceptLanguage(_Members[LanguageRange]):
@@ -702,3 +716,5 @@ class AcceptLanguage(_Members[LanguageRange]):
     _header = LANGUAGE
     _kept_offers = KeptNegotiators()
     _negotiate = "negotiate_language"
+    _negotiator = "LanguageNegotiator"
+    _kept_negotiators = KeptNegotiators()
