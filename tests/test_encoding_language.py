@@ -183,6 +183,11 @@ def test_every_input_type_gives_the_same_result(lists: Engine, kind: Any) -> Non
     )
     assert lists.negotiate_encoding(encoding, ["gzip", "br"]) == "br"
     assert lists.EncodingNegotiator(["gzip"]).choose(encoding) == "gzip"
+    assert lists.EncodingNegotiator(["gzip", "br"]).rank(encoding) == [
+        ("br", 1.0),
+        ("gzip", 0.5),
+    ]
+    assert lists.parse_encoding(encoding).quality("gzip") == 0.5
     language = make(LANGUAGE_VALUE)
     assert tuple(lists.parse_language(language)) == (
         ("fr-ch", 1000),
@@ -192,6 +197,11 @@ def test_every_input_type_gives_the_same_result(lists: Engine, kind: Any) -> Non
     )
     assert lists.negotiate_language(language, ["de", "en", "fr"]) == "fr"
     assert lists.LanguageNegotiator(["de"]).choose(language) == "de"
+    assert lists.LanguageNegotiator(["de", "en"]).rank(language) == [
+        ("en", 0.8),
+        ("de", 0.5),
+    ]
+    assert lists.parse_language(language).quality("de") == 0.5
 
 
 def test_bytes_are_latin1_and_text_beyond_it_is_no_header_byte(
