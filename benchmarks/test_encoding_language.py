@@ -72,6 +72,55 @@ def test_peer_hot(
     assert benchmark(list_peer, list_case.value, offers) in list_case.offers
 
 
+def _peer_quality(name: str, field: bench_lists.Field) -> bench.Negotiate:
+    """A peer's weight of one offer, parsing the value as its documentation
+    shows: werkzeug's ``parse_accept_header(...)[offer]``, webob's
+    ``create_accept_*_header(...).quality(offer)``."""
+    if name == "werkzeug":
+        http = pytest.importorskip("werkzeug.http")
+        structures = pytest.importorskip("werkzeug.datastructures")
+        kind = structures.Accept if field == "encoding" else structures.LanguageAccept
+        return lambda value, offer: http.parse_accept_header(value, kind)[offer]
+    acceptparse = pytest.importorskip("webob.acceptparse")
+    create = getattr(acceptparse, f"create_accept_{field}_header")
+    return lambda value, offer: create(value).quality(offer)
+
+
+def _quality(benchmark: Any, fn: bench.Negotiate, case: bench_lists.ListCase) -> None:
+    """``fn(value, offer)`` over ``BATCH`` distinct values of the case, the
+    offer its first: a middleware's question (may I send gzip, at what
+    weight?) on every request."""
+    benchmark.group = f"{case.field} parse and quality: {case.value}"
+    values = bench_lists.list_cold_values(case, BATCH)
+    offer = case.offers[0]
+    benchmark.extra_info["calls"] = len(values)
+
+    def batch() -> None:
+        for value in values:
+            fn(value, offer)
+
+    benchmark(batch)
+
+
+def test_engine_quality(
+    benchmark: Any, engine: Any, list_case: bench_lists.ListCase
+) -> None:
+    parse = getattr(engine, f"parse_{list_case.field}")
+    weight = parse(list_case.value).quality(list_case.offers[0])
+    assert 0 <= weight <= 1
+    _quality(benchmark, lambda value, offer: parse(value).quality(offer), list_case)
+
+
+@pytest.mark.parametrize("peer", ["werkzeug", "webob"])
+def test_peer_quality(
+    benchmark: Any, peer: str, list_case: bench_lists.ListCase
+) -> None:
+    quality = _peer_quality(peer, list_case.field)
+    found = quality(list_case.value, list_case.offers[0])  # the adapter works
+    assert found is None or 0 <= found <= 1
+    _quality(benchmark, quality, list_case)
+
+
 @pytest.mark.parametrize("size", SIZES, ids=[f"{s // bench.KIB}KiB" for s in SIZES])
 @pytest.mark.parametrize("shape", list(bench_lists.LIST_SHAPES))
 def test_growth(benchmark: Any, engine: Any, shape: str, size: int) -> None:
