@@ -615,6 +615,23 @@ def test_parsed_value_methods(lists: Engine) -> None:
         encoding.quality("*")
     with pytest.raises(ValueError):
         language.quality("*")
+    with pytest.raises(ValueError):
+        encoding.rank(["gzip", "*"])
+    with pytest.raises(TypeError):
+        language.rank("fr")
+
+
+def test_a_parsed_value_ranks_the_offers_it_is_given(lists: Engine) -> None:
+    """Its own objects, even after equal offers (kept by then) were ranked."""
+    gzip, tag = "".join(["gz", "ip"]), "".join(["fr-", "CH"])
+    encoding = lists.parse_encoding("br;q=0.5, gzip")
+    assert encoding.rank(["br", "gzip"]) == [("gzip", 1.0), ("br", 0.5)]
+    ranked = encoding.rank(["br", gzip])
+    assert ranked == [("gzip", 1.0), ("br", 0.5)] and ranked[0][0] is gzip
+    language = lists.parse_language(b"de;q=0.3, fr-ch")
+    assert language.rank(["de", "fr-CH"]) == [("fr-CH", 1.0), ("de", 0.3)]
+    ranked = language.rank(["de", tag])
+    assert ranked == [("fr-CH", 1.0), ("de", 0.3)] and ranked[0][0] is tag
 
 
 # --- a model written from the rules, on generated values ----------------------

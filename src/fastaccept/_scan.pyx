@@ -2269,8 +2269,25 @@ cdef class _ListNegotiator(_CachedOffers):
         return self._index(value)
 
     def rank(self, value):
-        """The scorer's keys in ``_coding.rank_codings``'s or
-        ``_language.rank_languages``'s order."""
+        ranked = self._sorted(value)
+        for k in range(len(ranked)):
+            item = ranked[k]
+            ranked[k] = (self._items[item[len(item) - 1]], -item[0] / 1000)  # its offer, its weight
+        return ranked
+
+    def _ranked(self, value):
+        """``rank`` as (offer index, weight in thousandths): what a value this
+        engine parsed ranks by (``_types._Members``)."""
+        ranked = self._sorted(value)
+        for k in range(len(ranked)):
+            item = ranked[k]
+            ranked[k] = (item[len(item) - 1], -item[0])
+        return ranked
+
+    cdef list _sorted(self, value):
+        """Each acceptable offer's sort key, its index last, sorted: the
+        scorer's keys in ``_coding.rank_codings``'s or
+        ``_language.rank_languages``'s order, the weight first and negated."""
         cdef const unsigned char* s
         cdef Py_ssize_t n, k
         cdef long long key, related
@@ -2297,10 +2314,7 @@ cdef class _ListNegotiator(_CachedOffers):
                     scored.append((-(key & ((1 << RELATION_SHIFT) - 1)), related == STAR,
                                    keys[2 * k + 1], -related, -(key >> SHARED_SHIFT), k))
         scored.sort()
-        ranked = []
-        for item in scored:
-            ranked.append((self._items[item[len(item) - 1]], -item[0] / 1000))  # its offer, its weight
-        return ranked
+        return scored
 
 
 cdef class EncodingNegotiator(_ListNegotiator):

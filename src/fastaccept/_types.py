@@ -327,8 +327,8 @@ class _Members(Sequence[_M]):
     #: The one-call form of the engine that ``best`` hands the text of a value
     #: the compiled engine parsed (``_value``, ``_engine``).
     _negotiate: ClassVar[str]
-    #: The engine's negotiator class that ranks such a text for ``quality``,
-    #: and the negotiators it made.
+    #: The engine's negotiator class that ranks such a text for ``rank`` and
+    #: ``quality``, and the negotiators it made.
     _negotiator: ClassVar[str]
     _kept_negotiators: ClassVar[KeptNegotiators]
 
@@ -337,6 +337,16 @@ class _Members(Sequence[_M]):
         given the text (``_negotiate``; no limit: it was read once)."""
         negotiate = getattr(sys.modules[self._engine], self._negotiate)  # type: ignore[index]
         return negotiate(self._value, offers, default=default, max_length=None)
+
+    def _ranked_text(self, offers: tuple[Any, ...]) -> list[tuple[int, int]]:
+        """``rank``'s (offer index, weight in thousandths) for a value the
+        compiled engine parsed: a negotiator of that engine (``_negotiator``,
+        kept as ``_kept_offers`` are) ranks its text, faster than the members
+        are scored here."""
+        made = getattr(sys.modules[self._engine], self._negotiator)  # type: ignore[index]
+        negotiator = last_negotiator(self._kept_negotiators, made, offers, None)
+        ranked: list[tuple[int, int]] = negotiator._ranked(self._value)
+        return ranked
 
     @classmethod
     def _offer_set(
@@ -505,15 +515,10 @@ class _Members(Sequence[_M]):
         return self._members if self._present else None
 
     def quality(self, offer: str) -> float:
-        """The weight this value gives one offer, 0.0 to 1.0; 1.0 when absent.
-        A value the compiled engine parsed gives its text to a negotiator of
-        that engine (``_negotiator``, kept as ``_kept_offers`` are), whose
-        ``rank`` reads it faster than the members are scored here."""
+        """The weight this value gives one offer, 0.0 to 1.0; 1.0 when absent."""
         if self._engine is not None:
-            made = getattr(sys.modules[self._engine], self._negotiator)
-            kept = self._kept_negotiators
-            found = last_negotiator(kept, made, (offer,), None).rank(self._value)
-            return found[0][1] if found else 0.0
+            found = self._ranked_text((offer,))
+            return found[0][1] / 1000 if found else 0.0
         _, parsed = self._offer_set((offer,), self._header.noun)
         given = self._given()
         if given is None:
@@ -528,8 +533,12 @@ class _Members(Sequence[_M]):
     def rank(self, offers: Iterable[str]) -> list[tuple[str, float]]:
         """Acceptable offers with their weight, best first (the order of
         ``best``); a weight of 0 is left out."""
-        items, parsed = self._offer_set(offers, self._header.noun)
-        ranked = self._header.rank(self._given(), parsed)  # type: ignore[arg-type]
+        if self._engine is not None:
+            items = offers_tuple(offers, self._header.noun)
+            ranked = self._ranked_text(items)
+        else:
+            items, parsed = self._offer_set(offers, self._header.noun)
+            ranked = self._header.rank(self._given(), parsed)  # type: ignore[arg-type]
         return [(items[index], weight / 1000) for index, weight in ranked]
 
     if TYPE_CHECKING:
