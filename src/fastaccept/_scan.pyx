@@ -2269,28 +2269,19 @@ cdef class _ListNegotiator(_CachedOffers):
         return self._index(value)
 
     def rank(self, value):
-        ranked = self._sorted(value)
-        for k in range(len(ranked)):
-            item = ranked[k]
-            ranked[k] = (self._items[item[len(item) - 1]], -item[0] / 1000)  # its offer, its weight
-        return ranked
+        return self._sorted(value, False)
 
     def _ranked(self, value):
         """``rank`` as (offer index, weight in thousandths): what a value this
         engine parsed ranks by (``_types._Members``)."""
-        ranked = self._sorted(value)
-        for k in range(len(ranked)):
-            item = ranked[k]
-            ranked[k] = (item[len(item) - 1], -item[0])
-        return ranked
+        return self._sorted(value, True)
 
-    cdef list _sorted(self, value):
-        """Each acceptable offer's sort key, its index last, sorted: the
-        scorer's keys in ``_coding.rank_codings``'s or
-        ``_language.rank_languages``'s order, the weight first and negated."""
+    cdef list _sorted(self, value, bint by_index):
+        """``rank``, or ``_ranked`` (``by_index``): the scorer's keys in
+        ``_coding.rank_codings``'s or ``_language.rank_languages``'s order."""
         cdef const unsigned char* s
-        cdef Py_ssize_t n, k
-        cdef long long key, related
+        cdef Py_ssize_t n, k, index
+        cdef long long key, related, weight
         cdef long long* keys
         scored = []
         if value is None:  # every offer at 1: identity first, then server order
@@ -2309,11 +2300,16 @@ cdef class _ListNegotiator(_CachedOffers):
                         scored.append((-(key >> 2), -(key & 3), k))
                     continue
                 key = keys[2 * k]
+                weight = key & ((1 << RELATION_SHIFT) - 1) if key > 0 else 0
                 related = (key >> RELATION_SHIFT) & 7
-                if key > 0 and key & ((1 << RELATION_SHIFT) - 1):  # weight above 0
-                    scored.append((-(key & ((1 << RELATION_SHIFT) - 1)), related == STAR,
-                                   keys[2 * k + 1], -related, -(key >> SHARED_SHIFT), k))
+                if weight:
+                    scored.append((-weight, related == STAR, keys[2 * k + 1], -related,
+                                   -(key >> SHARED_SHIFT), k))
         scored.sort()
+        for k in range(len(scored)):  # each sort key, its offer's index last
+            item = scored[k]
+            index = item[len(item) - 1]
+            scored[k] = (index, -item[0]) if by_index else (self._items[index], -item[0] / 1000)
         return scored
 
 
