@@ -63,3 +63,19 @@ def test_many_offers(benchmark: Any, engine: Any, member: str, count: int) -> No
     negotiator = engine.Negotiator(WIDE_OFFERS[:count], cache_size=0)
     benchmark.group = f"many offers: {member}"
     benchmark(negotiator.choose, value)
+
+
+#: 1,000 types that all begin with the same byte, which real media types do
+#: not (at most three share one): a member's type is sought among those with
+#: its hash, not walked past all of them (docs/bad-input.md).
+ALIKE_OFFERS = tuple(f"t{i}/s" for i in range(1000))
+
+
+@pytest.mark.parametrize("member", ["tzz/s", "T999/S"])
+def test_types_alike(benchmark: Any, engine: Any, member: str) -> None:
+    """A member repeated to 8,190 characters against 1,000 types beginning
+    alike: one no offer has, and the last one."""
+    value = ",".join([member] * (8190 // (len(member) + 1)))
+    negotiator = engine.Negotiator(ALIKE_OFFERS, cache_size=0)
+    benchmark.group = f"types alike: {member}"
+    benchmark(negotiator.choose, value)

@@ -211,10 +211,15 @@ def test_engines_agree_on_weighted_offers(value: Any, weights: list[Any]) -> Non
 #: Offers drawn from few types and subtypes, so that many share a type, an
 #: essence or a parameter; with a server weight or not. Half the lists are
 #: longer than the 63 offers the Cython engine tells apart in a mask, and
-#: more than 8 subtypes of a type often begin alike (``LONG_SUBTYPES``).
+#: more than 8 types, or subtypes of a type, often begin alike
+#: (``LONG_TYPES``, ``LONG_SUBTYPES``).
+LONG_TYPES = [f"t{i}" for i in range(10)]
 LONG_SUBTYPES = [f"v{i}" for i in range(12)] + [f"a+v{i}" for i in range(10)]
 ONE_OF_MANY_OFFERS = st.tuples(
-    st.sampled_from(["text", "image", "application", "a"]),
+    st.one_of(
+        st.sampled_from(["text", "image", "application", "a"]),
+        st.sampled_from(LONG_TYPES),
+    ),
     st.sampled_from(
         [
             *("html", "plain", "png", "json", "x", "vnd.acme+json", "hal+json"),
@@ -234,7 +239,8 @@ MANY_OFFERS = st.one_of(
 #: and wildcards, with weights.
 MANY_OFFERS_VALUE = st.lists(
     st.tuples(
-        st.sampled_from(["text/", "image/", "application/", "a/", "*/", "Text/"]),
+        st.sampled_from(["text/", "image/", "application/", "a/", "*/", "Text/"])
+        | st.sampled_from(["T3/", "t9/", "t12/"]),
         st.sampled_from(
             [
                 *("html", "plain", "png", "json", "x", "*", "vnd.acme+json"),

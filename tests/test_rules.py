@@ -482,3 +482,21 @@ def test_rule10_many_subtypes_with_a_first_byte_in_common(engine: Engine) -> Non
     assert negotiator.choose("text/vnd.v1+json;q=0.5, application/vnd.v2+json") == (
         "application/vnd.v2+json"
     )
+
+
+def test_rule10_many_types_with_a_first_byte_in_common(engine: Engine) -> None:
+    # The Cython engine finds a type among the offered types that begin with
+    # its first byte; past 8 of them, among those with its hash too.
+    offers = [f"t{i}/s" for i in range(40)] + ["text/plain", "t/s", "image/png"]
+    negotiator = engine.Negotiator(offers, cache_size=0)
+    for i in (0, 17, 39):
+        assert negotiator.choose(f"T{i}/S") == offers[i]
+    assert negotiator.choose("TEXT/plain") == "text/plain"
+    assert negotiator.choose("t/s") == "t/s"
+    for missing in ("t40/s", "tex/plain", "t1/s1", "t", "t1", "t1 /s", "tzz/s"):
+        assert negotiator.choose(f"{missing}, image/png;q=0.1") == "image/png"
+    assert negotiator.rank("t3/*;q=0.5, t/*, */*;q=0.1")[:3] == [
+        ("t/s", 1.0),
+        ("t3/s", 0.5),
+        ("t0/s", 0.1),
+    ]

@@ -127,6 +127,12 @@ cdef extern from *:
         return fa_folded_bytes(s + a, t->text, len);
     }
 
+    #if defined(__GNUC__)  /* a test laid out for its rare outcome, off the hot path */
+    #define fa_unlikely(x) __builtin_expect(!!(x), 0)
+    #else
+    #define fa_unlikely(x) (x)
+    #endif
+
     #if defined(_MSC_VER)
     #include <intrin.h>
     static inline int fa_lowest_bit(uint64_t x) { unsigned long i; _BitScanForward64(&i, x); return (int)i; }
@@ -142,6 +148,7 @@ cdef extern from *:
     bint fa_is(const unsigned char* s, Py_ssize_t a, Py_ssize_t n, const fa_text* t) noexcept nogil
     bint fa_folded_bytes(const unsigned char* s, const unsigned char* lower, Py_ssize_t length) noexcept nogil
     int fa_lowest_bit(uint64_t x) noexcept nogil
+    bint fa_unlikely(bint x) noexcept nogil
 
 # Error codes: the numbers of ``_errors`` (a wrong one would give another
 # message than the pure engine's, which the differential tests compare).
@@ -171,7 +178,7 @@ cdef enum:
 cdef enum:
     PAIRWISE_LIMIT = 16  # parameters of a member checked for repeats pairwise; past it, a set
     SMALL = 16
-    LONG_CHAIN = 8  # slots of a type sharing a first byte's low five bits walked, not split
+    LONG_CHAIN = 8  # types sharing a first byte, or slots of a type its low five bits: walked, not split
     ON_STACK = 64  # offers whose per-call arrays fit on the stack
     TYPES_SET_AT_ONCE = 8  # types' wildcard weights reset by stores, not a loop (at most ON_STACK)
 
@@ -236,7 +243,7 @@ cdef struct Group:
     # The offers of one type.
     fa_text type                         # "type/"
     unsigned long long mask              # their bits
-    Py_ssize_t next                      # the next type that begins with the same byte, or -1
+    int next                             # the next type in its chain (``Offers.first_group``), or -1
     Py_ssize_t start, count              # where they are in ``Offers.group_order``
     Py_ssize_t late, n_late              # its offers from the 64th on, in ``Offers.late``
     # By a subtype's first byte & 31 (either case): a slot, -1, or for a
@@ -273,9 +280,12 @@ cdef struct Offers:
     Py_ssize_t n
     Group* groups                        # the offers by type
     Py_ssize_t n_groups
-    Py_ssize_t first_group[256]          # by a type's first byte (both cases): a group, or -1
+    # By a type's first byte (both cases): a group, -1, or for a chain
+    # longer than LONG_CHAIN, -2 - where its split is in ``split``.
+    Py_ssize_t first_group[256]
     Slot* slots                          # the offers by type and subtype
-    # Each long chain of slots split by ``folded_hash``: a mask, then the heads.
+    # Each long chain of types or of slots split by ``folded_hash``: a mask,
+    # then the heads (``split_chain``).
     int* split
     unsigned long long all               # a mask of the offers a wildcard reaches
     # The offers a wildcard reaches (not an explicit one, rule 21) in the
@@ -752,6 +762,16 @@ cdef enum:
 cdef unsigned long long SHARED_BIT = <unsigned long long>1 << (MASK_BITS - 1)
 
 
+cdef Py_ssize_t split_type(const unsigned char* s, Py_ssize_t i, const Offers* set,
+                           Py_ssize_t g) noexcept nogil:
+    """The head of the part of the split chain of types ``g`` (below -1:
+    ``Offers.first_group``) that holds those with the hash of the member's
+    "type/" at ``i`` (``find_offers`` checks the "/")."""
+    cdef Py_ssize_t j = skip_token(s, i)
+    cdef const int* split = set.split - 2 - g
+    return split[1 + (folded_hash(s, i, j + 1) & <unsigned long long>split[0])]
+
+
 cdef unsigned long long find_offers(const unsigned char* s, Py_ssize_t n, Py_ssize_t i,
                                     const Offers* set, Found* found,
                                     Py_ssize_t* read) noexcept nogil:
@@ -764,11 +784,12 @@ cdef unsigned long long find_offers(const unsigned char* s, Py_ssize_t n, Py_ssi
     which it reads itself).
 
     A type is found among the offers' by its first byte, a subtype among
-    its type's by its first byte's low five bits (``Group.subtypes``; where
-    more than ``LONG_CHAIN`` share them, and by a hash of the whole subtype),
-    and each is compared whole (``fa_is``). Where a token ends is found by
-    reading it, never from the length of a text it is compared with: so
-    where the next member begins does not wait for the look-up's loads
+    its type's by its first byte's low five bits (``Group.subtypes``); where
+    more than ``LONG_CHAIN`` share them, by a hash of the whole type or
+    subtype too (``split_chain``); each is compared whole (``fa_is``).
+    Where a token ends is found by reading it, never from the length of a
+    text it is compared with: so where the next member begins does not wait
+    for the look-up's loads
     (benchmarks/README.md, "Issue 36, tenth step")."""
     cdef Py_ssize_t g, j, e
     cdef int k
@@ -783,8 +804,10 @@ cdef unsigned long long find_offers(const unsigned char* s, Py_ssize_t n, Py_ssi
             found.essence_end = -1
         return set.all
     g = set.first_group[s[i]]
-    if g < 0:
-        return 0
+    if fa_unlikely(g < 0):
+        if g == -1:
+            return 0
+        g = split_type(s, i, set, g)
     j = read[0] = skip_token(s, i)
     if s[j] != 47:
         return 0
@@ -1511,6 +1534,24 @@ cdef class _CachedOffers:
         return (made, ())
 
 
+cdef int split_chain(Offers* set, bint slots, int index, int size, Py_ssize_t at) noexcept:
+    """Split the chain of slots (or of types) from ``index`` by the hash of
+    their text into ``size`` chains (a power of two), their heads after a mask
+    at ``set.split[at]``; return the split chain's head: -2 - ``at``."""
+    cdef int* split = set.split + at
+    cdef int* link
+    cdef const fa_text* text
+    cdef int h
+    split[0] = size - 1
+    memset(split + 1, -1, size * sizeof(int))  # no head yet
+    while index >= 0:  # each of the chain, to the head of its hash's
+        link = &set.slots[index].next if slots else &set.groups[index].next
+        text = &set.slots[index].subtype if slots else &set.groups[index].type
+        h = 1 + (folded_hash(text.text, 0, text.length) & (size - 1))
+        index, link[0], split[h] = link[0], split[h], index
+    return -2 - <int>at
+
+
 cdef class Negotiator(_CachedOffers):
     # The first lines are the constructor's signature for ``inspect`` (CPython
     # reads a type's ``__text_signature__`` from them); names resolve here.
@@ -1536,8 +1577,7 @@ Offers parsed once; the best of them for each request's Accept value.
         cdef OfferParam* param
         cdef LateList* listed
         cdef unsigned long long hashed
-        cdef int* split
-        cdef Py_ssize_t size, h, index, following
+        cdef Py_ssize_t size, index
         cdef Offers* set = &self._set
         items = _offers_tuple(offers, "offers")
         layout = _OfferSet(_parse_offers(items))  # the offers, by essence and by type
@@ -1552,10 +1592,15 @@ Offers parsed once; the best of them for each request's Accept value.
         # A slot for each subtype (or "*+suffix") of a type.
         essences = [e for e in layout.by_essence.values() if e[0] != "*" and e[1] != "*"]
         groups = {type_: k for k, type_ in enumerate(layout.by_type)}
-        # The slots of a type with a first byte's low five bits in common, and
-        # the size of the split of each chain of them longer than LONG_CHAIN.
+        # The chains ``find_offers`` walks: the types that begin with one byte
+        # (-1, the byte), the slots of a type whose first bytes share their low
+        # five bits (the type, those bits); the size of the split of each
+        # chain longer than LONG_CHAIN.
         # (Lists and dicts built by loops: cython/cython#7748, tests/test_stress.py.)
         chains, splits = {}, {}
+        for type_ in layout.by_type:
+            chain = (-1, ord(type_[0]))
+            chains[chain] = chains.get(chain, 0) + 1
         for e in essences:
             chain = (groups[e[0]], ord(e[1][0]) & 31)
             chains[chain] = chains.get(chain, 0) + 1
@@ -1655,18 +1700,11 @@ Offers parsed once; the best of them for each request's Accept value.
             slot.next, group.subtypes[c] = group.subtypes[c], i
         i = 0
         for (k, c), size in splits.items():  # each long chain, split (``find_offers``)
-            split = set.split + i
-            split[0] = size - 1
-            for h in range(1, size + 1):
-                split[h] = -1
-            index = set.groups[k].subtypes[c]
-            while index >= 0:  # each slot of the chain, to the head of its hash's
-                slot = &set.slots[index]
-                h = 1 + (folded_hash(slot.subtype.text, 0, slot.subtype.length) & (size - 1))
-                following = slot.next
-                slot.next, split[h] = split[h], <int>index
-                index = following
-            set.groups[k].subtypes[c] = <int>(-2 - i)
+            if k < 0:
+                set.first_group[c] = set.first_group[ord(chr(c).upper())] = split_chain(
+                    set, False, set.first_group[c], size, i)
+            else:
+                set.groups[k].subtypes[c] = split_chain(set, True, set.groups[k].subtypes[c], size, i)
             i += size + 1
 
     def __dealloc__(self):
