@@ -2205,7 +2205,7 @@ cdef Py_ssize_t best_language(const unsigned char* s, Py_ssize_t n, CListOffer* 
                               Py_ssize_t n_tags, long long* keys) noexcept nogil:
     """``_language.best_language`` over the bytes of a present value (lenient).
 
-    ``keys`` is scratch for two numbers a tag: its deciding key (``tag_key``;
+    ``keys`` is left holding two numbers a tag: its deciding key (``tag_key``;
     -1: none) and the offset of the member that holds it.
     """
     cdef Py_ssize_t i = 0, k, pos, name_end, best = -1
@@ -2279,8 +2279,8 @@ cdef class _ListNegotiator(_CachedOffers):
     cdef Py_ssize_t _scored(self, const unsigned char* s, Py_ssize_t n, long long* keys) noexcept:
         """Index of the best acceptable offer, -1 if none: the scorer of the
         header's grammar over the bytes of a present value, which leaves each
-        offer's key in ``keys`` (``best_coding``, ``best_language``: two
-        numbers an offer)."""
+        offer's key in ``keys`` (``best_coding``: one number an offer;
+        ``best_language``: two, the key and the deciding member's offset)."""
         if self._kind.grammar == LANGUAGE_GRAMMAR:
             return best_language(s, n, self._offers, self._n, keys)
         return best_coding(s, n, self._offers, self._n, keys)

@@ -320,9 +320,11 @@ class _Members(Sequence[_M]):
     __slots__ = ("_members", "_present", "_skipped", "_value", "_engine")  # noqa: RUF023
 
     _header: ClassVar[ListHeader]
-    #: The offers ``best`` and ``rank`` were given, parsed once: kept as the
-    #: one-call forms keep their negotiators (``_limits.last_negotiator``),
-    #: since a server passes the same offers on every request.
+    #: The offers given where the members are matched here (a value the
+    #: pure engine parsed or one made by hand, and ``Accept.rank``), parsed
+    #: once: kept as the one-call forms keep their negotiators
+    #: (``_limits.last_negotiator``), since a server passes the same offers
+    #: on every request.
     _kept_offers: ClassVar[KeptNegotiators]
     #: The one-call form of the engine that ``best`` hands the text of a value
     #: the compiled engine parsed (``_value``, ``_engine``).
@@ -389,9 +391,11 @@ class _Members(Sequence[_M]):
         self._skipped: tuple[SkippedMember, ...] | Unexplained = given
         #: The text the compiled engine parsed, with that engine's module name
         #: (an interned str: no count of a shared object is written per
-        #: value), whose one-call forms ``best`` and ``quality`` give it: its
-        #: kernel reads the text again faster than the members are matched
-        #: here, to the same answers (the differential tests hold it to that).
+        #: value), which ``best`` (and ``Accept.quality``) give its one-call
+        #: forms and a list value's ``rank`` and ``quality`` its negotiators
+        #: (``_ranked_text``): its kernel reads the text again faster than
+        #: the members are matched here, to the same answers (the
+        #: differential tests hold it to that).
         #: None for a value made by hand or by the pure engine, or for a
         #: buffer that can change.
         self._value: str | bytes | None = None
