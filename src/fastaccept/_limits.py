@@ -35,7 +35,9 @@ CACHE_KEY_MAX_LENGTH: Final = 1024
 #: an error message quotes: a longer run is cut, "..." marking the cut, so a
 #: message stays short and building it reads at most this much of the run.
 EXCERPT_MAX: Final = 40
-#: ``negotiate``/``quality``: how many distinct offer lists keep a Negotiator.
+#: The one-call forms (``negotiate``, ``quality``, ``negotiate_encoding``,
+#: ``negotiate_language``) and a parsed value's kept offers: how many
+#: distinct offer lists keep a negotiator.
 NEGOTIATORS_KEPT: Final = 64
 #: ``negotiate``/``quality`` and the list headers' one-call forms: how many
 #: header values each kept negotiator of the pure engine remembers.
@@ -67,8 +69,9 @@ def checked_max_length(max_length: object) -> int | None:
     ``TypeError`` for a bool, a float or another type, ``ValueError`` out of
     that range, each naming ``max_length``.
 
-    Both engines check it here, where it is given; the Cython engine skips the
-    call for the default object.
+    Both engines check it here, where it is given: a negotiator whenever it
+    is made; parsing and the look-up of a kept negotiator skip the call for
+    the default object.
     """
     if max_length is None:
         return None
@@ -132,7 +135,7 @@ def kept_negotiator(
     max_length: int | None,
     values_kept: int = VALUES_KEPT,
 ) -> _N:
-    """The Negotiator ``negotiate``/``quality`` keep for these offers in ``kept``.
+    """The negotiator a one-call form keeps for these offers in ``kept``.
 
     Made by ``make`` on first use, remembering ``values_kept`` values (the
     engine's: ``VALUES_KEPT`` or ``COMPILED_VALUES_KEPT``); at most

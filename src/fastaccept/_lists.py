@@ -4,8 +4,8 @@ Accept-Encoding and Accept-Language (RFC 9110 §12.5.3-4) are both lists of
 ``name [ weight ]`` members. Each is one ``ListHeader``: its grammar (a
 module such as ``_coding``), its offer set, its scorer and its member type.
 One parse, one negotiator and one one-call function per engine serve every
-description; docs/development.md ("Architecture") lists what a third such
-header takes besides.
+description; docs/development.md ("One place per rule") lists what a third
+such header takes besides.
 """
 
 from __future__ import annotations

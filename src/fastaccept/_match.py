@@ -1,8 +1,9 @@
 """Matching and choosing on parsed values (RFC 9110 §12.5.1; docs/rules.md rules 9-12).
 
 Used by ``Accept``'s methods, ``Consumes`` and the pure-Python engine; the
-Cython engine runs the same rules on C structs and is differential-tested
-against this.
+Cython engine builds its C structs from ``OfferSet`` (and checks this
+module's key packing at import), runs the same rules on them, and is
+differential-tested against this.
 """
 
 from __future__ import annotations
