@@ -112,7 +112,7 @@ def coding_scores(items: Sequence[Item], offers: CodingSet) -> list[tuple[int, i
 
     Its own entry; else the ``*`` entry (an entry listed twice: its higher
     q); else, for ``identity`` only, the lowest non-zero weight among the
-    members (1 if none is above 0); else 0. ``identity;q=0``, or ``*;q=0``
+    members (q=1 if none is above 0); else 0. ``identity;q=0``, or ``*;q=0``
     without an ``identity`` entry, leaves identity at 0.
     """
     own: dict[str, int] = {}  # and "*"'s

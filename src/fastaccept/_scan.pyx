@@ -236,11 +236,11 @@ cdef struct COffer:
     bint charset_free                    # a range's charset is not compared (rule 20)
     bint explicit                        # reached only by its own type/subtype (rule 21)
     unsigned long long bit               # its bit in a mask of offers (``find_offers``)
-    Py_ssize_t group                     # the number of its type among the offers'
+    Py_ssize_t group                     # the number of its type (0, unread, for an explicit offer)
 
 
 cdef struct Group:
-    # The offers of one type.
+    # The offers of one type that a wildcard reaches (not an explicit one, rule 21).
     fa_text type                         # "type/"
     unsigned long long mask              # their bits
     int next                             # the next type in its chain (``Offers.first_group``), or -1
@@ -777,7 +777,8 @@ cdef unsigned long long find_offers(const unsigned char* s, Py_ssize_t n, Py_ssi
                                     Py_ssize_t* read) noexcept nogil:
     """The offers the member at ``i`` can match by its type and subtype (bit
     k for offer k, bit 63 for any from the 64th on): a ``*`` type, every
-    offer; ``type/*``, its type's; ``type/subtype`` or ``type/*+suffix``
+    offer a wildcard reaches (not an explicit one, rule 21); ``type/*``, those
+    of its type; ``type/subtype`` or ``type/*+suffix``
     (rule 22), that essence's. 0: it matches none, valid or not (rule 10),
     and need not be read past ``read``. What ``scan_member`` needs goes to
     ``found`` (``essence_end`` -1: a ``*`` type not followed by ``/*``,
@@ -1081,9 +1082,10 @@ cdef object ENGINE = None
 
 cdef object made_by_slots(object cls, tuple members, object skipped, object value,
                           object cors_safelisted=None):
-    """A ``cls`` (a ``_types._Members``) made as ``_made(members, skipped[,
-    cors_safelisted])`` makes it, its slots set without a
-    Python-level call: parsing makes one per value. It keeps ``value``, the
+    """A ``cls`` (a ``_types._Members``) made as ``_made(members, skipped)``
+    makes it (and an ``Accept``'s ``cors_safelisted`` set, as ``_scan_py.parse``
+    sets it after), its slots set without a Python-level call: parsing makes
+    one per value. It keeps ``value``, the
     text parsed, where that is a str or bytes (not a buffer that can change)."""
     cdef bint kept = ENGINE is not None and (type(value) is str or type(value) is bytes)
     made = made_by_new(cls, cls, ())

@@ -722,7 +722,8 @@ class AcceptLanguage(_Members[LanguageRange]):
     lenient mode ignored. A tag's weight is the q of its deciding range;
     ``best`` prefers the highest weight, then a language range over ``*``,
     then the deciding range listed first, then the closer relation, then
-    server order (docs/rules.md rule 19); absent: the first tag.
+    more shared subtags, then server order (docs/rules.md rule 19); absent:
+    the first tag.
     """
 
     __slots__ = ()

@@ -90,7 +90,8 @@ def select_post(
     characters. An absent header is a 406 unless ``require_header`` is
     False, then it accepts anything (RFC 9110 §12.5.1). Nothing a client
     sends raises (docs/bad-input.md); an ``accept`` that is not a str,
-    bytes or None, or a flag that is not a bool, is a ``TypeError``.
+    bytes, bytearray, memoryview or None, or a flag that is not a bool, is
+    a ``TypeError``.
     """
     checked_flag(json_only, "json_only")
     return _select(_POST_JSON_ONLY if json_only else _POST, accept, require_header)
