@@ -1,7 +1,8 @@
 """A type-checked tour of the public API (``mypy --strict`` checks this file).
 
-Every ``assert_type`` states the type a user's checker infers from the stubs;
-running the file checks the values too.
+Every ``assert_type`` states the type a user's checker infers from the
+package's annotations (the typed pure-Python engine); running the file checks
+the values too.
 """
 
 from __future__ import annotations

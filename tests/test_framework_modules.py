@@ -441,6 +441,9 @@ def test_fastapi_openapi_responses_follow_the_options() -> None:
 
     with_default = Renderers({"text/csv": str}, default="text/csv", max_length=None)
     assert list(openapi_responses(with_default)) == [200]
+    # No limit on either header: no 431 to document.
+    unlimited = Consumes(["text/csv"], max_length=None)
+    assert list(openapi_responses(with_default, unlimited)) == [200, 415]
     everything = openapi_responses(GREETING, BODY_TYPES, 201)
     assert list(everything) == [201, 406, 415, 431]
     assert list(everything[415]["headers"]) == ["Accept"]

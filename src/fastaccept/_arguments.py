@@ -1,9 +1,10 @@
 """Objects that are what their constructor's arguments say they are.
 
-``Negotiator`` (pure-Python engine), ``Produces`` and ``Consumes`` keep no
-state a caller can see beyond their arguments (their caches only speed things
-up), so ``==``, ``hash``, ``repr``, ``pickle`` and ``copy`` all go by those
-arguments. The Cython ``Negotiator`` compiles the same behaviour.
+``Negotiator`` (pure-Python engine), ``Produces``, ``Consumes``, ``Renderers``
+and ``Offer`` keep no state a caller can see beyond their arguments (their
+caches only speed things up), so ``==``, ``hash``, ``repr``, ``pickle`` and
+``copy`` all go by those arguments. The Cython ``Negotiator`` compiles the
+same behaviour.
 """
 
 from __future__ import annotations

@@ -457,7 +457,8 @@ def openapi_responses(
     refused = {
         406: produces.default is None,
         415: consumes is not None,
-        431: produces.max_length is not None or consumes is not None,
+        431: produces.max_length is not None
+        or (consumes is not None and consumes._max_length is not None),
     }
     for code, description in _REFUSALS.items():
         if refused[code]:

@@ -64,7 +64,8 @@ class Answer:
 class Rendered(StatusAndHeaders):
     """A whole response: ``status``, ``header_items`` and the ``body`` bytes.
 
-    ``header_items`` has ``Content-Type``, ``Vary`` (``Accept`` merged in) and
+    ``header_items`` has ``Content-Type``, ``Vary`` (``Accept`` merged in;
+    where a format name chose, the caller's value alone, or none) and
     ``Content-Length``, the GET body's for HEAD, whose body is empty; a 204 or
     304 has no body, ``Content-Type`` or ``Content-Length`` (RFC 9110 §15.3.5,
     §15.4.5). ``ok``: a representation was chosen, whatever the status.
@@ -251,7 +252,8 @@ class Renderers(ByArguments):
                 finished = store(
                     self._varied, VARY_VALUES_KEPT, vary, Finished(self, vary)
                 )
-        # Any headers but the default are checked (None is refused, not "none").
+        # A chosen answer's headers, any but the default, are checked (None is
+        # refused, not "none"); a refusal's are not read.
         extra = _extra(headers) if headers is not _NO_EXTRA and decision.ok else ()
         return finished.render(decision, data, method, status, extra)
 
@@ -361,7 +363,8 @@ class Finished:
 
     def refused(self, decision: Decision, method: str) -> Rendered:
         """The response for a refusal: built ahead, or now (a 431, whose
-        body says the length; one made elsewhere)."""
+        body says the length; a 406 naming skipped members; a 415 naming the
+        type; one made elsewhere)."""
         try:  # by subscript, not .get (docs/free-threading.md)
             built = self._refused[decision]
         except (KeyError, TypeError):  # TypeError: made of parts that cannot be hashed

@@ -425,8 +425,9 @@ class Produces(ByArguments):
     qs above 0, or ``default`` (one of the offers) instead (RFC 9110 §12.5.1
     allows either): without a ``default``, offers all at qs 0 are a
     ``ValueError``. 431 when the value is longer than ``max_length``. A
-    missing header (None) accepts anything: the highest qs, then the first
-    offer. Every answer carries ``Vary: Accept`` (§12.5.5).
+    missing header (None) accepts every offer but an explicit one (rule 21):
+    the highest qs, then the first offer. Every answer carries
+    ``Vary: Accept`` (§12.5.5).
 
     ``formats`` names offers for a request that says its format itself (a
     query parameter, docs/web.md "Format override"): a mapping of names to
@@ -711,7 +712,8 @@ class Consumes(ByArguments):
     ``Accept-Query`` (RFC 10008 §3). ``accept``, ``accept_post`` and
     ``accept_query`` are those headers' values, for an answer to OPTIONS too
     (``accept_query`` None where a type's parameter names are no RFC 9651
-    keys, or a type is a suffix range, so that Accept-Query cannot carry it:
+    keys, a parameter value is not printable ASCII, or a type is a suffix
+    range, so that Accept-Query cannot carry it:
     a 415 to QUERY then has no ``Accept-Query``).
     """
 
