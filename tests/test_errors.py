@@ -228,13 +228,13 @@ def test_message_and_position(
 
 
 @pytest.mark.parametrize(
-    "value,position,reason", [c for c in CASES if c[1] is not None]
+    "value,position,reason",
+    # those expressible as header bytes (Latin-1)
+    [c for c in CASES if c[1] is not None and all(ord(ch) <= 0xFF for ch in c[0])],
 )
 def test_same_error_from_bytes(
     engine: Engine, value: str, position: int, reason: str
 ) -> None:
-    if any(ord(c) > 0xFF for c in value):
-        return  # not expressible as header bytes
     with pytest.raises(AcceptError) as info:
         engine.parse(value.encode("latin-1"), strict=True)
     assert (info.value.position, info.value.reason) == (position, reason)
