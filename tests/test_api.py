@@ -395,6 +395,23 @@ def test_an_offer_with_outer_whitespace_is_refused(engine: Engine, offer: str) -
     assert engine.negotiate("text/html", [inner]) is inner
 
 
+@pytest.mark.parametrize("media_type", [" text/html", "text/html\t"])
+def test_a_media_type_with_outer_whitespace_is_refused(
+    engine: Engine, media_type: str
+) -> None:
+    # As an offer is: both engines, every way a media type is asked about.
+    said = "invalid media_type .*neither begins nor ends with a space or a tab"
+    for ask in (
+        lambda: engine.quality("text/html", media_type),
+        lambda: engine.parse("text/html").quality(media_type),
+        lambda: engine.parse("text/html").accepts(media_type),
+        lambda: engine.parse(None).accepts(media_type),
+        lambda: MediaRange("text", "*").matches(media_type),
+    ):
+        with pytest.raises(ValueError, match=said):
+            ask()
+
+
 def test_format_accept() -> None:
     assert format_accept(["application/json", ("text/html", 0.5), "image/*"]) == (
         "application/json, text/html;q=0.5, image/*"

@@ -417,12 +417,48 @@ def test_offers_that_are_no_iterable_are_named(
     [
         (None, "renderers must map offers to renderers (or be pairs), not NoneType"),
         ("a/b", "renderers must map offers to renderers (or be pairs), not str"),
-        ([("a/b",)], "renderers: ('a/b',) is not an (offer, renderer) pair"),
+        ([("a/b",)], "renderers: ('a/b',) is not a pair (offer, renderer)"),
     ],
 )
 def test_renderers_that_are_no_pairs_are_named(given: Any, message: str) -> None:
     with pytest.raises(TypeError) as info:
         Renderers(given)
+    assert str(info.value) == message
+
+
+@pytest.mark.parametrize("kind", sorted(SETS))
+def test_pairs_in_a_set_are_a_type_error(kind: str) -> None:
+    # As offers in a set are: the order of pairs breaks ties and orders the
+    # format names, and a set's changes from one process to the next.
+    from fastaccept import wsgi
+
+    made = {"set": set, "frozenset": frozenset}[kind]
+    order = "are read in the order given, and a set's order changes"
+    with pytest.raises(
+        TypeError, match=f"^renderers must map offers .* {kind}: .*{order}"
+    ):
+        Renderers(made([("text/html", str), ("application/json", repr)]))
+    with pytest.raises(TypeError, match=f"^renderers must map versions .* {kind}: "):
+        Renderers.versioned("a/b", made([("1", str), ("2", repr)]), default="1")
+    with pytest.raises(TypeError, match=f"^formats must be .* {kind}: formats {order}"):
+        Produces(["a/b", "c/d"], formats=made([("b", "a/b"), ("d", "c/d")]))
+    with pytest.raises(TypeError, match=f"^handlers must map offers .* {kind}: "):
+        wsgi.dispatch(made([("text/html", str), ("application/json", repr)]))
+
+
+@pytest.mark.parametrize(
+    ("given", "message"),
+    [
+        (None, "renderers must map versions to renderers (or be pairs), not NoneType"),
+        ("12", "renderers must map versions to renderers (or be pairs), not str"),
+        (["1", "2"], "renderers: '1' is not a pair (version, renderer)"),
+    ],
+)
+def test_versioned_renderers_that_are_no_pairs_are_named(
+    given: Any, message: str
+) -> None:
+    with pytest.raises(TypeError) as info:
+        Renderers.versioned("a/b", given, default="1")
     assert str(info.value) == message
 
 
@@ -455,3 +491,58 @@ def test_a_process_s_first_one_call_refuses_what_any_call_refuses(
         "codings must be an iterable of str (such as a list), not NoneType",
         "tags must be an iterable of str (such as a list), not NoneType",
     ]
+
+
+# --- the web layer's per-request arguments: refused at the call, read or not ---
+
+
+@pytest.mark.parametrize("given", [0, False, [], {}, 1])
+def test_a_content_type_of_another_type_is_a_type_error(given: Any) -> None:
+    # Checked before its truth is: 0, False and [] are no missing header.
+    taken = Consumes(["application/json"])
+    with pytest.raises(TypeError, match=r"^a Content-Type value must be str, bytes"):
+        taken.check(given)
+
+
+def test_an_accept_of_another_type_is_refused_when_it_is_not_read() -> None:
+    # A Content-Type taken and a format named need no Accept: a bad one is
+    # still refused, not passed over.
+    message = "^an Accept value must be str, bytes, bytearray, memoryview or None"
+    with pytest.raises(TypeError, match=message):
+        Consumes(["application/json"]).check("application/json", 42)  # type: ignore[arg-type]
+    produces = Produces(["application/json", "text/html"], formats=True)
+    with pytest.raises(TypeError, match=message):
+        produces.select(42, format="json")  # type: ignore[arg-type]
+    assert produces.select(bytearray(b"text/html"), format="json").ok
+
+
+@pytest.mark.parametrize("method", [b"HEAD", None, ["HEAD"], 5])
+def test_a_method_of_another_type_is_a_type_error(method: Any) -> None:
+    from fastaccept.agents import markdown_for_agents
+
+    renderers = Renderers({"text/html": str})
+    agents = markdown_for_agents(html=str, markdown=str)
+    for respond in (renderers.respond, agents.respond):
+        with pytest.raises(TypeError, match=r"^method must be a str, not "):
+            respond("*/*", "x", method=method)
+    with pytest.raises(TypeError, match=r"^method must be a str, not "):
+        renderers.render(renderers.produces.select("*/*"), "x", method=method)
+
+
+@pytest.mark.parametrize("decision", [None, "text/html", {"status": 200}])
+def test_render_takes_a_decision(decision: Any) -> None:
+    with pytest.raises(TypeError, match=r"^decision must be a Decision \(Produces"):
+        Renderers({"text/html": str}).render(decision, "x")
+
+
+def test_wsgi_refuses_a_coroutine_function_when_it_is_decorated() -> None:
+    from fastaccept import wsgi
+
+    async def page(environ: Any) -> str:
+        return "x"
+
+    message = r"^page must be a function \(def handler\(environ\)\) for fastaccept.wsgi"
+    with pytest.raises(TypeError, match=message):
+        wsgi.negotiated(Renderers({"text/html": str}))(page)
+    with pytest.raises(TypeError, match=message):
+        wsgi.dispatch({"text/html": page})

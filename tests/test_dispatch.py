@@ -342,7 +342,7 @@ def test_bad_handlers_are_refused_when_made() -> None:
         dispatch({})
     with pytest.raises(TypeError, match="handlers must map offers"):
         dispatch("text/csv")  # type: ignore[arg-type]
-    with pytest.raises(TypeError, match="is not an \\(offer, handler\\) pair"):
+    with pytest.raises(TypeError, match="is not a pair \\(offer, handler\\)"):
         dispatch([("text/csv",)])  # type: ignore[list-item]
 
     async def coroutine(environ: Any) -> str:

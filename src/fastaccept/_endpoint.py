@@ -538,14 +538,18 @@ def signed(
     return wrapper
 
 
-def check_coroutine(handler: Handler, form: str, module: str) -> None:
-    """Check that ``handler`` is a coroutine function (``async def form``),
-    as the integration ``module`` awaits it: a ``TypeError`` at decoration
-    if not, not a 500 on every request."""
-    if not inspect.iscoroutinefunction(handler):
+def check_coroutine(
+    handler: Handler, form: str, module: str, awaited: bool = True
+) -> None:
+    """Check that ``handler`` is a coroutine function (``async def form``)
+    where the integration ``module`` awaits it, or a plain one (``def form``)
+    where it calls it (not ``awaited``): a ``TypeError`` at decoration if
+    not, not a 500 on every request."""
+    if inspect.iscoroutinefunction(handler) is not awaited:
+        kind = "a coroutine function (async def" if awaited else "a function (def"
         raise TypeError(
-            f"{getattr(handler, '__name__', 'the handler')} must be a coroutine "
-            f"function (async def {form}) for {module}"
+            f"{getattr(handler, '__name__', 'the handler')} must be {kind} "
+            f"{form}) for {module}"
         )
 
 

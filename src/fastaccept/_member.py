@@ -507,16 +507,34 @@ def _media_type_offer(offer: object) -> ParsedOffer:
             "give a server weight as a pair (media type, qs)"
         )
     text: str = offer  # type: ignore[assignment]  # parse_single took a str
-    if text != text.strip(" \t"):  # it is sent as Content-Type (RFC 9110 §5.5)
+    return concrete(unpadded(text, "offer"), rng, "offer")
+
+
+def unpadded(text: str, what: str) -> str:
+    """``text``, a media type a program gives; ``ValueError`` naming ``what``
+    where it begins or ends with a space or a tab: it is sent as Content-Type,
+    a field value (RFC 9110 §5.5)."""
+    if text != text.strip(" \t"):
         raise ValueError(
-            f"invalid offer {offer!r}: an offer neither begins nor ends with a "
+            f"invalid {what} {text!r}: it neither begins nor ends with a "
             "space or a tab (it is sent as Content-Type, a field value)"
         )
-    return concrete(text, rng, "offer")
+    return text
 
 
 if TYPE_CHECKING:
     _T = TypeVar("_T")
+
+
+def refuse_a_set(given: object, wanted: str, what: str) -> None:
+    """``TypeError`` for a set given as ``what`` (``wanted`` begins the
+    message): ``what`` are read in the order given, which breaks ties, and a
+    set's order changes from one process to the next."""
+    if isinstance(given, (set, frozenset)):
+        raise TypeError(
+            f"{wanted} a {type(given).__name__}: {what} are read in the order"
+            " given, and a set's order changes from one process to the next"
+        )
 
 
 def offers_tuple(offers: Iterable[_T], what: str) -> tuple[_T, ...]:
@@ -531,11 +549,7 @@ def offers_tuple(offers: Iterable[_T], what: str) -> tuple[_T, ...]:
     if isinstance(offers, (str, bytes)):
         alone = offers if isinstance(offers, str) else offers.decode("latin-1")
         raise TypeError(f"{wanted} a {type(offers).__name__}: use [{alone!r}]")
-    if isinstance(offers, (set, frozenset)):
-        raise TypeError(
-            f"{wanted} a {type(offers).__name__}: {what} are read in the order"
-            " given, and a set's order changes from one process to the next"
-        )
+    refuse_a_set(offers, wanted, what)
     try:
         items = iter(offers)
     except TypeError:

@@ -11,7 +11,7 @@ from ._arguments import ByArguments
 from ._grammar import TCHARS
 from ._headers import merge_vary
 from ._limits import DEFAULT_CACHE_SIZE, DEFAULT_MAX_LENGTH, store
-from ._member import OfferSpec
+from ._member import OfferSpec, refuse_a_set
 from ._responses import (
     Decision,
     FormatSpec,
@@ -82,17 +82,22 @@ _NO_EXTRA: tuple[tuple[str, str], ...] = ()
 
 
 def offer_pairs(
-    given: Mapping[Any, Any] | Iterable[tuple[Any, Any]], name: str, value: str
+    given: Mapping[Any, Any] | Iterable[tuple[Any, Any]],
+    name: str,
+    value: str,
+    key: str = "offer",
 ) -> tuple[tuple[Any, Any], ...]:
-    """``given``, a mapping of offers to each one's ``value`` or pairs of them,
-    as pairs: a ``TypeError`` naming the argument ``name`` for anything else."""
+    """``given``, a mapping of each ``key`` (an offer) to its ``value`` or
+    pairs of them, in order, as pairs: a ``TypeError`` naming the argument
+    ``name`` for anything else, a set included (its order changes)."""
+    wanted = f"{name} must map {key}s to {value}s (or be pairs), not"
     if isinstance(given, str | bytes) or not isinstance(given, Iterable):
-        kind = type(given).__name__
-        raise TypeError(f"{name} must map offers to {value}s (or be pairs), not {kind}")
+        raise TypeError(f"{wanted} {type(given).__name__}")
+    refuse_a_set(given, wanted, name)
     pairs = tuple(given.items() if isinstance(given, Mapping) else given)
     for pair in pairs:
         if not isinstance(pair, tuple) or len(pair) != 2:
-            raise TypeError(f"{name}: {pair!r} is not an (offer, {value}) pair")
+            raise TypeError(f"{name}: {pair!r} is not a pair ({key}, {value})")
     return pairs
 
 
@@ -190,9 +195,7 @@ class Renderers(ByArguments):
         ``Produces.versioned(base, versions, default=..., param=...)`` offers
         them (docs/web.md, "Versions"); the other arguments are ``Produces``'.
         """
-        pairs = tuple(
-            renderers.items() if isinstance(renderers, Mapping) else renderers
-        )
+        pairs = offer_pairs(renderers, "renderers", "renderer", "version")
         versions = [version for version, _ in pairs]
         offers = versioned_offers(base, versions, default, param)
         by_version = dict(pairs)
@@ -243,6 +246,13 @@ class Renderers(ByArguments):
         is sent without content (the renderer is not called)."""
         if type(status) is not int or not 200 <= status <= 599:
             status = checked_status(status)
+        if type(method) is not str:
+            checked_method(method)
+        if not isinstance(decision, Decision):
+            raise TypeError(
+                "decision must be a Decision (Produces.select, Consumes.check), "
+                f"not {type(decision).__name__}"
+            )
         if vary is None:
             finished = self._plain
         else:  # by subscript, not .get (docs/free-threading.md)
@@ -376,6 +386,14 @@ class Finished:
         body = decision.body.encode("utf-8")
         headers = self._headers(decision)
         return _rendered(decision.status, headers, body, method, decision.ok)
+
+
+def checked_method(method: object) -> str:
+    """``method`` as ``respond`` and ``render`` take it: a str, else a
+    ``TypeError`` (not a body sent to a HEAD that was not a str)."""
+    if type(method) is not str:
+        raise TypeError(f"method must be a str, not {type(method).__name__}")
+    return method
 
 
 def checked_status(status: object) -> int:

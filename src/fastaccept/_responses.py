@@ -36,6 +36,7 @@ from ._member import (
     parse_offer,
     parse_offers,
     parse_single,
+    refuse_a_set,
 )
 from ._structured import bare_item
 from ._text import HeaderValue, as_header_text, ascii_lower, coerce_value
@@ -285,11 +286,12 @@ def _format_indexes(
                 "mapping of names to offers"
             )
         return named, True
+    wanted = (
+        "formats must be a mapping of names to offered media types, True or None, not"
+    )
     if isinstance(formats, str | bytes) or not isinstance(formats, Iterable):
-        raise TypeError(
-            "formats must be a mapping of names to offered media types, True or "
-            f"None, not {type(formats).__name__}"
-        )
+        raise TypeError(f"{wanted} {type(formats).__name__}")
+    refuse_a_set(formats, wanted, "formats")
     pairs = tuple(formats.items() if isinstance(formats, Mapping) else formats)
     named = {}
     for pair in pairs:
@@ -644,6 +646,8 @@ class Produces(ByArguments):
                 raise TypeError(
                     f"format must be a str or None, not {type(format).__name__}"
                 )
+            if accept is not None and type(accept) not in (str, bytes):
+                accept = coerce_value(accept)  # its TypeError, read or not
             if format and self._format_index:  # the offer it names, else 406
                 if len(format) <= FORMAT_MAX_LENGTH:
                     index = self._format_index.get(ascii_lower(format))
@@ -792,9 +796,14 @@ class Consumes(ByArguments):
             raise TypeError(
                 f"method must be a str or None, not {type(method).__name__}"
             )
+        if accept is not None and type(accept) is not str and type(accept) is not bytes:
+            accept = coerce_value(accept)  # its TypeError, read or not; copied once
+        if content_type is None:
+            return self._unsupported["is missing", header, _form(accept)]
+        content_type = coerce_value(content_type, "Content-Type")
         if not content_type:
             return self._unsupported["is missing", header, _form(accept)]
-        text = as_header_text(coerce_value(content_type))[0]
+        text = as_header_text(content_type)[0]
         if self._max_length is not None and len(text) > self._max_length:
             problem_json, varied = _FORMS[_form(accept)]
             return _too_large(

@@ -34,8 +34,9 @@ def coerce_value(value: object, field: str = "Accept") -> str | bytes:
         return value
     if isinstance(value, (bytearray, memoryview)):
         return bytes(value)
+    article = "an" if field[0] in "AEIOU" else "a"  # an Accept, a Content-Type
     raise TypeError(
-        f"an {field} value must be str, bytes, bytearray, memoryview or None, "
+        f"{article} {field} value must be str, bytes, bytearray, memoryview or None, "
         f"not {type(value).__name__}"
     )
 

@@ -26,6 +26,7 @@ from ._member import (
     offers_tuple,
     parse_offers,
     parse_single,
+    unpadded,
 )
 from ._text import as_header_text, ascii_lower
 from ._tuples import NamedTuple
@@ -56,7 +57,7 @@ def media_type_offer(media_type: object) -> ParsedOffer:
             f"invalid media_type {media_type!r}: expected one concrete media type "
             "such as 'text/html' (no '*' range, no weight)"
         )
-    return concrete(media_type, rng, "media_type")
+    return concrete(unpadded(media_type, "media_type"), rng, "media_type")
 
 
 def _media_type_set(offers: tuple[str], **_: object) -> OfferSet:

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from ._member import Offer
-from ._render import Rendered, Renderer, Renderers
+from ._render import Rendered, Renderer, Renderers, checked_method
 from ._responses import Produces
 from ._text import HeaderValue
 
@@ -59,7 +59,7 @@ class _AgentRenderers(Renderers):
     ) -> Rendered:
         """``Renderers.respond`` for GET and HEAD (``method`` compared
         case-sensitively, RFC 9110 §9.1); for any other method, the HTML."""
-        if method not in {"GET", "HEAD"}:  # a request for the page itself
+        if checked_method(method) not in {"GET", "HEAD"}:  # the page itself
             accept = None  # as if absent: the explicit Markdown is not chosen
         return super().respond(accept, data, method=method, **options)
 

@@ -27,6 +27,7 @@ from ._endpoint import (
     Handler,
     Mapped,
     Negotiated,
+    check_coroutine,
     integration,
 )
 from ._render import Rendered
@@ -51,6 +52,10 @@ class WSGIBinding(EnvironBinding[Rendered]):
         return rendered
 
     def serve(self, negotiated: Handler, handler: Handler) -> WSGIApplication:
+        """A WSGI application that calls the handler (``check_coroutine``:
+        not a coroutine function, which no WSGI server awaits)."""
+        check_coroutine(handler, "handler(environ)", __name__, awaited=False)
+
         @wraps(handler)
         def app(
             environ: WSGIEnvironment, start_response: StartResponse
