@@ -287,10 +287,21 @@ def test_the_chosen_offer_is_rendered_by_its_own_renderer() -> None:
 
 def test_a_decision_from_elsewhere_renders_by_its_media_type() -> None:
     made_by_hand = Decision(200, "application/json")
-    assert RENDERERS.render(made_by_hand, DATA).body == as_json(DATA).encode()
+    rendered = RENDERERS.render(made_by_hand, DATA)
+    assert rendered.body == as_json(DATA).encode()
+    # Its headers, and the offer's Content-Type where they have none.
+    assert rendered.headers["Content-Type"] == "application/json"
+    own = Decision(200, "application/json", (("Content-Type", "application/x"),))
+    assert RENDERERS.render(own, DATA).headers["Content-Type"] == "application/x"
     consumed = Consumes(["text/csv", "application/json"]).check("application/json")
     assert consumed.index == 1  # Consumes' own index: not an offer of RENDERERS
-    assert RENDERERS.render(consumed, DATA).body == as_json(DATA).encode()
+    rendered = RENDERERS.render(consumed, DATA)
+    assert rendered.body == as_json(DATA).encode()
+    assert rendered.headers["Content-Type"] == "application/json"
+    html = Decision(200, "text/html; charset=iso-8859-1")
+    assert RENDERERS.render(html, DATA).headers["Content-Type"] == (
+        "text/html; charset=iso-8859-1"
+    )
     with pytest.raises(ValueError, match="'image/png' is not one of the offers"):
         RENDERERS.render(Decision(200, "image/png"), DATA)
 

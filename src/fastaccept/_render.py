@@ -341,15 +341,21 @@ class Finished:
         if not decision.ok:
             return self.refused(decision, method)
         # A decision made elsewhere (by hand, or ``Consumes``'): the first offer
-        # of its media type renders, and its own headers go.
+        # of its media type renders, and its own headers go, with the offer's
+        # Content-Type where they have none.
         types = self._renderers.produces.media_types
         if decision.media_type not in types:
             raise ValueError(
                 f"{decision.media_type!r} is not one of the offers {types}"
             )
-        render, charset = self._renderers._by_index[types.index(decision.media_type)]
+        index = types.index(decision.media_type)
+        render, charset = self._renderers._by_index[index]
         body = _body(render, charset, data, decision.media_type, status)
-        return _rendered(status, _joined(self._headers(decision), extra), body, method)
+        headers = self._headers(decision)
+        if all(name.lower() != "content-type" for name, _ in headers):
+            own = self._own[index].header_items  # the offer's, as Produces sends it
+            headers = (*[item for item in own if item[0] == "Content-Type"], *headers)
+        return _rendered(status, _joined(headers, extra), body, method)
 
     def chosen(
         self,
