@@ -60,6 +60,9 @@ def test_scope_reader_other_names() -> None:
     scope = {"headers": [(b"content-type", b"application/json")]}
     assert header_from_scope(scope, "Content-Type") == b"application/json"
     assert header_from_scope(scope, "accept") is None
+    # A name beyond Latin-1 names no field line, as in an environ.
+    assert header_from_scope(scope, "content-typ\u20ac") is None
+    assert header_from_environ({"HTTP_ACCEPT": "a/b"}, "accept\u20ac") is None
 
 
 def test_environ_reader() -> None:

@@ -37,8 +37,11 @@ def field_value(
     """The value of field ``name`` among a request's field lines (pairs of
     bytes, as received), or None if absent: several lines combined in order,
     joined by ``", "`` (RFC 9110 §5.3); names compared case-insensitively
-    (RFC 9110 §5.1)."""
-    wanted = _checked_name(name).lower().encode("latin-1")
+    (RFC 9110 §5.1); a name beyond Latin-1 names none, as in an environ."""
+    try:
+        wanted = _checked_name(name).lower().encode("latin-1")
+    except UnicodeEncodeError:  # no field line's name is
+        return None
     size = len(wanted)
     lines = []
     for key, value in fields:
