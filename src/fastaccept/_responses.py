@@ -647,7 +647,7 @@ class Produces(ByArguments):
                     f"format must be a str or None, not {type(format).__name__}"
                 )
             if accept is not None and type(accept) not in (str, bytes):
-                accept = coerce_value(accept)  # its TypeError, read or not
+                accept = coerce_value(accept)  # its TypeError, read or not; copied once
             if format and self._format_index:  # the offer it names, else 406
                 if len(format) <= FORMAT_MAX_LENGTH:
                     index = self._format_index.get(ascii_lower(format))
@@ -796,11 +796,10 @@ class Consumes(ByArguments):
             raise TypeError(
                 f"method must be a str or None, not {type(method).__name__}"
             )
-        if accept is not None and type(accept) is not str and type(accept) is not bytes:
+        if accept is not None and type(accept) not in (str, bytes):
             accept = coerce_value(accept)  # its TypeError, read or not; copied once
-        if content_type is None:
-            return self._unsupported["is missing", header, _form(accept)]
-        content_type = coerce_value(content_type, "Content-Type")
+        if content_type is not None:  # its type checked before its truth
+            content_type = coerce_value(content_type, "Content-Type")
         if not content_type:
             return self._unsupported["is missing", header, _form(accept)]
         text = as_header_text(content_type)[0]

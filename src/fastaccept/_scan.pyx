@@ -1085,8 +1085,8 @@ cdef object made_by_slots(object cls, tuple members, object skipped, object valu
     """A ``cls`` (a ``_types._Members``) made as ``_made(members, skipped)``
     makes it (and an ``Accept``'s ``cors_safelisted`` set, as ``_scan_py.parse``
     sets it after), its slots set without a Python-level call: parsing makes
-    one per value. It keeps ``value``, the
-    text parsed, where that is a str or bytes (not a buffer that can change)."""
+    one per value. It keeps ``value``, the text parsed, where that is a str
+    or bytes (not a buffer that can change)."""
     cdef bint kept = ENGINE is not None and (type(value) is str or type(value) is bytes)
     made = made_by_new(cls, cls, ())
     fa_set_slot(SLOTS[0], made, members)
