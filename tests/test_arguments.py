@@ -3,6 +3,7 @@ given, by one rule, with the same error on both engines."""
 
 from __future__ import annotations
 
+import enum
 import re
 import subprocess
 import sys
@@ -527,6 +528,54 @@ def test_a_method_of_another_type_is_a_type_error(method: Any) -> None:
             respond("*/*", "x", method=method)
     with pytest.raises(TypeError, match=r"^method must be a str, not "):
         renderers.render(renderers.produces.select("*/*"), "x", method=method)
+
+
+class _Method(str, enum.Enum):  # str() is "_Method.HEAD", not its text
+    HEAD = "HEAD"
+    POST = "POST"
+
+
+class _StrMethod(str, enum.Enum):  # as http.HTTPMethod (3.11) is: str() its text
+    HEAD = "HEAD"
+    POST = "POST"
+
+    __str__ = str.__str__
+
+
+class _Text(str):
+    pass
+
+
+@pytest.mark.parametrize("head", [_Method.HEAD, _StrMethod.HEAD, _Text("HEAD")])
+def test_a_method_of_a_str_subclass_is_read_as_its_text(head: str) -> None:
+    # str subclasses (http.HTTPMethod's members among them) are methods by
+    # their text: a HEAD gets no body.
+    from fastaccept.agents import markdown_for_agents
+
+    renderers = Renderers({"text/html": str})
+    agents = markdown_for_agents(html=str, markdown=str)
+    for respond in (renderers.respond, agents.respond):
+        assert respond("*/*", "x", method=head).body == b""
+        assert respond("*/*", "x", method="GET").body == b"x"
+    assert (
+        renderers.render(renderers.produces.select("*/*"), "x", method=head).body == b""
+    )
+    consumes = Consumes(["application/json"])
+    refused = consumes.check("text/csv", method=_Method.POST)
+    assert refused.headers["Accept-Post"] == "application/json"
+    assert consumes.check("text/csv", method=_StrMethod.POST).headers == refused.headers
+
+
+class _Format(str, enum.Enum):
+    JSON = "json"
+
+
+def test_a_format_of_a_str_subclass_is_read_as_its_text() -> None:
+    produces = Produces(["application/json", "text/html"], formats=True)
+    assert (
+        produces.select("text/html", format=_Format.JSON).media_type
+        == "application/json"
+    )
 
 
 @pytest.mark.parametrize("decision", [None, "text/html", {"status": 200}])

@@ -247,7 +247,7 @@ class Renderers(ByArguments):
         if type(status) is not int or not 200 <= status <= 599:
             status = checked_status(status)
         if type(method) is not str:
-            checked_method(method)
+            method = checked_method(method)
         if not isinstance(decision, Decision):
             raise TypeError(
                 "decision must be a Decision (Produces.select, Consumes.check), "
@@ -395,11 +395,12 @@ class Finished:
 
 
 def checked_method(method: object) -> str:
-    """``method`` as ``respond`` and ``render`` take it: a str, else a
-    ``TypeError`` (not a body sent to a HEAD that was not a str)."""
-    if type(method) is not str:
+    """``method`` as ``respond`` and ``render`` take it: a str (a subclass's,
+    ``http.HTTPMethod``'s, read as its text), else a ``TypeError`` (not a body
+    sent to a HEAD that was not a str)."""
+    if not isinstance(method, str):
         raise TypeError(f"method must be a str, not {type(method).__name__}")
-    return method
+    return str.__str__(method)
 
 
 def checked_status(status: object) -> int:

@@ -642,7 +642,7 @@ class Produces(ByArguments):
         otherwise.
         """
         if format is not None:
-            if type(format) is not str:
+            if not isinstance(format, str):
                 raise TypeError(
                     f"format must be a str or None, not {type(format).__name__}"
                 )
@@ -790,8 +790,8 @@ class Consumes(ByArguments):
         adds."""
         if method is None:
             header = ""
-        elif type(method) is str:
-            header = METHOD_FIELDS.get(method, "")
+        elif isinstance(method, str):  # a subclass's (http.HTTPMethod's) by its text
+            header = METHOD_FIELDS.get(str.__str__(method), "")
         else:
             raise TypeError(
                 f"method must be a str or None, not {type(method).__name__}"
