@@ -159,6 +159,16 @@ def test_a_renderer_must_give_text_or_bytes() -> None:
         renderers.respond("a/b", DATA)
 
 
+def test_text_its_charset_cannot_hold_names_the_offer() -> None:
+    # The encoder's own error, its reason naming the offer whose renderer
+    # gave the text; the chosen offer's text in its charset otherwise.
+    renderers = Renderers({"text/plain;charset=us-ascii": str, "text/html": str})
+    with pytest.raises(UnicodeEncodeError, match=r"\(the renderer for 'text/plain;"):
+        renderers.respond("text/plain", "caf\u00e9")
+    assert renderers.respond("text/plain", "cafe").body == b"cafe"
+    assert renderers.respond("text/html", "caf\u00e9").body == "caf\u00e9".encode()
+
+
 def test_renderers_compare_pickle_and_copy_by_their_arguments() -> None:
     again = Renderers(
         [

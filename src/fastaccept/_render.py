@@ -439,7 +439,11 @@ def _body(
     if status in BODYLESS:
         return b""
     produced = render(data)
-    body = produced.encode(charset) if isinstance(produced, str) else produced
+    try:
+        body = produced.encode(charset) if isinstance(produced, str) else produced
+    except UnicodeEncodeError as error:  # the same error, naming the offer
+        error.reason = f"{error.reason} (the renderer for {media_type!r})"
+        raise
     if not isinstance(body, bytes):
         raise TypeError(
             f"the renderer for {media_type!r} returned "
