@@ -76,9 +76,6 @@ class ListHeader:
         ``values``: the offers as given, in server order)."""
         return self.offer_set(offers_tuple(offers, self.noun))
 
-    def __repr__(self) -> str:
-        return f"<ListHeader {self.field}>"
-
 
 #: The member grammars the Cython engine's scanner knows (``ListHeader.grammar``).
 CODING_GRAMMAR = 0

@@ -155,11 +155,10 @@ def _params_match(params: tuple[tuple[str, str], ...], offer: ParsedOffer) -> bo
 
 def range_matches(rng: RangeTuple, offer: ParsedOffer) -> bool:
     """Type and subtype equal or ``*``, or a suffix range that reaches the
-    offer (rule 22); not a wildcard for an explicit offer (rule 21); every
-    range parameter present and equal."""
+    offer (rule 22); every range parameter present and equal. For a media
+    type a request names (``MediaRange.matches``, a Content-Type that
+    ``Consumes`` reads), never an explicit offer (rule 21 is the matchers')."""
     rtype, rsub, params, _ = rng
-    if offer.explicit and (rtype == "*" or rsub == "*"):
-        return False
     return (
         (rtype == "*" or rtype == offer.type)
         and (
