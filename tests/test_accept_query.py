@@ -261,6 +261,7 @@ def test_a_parameter_ends_with_its_last_value(other: str) -> None:
             "at position 19: a Decimal with more than 12 digits before '.'",
         ),
         ("1.2345", "at position 11: a Decimal with more than 3 digits after '.'"),
+        ("123456789012.1234", "at position 22: a Decimal of more than 16 characters"),
         ("1.", "at position 7: a Decimal that ends with '.'"),
         ("?2", "at position 7: expected '0' or '1' after '?', found '2'"),
         (":Y:", "at position 6: a Byte Sequence that is not base64"),

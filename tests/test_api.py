@@ -432,6 +432,11 @@ def test_format_accept() -> None:
         format_accept(["a/b, c/d"])
     with pytest.raises(TypeError):
         format_accept([("a/b", "0.5")])  # type: ignore[list-item]
+    for pair in (("a/b",), ("a/b", 0.5, 1)):
+        with pytest.raises(
+            ValueError, match=r"^expected a \(media type, q\) pair, got"
+        ):
+            format_accept([pair])  # type: ignore[list-item]
 
 
 @pytest.mark.parametrize(

@@ -578,6 +578,22 @@ def test_a_format_of_a_str_subclass_is_read_as_its_text() -> None:
     )
 
 
+@pytest.mark.parametrize("module", ["asgi", "wsgi"])
+def test_an_endpoint_takes_renderers_and_consumes_of_their_kinds(module: str) -> None:
+    # A Produces, or the mapping a Renderers is made of, is not one; nor are
+    # the types a Consumes is made of.
+    negotiated = __import__(f"fastaccept.{module}", fromlist=["negotiated"]).negotiated
+    renderers = Renderers({"text/html": str})
+    for wrong in (renderers.produces, {"text/html": str}):
+        with pytest.raises(TypeError, match=r"^renderers must be a Renderers, not "):
+            negotiated(wrong)
+    with pytest.raises(
+        TypeError, match=r"^consumes must be a Consumes or None, not list"
+    ):
+        negotiated(renderers, consumes=["application/json"])
+    assert negotiated(renderers, consumes=Consumes(["application/json"])) is not None
+
+
 @pytest.mark.parametrize("decision", [None, "text/html", {"status": 200}])
 def test_render_takes_a_decision(decision: Any) -> None:
     with pytest.raises(TypeError, match=r"^decision must be a Decision \(Produces"):

@@ -60,7 +60,9 @@ from .test_sockets import over_http
 def httpx_call(client: Any) -> Call:
     def call(method: str, path: str, headers: Headers, body: bytes) -> Reply:
         lines = [(name.encode(), value) for name, value in headers]
-        r = client.request(method, path, headers=lines, content=body)
+        r = client.request(
+            method, path, headers=lines, content=body, follow_redirects=False
+        )
         return Reply(r.status_code, joined(r.headers.multi_items()), r.content)
 
     return call

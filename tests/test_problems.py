@@ -444,6 +444,130 @@ def test_a_frameworks_own_404_on_the_wire(framework: str, server: str) -> None:
         check_raised_404(over_http(port), framework)
 
 
+# A redirect a handler raises as the framework's exception (a status no
+# error has) is the framework's to answer, problems=True or not, with
+# ``Accept`` in its Vary. Django has no such exception.
+
+
+def _redirecting_app(framework: str) -> Any:
+    """The framework's app routing ``/away`` (``problems=True``) to a
+    handler that raises its redirect to ``/elsewhere``."""
+    renderers = Renderers(GREETING_TYPES)
+    if framework in ("starlette", "fastapi"):
+        if framework == "fastapi":
+            pytest.importorskip("fastapi")
+            from fastapi import FastAPI, HTTPException
+
+            from fastaccept.fastapi import NegotiatedRoute, negotiated
+
+            app = FastAPI()
+            app.router.route_class = NegotiatedRoute
+
+            @app.get("/away")
+            @negotiated(renderers, problems=True)
+            def fastapi_away() -> dict[str, str]:
+                raise HTTPException(307, headers={"Location": "/elsewhere"})
+
+            return app
+        pytest.importorskip("starlette")
+        from starlette.applications import Starlette
+        from starlette.exceptions import HTTPException as StarletteError
+        from starlette.routing import Route
+
+        from fastaccept.starlette import negotiated as starlette_negotiated
+
+        @starlette_negotiated(renderers, problems=True)
+        async def starlette_away(request: Any) -> dict[str, str]:
+            raise StarletteError(307, headers={"Location": "/elsewhere"})
+
+        return Starlette(routes=[Route("/away", starlette_away)])
+    if framework == "flask":
+        pytest.importorskip("flask")
+        from flask import Flask
+        from werkzeug.routing import RequestRedirect
+
+        from fastaccept.flask import negotiated as flask_negotiated
+
+        flask_app = Flask(__name__)
+
+        @flask_negotiated(renderers, problems=True)
+        def flask_away() -> dict[str, str]:
+            raise RequestRedirect("http://localhost/elsewhere")  # a 308
+
+        flask_app.add_url_rule("/away", "away", flask_away)
+        return flask_app
+    if framework == "falcon":
+        falcon = pytest.importorskip("falcon")
+        from fastaccept.falcon import negotiated as falcon_negotiated
+
+        class Away:
+            @falcon_negotiated(renderers, problems=True)
+            def on_get(self, req: Any, resp: Any) -> dict[str, str]:
+                raise falcon.HTTPFound("/elsewhere")  # an HTTPStatus, no HTTPError
+
+        falcon_app = falcon.App()
+        falcon_app.add_route("/away", Away())
+        return falcon_app
+    if framework == "litestar":
+        pytest.importorskip("litestar")
+        from litestar import Litestar, get
+        from litestar.exceptions import HTTPException as LitestarError
+
+        from fastaccept.litestar import NegotiationPlugin
+        from fastaccept.litestar import negotiated as litestar_negotiated
+
+        @get("/away")
+        @litestar_negotiated(renderers, problems=True)
+        async def litestar_away() -> dict[str, str]:
+            raise LitestarError(status_code=307, headers={"Location": "/elsewhere"})
+
+        return Litestar([litestar_away], plugins=[NegotiationPlugin()])
+    pytest.importorskip("aiohttp")
+    from aiohttp import web
+
+    from fastaccept.aiohttp import negotiated as aiohttp_negotiated
+
+    @aiohttp_negotiated(renderers, problems=True)
+    async def aiohttp_away(request: web.Request) -> dict[str, str]:
+        raise web.HTTPFound("/elsewhere")
+
+    aiohttp_app = web.Application()
+    aiohttp_app.router.add_get("/away", aiohttp_away)
+    return aiohttp_app
+
+
+@pytest.mark.parametrize("framework", sorted(set(PROBLEM_APPS) - {"django"}))
+def test_a_redirect_raised_is_the_frameworks_answer(framework: str) -> None:
+    call = PROBLEM_APPS[framework][2](_redirecting_app(framework))
+    for accept in ("application/json", "application/problem+json, */*;q=0.1", None):
+        reply = _request(call, "GET", "/away", accept)
+        assert reply.status in (302, 307, 308), (reply.status, reply.body)
+        assert reply.headers["location"].endswith("/elsewhere")
+        assert reply.headers.get("content-type") != "application/problem+json"
+        assert "accept" in [token.lower() for token in reply.vary()], reply
+
+
+def test_a_falcon_error_without_headers_as_a_problem() -> None:
+    # falcon leaves an error's headers None where none are given.
+    falcon = pytest.importorskip("falcon")
+    from fastaccept.falcon import negotiated
+
+    class Gone:
+        @negotiated(Renderers(GREETING_TYPES), problems=True)
+        def on_get(self, req: Any, resp: Any) -> dict[str, str]:
+            raise falcon.HTTPGone()
+
+    app = falcon.App()
+    app.add_route("/gone", Gone())
+    reply = _request(falcon_call(app), "GET", "/gone", "application/json")
+    assert (reply.status, reply.headers["content-type"]) == (
+        410,
+        "application/problem+json",
+    )
+    assert json.loads(reply.body)["title"] == "Gone"
+    assert reply.vary() == ["Accept"]
+
+
 def test_django_errors_as_problems() -> None:
     load_recipe("django_app")  # configures Django's settings once
     from django.core.exceptions import PermissionDenied, SuspiciousOperation

@@ -345,6 +345,7 @@ def test_browser_defaults_round_trip_as_themselves() -> None:
         assert other is defaults  # the module's one read-only mapping
     assert round_trips({"kept": defaults})[-1]["kept"] is defaults
     assert defaults == dict(defaults) and len(defaults) >= 10
+    assert repr(defaults) == repr(dict(defaults))  # shown as the dict it reads as
 
 
 @pytest.mark.parametrize(

@@ -290,9 +290,13 @@ def test_consumes_accepts(
     assert decision.headers == {}
 
 
-def test_consumes_q_is_a_parameter_of_the_request_only() -> None:
-    # A repeated q is a repeated parameter: malformed.
-    decision = Consumes(BODY).check("text/plain;charset=utf-8;q=1;q=2")
+@pytest.mark.parametrize(
+    "content_type", ["text/plain;charset=utf-8;q=1;q=2", "text/plain;q=1;Q=2"]
+)
+def test_consumes_q_is_a_parameter_of_the_request_only(content_type: str) -> None:
+    # A repeated q is a repeated parameter: malformed (the second read in
+    # the same step as the first, or in a step of its own).
+    decision = Consumes(BODY).check(content_type)
     assert decision.status == 415
     assert "is malformed" in decision.body
     # A type Consumes takes is written as an Accept member: no weight there.

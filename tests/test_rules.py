@@ -224,6 +224,23 @@ def test_rule10_most_specific_wins_even_with_lower_q(engine: Engine) -> None:
     assert engine.quality("*/*;q=0.9, text/*;q=0.2", "text/css") == 0.2
 
 
+def test_rule10_a_type_wildcard_over_a_wildcard_with_parameters(engine: Engine) -> None:
+    # "type/*" is more specific than "*/*" whatever parameters it has: where
+    # both match, "type/*" decides, for the offers its type holds only.
+    offers = ["text/plain;format=flowed", "image/png;format=flowed", "image/gif"]
+    negotiator = engine.Negotiator(offers)
+    value = "*/*;format=flowed;q=0.9, text/*;q=0.5"
+    assert negotiator.rank(value) == [(offers[1], 0.9), (offers[0], 0.5)]
+    assert negotiator.choose(value) == offers[1]
+    value = "*/*;format=flowed;q=0.4, text/*;q=0.5, image/*;q=0.1"
+    assert negotiator.rank(value) == [
+        (offers[0], 0.5),
+        (offers[1], 0.1),
+        (offers[2], 0.1),
+    ]
+    assert negotiator.choose(value) == offers[0]
+
+
 def test_rule10_equal_specificity_higher_q(engine: Engine) -> None:
     assert engine.quality("a/b;q=0.2, a/b;q=0.7", "a/b") == 0.7
 
