@@ -444,6 +444,7 @@ def test_rule10_offers_past_the_64th_found_by_type_and_subtype(engine: Engine) -
         Offer("image/png", explicit=True),
         "text/plain",
         "application/json;v=1",
+        Offer("application/vnd.b+json;v=1", explicit=True),
     ]
     offers = [f"x/y{i}" for i in range(63)] + late + [f"z/w{i}" for i in range(20)]
     negotiator = engine.Negotiator(offers, cache_size=0)
@@ -468,6 +469,14 @@ def test_rule10_offers_past_the_64th_found_by_type_and_subtype(engine: Engine) -
         ("application/json;v=1", 0.3),
     ]
     assert negotiator.choose("image/*, z/w19;q=0.2") == "z/w19"  # rule 21
+    # An explicit offer with a parameter: a wildcard or a suffix range with
+    # that parameter does not reach it either, its own type and subtype do.
+    assert negotiator.rank("application/*+json;v=1, */*;v=1;q=0.5") == [
+        ("application/json;v=1", 0.5)
+    ]
+    assert negotiator.rank("application/vnd.b+json;v=1;q=0.8") == [
+        ("application/vnd.b+json;v=1", 0.8)
+    ]
     assert negotiator.choose("image/png;q=0.1, z/w19;q=0.2") == "z/w19"
     assert negotiator.choose("image/png, z/w19;q=0.2") == "image/png"
     assert negotiator.choose("z/w3;p=1, x/y70") is None

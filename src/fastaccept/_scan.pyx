@@ -146,7 +146,6 @@ cdef extern from *:
         Py_ssize_t length
     void fa_words(fa_text* t) noexcept nogil
     bint fa_is(const unsigned char* s, Py_ssize_t a, Py_ssize_t n, const fa_text* t) noexcept nogil
-    bint fa_folded_bytes(const unsigned char* s, const unsigned char* lower, Py_ssize_t length) noexcept nogil
     int fa_lowest_bit(uint64_t x) noexcept nogil
     bint fa_unlikely(bint x) noexcept nogil
 
@@ -229,7 +228,6 @@ cdef struct OfferParam:
     bint fold                            # charset: compare case-insensitively
 
 cdef struct COffer:
-    fa_text type, sub
     OfferParam* params
     Py_ssize_t n_params
     int qs                               # the server's weight, thousandths
@@ -295,7 +293,8 @@ cdef struct Offers:
     Py_ssize_t n_order
     Py_ssize_t* group_order
     # The offers from the 64th on (one bit in a mask, ``SHARED_BIT``), each
-    # checked whole by ``score_shared``: all (the first ``n_late``), then
+    # checked by ``score_shared`` in the list a range's type and subtype
+    # reach (``late_matches``): all (the first ``n_late``), then
     # each type's and each slot's (``Group.late``, ``Slot.late``), and of
     # each list in that order, a ``LateList``.
     Py_ssize_t* late
@@ -710,7 +709,7 @@ cdef int scan_member(const unsigned char* s, Py_ssize_t n, Py_ssize_t start, bin
         weight = 1000
     out[0] = p
     if found != NULL:  # negotiating: scored at once, then dropped
-        score_range(s, n, sc, found, start, j, k, first_param, weight, parts)
+        score_range(s, n, sc, found, first_param, weight, parts)
         sc.n_params = first_param
         return 0
     rng = push_range(sc)
@@ -854,7 +853,7 @@ cdef inline bint has_param(const unsigned char* s, Py_ssize_t n, Param* p, COffe
 cdef unsigned long long narrow(const unsigned char* s, Py_ssize_t n, Scan* sc, Param* p,
                                unsigned long long mask) noexcept nogil:
     """The offers of ``mask`` that have the parameter ``p`` (the shared bit
-    of the 64th offer on is kept: ``score_range`` checks those whole)."""
+    of the 64th offer on is kept: ``score_shared`` checks those)."""
     cdef unsigned long long left = mask & ~SHARED_BIT, kept = mask & SHARED_BIT
     cdef int k
     while left:
@@ -1260,23 +1259,18 @@ cdef inline bint value_is(const unsigned char* s, Py_ssize_t n, Param* p,
     return k == op.value.length
 
 
-cdef bint range_matches(const unsigned char* s, Py_ssize_t n, Scan* sc, Range* r,
-                        COffer* o) noexcept nogil:
-    """Type and subtype equal or '*', or a suffix range's "+suffix" ending
-    the offer's subtype after one byte at least (rule 22); only type and
-    subtype named for an explicit offer (rule 21); every range parameter
-    present and equal."""
-    cdef Py_ssize_t m, length = r.sub_end - r.sub_start - 1
-    if o.explicit and r.parts != PARTS_FULL:
+cdef bint late_matches(const unsigned char* s, Py_ssize_t n, Scan* sc, int parts,
+                       Py_ssize_t first_param, Py_ssize_t n_params, COffer* o) noexcept nogil:
+    """Whether a range (``Range.parts``, its parameters from ``first_param``
+    on) matches offer ``o`` of the list its type and subtype reach
+    (``score_shared``: the list holds only offers of its type and subtype,
+    or that its suffix reaches): only a range naming its type and subtype
+    reaches an explicit offer (rule 21), and every range parameter is
+    present and equal (rule 9)."""
+    cdef Py_ssize_t m
+    if o.explicit and parts != PARTS_FULL:
         return False
-    if r.parts >= PARTS_TYPE and not span_is(s, n, r.type_start, r.type_end, &o.type):
-        return False
-    if r.parts == PARTS_FULL and not span_is(s, n, r.sub_start, r.sub_end, &o.sub):
-        return False
-    if r.parts == PARTS_SUFFIX and (o.sub.length <= length or not fa_folded_bytes(
-            s + r.sub_start + 1, o.sub.text + o.sub.length - length, length)):
-        return False
-    for m in range(r.first_param, r.first_param + r.n_params):
+    for m in range(first_param, first_param + n_params):
         if not has_param(s, n, &sc.params[m], o):
             return False
     return True
@@ -1296,20 +1290,17 @@ cdef long long WEIGHT_MASK = (1 << WEIGHT_BITS) - 1
 
 
 cdef inline void score_range(const unsigned char* s, Py_ssize_t n, Scan* sc, Found* found,
-                             Py_ssize_t start, Py_ssize_t type_end, Py_ssize_t sub_end,
                              Py_ssize_t first_param, int weight, int parts) noexcept nogil:
-    """Credit the range just read (``s[start:type_end]`` its type, ending at
-    ``sub_end``; its parameters from ``first_param`` on; rule 10): a
-    wildcard without parameters is kept aside for its type's offers or for
-    all (``decided``, ``best_offer``); any other range is credited to the
-    offers of ``found.mask``, which ``narrow`` left with its parameters (of
-    the offers from the 64th on, those its type and subtype reach are checked
-    whole by ``score_shared``)."""
+    """Credit the range just read (its parameters from ``first_param`` on;
+    rule 10): a wildcard without parameters is kept aside for its type's
+    offers or for all (``decided``, ``best_offer``); any other range is
+    credited to the offers of ``found.mask``, which ``narrow`` left with its
+    parameters (of the offers from the 64th on, those its type and subtype
+    reach are checked by ``score_shared``)."""
     cdef Py_ssize_t n_params = sc.n_params - first_param
     cdef long long key = (((<long long>parts << 31) | n_params) << WEIGHT_BITS) | weight
     cdef unsigned long long left = found.mask & ~SHARED_BIT
     cdef Py_ssize_t k
-    cdef Range r
     if n_params == 0 and parts <= PARTS_TYPE:
         sc.aside = True
         if parts == PARTS_ANY:
@@ -1324,14 +1315,14 @@ cdef inline void score_range(const unsigned char* s, Py_ssize_t n, Scan* sc, Fou
         left &= left - 1
         credit(sc, k, key)
     if found.mask & SHARED_BIT:
-        r.type_start, r.type_end, r.sub_start, r.sub_end = start, type_end, type_end + 1, sub_end
-        r.first_param, r.n_params, r.weight, r.parts = first_param, n_params, weight, parts
-        score_shared(s, n, sc, &r, key, found)
+        score_shared(s, n, sc, parts, first_param, n_params, key, found)
 
 
-cdef void score_shared(const unsigned char* s, Py_ssize_t n, Scan* sc, Range* r,
-                       long long key, const Found* found) noexcept nogil:
-    """Credit range ``r`` to the offers from the 64th on that it matches: of
+cdef void score_shared(const unsigned char* s, Py_ssize_t n, Scan* sc, int parts,
+                       Py_ssize_t first_param, Py_ssize_t n_params, long long key,
+                       const Found* found) noexcept nogil:
+    """Credit the range just read (``Range.parts``, its parameters from
+    ``first_param`` on) to the offers from the 64th on that it matches: of
     those its type and subtype reach (``find_offers``), so that a range naming
     a type is not checked against every offer; and for a range with
     parameters, of those with parameters, none where the hashes of a
@@ -1343,15 +1334,15 @@ cdef void score_shared(const unsigned char* s, Py_ssize_t n, Scan* sc, Range* r,
     cdef const LateList* listed = set.late_lists
     cdef const Param* p
     cdef unsigned long long h
-    if r.parts == PARTS_TYPE:
+    if parts == PARTS_TYPE:
         late, count = late + set.groups[found.group].late, set.groups[found.group].n_late
         listed += 1 + found.group
-    elif r.parts != PARTS_ANY:
+    elif parts != PARTS_ANY:
         late, count = late + set.slots[found.slot].late, set.slots[found.slot].n_late
         listed += 1 + set.n_groups + found.slot
-    if r.n_params:
+    if n_params:
         count = listed.with_params
-    for i in range(r.first_param, r.first_param + r.n_params):
+    for i in range(first_param, first_param + n_params):
         p = &sc.params[i]
         if listed.any_charset and span_is(s, n, p.name_start, p.name_end, &CHARSET):
             continue  # any charset matches one of them (rule 20)
@@ -1360,7 +1351,7 @@ cdef void score_shared(const unsigned char* s, Py_ssize_t n, Scan* sc, Range* r,
                 param_hash(h, s + p.value_start, p.value_end - p.value_start) & 63) & 1):
             return  # a parameter none of them has: it matches none (rule 9)
     for i in range(count):
-        if range_matches(s, n, sc, r, &set.offers[late[i]]):
+        if late_matches(s, n, sc, parts, first_param, n_params, &set.offers[late[i]]):
             credit(sc, late[i], key)
 
 
@@ -1649,8 +1640,6 @@ Offers parsed once; the best of them for each request's Accept value.
             o.qs = offer.qs
             o.charset_free = _charset_free(offer)
             o.explicit = offer.explicit
-            hold(self._keep, offer.type, &o.type)
-            hold(self._keep, offer.subtype, &o.sub)
             o.bit = <unsigned long long>1 << min(i, MASK_BITS - 1)
             if not o.explicit:  # the offers a wildcard reaches (rule 21)
                 set.all |= o.bit
