@@ -438,6 +438,20 @@ def test_offers_are_kept_as_given(lists: Engine) -> None:
     assert lists.LanguageNegotiator([]).choose(None, default=0) == 0
 
 
+def test_more_offers_than_the_stack_holds(lists: Engine) -> None:
+    # Past 16 offers the Cython engine keeps its per-call keys on the heap.
+    codings = [f"x-c{i}" for i in range(40)]
+    negotiator = lists.EncodingNegotiator(codings)
+    assert negotiator.choose("x-c39;q=0.5, x-c17;q=0.4, x-c1;q=0") == "x-c39"
+    assert negotiator.choose("*;q=0.2, x-c0;q=0.1") == "x-c1"  # x-c0 named lower
+    assert negotiator.rank("x-c20, x-c30;q=0.5")[:2] == [("x-c20", 1.0), ("x-c30", 0.5)]
+    tags = [chr(97 + i // 26) + chr(97 + i % 26) for i in range(40)]  # aa ... bn
+    languages = lists.LanguageNegotiator(tags)
+    assert languages.choose("bm;q=0.9, av, zz") == "av"
+    assert languages.choose("bn-GB;q=0.5") == "bn"  # its prefix (rule 19)
+    assert languages.rank("bc;q=0.4, bn;q=0.6") == [("bn", 0.6), ("bc", 0.4)]
+
+
 # --- limits and the cache -------------------------------------------------------
 
 
