@@ -10,6 +10,7 @@ aiohttp's class-based views and typed keys.
 from __future__ import annotations
 
 import asyncio
+import inspect
 import json
 import subprocess
 import sys
@@ -296,6 +297,23 @@ def test_fastapi_keeps_the_handlers_parameters(fastapi_client: Any) -> None:
     r = fastapi_client.get("/greeting/old")
     assert r.status_code == 307
     assert vary_tokens(r.headers["vary"]) == ["cookie", "accept"]
+
+
+def test_fastapi_the_request_parameter_is_added_before_var_keyword() -> None:
+    # A Signature keeps keyword-only parameters before **kwargs.
+    pytest.importorskip("fastapi")
+    from fastaccept.fastapi import REQUEST_ARGUMENT, negotiated
+
+    @negotiated(GREETING)
+    def greet(name: str, **extra: Any) -> dict[str, str]:
+        return {"greeting": name}
+
+    kinds = [(p.name, p.kind) for p in inspect.signature(greet).parameters.values()]
+    assert kinds == [
+        ("name", inspect.Parameter.POSITIONAL_OR_KEYWORD),
+        (REQUEST_ARGUMENT, inspect.Parameter.KEYWORD_ONLY),
+        ("extra", inspect.Parameter.VAR_KEYWORD),
+    ]
 
 
 def test_fastapi_head_is_the_negotiated_get_routes_whatever_came_first() -> None:
