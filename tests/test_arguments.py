@@ -294,6 +294,14 @@ def test_over_long_advice_is_the_servers() -> None:
     assert "answer 431 Request Header Fields Too Large" in advice
 
 
+@pytest.mark.parametrize("media_type", [1, b"a/b", ("a/b", 0.5), None], ids=repr)
+def test_an_offers_media_type_is_a_str(media_type: Any) -> None:
+    # Named as Offer's argument, not as an item of a list of offers.
+    kind = type(media_type).__name__
+    with pytest.raises(TypeError, match=f"^media_type must be a str, not {kind}$"):
+        Offer(media_type)
+
+
 @pytest.mark.parametrize("flag", [1, 0, "yes", None], ids=repr)
 def test_an_offers_explicit_is_true_or_false(flag: Any) -> None:
     with pytest.raises(

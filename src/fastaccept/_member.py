@@ -350,6 +350,10 @@ class Offer(ByArguments):
     def __init__(
         self, media_type: str, qs: float = 1.0, *, explicit: bool = False
     ) -> None:
+        if not isinstance(media_type, str):
+            raise TypeError(
+                f"media_type must be a str, not {type(media_type).__name__}"
+            )
         parse_offer((media_type, qs))
         checked_flag(explicit, "explicit")
         set_once = ByArguments.__setattr__  # (read-only to type checkers)
