@@ -56,6 +56,16 @@ def test_scope_reader_combines_lines_in_order() -> None:
     assert header_from_scope(scope) == b"image/png, text/html;q=0.5, "
 
 
+def test_scope_reader_refuses_names_that_are_no_bytes() -> None:
+    # A str name where the one sought could be (ASGI's are bytes) is no
+    # absent header; names of another length are not read.
+    message = "^a field line's name must be bytes \\(ASGI\\), not str$"
+    for headers in ([("accept", b"a/b")], [(b"host", b"x"), ("ACCEPT", "a/b")]):
+        with pytest.raises(TypeError, match=message):
+            header_from_scope({"headers": headers})
+    assert header_from_scope({"headers": [("host", b"x"), (b"accept", b"a")]}) == b"a"
+
+
 def test_scope_reader_other_names() -> None:
     scope = {"headers": [(b"content-type", b"application/json")]}
     assert header_from_scope(scope, "Content-Type") == b"application/json"
@@ -73,7 +83,10 @@ def test_environ_reader() -> None:
     }
     assert header_from_environ(environ) == "text/html,\xff"
     assert header_from_environ(environ, "Content-Type") == "application/json"
-    assert header_from_environ(environ, "x-number") is None  # not a str
+    with pytest.raises(TypeError, match=r"^environ\['HTTP_X_NUMBER'\] must be a str"):
+        header_from_environ(environ, "x-number")  # PEP 3333: str values
+    with pytest.raises(TypeError, match=r"^environ\['HTTP_ACCEPT'\] must be a str"):
+        header_from_environ({"HTTP_ACCEPT": b"a/b"})
     assert header_from_environ({}) is None
     assert header_from_environ({"HTTP_CONTENT_TYPE": "a/b"}, "content-type") is None
     scope = {"type": "http", "headers": [(b"accept", b"a/b")]}

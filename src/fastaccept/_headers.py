@@ -37,7 +37,9 @@ def field_value(
     """The value of field ``name`` among a request's field lines (pairs of
     bytes, as received), or None if absent: several lines combined in order,
     joined by ``", "`` (RFC 9110 §5.3); names compared case-insensitively
-    (RFC 9110 §5.1); a name beyond Latin-1 names none, as in an environ."""
+    (RFC 9110 §5.1); a name beyond Latin-1 names none, as in an environ. A
+    line's name given as a str, where it could be the one sought
+    (``"accept"``), raises ``TypeError`` rather than being passed over."""
     try:
         wanted = _checked_name(name).lower().encode("latin-1")
     except UnicodeEncodeError:  # no field line's name is
@@ -45,8 +47,11 @@ def field_value(
     size = len(wanted)
     lines = []
     for key, value in fields:
-        if len(key) == size and key.lower() == wanted:
-            lines.append(value)
+        if len(key) == size:
+            if key.lower() == wanted:
+                lines.append(value)
+            elif isinstance(key, str):
+                raise TypeError("a field line's name must be bytes (ASGI), not str")
     if not lines:
         return None
     return lines[0] if len(lines) == 1 else b", ".join(lines)
@@ -58,8 +63,8 @@ def header_from_environ(environ: Mapping[str, Any], name: str = "accept") -> str
     PEP 3333 gives header values as ``str`` decoded as Latin-1, under
     ``HTTP_`` + the upper-cased name with ``-`` as ``_`` (``CONTENT_TYPE`` and
     ``CONTENT_LENGTH`` without the prefix); the server has already combined
-    repeated field lines (RFC 9110 §5.3). An ``environ`` that is no mapping
-    raises ``TypeError``.
+    repeated field lines (RFC 9110 §5.3). An ``environ`` that is no mapping,
+    or a value there that is no str, raises ``TypeError``.
     """
     key = _checked_name(name).upper().replace("-", "_")
     if key not in ("CONTENT_TYPE", "CONTENT_LENGTH"):
@@ -68,7 +73,11 @@ def header_from_environ(environ: Mapping[str, Any], name: str = "accept") -> str
         value = environ.get(key)
     except AttributeError:
         raise _not_a_mapping("environ", environ) from None
-    return value if isinstance(value, str) else None
+    if value is None or isinstance(value, str):
+        return value
+    raise TypeError(
+        f"environ[{key!r}] must be a str (PEP 3333), not {type(value).__name__}"
+    )
 
 
 def _checked_name(name: object) -> str:
