@@ -14,7 +14,12 @@ from types import UnionType
 from typing import Any, Generic, ParamSpec, Protocol, TypeVar, Union, get_origin
 
 from ._grammar import TCHARS
-from ._headers import header_from_scope, merge_vary, query_value, vary_merged_into
+from ._headers import (
+    lines_value,
+    merge_vary,
+    query_value,
+    vary_merged_into,
+)
 from ._limits import checked_flag
 from ._member import OfferSpec
 from ._problems import problem
@@ -295,15 +300,15 @@ class EnvironBinding(MappingBinding[Response]):
 
 class ScopeBinding(MappingBinding[Response]):
     """A framework whose request carries the ASGI scope, its field lines read
-    with ``header_from_scope`` (RFC 9110 §5.3)."""
+    with ``_headers.lines_value`` (RFC 9110 §5.3)."""
 
     __slots__ = ()
 
     def headers(self, request: Mapped) -> tuple[HeaderValue, str]:
-        return header_from_scope(request), request["method"]
+        return lines_value(request.get("headers", ()), b"accept"), request["method"]
 
     def content_type(self, request: Mapped) -> HeaderValue:
-        return header_from_scope(request, "content-type")
+        return lines_value(request.get("headers", ()), b"content-type")
 
     def query(self, request: Mapped, name: str) -> str | None:
         return query_value(request.get("query_string", b"").decode("latin-1"), name)

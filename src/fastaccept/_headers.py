@@ -19,31 +19,30 @@ def header_from_scope(scope: Mapping[str, Any], name: str = "accept") -> bytes |
     ASGI keeps each field line of the request (``scope["headers"]``, pairs of
     bytes). Several lines of one field are combined in order, joined by
     ``", "``, which RFC 9110 §5.3 defines as the same field value. Names
-    compare case-insensitively (RFC 9110 §5.1). Frameworks' own header maps
-    often keep only the first line (Starlette's ``request.headers["accept"]``):
-    read the scope to see them all. A ``scope`` that is no mapping raises
-    ``TypeError``.
+    compare case-insensitively (RFC 9110 §5.1); a name beyond Latin-1 names
+    none, as in an environ. Frameworks' own header maps often keep only the
+    first line (Starlette's ``request.headers["accept"]``): read the scope to
+    see them all. A ``scope`` that is no mapping raises ``TypeError``.
     """
     try:
         fields = scope.get("headers", ())
     except AttributeError:
         raise _not_a_mapping("scope", scope) from None
-    return field_value(fields, name)
-
-
-def field_value(
-    fields: Iterable[tuple[bytes, bytes]], name: str = "accept"
-) -> bytes | None:
-    """The value of field ``name`` among a request's field lines (pairs of
-    bytes, as received), or None if absent: several lines combined in order,
-    joined by ``", "`` (RFC 9110 §5.3); names compared case-insensitively
-    (RFC 9110 §5.1); a name beyond Latin-1 names none, as in an environ. A
-    line's name given as a str, where it could be the one sought
-    (``"accept"``), raises ``TypeError`` rather than being passed over."""
     try:
         wanted = _checked_name(name).lower().encode("latin-1")
     except UnicodeEncodeError:  # no field line's name is
         return None
+    return lines_value(fields, wanted)
+
+
+def lines_value(fields: Iterable[tuple[bytes, bytes]], wanted: bytes) -> bytes | None:
+    """The value of the field named ``wanted`` (lower-case bytes) among a
+    request's field lines (pairs of bytes, as received: an ASGI scope's,
+    aiohttp's ``raw_headers``), or None if absent: several lines combined in
+    order, joined by ``", "`` (RFC 9110 §5.3); names compared
+    case-insensitively (RFC 9110 §5.1). A line's name given as a str, where
+    it could be the one sought (``"accept"``), raises ``TypeError`` rather
+    than being passed over."""
     size = len(wanted)
     lines = []
     for key, value in fields:

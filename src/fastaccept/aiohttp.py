@@ -43,7 +43,7 @@ from ._endpoint import (
     integration,
     needs,
 )
-from ._headers import field_value, merge_vary, query_value
+from ._headers import lines_value, merge_vary, query_value
 from ._render import Rendered
 from ._responses import Decision
 from ._text import HeaderValue
@@ -83,10 +83,10 @@ class AiohttpBinding(Binding[web.Request, web.StreamResponse]):
         return request
 
     def headers(self, request: web.Request) -> tuple[HeaderValue, str]:
-        return field_value(request.raw_headers), request.method
+        return lines_value(request.raw_headers, b"accept"), request.method
 
     def content_type(self, request: web.Request) -> HeaderValue:
-        return field_value(request.raw_headers, "content-type")
+        return lines_value(request.raw_headers, b"content-type")
 
     def query(self, request: web.Request, name: str) -> str | None:
         return query_value(request.rel_url.raw_query_string, name)
