@@ -145,16 +145,29 @@ class Endpoint:
             return self._gets[formatted][decision.index]
         return Proceed(decision.index, method, formatted)
 
-    def after(self, step: Proceed, data: Any) -> Rendered:
-        """The handler's ``data`` (or ``Answer``) in the type ``step`` chose."""
+    def after(
+        self, binding: Binding[Request, Any], request: Request, step: Proceed, data: Any
+    ) -> Any:
+        """The answer to the handler's ``data``: one of the framework's
+        ``responses`` as it is, ``Accept`` merged into its ``Vary``; else
+        ``data`` (or an ``Answer``) in the type ``step`` chose, as the
+        framework's response."""
+        finished = self.finished
+        if isinstance(data, binding.responses):
+            varies = finished.format_vary if step.formatted else finished.vary
+            if varies:  # a format name chose, and nothing else decides: no Vary
+                binding.vary(data, varies)
+            return data
         if isinstance(data, Answer):
             status = self.status if data.status is None else data.status
-            return self.finished.chosen(
+            rendered = finished.chosen(
                 step.index, data.data, step.method, status, data.headers, step.formatted
             )
-        return self.finished.chosen(
-            step.index, data, step.method, self.status, formatted=step.formatted
-        )
+        else:
+            rendered = finished.chosen(
+                step.index, data, step.method, self.status, formatted=step.formatted
+            )
+        return binding.reply(request, rendered)
 
 
 #: The key under which a framework's route leaves the checks it took before
@@ -346,12 +359,6 @@ def serving(
     vary = endpoint.finished.vary
     model = handlers[0]
 
-    def before(
-        args: tuple[Any, ...], kwargs: dict[str, Any]
-    ) -> tuple[Any, Rendered | Proceed]:
-        request = binding.request(args, kwargs)
-        return request, endpoint.check(binding, request)
-
     def failed(request: Any, args: tuple[Any, ...], error: BaseException) -> Any:
         """The answer to the framework's own ``error``, ``Accept`` in its Vary:
         a problem (``endpoint.problems``), or the framework's."""
@@ -363,39 +370,33 @@ def serving(
             raise error
         return response
 
-    def after(request: Any, step: Proceed, data: Any) -> Any:
-        if isinstance(data, binding.responses):
-            varies = endpoint.finished.format_vary if step.formatted else vary
-            if varies:  # a format name chose, and nothing else decides: no Vary
-                binding.vary(data, varies)
-            return data
-        return binding.reply(request, endpoint.after(step, data))
-
     if inspect.iscoroutinefunction(model):
 
         @wraps(model)
         async def negotiated_coroutine(*args: Any, **kwargs: Any) -> Any:
-            request, step = before(args, kwargs)
+            request = binding.request(args, kwargs)
+            step = endpoint.check(binding, request)
             if isinstance(step, Rendered):
                 return binding.reply(request, step)
             try:
                 data = await handlers[step.index](*args, **kwargs)
             except binding.errors as error:
                 return failed(request, args, error)
-            return after(request, step, data)
+            return endpoint.after(binding, request, step, data)
 
         return binding.serve(negotiated_coroutine, model)
 
     @wraps(model)
     def negotiated_function(*args: Any, **kwargs: Any) -> Any:
-        request, step = before(args, kwargs)
+        request = binding.request(args, kwargs)
+        step = endpoint.check(binding, request)
         if isinstance(step, Rendered):
             return binding.reply(request, step)
         try:
             data = handlers[step.index](*args, **kwargs)
         except binding.errors as error:
             return failed(request, args, error)
-        return after(request, step, data)
+        return endpoint.after(binding, request, step, data)
 
     return binding.serve(negotiated_function, model)
 
