@@ -40,16 +40,16 @@ def lines_value(fields: Iterable[tuple[bytes, bytes]], wanted: bytes) -> bytes |
     request's field lines (pairs of bytes, as received: an ASGI scope's,
     aiohttp's ``raw_headers``), or None if absent: several lines combined in
     order, joined by ``", "`` (RFC 9110 §5.3); names compared
-    case-insensitively (RFC 9110 §5.1). A line's name given as a str, where
-    it could be the one sought (``"accept"``), raises ``TypeError`` rather
-    than being passed over."""
+    case-insensitively (RFC 9110 §5.1). The name sought given as a str
+    (``"accept"``: ASGI's are bytes) raises ``TypeError`` rather than being
+    passed over; other names are not read."""
     size = len(wanted)
     lines = []
     for key, value in fields:
         if len(key) == size:
             if key.lower() == wanted:
                 lines.append(value)
-            elif isinstance(key, str):
+            elif isinstance(key, str) and key.lower() == wanted.decode("latin-1"):
                 raise TypeError("a field line's name must be bytes (ASGI), not str")
     if not lines:
         return None

@@ -8,11 +8,11 @@
 
 ``greeting`` is then an ASGI application for HTTP requests. Refusals (415,
 406, 431; docs/rules.md rule 16) are answered before the handler runs.
-Headers are read with ``header_from_scope`` (several field lines are one
-list, RFC 9110 §5.3). The handler finds the accepted request type as
-``scope["fastaccept.consumed"]`` (a ``Decision``), the chosen type as
-``scope["fastaccept.produced"]``. HEAD is answered like GET without a body;
-``Vary`` has ``Accept`` merged in.
+Headers are read from the scope's field lines, several lines of one field
+being one list (RFC 9110 §5.3), as ``header_from_scope`` reads them. The
+handler finds the accepted request type as ``scope["fastaccept.consumed"]``
+(a ``Decision``), the chosen type as ``scope["fastaccept.produced"]``.
+HEAD is answered like GET without a body; ``Vary`` has ``Accept`` merged in.
 """
 
 from __future__ import annotations
