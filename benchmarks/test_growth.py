@@ -79,3 +79,24 @@ def test_types_alike(benchmark: Any, engine: Any, member: str) -> None:
     negotiator = engine.Negotiator(ALIKE_OFFERS, cache_size=0)
     benchmark.group = f"types alike: {member}"
     benchmark(negotiator.choose, value)
+
+
+#: The 1,008 offers with 112 values of one parameter, ``version`` (the
+#: subtype's number): a member whose value no offer has, spelled plainly or
+#: escaped, and one that nine offers have.
+VERSIONED_OFFERS = tuple(
+    f"{offer};version={i // 9}" for i, offer in enumerate(WIDE_OFFERS)
+)
+
+
+@pytest.mark.parametrize(
+    "member", ["*/*;version=999", '*/*;version="9\\99"', "*/*;version=5"]
+)
+def test_many_versions(benchmark: Any, engine: Any, member: str) -> None:
+    """A member repeated to 8,190 characters against offers with many values
+    of its parameter: only the offers with its value are read
+    (docs/bad-input.md)."""
+    value = ",".join([member] * (8190 // (len(member) + 1)))
+    negotiator = engine.Negotiator(VERSIONED_OFFERS, cache_size=0)
+    benchmark.group = f"many versions: {member}"
+    benchmark(negotiator.choose, value)

@@ -226,7 +226,16 @@ ONE_OF_MANY_OFFERS = st.tuples(
             *("a+xml", *LONG_SUBTYPES),
         ]
     ),
-    st.sampled_from(["", ";charset=utf-8", ";level=1", ";version=2"]),
+    st.sampled_from(
+        [
+            "",
+            ";charset=utf-8",
+            ";level=1",
+            ";version=2",
+            ";version=1",
+            ";version=1;level=1",
+        ]
+    ),
     QS,
 ).map(lambda o: weighted(f"{o[0]}/{o[1]}{o[2]}", o[3]))
 MANY_OFFERS = st.one_of(
@@ -248,7 +257,12 @@ MANY_OFFERS_VALUE = st.lists(
                 *("V3", "v12", "v1x", "*+v2", "A+V9", "*+v10"),
             ]
         ),
-        st.sampled_from(["", ";charset=UTF-8", ";level=1", ";version=2", ";p=1"]),
+        st.sampled_from(
+            [
+                *("", ";charset=UTF-8", ";level=1", ";version=2", ";p=1"),
+                *(";Version=1;level=1", ';version="\\1"', ";level=1;version=3"),
+            ]
+        ),
         st.sampled_from(["", ";q=0", ";q=0.3", ";q=0.5", ";q=0.9", ";q=1"]),
     ).map("".join),
     max_size=8,

@@ -488,6 +488,29 @@ def test_rule10_offers_past_the_64th_found_by_type_and_subtype(engine: Engine) -
     assert negotiator.rank('text/*;V="A"') == [("text/csv;v=A", 1.0)]
 
 
+def test_rule9_offers_past_the_64th_with_many_values_of_a_parameter(
+    engine: Engine,
+) -> None:
+    # Past the 63 offers a mask tells apart, a range with parameters is
+    # checked only against the offers that have the one of its parameters
+    # the fewest have; a value none has, in any spelling, reaches none.
+    late = [f"a/b;v={i};w=1" for i in range(40)] + ["a/c;v=3;w=2", "a/d;v=X"]
+    offers = [f"x/y{i}" for i in range(63)] + late
+    negotiator = engine.Negotiator(offers, cache_size=0)
+    assert negotiator.rank("*/*;w=1;v=3") == [("a/b;v=3;w=1", 1.0)]
+    assert negotiator.rank("*/*;V=3;W=2;q=0.5") == [("a/c;v=3;w=2", 0.5)]
+    assert negotiator.rank('*/*;v="\\3"') == [
+        ("a/b;v=3;w=1", 1.0),
+        ("a/c;v=3;w=2", 1.0),
+    ]
+    assert negotiator.rank('a/*;v="3\\9";w=1') == [("a/b;v=39;w=1", 1.0)]
+    assert negotiator.rank("*/*;v=3;w=3, */*;v=40, a/b;v=x, */*;v=x") == []
+    assert negotiator.rank("*/*;v=X;q=0.2, a/*;w=1;q=0.1")[:2] == [
+        ("a/d;v=X", 0.2),
+        ("a/b;v=0;w=1", 0.1),
+    ]
+
+
 def test_rule10_many_subtypes_with_a_first_byte_in_common(engine: Engine) -> None:
     # The Cython engine finds a subtype among its type's that share its first
     # byte's low five bits; past 8 of them, among those with its hash too.

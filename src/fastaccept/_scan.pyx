@@ -259,15 +259,23 @@ cdef struct Slot:
     int next                             # the next slot of its type in the same ``subtypes`` entry, or -1
 
 
+cdef struct Posting:
+    # An entry of a ``LateList``'s table: a parameter's ``param_hash``, and
+    # where the offers that have it are in ``Offers.posted`` (``count`` 0: an
+    # empty entry).
+    unsigned long long hash
+    Py_ssize_t start, count
+
+
 cdef struct LateList:
     # Of a list of offers from the 64th on (all, a type's or a slot's, in
     # ``Offers.late``): the first ``with_params`` have a parameter or compare
     # no charset (rule 20), the only ones a range with parameters can match.
-    # Sets of 64 bits, a bit for each hash: ``names``, their parameters'
-    # names; ``params``, their parameters, name and value (``param_hash``).
-    # ``any_charset``: one of them compares no charset, which a range's
-    # charset then matches whatever its value.
-    unsigned long long names, params
+    # ``table``: their parameters by ``param_hash`` (open addressing, at most
+    # half full, ``mask`` + 1 entries). ``any_charset``: one of them compares
+    # no charset, which a range's charset then matches whatever its value.
+    Posting* table
+    unsigned long long mask
     Py_ssize_t with_params
     bint any_charset
 
@@ -286,6 +294,7 @@ cdef struct Offers:
     # then the heads (``split_chain``).
     int* split
     unsigned long long all               # a mask of the offers a wildcard reaches
+    unsigned long long with_params       # and of those with a parameter or comparing no charset
     # The offers a wildcard reaches (not an explicit one, rule 21) in the
     # order it prefers them (the higher qs, then server order): all
     # (``n_order``), and each type's (``Group.start``).
@@ -300,6 +309,8 @@ cdef struct Offers:
     Py_ssize_t* late
     Py_ssize_t n_late
     LateList* late_lists
+    Posting* tables                      # every ``LateList``'s table
+    Py_ssize_t* posted                   # and the offers their entries list
 
 
 cdef struct Scan:
@@ -451,20 +462,32 @@ cdef inline Py_ssize_t skip_separators(const unsigned char* s, Py_ssize_t i) noe
     return i
 
 
+cdef inline unsigned long long fnv_fold(unsigned long long h, const unsigned char* s, Py_ssize_t a,
+                                        Py_ssize_t b, bint escaped) noexcept nogil:
+    """FNV-1a from ``h`` over ``s[a:b]``, ASCII letters folded to lower case
+    (with ``escaped``, each quoted-pair's backslash left out)."""
+    while a < b:
+        if escaped and s[a] == 92:
+            a += 1
+        h = (h ^ LOWER[s[a]]) * 1099511628211ULL
+        a += 1
+    return h
+
+
 cdef inline unsigned long long folded_hash(const unsigned char* s, Py_ssize_t a, Py_ssize_t b) noexcept nogil:
     """FNV-1a of ``s[a:b]``, ASCII letters folded to lower case."""
-    cdef unsigned long long h = 14695981039346656037ULL
-    cdef Py_ssize_t i
-    for i in range(a, b):
-        h = (h ^ LOWER[s[i]]) * 1099511628211ULL
+    cdef unsigned long long h = fnv_fold(14695981039346656037ULL, s, a, b, False)
     return h ^ (h >> 32)
 
 
-cdef inline unsigned long long param_hash(unsigned long long name_hash, const unsigned char* value,
-                                          Py_ssize_t length) noexcept nogil:
-    """A parameter's hash, from its name's (``folded_hash``) and its value's,
-    the value folded too: the same for every value rule 9 compares equal."""
-    return name_hash * 31 + folded_hash(value, 0, length)
+cdef inline unsigned long long param_hash(const unsigned char* name, Py_ssize_t name_length,
+                                          const unsigned char* value, Py_ssize_t value_length,
+                                          bint escaped) noexcept nogil:
+    """A parameter's hash, of its name, "=" and its value (unescaped), ASCII
+    letters folded: the same for every parameter rule 9 compares equal."""
+    cdef unsigned long long h = fnv_fold(14695981039346656037ULL, name, 0, name_length, False)
+    h = fnv_fold((h ^ 61) * 1099511628211ULL, value, 0, value_length, escaped)
+    return h ^ (h >> 32)
 
 
 cdef inline int failed(Py_ssize_t* out, Py_ssize_t pos, int code) noexcept nogil:
@@ -852,9 +875,10 @@ cdef inline bint has_param(const unsigned char* s, Py_ssize_t n, Param* p, COffe
 
 cdef unsigned long long narrow(const unsigned char* s, Py_ssize_t n, Scan* sc, Param* p,
                                unsigned long long mask) noexcept nogil:
-    """The offers of ``mask`` that have the parameter ``p`` (the shared bit
-    of the 64th offer on is kept: ``score_shared`` checks those)."""
-    cdef unsigned long long left = mask & ~SHARED_BIT, kept = mask & SHARED_BIT
+    """The offers of ``mask`` that have the parameter ``p``, of those with a
+    parameter or comparing no charset (the shared bit of the 64th offer on is
+    kept: ``score_shared`` checks those)."""
+    cdef unsigned long long left = mask & sc.set.with_params, kept = mask & SHARED_BIT
     cdef int k
     while left:
         k = fa_lowest_bit(left)
@@ -1325,13 +1349,14 @@ cdef void score_shared(const unsigned char* s, Py_ssize_t n, Scan* sc, int parts
     ``first_param`` on) to the offers from the 64th on that it matches: of
     those its type and subtype reach (``find_offers``), so that a range naming
     a type is not checked against every offer; and for a range with
-    parameters, of those with parameters, none where the hashes of a
-    parameter's name, or of its name and value, are none of theirs
-    (``LateList``; a value with an escape is not hashed)."""
+    parameters, of those with parameters, only the offers that have the one of
+    its parameters that the fewest have (``LateList.table``), or none where no
+    offer has one of them."""
     cdef const Offers* set = sc.set
     cdef const Py_ssize_t* late = set.late
-    cdef Py_ssize_t i, count = set.n_late
+    cdef Py_ssize_t i, k, count = set.n_late
     cdef const LateList* listed = set.late_lists
+    cdef const Posting* entry
     cdef const Param* p
     cdef unsigned long long h
     if parts == PARTS_TYPE:
@@ -1346,13 +1371,21 @@ cdef void score_shared(const unsigned char* s, Py_ssize_t n, Scan* sc, int parts
         p = &sc.params[i]
         if listed.any_charset and span_is(s, n, p.name_start, p.name_end, &CHARSET):
             continue  # any charset matches one of them (rule 20)
-        h = folded_hash(s, p.name_start, p.name_end)
-        if not listed.names >> (h & 63) & 1 or not (p.escaped or listed.params >> (
-                param_hash(h, s + p.value_start, p.value_end - p.value_start) & 63) & 1):
-            return  # a parameter none of them has: it matches none (rule 9)
+        h = param_hash(s + p.name_start, p.name_end - p.name_start,
+                       s + p.value_start, p.value_end - p.value_start, p.escaped)
+        entry = listed.table + (h & listed.mask)
+        while entry.hash != h:
+            if not entry.count:
+                return  # a parameter none of them has: it matches none (rule 9)
+            entry = listed.table + ((entry - listed.table + 1) & listed.mask)
+        if not entry.count:
+            return
+        if entry.count < count:
+            late, count = set.posted + entry.start, entry.count
     for i in range(count):
-        if late_matches(s, n, sc, parts, first_param, n_params, &set.offers[late[i]]):
-            credit(sc, late[i], key)
+        k = late[i]
+        if late_matches(s, n, sc, parts, first_param, n_params, &set.offers[k]):
+            credit(sc, k, key)
 
 
 cdef inline long long decided(Scan* sc, Py_ssize_t k) noexcept nogil:
@@ -1569,8 +1602,10 @@ Offers parsed once; the best of them for each request's Accept value.
         cdef Group* group
         cdef OfferParam* param
         cdef LateList* listed
+        cdef Posting* table
+        cdef Posting* entry
         cdef unsigned long long hashed
-        cdef Py_ssize_t size, index
+        cdef Py_ssize_t size, index, start, n_posts = 0
         cdef Offers* set = &self._set
         items = _offers_tuple(offers, "offers")
         layout = _OfferSet(_parse_offers(items))  # the offers, by essence and by type
@@ -1602,25 +1637,30 @@ Offers parsed once; the best of them for each request's Accept value.
                 splits[chain] = 1 << (count - 1).bit_length()
         # The offers from the 64th on: all, then each type's and each slot's
         # (``LateList``: those with parameters first; start, count, how many).
-        late, spans, reaches = [], [], [range(n)]
+        late, spans, sizes, reaches = [], [], [], [range(n)]
         reaches.extend(layout.by_type.values())
         for e in essences:
             reaches.append(e[3])
         for indices in reaches:
-            first = len(late)
+            first, posts = len(late), 0
             for index in indices:
                 if index >= MASK_BITS - 1 and takes_params[index]:
                     late.append(index)
+                    posts += len(parsed[index].params)
             counted = len(late) - first
+            n_posts += posts
+            sizes.append(1 << (2 * posts).bit_length())  # at most half full
             for index in indices:
                 if index >= MASK_BITS - 1 and not takes_params[index]:
                     late.append(index)
             spans.append((first, len(late) - first, counted))
         # One block, zeroed: the offers, their parameters, the groups, the two
-        # orders, the late offers and their lists, the slots, the splits.
+        # orders, the late offers and their lists, the slots, the lists'
+        # tables and the offers their entries list, the splits.
         set.offers = <COffer*>PyMem_Calloc(1, n * sizeof(COffer) + n_params * sizeof(OfferParam) + (
             set.n_groups * sizeof(Group) + (2 * n + len(late)) * sizeof(Py_ssize_t)
             + len(spans) * sizeof(LateList) + len(essences) * sizeof(Slot)
+            + sum(sizes) * sizeof(Posting) + n_posts * sizeof(Py_ssize_t)
             + (len(splits) + sum(splits.values())) * sizeof(int) + 1))
         if set.offers == NULL:
             raise MemoryError()
@@ -1633,7 +1673,10 @@ Offers parsed once; the best of them for each request's Accept value.
             set.late[i] = late[i]
         set.late_lists = <LateList*>(set.late + len(late))
         set.slots = <Slot*>(set.late_lists + len(spans))
-        set.split = <int*>(set.slots + len(essences))
+        set.tables = table = <Posting*>(set.slots + len(essences))
+        size = sum(sizes)
+        set.posted = <Py_ssize_t*>(set.tables + size)
+        set.split = <int*>(set.posted + n_posts)
         for i in range(n):
             offer = parsed[i]
             o = &set.offers[i]
@@ -1643,23 +1686,35 @@ Offers parsed once; the best of them for each request's Accept value.
             o.bit = <unsigned long long>1 << min(i, MASK_BITS - 1)
             if not o.explicit:  # the offers a wildcard reaches (rule 21)
                 set.all |= o.bit
+            if takes_params[i] and i < MASK_BITS - 1:
+                set.with_params |= o.bit
             o.params, o.n_params = param, len(offer.params)
             for name, val in offer.params.items():
                 hold(self._keep, name, &param.name)
                 hold(self._keep, val, &param.value)
                 param.fold = name == "charset"
                 param += 1
+        start = 0
         for i, (first, _, counted) in enumerate(spans):
-            listed = &set.late_lists[i]
-            listed.with_params = counted
+            listed, size = &set.late_lists[i], sizes[i]
+            listed.with_params, listed.table, listed.mask = counted, table, size - 1
+            by_hash = {}
             for index in late[first:first + counted]:
                 o = &set.offers[index]
                 for k in range(o.n_params):
-                    hashed = folded_hash(o.params[k].name.text, 0, o.params[k].name.length)
-                    listed.names |= <unsigned long long>1 << (hashed & 63)
-                    hashed = param_hash(hashed, o.params[k].value.text, o.params[k].value.length)
-                    listed.params |= <unsigned long long>1 << (hashed & 63)
+                    hashed = param_hash(o.params[k].name.text, o.params[k].name.length,
+                                        o.params[k].value.text, o.params[k].value.length, False)
+                    by_hash.setdefault(hashed, []).append(index)
                 listed.any_charset |= o.charset_free
+            for hashed, having in by_hash.items():
+                entry = table + (hashed & listed.mask)
+                while entry.count:
+                    entry = table + ((entry - table + 1) & listed.mask)
+                entry.hash, entry.start, entry.count = hashed, start, len(having)
+                for index in having:
+                    set.posted[start] = index
+                    start += 1
+            table += size
         set.n_order = len(layout.order)
         for i in range(set.n_order):
             set.order[i] = layout.order[i]
