@@ -161,6 +161,21 @@ def test_bad_weighted_offers_raise(
         engine.parse(None).rank([offer])
 
 
+def test_a_weight_in_an_offer_says_where_a_server_weight_goes(engine: Engine) -> None:
+    said = (
+        "invalid offer 'a/b;q=0.5': an offer takes no weight ('q' parameter); "
+        "give a server weight as qs: a pair (media type, qs) or "
+        "Offer(media_type, qs)"
+    )
+    for offer in ("a/b;q=0.5", ("a/b;q=0.5", 1)):
+        with pytest.raises(ValueError) as raised:
+            engine.Negotiator([offer])
+        assert str(raised.value) == said
+    with pytest.raises(ValueError) as raised:
+        Offer("a/b;q=0.5")
+    assert str(raised.value) == said
+
+
 @pytest.mark.parametrize("qs", [True, False])
 def test_a_bool_qs_is_refused_wherever_an_offer_is_given(
     engine: Engine, qs: bool

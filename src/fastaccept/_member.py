@@ -508,7 +508,8 @@ def _media_type_offer(offer: object) -> ParsedOffer:
     if has_weight:
         raise ValueError(
             f"invalid offer {offer!r}: an offer takes no weight ('q' parameter); "
-            "give a server weight as a pair (media type, qs)"
+            "give a server weight as qs: a pair (media type, qs) or "
+            "Offer(media_type, qs)"
         )
     text: str = offer  # type: ignore[assignment]  # parse_single took a str
     return concrete(unpadded(text, "offer"), rng, "offer")
