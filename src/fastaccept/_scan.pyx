@@ -1351,7 +1351,9 @@ cdef void score_shared(const unsigned char* s, Py_ssize_t n, Scan* sc, int parts
     a type is not checked against every offer; and for a range with
     parameters, of those with parameters, only the offers that have the one of
     its parameters that the fewest have (``LateList.table``), or none where no
-    offer has one of them."""
+    offer has one of them; a charset that one of them takes whatever its value
+    (rule 20) is not looked up, and a range with no other parameter reads
+    them all."""
     cdef const Offers* set = sc.set
     cdef const Py_ssize_t* late = set.late
     cdef Py_ssize_t i, k, count = set.n_late
