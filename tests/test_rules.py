@@ -496,6 +496,24 @@ def test_rule9_offers_past_the_64th_with_many_values_of_a_parameter(
     # the fewest have; a value none has, in any spelling, reaches none.
     late = [f"a/b;v={i};w=1" for i in range(40)] + ["a/c;v=3;w=2", "a/d;v=X"]
     offers = [f"x/y{i}" for i in range(63)] + late
+    # A range reaching more than 64 offers, few of them with its parameter,
+    # reads those (the pure engine by their bits): of its type, not explicit;
+    # one without parameters reads them all.
+    more = [
+        *offers,
+        *(f"c/d;v={i}" for i in range(70)),
+        Offer("c/e;v=3", explicit=True),
+    ]
+    negotiator = engine.Negotiator(more, cache_size=0)
+    assert negotiator.rank("c/*;v=3, */*;w=2;q=0.5") == [
+        ("c/d;v=3", 1.0),
+        ("a/c;v=3;w=2", 0.5),
+    ]
+    assert negotiator.rank("c/d;v=69;q=0.9, x/y1;q=0.4")[:2] == [
+        ("c/d;v=69", 0.9),
+        ("x/y1", 0.4),
+    ]
+    assert negotiator.choose("c/d;q=0.5, x/y1;q=0.4") == "c/d;v=0"
     negotiator = engine.Negotiator(offers, cache_size=0)
     assert negotiator.rank("*/*;w=1;v=3") == [("a/b;v=3;w=1", 1.0)]
     assert negotiator.rank("*/*;V=3;W=2;q=0.5") == [("a/c;v=3;w=2", 0.5)]

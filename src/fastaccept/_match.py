@@ -34,13 +34,16 @@ _TYPE_ONLY: Final = 1 << 32  # the specificity of "type/*"
 #: The specificity of "type/*+suffix" (rule 22): above "type/*" with any
 #: number of parameters, below "type/subtype".
 SUFFIX_ONLY: Final = _TYPE_ONLY | 1 << 31
+#: Past this many offers, an essence's are a set (``Essence``): ``_credit``
+#: may read the few of them with a range's parameters by their bits.
+_FEW_OF_MANY: Final = 64
 #: Below any score above 0, above any score of 0 (``best_match``'s keys).
 _NO_SCORE: Final = (0, 3 << 32, 0)
 
 #: A ``type/subtype`` (or ``type/*``, ``*/*``) that can match offers: its
 #: type, its subtype, its decision without parameters or weight, and the
-#: offers it can match.
-Essence: TypeAlias = tuple[str, str, int, tuple[int, ...]]
+#: offers it can match (past ``_FEW_OF_MANY`` of them, as a set).
+Essence: TypeAlias = tuple[str, str, int, "tuple[int, ...] | frozenset[int]"]
 #: A range that can match offers: its essence, parameters and weight.
 Match: TypeAlias = tuple[Essence, tuple[tuple[str, str], ...], int]
 
@@ -113,7 +116,7 @@ class OfferSet:
                     else ((type_ != "*") + (subtype != "*")) << 32
                 )
                 << WEIGHT_BITS,
-                tuple(found),
+                tuple(found) if len(found) <= _FEW_OF_MANY else frozenset(found),
             )
             for (type_, subtype), found in hits.items()
         }
@@ -176,10 +179,11 @@ def _credit(
     """Each range credited to the offers it matches (rules 9 and 10): per
     offer, the decision of its most specific range, then the heaviest.
 
-    Only the offers of a range's essence are read. A wildcard without
-    parameters is kept aside instead, for the offers no more specific range
-    decides: the highest weight of each type's ``type/*``, and of ``*/*``
-    (-1: none).
+    Only the offers of a range's essence are read; of more than
+    ``_FEW_OF_MANY``, where under a quarter as many offers have its
+    parameters, only those, by their bits. A wildcard without parameters is
+    kept aside instead, for the offers no more specific range decides: the
+    highest weight of each type's ``type/*``, and of ``*/*`` (-1: none).
     """
     credited: dict[int, int] = {}
     typed: dict[str, int] = {}
@@ -193,6 +197,11 @@ def _credit(
                 typed[rtype] = weight
             continue
         found |= len(params) << WEIGHT_BITS | weight
+        if not params:
+            for index in hits:
+                if found > credited.get(index, -1):
+                    credited[index] = found
+            continue
         matching = -1  # the offers with each of its parameters, as bits
         for name, value in params:
             if name == "charset":
@@ -201,6 +210,13 @@ def _credit(
             else:
                 matching &= by_param.get(f"{name}={value}", 0)
         if not matching:  # no offer has its parameters
+            continue
+        if len(hits) > _FEW_OF_MANY and matching.bit_count() * 4 < len(hits):
+            while matching:  # ``hits`` a set: the few with its parameters
+                index = (matching & -matching).bit_length() - 1
+                matching &= matching - 1
+                if index in hits and found > credited.get(index, -1):
+                    credited[index] = found
             continue
         for index in hits:
             if matching >> index & 1 and found > credited.get(index, -1):
