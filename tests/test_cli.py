@@ -468,9 +468,11 @@ def test_an_undecoded_byte_is_that_byte(
 
 
 def test_output_goes_nowhere_without_its_stream(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # Python gives None for a stream whose descriptor was closed at start
+    # Python gives None for a stream whose descriptor was closed at start.
+    # capsys first: torn down last, after monkeypatch has put its own stream
+    # back, so the real one is restored (with -s too, tools/sanitize.sh's).
     monkeypatch.setattr(sys, "stdout", None)
     assert main(["explain", "a/b"]) == 0
     monkeypatch.setattr(sys, "stderr", None)
