@@ -303,15 +303,26 @@ def test_any_query_string_is_answered(query: str) -> None:
     assert headers["Content-Type"] in (*OFFERS, "text/plain; charset=utf-8")
 
 
+@pytest.fixture(scope="module")
+def aiohttp_request() -> Any:
+    """aiohttp's mocked request maker, imported (or the test skipped) before
+    Hypothesis runs an example: the first import of aiohttp takes longer than
+    an example's deadline, and a skip inside one reads as a failure."""
+    pytest.importorskip("aiohttp")
+    from aiohttp.test_utils import make_mocked_request
+
+    return make_mocked_request
+
+
 @given(query=st.text(max_size=60) | st.from_regex(r"(format=[%+&=a-zA-Z0-9]*)+"))
-def test_any_query_string_is_answered_by_aiohttp(query: str) -> None:
+def test_any_query_string_is_answered_by_aiohttp(
+    aiohttp_request: Any, query: str
+) -> None:
     """The same through ``fastaccept.aiohttp``, which reads the query as the
     request's URL holds it (``rel_url.raw_query_string``), decoded once."""
-    pytest.importorskip("aiohttp")
     from urllib.parse import quote
 
     from aiohttp import web
-    from aiohttp.test_utils import make_mocked_request
 
     from fastaccept.aiohttp import negotiated
 
@@ -319,7 +330,7 @@ def test_any_query_string_is_answered_by_aiohttp(query: str) -> None:
     async def endpoint(request: web.Request) -> str:
         return "rows"
 
-    request = make_mocked_request("GET", "/?" + quote(query, safe="&=+%"))
+    request = aiohttp_request("GET", "/?" + quote(query, safe="&=+%"))
     response = asyncio.run(endpoint(request))
     assert response.status in (200, 406), response
     assert response.content_type in (*OFFERS, "text/plain")
