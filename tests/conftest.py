@@ -19,9 +19,16 @@ from types import ModuleType
 from typing import Any, NoReturn, TypeAlias
 
 import pytest
+from hypothesis import settings
 
 from fastaccept import IMPLEMENTATION, _scan_py
 from fastaccept._limits import ThreadCache
+
+# Tests assert answers, never times (benchmarks/ measure speed): Hypothesis
+# keeps no deadline, which a first example's imports or a loaded machine's
+# pause would fail (a test's own settings start from this profile).
+settings.register_profile("fastaccept", deadline=None)
+settings.load_profile("fastaccept")
 
 #: An engine module, ``fastaccept._scan`` or ``fastaccept._scan_py``: the
 #: tests drive either (the pure one is the typed reference; the compiled one

@@ -316,7 +316,7 @@ def model(weights: dict[str, float]) -> str:
     return MARKDOWN if markdown > 0 and markdown >= html else HTML
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300)
 @given(weighed())
 def test_the_weights_decide_as_a_model_says(
     value: tuple[str, dict[str, float]],
@@ -332,7 +332,7 @@ def test_the_weights_decide_as_a_model_says(
 TOO_LONG = st.integers(8193, 9000).map(lambda n: ("text/markdown," * 700)[:n])
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300)
 @given(
     accept=st.one_of(ANY_VALUE, weighed().map(lambda value: value[0]), TOO_LONG),
     method=st.sampled_from(["GET", "HEAD", *OTHER_METHODS]),

@@ -25,7 +25,6 @@ CYTHON, PYTHON = ENGINES.get("cython", ENGINES["python"]), ENGINES["python"]
 EXAMPLES = int(os.environ.get("FASTACCEPT_FUZZ_EXAMPLES", "400"))
 FUZZ = settings(
     max_examples=EXAMPLES,
-    deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
 

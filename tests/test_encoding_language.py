@@ -661,7 +661,6 @@ def test_a_parsed_value_ranks_the_offers_it_is_given(lists: Engine) -> None:
 EXAMPLES = int(os.environ.get("FASTACCEPT_FUZZ_EXAMPLES", "400"))
 FUZZ = settings(
     max_examples=EXAMPLES,
-    deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
 

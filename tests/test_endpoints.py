@@ -250,7 +250,7 @@ HOSTILE = st.binary(max_size=40) | st.sampled_from(
 )
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=150)
 @given(HOSTILE, HOSTILE, st.sampled_from(["GET", "HEAD", "POST", "PATCH"]))
 def test_no_request_header_makes_an_endpoint_fail(
     accept: bytes, content_type: bytes, method: str

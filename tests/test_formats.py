@@ -306,8 +306,7 @@ def test_any_query_string_is_answered(query: str) -> None:
 @pytest.fixture(scope="module")
 def aiohttp_request() -> Any:
     """aiohttp's mocked request maker, imported (or the test skipped) before
-    Hypothesis runs an example: the first import of aiohttp takes longer than
-    an example's deadline, and a skip inside one reads as a failure."""
+    Hypothesis runs an example: a skip inside one reads as a failure."""
     pytest.importorskip("aiohttp")
     from aiohttp.test_utils import make_mocked_request
 

@@ -441,7 +441,7 @@ HOSTILE = st.binary(max_size=60).filter(
 METHODS = st.sampled_from(["GET", "HEAD", "POST"])
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=100)
 @given(accept=HOSTILE, content_type=HOSTILE, method=METHODS)
 def test_no_accept_or_content_type_is_a_500(
     call: Call, recipe: str, accept: bytes, content_type: bytes, method: str
@@ -461,7 +461,7 @@ def test_no_accept_or_content_type_is_a_500(
         assert_vary(reply, recipe, path)
 
 
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=50)
 @given(
     accepts=st.lists(HOSTILE, min_size=2, max_size=4),
     content_types=st.lists(HOSTILE, min_size=2, max_size=3),

@@ -222,7 +222,7 @@ def test_localize_needs_a_language_and_checks_each_tag() -> None:
         localize(None, languages=["en", "not a tag"])
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(value=st.binary(max_size=80).filter(lambda b: b"\r" not in b and b"\n" not in b))
 def test_any_accept_language_line_gets_one_of_the_languages(value: bytes) -> None:
     call = starlette_call(greeting_app("starlette"))

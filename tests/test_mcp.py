@@ -236,7 +236,7 @@ def model(members: list[Member]) -> tuple[str, str, str]:
     )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300)
 @given(MEMBERS)
 def test_the_weights_decide_as_a_model_says(members: list[Member]) -> None:
     accept = written(members)
@@ -253,7 +253,7 @@ def test_the_weights_decide_as_a_model_says(members: list[Member]) -> None:
 TOO_LONG = st.integers(8193, 9000).map(lambda n: ("text/event-stream," * 500)[:n])
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300)
 @given(
     accept=st.one_of(st.none(), ANY_VALUE, MEMBERS.map(written), TOO_LONG),
     json_only=st.booleans(),

@@ -128,7 +128,6 @@ QUICK_VALUES = st.none() | st.lists(st.sampled_from(MEMBERS), max_size=4).map(",
 
 @settings(
     max_examples=EXAMPLES,
-    deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
 @given(
