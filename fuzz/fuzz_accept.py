@@ -2,14 +2,16 @@
 
 Each input is tried as bytes, as Latin-1 text and as UTF-8 text. Any crash, any
 exception other than the documented ``AcceptError``, and any difference from
-the pure-Python engine (ranges, skipped members, errors and their positions,
-negotiation against each of ``OFFER_LISTS``, CORS verdict) is a finding.
+the pure-Python engine is a finding: Accept's ranges, skipped members, errors
+and their positions, negotiation against each of ``OFFER_LISTS`` and CORS
+verdict, and the same of Accept-Encoding and Accept-Language.
 Build and run: ``bash fuzz/run.sh``.
 """
 
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import atheris
 
@@ -45,37 +47,53 @@ OFFER_LISTS = [
     [f"{offer};version={i // 9}" for i, offer in enumerate(WIDE)]
     + ['text/x-1;version="a\\b"', "text/x-1;v=1;w=2"],
 ]
-#: Each list's negotiators, made once: the Cython engine's, the pure one's.
-NEGOTIATORS = [
-    tuple(
-        engine.Negotiator(offers, cache_size=0, max_length=None)
+
+
+def both(kind: str, offers: list[str], read: str) -> tuple[Any, Any, str, str]:
+    """A negotiator of ``offers`` made once on each engine, the method
+    compared, and what to call them in a finding."""
+    made = [
+        getattr(engine, kind)(offers, cache_size=0, max_length=None)
         for engine in (cython_engine, _scan_py)
-    )
+    ]
+    return made[0], made[1], read, f"{kind} of {offers[:3]}... ({len(offers)})"
+
+
+#: The long lists' choice, the others' ranking; and the list headers'.
+NEGOTIATORS = [
+    both("Negotiator", offers, "choose_index" if len(offers) > 200 else "rank")
     for offers in OFFER_LISTS
+] + [
+    both(
+        "EncodingNegotiator", ["gzip", "br", "zstd", "identity", "x-compress"], "rank"
+    ),
+    both("LanguageNegotiator", ["en", "en-GB", "de", "fr-CH", "zh-Hant-TW"], "rank"),
 ]
+#: Each header's parser, Accept's first (its value alone has a CORS verdict).
+PARSERS = ("parse", "parse_encoding", "parse_language")
 
 
-def outcome(engine: object, value: object, strict: bool) -> object:
+def outcome(engine: object, parser: str, value: object, strict: bool) -> object:
     try:
-        accept = engine.parse(value, strict=strict, max_length=None)  # type: ignore[attr-defined]
+        parsed = getattr(engine, parser)(value, strict=strict, max_length=None)
     except AcceptError as exc:
         return ("error", exc.position, exc.reason)
-    return ("ok", tuple(accept), accept.skipped, accept.cors_safelisted)
+    cors = getattr(parsed, "cors_safelisted", None)
+    return ("ok", tuple(parsed), parsed.skipped, cors)
 
 
 def check(value: object) -> None:
-    for strict in (False, True):
-        got = outcome(cython_engine, value, strict)
-        want = outcome(_scan_py, value, strict)
-        if got != want:
-            raise AssertionError(
-                f"parse(strict={strict}) differs on {value!r}:\n{got}\n{want}"
-            )
-    for got, want in NEGOTIATORS:  # the long lists' choice; the others' ranking
-        read = "choose_index" if len(got.offers) > 200 else "rank"
+    for parser in PARSERS:
+        for strict in (False, True):
+            got = outcome(cython_engine, parser, value, strict)
+            want = outcome(_scan_py, parser, value, strict)
+            if got != want:
+                raise AssertionError(
+                    f"{parser}(strict={strict}) differs on {value!r}:\n{got}\n{want}"
+                )
+    for got, want, read, name in NEGOTIATORS:
         if getattr(got, read)(value) != getattr(want, read)(value):
-            offers = got.offers[:3]
-            raise AssertionError(f"{read} differs on {value!r}, offers {offers}...")
+            raise AssertionError(f"{read} differs on {value!r}, {name}")
     if cython_engine.is_cors_safelisted(value) != _scan_py.is_cors_safelisted(value):
         raise AssertionError(f"CORS verdict differs on {value!r}")
 
