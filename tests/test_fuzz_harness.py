@@ -43,17 +43,27 @@ def test_every_seed_passes_the_check(harness: Any) -> None:
 
 
 @pytest.mark.thread_unsafe(reason="patches the harness module's negotiators")
-@pytest.mark.parametrize("pair", [0, 2, 4, 5])
+@pytest.mark.parametrize(
+    ("pair", "other", "value"),
+    [
+        (0, ["image/png"], b"text/html"),  # Accept, ranked
+        (2, ["text/x-1"], b"application/x-0+json"),  # 1,008 offers, chosen
+        (4, ["br"], b"gzip"),  # Accept-Encoding
+        (5, ["de"], b"en"),  # Accept-Language
+    ],
+)
 def test_a_difference_is_a_finding(
-    harness: Any, monkeypatch: pytest.MonkeyPatch, pair: int
+    harness: Any,
+    monkeypatch: pytest.MonkeyPatch,
+    pair: int,
+    other: list[str],
+    value: bytes,
 ) -> None:
-    """Each list's pure negotiator swapped for one of other offers: the
-    check fails on a value that the two lists answer differently."""
+    """A list's pure negotiator swapped for one of ``other`` offers: the
+    check fails on a ``value`` that the two lists answer differently."""
     negotiators = list(harness.NEGOTIATORS)
     got, want, read, name = negotiators[pair]
-    other = {0: ["image/png"], 2: ["text/x-1"], 4: ["br"], 5: ["de"]}[pair]
     negotiators[pair] = (got, type(want)(other, cache_size=0), read, name)
     monkeypatch.setattr(harness, "NEGOTIATORS", negotiators)
-    value = {0: b"text/html", 2: b"application/x-0+json", 4: b"gzip", 5: b"en"}[pair]
     with pytest.raises(AssertionError, match=f"{read} differs"):
         harness.test_one_input(value)
