@@ -3,8 +3,8 @@
 ``Negotiator`` (pure-Python engine), ``Produces``, ``Consumes``, ``Renderers``
 and ``Offer`` keep no state a caller can see beyond their arguments (their
 caches only speed things up), so ``==``, ``hash``, ``repr``, ``pickle`` and
-``copy`` all go by those arguments. The Cython ``Negotiator`` compiles the
-same behaviour.
+``copy`` all go by those arguments. The Cython negotiators call the same
+methods (``ByArguments.__repr__`` and the others) with their ``_arguments``.
 """
 
 from __future__ import annotations

@@ -42,6 +42,7 @@ from sys import intern as _intern, modules as _modules
 from _thread import _local as _thread_local  # threading.local, without importing threading
 
 from . import _grammar, _language, _lists, _match  # read at import only
+from ._arguments import ByArguments as _ByArguments
 from ._coding import ALIASES as _ALIASES, IDENTITY as _IDENTITY
 from ._errors import ACCEPT as _ACCEPT, AcceptError as _AcceptError, reason as _reason, too_long as _too_long
 from ._limits import COMPILED_VALUES_KEPT as _COMPILED_VALUES_KEPT, DEFAULT_CACHE_SIZE as _DEFAULT_CACHE_SIZE
@@ -309,8 +310,7 @@ cdef struct Offers:
     Py_ssize_t* late
     Py_ssize_t n_late
     LateList* late_lists
-    Posting* tables                      # every ``LateList``'s table
-    Py_ssize_t* posted                   # and the offers their entries list
+    Py_ssize_t* posted                   # the offers every ``LateList``'s table entries list
 
 
 cdef struct Scan:
@@ -1537,29 +1537,22 @@ cdef class _CachedOffers:
         cdef Py_ssize_t index = self._index(value)
         return "" if index < 0 else self._values[index]
 
-    cdef tuple _key(self):
-        return (self._items, self._cache_size, self._max_length)
+    # Equality, hashing, repr and pickling by the arguments: ``_arguments``' rule.
+    def _arguments(self):
+        return (self._items,), {"cache_size": self._cache_size, "max_length": self._max_length}
 
     def __repr__(self):
-        return (
-            f"{type(self).__name__}({self._items!r}, cache_size={self._cache_size!r}, "
-            f"max_length={self._max_length!r})"
-        )
+        return _ByArguments.__repr__(self)
 
     def __eq__(self, other):
-        if type(other) is not type(self):
-            return NotImplemented
-        return self._key() == (<_CachedOffers>other)._key()
+        return _ByArguments.__eq__(self, other)
 
     def __hash__(self):
-        return hash(self._key())
+        return _ByArguments.__hash__(self)
 
     def __reduce__(self):
         """Pickle and copy by the arguments: the copy starts with empty caches."""
-        made = _partial(
-            type(self), self._items, cache_size=self._cache_size, max_length=self._max_length
-        )
-        return (made, ())
+        return _ByArguments.__reduce__(self)
 
 
 cdef int split_chain(Offers* set, bint slots, int index, int size, Py_ssize_t at) noexcept:
@@ -1675,9 +1668,9 @@ Offers parsed once; the best of them for each request's Accept value.
             set.late[i] = late[i]
         set.late_lists = <LateList*>(set.late + len(late))
         set.slots = <Slot*>(set.late_lists + len(spans))
-        set.tables = table = <Posting*>(set.slots + len(essences))
+        table = <Posting*>(set.slots + len(essences))  # every ``LateList``'s
         size = sum(sizes)
-        set.posted = <Py_ssize_t*>(set.tables + size)
+        set.posted = <Py_ssize_t*>(table + size)
         set.split = <int*>(set.posted + n_posts)
         for i in range(n):
             offer = parsed[i]
