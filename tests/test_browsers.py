@@ -20,12 +20,12 @@ import re
 import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import pytest
 
 import fastaccept
 from fastaccept import BROWSER_DEFAULTS
-from fastaccept._defaults import _RECORDED_FROM
 
 from .browser_site import (
     OFFERS,
@@ -43,6 +43,39 @@ pytestmark = pytest.mark.thread_unsafe(
     reason="starts a web server and a whole browser; one at a time"
 )
 
+
+class Recording(NamedTuple):
+    """Where a browser's entries of BROWSER_DEFAULTS were recorded: the
+    browser as its ``--version`` names it, the version, the distribution's
+    package and the day (docs/api.md says the same)."""
+
+    browser: str
+    version: str
+    package: str
+    date: str
+
+    def __str__(self) -> str:
+        return f"{self.browser} {self.version} ({self.package}), {self.date}"
+
+
+CHROMIUM = Recording(
+    "Chromium",
+    "156.0.8078.79",
+    "Debian 12 chromium 156.0.8078.79-1~deb12u1",
+    "2026-11-23",
+)
+FIREFOX = Recording(
+    "Firefox", "153.7.0esr", "Debian 12 firefox-esr 153.7.0esr-1~deb12u1", "2026-11-23"
+)
+
+#: Each browser entry of BROWSER_DEFAULTS -> the browser it was recorded from.
+RECORDED_FROM = {
+    "chrome-navigate": CHROMIUM,
+    "chrome-image": CHROMIUM,
+    "firefox-navigate": FIREFOX,
+    "firefox-image": FIREFOX,
+}
+
 #: Seconds one browser run may take (they take about one).
 TIMEOUT = 120.0
 
@@ -50,7 +83,7 @@ TIMEOUT = 120.0
 @dataclass(frozen=True)
 class Browser:
     executable: str  # the command, as Debian installs it
-    family: str  # as ``--version`` names it, and _RECORDED_FROM
+    family: str  # as ``--version`` names it, and RECORDED_FROM
     prefix: str  # of its BROWSER_DEFAULTS entries
     user_agent: str  # in its User-Agent
     run: Callable[[str, str, float], Run]
@@ -173,16 +206,17 @@ def test_the_browser_sends_its_browser_defaults(visit: Visit) -> None:
     for path in DESTINATIONS:
         key = entry(visit.browser, path)
         sent = visit.records[path].accept
-        recorded = _RECORDED_FROM.get(key, "the Fetch standard")
+        recorded = RECORDED_FROM.get(key, "the Fetch standard")
         assert sent == BROWSER_DEFAULTS[key], (
             f"{path} ({DESTINATIONS[path]}): {visit.version} sent\n  {sent!r}\n"
             f"but BROWSER_DEFAULTS[{key!r}] (from {recorded}) is\n"
             f"  {BROWSER_DEFAULTS[key]!r}\n"
-            "re-record it in src/fastaccept/_defaults.py, with this version\n"
+            "re-record it in src/fastaccept/_defaults.py, and this version in "
+            "RECORDED_FROM\n"
             f"{visit.explain()}"
         )
     for key in (f"{visit.browser.prefix}-navigate", f"{visit.browser.prefix}-image"):
-        assert _RECORDED_FROM[key].browser == visit.browser.family, key
+        assert RECORDED_FROM[key].browser == visit.browser.family, key
 
 
 def test_the_page_worked(visit: Visit) -> None:
@@ -206,8 +240,8 @@ def test_browser_entries_say_where_they_were_recorded() -> None:
     browser_entries = {
         key for key in BROWSER_DEFAULTS if key.startswith(("chrome-", "firefox-"))
     }
-    assert set(_RECORDED_FROM) == browser_entries
-    for key, recording in _RECORDED_FROM.items():
+    assert set(RECORDED_FROM) == browser_entries
+    for key, recording in RECORDED_FROM.items():
         family = "Chromium" if key.startswith("chrome-") else "Firefox"
         assert recording.browser == family, key
         assert re.fullmatch(r"\d+(\.\d+)+(esr)?", recording.version), recording

@@ -5,8 +5,6 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from types import MappingProxyType
 
-from ._tuples import NamedTuple
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Final
@@ -53,7 +51,7 @@ BROWSER_DEFAULTS: Final[Mapping[str, str]] = _BrowserDefaults(
         "fetch": "*/*",
         "json": "application/json,*/*;q=0.5",
         # What current browsers send (documents and iframes: "-navigate"),
-        # recorded by tests/test_browsers.py; _RECORDED_FROM says from which.
+        # recorded by tests/test_browsers.py (RECORDED_FROM says from which).
         "chrome-navigate": (
             "text/html,application/xhtml+xml,application/xml;q=0.9,image/jxl,"
             "image/avif,image/webp,image/apng,*/*;q=0.8,"
@@ -78,40 +76,5 @@ BROWSER_DEFAULTS: Final[Mapping[str, str]] = _BrowserDefaults(
         "httpie": "application/json, */*;q=0.5",
         "python-requests": "*/*",
         "jdk-legacy": "text/html, image/gif, image/jpeg, *; q=.2, */*; q=.2",
-    }
-)
-
-
-class _Recording(NamedTuple):
-    """Where a browser's entry was recorded: the browser as its ``--version``
-    names it, the version, the distribution's package and the day."""
-
-    browser: str
-    version: str
-    package: str
-    date: str
-
-    def __str__(self) -> str:
-        return f"{self.browser} {self.version} ({self.package}), {self.date}"
-
-
-_CHROMIUM = _Recording(
-    "Chromium",
-    "156.0.8078.79",
-    "Debian 12 chromium 156.0.8078.79-1~deb12u1",
-    "2026-11-23",
-)
-_FIREFOX = _Recording(
-    "Firefox", "153.7.0esr", "Debian 12 firefox-esr 153.7.0esr-1~deb12u1", "2026-11-23"
-)
-
-#: Read-only: browser entry of ``BROWSER_DEFAULTS`` -> the browser it was
-#: recorded from (every ``chrome-*`` and ``firefox-*`` entry).
-_RECORDED_FROM: Final[Mapping[str, _Recording]] = MappingProxyType(
-    {
-        "chrome-navigate": _CHROMIUM,
-        "chrome-image": _CHROMIUM,
-        "firefox-navigate": _FIREFOX,
-        "firefox-image": _FIREFOX,
     }
 )
