@@ -362,6 +362,31 @@ def test_fastapi_a_status_code_the_handler_does_not_answer_is_refused() -> None:
             return {"id": 1}
 
 
+def test_fastapi_route_class_leaves_a_route_not_negotiated_as_fastapi_has_it() -> None:
+    """A router's ``NegotiatedRoute`` on a handler without ``negotiated``:
+    FastAPI's own handler and answers (no HEAD of its own, no ``Vary``)."""
+    pytest.importorskip("fastapi")
+    from fastapi import FastAPI
+    from fastapi.testclient import TestClient
+
+    from fastaccept.fastapi import NegotiatedRoute
+
+    app = FastAPI()
+    app.router.route_class = NegotiatedRoute
+
+    @app.get("/plain")
+    def plain(n: int) -> dict[str, int]:
+        return {"n": n}
+
+    client = TestClient(app)
+    ok = client.get("/plain?n=1", headers={"Accept": "text/html"})
+    assert (ok.status_code, ok.json()) == (200, {"n": 1})
+    assert "vary" not in ok.headers
+    invalid = client.get("/plain?n=x")  # FastAPI's 422
+    assert invalid.status_code == 422 and "vary" not in invalid.headers
+    assert client.head("/plain?n=1").status_code == 405  # as FastAPI's own routes
+
+
 def test_fastapi_checks_the_content_type_before_reading_the_body(
     fastapi_client: Any,
 ) -> None:
