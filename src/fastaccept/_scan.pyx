@@ -784,14 +784,12 @@ cdef enum:
 cdef unsigned long long SHARED_BIT = <unsigned long long>1 << (MASK_BITS - 1)
 
 
-cdef Py_ssize_t split_type(const unsigned char* s, Py_ssize_t i, const Offers* set,
-                           Py_ssize_t g) noexcept nogil:
-    """The head of the part of the split chain of types ``g`` (below -1:
-    ``Offers.first_group``) that holds those with the hash of the member's
-    "type/" at ``i`` (``find_offers`` checks the "/")."""
-    cdef Py_ssize_t j = skip_token(s, i)
-    cdef const int* split = set.split - 2 - g
-    return split[1 + (folded_hash(s, i, j + 1) & <unsigned long long>split[0])]
+cdef inline int split_head(const Offers* set, Py_ssize_t chain, const unsigned char* s,
+                           Py_ssize_t a, Py_ssize_t b) noexcept nogil:
+    """The head of the part of the split chain ``chain`` (below -1:
+    ``split_chain``'s) that holds the texts with the hash of ``s[a:b]``."""
+    cdef const int* split = set.split - 2 - chain
+    return split[1 + (folded_hash(s, a, b) & <unsigned long long>split[0])]
 
 
 cdef unsigned long long find_offers(const unsigned char* s, Py_ssize_t n, Py_ssize_t i,
@@ -818,7 +816,6 @@ cdef unsigned long long find_offers(const unsigned char* s, Py_ssize_t n, Py_ssi
     cdef int k
     cdef const Group* group
     cdef const Slot* slot
-    cdef const int* split
     read[0] = i
     if s[i] == 42 and not CLASS[s[i + 1]] & C_TCHAR:  # the type '*'
         if s[i + 1] == 47 and s[i + 2] == 42 and not CLASS[s[i + 3]] & C_TCHAR:
@@ -830,7 +827,7 @@ cdef unsigned long long find_offers(const unsigned char* s, Py_ssize_t n, Py_ssi
     if fa_unlikely(g < 0):
         if g == -1:
             return 0
-        g = split_type(s, i, set, g)
+        g = split_head(set, g, s, i, skip_token(s, i) + 1)  # "type/"
     j = read[0] = skip_token(s, i)
     if s[j] != 47:
         return 0
@@ -851,8 +848,7 @@ cdef unsigned long long find_offers(const unsigned char* s, Py_ssize_t n, Py_ssi
         return 0
     e = read[0] = skip_token(s, j + 1)
     if k < -1:  # a long chain: the part of it with the subtype's hash
-        split = set.split - 2 - k
-        k = split[1 + (folded_hash(s, j + 1, e) & <unsigned long long>split[0])]
+        k = split_head(set, k, s, j + 1, e)
     while k >= 0:  # the subtypes of this type whose first byte has the same low 5 bits
         slot = &set.slots[k]
         if slot.subtype.length == e - j - 1 and fa_is(s, j + 1, n, &slot.subtype):
