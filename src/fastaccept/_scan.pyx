@@ -423,9 +423,10 @@ cdef inline int push_skip(Scan* sc, Py_ssize_t start, Py_ssize_t end, Py_ssize_t
     return 0
 
 
-# The buffers scanned (a compact str's data, a bytes object's) always end with a
-# NUL, which is neither a tchar nor OWS: the two hot loops stop on it without a
-# bounds check. ``read_input`` only ever hands out such buffers.
+# The buffers scanned (a compact str's data, a bytes object's) end with a NUL,
+# s[n], no byte a reader looks for: a reader stops on it without a bounds check,
+# and needs to test for the end only where a NUL in the value must be told from it.
+# ``read_input`` only ever hands out such buffers.
 
 cdef inline Py_ssize_t skip_class(const unsigned char* s, Py_ssize_t i,
                                   unsigned char cls) noexcept nogil:
@@ -660,12 +661,12 @@ cdef int scan_member(const unsigned char* s, Py_ssize_t n, Py_ssize_t start, bin
         if t == p:
             code, out[0] = EXPECTED_PARAM_NAME, p
             break
-        if t >= n or s[t] != 61:
+        if s[t] != 61:
             code, out[0] = EXPECTED_EQUALS, t
             break
         v = t + 1
         escaped = False
-        if v < n and s[v] == 34:
+        if s[v] == 34:
             u = v + 1
             while True:
                 if u >= n:
@@ -2032,12 +2033,12 @@ cdef int scan_weight(const unsigned char* s, Py_ssize_t n, Py_ssize_t p, int end
     if s[p] != 59:
         return failed(out, p, end_code)
     p = skip_ows(s, p + 1)
-    if p >= n or LOWER[s[p]] != 113 or (p + 1 < n and CLASS[s[p + 1]] & C_TCHAR):
+    if LOWER[s[p]] != 113 or CLASS[s[p + 1]] & C_TCHAR:  # s[p + 1] read past a 'q' only
         return failed(out, p, EXPECTED_WEIGHT)
-    if p + 1 >= n or s[p + 1] != 61:
+    if s[p + 1] != 61:
         return failed(out, p + 1, EXPECTED_EQUALS)
     v = p + 2
-    if v < n and s[v] == 34:
+    if s[v] == 34:
         return failed(out, v, BAD_WEIGHT)  # a quoted weight
     u = skip_token(s, v)
     if u == v:
@@ -2073,7 +2074,7 @@ cdef int scan_item(const unsigned char* s, Py_ssize_t n, Py_ssize_t start, int g
             return failed(out, start, EXPECTED_LANGUAGE)
         if p - start > 8:
             return failed(out, p - 1, LONG_SUBTAG)
-        while p < n and s[p] == 45:
+        while s[p] == 45:
             k = p + 1
             while k - p < 10 and CLASS[s[k]] & (C_ALPHA | C_DIGIT):
                 k += 1
