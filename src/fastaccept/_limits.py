@@ -180,7 +180,7 @@ def qs_types(offers: tuple[object, ...]) -> list[type]:
 #: A key of a table that every thread reads with ``dict.get``, made once:
 #: where threads run at once, CPython 3.13's ``get`` finding an equal string
 #: that no thread but its maker has counted waits on the dict's lock, which
-#: it holds itself, some 15 µs, so the key is interned (``sys.intern``:
+#: it holds itself, so the key is interned (``sys.intern``:
 #: immortal there) and compared without a lock (docs/free-threading.md);
 #: with the GIL it is kept as it is. Only strings the server gives or a
 #: bounded set of spellings: never a client's text as such.

@@ -235,7 +235,7 @@ cdef struct COffer:
     bint charset_free                    # a range's charset is not compared (rule 20)
     bint explicit                        # reached only by its own type/subtype (rule 21)
     unsigned long long bit               # its bit in a mask of offers (``find_offers``)
-    Py_ssize_t group                     # the number of its type (0, unread, for an explicit offer)
+    Py_ssize_t group                     # the number of its type (0 for an explicit offer: ``decided``)
 
 
 cdef struct Group:
@@ -295,7 +295,7 @@ cdef struct Offers:
     # then the heads (``split_chain``).
     int* split
     unsigned long long all               # a mask of the offers a wildcard reaches
-    unsigned long long with_params       # and of those with a parameter or comparing no charset
+    unsigned long long with_params       # a mask of the offers with a parameter or comparing no charset
     # The offers a wildcard reaches (not an explicit one, rule 21) in the
     # order it prefers them (the higher qs, then server order): all
     # (``n_order``), and each type's (``Group.start``).
@@ -1616,7 +1616,7 @@ Offers parsed once; the best of them for each request's Accept value.
         # (-1, the byte), the slots of a type whose first bytes share their low
         # five bits (the type, those bits); the size of the split of each
         # chain longer than LONG_CHAIN.
-        # (Lists and dicts built by loops: cython/cython#7748, tests/test_stress.py.)
+        # (Lists and dicts of new objects built by loops: cython/cython#7748, tests/test_stress.py.)
         chains, splits = {}, {}
         for type_ in layout.by_type:
             chain = (-1, ord(type_[0]))
