@@ -25,8 +25,9 @@ if TYPE_CHECKING:
 DEFAULT_MAX_LENGTH: Final = 8192
 #: The ``cache_size`` every negotiator (``Negotiator``, ``EncodingNegotiator``,
 #: ``LanguageNegotiator``, ``Produces``, ``Renderers``) takes by default: it
-#: remembers its answers for the last 256 distinct values (of at most 1,024
-#: characters, ``CACHE_KEY_MAX_LENGTH``); ``cache_size=0`` remembers none.
+#: remembers its answers for up to 256 distinct values (emptied when full:
+#: ``store``), of at most 1,024 characters (``CACHE_KEY_MAX_LENGTH``);
+#: ``cache_size=0`` remembers none.
 DEFAULT_CACHE_SIZE: Final = 256
 #: Values longer than this are never stored, so a cache's memory is bounded by
 #: ``cache_size * CACHE_KEY_MAX_LENGTH`` characters whatever the clients send.
@@ -43,11 +44,10 @@ NEGOTIATORS_KEPT: Final = 64
 #: header values each kept negotiator of the pure engine remembers.
 VALUES_KEPT: Final = 64
 #: The same for the compiled engine: none. A header value arrives as a new
-#: object with each request, so a look-up hashes it whole: in the pure engine
-#: that costs a few percent of negotiating it afresh, in the compiled one
-#: about half, and a miss adds the store (benchmarks/README.md, "The value
-#: cache"). A ``Negotiator`` made by the caller keeps its ``cache_size``
-#: values on both engines.
+#: object with each request, so a look-up hashes it whole and a miss adds the
+#: store: measured, that pays in the pure engine, not in the compiled one
+#: (benchmarks/README.md, "The value cache"). A ``Negotiator`` made by the
+#: caller keeps its ``cache_size`` values on both engines.
 COMPILED_VALUES_KEPT: Final = 0
 #: Whether threads run at once: a free-threaded CPython (3.13t and later)
 #: whose GIL was off when fastaccept was imported. A negotiator then keeps a
@@ -242,7 +242,7 @@ class _KeptPerThread(_local):
     """``Kept`` without the GIL: ``negotiators`` is the calling thread's own
     dict, made at its first call and freed with it, as the Cython engine keeps
     them (keys and negotiators another thread made would send every hit down
-    the dict's slow path, as ``ThreadCaches`` says)."""
+    the dict's slow path, as ``shared_key`` says)."""
 
     __init__ = Kept.__init__
 

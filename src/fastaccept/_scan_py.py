@@ -379,7 +379,7 @@ class Negotiator(_CachedOffers):
         return found, accepted._skipped_starts()
 
 
-#: ``negotiate``/``quality``: the Negotiator of each recent (offers, max_length).
+#: ``negotiate``: the Negotiator of each recent (offers, max_length).
 #: With the GIL threads share it: every read and write is one dict operation
 #: or one attribute (``last``, a tuple replaced whole), which CPython makes
 #: atomic. Without it each thread keeps its own (docs/free-threading.md).
