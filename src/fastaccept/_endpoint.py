@@ -149,7 +149,8 @@ class Endpoint:
         self, binding: Binding[Request, Any], request: Request, step: Proceed, data: Any
     ) -> Any:
         """The answer to the handler's ``data``: one of the framework's
-        ``responses`` as it is, ``Accept`` merged into its ``Vary``; else
+        ``responses`` as it is, ``Accept`` merged into its ``Vary`` (where a
+        format name chose, the endpoint's own ``vary`` alone); else
         ``data`` (or an ``Answer``) in the type ``step`` chose, as the
         framework's response."""
         finished = self.finished
@@ -208,7 +209,7 @@ class Binding(ABC, Generic[Request, Response]):
     __slots__ = ()
 
     #: The framework's own response types: one a handler returns (a redirect,
-    #: a 404) is sent as it is, ``Accept`` merged into its ``Vary``.
+    #: a 404) is sent as it is, ``Accept`` merged into its ``Vary`` (``after``).
     responses: tuple[type, ...] = ()
     #: The framework's own errors a handler raises (a 404, a 400 for a body
     #: it cannot read): what the framework answers for one gets ``Accept`` in

@@ -428,7 +428,7 @@ class Produces(ByArguments):
     allows either): without a ``default``, offers all at qs 0 are a
     ``ValueError``. 431 when the value is longer than ``max_length``. A
     missing header (None) accepts every offer but an explicit one (rule 21):
-    the highest qs, then the first offer. Every answer carries
+    the highest qs, then the first offer. Every answer Accept decides carries
     ``Vary: Accept`` (§12.5.5).
 
     ``formats`` names offers for a request that says its format itself (a
@@ -505,7 +505,8 @@ class Produces(ByArguments):
         described = (
             _variants(self._parsed, default) if variants else ((),) * len(media_types)
         )
-        #: The answer choosing each offer, by index: all ``select`` gives ``ok``.
+        #: The answer choosing each offer by Accept, by index (``_by_format``:
+        #: by its name).
         self._chosen = tuple(
             Decision(
                 200,

@@ -11,13 +11,13 @@
         return Greeting(greeting="hello")       # rendered in the type chosen
 
 The handler keeps its FastAPI parameters (path, query, body, ``Depends``);
-``negotiated`` adds the request to them for itself. Refusals (415, 406, 431;
-docs/rules.md rule 16) are answered before the handler runs; it finds the
-accepted request type as ``request.scope["fastaccept.consumed"]``, the
-chosen type as ``request.scope["fastaccept.produced"]``. HEAD is answered
-like GET without a body; ``Vary`` has ``Accept`` merged in. A handler may
-return a Starlette ``Response``: it is sent as it is, ``Accept`` merged into
-its ``Vary``.
+``negotiated`` adds the request to them where the handler takes none.
+Refusals (415, 406, 431; docs/rules.md rule 16) are answered before the
+handler runs; it finds the accepted request type as
+``request.scope["fastaccept.consumed"]``, the chosen type as
+``request.scope["fastaccept.produced"]``. HEAD is answered like GET without a
+body; ``Vary`` has ``Accept`` merged in. A handler may return a Starlette
+``Response``: it is sent as it is, ``Accept`` merged into its ``Vary``.
 
 ``NegotiatedRoute`` (FastAPI's custom route class) lists every offered media
 type under the route's success status in the OpenAPI document, and 406 (and
