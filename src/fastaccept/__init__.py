@@ -110,7 +110,7 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
-    """A web-answer name, imported on first use (PEP 562)."""
+    """A web-answer or Accept-Query name, imported on first use (PEP 562)."""
     module = _LATER_MODULE.get(name)
     if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -21,7 +21,7 @@ class AcceptQuery(NamedTuple):
 
     ``members``: the media ranges in order, as ``parse`` gives an Accept
     value's (``MediaRange``: names lower-case, parameter values as sent,
-    weight 1). ``reason``: ``""`` for a well-formed value (an empty or absent
+    weight 1000, q=1). ``reason``: ``""`` for a well-formed value (an empty or absent
     one too); otherwise where and why it is not, and there are no members: a
     Structured Field that breaks its syntax or its field's definition is
     ignored whole (RFC 9651 §2.2, §4.2).

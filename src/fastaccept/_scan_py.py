@@ -166,9 +166,7 @@ def parse(
     skipped = _checked_skips(raw, coerced, original, strict, ACCEPT)
     ranges: list[MediaRange] = [_new_range(MediaRange, rng) for rng in found]
     made = Accept._made(ranges, skipped)
-    made._cors_safelisted = (
-        len(text) <= CORS_MAX_LENGTH and _CORS_UNSAFE.search(text) is None
-    )
+    made._cors_safelisted = _safelisted(text)
     return made
 
 
@@ -182,7 +180,12 @@ def is_cors_safelisted(value: HeaderValue) -> bool:
     """
     if value is None:
         return True
-    text = as_header_text(coerce_value(value))[1]
+    return _safelisted(as_header_text(coerce_value(value))[1])
+
+
+def _safelisted(text: str) -> bool:
+    """A header text (``as_header_text``'s) of at most 128 bytes and no
+    CORS-unsafe byte (WHATWG Fetch)."""
     return len(text) <= CORS_MAX_LENGTH and _CORS_UNSAFE.search(text) is None
 
 

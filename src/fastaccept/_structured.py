@@ -13,7 +13,7 @@ C; h11's ``_abnf`` is the model)::
 
 The reader follows the parsing algorithm of RFC 9651 §4.2 step by step, for
 every type of bare item, so it fails where that algorithm fails: a non-ASCII
-character anywhere (step 0), anything out of place. It keeps the text of
+character anywhere (step 1), anything out of place. It keeps the text of
 Tokens and Strings only. What the field's definition then refuses (§2.2: the
 field is ignored whole) is named with its position: an Inner List or a bare
 item of another type as a member, or as the value a parameter ends with (a
@@ -110,11 +110,11 @@ def parse_list(text: str) -> list[Item]:
     """The Items of a List of Tokens and Strings (RFC 9651 §4.2 for "list",
     then §4.2.1); ``StructureError`` where parsing fails or finds another
     type."""
-    if not text.isascii():  # step 0
+    if not text.isascii():  # step 1
         where = next(i for i, char in enumerate(text) if not char.isascii())
         raise StructureError(where, f"{describe_char(text, where)}: not ASCII")
     n = len(text)
-    p = _skip(text, 0, _SP)  # step 1
+    p = _skip(text, 0, _SP)  # step 2
     members: list[Item] = []
     while p < n:
         if text[p] == "(":  # §4.2.1.1
@@ -123,7 +123,7 @@ def parse_list(text: str) -> list[Item]:
         members.append(item)
         p = _skip(text, p, _OWS)
         if p == n:
-            break  # and steps 5-6 of §4.2 find nothing left
+            break  # and steps 6-7 of §4.2 find nothing left
         if text[p] != ",":
             found = describe_char(text, p)
             raise StructureError(p, f"expected ',' or the end, found {found}")
