@@ -29,7 +29,8 @@ class AcceptQuery(NamedTuple):
 
     #: The media ranges, in the value's order.
     members: tuple[MediaRange, ...] = ()
-    #: Why the value was ignored, with the position; ``""`` when it was not.
+    #: Why the value was ignored (where it breaks a rule, or its length);
+    #: ``""`` when it was not.
     reason: str = ""
 
 
@@ -101,9 +102,10 @@ def parse_accept_query(
     a media range (RFC 9110 §12.5.1; docs/rules.md rules 2 and 22) with
     Token or String parameters, none of them ``q``. Anything else gives no
     members and the ``reason``, with its position: a syntax error, a member
-    or parameter of another type, a member that is no media range, a value
-    longer than ``max_length`` characters (None: no limit). Nothing in the
-    value raises; another type than a header value's is a ``TypeError``.
+    or parameter of another type, a member that is no media range; a value
+    longer than ``max_length`` characters (None: no limit) gives its length
+    and the limit. Nothing in the value raises; another type than a header
+    value's is a ``TypeError``.
     Bytes are read as Latin-1.
     """
     limit = checked_max_length(max_length)
