@@ -487,8 +487,9 @@ def parse_offer(offer: object) -> ParsedOffer:
     or a ``(media type, qs)`` pair (docs/rules.md rules 13 and 15).
 
     Raises ``ValueError`` for a wildcard, a ``q`` parameter, a list, bad
-    syntax or a bad qs, ``TypeError`` for anything but a str, a pair or an
-    ``Offer``.
+    syntax, a bad qs or a tuple that is no pair, ``TypeError`` for anything
+    but a str, a tuple or an ``Offer`` (and for a pair's media type that is
+    no str, or its qs no number).
     """
     if isinstance(offer, Offer):
         parsed = parse_offer((offer.media_type, offer.qs))
