@@ -174,12 +174,14 @@ def test_each_thread_finds_its_own_cache_among_many_negotiators(
     engine: Engine,
 ) -> None:
     # Where threads run at once, the compiled engine remembers, per thread,
-    # where the cache of each negotiator it used last is (a memo of 16 slots,
+    # where the cache of each negotiator it used last is (a memo of 64 slots,
     # keyed by a serial no negotiator shares, nor reuses after its death):
     # more negotiators than slots, made and dropped while others are in use
     # (a dead one's memory is reused), must each find only its own cache.
     def work(thread: int) -> None:
-        kept = [engine.Negotiator([f"x/t{thread}n{i}", "text/html"]) for i in range(40)]
+        kept = [
+            engine.Negotiator([f"x/t{thread}n{i}", "text/html"]) for i in range(100)
+        ]
         for round_ in range(3):
             for i, negotiator in enumerate(kept):
                 value = "".join([f"x/t{thread}n{i}", f", text/html;q=0.{round_ + 1}"])
@@ -187,7 +189,7 @@ def test_each_thread_finds_its_own_cache_among_many_negotiators(
                 assert set(value_cache(negotiator)) <= {
                     f"x/t{thread}n{i}, text/html;q=0.{r + 1}" for r in range(3)
                 }
-            for i in range(0, 40, 3):  # dropped, and made again with other offers
+            for i in range(0, 100, 3):  # dropped, and made again with other offers
                 kept[i] = engine.Negotiator([f"x/t{thread}n{i}", "text/html"])
         assert engine.negotiate("x/a, text/html;q=0.5", ["x/a", "text/html"]) == "x/a"
         assert engine.negotiate("x/a, text/html;q=0.5", ("text/html",)) == "text/html"

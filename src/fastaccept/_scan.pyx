@@ -986,9 +986,14 @@ cdef extern from *:
        the thread's end brings. Built where threads run at once (a
        free-threaded CPython) with gcc or clang; elsewhere nothing is kept. */
     #if defined(Py_GIL_DISABLED) && defined(__GNUC__)
-    #define FA_MEMO 16
+    #define FA_MEMO 64
     typedef struct { uint64_t maker, made, thread; PyObject *own; } fa_memo;
     static __thread fa_memo fa_memos[FA_MEMO];
+    /* A serial's slot: one thread's objects in the order made take slots in
+       turn, each thread's from its own start (its id times an odd number). */
+    static inline fa_memo *fa_slot(const fa_memo *serial) {
+        return &fa_memos[(serial->made + serial->maker * 0x9E3779B9u) % FA_MEMO];
+    }
     static __thread uint64_t fa_made;
     static inline uint64_t fa_thread(void) { return PyThreadState_GetID(PyThreadState_Get()); }
     static inline void fa_new_serial(fa_memo *serial) {
@@ -996,12 +1001,12 @@ cdef extern from *:
         serial->made = ++fa_made;
     }
     static inline PyObject *fa_found(const fa_memo *serial) {
-        fa_memo *m = &fa_memos[serial->made % FA_MEMO];
+        fa_memo *m = fa_slot(serial);
         return m->made == serial->made && m->maker == serial->maker && m->thread == fa_thread()
             ? m->own : NULL;
     }
     static inline void fa_keep(const fa_memo *serial, PyObject *own) {
-        fa_memo *m = &fa_memos[serial->made % FA_MEMO];
+        fa_memo *m = fa_slot(serial);
         m->maker = serial->maker; m->made = serial->made; m->thread = fa_thread(); m->own = own;
     }
     static inline void fa_forget(PyObject *own) {
