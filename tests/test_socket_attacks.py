@@ -12,7 +12,7 @@ field line, a body after a 204, a second response.
 What is checked (docs/web.md, "What a handler may send"): a value reflected
 into a header either goes as the one field line the application meant or is
 refused (the application's 400); statuses without a reason phrase go out,
-invalid ones are refused; a 204 or 304 has no body and the response
+invalid ones are refused; a 204, 205 or 304 has no body and the response
 pipelined after it arrives intact; over-long headers get the library's 431
 (or the server's own refusal, before the application); a 406 or 415 sends
 nothing of the request back.
@@ -313,6 +313,30 @@ def test_a_bodyless_status_has_no_content_type(served: Served, code: int) -> Non
     response = served.get(f"/empty/{code}")
     assert response.status == code
     assert "content-type" not in response.names, response.fields
+
+
+def test_a_205_sends_an_empty_content_of_length_0(served: Served) -> None:
+    # RFC 9110 §15.3.6: no content in a 205; a 205 is no bodyless status
+    # (RFC 9112 §6.3), so its Content-Length: 0 frames the empty content and
+    # the response pipelined after it arrives intact.
+    first_request = raw_request("GET", "/empty/205", close=False)
+    pipelined = first_request + raw_request("GET", "/status/200")
+    stream = exchange(served.port, pipelined, TIMEOUT)
+    first, rest = read_response(stream)
+    assert (first.status, first.body) == (205, b""), stream
+    assert first.values("content-length") == [b"0"], stream
+    if served.app not in TYPED_205:
+        assert "content-type" not in first.names, stream
+    if served.server == "wsgiref":  # HTTP/1.0: one request per connection
+        assert rest == b"", stream
+        return
+    second = only_response(rest)
+    assert (second.status, second.body) == (200, DATA_JSON), stream
+
+
+#: The frameworks that give a 205 their default Content-Type, a status they
+#: take as one with content (falcon and Litestar give none to a 204 or 304).
+TYPED_205 = {"falcon", "litestar"}
 
 
 # Over-long headers: 431 from the library, or the server's own refusal.

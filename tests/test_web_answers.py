@@ -158,25 +158,27 @@ def test_a_list_of_field_names_is_taken_as_vary(vary: str) -> None:
     assert "Accept" in rendered.headers["Vary"] or rendered.headers["Vary"] == "*"
 
 
-@pytest.mark.parametrize("status", [204, 304])
+@pytest.mark.parametrize("status", [204, 205, 304])
 @pytest.mark.parametrize("method", ["GET", "HEAD"])
 def test_a_bodyless_status_has_no_content_nor_its_headers(
     status: int, method: str
 ) -> None:
-    # RFC 9110 §15.3.5, §15.4.5: no content; Vary stays (a cache needs it).
+    # RFC 9110 §15.3.5-6, §15.4.5: no content; Vary stays (a cache needs it);
+    # a 205's empty content framed by its Content-Length (RFC 9112 §6.3).
     def refuse(data: Any) -> str:
-        raise AssertionError("the renderer of a 204 or 304 is not called")
+        raise AssertionError("the renderer of a 204, 205 or 304 is not called")
 
+    length = (("Content-Length", "0"),) if status == 205 else ()
     renderers = Renderers({"application/json": refuse})
     rendered = renderers.respond(
         "application/json", None, method=method, status=status, vary="Cookie"
     )
     assert rendered.body == b""
-    assert rendered.header_items == (("Vary", "Cookie, Accept"),)
+    assert rendered.header_items == (("Vary", "Cookie, Accept"), *length)
     decision = renderers.produces.select(None)
     extra = {"ETag": '"1"'}
     rendered = renderers.render(decision, None, status=status, headers=extra)
-    assert rendered.header_items == (("Vary", "Accept"), ("ETag", '"1"'))
+    assert rendered.header_items == (("Vary", "Accept"), ("ETag", '"1"'), *length)
 
 
 def test_rendered_ok_says_a_representation_was_chosen() -> None:
@@ -248,6 +250,9 @@ def test_anything_a_handler_gives_is_refused_or_well_formed(
         assert value == value.strip(" \t")
     if rendered.status in (204, 304):
         assert rendered.body == b"" and "content-length" not in names
+    elif rendered.status == 205:
+        assert rendered.body == b"" and "content-type" not in names
+        assert ("Content-Length", "0") in rendered.header_items
     else:
         assert ("Content-Length", str(len(rendered.body))) in rendered.header_items
 

@@ -66,8 +66,9 @@ class Rendered(StatusAndHeaders):
 
     ``header_items`` has ``Content-Type``, ``Vary`` (``Accept`` merged in;
     where a format name chose, the caller's value alone, or none) and
-    ``Content-Length``, the GET body's for HEAD, whose body is empty; a 204 or
-    304 has no body, ``Content-Type`` or ``Content-Length`` (RFC 9110 §15.3.5,
+    ``Content-Length``, the GET body's for HEAD, whose body is empty; a 204,
+    205 or 304 has no body nor ``Content-Type``, and but for the 205's
+    ``Content-Length: 0`` no ``Content-Length`` (RFC 9110 §15.3.5-6,
     §15.4.5). ``ok``: a representation was chosen, whatever the status.
     """
 
@@ -242,8 +243,8 @@ class Renderers(ByArguments):
         so a handler can refuse before it computes ``data``; a refusal (any
         ``Decision`` not ``ok``, ``Consumes``' too) is sent as decided.
         ``headers`` are added to a chosen representation's (docs/web.md, "What
-        a handler may send"). ``status`` is a final one, 200-599; a 204 or 304
-        is sent without content (the renderer is not called)."""
+        a handler may send"). ``status`` is a final one, 200-599; a 204, 205 or
+        304 is sent without content (the renderer is not called)."""
         if type(status) is not int or not 200 <= status <= 599:
             status = checked_status(status)
         if type(method) is not str:
@@ -368,7 +369,7 @@ class Finished:
     ) -> Rendered:
         """``data`` in the offer at ``index`` (``formatted``: as a format
         name chose it), with ``status`` and the ``extra`` headers (both
-        checked); no content for a 204 or 304."""
+        checked); no content for a 204, 205 or 304."""
         render, charset, headers = self._chosen[index]
         if formatted:
             headers = self._formatted[index]
@@ -452,9 +453,11 @@ def _body(
     return body
 
 
-#: The statuses whose responses have no content (RFC 9110 §15.3.5, §15.4.5):
-#: sent without a body, ``Content-Type`` or ``Content-Length``.
-BODYLESS = frozenset({204, 304})
+#: The statuses whose responses have no content (RFC 9110 §15.3.5-6,
+#: §15.4.5): sent without a body or ``Content-Type``; a 205 with
+#: ``Content-Length: 0``, which frames its empty content (RFC 9112 §6.3: a
+#: 204's and a 304's need none).
+BODYLESS = frozenset({204, 205, 304})
 
 
 def _rendered(
@@ -465,9 +468,11 @@ def _rendered(
     ok: bool = True,
 ) -> Rendered:
     """The whole response: ``Content-Length`` the body's, also for HEAD, sent
-    without it (RFC 9110 §9.3.2, §8.6); a 204 or 304 without content."""
+    without it (RFC 9110 §9.3.2, §8.6); a 204, 205 or 304 without content."""
     if status in BODYLESS:
         kept = tuple(item for item in headers if item[0] != "Content-Type")
+        if status == 205:
+            kept += (("Content-Length", "0"),)
         return Rendered(status, kept, b"", ok)
     sent = b"" if method == "HEAD" else body
     made = _new(Rendered)  # the fields set as the dataclass's __init__ sets them

@@ -62,7 +62,9 @@ class FlaskBinding(EnvironBinding[flask.Response]):
     def reply(self, request: Mapped, rendered: Rendered) -> flask.Response:
         response = flask.Response(rendered.body, rendered.status, rendered.header_items)
         if rendered.status in BODYLESS:  # werkzeug's default type, its length 0
-            del response.headers["Content-Type"], response.headers["Content-Length"]
+            del response.headers["Content-Type"]
+            if rendered.status != 205:  # a 205's is the answer's
+                del response.headers["Content-Length"]
         elif not rendered.body:  # HEAD: werkzeug counted the empty body
             response.headers["Content-Length"] = rendered.headers["Content-Length"]
         return response
