@@ -825,6 +825,56 @@ def test_falcon_a_raised_redirect_or_304_varies_on_accept() -> None:
 
 
 @pytest.mark.parametrize("asynchronous", [False, True], ids=["wsgi", "asgi"])
+def test_falcon_a_raised_error_keeps_the_endpoints_vary(asynchronous: bool) -> None:
+    """An ``HTTPError`` the responder raises gets the endpoint's ``vary``
+    beside the middleware's, and ``Accept`` once (falcon's error serializer
+    appends it): the 200's ``Vary`` (docs/web.md; RFC 9110 §12.5.5)."""
+    pytest.importorskip("falcon")
+    import falcon
+    import falcon.asgi
+    from falcon.testing import TestClient
+
+    from fastaccept.falcon import negotiated
+
+    class Item:
+        def answer(self, req: Any) -> dict[str, str]:
+            if req.get_param("missing"):
+                raise falcon.HTTPNotFound(headers={"Vary": "Cookie"})
+            if req.get_param("gone"):
+                raise falcon.HTTPGone()
+            return {"greeting": "hi"}
+
+        if asynchronous:
+
+            @negotiated(GREETING, vary="Accept-Language")
+            async def on_get(self, req: Any, resp: Any) -> dict[str, str]:
+                return self.answer(req)
+
+        else:
+
+            @negotiated(GREETING, vary="Accept-Language")
+            def on_get(self, req: Any, resp: Any) -> dict[str, str]:
+                return self.answer(req)
+
+    made = falcon.asgi.App if asynchronous else falcon.App
+    app = made(middleware=[_VaryOrigin()])
+    app.add_route("/item", Item())
+    client = TestClient(app)
+    ok = client.simulate_get("/item")
+    missing = client.simulate_get("/item", params={"missing": "1"})
+    gone = client.simulate_get("/item", params={"gone": "1"})
+    assert (ok.status_code, missing.status_code, gone.status_code) == (200, 404, 410)
+    assert vary_tokens(ok.headers["Vary"]) == ["origin", "accept-language", "accept"]
+    assert vary_tokens(gone.headers["Vary"]) == vary_tokens(ok.headers["Vary"])
+    assert vary_tokens(missing.headers["Vary"]) == [
+        "origin",
+        "cookie",
+        "accept-language",
+        "accept",
+    ]
+
+
+@pytest.mark.parametrize("asynchronous", [False, True], ids=["wsgi", "asgi"])
 def test_falcon_the_answer_replaces_what_the_responder_set(
     asynchronous: bool, request: pytest.FixtureRequest
 ) -> None:

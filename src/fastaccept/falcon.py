@@ -15,10 +15,10 @@ accepted request type as ``consumed(req)``
 (``req.context["fastaccept.consumed"]``, typed), the chosen type as
 ``produced(req)``. Falcon routes HEAD to ``on_head``: a negotiated
 ``on_get`` given as ``on_head`` answers it like GET without a body.
-``Vary`` has ``Accept`` merged into what middleware already set; falcon's
-answer to an ``HTTPError`` the responder raises has its own (falcon's
-error serializer appends ``Vary: Accept``), and a raised ``HTTPStatus``
-(a redirect, a 304) gets it merged into its headers. The responder answers
+``Vary`` has ``Accept`` merged into what middleware already set, also on
+what falcon answers to an ``HTTPError`` or an ``HTTPStatus`` (a redirect,
+a 304) the responder raises (falcon's error serializer appends
+``Accept`` to an error's). The responder answers
 by what it returns: the status, body, stream and type it set on ``resp``
 are replaced by the rendered answer; headers it set stay (a ``Link`` of
 its own joins the one ``fastaccept.agents`` sends). Works on
@@ -120,15 +120,20 @@ class FalconBinding(Binding[Exchange, None]):
         return error.status_code, detail, _pairs(error.headers)
 
     def raised(self, args: tuple[Any, ...], error: BaseException, vary: str) -> None:
-        """An ``HTTPStatus`` (``HTTPFound``, ``HTTPStatus(304)``...) goes on
-        to falcon, which sends its headers over the response's: ``vary``
-        merged with the ``Vary`` middleware set and the one it carries."""
-        if isinstance(error, falcon.HTTPStatus):
-            resp: falcon.Response = args[2]
-            pairs = _pairs(error.headers)
-            own = [value for name, value in pairs if name.lower() == "vary"]
-            kept = [item for item in pairs if item[0].lower() != "vary"]
-            merged = merge_vary(resp.get_header("Vary"), *own, vary)
+        """An ``HTTPStatus`` (``HTTPFound``, ``HTTPStatus(304)``...) or an
+        ``HTTPError`` goes on to falcon, which sends its headers over the
+        response's: ``vary`` merged with the ``Vary`` middleware set and the
+        one it carries (for an ``HTTPError`` but ``Accept``, which falcon's
+        error serializer appends)."""
+        assert isinstance(error, falcon.HTTPStatus | falcon.HTTPError)
+        resp: falcon.Response = args[2]
+        pairs = _pairs(error.headers)
+        own = [value for name, value in pairs if name.lower() == "vary"]
+        kept = [item for item in pairs if item[0].lower() != "vary"]
+        if isinstance(error, falcon.HTTPError):
+            vary = ", ".join(n for n in vary.split(", ") if n.lower() != "accept")
+        merged = merge_vary(resp.get_header("Vary"), *own, vary)
+        if merged:
             error.headers = [*kept, ("Vary", merged)]
 
     def vary(self, response: falcon.Response, vary: str) -> None:
