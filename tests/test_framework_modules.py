@@ -15,6 +15,8 @@ import json
 import subprocess
 import sys
 import warnings
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import pytest
@@ -419,6 +421,85 @@ def test_fastapi_errors_on_a_negotiated_route_vary_on_accept(
     assert vary_tokens(bad_query.headers["vary"]).count("accept") == 1
     # A route that is not negotiated is left as it is.
     assert "vary" not in fastapi_client.get("/no-such-route").headers
+
+
+def _formatted_error_app(framework: str) -> Any:
+    """An app of ``framework`` whose negotiated ``/item`` (formats, ``vary``
+    Cookie) answers ``?missing`` with a 404 ``Answer``, ``?own`` with the
+    framework's own 404 response; FastAPI's checks ``?n`` as an int."""
+    renderers = Renderers({"application/json": json.dumps}, formats=True)
+
+    def answer(missing: bool, own: bool, made: Callable[[], Any]) -> Any:
+        if own:
+            return made()
+        return Answer({"e": 1}, status=404) if missing else {"a": 1}
+
+    if framework == "starlette":
+        from starlette.applications import Starlette
+        from starlette.responses import Response
+        from starlette.routing import Route
+
+        from fastaccept.starlette import negotiated as starlette_negotiated
+
+        @starlette_negotiated(renderers, vary="Cookie")
+        async def item(request: Any) -> Any:
+            query = request.query_params
+            made = partial(Response, b"", 404)
+            return answer("missing" in query, "own" in query, made)
+
+        return Starlette(routes=[Route("/item", item)])
+    if framework == "fastapi":
+        from fastapi import FastAPI
+        from fastapi import Response as FastAPIResponse
+
+        from fastaccept.fastapi import NegotiatedRoute
+        from fastaccept.fastapi import negotiated as fastapi_negotiated
+
+        app = FastAPI()
+        app.router.route_class = NegotiatedRoute
+
+        @app.get("/item")
+        @fastapi_negotiated(renderers, vary="Cookie")
+        def fastapi_item(missing: str = "", own: str = "", n: int = 0) -> Any:
+            made = partial(FastAPIResponse, b"", 404)
+            return answer(bool(missing), bool(own), made)
+
+        return app
+    from litestar import Litestar, Request, get
+    from litestar import Response as LitestarResponse
+
+    from fastaccept.litestar import NegotiationPlugin
+    from fastaccept.litestar import negotiated as litestar_negotiated
+
+    @get("/item")
+    @litestar_negotiated(renderers, vary="Cookie")
+    async def litestar_item(request: Request[Any, Any, Any]) -> Any:
+        query = request.query_params
+        made = partial(LitestarResponse, b"", status_code=404)
+        return answer("missing" in query, "own" in query, made)
+
+    return Litestar([litestar_item], plugins=[NegotiationPlugin()])
+
+
+@pytest.mark.parametrize("framework", ["starlette", "fastapi", "litestar"])
+def test_an_error_answer_a_format_name_chose_does_not_vary_on_accept(
+    framework: str,
+) -> None:
+    """Where a format name chose, Accept decides nothing: an error answer of
+    the handler, or of the framework on its route (FastAPI's 422), has the
+    endpoint's ``vary`` alone, as Starlette's has; without one, ``Accept``
+    too (docs/web.md, "Format override")."""
+    pytest.importorskip("httpx")
+    pytest.importorskip(framework)
+    from starlette.testclient import TestClient
+
+    client = TestClient(_formatted_error_app(framework))
+    for query in ("missing=1", "own=1", *(["n=x"] if framework == "fastapi" else [])):
+        formatted = client.get(f"/item?format=json&{query}")
+        by_accept = client.get(f"/item?{query}")
+        assert formatted.status_code == by_accept.status_code >= 400, query
+        assert vary_tokens(formatted.headers["vary"]) == ["cookie"], query
+        assert vary_tokens(by_accept.headers["vary"]) == ["cookie", "accept"], query
 
 
 def test_fastapi_a_body_read_by_the_handler(fastapi_client: Any) -> None:

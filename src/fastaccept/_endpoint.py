@@ -155,7 +155,7 @@ class Endpoint:
         framework's response."""
         finished = self.finished
         if isinstance(data, binding.responses):
-            varies = finished.format_vary if step.formatted else finished.vary
+            varies = finished.varies(step.formatted)
             if varies:  # a format name chose, and nothing else decides: no Vary
                 binding.vary(data, varies)
             return data
@@ -175,6 +175,15 @@ class Endpoint:
 #: the framework read the request's parameters and body (FastAPI's
 #: ``NegotiatedRoute``, Litestar's ``NegotiationPlugin``), in the ASGI scope.
 CHECKED = "fastaccept.checked"
+
+
+def route_vary(finished: Finished, scope: Mapped) -> str:
+    """The ``Vary`` a route's error answer gets (``Finished.varies``): where
+    the route took the checks (``CHECKED``) and a format name chose, the
+    endpoint's own ``vary`` alone; else, before the checks too, with
+    ``Accept``."""
+    taken: Proceed | None = scope.get(CHECKED)
+    return finished.varies(taken is not None and taken.formatted)
 
 
 class RoutedEndpoint(Endpoint):

@@ -358,6 +358,11 @@ class Finished:
             headers = (*[item for item in own if item[0] == "Content-Type"], *headers)
         return _rendered(status, _joined(headers, extra), body, method)
 
+    def varies(self, formatted: bool) -> str:
+        """The ``Vary`` of an answer: ``format_vary`` where a format name
+        chose it (``formatted``), else ``vary``."""
+        return self.format_vary if formatted else self.vary
+
     def chosen(
         self,
         index: int,

@@ -30,9 +30,10 @@ from ._endpoint import (
     ScopeBinding,
     check_coroutine,
     integration,
+    route_vary,
 )
 from ._headers import merge_vary
-from ._render import Rendered
+from ._render import Finished, Rendered
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -94,13 +95,16 @@ def with_vary(message: Message, vary: str) -> Message:
     return {**message, "headers": [*kept, (b"vary", merged)]}
 
 
-def varying_errors(send: Send, vary: str) -> Send:
-    """``send``, with ``vary`` merged into the ``Vary`` of an error status's
-    answer (400-599): a framework's own, made before the handler ran."""
+def varying_errors(send: Send, scope: Scope, finished: Finished) -> Send:
+    """``send``, with the route's ``Vary`` (``route_vary``) merged into the
+    ``Vary`` of an error status's answer (400-599): a framework's own, made
+    before the handler ran among them."""
 
     async def varied(message: Message) -> None:
         if message["type"] == "http.response.start" and message["status"] >= 400:
-            message = with_vary(message, vary)
+            vary = route_vary(finished, scope)
+            if vary:
+                message = with_vary(message, vary)
         await send(message)
 
     return varied

@@ -248,11 +248,12 @@ class NegotiatedRoute(APIRoute):
         and a 405 there names HEAD in ``Allow``.
         On a negotiated route, an error's answer (FastAPI's 422 for the
         parameters, before the handler runs, an ``HTTPException``) gets
-        ``Accept`` in its ``Vary``."""
+        ``Accept`` in its ``Vary``, but where a format name chose
+        (``route_vary``)."""
         if self.negotiation is None:
             await super().handle(scope, receive, send)
             return
-        send = varying_errors(send, self.negotiation.finished.vary)
+        send = varying_errors(send, scope, self.negotiation.finished)
         methods = self.methods or set()
         if "GET" not in methods or scope["method"] in methods:
             await super().handle(scope, receive, send)

@@ -59,6 +59,7 @@ from ._endpoint import (
     needs,
     openapi_responses,
     problem_answer,
+    route_vary,
     shared_signature,
     signed,
 )
@@ -222,11 +223,11 @@ def _checking(
     """Route middleware for a negotiated ``handler``: its checks before
     Litestar reads the parameters and the body (a refusal answered at once),
     Accept merged into the ``Vary`` of every error answer of the route (RFC
-    9110 §12.5.5), the ``Vary`` of the handler's ``response_headers`` (its
-    layers') merged into every answer (Litestar lets a response's own
-    ``Vary`` replace it), and the ``Vary`` sent kept in the scope
-    (``VARIED``)."""
-    vary = endpoint.finished.vary
+    9110 §12.5.5; but where a format name chose: ``route_vary``), the
+    ``Vary`` of the handler's ``response_headers`` (its layers') merged into
+    every answer (Litestar lets a response's own ``Vary`` replace it), and
+    the ``Vary`` sent kept in the scope (``VARIED``)."""
+    finished = endpoint.finished
     declared: list[str] = []  # the response_headers' Vary, read at the first request
 
     def middleware(app: ASGIApp) -> ASGIApp:
@@ -234,7 +235,9 @@ def _checking(
             async def sent(message: Message) -> None:
                 if message["type"] == "http.response.start":
                     if message["status"] >= 400:
-                        message = with_vary(message, vary)
+                        vary = route_vary(finished, scope)
+                        if vary:
+                            message = with_vary(message, vary)
                     if not declared:
                         declared.append(_declared_vary(handler))
                     if declared[0]:
