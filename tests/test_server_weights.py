@@ -85,6 +85,12 @@ NUMBERS: list[tuple[Any, int | type[Exception]]] = [
     (0.001, 1),
     (0.1 + 0.2, 300),  # within a float's rounding (docs/rules.md rule 15)
     (Decimal("0.3000000001"), 300),
+    (1 + 2**-52, 1000),  # at either end too
+    (Decimal("1.0000000001"), 1000),
+    (0.3 - 0.1 - 0.2, 0),
+    (Decimal("-1E-10"), 0),
+    (1.001, ValueError),
+    (-0.001, ValueError),
     ("0.5", TypeError),
     (b"1", TypeError),
     (None, TypeError),

@@ -459,13 +459,13 @@ def pair_weight(pair: tuple[object, ...], weight: str, kind: str) -> int:
             f"invalid {weight} {number!r} of the {kind} for {pair[0]!r}: a "
             f"weight must be a number from 0 to 1, not {type(number).__name__}"
         ) from None
-    # Within a float's rounding, 1e-9 (docs/rules.md rule 15); but a weight
-    # above 0 is never read as 0, a refusal.
-    thousandths = round(value * 1000) if 0 <= value <= 1 else -1
+    # Within a float's rounding, 1e-9, at 0 and 1 too (docs/rules.md rule 15);
+    # but a weight above 0 is never read as 0, a refusal.
+    thousandths = round(value * 1000) if -1 <= value <= 2 else -1
     if (
-        thousandths < 0
+        not 0 <= thousandths <= 1000
         or abs(value * 1000 - thousandths) > 1e-6
-        or (value and not thousandths)
+        or (value > 0 and not thousandths)
     ):
         raise ValueError(
             f"invalid {weight} {number!r} of the {kind} for {pair[0]!r}: a "

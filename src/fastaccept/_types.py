@@ -211,9 +211,10 @@ class SkippedMember(NamedTuple):
 
     #: Where the member starts in the value (an index).
     start: int
-    #: Where it ends (the index after its last character).
+    #: Where it ends: the index of the comma after it, or the value's length
+    #: (whitespace before that comma included, which ``text`` leaves out).
     end: int
-    #: The member as sent.
+    #: The member as sent, without the whitespace before its comma.
     text: str
     #: The index, in the value, of the first character that broke the grammar.
     position: int
