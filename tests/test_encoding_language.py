@@ -1117,6 +1117,12 @@ def test_a_deciding_key_is_packed_as_the_cython_engine_packs_it() -> None:
             "no Accept-Language member",
         ),
         (
+            lambda: AcceptLanguage([LanguageRange("")]),  # had raised IndexError
+            ValueError,
+            "no Accept-Language member",
+        ),
+        (lambda: AcceptEncoding([Coding("")]), ValueError, "no Accept-Encoding member"),
+        (
             lambda: AcceptEncoding([Coding("gzip;q=1")]),
             ValueError,
             "no Accept-Encoding member",

@@ -61,7 +61,7 @@ def scan_language(text: str, start: int, strict: bool = False) -> ItemResult:
     nothing: the grammar has no lenient-only form.
     """
     n = len(text)
-    if text[start] == "*":
+    if text.startswith("*", start):
         p = start + 1
     else:
         m = _PRIMARY_SUBTAG.match(text, start)
