@@ -169,7 +169,7 @@ def test_415_as_problem_json_without_calling_the_handler(call: Call) -> None:
     ("method", "field", "value"),
     [
         ("POST", "Accept-Post", MESSAGE_TYPES.accept_post),
-        ("PATCH", "Accept-Patch", MESSAGE_TYPES.accept),
+        ("PATCH", "Accept-Patch", MESSAGE_TYPES.accept_patch),
         ("QUERY", "Accept-Query", MESSAGE_TYPES.accept_query),
         ("PUT", None, None),
     ],

@@ -589,6 +589,14 @@ def test_fastapi_openapi_responses_follow_the_options() -> None:
         "headers"
     ]
     assert list(headers) == ["Accept", "Accept-Patch"]
+    # Accept-Patch lists no range (RFC 5789 §3.1): none here, none documented.
+    ranges = Consumes(["image/*"])
+    headers = openapi_responses(GREETING, ranges, 200, ["PATCH", "POST"])[415][
+        "headers"
+    ]
+    assert list(headers) == ["Accept", "Accept-Post"]
+    with pytest.raises(TypeError, match=r"not a str: use \['PATCH'\]"):
+        openapi_responses(GREETING, ranges, 200, "PATCH")
 
 
 @pytest.mark.filterwarnings("ignore:.*not NegotiatedRoute:RuntimeWarning")

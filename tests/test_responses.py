@@ -552,6 +552,9 @@ def test_415_carries_the_methods_own_header(
     if field == "Accept-Query":
         assert consumes.accept_query is not None
         own[field] = consumes.accept_query
+    if field == "Accept-Patch":  # BODY's image/* left out (RFC 5789 §3.1)
+        assert consumes.accept_patch is not None
+        own[field] = consumes.accept_patch
     assert decision.headers == {
         "Content-Type": TEXT[1],
         "Accept": consumes.accept,
@@ -568,6 +571,22 @@ def test_the_headers_values_for_options() -> None:
     assert Consumes(['application/sql;charset="UTF 8"']).accept_query == (
         'application/sql;charset="UTF 8"'
     )
+
+
+def test_accept_patch_lists_the_media_types_that_are_no_ranges() -> None:
+    # RFC 5789 §3.1: Accept-Patch = 1#media-type, no ranges (a client would
+    # read "image/*" as a type of that name); none at all: no Accept-Patch.
+    mixed = Consumes(["application/*+json", "application/json-patch+json", "image/*"])
+    assert mixed.accept_patch == "application/json-patch+json"
+    decision = mixed.check("text/csv", method="PATCH")
+    assert decision.headers["Accept-Patch"] == "application/json-patch+json"
+    assert decision.headers["Accept"] == mixed.accept == mixed.accept_post
+    ranges = Consumes(["application/*+json", "image/*", "*/*;v=1"])
+    assert ranges.accept_patch is None
+    refused = ranges.check("text/csv", method="PATCH")
+    assert refused.status == 415
+    assert "Accept-Patch" not in refused.headers
+    assert Consumes(["text/csv", "a/b;c=d"]).accept_patch == "text/csv, a/b;c=d"
 
 
 def test_the_method_is_a_str_or_none() -> None:

@@ -479,11 +479,16 @@ def openapi_responses(
     for code, description in _REFUSALS.items():
         if refused[code]:
             responses[code] = {"description": description, "content": _REFUSAL_CONTENT}
+    if isinstance(methods, str | bytes):  # its characters would pass for methods
+        raise TypeError(
+            "methods must be an iterable of str (such as a list), not a "
+            f"{type(methods).__name__}: use [{methods!r}]"
+        )
     if consumes is not None:
         fields = {"Accept": consumes.accept}
         for method in sorted(methods):
             name = METHOD_FIELDS.get(method)
-            value = consumes.accept_query if name == "Accept-Query" else consumes.accept
+            value = None if name is None else consumes._field_value(name)
             if name is not None and value is not None:
                 fields[name] = value
         responses[415]["headers"] = {

@@ -169,7 +169,7 @@ _FORMS: tuple[tuple[bool, tuple[tuple[str, str], ...]], ...] = (
 
 #: The header a 415 adds for a request method (compared case-sensitively,
 #: RFC 9110 §9.1), naming the types taken as that method's content: W3C LDP
-#: §7.1, RFC 5789 §2.2, RFC 10008 §3.
+#: §7.1, RFC 5789 §2.2 and §3.1, RFC 10008 §3.
 METHOD_FIELDS = {
     "POST": "Accept-Post",
     "PATCH": "Accept-Patch",
@@ -714,12 +714,13 @@ class Consumes(ByArguments):
     takes the format it prefers (rule 16) and carries ``Vary: Accept``; given
     its ``method``, a 415 to POST also carries ``Accept-Post`` (W3C LDP
     §7.1), to PATCH ``Accept-Patch`` (RFC 5789 §2.2), to QUERY
-    ``Accept-Query`` (RFC 10008 §3). ``accept``, ``accept_post`` and
-    ``accept_query`` are those headers' values, for an answer to OPTIONS too
-    (``accept_query`` None where a type's parameter names are no RFC 9651
-    keys, a parameter value is not printable ASCII, or a type is a suffix
-    range, so that Accept-Query cannot carry it:
-    a 415 to QUERY then has no ``Accept-Query``).
+    ``Accept-Query`` (RFC 10008 §3). ``accept``, ``accept_post``,
+    ``accept_patch`` and ``accept_query`` are those headers' values, for an
+    answer to OPTIONS too (``accept_patch`` the types that are no ranges,
+    RFC 5789 §3.1 listing media types; ``accept_query`` None where a type's
+    parameter names are no RFC 9651 keys, a parameter value is not printable
+    ASCII, or a type is a suffix range, so that Accept-Query cannot carry
+    it; where a value is None, a 415 to that method has no such header).
     """
 
     __slots__ = (
@@ -729,6 +730,7 @@ class Consumes(ByArguments):
         "_refusals",
         "_unsupported",
         "accept",
+        "accept_patch",
         "accept_query",
         "media_types",
     )
@@ -751,6 +753,10 @@ class Consumes(ByArguments):
         self._max_length = checked_max_length(max_length)
         #: The ``Accept`` response header value that lists the types.
         self.accept = format_accept(self._ranges)
+        #: The ``Accept-Patch`` value that lists those that are no ranges
+        #: (RFC 5789 §3.1: media types), if there is one.
+        types_alone = [rng for rng in ranges if not rng.subtype.startswith("*")]
+        self.accept_patch = format_accept(types_alone) if types_alone else None
         #: The ``Accept-Query`` value that lists them (RFC 10008 §3), if it can.
         self.accept_query: str | None
         try:
@@ -774,6 +780,13 @@ class Consumes(ByArguments):
         """The ``Accept-Post`` response header value (W3C LDP §7.1): as
         ``accept``, the types in an Accept value's form."""
         return self.accept
+
+    def _field_value(self, name: str) -> str | None:
+        """The value of ``name``, a header of ``METHOD_FIELDS``: None where
+        it cannot list the types taken."""
+        if name == "Accept-Query":
+            return self.accept_query
+        return self.accept_patch if name == "Accept-Patch" else self.accept
 
     def _arguments(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
         return (self.media_types,), {"max_length": self._max_length}
@@ -839,8 +852,8 @@ class Consumes(ByArguments):
         §15.5.16), and as ``header`` too, the request method's own header
         (``METHOD_FIELDS``) or none (``""``)."""
         problem_json, varied = _FORMS[form]
-        value = self.accept_query if header == "Accept-Query" else self.accept
-        own = ((header, value),) if header and value is not None else ()
+        value = self._field_value(header) if header else None
+        own = () if value is None else ((header, value),)
         return error_decision(
             415,
             f"the request's Content-Type {problem}.",
