@@ -191,3 +191,16 @@ def test_a_closed_pipe_ends_it_quietly(engine: Engine, args: list[str]) -> None:
     # argparse 3.11+ drops the failed write of its help itself and exits 0;
     # 3.10's raises it, and the command ends quietly (1)
     assert done.returncode in ({0, 1} if args == ["--help"] else {1})
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full here")
+@pytest.mark.parametrize("args", [["explain", "a/b"], ["explain", "a/b", "--json"]])
+def test_a_failed_write_is_said_without_a_traceback(
+    engine: Engine, args: list[str]
+) -> None:
+    # `... > /dev/full`: every write fails with ENOSPC
+    with open("/dev/full", "w") as full:
+        done = run_cli(engine, *args, stdout=full.fileno())
+    assert done.returncode == 1
+    assert done.stderr.startswith("fastaccept: cannot write: [Errno 28]"), done.stderr
+    assert "Traceback" not in done.stderr

@@ -5,6 +5,7 @@ how fastaccept reads a header value (``explain --help`` says what it shows).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
@@ -472,7 +473,8 @@ def _run(argv: Sequence[str] | None) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     """The command line: ``explain``; returns the exit code. Output (or an
     error) cut short by its reader (``| head``) ends it quietly with status
-    1, as the Python documentation's "Note on SIGPIPE" does it; a stream the
+    1, as the Python documentation's "Note on SIGPIPE" does it; another
+    failed write (a full disk) is said in one line, status 1; a stream the
     process was started without is written nowhere."""
     try:
         try:
@@ -482,12 +484,21 @@ def main(argv: Sequence[str] | None = None) -> int:
                 if stream is not None:
                     stream.flush()  # a closed pipe fails here, not at exit
     except BrokenPipeError:
-        # Python flushes both again at exit: there, they cannot fail
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        for stream in (sys.stdout, sys.stderr):
-            if stream is not None:
-                os.dup2(devnull, stream.fileno())
+        _written_nowhere()
         return 1
+    except OSError as error:
+        with contextlib.suppress(OSError):  # stderr may be the full one
+            print(f"fastaccept: cannot write: {error}", file=sys.stderr, flush=True)
+        _written_nowhere()
+        return 1
+
+
+def _written_nowhere() -> None:
+    """Python flushes stdout and stderr again at exit: there, they cannot fail."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    for stream in (sys.stdout, sys.stderr):
+        if stream is not None:
+            os.dup2(devnull, stream.fileno())
 
 
 if __name__ == "__main__":
