@@ -841,6 +841,16 @@ class _VaryOrigin:
         self.process_request(req, resp)
 
 
+def _falcon_asgi_loop(request: pytest.FixtureRequest) -> None:
+    """A current event loop for the test: falcon's test client asks asyncio
+    for it, and before 3.12 there is none once asyncio.run (earlier tests)
+    has reset it."""
+    loop = asyncio.new_event_loop()
+    asyncio.set_event_loop(loop)
+    request.addfinalizer(loop.close)
+    request.addfinalizer(lambda: asyncio.set_event_loop(None))
+
+
 @pytest.mark.parametrize("asynchronous", [False, True], ids=["wsgi", "asgi"])
 def test_falcon_responders(asynchronous: bool, request: pytest.FixtureRequest) -> None:
     pytest.importorskip("falcon")
@@ -849,12 +859,7 @@ def test_falcon_responders(asynchronous: bool, request: pytest.FixtureRequest) -
     from falcon.testing import TestClient
 
     if asynchronous:
-        # falcon's test client asks asyncio for the current loop; before 3.12
-        # there is none once asyncio.run (earlier tests) has reset it.
-        loop = asyncio.new_event_loop()
-        asyncio.set_event_loop(loop)
-        request.addfinalizer(loop.close)
-        request.addfinalizer(lambda: asyncio.set_event_loop(None))
+        _falcon_asgi_loop(request)
     kind = falcon.asgi.App if asynchronous else falcon.App
     app = kind(middleware=[_VaryOrigin()])
     app.add_route("/greeting/{name}", _falcon_resource(asynchronous))
@@ -914,7 +919,9 @@ def test_falcon_a_raised_redirect_or_304_varies_on_accept() -> None:
 
 
 @pytest.mark.parametrize("asynchronous", [False, True], ids=["wsgi", "asgi"])
-def test_falcon_a_raised_error_keeps_the_endpoints_vary(asynchronous: bool) -> None:
+def test_falcon_a_raised_error_keeps_the_endpoints_vary(
+    asynchronous: bool, request: pytest.FixtureRequest
+) -> None:
     """An ``HTTPError`` the responder raises gets the endpoint's ``vary``
     beside the middleware's, and ``Accept`` once (falcon's error serializer
     appends it): the 200's ``Vary`` (docs/web.md; RFC 9110 §12.5.5)."""
@@ -945,6 +952,8 @@ def test_falcon_a_raised_error_keeps_the_endpoints_vary(asynchronous: bool) -> N
             def on_get(self, req: Any, resp: Any) -> dict[str, str]:
                 return self.answer(req)
 
+    if asynchronous:
+        _falcon_asgi_loop(request)
     made = falcon.asgi.App if asynchronous else falcon.App
     app = made(middleware=[_VaryOrigin()])
     app.add_route("/item", Item())
@@ -1002,11 +1011,8 @@ def test_falcon_the_answer_replaces_what_the_responder_set(
             def on_get(self, req: Any, resp: Any) -> str:
                 return set_earlier(resp)
 
-    if asynchronous:  # as in test_falcon_responders
-        loop = asyncio.new_event_loop()
-        asyncio.set_event_loop(loop)
-        request.addfinalizer(loop.close)
-        request.addfinalizer(lambda: asyncio.set_event_loop(None))
+    if asynchronous:
+        _falcon_asgi_loop(request)
     app = (falcon.asgi.App if asynchronous else falcon.App)()
     app.add_route("/page", Page())
     client = TestClient(app)

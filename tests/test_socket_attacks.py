@@ -417,7 +417,9 @@ REFUSE_HUGE_HEADERS = {
     "wsgiref": 431,
     "aiohttp": 400,
 }
-HUGE_ACCEPT = b"text/html, " * 763_637  # 8,400,007 bytes
+#: 8,400,005 bytes, no whitespace at either end: a server leaves that out of
+#: the field value (RFC 9112 §5; uvicorn with httptools does from 0.55).
+HUGE_ACCEPT = b", ".join([b"text/html"] * 763_637)
 
 
 def test_a_huge_accept_is_refused(served: Served) -> None:
