@@ -531,11 +531,12 @@ def test_fastapi_openapi_lists_the_media_types_and_refusals(fastapi_app: Any) ->
         "application/json",
         "text/html; charset=utf-8",
     ]
-    for status in ("406", "431"):
-        content = greeting[status]["content"]
-        schema = content["application/problem+json"]["schema"]
-        assert schema["properties"]["status"] == {"type": "integer"}
-        assert "text/plain" in content
+    content = greeting["406"]["content"]
+    schema = content["application/problem+json"]["schema"]
+    assert schema["properties"]["status"] == {"type": "integer"}
+    assert "text/plain" in content
+    # The route takes no body: its 431 is to an over-long Accept, not read.
+    assert list(greeting["431"]["content"]) == ["text/plain"]
     assert "415" not in greeting
     body = paths["/messages"]["post"]["requestBody"]
     assert body["required"] is True
@@ -597,6 +598,67 @@ def test_fastapi_openapi_responses_follow_the_options() -> None:
     assert list(headers) == ["Accept", "Accept-Post"]
     with pytest.raises(TypeError, match=r"not a str: use \['PATCH'\]"):
         openapi_responses(GREETING, ranges, 200, "PATCH")
+
+
+def test_openapi_responses_document_what_the_route_can_send() -> None:
+    pytest.importorskip("fastapi")
+    from fastaccept.fastapi import openapi_responses
+
+    def types(responses: Any, code: int) -> list[str]:
+        return list(responses[code].get("content", {}))
+
+    # A qs=0 offer is never chosen (rule 15) but by its format name.
+    hidden: dict[Any, Any] = {"application/json": json.dumps, ("text/csv", 0): str}
+    assert types(openapi_responses(Renderers(hidden)), 200) == ["application/json"]
+    named = Renderers(hidden, formats=True)
+    assert types(openapi_responses(named), 200) == ["application/json", "text/csv"]
+    # With a default, a 406 only to a format name not known.
+    with_default = Renderers({"text/csv": str}, default="text/csv")
+    assert 406 not in openapi_responses(with_default)
+    formatted = Renderers({"text/csv": str}, default="text/csv", formats=True)
+    assert types(openapi_responses(formatted), 406) == [
+        "application/problem+json",
+        "text/plain",
+    ]
+    # An over-long Accept is answered in plain text; a Content-Type's 431
+    # takes the format Accept prefers.
+    assert types(openapi_responses(with_default), 431) == ["text/plain"]
+    taken = Consumes(["text/csv"])
+    assert len(types(openapi_responses(with_default, taken), 431)) == 2
+    # A status without content documents none.
+    assert openapi_responses(GREETING, None, 204)[204] == {}
+
+
+def test_fastapi_openapi_keeps_the_routes_own_entries_and_reads_its_methods() -> None:
+    pytest.importorskip("httpx")
+    pytest.importorskip("fastapi")
+    from fastapi import FastAPI
+    from fastapi.testclient import TestClient
+
+    from fastaccept.fastapi import NegotiatedRoute, negotiated
+
+    app = FastAPI()
+    app.router.route_class = NegotiatedRoute
+    own: dict[int | str, dict[str, Any]] = {
+        200: {"description": "The greeting", "headers": {"X-Rate": {}}}
+    }
+
+    @app.get("/greeting", responses=own)
+    @negotiated(GREETING)
+    def greeting() -> Any:
+        return {"greeting": "hi"}
+
+    @app.api_route("/messages", methods=["post"])  # FastAPI serves it as POST
+    @negotiated(CREATED, consumes=BODY_TYPES, status=201)
+    def messages() -> Any:
+        return {"id": 1}
+
+    paths = TestClient(app).get("/openapi.json").json()["paths"]
+    ok = paths["/greeting"]["get"]["responses"]["200"]
+    assert (ok["description"], list(ok["headers"])) == ("The greeting", ["X-Rate"])
+    assert list(ok["content"]) == ["application/json", "text/html; charset=utf-8"]
+    refused = paths["/messages"]["post"]["responses"]["415"]
+    assert list(refused["headers"]) == ["Accept", "Accept-Post"]
 
 
 @pytest.mark.filterwarnings("ignore:.*not NegotiatedRoute:RuntimeWarning")
@@ -1205,6 +1267,24 @@ def test_litestar_openapi_lists_the_media_types_and_refusals(
     assert "Answer" not in json.dumps(paths)  # -> Answer: no schema of its own
     users = paths["/users/{name}"]["get"]["responses"]  # the route's own 406 kept
     assert users["406"] == {"description": "No such representation"}
+
+
+def test_litestar_openapi_keeps_the_handlers_response_headers() -> None:
+    pytest.importorskip("litestar")
+    from litestar import Litestar, get
+    from litestar.datastructures import ResponseHeader
+
+    from fastaccept.litestar import NegotiationPlugin, negotiated
+
+    @get("/a", response_headers=[ResponseHeader(name="X-Rate", value="1")])
+    @negotiated(GREETING)
+    async def a() -> Any:
+        return {"greeting": "hi"}
+
+    app = Litestar([a], plugins=[NegotiationPlugin()])
+    ok = app.openapi_schema.to_schema()["paths"]["/a"]["get"]["responses"]["200"]
+    assert list(ok["headers"]) == ["X-Rate"]
+    assert list(ok["content"]) == ["application/json", "text/html; charset=utf-8"]
 
 
 @pytest.mark.filterwarnings(BY_NAME)

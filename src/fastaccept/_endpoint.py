@@ -25,6 +25,7 @@ from ._member import OfferSpec
 from ._problems import problem
 from ._render import (
     _OWN_HEADERS,
+    BODYLESS,
     Answer,
     Finished,
     Rendered,
@@ -445,9 +446,10 @@ REFUSAL_SCHEMA: dict[str, Any] = {
     "required": ["type", "title", "status", "detail"],
 }
 
+_PLAIN_CONTENT = {"text/plain": {"schema": {"type": "string"}}}
 _REFUSAL_CONTENT = {
     "application/problem+json": {"schema": REFUSAL_SCHEMA},
-    "text/plain": {"schema": {"type": "string"}},
+    **_PLAIN_CONTENT,
 }
 _REFUSALS = {
     406: "Not Acceptable: the Accept header allows none of the media types.",
@@ -462,23 +464,39 @@ def openapi_responses(
     status: int = 200,
     methods: Iterable[str] = (),
 ) -> dict[int | str, dict[str, Any]]:
-    """The OpenAPI ``responses`` of a negotiated route: every media type of
-    ``renderers`` under ``status``, then its refusals with their bodies; the
-    415's headers: ``Accept``, and for the route's ``methods`` POST, PATCH
-    and QUERY the one each adds (``Consumes.check``)."""
+    """The OpenAPI ``responses`` of a negotiated route: under ``status`` every
+    media type of ``renderers`` it can send (a qs above 0, the default, or a
+    format name's; none for a status without content), then its refusals
+    with their bodies (a 406 without a default or with format names; a 431
+    as problem+json only for a Content-Type: an over-long Accept is not
+    read); the 415's headers: ``Accept``, and for the route's ``methods``
+    POST, PATCH and QUERY the one each adds (``Consumes.check``)."""
     produces = renderers.produces
+    sent = {produces._default_index, *produces._format_index.values()}
     responses: dict[int | str, dict[str, Any]] = {
-        status: {"content": {media_type: {} for media_type in produces.media_types}}
+        status: {}
+        if status in BODYLESS
+        else {
+            "content": {
+                media_type: {}
+                for i, media_type in enumerate(produces.media_types)
+                if produces._parsed[i].qs > 0 or i in sent
+            }
+        }
     }
+    content_limited = consumes is not None and consumes._max_length is not None
     refused = {
-        406: produces.default is None,
+        406: produces.default is None or bool(produces._format_index),
         415: consumes is not None,
-        431: produces.max_length is not None
-        or (consumes is not None and consumes._max_length is not None),
+        431: produces.max_length is not None or content_limited,
     }
     for code, description in _REFUSALS.items():
         if refused[code]:
-            responses[code] = {"description": description, "content": _REFUSAL_CONTENT}
+            content = _PLAIN_CONTENT if code == 431 and not content_limited else None
+            responses[code] = {
+                "description": description,
+                "content": content or _REFUSAL_CONTENT,
+            }
     if isinstance(methods, str | bytes):  # its characters would pass for methods
         raise TypeError(
             "methods must be an iterable of str (such as a list), not a "

@@ -29,6 +29,7 @@ of another route class.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from typing import Any
 
@@ -55,6 +56,7 @@ try:  # before .starlette: without FastAPI, say so (not that Starlette is missin
     from fastapi.datastructures import DefaultPlaceholder
     from fastapi.exceptions import HTTPException
     from fastapi.routing import APIRoute
+    from fastapi.utils import deep_dict_update
     from starlette.requests import Request
     from starlette.responses import Response
     from starlette.routing import Match
@@ -189,9 +191,12 @@ class NegotiatedRoute(APIRoute):
                 found.renderers,
                 found.consumes,
                 kwargs["status_code"],
-                kwargs.get("methods") or (),
+                {method.upper() for method in kwargs.get("methods") or ()},
             )
-            kwargs["responses"] = {**documented, **(kwargs.get("responses") or {})}
+            # The route's own entries over them, key by key, as FastAPI merges.
+            responses = copy.deepcopy(documented)
+            deep_dict_update(responses, kwargs.get("responses") or {})
+            kwargs["responses"] = responses
             if found.consumes is not None:  # the body types, beside any schema
                 extra = kwargs.get("openapi_extra") or {}
                 body = extra.get("requestBody", {})
@@ -201,7 +206,7 @@ class NegotiatedRoute(APIRoute):
                     **extra,
                     "requestBody": {"required": True, **body, "content": content},
                 }
-            offered = documented[kwargs["status_code"]]["content"]
+            offered = documented[kwargs["status_code"]].get("content", {})
             if "application/json" not in offered and isinstance(
                 kwargs.get("response_class"), DefaultPlaceholder
             ):  # FastAPI's default would document application/json

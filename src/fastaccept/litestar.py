@@ -323,12 +323,15 @@ def _documenting(
         responses: dict[str, Any] = dict(self.responses or {})
         made = responses.pop(str(inferred), None)
         success = documented[endpoint.status]
-        content = dict(success["content"])
-        for media_type, media in (getattr(made, "content", None) or {}).items():
-            if media_type in content:
-                content[media_type] = media
-        description = getattr(made, "description", "")
-        own = {**success, "description": description, "content": content}
+        own = {**success, "description": getattr(made, "description", "")}
+        if "content" in success:
+            content = dict(success["content"])
+            for media_type, media in (getattr(made, "content", None) or {}).items():
+                if media_type in content:
+                    content[media_type] = media
+            own["content"] = content
+        if getattr(made, "headers", None):  # the handler's response_headers
+            own["headers"] = made.headers
         responses = {str(endpoint.status): own, **responses}
         for code, response in documented.items():  # the route's own ones kept
             responses.setdefault(str(code), response)
