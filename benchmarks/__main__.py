@@ -92,10 +92,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--peer",
         action="append",
+        choices=sorted(PEERS),
         metavar="NAME",
-        help="compare with these peers only (repeat); default: every installed one",
+        help=(
+            "compare with these peers only (repeat): "
+            f"{', '.join(sorted(PEERS))}; default: every installed one"
+        ),
     )
     args = parser.parse_args(argv)
+    if (args.threads or args.server) and (args.growth or args.peer):
+        given = "--threads" if args.threads else "--server"
+        parser.error(f"{given} times its own cases: --growth and --peer go without it")
     if args.threads:
         print(threads_report(quick=args.quick))
         return 0

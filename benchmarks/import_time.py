@@ -1,5 +1,5 @@
 """What ``import fastaccept`` adds to an interpreter's start, beside ``import
-markupsafe`` (docs/benchmarks.md's import target: at most 1.5x markupsafe and
+markupsafe`` (benchmarks/README.md's import target: at most 1.5x markupsafe and
 at most 10 ms on the project's machines).
 
 Each statement runs in a fresh interpreter (``python -c``), each in turn,

@@ -171,6 +171,23 @@ def test_bench_plot_is_not_for_threads(capsys: pytest.CaptureFixture[str]) -> No
     assert "not allowed with argument --threads" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["--quick", "--peer", "nosuch"], "invalid choice: 'nosuch'"),
+        (["--threads", "--growth"], "--threads times its own cases"),
+        (["--server", "--peer", "werkzeug"], "--server times its own cases"),
+    ],
+)
+def test_bench_says_what_it_cannot_take(
+    argv: list[str], said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exit:
+        main(argv)
+    assert exit.value.code == 2
+    assert said in capsys.readouterr().err
+
+
 def test_only_the_plotting_imports_matplotlib() -> None:
     code = (
         "import sys, fastaccept, fastaccept.__main__, benchmarks.__main__;"
