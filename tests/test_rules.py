@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from fastaccept import AcceptError, MediaRange, Offer, _member
 
@@ -63,6 +65,21 @@ def test_rule2_no_subtype_begins_with_a_star_or_a_plus(
 def test_rule3_quoted_values_unescaped(engine: Engine) -> None:
     assert ranges(engine, r'a/b;x="q\"uo\\te";y=tok') == [
         ("a", "b", (("x", 'q"uo\\te'), ("y", "tok")), 1000)
+    ]
+
+
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.tuples(st.sampled_from(["a", " ", '"', "\\", "\t"]), st.booleans())))
+def test_rule3_each_quoted_pair_gives_its_character(
+    engine: Engine, chars: list[tuple[str, bool]]
+) -> None:
+    # A quoted string of qdtext and quoted-pairs (any character may be
+    # escaped; '"' and '\\' must be): its value has each pair's backslash
+    # left out (RFC 9110 §5.6.4).
+    body = "".join("\\" + c if escaped or c in '"\\' else c for c, escaped in chars)
+    value = "".join(c for c, _ in chars)
+    assert ranges(engine, f'a/b;x="{body}";;; ;y=1') == [
+        ("a", "b", (("x", value), ("y", "1")), 1000)
     ]
 
 

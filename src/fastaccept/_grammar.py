@@ -166,8 +166,6 @@ TOKEN: Final = _class(_TCHAR) + "+"
 #: run, no group repeated per character.
 _QDTEXT_RUN: Final = _class(_QDTEXT) + "*"
 QUOTED_BODY: Final = rf"{_QDTEXT_RUN}(?:\\{_class(_ESCAPABLE)}{_QDTEXT_RUN})*"
-#: Each quoted-pair of a matched ``QUOTED_BODY``, the escaped character its group.
-QUOTED_PAIR: Final = r"(?s)\\(.)"
 #: Where a member ends, read outside and inside quoted strings: lists are
 #: separated by commas (RFC 9110 §5.6.1), which a quoted string may hold, and
 #: in one a backslash escapes the next character (§5.6.4).
@@ -207,10 +205,11 @@ MEDIA_RANGE: Final = rf"({_TOKEN_RUN})(?:/({_TOKEN_RUN}))?{_OWS_RUN}"
 #: ``QUOTED_BODY``), and the token after ``q=`` of a weight that follows
 #: (so a member's last two parameters, often ``;name=value;q=w``, take one
 #: match). An empty parameter matches only where a ``,``, a ``;`` or the end
-#: follows its OWS; anything else that does not match is a violation, which
+#: follows its OWS, and a run of them takes one match with what follows it;
+#: anything else that does not match is a violation, which
 #: ``_member.scan_member`` then names.
 PARAMETER: Final = (
-    rf';{_OWS_RUN}(?:({_TOKEN_RUN})=(?:({_TOKEN_RUN})|"({QUOTED_BODY})")'
+    rf'(?:;{_OWS_RUN})+(?:({_TOKEN_RUN})=(?:({_TOKEN_RUN})|"({QUOTED_BODY})")'
     rf"|(?=[,;]|\Z)){_OWS_RUN}(?:;{_OWS_RUN}[qQ]=({_TOKEN_RUN}){_OWS_RUN})?"
 )
 

@@ -29,7 +29,6 @@ from ._grammar import (
     PARAMETER,
     QUOTE_OR_BACKSLASH,
     QUOTED_BODY,
-    QUOTED_PAIR,
     QVALUE,
     TCHARS,
     TOKEN,
@@ -56,7 +55,6 @@ _MEDIA_RANGE: Final = pattern(MEDIA_RANGE, globals())
 _PARAMETER: Final = pattern(PARAMETER, globals())
 _OWS: Final = pattern(OWS, globals())
 _QUOTED_BODY: Final = pattern(QUOTED_BODY, globals())
-_QUOTED_PAIR: Final = pattern(QUOTED_PAIR, globals())
 _COMMA_OR_QUOTE: Final = pattern(COMMA_OR_QUOTE, globals())
 _QUOTE_OR_BACKSLASH: Final = pattern(QUOTE_OR_BACKSLASH, globals())
 _QVALUE: Final = pattern(QVALUE, globals())
@@ -201,6 +199,14 @@ def scan_member(
     return scan_parameters(text, m.end(), strict, weighted, type_, subtype)
 
 
+def unescaped(body: str) -> str:
+    """A ``QUOTED_BODY`` without the backslash of each quoted-pair (RFC 9110
+    §5.6.4): every backslash escapes the character after it, so the escaped
+    backslashes are the ``\\\\`` found left to right, and any other
+    backslash goes."""
+    return "\\".join(part.replace("\\", "") for part in body.split("\\\\"))
+
+
 def scan_parameters(
     text: str, p: int, strict: bool, weighted: bool, type_: str, subtype: str
 ) -> MemberResult:
@@ -222,9 +228,7 @@ def scan_parameters(
                 if name in params:
                     return E.DUPLICATE_PARAM, m.start(1), None, False
                 if value is None:
-                    value = (
-                        _QUOTED_PAIR.sub(r"\1", quoted) if "\\" in quoted else quoted
-                    )
+                    value = unescaped(quoted) if "\\" in quoted else quoted
                 params[name] = value
             elif found_weight >= 0:
                 return E.DUPLICATE_PARAM, m.start(1), None, False
