@@ -12,8 +12,9 @@ as ``request.META["fastaccept.consumed"]``, the chosen type as
 ``request.META["fastaccept.produced"]``. HEAD is answered like GET without
 a body. ``Vary`` has ``Accept`` merged in; middleware that patches
 ``Vary`` afterwards (sessions, locale, GZip) keeps it. A view may return a
-Django ``HttpResponse`` (a redirect, a 404): it is sent as it is, with
-``Accept`` merged into its ``Vary``. One that raises ``Http404``,
+Django ``HttpResponse`` (a redirect, a 404, a ``StreamingHttpResponse``): it
+is sent as it is, with ``Accept`` merged into its ``Vary`` (on HEAD its body
+too, which Django leaves to the server to drop). One that raises ``Http404``,
 ``PermissionDenied``, ``BadRequest`` or ``SuspiciousOperation`` gets
 Django's answer (its ``handler404``, ``handler403`` or ``handler400`` view)
 with ``Accept`` in its ``Vary``, made by the decorator (so middleware's
