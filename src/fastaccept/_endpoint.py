@@ -492,11 +492,9 @@ def openapi_responses(
     }
     for code, description in _REFUSALS.items():
         if refused[code]:
-            content = _PLAIN_CONTENT if code == 431 and not content_limited else None
-            responses[code] = {
-                "description": description,
-                "content": content or _REFUSAL_CONTENT,
-            }
+            plain = code == 431 and not content_limited
+            content = _PLAIN_CONTENT if plain else _REFUSAL_CONTENT
+            responses[code] = {"description": description, "content": content}
     if isinstance(methods, str | bytes):  # its characters would pass for methods
         raise TypeError(
             "methods must be an iterable of str (such as a list), not a "

@@ -63,7 +63,7 @@ class FlaskBinding(EnvironBinding[flask.Response]):
         response = flask.Response(rendered.body, rendered.status, rendered.header_items)
         if rendered.status in BODYLESS:  # werkzeug's default type, its length 0
             del response.headers["Content-Type"]
-            if rendered.status != 205:  # a 205's is the answer's
+            if "Content-Length" not in rendered.headers:  # a 205 has its own
                 del response.headers["Content-Length"]
         elif not rendered.body:  # HEAD: werkzeug counted the empty body
             response.headers["Content-Length"] = rendered.headers["Content-Length"]
