@@ -760,3 +760,26 @@ def test_a_str_subclass_is_read_as_its_text(engine: Engine) -> None:
     assert engine.negotiate_language("fr", tags) is tags[1]
     assert engine.negotiate_language("fr", ["en", "fr"]) == "fr"
     assert engine.EncodingNegotiator([Other("br")]).choose("br") == "br"
+
+
+@pytest.mark.parametrize(
+    ("kind", "offers", "value", "chosen"),
+    [
+        ("Negotiator", ["text/html", "application/json"], "text/html", "text/html"),
+        ("EncodingNegotiator", ["gzip", "br"], "gzip", "gzip"),
+        ("LanguageNegotiator", ["en", "fr"], "en", "en"),
+    ],
+)
+def test_a_subclass_choose_index_changes_that_method_alone(
+    engine: Engine, kind: str, offers: list[str], value: str, chosen: str
+) -> None:
+    # The compiled engine's methods call one another directly; the pure
+    # engine's do the same (docs/api.md, "Subclasses").
+    class Pinned(getattr(engine, kind)):  # type: ignore[misc]
+        def choose_index(self, value: object) -> int:
+            return 1
+
+    pinned = Pinned(offers)
+    assert pinned.choose_index(value) == 1
+    assert pinned.choose(value) == chosen
+    assert pinned.variant_key(value) == chosen

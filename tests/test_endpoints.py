@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import enum
 import io
 import json
 from collections.abc import Callable
 from typing import Any
 from wsgiref.util import setup_testing_defaults
+from wsgiref.validate import validator
 
 import pytest
 from hypothesis import given, settings
@@ -61,8 +63,9 @@ async def asgi_messages(scope: Any, receive: Any) -> Any:
     return Answer({"created": True}, headers={"Location": "/messages/1"})
 
 
-def call_wsgi(method: str, path: str, headers: Headers) -> Reply:
+def call_wsgi(method: str, path: str, headers: Headers, app: Any = None) -> Reply:
     environ: dict[str, Any] = {"REQUEST_METHOD": method, "PATH_INFO": path}
+    environ.update(SCRIPT_NAME="", QUERY_STRING="")
     setup_testing_defaults(environ)
     environ["wsgi.input"] = io.BytesIO(b"{}")
     for name, value in headers:
@@ -70,15 +73,24 @@ def call_wsgi(method: str, path: str, headers: Headers) -> Reply:
         key = key if key in ("CONTENT_TYPE", "CONTENT_LENGTH") else f"HTTP_{key}"
         text = value.decode("latin-1")  # PEP 3333: header values as Latin-1 str
         environ[key] = f"{environ[key]}, {text}" if key in environ else text
-    app = wsgi_greeting if path == "/greeting" else wsgi_messages
+    if app is None:
+        app = wsgi_greeting if path == "/greeting" else wsgi_messages
     started: list[Any] = []
-    body = b"".join(app(environ, lambda status, items: started.append((status, items))))  # type: ignore[arg-type]
+
+    # wsgiref's validator checks PEP 3333: a str status and header names and
+    # values of type str (not a subclass), the response iterable closed.
+    def start_response(status: str, items: list[tuple[str, str]]) -> Any:
+        started.append((status, items))
+
+    answer = validator(app)(environ, start_response)  # type: ignore[arg-type]
+    body = b"".join(answer)
+    answer.close()  # type: ignore[attr-defined]
     status, items = started[0]
     assert status.split(" ", 1)[1]  # "406 Not Acceptable"
     return int(status.split()[0]), items, body
 
 
-def call_asgi(method: str, path: str, headers: Headers) -> Reply:
+def call_asgi(method: str, path: str, headers: Headers, app: Any = None) -> Reply:
     scope = {
         "type": "http",
         "method": method,
@@ -93,12 +105,15 @@ def call_asgi(method: str, path: str, headers: Headers) -> Reply:
     async def send(message: Any) -> None:
         sent.append(message)
 
-    app = asgi_greeting if path == "/greeting" else asgi_messages
+    if app is None:
+        app = asgi_greeting if path == "/greeting" else asgi_messages
     asyncio.run(app(scope, receive, send))
     start, body = sent
     assert (
         start["type"] == "http.response.start" and body["type"] == "http.response.body"
     )
+    names = [name for name, _ in start["headers"]]
+    assert names == [name.lower() for name in names]  # the ASGI HTTP spec's case
     items = [(k.decode("latin-1"), v.decode("latin-1")) for k, v in start["headers"]]
     return start["status"], items, body["body"]
 
@@ -175,6 +190,9 @@ def test_415_as_problem_json_without_calling_the_handler(call: Call) -> None:
     ],
 )
 @pytest.mark.parametrize("content_type", [b"text/csv", None])
+@pytest.mark.filterwarnings(
+    "ignore:Unknown REQUEST_METHOD:wsgiref.validate.WSGIWarning"
+)
 def test_415_names_the_methods_own_header(
     call: Call,
     method: str,
@@ -261,6 +279,34 @@ def test_no_request_header_makes_an_endpoint_fail(
             status, items, body = adapter(method, path, headers)
             assert status in (200, 201, 406, 415, 431)
             assert header(items, "Content-Length") == str(len(body)) or method == "HEAD"
+
+
+class Media(str, enum.Enum):
+    """Media types named as many applications name them."""
+
+    JSON = "application/json"
+    TEXT = "text/plain; charset=utf-8"
+
+
+@pytest.mark.parametrize("module", [wsgi, asgi])
+def test_a_str_enum_offer_is_sent_as_its_text(module: Any) -> None:
+    """The headers and a 406's list give an offer's text: a str subclass
+    reaching a WSGI server breaks PEP 3333, and its str() is "Media.JSON"."""
+    renderers = Renderers({Media.JSON: json.dumps, Media.TEXT: str})
+
+    def data(*request: Any) -> dict[str, int]:
+        return {"ok": 1}
+
+    async def data_async(*request: Any) -> dict[str, int]:
+        return data()
+
+    app = module.negotiated(renderers)(data if module is wsgi else data_async)
+    adapter = call_wsgi if module is wsgi else call_asgi
+    ok = adapter("GET", "/", [("accept", b"text/plain")], app)
+    refused = adapter("GET", "/", [("accept", b"image/png")], app)
+    assert header(ok[1], "Content-Type") == "text/plain; charset=utf-8"
+    assert refused[0] == 406
+    assert refused[2].decode().splitlines()[1:] == [Media.JSON.value, Media.TEXT.value]
 
 
 def test_only_http_scopes_are_served() -> None:

@@ -358,7 +358,7 @@ def test_an_asgi_handler_learns_the_version() -> None:
     asyncio.run(app(scope, receive, send))
     start, body = sent
     assert start["status"] == 200
-    assert dict(start["headers"])[b"Content-Type"] == f"{BASE};version=2".encode()
+    assert dict(start["headers"])[b"content-type"] == f"{BASE};version=2".encode()
     assert json.loads(body["body"]) == {"version": "2"}
 
 

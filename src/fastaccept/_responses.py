@@ -227,7 +227,8 @@ def error_decision(
             body = f"{body[:-1]}{written}}}"
         return Decision(status, "", (_PROBLEM, *extra), body)
     said = f"{status} {title}" if detail is None else f"{status} {title}: {detail}"
-    tail = f" {listed_as}" + "".join(f"\n{t}" for t in listed) if listed_as else ""
+    # "\n" + item: a str subclass (a str enum) gives its text, not its str().
+    tail = f" {listed_as}" + "".join("\n" + t for t in listed) if listed_as else ""
     return Decision(status, "", (_TEXT, *extra), f"{said}{tail}\n")
 
 
@@ -511,7 +512,15 @@ class Produces(ByArguments):
             Decision(
                 200,
                 media_type,
-                (("Content-Type", media_type), _VARY, *described[i], *own[i]),
+                # The header's value is the offer's text: a str subclass (a
+                # str enum) would reach the server as itself (PEP 3333 wants a
+                # str) and be written as its str() ("MediaType.JSON").
+                (
+                    ("Content-Type", str.__str__(media_type)),
+                    _VARY,
+                    *described[i],
+                    *own[i],
+                ),
                 index=i,
                 params=tuple(self._parsed[i].params.items()),
             )

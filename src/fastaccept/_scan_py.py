@@ -240,6 +240,11 @@ class _CachedOffers(ByArguments, ValueCaches):
 
         def choose_index(self, value: HeaderValue) -> int: ...
 
+        #: The class's own ``choose_index``, which ``choose`` and
+        #: ``variant_key`` call: a subclass's ``choose_index`` changes
+        #: neither, as in the compiled engine (docs/api.md).
+        _index = choose_index
+
     if TYPE_CHECKING:
 
         @overload
@@ -255,7 +260,7 @@ class _CachedOffers(ByArguments, ValueCaches):
         (``negotiate``, ``negotiate_encoding``, ``negotiate_language``); the
         answers for recent values come from the cache.
         """
-        index = self.choose_index(value)
+        index = self._index(value)
         return default if index < 0 else self._values[index]
 
     def variant_key(self, value: HeaderValue) -> str:
@@ -267,7 +272,7 @@ class _CachedOffers(ByArguments, ValueCaches):
         values choose the same offer, and a cache keyed by each one is one a
         client flushes by varying it. ``Vary`` still names the header.
         """
-        index = self.choose_index(value)
+        index = self._index(value)
         return "" if index < 0 else self._values[index]
 
 
@@ -358,6 +363,8 @@ class Negotiator(_CachedOffers):
                 store(self._cache, self._cache_size, value, index)
             return index
         return best_match(self._matches(value), self._parsed)
+
+    _index = choose_index
 
     def rank(self, value: HeaderValue) -> list[tuple[str, float]]:
         """The acceptable offers' media types with their score, best first.
@@ -600,6 +607,8 @@ class _ListNegotiator(_CachedOffers):
                 store(self._cache, self._cache_size, value, index)
             return index
         return self._header.best(self._items(value), self._parsed)
+
+    _index = choose_index
 
     def rank(self, value: HeaderValue) -> list[tuple[str, float]]:
         """The acceptable offers with their weight, best first.

@@ -73,9 +73,11 @@ class ASGIBinding(ScopeBinding[Rendered]):
 
 
 async def send_rendered(send: Send, rendered: Rendered) -> None:
-    """Send ``rendered`` as an ASGI HTTP response: its start, then its body."""
+    """Send ``rendered`` as an ASGI HTTP response: its start, then its body;
+    the header names lower-cased, as the ASGI HTTP spec asks of a response
+    (middleware such as Starlette's ``GZipMiddleware`` looks for them so)."""
     headers = [
-        (name.encode("latin-1"), value.encode("latin-1"))
+        (name.lower().encode("latin-1"), value.encode("latin-1"))
         for name, value in rendered.header_items
     ]
     start = {"type": "http.response.start", "status": rendered.status}
