@@ -21,7 +21,14 @@ import pytest
 from fastaccept import BROWSER_DEFAULTS, Produces
 from fastaccept._limits import THREADS_AT_ONCE, shared_key
 
-from .conftest import CYTHON_MISSING, ENGINES, EXAMPLES, Engine, value_cache
+from .conftest import (
+    CYTHON_MISSING,
+    ENGINES,
+    EXAMPLES,
+    Engine,
+    cython_engine,
+    value_cache,
+)
 
 #: These tests start their own threads and count references and memory blocks:
 #: under pytest-run-parallel they run alone.
@@ -98,6 +105,25 @@ def test_a_negotiator_is_complete_when_made(
     assert negotiator == cls(offers)
     assert negotiator.choose(value) is None
     assert negotiator.rank(value) == []
+
+
+def test_the_compiled_state_is_made_whole_or_not_at_all() -> None:
+    # The bases the negotiators share hold C state their own __cinit__ sets
+    # up: made alone (or by a subclass of theirs) they would be read unset.
+    # The one-call forms' kept negotiators are set up once, by __cinit__.
+    compiled = cython_engine()
+    for base in ("_CachedOffers", "_ListNegotiator"):
+        cls = getattr(compiled, base)
+        with pytest.raises(TypeError, match=f"cannot create '{base}' instances"):
+            cls()
+        with pytest.raises(TypeError, match="cannot create 'Sub' instances"):
+            type("Sub", (cls,), {})()
+    kept = [o for o in gc.get_objects() if type(o) is compiled.Kept]
+    assert kept
+    for form in kept:
+        form.__init__(lambda *args, **kwargs: "not a negotiator", "offers", "x")
+    assert compiled.negotiate("text/html", ["text/html"]) == "text/html"
+    assert compiled.negotiate_encoding("br", ["br"]) == "br"
 
 
 def _made(*parts: str) -> str:

@@ -903,7 +903,7 @@ cdef int scan(const unsigned char* s, Py_ssize_t n, bint strict, Scan* sc) excep
     passed over unread (``find_offers``) or read no further (``narrow``),
     and each range is scored as soon as it is read (``score_range``).
     """
-    cdef Py_ssize_t i = 0, pos, end
+    cdef Py_ssize_t i = 0, pos = 0, end
     cdef int code
     cdef Found found
     cdef Found* negotiating = &found if sc.set != NULL else NULL
@@ -1489,6 +1489,13 @@ cdef class _CachedOffers:
     cdef object _caches                  # a dict, or a _limits.ThreadCache of _Values
     cdef fa_memo _serial                 # finds this thread's cache in the memo
 
+    def __cinit__(self, *args, **kwargs):
+        # Runs before the class's own: only a class whose own ``__cinit__``
+        # sets the C state up may be made (this one and ``_ListNegotiator``
+        # would be read with none).
+        if not isinstance(self, (Negotiator, EncodingNegotiator, LanguageNegotiator)):
+            raise TypeError(f"cannot create '{type(self).__name__}' instances")
+
     cdef int _set_offers(self, tuple items, tuple values, Py_ssize_t absent, object cache_size,
                          object max_length) except -1:
         """Keep the offers as given, what ``choose`` returns by index and the
@@ -1945,7 +1952,7 @@ cdef class Kept:
     cdef tuple last
     cdef fa_memo _serial                 # finds this thread's own Kept in the memo
 
-    def __init__(self, make, str noun, str name, bint one=False):
+    def __cinit__(self, make, str noun, str name, bint one=False):
         self.make, self.noun, self.name, self.one = make, noun, name, one
         self.names = ("value", noun, "max_length") if one else ("value", noun, "default", "max_length")
         # No argument is a new object: a first call never passes for the last.
