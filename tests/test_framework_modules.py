@@ -348,6 +348,48 @@ def test_fastapi_head_is_the_negotiated_get_routes_whatever_came_first() -> None
     assert client.delete("/items").status_code == 405
 
 
+@pytest.mark.parametrize("dispatched", [False, True])
+def test_fastapi_the_response_fastapi_gives_the_handler_is_kept(
+    dispatched: bool,
+) -> None:
+    """FastAPI's way to set a cookie, a header or the status from a handler
+    that returns data: a ``Response`` parameter, merged into the answer."""
+    pytest.importorskip("fastapi")
+    from fastapi import FastAPI, Response
+    from fastapi.testclient import TestClient
+
+    from fastaccept.fastapi import NegotiatedRoute, dispatch, negotiated
+
+    app = FastAPI()
+    app.router.route_class = NegotiatedRoute
+
+    def login(response: Response, status: int = 200) -> Any:
+        response.set_cookie("session", "s1")
+        response.headers["X-Trace"] = "t1"
+        if status != 200:
+            response.status_code = status
+        data = {"greeting": "hello"}
+        return json.dumps(data) if dispatched else data  # dispatch's: the body
+
+    login.__annotations__["response"] = Response  # a name this module lacks
+    handler = (
+        dispatch({"application/json": login, "text/html; charset=utf-8": login})
+        if dispatched
+        else negotiated(GREETING)(login)
+    )
+    app.post("/login")(handler)
+    client = TestClient(app, raise_server_exceptions=False)
+    made = client.post("/login", headers={"Accept": "text/html"})
+    assert made.status_code == 200
+    assert made.headers["content-type"] == "text/html; charset=utf-8"
+    assert made.headers["set-cookie"].startswith("session=s1")
+    assert (made.headers["x-trace"], made.headers["vary"]) == ("t1", "Accept")
+    assert client.post("/login?status=201").status_code == 201
+    assert client.post("/login?status=204").status_code == 500  # Answer's to send
+    refused = client.post("/login", headers={"Accept": "image/png"})
+    assert refused.status_code == 406 and "set-cookie" not in refused.headers
+
+
 def test_fastapi_a_status_code_the_handler_does_not_answer_is_refused() -> None:
     pytest.importorskip("fastapi")
     from fastapi import FastAPI

@@ -17,7 +17,9 @@ handler runs; it finds the accepted request type as
 ``request.scope["fastaccept.consumed"]``, the chosen type as
 ``request.scope["fastaccept.produced"]``. HEAD is answered like GET without a
 body; ``Vary`` has ``Accept`` merged in. A handler may return a Starlette
-``Response``: it is sent as it is, ``Accept`` merged into its ``Vary``.
+``Response``: it is sent as it is, ``Accept`` merged into its ``Vary``. What a
+handler sets on the ``Response`` FastAPI gives it (``response: Response``:
+cookies, headers, a status) is added to the answer its data chose.
 
 ``NegotiatedRoute`` (FastAPI's custom route class) lists every offered media
 type under the route's success status in the OpenAPI document, and 406 (and
@@ -64,7 +66,7 @@ try:  # before .starlette: without FastAPI, say so (not that Starlette is missin
 except ModuleNotFoundError as error:  # pragma: no cover - depends on the install
     raise needs("FastAPI", __name__, error) from error
 
-from ._render import Rendered
+from ._render import BODYLESS, Rendered
 from .asgi import varying_errors
 from .starlette import STARLETTE, StarletteBinding
 
@@ -87,20 +89,49 @@ REQUEST_ARGUMENT = "fastaccept_request"
 PROBLEM_SCHEMA: dict[str, Any] = REFUSAL_SCHEMA
 
 
+#: Where the scope keeps the ``Response`` FastAPI gave the handler.
+GIVEN_RESPONSE = "fastaccept.fastapi.response"
+
+
 class FastAPIBinding(StarletteBinding):
     """A FastAPI endpoint: the request comes as the keyword ``argument``,
-    the handler's own (``shared``) or one added for ``negotiated``."""
+    the handler's own (``shared``) or one added for ``negotiated``; the
+    ``Response`` FastAPI injects as the keyword ``response``, where the
+    handler takes one."""
 
-    __slots__ = ("argument", "shared")
+    __slots__ = ("argument", "response", "shared")
 
-    def __init__(self, argument: str, shared: bool) -> None:
+    def __init__(self, argument: str, shared: bool, response: str | None) -> None:
         self.argument = argument
         self.shared = shared
+        self.response = response
 
     def request(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Mapped:
         kwarg = kwargs.__getitem__ if self.shared else kwargs.pop
         request: Request = kwarg(self.argument)
+        if self.response is not None:
+            request.scope[GIVEN_RESPONSE] = kwargs[self.response]
         return request.scope
+
+    def reply(self, request: Mapped, rendered: Rendered) -> Response:
+        """The answer; one the handler's data chose takes what the handler
+        set on the ``Response`` FastAPI gave it, as FastAPI does: its headers
+        (cookies among them) added, its status where it set one (one with
+        content: a 204, 205 or 304 is ``Answer``'s, which sends none)."""
+        response = super().reply(request, rendered)
+        given: Response | None = request.get(GIVEN_RESPONSE)
+        if given is None or not rendered.ok:
+            return response
+        if given.status_code is not None:
+            if given.status_code in BODYLESS or given.status_code < 200:
+                raise ValueError(
+                    f"the handler set status {given.status_code}, which has no "
+                    f"content, on its Response: return Answer(None, "
+                    f"status={given.status_code}) instead"
+                )
+            response.status_code = given.status_code
+        response.headers.raw.extend(given.headers.raw)
+        return response
 
 
 #: The attribute that marks a route warned.
@@ -139,9 +170,15 @@ def _serving(endpoint: Endpoint, handlers: tuple[Handler, ...]) -> Handler:
     with a request parameter, the handlers' own or one added for
     ``negotiated``."""
     signature = shared_signature(handlers, "FastAPI")
-    own = [n for n, p in signature.parameters.items() if _is_request(p.annotation)]
+    parameters = signature.parameters.items()
+    own = [n for n, p in parameters if _annotated(p.annotation, Request)]
+    given = [n for n, p in parameters if _annotated(p.annotation, Response)]
     # FastAPI fills one request parameter: the handler's, else one added
-    binding = FastAPIBinding(own[0] if own else REQUEST_ARGUMENT, shared=bool(own))
+    binding = FastAPIBinding(
+        own[0] if own else REQUEST_ARGUMENT,
+        shared=bool(own),
+        response=given[0] if given else None,
+    )
     added = None if own else (REQUEST_ARGUMENT, Request)
     return signed(binding, endpoint, handlers, signature, added_request=added)
 
@@ -161,10 +198,11 @@ negotiated, dispatch = integration(
 )
 
 
-def _is_request(annotation: Any) -> bool:
-    """Whether a parameter annotated so is given the request by FastAPI."""
+def _annotated(annotation: Any, kind: type) -> bool:
+    """Whether FastAPI gives a parameter annotated so its ``kind`` of object
+    (the request, or the response the handler may set headers on)."""
     try:
-        return isinstance(annotation, type) and issubclass(annotation, Request)
+        return isinstance(annotation, type) and issubclass(annotation, kind)
     except TypeError:  # Python 3.10: list[int] passes for a type, issubclass fails
         return False
 
