@@ -1264,6 +1264,53 @@ def test_litestar_cache_and_response_headers_on_a_negotiated_route() -> None:
             ]
 
 
+def test_litestar_cache_keys_by_every_field_the_answer_varies_on() -> None:
+    """The endpoint's ``vary`` and its layers' ``Vary`` are in the key too
+    (RFC 9111 §4.1): one language's answer is never another's; a route whose
+    answers vary on ``*``, which no cache may reuse, refuses ``cache=``."""
+    pytest.importorskip("litestar")
+    from litestar import Controller, Litestar, Request, get
+    from litestar.datastructures import ResponseHeader
+    from litestar.testing import TestClient
+
+    from fastaccept.litestar import NegotiationPlugin, negotiated
+
+    renderers = Renderers({"application/json": json.dumps})
+
+    def said(request: Request[Any, Any, Any]) -> dict[str, str | None]:
+        headers = request.headers
+        return {name: headers.get(name) for name in ("accept-language", "origin")}
+
+    @get("/greeting", cache=True)
+    @negotiated(renderers, vary="Accept-Language")
+    async def greeting(request: Request[Any, Any, Any]) -> dict[str, str | None]:
+        return said(request)
+
+    class Pages(Controller):
+        path = "/pages"
+        response_headers = (ResponseHeader(name="Vary", value="Origin"),)
+
+        @get("/", cache=True)
+        @negotiated(renderers)
+        async def page(self, request: Request[Any, Any, Any]) -> Any:
+            return said(request)
+
+    app = Litestar([greeting, Pages], plugins=[NegotiationPlugin()])
+    with TestClient(app) as client:
+        for path, name in [("/greeting", "accept-language"), ("/pages", "origin")]:
+            for value in ["fr", "en", "fr", None]:
+                headers = {} if value is None else {name: value}
+                assert client.get(path, headers=headers).json()[name] == value
+
+    @get("/any", cache=True)
+    @negotiated(renderers, vary="*")
+    async def anything() -> dict[str, int]:
+        return {"a": 1}
+
+    with pytest.raises(ValueError, match=r"vary on '\*'"):
+        Litestar([anything], plugins=[NegotiationPlugin()])
+
+
 def test_litestar_errors_as_problems(litestar_client: Any) -> None:
     raised = litestar_client.get("/users/ann", headers={"Accept": "application/json"})
     assert (raised.status_code, raised.headers["x-why"]) == (404, "gone")

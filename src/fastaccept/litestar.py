@@ -30,8 +30,9 @@ handler runs, among them; with ``problems=True`` answered with ``problem``),
 and keeps the ``Vary`` a negotiated route sent where ``CORSConfig`` sets its
 own ``Vary: Origin`` over it, and the ``Vary`` of the route's
 ``response_headers`` where the route's answer sets its own; with
-``cache=True``, it adds the type chosen to the route's cache key (Litestar's
-default key is the method, path and query). In Litestar's OpenAPI
+``cache=``, it adds the type chosen and the request's values of the other
+fields the answers vary on to the route's cache key (Litestar's default key
+is the method, path and query). In Litestar's OpenAPI
 document, it lists every offered media type under the route's status, and
 406 (415 with ``consumes``, 431 with a length limit) with the
 ``application/problem+json`` schema of RFC 9457, as ``fastaccept.fastapi``
@@ -63,7 +64,7 @@ from ._endpoint import (
     shared_signature,
     signed,
 )
-from ._headers import merge_vary, vary_merged_into
+from ._headers import lines_value, merge_vary, vary_merged_into
 from ._render import Rendered
 from ._responses import Decision
 from .asgi import ASGIApp, Message, Receive, Scope, Send, send_rendered, with_vary
@@ -266,20 +267,45 @@ def _declared_vary(handler: HTTPRouteHandler) -> str:
     return merge_vary(*[h.value for h in declared if h.name.lower() == "vary"])
 
 
-def _keyed_by_decision(handler: HTTPRouteHandler) -> CacheKeyBuilder:
+def _keyed_by_decision(
+    handler: HTTPRouteHandler, endpoint: Endpoint
+) -> CacheKeyBuilder:
     """``handler``'s cache key (its ``cache_key_builder``, else the app's),
-    with the media type the route chose for the request (``produced``):
-    Litestar's default key is the method, path and query only, under which
-    one answer would be served for every Accept. The checks ran first, in
-    the route's middleware, which Litestar runs before its cache."""
+    with the media type the route chose for the request (``produced``) and
+    the request's values of the other fields its answers vary on (the
+    endpoint's ``vary``, its ``response_headers``' ``Vary``): Litestar's
+    default key is the method, path and query only, under which one answer
+    would be served for every Accept (RFC 9111 §4.1). The checks ran first,
+    in the route's middleware, which Litestar runs before its cache. An
+    answer that varies on ``*`` is never reused (§4.1): ``ValueError``."""
     own = handler.cache_key_builder
+    # The fields, read at the first request as _checking does; Accept first,
+    # which the chosen type stands for (its value would split the cache).
+    fields: list[bytes] = []
 
     def key(request: Request[Any, Any, Any]) -> str:
+        if not fields:
+            vary = merge_vary("Accept", endpoint.vary, _declared_vary(handler))
+            _no_cache_of_every_answer(vary, handler)
+            fields.extend(name.lower().encode("latin-1") for name in vary.split(", "))
         builder = own or request.app.response_cache_config.key_builder
         chosen = produced(request)
-        return f"{builder(request)}\n{'' if chosen is None else chosen.media_type}"
+        headers = request.scope["headers"]
+        values = [lines_value(headers, name) for name in fields[1:]]
+        media_type = "" if chosen is None else chosen.media_type
+        return f"{builder(request)}\n{media_type}\n{values!r}"
 
     return key
+
+
+def _no_cache_of_every_answer(vary: str, handler: HTTPRouteHandler) -> None:
+    """``ValueError`` for a cached route whose answers vary on ``*``: a
+    cache reuses none of them (RFC 9111 §4.1), and each would be kept."""
+    if vary == "*":
+        raise ValueError(
+            f"{handler} has cache= and its answers vary on '*', so no cache "
+            "may reuse them (RFC 9111 §4.1): drop one of the two"
+        )
 
 
 def _problems(endpoint: Endpoint) -> Callable[..., Response[Any]]:
@@ -369,7 +395,8 @@ class NegotiationPlugin(ReceiveRoutePlugin):
             checks = cast("Middleware", _checking(endpoint, handler))
             handler.middleware = [*(handler.middleware or ()), checks]
             if handler.cache:
-                handler.cache_key_builder = _keyed_by_decision(handler)
+                _no_cache_of_every_answer(merge_vary(endpoint.vary), handler)
+                handler.cache_key_builder = _keyed_by_decision(handler, endpoint)
             handler.operation_class = _documenting(
                 handler.operation_class,
                 endpoint,
