@@ -6,6 +6,7 @@ import asyncio
 import enum
 import io
 import json
+import warnings
 from collections.abc import Callable
 from typing import Any
 from wsgiref.util import setup_testing_defaults
@@ -307,6 +308,25 @@ def test_a_str_enum_offer_is_sent_as_its_text(module: Any) -> None:
     assert header(ok[1], "Content-Type") == "text/plain; charset=utf-8"
     assert refused[0] == 406
     assert refused[2].decode().splitlines()[1:] == [Media.JSON.value, Media.TEXT.value]
+
+
+@pytest.mark.parametrize("module", [wsgi, asgi])
+def test_a_coroutine_returned_unawaited_is_an_error_not_data(module: Any) -> None:
+    async def load() -> dict[str, int]:
+        return {"ok": 1}
+
+    def handler(*request: Any) -> Any:
+        return load()  # await forgotten
+
+    async def handler_async(*request: Any) -> Any:
+        return handler()
+
+    app = module.negotiated(GREETING)(handler if module is wsgi else handler_async)
+    adapter = call_wsgi if module is wsgi else call_asgi
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # closed: no "never awaited" warning
+        with pytest.raises(TypeError, match=r"coroutine .*load\(\): await it"):
+            adapter("GET", "/", [("accept", b"text/html")], app)
 
 
 def test_only_http_scopes_are_served() -> None:

@@ -10,7 +10,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, MutableMapping
 from dataclasses import dataclass, field
 from functools import partial, wraps
-from types import UnionType
+from types import CoroutineType, UnionType
 from typing import Any, Generic, ParamSpec, Protocol, TypeVar, Union, get_origin
 
 from ._grammar import TCHARS
@@ -155,6 +155,12 @@ class Endpoint:
         ``data`` (or an ``Answer``) in the type ``step`` chose, as the
         framework's response."""
         finished = self.finished
+        if type(data) is CoroutineType:  # rendered, it would pass for data
+            data.close()  # its "never awaited" warning said here instead
+            raise TypeError(
+                f"the handler returned the coroutine {data.__qualname__}(): "
+                "await it, and return what it gives"
+            )
         if isinstance(data, binding.responses):
             varies = finished.varies(step.formatted)
             if varies:  # a format name chose, and nothing else decides: no Vary
