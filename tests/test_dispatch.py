@@ -378,7 +378,8 @@ def test_fastapi_handlers_share_one_signature_and_one_operation() -> None:
         dispatch({"application/json": as_json, "text/csv": as_csv})
     operation = fastapi_app().openapi()["paths"]["/report"]["get"]
     assert list(operation["responses"]["200"]["content"]) == [V2, V1, CSV]
-    assert [p["name"] for p in operation["parameters"]] == ["limit"]
+    # The handlers' one, then the format name's (formats=True).
+    assert [p["name"] for p in operation["parameters"]] == ["limit", "format"]
 
 
 def test_fastaccept_asgi_refuses_a_plain_function() -> None:

@@ -667,8 +667,80 @@ def test_openapi_responses_document_what_the_route_can_send() -> None:
     assert types(openapi_responses(with_default), 431) == ["text/plain"]
     taken = Consumes(["text/csv"])
     assert len(types(openapi_responses(with_default, taken), 431)) == 2
+    # Its description names the fields that can be too long.
+    for consumes, fields in [(None, "Accept"), (taken, "Accept or Content-Type")]:
+        described = openapi_responses(with_default, consumes)[431]["description"]
+        assert described.endswith(f": {fields} too long.")
+    unlimited = Consumes(["text/csv"], max_length=None)
+    unbounded = Renderers({"text/csv": str}, max_length=None)
+    assert 431 not in openapi_responses(unbounded, unlimited)
+    described = openapi_responses(unbounded, taken)[431]["description"]
+    assert described.endswith(": Content-Type too long.")
     # A status without content documents none.
     assert openapi_responses(GREETING, None, 204)[204] == {}
+
+
+@pytest.mark.parametrize("framework", ["fastapi", "litestar"])
+@pytest.mark.filterwarnings("ignore:.*declared using deprecated inferred style")
+def test_openapi_lists_the_format_parameter_where_the_route_has_names(
+    framework: str,
+) -> None:
+    """``?format=`` as a query parameter, its names as the enum; not where
+    the handler takes a parameter of that name itself, nor without names."""
+    pytest.importorskip(framework)
+    pytest.importorskip("httpx")
+    named = Renderers({"application/json": json.dumps, "text/csv": str}, formats=True)
+    plain = Renderers({"application/json": json.dumps})
+
+    async def data() -> dict[str, int]:
+        return {"a": 1}
+
+    async def own(format: str = "") -> dict[str, int]:
+        return {"a": 1}
+
+    handlers = {"/named": (named, data), "/own": (named, own), "/plain": (plain, data)}
+    if framework == "fastapi":
+        from fastapi import FastAPI
+        from fastapi.testclient import TestClient
+
+        from fastaccept.fastapi import NegotiatedRoute
+        from fastaccept.fastapi import negotiated as fastapi_negotiated
+
+        app = FastAPI()
+        app.router.route_class = NegotiatedRoute
+        for path, (renderers, handler) in handlers.items():
+            app.get(path)(fastapi_negotiated(renderers)(handler))
+        document = TestClient(app).get("/openapi.json").json()
+    else:
+        from litestar import Litestar, get
+        from litestar.testing import TestClient as LitestarClient
+
+        from fastaccept.litestar import NegotiationPlugin
+        from fastaccept.litestar import negotiated as litestar_negotiated
+
+        routes = [
+            get(path, name=path[1:])(litestar_negotiated(renderers)(handler))
+            for path, (renderers, handler) in handlers.items()
+        ]
+        with LitestarClient(Litestar(routes, plugins=[NegotiationPlugin()])) as c:
+            document = c.get("/schema/openapi.json").json()
+
+    def parameters(path: str) -> list[dict[str, Any]]:
+        found: list[dict[str, Any]] = document["paths"][path]["get"].get(
+            "parameters", []
+        )
+        return found
+
+    (listed,) = parameters("/named")
+    assert (listed["name"], listed["in"], listed["required"]) == (
+        "format",
+        "query",
+        False,
+    )
+    assert listed["schema"] == {"type": "string", "enum": ["json", "csv"]}
+    (kept,) = parameters("/own")  # the handler's own, once
+    assert kept["name"] == "format" and "enum" not in kept["schema"]
+    assert parameters("/plain") == []
 
 
 def test_fastapi_openapi_keeps_the_routes_own_entries_and_reads_its_methods() -> None:

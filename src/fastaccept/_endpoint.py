@@ -460,7 +460,7 @@ _REFUSAL_CONTENT = {
 _REFUSALS = {
     406: "Not Acceptable: the Accept header allows none of the media types.",
     415: "Unsupported Media Type: the request's Content-Type is not taken.",
-    431: "Request Header Fields Too Large: Accept or Content-Type too long.",
+    431: "Request Header Fields Too Large: {} too long.",  # the fields limited
 }
 
 
@@ -491,16 +491,22 @@ def openapi_responses(
         }
     }
     content_limited = consumes is not None and consumes._max_length is not None
+    limits = {
+        "Accept": produces.max_length is not None,
+        "Content-Type": content_limited,
+    }
+    too_long = " or ".join(name for name, limit in limits.items() if limit)
     refused = {
         406: produces.default is None or bool(produces._format_index),
         415: consumes is not None,
-        431: produces.max_length is not None or content_limited,
+        431: bool(too_long),
     }
     for code, description in _REFUSALS.items():
         if refused[code]:
             plain = code == 431 and not content_limited
             content = _PLAIN_CONTENT if plain else _REFUSAL_CONTENT
-            responses[code] = {"description": description, "content": content}
+            described = description.format(too_long)
+            responses[code] = {"description": described, "content": content}
     if isinstance(methods, str | bytes):  # its characters would pass for methods
         raise TypeError(
             "methods must be an iterable of str (such as a list), not a "
@@ -521,6 +527,22 @@ def openapi_responses(
             for name, value in fields.items()
         }
     return responses
+
+
+def format_parameter(endpoint: Endpoint) -> dict[str, Any] | None:
+    """The OpenAPI query parameter that names a format (docs/web.md, "Format
+    override"), where the endpoint reads one and has names; its ``enum`` the
+    names, lower-case (they ignore case)."""
+    names = list(endpoint.renderers.produces.formats)
+    if endpoint.format_param is None or not names:
+        return None
+    return {
+        "name": endpoint.format_param,
+        "in": "query",
+        "required": False,
+        "description": "A representation by name, chosen over the Accept header.",
+        "schema": {"type": "string", "enum": names},
+    }
 
 
 #: The attribute of a handler ``signed`` made that holds its ``Endpoint``: the

@@ -47,6 +47,7 @@ from ._endpoint import (
     Mapped,
     Negotiated,
     RoutedEndpoint,
+    format_parameter,
     integration,
     needs,
     openapi_responses,
@@ -250,6 +251,12 @@ class NegotiatedRoute(APIRoute):
             ):  # FastAPI's default would document application/json
                 kwargs["response_class"] = Response
         super().__init__(path, endpoint, **kwargs)
+        named = None if found is None else format_parameter(found)
+        taken = {field.alias for field in self.dependant.query_params}
+        if named is not None and named["name"] not in taken:  # not the handler's
+            extra = self.openapi_extra or {}
+            parameters = [*extra.get("parameters", ()), named]
+            self.openapi_extra = {**extra, "parameters": parameters}
 
     def get_route_handler(self) -> Callable[[Request], Any]:
         """FastAPI's handler, after the checks of a negotiated route: a refusal

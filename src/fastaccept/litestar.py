@@ -56,6 +56,7 @@ from ._endpoint import (
     Mapped,
     Negotiated,
     RoutedEndpoint,
+    format_parameter,
     integration,
     needs,
     openapi_responses,
@@ -343,6 +344,7 @@ def _documenting(
     documented = openapi_responses(
         endpoint.renderers, endpoint.consumes, endpoint.status, methods
     )
+    named = format_parameter(endpoint)
 
     def __init__(self: Operation, *args: Any, **kwargs: Any) -> None:
         base.__init__(self, *args, **kwargs)
@@ -362,6 +364,13 @@ def _documenting(
         for code, response in documented.items():  # the route's own ones kept
             responses.setdefault(str(code), response)
         self.responses = responses
+        # Litestar's own Parameter objects (or References), then the format's
+        # as a mapping, as the responses are.
+        given: list[Any] = list(self.parameters or ())
+        queried = {p.name for p in given if getattr(p, "param_in", None) == "query"}
+        if named is not None and named["name"] not in queried:  # not the handler's
+            given.append(named)
+            self.parameters = given
 
     return type(f"Negotiated{base.__name__}", (base,), {"__init__": __init__})
 
