@@ -73,7 +73,7 @@ def test_the_body_is_json_dumps_of_the_members_in_order(
     sent = problem(422, PREFERS_PROBLEM, detail=detail, extensions=extensions)
     members: dict[str, Any] = {
         "type": "about:blank",
-        "title": reason_phrase(422),  # "Unprocessable Content" from Python 3.13
+        "title": "Unprocessable Content",  # RFC 9110 §15.5.21, on every Python
         "status": 422,
     }
     if detail is not None:
@@ -130,6 +130,22 @@ def test_a_lone_surrogate_in_detail_is_written_escaped_in_either_form() -> None:
 
 def test_a_status_without_a_phrase_takes_its_class() -> None:
     assert problem(499, None).body == b"499 Client Error\n"
+
+
+@pytest.mark.parametrize(
+    ("status", "phrase"),
+    [
+        (413, "Content Too Large"),
+        (414, "URI Too Long"),
+        (416, "Range Not Satisfiable"),
+        (422, "Unprocessable Content"),
+        (406, "Not Acceptable"),
+    ],
+)
+def test_the_phrases_are_rfc_9110s_on_every_python(status: int, phrase: str) -> None:
+    # CPython before 3.13 names these four as RFC 7231 did.
+    assert reason_phrase(status) == phrase
+    assert problem(status, None).body == f"{status} {phrase}\n".encode()
 
 
 @pytest.mark.parametrize(

@@ -50,8 +50,14 @@ _PROBLEM = ("Content-Type", "application/problem+json")
 _VARY = ("Vary", "Accept")
 
 
-#: Reason phrases by status code.
-_PHRASES = {status.value: status.phrase for status in HTTPStatus}
+#: Reason phrases by status code: RFC 9110 §15's, on every Python (CPython
+#: before 3.13 has the older names of these four), and the registered others.
+_PHRASES = {status.value: status.phrase for status in HTTPStatus} | {
+    413: "Content Too Large",
+    414: "URI Too Long",
+    416: "Range Not Satisfiable",
+    422: "Unprocessable Content",
+}
 #: The classes of status codes by their first digit (RFC 9110 §15).
 _CLASSES = {
     1: "Informational",
