@@ -590,7 +590,12 @@ def _extra(
                 f"header {name!r} is the server's to send (RFC 9110 §7.6.1)"
             )
         if folded == "set-cookie":
-            raise ValueError("set cookies with the framework's own API")
+            raise ValueError(
+                "header 'Set-Cookie': set cookies with the framework's own API "
+                "(FastAPI's response: Response parameter, Flask's "
+                "after_this_request), or for a plain WSGI or ASGI endpoint in "
+                "middleware around it (several cookies are several lines)"
+            )
         if folded in seen:
             raise ValueError(
                 f"header {name!r} given twice: combine its values with ', '"
