@@ -67,6 +67,29 @@ def _gil_stays_off(code: str, no_extensions: str = "") -> str:
     return done.stdout.strip()
 
 
+@pytest.mark.parametrize(("gil", "forced_on"), [("", False), ("1", True)])
+def test_threads_at_once_is_the_builds_not_the_gils_state_at_import(
+    gil: str, forced_on: bool
+) -> None:
+    # CPython turns the GIL on for a moment while an extension module of any
+    # thread initialises: fastaccept imported in that window must still keep
+    # its state per thread. The GIL's state is made to read on here.
+    code = (
+        "import sys\n"
+        "sys._is_gil_enabled = lambda: True\n"
+        "from fastaccept import _limits\n"
+        "print(_limits.THREADS_AT_ONCE)\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "PYTHON_GIL"}
+    if gil:
+        env["PYTHON_GIL"] = gil
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == str(FREE_THREADED and not forced_on)
+
+
 @pytest.mark.skipif(not FREE_THREADED, reason="needs a free-threaded CPython")
 def test_the_compression_recipe_keeps_the_gil_off_with_zstd() -> None:
     # zstd from compression.zstd (3.14+) or zstandard, which declares that it

@@ -49,10 +49,14 @@ VALUES_KEPT: Final = 64
 #: (benchmarks/README.md, "The value cache"). A ``Negotiator`` made by the
 #: caller keeps its ``cache_size`` values on both engines.
 COMPILED_VALUES_KEPT: Final = 0
-#: Whether threads run at once: a free-threaded CPython (3.13t and later)
-#: whose GIL was off when fastaccept was imported. A negotiator then keeps a
-#: value cache per thread (``ThreadCache``).
-THREADS_AT_ONCE: Final = not getattr(sys, "_is_gil_enabled", lambda: True)()
+#: Whether threads may run at once: a free-threaded CPython (3.13t and
+#: later) whose GIL was not forced on at start-up (``PYTHON_GIL=1``, ``-X
+#: gil=1``; ``sys.flags.gil`` is 1 on every other build). A negotiator then
+#: keeps a value cache per thread (``ThreadCache``). Not the GIL's state at
+#: import: CPython turns the GIL on for a moment while an extension module
+#: of any thread initialises, and a module that needs it later turns it on
+#: for good; per-thread state is right, if not needed, with the GIL.
+THREADS_AT_ONCE: Final = getattr(sys.flags, "gil", 1) != 1
 
 if TYPE_CHECKING:
 

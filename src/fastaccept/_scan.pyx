@@ -1988,8 +1988,8 @@ cdef class Kept:
         else:
             items = _offers_tuple(offers, self.noun)
         made = _kept_negotiator(self.negotiators, self.make, items, max_length, _COMPILED_VALUES_KEPT)
-        self.last = (offers, max_length, items, made)
-        return self.last
+        self.last = state = (offers, max_length, items, made)
+        return state  # not self.last again: the caller's own, whatever the GIL
 
     cdef object call(self, PyObject** args, Py_ssize_t nargs, PyObject* kwnames):
         """The form, given its arguments as a Python function is (borrowed:

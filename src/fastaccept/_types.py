@@ -236,8 +236,12 @@ class Unexplained:
         self.text, self.records = text, records
 
     def starts(self) -> Sequence[int]:
-        """Where each skipped member starts, in header order."""
-        return self.records[::4]
+        """Where each skipped member starts, in header order. Read item by
+        item: a slice of the compiled engine's ``memoryview`` would count an
+        export of the buffer, which free-threaded CPython 3.13 does without
+        atomics, and a lost count releases the shared buffer."""
+        records = self.records
+        return [records[i] for i in range(0, len(records), 4)]
 
     def explained(self) -> tuple[SkippedMember, ...]:
         """The ``SkippedMember``s, each with its text and reason."""
