@@ -25,6 +25,7 @@ from fastaccept import Answer, Consumes, Renderers
 from fastaccept.asgi import CONSUMED
 
 from .conftest import load_example
+from .recipes import Reply
 
 GREETING = Renderers(
     {
@@ -260,6 +261,76 @@ def test_head_gets_gets_headers_through_middleware_that_reads_the_body() -> None
     assert client.head("/").headers["content-encoding"] == "gzip"
     etag = flask_client.get("/").headers["ETag"]
     assert flask_client.head("/", headers={"If-None-Match": etag}).status_code == 304
+
+
+def test_head_is_compressed_as_get_where_the_framework_drops_its_body() -> None:
+    """aiohttp and Litestar drop a HEAD answer's body themselves: made as
+    GET's, their compression gives HEAD GET's header fields; so does a
+    problem (``problems=True``) on Starlette under GZipMiddleware."""
+    pytest.importorskip("aiohttp")
+    pytest.importorskip("litestar")
+    from aiohttp import web
+    from litestar import Litestar, route
+    from litestar.config.compression import CompressionConfig
+    from litestar.testing import TestClient as LitestarClient
+    from starlette.applications import Starlette
+    from starlette.exceptions import HTTPException
+    from starlette.middleware import Middleware
+    from starlette.middleware.gzip import GZipMiddleware
+    from starlette.routing import Route
+    from starlette.testclient import TestClient
+
+    from fastaccept.aiohttp import negotiated as aiohttp_negotiated
+    from fastaccept.litestar import NegotiationPlugin
+    from fastaccept.litestar import negotiated as litestar_negotiated
+    from fastaccept.starlette import negotiated as starlette_negotiated
+
+    from .test_integrations import aiohttp_call
+
+    data = {"greeting": "a line of text, long enough to be worth compressing" * 20}
+    zipped = [("Accept-Encoding", b"gzip"), ("Accept", b"text/html")]
+
+    @aiohttp_negotiated(GREETING)
+    async def page(request: web.Request) -> dict[str, str]:
+        return data
+
+    @web.middleware
+    async def compress(request: web.Request, handler: Any) -> web.StreamResponse:
+        response: web.StreamResponse = await handler(request)
+        response.enable_compression()
+        return response
+
+    app = web.Application(middlewares=[compress])
+    app.router.add_get("/", page)
+    call = aiohttp_call(app)
+    answers = [(call("GET", "/", zipped, b""), call("HEAD", "/", zipped, b""))]
+
+    @route("/", http_method=["GET", "HEAD"])
+    @litestar_negotiated(GREETING)
+    async def litestar_page() -> dict[str, str]:
+        return data
+
+    compression = CompressionConfig(backend="gzip", minimum_size=100)
+    litestar = Litestar(
+        [litestar_page], plugins=[NegotiationPlugin()], compression_config=compression
+    )
+
+    @starlette_negotiated(GREETING, problems=True)
+    async def missing(request: Any) -> dict[str, str]:
+        raise HTTPException(404, data["greeting"])
+
+    gzip = [Middleware(GZipMiddleware, minimum_size=100)]
+    starlette = Starlette(routes=[Route("/", missing)], middleware=gzip)
+    headers = {name: value.decode() for name, value in zipped}
+    for client in (LitestarClient(litestar), TestClient(starlette)):
+        with client:
+            sent = [client.request(m, "/", headers=headers) for m in ("GET", "HEAD")]
+            got, head = (Reply(r.status_code, dict(r.headers), r.content) for r in sent)
+            answers.append((got, head))
+    for got, head in answers:
+        assert got.headers["content-encoding"] == "gzip", got
+        for name in ("content-length", "content-encoding", "content-type", "vary"):
+            assert head.headers.get(name) == got.headers.get(name), (name, head)
 
 
 def test_starlette_head_and_refusal(starlette_client: Any) -> None:

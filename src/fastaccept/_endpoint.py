@@ -423,7 +423,8 @@ def problem_answer(
 ) -> Response:
     """An error's facts answered with ``problem`` as the request's Accept
     prefers, ``binding``'s response: its headers but a body's own, ``vary``
-    merged into the Vary it asks for (rule 17), no body for HEAD."""
+    merged into the Vary it asks for (rule 17), no body for HEAD (but where
+    the framework drops it: ``head_as_get``)."""
     status, detail, asked = facts
     accept, method = binding.headers(request)
     made = problem(status, accept, detail=detail)
@@ -433,7 +434,7 @@ def problem_answer(
         *(item for item in asked if item[0].lower() not in _OWN_HEADERS),
         ("Vary", merge_vary(*asked_vary, vary)),
     )
-    body = b"" if method == "HEAD" else made.body
+    body = b"" if method == "HEAD" and not binding.head_as_get else made.body
     return binding.reply(request, Rendered(status, headers, body, False))
 
 
