@@ -310,13 +310,16 @@ def test_a_str_enum_offer_is_sent_as_its_text(module: Any) -> None:
     assert refused[2].decode().splitlines()[1:] == [Media.JSON.value, Media.TEXT.value]
 
 
+@pytest.mark.parametrize("answered", [False, True])
 @pytest.mark.parametrize("module", [wsgi, asgi])
-def test_a_coroutine_returned_unawaited_is_an_error_not_data(module: Any) -> None:
+def test_a_coroutine_returned_unawaited_is_an_error_not_data(
+    module: Any, answered: bool
+) -> None:
     async def load() -> dict[str, int]:
         return {"ok": 1}
 
     def handler(*request: Any) -> Any:
-        return load()  # await forgotten
+        return Answer(load()) if answered else load()  # await forgotten
 
     async def handler_async(*request: Any) -> Any:
         return handler()

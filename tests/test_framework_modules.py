@@ -375,7 +375,7 @@ def test_fastapi_keeps_the_handlers_parameters(fastapi_client: Any) -> None:
 def test_fastapi_the_request_parameter_is_added_before_var_keyword() -> None:
     # A Signature keeps keyword-only parameters before **kwargs.
     pytest.importorskip("fastapi")
-    from fastaccept.fastapi import REQUEST_ARGUMENT, negotiated
+    from fastaccept.fastapi import REQUEST_ARGUMENT, RESPONSE_ARGUMENT, negotiated
 
     @negotiated(GREETING)
     def greet(name: str, **extra: Any) -> dict[str, str]:
@@ -385,6 +385,7 @@ def test_fastapi_the_request_parameter_is_added_before_var_keyword() -> None:
     assert kinds == [
         ("name", inspect.Parameter.POSITIONAL_OR_KEYWORD),
         (REQUEST_ARGUMENT, inspect.Parameter.KEYWORD_ONLY),
+        (RESPONSE_ARGUMENT, inspect.Parameter.KEYWORD_ONLY),
         ("extra", inspect.Parameter.VAR_KEYWORD),
     ]
 
@@ -424,9 +425,11 @@ def test_fastapi_the_response_fastapi_gives_the_handler_is_kept(
     dispatched: bool,
 ) -> None:
     """FastAPI's way to set a cookie, a header or the status from a handler
-    that returns data: a ``Response`` parameter, merged into the answer."""
+    that returns data, or from a dependency: a ``Response`` parameter, what
+    is set on it added to the answer (``Vary`` merged); an ``Answer``'s
+    status wins over it."""
     pytest.importorskip("fastapi")
-    from fastapi import FastAPI, Response
+    from fastapi import Depends, FastAPI, Response
     from fastapi.testclient import TestClient
 
     from fastaccept.fastapi import NegotiatedRoute, dispatch, negotiated
@@ -434,29 +437,51 @@ def test_fastapi_the_response_fastapi_gives_the_handler_is_kept(
     app = FastAPI()
     app.router.route_class = NegotiatedRoute
 
-    def login(response: Response, status: int = 200) -> Any:
+    def session(response: Response) -> None:
         response.set_cookie("session", "s1")
+
+    def login(response: Response, status: int = 0, field: str = "") -> Any:
         response.headers["X-Trace"] = "t1"
-        if status != 200:
+        response.headers["Vary"] = "Origin"
+        if field:
+            response.headers[field] = "text/plain"
+        if status:
             response.status_code = status
         data = {"greeting": "hello"}
-        return json.dumps(data) if dispatched else data  # dispatch's: the body
+        body = json.dumps(data) if dispatched else data  # dispatch's: the body
+        return Answer(body, status=202) if status == 299 else body
+
+    def logout() -> Any:  # takes no Response: a dependency's is kept all the same
+        return json.dumps({}) if dispatched else {"greeting": "bye"}
 
     login.__annotations__["response"] = Response  # a name this module lacks
-    handler = (
-        dispatch({"application/json": login, "text/html; charset=utf-8": login})
-        if dispatched
-        else negotiated(GREETING)(login)
-    )
-    app.post("/login")(handler)
+    session.__annotations__["response"] = Response
+    for path, handler in (("/login", login), ("/logout", logout)):
+        types = ("application/json", "text/html; charset=utf-8")
+        served = (
+            dispatch(dict.fromkeys(types, handler))
+            if dispatched
+            else negotiated(GREETING)(handler)
+        )
+        app.post(path, dependencies=[Depends(session)])(served)
     client = TestClient(app, raise_server_exceptions=False)
-    made = client.post("/login", headers={"Accept": "text/html"})
-    assert made.status_code == 200
-    assert made.headers["content-type"] == "text/html; charset=utf-8"
-    assert made.headers["set-cookie"].startswith("session=s1")
-    assert (made.headers["x-trace"], made.headers["vary"]) == ("t1", "Accept")
+    for path in ("/login", "/logout"):
+        made = client.post(path, headers={"Accept": "text/html"})
+        assert made.status_code == 200
+        assert made.headers["content-type"] == "text/html; charset=utf-8"
+        assert made.headers["set-cookie"].startswith("session=s1")
+    assert made.headers["vary"] == "Accept"
+    made = client.post("/login")
+    assert (made.headers["x-trace"], made.headers.get_list("vary")) == (
+        "t1",
+        ["Accept, Origin"],
+    )
     assert client.post("/login?status=201").status_code == 201
-    assert client.post("/login?status=204").status_code == 500  # Answer's to send
+    empty = client.post("/login?status=204")
+    assert (empty.status_code, empty.content) == (204, b"")
+    assert "content-type" not in empty.headers
+    assert client.post("/login?status=299").status_code == 202  # Answer's
+    assert client.post("/login?field=Content-Type").status_code == 500
     refused = client.post("/login", headers={"Accept": "image/png"})
     assert refused.status_code == 406 and "set-cookie" not in refused.headers
 
@@ -812,6 +837,38 @@ def test_openapi_lists_the_format_parameter_where_the_route_has_names(
     (kept,) = parameters("/own")  # the handler's own, once
     assert kept["name"] == "format" and "enum" not in kept["schema"]
     assert parameters("/plain") == []
+
+
+def test_fastapi_openapi_lists_the_format_parameter_once() -> None:
+    """Not where a dependency takes a query parameter of that name, nor where
+    ``openapi_extra`` lists one, nor twice through an included router."""
+    pytest.importorskip("fastapi")
+    pytest.importorskip("httpx")
+    from fastapi import APIRouter, Depends, FastAPI
+    from fastapi.testclient import TestClient
+
+    from fastaccept.fastapi import NegotiatedRoute, negotiated
+
+    named = Renderers({"application/json": json.dumps, "text/csv": str}, formats=True)
+
+    def paged(format: str = "") -> None:
+        return None
+
+    async def data() -> dict[str, int]:
+        return {"a": 1}
+
+    app = FastAPI()
+    app.router.route_class = NegotiatedRoute
+    router = APIRouter(route_class=NegotiatedRoute)
+    router.get("/included")(negotiated(named)(data))
+    app.get("/dependency", dependencies=[Depends(paged)])(negotiated(named)(data))
+    listed = {"parameters": [{"name": "format", "in": "query"}]}
+    app.get("/extra", openapi_extra=listed)(negotiated(named)(data))
+    app.include_router(router)
+    paths = TestClient(app).get("/openapi.json").json()["paths"]
+    for path in ("/included", "/dependency", "/extra"):
+        names = [p["name"] for p in paths[path]["get"]["parameters"]]
+        assert names == ["format"], path
 
 
 def test_fastapi_openapi_keeps_the_routes_own_entries_and_reads_its_methods() -> None:

@@ -204,8 +204,8 @@ def test_threads_without_the_gil_cache_apart(engine: Engine, threads: int) -> No
     # On a free-threaded CPython 3.13 a dict hit with an equal str whose key
     # another thread stored takes the dict's lock (and, from Python, its slow
     # path): one cache for all threads would make every hit wait. So where
-    # the GIL was off at import (_limits.THREADS_AT_ONCE) both engines keep a
-    # cache per thread; with the GIL, one.
+    # threads may run at once (_limits.THREADS_AT_ONCE: a free-threaded build,
+    # its GIL not forced on) both engines keep a cache per thread; else one.
     expected = threads if THREADS_AT_ONCE else 1
     shared = engine.Negotiator(OFFERS)
     used: list[dict[str | bytes, int]] = []  # each thread's cache

@@ -155,10 +155,11 @@ class Endpoint:
         ``data`` (or an ``Answer``) in the type ``step`` chose, as the
         framework's response."""
         finished = self.finished
-        if type(data) is CoroutineType:  # rendered, it would pass for data
-            data.close()  # its "never awaited" warning said here instead
+        given = data.data if isinstance(data, Answer) else data
+        if type(given) is CoroutineType:  # rendered, it would pass for data
+            given.close()  # its "never awaited" warning said here instead
             raise TypeError(
-                f"the handler returned the coroutine {data.__qualname__}(): "
+                f"the handler returned the coroutine {given.__qualname__}(): "
                 "await it, and return what it gives"
             )
         if isinstance(data, binding.responses):
@@ -166,14 +167,15 @@ class Endpoint:
             if varies:  # a format name chose, and nothing else decides: no Vary
                 binding.vary(data, varies)
             return data
+        status = binding.status(request) or self.status
         if isinstance(data, Answer):
-            status = self.status if data.status is None else data.status
+            status = status if data.status is None else data.status
             rendered = finished.chosen(
                 step.index, data.data, step.method, status, data.headers, step.formatted
             )
         else:
             rendered = finished.chosen(
-                step.index, data, step.method, self.status, formatted=step.formatted
+                step.index, data, step.method, status, formatted=step.formatted
             )
         return binding.reply(request, rendered)
 
@@ -266,6 +268,12 @@ class Binding(ABC, Generic[Request, Response]):
     @abstractmethod
     def reply(self, request: Request, rendered: Rendered) -> Response:
         """The framework's response for ``rendered``."""
+
+    def status(self, request: Request) -> int | None:
+        """A status the handler set through the framework (FastAPI's injected
+        ``Response``), which its data is answered with where no ``Answer``
+        gives one; None for none."""
+        return None
 
     def vary(self, response: Any, vary: str) -> None:
         """Merge ``vary`` into the ``Vary`` of one of ``responses``: every
@@ -558,29 +566,27 @@ def signed(
     handlers: tuple[Handler, ...],
     signature: inspect.Signature,
     *,
-    added_request: tuple[str, Any] | None = None,
+    added: Iterable[tuple[str, Any]] = (),
     answer_alone_as: Any = inspect.Signature.empty,
 ) -> Handler:
     """``serving`` for a framework that reads the handler's signature to call
-    it (FastAPI, Litestar): ``signature`` with ``added_request`` (the name
-    and annotation of a parameter the framework fills with the request for
-    the integration, added keyword-only, before ``**kwargs``; None: the
-    handler takes the request itself) and ``Answer`` out of a union in its
+    it (FastAPI, Litestar): ``signature`` with the ``added`` parameters (the
+    name and annotation of each the framework fills for the integration, the
+    request where the handler takes none, added keyword-only, before
+    ``**kwargs``) and ``Answer`` out of a union in its
     return annotation (a framework would take its fields for the response's
     schema; ``Answer`` alone is ``answer_alone_as``, by default no
     annotation), as its ``__signature__`` and as its ``__annotations__``
     (which ``typing.get_type_hints`` reads), ``endpoint`` as its
     ``ENDPOINT_ATTRIBUTE``."""
     parameters = list(signature.parameters.values())
-    if added_request is not None:
-        at = len(parameters)
-        if parameters and parameters[-1].kind is inspect.Parameter.VAR_KEYWORD:
-            at -= 1
-        name, annotation = added_request
-        added = inspect.Parameter(
-            name, inspect.Parameter.KEYWORD_ONLY, annotation=annotation
-        )
-        parameters.insert(at, added)
+    at = len(parameters)
+    if parameters and parameters[-1].kind is inspect.Parameter.VAR_KEYWORD:
+        at -= 1
+    for name, annotation in added:
+        keyword = inspect.Parameter.KEYWORD_ONLY
+        parameters.insert(at, inspect.Parameter(name, keyword, annotation=annotation))
+        at += 1
     returned = signature.return_annotation
     members = getattr(returned, "__args__", ())
     if returned is Answer:

@@ -18,8 +18,9 @@ handler runs; it finds the accepted request type as
 ``request.scope["fastaccept.produced"]``. HEAD is answered like GET without a
 body; ``Vary`` has ``Accept`` merged in. A handler may return a Starlette
 ``Response``: it is sent as it is, ``Accept`` merged into its ``Vary``. What a
-handler sets on the ``Response`` FastAPI gives it (``response: Response``:
-cookies, headers, a status) is added to the answer its data chose.
+handler or a dependency sets on the ``Response`` FastAPI gives it
+(``response: Response``: cookies, headers, a status) is added to the answer
+its data chose.
 
 ``NegotiatedRoute`` (FastAPI's custom route class) lists every offered media
 type under the route's success status in the OpenAPI document, and 406 (and
@@ -67,7 +68,8 @@ try:  # before .starlette: without FastAPI, say so (not that Starlette is missin
 except ModuleNotFoundError as error:  # pragma: no cover - depends on the install
     raise needs("FastAPI", __name__, error) from error
 
-from ._render import BODYLESS, Rendered
+from ._headers import merge_vary
+from ._render import Rendered
 from .asgi import varying_errors
 from .starlette import STARLETTE, StarletteBinding
 
@@ -92,46 +94,65 @@ PROBLEM_SCHEMA: dict[str, Any] = REFUSAL_SCHEMA
 
 #: Where the scope keeps the ``Response`` FastAPI gave the handler.
 GIVEN_RESPONSE = "fastaccept.fastapi.response"
+#: The keyword argument through which FastAPI hands ``negotiated`` that
+#: ``Response`` when the handler takes none itself.
+RESPONSE_ARGUMENT = "fastaccept_response"
+#: What the negotiation writes, which the given ``Response`` may not set.
+_OWN_FIELDS = frozenset({b"content-type", b"content-length"})
 
 
 class FastAPIBinding(StarletteBinding):
     """A FastAPI endpoint: the request comes as the keyword ``argument``,
-    the handler's own (``shared``) or one added for ``negotiated``; the
-    ``Response`` FastAPI injects as the keyword ``response``, where the
-    handler takes one."""
+    the handler's own (``shared``) or one added for ``negotiated``, and so
+    does the ``Response`` FastAPI gives the handler and its dependencies
+    (``response``, ``response_shared``)."""
 
-    __slots__ = ("argument", "response", "shared")
+    __slots__ = ("argument", "response", "response_shared", "shared")
 
-    def __init__(self, argument: str, shared: bool, response: str | None) -> None:
+    def __init__(
+        self, argument: str, shared: bool, response: str, response_shared: bool
+    ) -> None:
         self.argument = argument
         self.shared = shared
         self.response = response
+        self.response_shared = response_shared
 
     def request(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Mapped:
         kwarg = kwargs.__getitem__ if self.shared else kwargs.pop
         request: Request = kwarg(self.argument)
-        if self.response is not None:
-            request.scope[GIVEN_RESPONSE] = kwargs[self.response]
+        given = kwargs.__getitem__ if self.response_shared else kwargs.pop
+        request.scope[GIVEN_RESPONSE] = given(self.response)
         return request.scope
 
+    def status(self, request: Mapped) -> int | None:
+        """The status the handler or a dependency set on the given
+        ``Response`` (FastAPI's way), where it set one."""
+        given: Response = request[GIVEN_RESPONSE]
+        return given.status_code
+
     def reply(self, request: Mapped, rendered: Rendered) -> Response:
-        """The answer; one the handler's data chose takes what the handler
-        set on the ``Response`` FastAPI gave it, as FastAPI does: its headers
-        (cookies among them) added, its status where it set one (one with
-        content: a 204, 205 or 304 is ``Answer``'s, which sends none)."""
+        """The answer; one the handler's data chose takes the header fields
+        the handler or a dependency set on the given ``Response`` (cookies
+        among them), as FastAPI adds them to its own: ``Vary`` merged into
+        the answer's, ``Content-Type`` and ``Content-Length`` the
+        negotiation's (a ``ValueError``)."""
         response = super().reply(request, rendered)
         given: Response | None = request.get(GIVEN_RESPONSE)
         if given is None or not rendered.ok:
             return response
-        if given.status_code is not None:
-            if given.status_code in BODYLESS or given.status_code < 200:
+        fields = response.headers.raw
+        for name, value in given.headers.raw:
+            folded = name.lower()
+            if folded in _OWN_FIELDS:
                 raise ValueError(
-                    f"the handler set status {given.status_code}, which has no "
-                    f"content, on its Response: return Answer(None, "
-                    f"status={given.status_code}) instead"
+                    f"the handler set {name.decode('latin-1')!r} on its Response, "
+                    "which the negotiation writes"
                 )
-            response.status_code = given.status_code
-        response.headers.raw.extend(given.headers.raw)
+            if folded == b"vary":
+                vary = merge_vary(response.headers.get("vary"), value.decode("latin-1"))
+                response.headers["vary"] = vary
+            else:
+                fields.append((name, value))
         return response
 
 
@@ -174,14 +195,18 @@ def _serving(endpoint: Endpoint, handlers: tuple[Handler, ...]) -> Handler:
     parameters = signature.parameters.items()
     own = [n for n, p in parameters if _annotated(p.annotation, Request)]
     given = [n for n, p in parameters if _annotated(p.annotation, Response)]
-    # FastAPI fills one request parameter: the handler's, else one added
+    # FastAPI fills one request parameter and one response parameter: the
+    # handler's, else one added
     binding = FastAPIBinding(
         own[0] if own else REQUEST_ARGUMENT,
         shared=bool(own),
-        response=given[0] if given else None,
+        response=given[0] if given else RESPONSE_ARGUMENT,
+        response_shared=bool(given),
     )
-    added = None if own else (REQUEST_ARGUMENT, Request)
-    return signed(binding, endpoint, handlers, signature, added_request=added)
+    added: list[tuple[str, Any]] = [] if own else [(REQUEST_ARGUMENT, Request)]
+    if not given:
+        added.append((RESPONSE_ARGUMENT, Response))
+    return signed(binding, endpoint, handlers, signature, added=added)
 
 
 negotiated: Negotiated[KeepsParameters]
@@ -197,6 +222,15 @@ negotiated, dispatch = integration(
         "``app.get(path)(dispatch({...}))``."
     ),
 )
+
+
+def _query_names(dependant: Any) -> set[str]:
+    """The query parameters FastAPI documents for ``dependant`` (a route's
+    ``Dependant``): its own and its dependencies', by name."""
+    names = {field.alias for field in dependant.query_params}
+    for inner in dependant.dependencies:
+        names |= _query_names(inner)
+    return names
 
 
 def _annotated(annotation: Any, kind: type) -> bool:
@@ -252,11 +286,12 @@ class NegotiatedRoute(APIRoute):
                 kwargs["response_class"] = Response
         super().__init__(path, endpoint, **kwargs)
         named = None if found is None else format_parameter(found)
-        taken = {field.alias for field in self.dependant.query_params}
-        if named is not None and named["name"] not in taken:  # not the handler's
-            extra = self.openapi_extra or {}
-            parameters = [*extra.get("parameters", ()), named]
-            self.openapi_extra = {**extra, "parameters": parameters}
+        extra = self.openapi_extra or {}
+        listed = extra.get("parameters", [])
+        taken = _query_names(self.dependant)  # the handler's, its dependencies'
+        taken.update(p.get("name") for p in listed if p.get("in") == "query")
+        if named is not None and named["name"] not in taken:
+            self.openapi_extra = {**extra, "parameters": [*listed, named]}
 
     def get_route_handler(self) -> Callable[[Request], Any]:
         """FastAPI's handler, after the checks of a negotiated route: a refusal

@@ -173,7 +173,7 @@ def _serving(endpoint: Endpoint, handlers: tuple[Handler, ...]) -> Handler:
         endpoint,
         handlers,
         signature,
-        added_request=None if shared else (REQUEST, Request),
+        added=() if shared else [(REQUEST, Request)],
         answer_alone_as=Any,
     )
 
