@@ -303,9 +303,12 @@ def fastapi_exchange(case: str, accept: str) -> Exchange:
     from starlette.requests import Request
     from starlette.responses import Response
 
-    from fastaccept.fastapi import REQUEST_ARGUMENT, negotiated
+    from fastaccept.fastapi import REQUEST_ARGUMENT, RESPONSE_ARGUMENT, negotiated
 
     request = starlette_request(accept)
+    given = Response()  # the Response FastAPI gives an endpoint: no length, no status
+    del given.headers["content-length"]
+    given.status_code = None  # type: ignore[assignment]
 
     @negotiated(RENDERERS)
     async def user() -> Any:  # takes no request: negotiated adds its own
@@ -317,9 +320,11 @@ def fastapi_exchange(case: str, accept: str) -> Exchange:
         return Response(body, 200, headers)
 
     # FastAPI calls an endpoint with its values as keywords (REQUEST_ARGUMENT
-    # is the request parameter negotiated adds to the signature).
+    # and RESPONSE_ARGUMENT are the parameters negotiated adds to the
+    # signature, for the request and the Response FastAPI makes for each).
+    arguments = {REQUEST_ARGUMENT: request, RESPONSE_ARGUMENT: given}
     return Exchange(
-        lambda: run(user(**{REQUEST_ARGUMENT: request})),
+        lambda: run(user(**arguments)),
         lambda: run(baseline(**{"request": request})),
         starlette_answer,
     )
