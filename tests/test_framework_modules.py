@@ -17,7 +17,7 @@ import sys
 import warnings
 from collections.abc import Callable
 from functools import partial
-from typing import Any
+from typing import Annotated, Any
 
 import pytest
 
@@ -481,6 +481,7 @@ def test_fastapi_the_response_fastapi_gives_the_handler_is_kept(
     assert (empty.status_code, empty.content) == (204, b"")
     assert "content-type" not in empty.headers
     assert client.post("/login?status=299").status_code == 202  # Answer's
+    assert client.post("/login?status=600").status_code == 500  # no status
     assert client.post("/login?field=Content-Type").status_code == 500
     refused = client.post("/login", headers={"Accept": "image/png"})
     assert refused.status_code == 406 and "set-cookie" not in refused.headers
@@ -840,12 +841,14 @@ def test_openapi_lists_the_format_parameter_where_the_route_has_names(
 
 
 def test_fastapi_openapi_lists_the_format_parameter_once() -> None:
-    """Not where a dependency takes a query parameter of that name, nor where
-    ``openapi_extra`` lists one, nor twice through an included router."""
+    """Not where a dependency takes a query parameter of that name (a model
+    of them too), nor where ``openapi_extra`` lists one, nor twice through an
+    included router."""
     pytest.importorskip("fastapi")
     pytest.importorskip("httpx")
-    from fastapi import APIRouter, Depends, FastAPI
+    from fastapi import APIRouter, Depends, FastAPI, Query
     from fastapi.testclient import TestClient
+    from pydantic import BaseModel
 
     from fastaccept.fastapi import NegotiatedRoute, negotiated
 
@@ -857,6 +860,14 @@ def test_fastapi_openapi_lists_the_format_parameter_once() -> None:
     async def data() -> dict[str, int]:
         return {"a": 1}
 
+    class Filters(BaseModel):  # query parameters as a model (FastAPI 0.115+)
+        format: str = ""
+
+    async def filtered(filters: Any) -> dict[str, int]:
+        return {"a": 1}
+
+    filtered.__annotations__["filters"] = Annotated[Filters, Query()]
+
     app = FastAPI()
     app.router.route_class = NegotiatedRoute
     router = APIRouter(route_class=NegotiatedRoute)
@@ -864,9 +875,10 @@ def test_fastapi_openapi_lists_the_format_parameter_once() -> None:
     app.get("/dependency", dependencies=[Depends(paged)])(negotiated(named)(data))
     listed = {"parameters": [{"name": "format", "in": "query"}]}
     app.get("/extra", openapi_extra=listed)(negotiated(named)(data))
+    app.get("/model")(negotiated(named)(filtered))
     app.include_router(router)
     paths = TestClient(app).get("/openapi.json").json()["paths"]
-    for path in ("/included", "/dependency", "/extra"):
+    for path in ("/included", "/dependency", "/extra", "/model"):
         names = [p["name"] for p in paths[path]["get"]["parameters"]]
         assert names == ["format"], path
 

@@ -74,7 +74,7 @@ class AiohttpBinding(Binding[web.Request, web.StreamResponse]):
     ``method(self)`` whose view holds the request."""
 
     __slots__ = ()
-    head_as_get = True  # the body dropped by the framework, as for its own
+    head_as_get = True  # the body dropped by aiohttp, as for its own
     responses = (web.StreamResponse,)
     errors = (web.HTTPException,)
 

@@ -20,7 +20,9 @@ body; ``Vary`` has ``Accept`` merged in. A handler may return a Starlette
 ``Response``: it is sent as it is, ``Accept`` merged into its ``Vary``. What a
 handler or a dependency sets on the ``Response`` FastAPI gives it
 (``response: Response``: cookies, headers, a status) is added to the answer
-its data chose.
+its data chose (a handler that takes no ``Response`` gains a
+``fastaccept_response`` parameter for it, as it gains
+``fastaccept_request``).
 
 ``NegotiatedRoute`` (FastAPI's custom route class) lists every offered media
 type under the route's success status in the OpenAPI document, and 406 (and
@@ -69,7 +71,7 @@ except ModuleNotFoundError as error:  # pragma: no cover - depends on the instal
     raise needs("FastAPI", __name__, error) from error
 
 from ._headers import merge_vary
-from ._render import Rendered
+from ._render import Rendered, checked_status
 from .asgi import varying_errors
 from .starlette import STARLETTE, StarletteBinding
 
@@ -128,7 +130,8 @@ class FastAPIBinding(StarletteBinding):
         """The status the handler or a dependency set on the given
         ``Response`` (FastAPI's way), where it set one."""
         given: Response = request[GIVEN_RESPONSE]
-        return given.status_code
+        status: int | None = given.status_code
+        return None if status is None else checked_status(status)
 
     def reply(self, request: Mapped, rendered: Rendered) -> Response:
         """The answer; one the handler's data chose takes the header fields
@@ -226,8 +229,17 @@ negotiated, dispatch = integration(
 
 def _query_names(dependant: Any) -> set[str]:
     """The query parameters FastAPI documents for ``dependant`` (a route's
-    ``Dependant``): its own and its dependencies', by name."""
-    names = {field.alias for field in dependant.query_params}
+    ``Dependant``): its own and its dependencies', by name, a model's
+    fields for a parameter that is a model of them (FastAPI 0.115+)."""
+    names = set()
+    for field in dependant.query_params:
+        names.add(field.alias)
+        model = getattr(field.field_info, "annotation", None)
+        fields = (
+            getattr(model, "model_fields", None) if isinstance(model, type) else None
+        )
+        if isinstance(fields, dict):
+            names.update(info.alias or name for name, info in fields.items())
     for inner in dependant.dependencies:
         names |= _query_names(inner)
     return names

@@ -119,7 +119,7 @@ class LitestarBinding(HTTPExceptionBinding[Response[bytes]]):
     __slots__ = ("shared",)
     responses = (Response,)
     errors = (HTTPException,)
-    head_as_get = True  # the body dropped by the framework, as for its own
+    head_as_get = True  # the body dropped by its server, as for its own
 
     def __init__(self, shared: bool) -> None:
         self.shared = shared
