@@ -382,6 +382,27 @@ def test_fastapi_handlers_share_one_signature_and_one_operation() -> None:
     assert [p["name"] for p in operation["parameters"]] == ["limit", "format"]
 
 
+def test_fastapi_documents_no_schema_of_the_bodies_handlers_return() -> None:
+    # A handler's ``-> str`` is its body's type, JSON text here: FastAPI
+    # would document the JSON as a string.
+    pytest.importorskip("fastapi")
+    from fastapi import FastAPI
+
+    from fastaccept.fastapi import NegotiatedRoute, dispatch
+
+    def as_json() -> str:
+        return "{}"
+
+    def as_csv() -> str:
+        return ""
+
+    app = FastAPI()
+    app.router.route_class = NegotiatedRoute
+    app.get("/report")(dispatch({"application/json": as_json, "text/csv": as_csv}))
+    content = app.openapi()["paths"]["/report"]["get"]["responses"]["200"]["content"]
+    assert content == {"application/json": {"schema": {}}, "text/csv": {}}
+
+
 def test_fastaccept_asgi_refuses_a_plain_function() -> None:
     from fastaccept import Renderers
     from fastaccept.asgi import dispatch, negotiated

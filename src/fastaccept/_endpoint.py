@@ -669,6 +669,13 @@ def sent_as_is(data: str | bytes) -> str | bytes:
     return data
 
 
+def sends_bodies(endpoint: Endpoint) -> bool:
+    """Whether ``endpoint``'s handlers return the bodies they send
+    (``dispatch``'s), not data for renderers: their return annotation (``str``)
+    is then no schema of what the offers carry."""
+    return all(render is sent_as_is for _, render in endpoint.renderers._renderers)
+
+
 #: What ``negotiated`` makes of a handler: the framework's endpoint or app.
 Served = TypeVar("Served", covariant=True)
 #: The handlers an integration takes (``Handler``: any callable).

@@ -35,6 +35,7 @@ of another route class.
 from __future__ import annotations
 
 import copy
+import inspect
 from collections.abc import Callable
 from typing import Any
 
@@ -54,6 +55,7 @@ from ._endpoint import (
     integration,
     needs,
     openapi_responses,
+    sends_bodies,
     shared_signature,
     signed,
 )
@@ -195,6 +197,8 @@ def _serving(endpoint: Endpoint, handlers: tuple[Handler, ...]) -> Handler:
     with a request parameter, the handlers' own or one added for
     ``negotiated``."""
     signature = shared_signature(handlers, "FastAPI")
+    if sends_bodies(endpoint):  # FastAPI would document a str body as a string
+        signature = signature.replace(return_annotation=inspect.Signature.empty)
     parameters = signature.parameters.items()
     own = [n for n, p in parameters if _annotated(p.annotation, Request)]
     given = [n for n, p in parameters if _annotated(p.annotation, Response)]
