@@ -1570,6 +1570,34 @@ def test_litestar_openapi_lists_the_media_types_and_refusals(
     assert users["406"] == {"description": "No such representation"}
 
 
+@pytest.mark.filterwarnings("ignore:.*declared using deprecated inferred style")
+def test_litestar_openapi_documents_its_400_as_a_problem_with_problems() -> None:
+    """With ``problems=True`` Litestar's 400 for a parameter is a problem:
+    documented as one, not as Litestar's own JSON."""
+    pytest.importorskip("litestar")
+    from litestar import Litestar, get
+    from litestar.testing import TestClient
+
+    from fastaccept.litestar import NegotiationPlugin, negotiated
+
+    @get("/pages")
+    @negotiated(GREETING, problems=True)
+    async def pages(page: int = 1) -> dict[str, str]:
+        return {"greeting": str(page)}
+
+    with TestClient(Litestar([pages], plugins=[NegotiationPlugin()])) as client:
+        document = client.get("/schema/openapi.json").json()
+        sent = client.get("/pages?page=x", headers={"Accept": "application/json"})
+    invalid = document["paths"]["/pages"]["get"]["responses"]["400"]["content"]
+    assert list(invalid) == ["application/problem+json", "text/plain"]
+    schema = invalid["application/problem+json"]["schema"]
+    assert set(schema["properties"]) == {"type", "title", "status", "detail"}
+    assert (sent.status_code, sent.headers["content-type"]) == (
+        400,
+        "application/problem+json",
+    )
+
+
 def test_litestar_openapi_keeps_the_handlers_response_headers() -> None:
     pytest.importorskip("litestar")
     from litestar import Litestar, get

@@ -466,6 +466,22 @@ _REFUSAL_CONTENT = {
     "application/problem+json": {"schema": REFUSAL_SCHEMA},
     **_PLAIN_CONTENT,
 }
+#: What ``problem`` answers an error with (``problems=True``): a refusal's
+#: content but ``acceptable``, and ``detail`` only where the error has one.
+PROBLEM_CONTENT = {
+    "application/problem+json": {
+        "schema": {
+            **REFUSAL_SCHEMA,
+            "required": ["type", "title", "status"],
+            "properties": {
+                name: schema
+                for name, schema in REFUSAL_SCHEMA["properties"].items()
+                if name != "acceptable"
+            },
+        }
+    },
+    **_PLAIN_CONTENT,
+}
 _REFUSALS = {
     406: "Not Acceptable: the Accept header allows none of the media types.",
     415: "Unsupported Media Type: the request's Content-Type is not taken.",

@@ -48,6 +48,7 @@ from ._endpoint import (
     CHECKED,
     CONSUMED,
     ENDPOINT_ATTRIBUTE,
+    PROBLEM_CONTENT,
     PRODUCED,
     Endpoint,
     Handler,
@@ -364,6 +365,10 @@ def _documenting(
         responses = {str(endpoint.status): own, **responses}
         for code, response in documented.items():  # the route's own ones kept
             responses.setdefault(str(code), response)
+        invalid = responses.get("400")  # Litestar's ValidationException
+        if endpoint.problems and invalid is not None:  # answered with problem
+            described = getattr(invalid, "description", "")
+            responses["400"] = {"description": described, "content": PROBLEM_CONTENT}
         self.responses = responses
         # Litestar's own Parameter objects (or References), then the format's
         # as a mapping, as the responses are.
