@@ -1573,9 +1573,11 @@ def test_litestar_openapi_lists_the_media_types_and_refusals(
 @pytest.mark.filterwarnings("ignore:.*declared using deprecated inferred style")
 def test_litestar_openapi_documents_its_400_as_a_problem_with_problems() -> None:
     """With ``problems=True`` Litestar's 400 for a parameter is a problem:
-    documented as one, not as Litestar's own JSON."""
+    documented as one, not as Litestar's own JSON; but where the route or
+    the app answers its 400 its own way."""
     pytest.importorskip("litestar")
-    from litestar import Litestar, get
+    from litestar import Litestar, Response, get
+    from litestar.openapi.datastructures import ResponseSpec
     from litestar.testing import TestClient
 
     from fastaccept.litestar import NegotiationPlugin, negotiated
@@ -1585,9 +1587,25 @@ def test_litestar_openapi_documents_its_400_as_a_problem_with_problems() -> None
     async def pages(page: int = 1) -> dict[str, str]:
         return {"greeting": str(page)}
 
-    with TestClient(Litestar([pages], plugins=[NegotiationPlugin()])) as client:
+    @get("/own", responses={400: ResponseSpec(None, description="Ours")})
+    @negotiated(GREETING, problems=True)
+    async def own(page: int = 1) -> dict[str, str]:
+        return {"greeting": str(page)}
+
+    with TestClient(Litestar([pages, own], plugins=[NegotiationPlugin()])) as client:
         document = client.get("/schema/openapi.json").json()
         sent = client.get("/pages?page=x", headers={"Accept": "application/json"})
+    answered = Litestar(
+        [pages],
+        plugins=[NegotiationPlugin()],
+        exception_handlers={
+            400: lambda request, error: Response({"mine": True}, status_code=400)
+        },
+    )
+    with TestClient(answered) as client:  # the app answers its 400 itself
+        its_own = client.get("/schema/openapi.json").json()["paths"]["/pages"]
+    assert list(its_own["get"]["responses"]["400"]["content"]) == ["application/json"]
+    assert document["paths"]["/own"]["get"]["responses"]["400"]["description"] == "Ours"
     invalid = document["paths"]["/pages"]["get"]["responses"]["400"]["content"]
     assert list(invalid) == ["application/problem+json", "text/plain"]
     schema = invalid["application/problem+json"]["schema"]

@@ -167,13 +167,13 @@ class Endpoint:
             if varies:  # a format name chose, and nothing else decides: no Vary
                 binding.vary(data, varies)
             return data
-        status = binding.status(request) or self.status
         if isinstance(data, Answer):
-            status = status if data.status is None else data.status
+            status = data.status or binding.status(request) or self.status
             rendered = finished.chosen(
                 step.index, data.data, step.method, status, data.headers, step.formatted
             )
         else:
+            status = binding.status(request) or self.status
             rendered = finished.chosen(
                 step.index, data, step.method, status, formatted=step.formatted
             )

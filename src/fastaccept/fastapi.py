@@ -62,6 +62,7 @@ from ._endpoint import (
 
 try:  # before .starlette: without FastAPI, say so (not that Starlette is missing)
     from fastapi.datastructures import DefaultPlaceholder
+    from fastapi.dependencies import utils as fastapi_dependencies
     from fastapi.exceptions import HTTPException
     from fastapi.routing import APIRoute
     from fastapi.utils import deep_dict_update
@@ -72,10 +73,16 @@ try:  # before .starlette: without FastAPI, say so (not that Starlette is missin
 except ModuleNotFoundError as error:  # pragma: no cover - depends on the install
     raise needs("FastAPI", __name__, error) from error
 
+
 from ._headers import merge_vary
 from ._render import Rendered, checked_status
 from .asgi import varying_errors
 from .starlette import STARLETTE, StarletteBinding
+
+#: FastAPI's own flattening of query models (0.115+; none before it).
+_flat_fields: Callable[[Any], Any] = getattr(
+    fastapi_dependencies, "_get_flat_fields_from_params", lambda fields: fields
+)
 
 __all__ = [
     "CONSUMED",
@@ -133,7 +140,7 @@ class FastAPIBinding(StarletteBinding):
         ``Response`` (FastAPI's way), where it set one."""
         given: Response = request[GIVEN_RESPONSE]
         status: int | None = given.status_code
-        return None if status is None else checked_status(status)
+        return checked_status(status) if status else None  # 0, as FastAPI: unset
 
     def reply(self, request: Mapped, rendered: Rendered) -> Response:
         """The answer; one the handler's data chose takes the header fields
@@ -233,20 +240,15 @@ negotiated, dispatch = integration(
 
 def _query_names(dependant: Any) -> set[str]:
     """The query parameters FastAPI documents for ``dependant`` (a route's
-    ``Dependant``): its own and its dependencies', by name, a model's
-    fields for a parameter that is a model of them (FastAPI 0.115+)."""
-    names = set()
-    for field in dependant.query_params:
-        names.add(field.alias)
-        model = getattr(field.field_info, "annotation", None)
-        fields = (
-            getattr(model, "model_fields", None) if isinstance(model, type) else None
-        )
-        if isinstance(fields, dict):
-            names.update(info.alias or name for name, info in fields.items())
-    for inner in dependant.dependencies:
-        names |= _query_names(inner)
-    return names
+    ``Dependant``): its own and its dependencies', by name, flattened as
+    FastAPI flattens them (a model's fields for a parameter that is a model
+    of them, FastAPI 0.115+: each version its own way)."""
+    fields, dependants = [], [dependant]
+    while dependants:
+        found = dependants.pop()
+        fields.extend(found.query_params)
+        dependants.extend(found.dependencies)
+    return {field.alias for field in _flat_fields(fields)}
 
 
 def _annotated(annotation: Any, kind: type) -> bool:

@@ -41,7 +41,8 @@ does.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import copy
+from collections.abc import Callable
 from typing import Any, cast
 
 from ._endpoint import (
@@ -74,7 +75,7 @@ from .asgi import ASGIApp, Message, Receive, Scope, Send, send_rendered, with_va
 try:
     from litestar import Request, Response
     from litestar.config.app import AppConfig
-    from litestar.exceptions import HTTPException
+    from litestar.exceptions import HTTPException, ValidationException
     from litestar.exceptions.responses import create_exception_response
     from litestar.handlers import HTTPRouteHandler
     from litestar.openapi.spec import Operation
@@ -334,18 +335,32 @@ async def _keep_vary(message: Message, scope: Scope) -> None:
         message["headers"] = with_vary(message, sent)["headers"]
 
 
-def _documenting(
-    base: type[Operation], endpoint: Endpoint, inferred: int, methods: Iterable[str]
-) -> type[Operation]:
-    """``base`` (a route handler's operation class) documenting a negotiated
-    route (``openapi_responses``): every offered media type under the
-    endpoint's status (the 415's fields for its ``methods``), the schema
-    Litestar ``inferred`` for its status kept
-    under its own media type where offered, then the refusals (where the
-    route documents none of its own)."""
-    documented = openapi_responses(
-        endpoint.renderers, endpoint.consumes, endpoint.status, methods
+def _answers_400(handler: HTTPRouteHandler) -> bool:
+    """Whether the route answers its 400 its own way: a 400 it documents
+    (``responses=``) or a handler of 400 or ``ValidationException`` at any
+    layer, which the plugin's ``problem`` does not replace."""
+    handlers = handler.resolve_exception_handlers()
+    return 400 in (handler.responses or {}) or bool(
+        {400, ValidationException} & set(handlers)
     )
+
+
+def _documenting(
+    base: type[Operation],
+    endpoint: Endpoint,
+    handler: HTTPRouteHandler,
+) -> type[Operation]:
+    """``base`` (``handler``'s operation class) documenting a negotiated
+    route (``openapi_responses``): every offered media type under the
+    endpoint's status (the 415's fields for the handler's methods), the
+    schema Litestar inferred for its status kept under its own media type
+    where offered, then the refusals (where the route documents none of its
+    own), and with ``problems`` Litestar's 400 as the problem it is sent as
+    (but where the route answers its 400 its own way: ``_answers_400``)."""
+    documented = openapi_responses(
+        endpoint.renderers, endpoint.consumes, endpoint.status, handler.http_methods
+    )
+    inferred = handler.status_code
     named = format_parameter(endpoint)
 
     def __init__(self: Operation, *args: Any, **kwargs: Any) -> None:
@@ -366,9 +381,10 @@ def _documenting(
         for code, response in documented.items():  # the route's own ones kept
             responses.setdefault(str(code), response)
         invalid = responses.get("400")  # Litestar's ValidationException
-        if endpoint.problems and invalid is not None:  # answered with problem
+        if endpoint.problems and invalid is not None and not _answers_400(handler):
             described = getattr(invalid, "description", "")
-            responses["400"] = {"description": described, "content": PROBLEM_CONTENT}
+            content = copy.deepcopy(PROBLEM_CONTENT)  # the route's own
+            responses["400"] = {"description": described, "content": content}
         self.responses = responses
         # Litestar's own Parameter objects (or References), then the format's
         # as a mapping, as the responses are.
@@ -413,10 +429,7 @@ class NegotiationPlugin(ReceiveRoutePlugin):
                 _no_cache_of_every_answer(merge_vary(endpoint.vary), handler)
                 handler.cache_key_builder = _keyed_by_decision(handler, endpoint)
             handler.operation_class = _documenting(
-                handler.operation_class,
-                endpoint,
-                handler.status_code,
-                handler.http_methods,
+                handler.operation_class, endpoint, handler
             )
             if endpoint.problems:
                 own = handler.exception_handlers or {}
