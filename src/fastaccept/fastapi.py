@@ -74,7 +74,6 @@ except ModuleNotFoundError as error:  # pragma: no cover - depends on the instal
     raise needs("FastAPI", __name__, error) from error
 
 
-from ._headers import merge_vary
 from ._render import Rendered, checked_status
 from .asgi import varying_errors
 from .starlette import STARLETTE, StarletteBinding
@@ -161,8 +160,7 @@ class FastAPIBinding(StarletteBinding):
                     "which the negotiation writes"
                 )
             if folded == b"vary":
-                vary = merge_vary(response.headers.get("vary"), value.decode("latin-1"))
-                response.headers["vary"] = vary
+                self.vary(response, value.decode("latin-1"))
             else:
                 fields.append((name, value))
         return response
