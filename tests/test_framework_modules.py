@@ -1107,6 +1107,71 @@ def test_django_a_class_based_views_method_takes_method_decorator(
     )
 
 
+def test_django_an_async_views_error_is_answered_outside_its_event_loop(
+    django_views: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Django answers an async view's ``Http404`` from a thread (its handler
+    views may use the database, which refuses to run in an event loop): so
+    does the decorator."""
+    from django.conf import settings
+    from django.http import Http404, HttpResponseNotFound
+    from django.test import RequestFactory
+
+    from fastaccept.django import negotiated
+
+    def handler404(request: Any, exception: Exception) -> Any:
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            return HttpResponseNotFound("answered outside the event loop")
+        return HttpResponseNotFound("answered in the event loop")
+
+    urlconf = sys.modules[settings.ROOT_URLCONF]
+    monkeypatch.setattr(urlconf, "handler404", handler404, raising=False)
+
+    @negotiated(GREETING)
+    async def missing(request: Any) -> Any:
+        raise Http404("no such greeting")
+
+    r = asyncio.run(missing(RequestFactory().get("/missing")))
+    assert (r.status_code, r.content) == (404, b"answered outside the event loop")
+    assert r.headers["Vary"] == "Accept"
+
+
+def test_django_an_async_class_based_view_decorated_in_the_urlconf(
+    django_views: Any,
+) -> None:
+    """``negotiated(R)(View.as_view())``, as Django's docs decorate a
+    class-based view: ``as_view()`` of an async one is a function marked as a
+    coroutine function, which Python before 3.12 does not see (asgiref's
+    test does), awaited like one."""
+    from django.test import RequestFactory
+    from django.views import View
+
+    from fastaccept.django import dispatch, negotiated
+
+    class Greeting(View):  # type: ignore[misc]  # Django has no types here
+        async def get(self, request: Any) -> dict[str, str]:
+            return {"greeting": "hi"}
+
+    view = negotiated(GREETING)(Greeting.as_view())
+    r = asyncio.run(view(RequestFactory().get("/", HTTP_ACCEPT="text/html")))
+    assert (r.status_code, r.content) == (200, b"<p>hi</p>")
+
+    class Page(View):  # type: ignore[misc]
+        async def get(self, request: Any) -> str:
+            return "<p>hi</p>"
+
+    async def json_page(request: Any) -> str:
+        return "{}"
+
+    # Handlers awaited alike: the marked view and a coroutine function.
+    both = dispatch({"text/html": Page.as_view(), "application/json": json_page})
+    for accept, body in (("text/html", b"<p>hi</p>"), ("application/json", b"{}")):
+        r = asyncio.run(both(RequestFactory().get("/", HTTP_ACCEPT=accept)))
+        assert (r.status_code, r.content) == (200, body)
+
+
 # falcon ---------------------------------------------------------------------
 
 

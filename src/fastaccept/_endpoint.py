@@ -297,6 +297,17 @@ class Binding(ABC, Generic[Request, Response]):
         or None to raise it again, made to carry ``vary`` itself."""
         return None
 
+    async def raised_async(
+        self, args: tuple[Any, ...], error: BaseException, vary: str
+    ) -> Any:
+        """``raised`` for a coroutine function's error, awaited in its event
+        loop (where the framework answers it from a thread, there)."""
+        return self.raised(args, error, vary)
+
+    def is_async(self, handler: Handler) -> bool:
+        """Whether the framework awaits ``handler``: a coroutine function."""
+        return inspect.iscoroutinefunction(handler)
+
     def serve(self, negotiated: Handler, handler: Handler) -> Handler:
         """What the framework calls: ``negotiated`` itself, or an application
         that sends what it answers."""
@@ -384,18 +395,13 @@ def serving(
     vary = endpoint.finished.vary
     model = handlers[0]
 
-    def failed(request: Any, args: tuple[Any, ...], error: BaseException) -> Any:
-        """The answer to the framework's own ``error``, ``Accept`` in its Vary:
-        a problem (``endpoint.problems``), or the framework's."""
-        facts = binding.error_facts(error) if endpoint.problems else None
-        if facts is not None:
-            return problem_answer(binding, request, facts, vary)
-        response = binding.raised(args, error, vary)
-        if response is None:
-            raise error
-        return response
+    def facts_of(error: BaseException) -> ErrorFacts | None:
+        """The framework's own ``error`` as a problem's facts
+        (``endpoint.problems``); None: the framework answers it
+        (``Binding.raised``), ``Accept`` in its Vary."""
+        return binding.error_facts(error) if endpoint.problems else None
 
-    if inspect.iscoroutinefunction(model):
+    if binding.is_async(model):
 
         @wraps(model)
         async def negotiated_coroutine(*args: Any, **kwargs: Any) -> Any:
@@ -406,7 +412,12 @@ def serving(
             try:
                 data = await handlers[step.index](*args, **kwargs)
             except binding.errors as error:
-                return failed(request, args, error)
+                if (facts := facts_of(error)) is not None:
+                    return problem_answer(binding, request, facts, vary)
+                answer = await binding.raised_async(args, error, vary)
+                if answer is None:
+                    raise
+                return answer
             return endpoint.after(binding, request, step, data)
 
         return binding.serve(negotiated_coroutine, model)
@@ -420,7 +431,12 @@ def serving(
         try:
             data = handlers[step.index](*args, **kwargs)
         except binding.errors as error:
-            return failed(request, args, error)
+            if (facts := facts_of(error)) is not None:
+                return problem_answer(binding, request, facts, vary)
+            answer = binding.raised(args, error, vary)
+            if answer is None:
+                raise
+            return answer
         return endpoint.after(binding, request, step, data)
 
     return binding.serve(negotiated_function, model)
@@ -760,6 +776,8 @@ def integration(
     note (``negotiated_note``, ``dispatch_note``)."""
     either_way, or_either = " (async or not)" * either, ", async or not" * either
     wrap = partial(serving, binding) if isinstance(binding, Binding) else binding
+    awaited = inspect.iscoroutinefunction
+    is_async = binding.is_async if isinstance(binding, Binding) else awaited
 
     def negotiated(
         renderers: Renderers,
@@ -788,7 +806,7 @@ def integration(
         if not pairs:
             raise ValueError("dispatch needs at least one handler")
         by_index = tuple(checked_handler(handler, offer) for offer, handler in pairs)
-        if len({inspect.iscoroutinefunction(h) for h in by_index}) > 1:
+        if len({is_async(h) for h in by_index}) > 1:
             raise ValueError(
                 "the handlers must all be coroutine functions (async def), or none"
             )

@@ -18,7 +18,9 @@ too, which Django leaves to the server to drop). One that raises ``Http404``,
 ``PermissionDenied``, ``BadRequest`` or ``SuspiciousOperation`` gets
 Django's answer (its ``handler404``, ``handler403`` or ``handler400`` view)
 with ``Accept`` in its ``Vary``, made by the decorator (so middleware's
-``process_exception`` does not see these). Async views stay async.
+``process_exception`` does not see these; an async view's, from a thread
+as Django makes it). Async views stay async, an async class-based view's
+``as_view()`` too.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ from ._endpoint import (
 from ._render import BODYLESS, Rendered
 
 try:
+    from asgiref.sync import iscoroutinefunction, sync_to_async
     from django.core.exceptions import BadRequest, PermissionDenied, SuspiciousOperation
     from django.core.handlers.exception import response_for_exception
     from django.http import Http404, HttpResponse, HttpResponseBase
@@ -105,6 +108,19 @@ class DjangoBinding(EnvironBinding[HttpResponse]):
         response: HttpResponseBase = response_for_exception(args[0], error)
         self.vary(response, vary)
         return response
+
+    async def raised_async(
+        self, args: tuple[Any, ...], error: BaseException, vary: str
+    ) -> HttpResponseBase:
+        """``raised`` in a thread, as Django answers an async view's error
+        (its handler views may use the database)."""
+        answer = sync_to_async(self.raised, thread_sensitive=False)
+        return await answer(args, error, vary)
+
+    def is_async(self, handler: Handler) -> bool:
+        """Django's test (asgiref's): a coroutine function, or a function
+        marked as one, as ``as_view()`` of an async class-based view is."""
+        return iscoroutinefunction(handler)
 
 
 negotiated: Negotiated[KeepsParameters]
