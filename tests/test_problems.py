@@ -4,6 +4,7 @@ a bad argument refused with a clear error, nothing in Accept a raise."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Callable
 from typing import Any
@@ -582,6 +583,66 @@ def test_a_falcon_error_without_headers_as_a_problem() -> None:
     )
     assert json.loads(reply.body)["title"] == "Gone"
     assert reply.vary() == ["Accept"]
+
+
+@pytest.mark.parametrize("asynchronous", [False, True], ids=["wsgi", "asgi"])
+def test_a_falcon_errors_header_replaces_the_responders_in_its_problem(
+    asynchronous: bool, request: pytest.FixtureRequest
+) -> None:
+    """A header the responder set on ``resp`` and the raised ``HTTPError``
+    also carries is the error's, as falcon's own answer has it (it sets the
+    error's headers over the response's): one ``Retry-After`` (RFC 9110
+    §10.2.3), not both joined; ``Vary`` merged, a header of its own kept."""
+    pytest.importorskip("falcon")
+    import falcon
+    import falcon.asgi
+    from falcon.testing import TestClient
+
+    from fastaccept.falcon import negotiated
+
+    def fail(resp: Any) -> None:
+        resp.set_header("Retry-After", "5")
+        resp.set_header("Vary", "Cookie")
+        resp.set_header("X-Trace", "t1")
+        raise falcon.HTTPServiceUnavailable(retry_after=10, headers={"Vary": "Origin"})
+
+    def resource(problems: bool) -> Any:
+        class Busy:
+            if asynchronous:
+
+                @negotiated(Renderers(GREETING_TYPES), problems=problems)
+                async def on_get(self, req: Any, resp: Any) -> dict[str, str]:
+                    fail(resp)
+                    return {}
+
+            else:
+
+                @negotiated(Renderers(GREETING_TYPES), problems=problems)
+                def on_get(self, req: Any, resp: Any) -> dict[str, str]:
+                    fail(resp)
+                    return {}
+
+        return Busy()
+
+    if asynchronous:  # falcon's test client asks asyncio for a current loop
+        loop = asyncio.new_event_loop()
+        asyncio.set_event_loop(loop)
+        request.addfinalizer(loop.close)
+        request.addfinalizer(lambda: asyncio.set_event_loop(None))
+    app = falcon.asgi.App() if asynchronous else falcon.App()
+    app.add_route("/problem", resource(True))
+    app.add_route("/plain", resource(False))
+    client = TestClient(app)
+    for path, kind in [
+        ("/problem", "application/problem+json"),
+        ("/plain", "application/json"),  # falcon's own answer
+    ]:
+        reply = client.simulate_get(path, headers={"Accept": "application/json"})
+        assert (reply.status_code, reply.headers["Content-Type"]) == (503, kind)
+        assert reply.headers["Retry-After"] == "10", path
+        assert reply.headers["X-Trace"] == "t1", path
+        vary = [token.strip() for token in reply.headers["Vary"].split(",")]
+        assert vary == ["Cookie", "Origin", "Accept"], path
 
 
 def test_django_errors_as_problems() -> None:

@@ -347,6 +347,53 @@ def test_a_forgotten_route_class_is_said_once() -> None:
         assert client.get("/plain").json() == {"id": 1}  # said once only
 
 
+def test_a_negotiated_routes_405_varies_on_accept_and_names_allow() -> None:
+    """A method a ``NegotiatedRoute`` lacks: Starlette's ExceptionMiddleware
+    answers the 405 outside the route's ``send``; it still varies on Accept
+    (and the endpoint's ``vary``), as every error of the route (docs/web.md),
+    with ``Allow`` (RFC 9110 §15.5.6): HEAD beside GET, where it is answered.
+    A route that is not negotiated keeps FastAPI's 405."""
+    pytest.importorskip("httpx")
+    pytest.importorskip("fastapi")
+    from fastapi import FastAPI
+    from fastapi.testclient import TestClient
+
+    from fastaccept.fastapi import NegotiatedRoute, negotiated
+
+    app = FastAPI()
+    app.router.route_class = NegotiatedRoute
+
+    @app.get("/read")
+    @negotiated(JSON, vary="Accept-Language", problems=True)
+    def read() -> dict[str, int]:
+        return {"id": 1}
+
+    @app.post("/write")
+    @negotiated(JSON, consumes=Consumes(["application/json"]))
+    def write() -> dict[str, int]:
+        return {"id": 1}
+
+    @app.put("/plain")
+    def plain() -> dict[str, int]:
+        return {"id": 1}
+
+    client = TestClient(app)
+    asked = {"Accept": "application/problem+json"}
+    for method, path, allow, vary in [
+        ("DELETE", "/read", "GET, HEAD", "Accept-Language, Accept"),
+        ("PUT", "/read", "GET, HEAD", "Accept-Language, Accept"),
+        ("GET", "/write", "POST", "Accept"),
+        ("HEAD", "/write", "POST", "Accept"),
+    ]:
+        reply = client.request(method, path, headers=asked)
+        assert reply.status_code == 405, (method, path)
+        assert reply.headers["allow"] == allow, (method, path)
+        assert reply.headers.get("vary") == vary, (method, path)
+    refused = client.get("/plain", headers=asked)
+    assert (refused.status_code, refused.headers["allow"]) == (405, "PUT")
+    assert "vary" not in refused.headers
+
+
 def test_fastapi_module_without_fastapi_names_fastapi() -> None:
     # Starlette is there or not: the message names what to install.
     code = (

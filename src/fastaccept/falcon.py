@@ -21,7 +21,8 @@ a 304) the responder raises (falcon's error serializer appends
 ``Accept`` to an error's). The responder answers
 by what it returns: the status, body, stream and type it set on ``resp``
 are replaced by the rendered answer; headers it set stay (a ``Link`` of
-its own joins the one ``fastaccept.agents`` sends). Works on
+its own joins the one ``fastaccept.agents`` sends; on a problem the
+error's header replaces its own of the same name). Works on
 ``falcon.App`` and ``falcon.asgi.App`` (async responders).
 """
 
@@ -91,18 +92,23 @@ class FalconBinding(Binding[Exchange, None]):
         ``sse``, before ``data``). A header it set stays: one the answer
         also has, but for those ``render`` writes, is joined as ``render``
         joins a handler's own (``_joined``: its ``Link`` beside
-        ``fastaccept.agents``')."""
+        ``fastaccept.agents``'). An answer that is not ok (a refusal, a
+        problem) sets its headers over the responder's, as falcon sets an
+        ``HTTPError``'s: one ``Retry-After``, the error's (RFC 9110 §10.2.3);
+        ``Vary`` is merged either way."""
         resp = request[1]
         resp.status = rendered.status
         resp.text = None
         if isinstance(resp, falcon.asgi.Response):
             resp.sse = None
-        own = tuple(
-            (name, value)
-            for name, _ in rendered.header_items
-            if name.lower() not in _OWN_HEADERS
-            and (value := resp.get_header(name)) is not None
-        )
+        own: tuple[tuple[str, str], ...] = ()
+        if rendered.ok:  # a refusal's, a problem's are set over the responder's
+            own = tuple(
+                (name, value)
+                for name, _ in rendered.header_items
+                if name.lower() not in _OWN_HEADERS
+                and (value := resp.get_header(name)) is not None
+            )
         for name, value in _joined(rendered.header_items, own):
             if name == "Vary":
                 self.vary(resp, value)

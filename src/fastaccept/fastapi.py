@@ -55,6 +55,7 @@ from ._endpoint import (
     integration,
     needs,
     openapi_responses,
+    route_vary,
     sends_bodies,
     shared_signature,
     signed,
@@ -348,18 +349,25 @@ class NegotiatedRoute(APIRoute):
         (RFC 9110 §9.3.2), which lists no HEAD in ``methods`` (nor OpenAPI),
         and a 405 there names HEAD in ``Allow``.
         On a negotiated route, an error's answer (FastAPI's 422 for the
-        parameters, before the handler runs, an ``HTTPException``) gets
-        ``Accept`` in its ``Vary``, but where a format name chose
-        (``route_vary``)."""
+        parameters, before the handler runs, an ``HTTPException``, the 405
+        for a method the route lacks) gets ``Accept`` in its ``Vary``, but
+        where a format name chose (``route_vary``)."""
         if self.negotiation is None:
             await super().handle(scope, receive, send)
             return
-        send = varying_errors(send, scope, self.negotiation.finished)
+        finished = self.negotiation.finished
+        send = varying_errors(send, scope, finished)
         methods = self.methods or set()
-        if "GET" not in methods or scope["method"] in methods:
+        allowed = {*methods, "HEAD"} if "GET" in methods else methods
+        if not allowed or scope["method"] in methods:
             await super().handle(scope, receive, send)
-        elif scope["method"] == "HEAD":
+        elif scope["method"] in allowed:  # HEAD on a GET route
             await self.app(scope, receive, send)
-        else:  # 405 (RFC 9110 §15.5.6): Allow names HEAD, which is answered
-            allowed = ", ".join(sorted({*methods, "HEAD"}))
-            raise HTTPException(405, headers={"Allow": allowed})
+        else:  # 405 (RFC 9110 §15.5.6): Allow names HEAD where it is answered.
+            # Starlette's ExceptionMiddleware answers it through its own send,
+            # not ``varying_errors``: the exception carries the Vary.
+            headers = {"Allow": ", ".join(sorted(allowed))}
+            vary = route_vary(finished, scope)
+            if vary:
+                headers["Vary"] = vary
+            raise HTTPException(405, headers=headers)
