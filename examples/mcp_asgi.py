@@ -1,8 +1,9 @@
 """The Accept check in front of an MCP Streamable HTTP endpoint (docs/mcp.md):
 ``uvicorn mcp_asgi:app``, then POST JSON-RPC messages to ``/mcp``.
 
-The JSON-RPC handling is a stand-in (every request gets an empty result);
-what the example shows is the answer's form: one JSON object, an SSE
+The JSON-RPC handling is a stand-in (every request gets an empty result; a
+notification or a response, 202 Accepted with no body, as the transport
+says); what the example shows is the answer's form: one JSON object, an SSE
 stream, or the refusal ``fastaccept.mcp`` gives, sent as it is.
 """
 
@@ -38,13 +39,18 @@ async def app(scope: Scope, receive: Receive, send: Send) -> None:
         await respond(send, 200, [("Content-Type", "text/event-stream"), vary], b"")
         return
     try:
-        request_id = json.loads(await read_body(receive)).get("id")
-    except (ValueError, AttributeError, RecursionError):  # -32700: no JSON object
-        error = {"code": -32700, "message": "Parse error"}
-        body = json.dumps({"jsonrpc": "2.0", "id": None, "error": error}).encode()
-        await respond(send, 400, [("Content-Type", "application/json"), vary], body)
+        message = json.loads(await read_body(receive))
+    except (ValueError, RecursionError):  # no JSON it can read
+        await refuse(send, -32700, "Parse error")
         return
-    answer = json.dumps({"jsonrpc": "2.0", "id": request_id, "result": {}})
+    kind = message_kind(message)
+    if kind is None:  # JSON, but not one message (a batch, say)
+        await refuse(send, -32600, "Invalid Request")
+        return
+    if kind != "request":  # a notification or a response: taken, no answer
+        await respond(send, 202, [vary], b"")
+        return
+    answer = json.dumps({"jsonrpc": "2.0", "id": message["id"], "result": {}})
     if chosen == "json":
         fields = [("Content-Type", "application/json"), vary]
         await respond(send, 200, fields, answer.encode())
@@ -60,6 +66,30 @@ async def read_body(receive: Receive) -> bytes:
         body += bytes(message.get("body", b""))
         if not message.get("more_body"):
             return body
+
+
+def message_kind(message: Any) -> str | None:
+    """A JSON-RPC 2.0 message's kind, or None for none (-32600): a request
+    has a method and an id, a str or an integer (MCP: never null); a
+    notification a method and no id; a response an id and a result or an
+    error, not both."""
+    if not isinstance(message, dict) or message.get("jsonrpc") != "2.0":
+        return None
+    answered = ("result" in message) + ("error" in message)
+    if isinstance(message.get("method"), str) and not answered:
+        if "id" not in message:
+            return "notification"
+        return "request" if type(message["id"]) in (str, int) else None
+    if "method" not in message and "id" in message and answered == 1:
+        return "response"
+    return None
+
+
+async def refuse(send: Send, code: int, message: str) -> None:
+    error = {"code": code, "message": message}
+    body = json.dumps({"jsonrpc": "2.0", "id": None, "error": error}).encode()
+    fields = [("Content-Type", "application/json"), ("Vary", "Accept")]
+    await respond(send, 400, fields, body)
 
 
 async def respond(send: Send, status: int, headers: Any, body: bytes) -> None:

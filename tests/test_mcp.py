@@ -4,11 +4,15 @@ threads is read from docs/mcp.md and holds for ``select_post`` (both ways)
 and ``select_get``, and for the offers on both engines; weights decide as a
 model of the rules says; any value gets one of the answers and never raises;
 the refusal is a JSON-RPC error. examples/mcp_asgi.py answers the same on
-uvicorn (h11 and httptools), the socket suite's attacks included.
+uvicorn (h11 and httptools), the socket suite's attacks included, and its
+body as the transport and JSON-RPC 2.0 say (in process and on the wire): a
+notification or a response 202 without a body, a request its result, no
+JSON -32700, JSON that is no one message -32600.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Iterator
 from functools import partial
@@ -274,6 +278,107 @@ def test_any_value_gets_one_of_the_answers(
         assert get == "sse"  # the stream chosen only where it is acceptable
 
 
+# examples/mcp_asgi.py's JSON-RPC, in process ---------------------------------
+
+BOTH = b"application/json, text/event-stream"
+#: A JSON-RPC 2.0 request (§4): it has an id, and gets a response.
+REQUEST = b'{"jsonrpc": "2.0", "id": 1, "method": "ping"}'
+#: What the transport takes without an answer: "If the input is a JSON-RPC
+#: response or notification [...] the server MUST return HTTP status code
+#: 202 Accepted with no body."
+TAKEN = [
+    b'{"jsonrpc": "2.0", "method": "notifications/initialized"}',  # no id
+    b'{"jsonrpc": "2.0", "id": 1, "result": {}}',  # a response to the server
+    b'{"jsonrpc": "2.0", "id": 1, "error": {"code": -32601, "message": "x"}}',
+    b'{"jsonrpc": "2.0", "id": null, "error": {"code": -32700, "message": "x"}}',
+]
+#: JSON-RPC 2.0 §5.1: -32700 for invalid JSON, -32600 for a JSON value that
+#: is no Request object (a batch array among them: the transport takes one
+#: message per POST).
+REFUSED = [
+    (b"", -32700),
+    (b"\xff", -32700),
+    (b'{"id": 1', -32700),
+    (b"[" * 100_000, -32700),  # nested past the recursion limit: never a 500
+    (b"[" + REQUEST + b"]", -32600),
+    (b"[]", -32600),
+    (b"[1]", -32600),
+    (b'"x"', -32600),
+    (b"null", -32600),
+    # Objects that are no message: no version, no method, a method that is
+    # no str, an id of another type (MCP: a request's is never null), a
+    # request with a result, a response with both or neither.
+    (b"{}", -32600),
+    (b'{"id": 1, "method": "ping"}', -32600),
+    (b'{"jsonrpc": "2.0"}', -32600),
+    (b'{"jsonrpc": "2.0", "method": 7}', -32600),
+    (b'{"jsonrpc": "2.0", "id": null, "method": "ping"}', -32600),
+    (b'{"jsonrpc": "2.0", "id": {"a": 1}, "method": "ping"}', -32600),
+    (b'{"jsonrpc": "2.0", "id": true, "method": "ping"}', -32600),
+    (b'{"jsonrpc": "2.0", "id": 1, "method": "x", "result": {}}', -32600),
+    (b'{"jsonrpc": "2.0", "id": 1, "result": {}, "error": {}}', -32600),
+    (b'{"jsonrpc": "2.0", "id": 1}', -32600),
+]
+
+
+def example_answers(body: bytes, accept: bytes = BOTH) -> tuple[int, Any, bytes]:
+    """The example's status, header fields (names lower-case) and body for a
+    POST of ``body``."""
+    app = load_example("mcp_asgi.py").app
+    scope = {"type": "http", "method": "POST", "headers": [(b"accept", accept)]}
+    sent: list[Any] = []
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    async def send(message: Any) -> None:
+        sent.append(message)
+
+    asyncio.run(app(scope, receive, send))
+    start, answer = sent
+    fields = {name.lower(): value for name, value in start["headers"]}
+    return start["status"], fields, answer["body"]
+
+
+@pytest.mark.parametrize("body", TAKEN)
+def test_the_example_takes_a_notification_or_a_response_with_202(body: bytes) -> None:
+    fields = {b"content-length": b"0", b"vary": b"Accept"}  # no Content-Type
+    assert example_answers(body) == (202, fields, b"")
+    assert example_answers(body, b"text/event-stream")[0] == 202
+
+
+@pytest.mark.parametrize(
+    ("accept", "content_type"),
+    [
+        (b"application/json", b"application/json"),
+        (BOTH, b"application/json"),
+        (b"text/event-stream", b"text/event-stream"),
+    ],
+)
+def test_the_example_answers_a_request_with_its_id(
+    accept: bytes, content_type: bytes
+) -> None:
+    status, fields, body = example_answers(REQUEST, accept)
+    assert (status, fields[b"content-type"]) == (200, content_type)
+    data = body.removeprefix(b"event: message\ndata: ").removesuffix(b"\n\n")
+    assert json.loads(data) == {"jsonrpc": "2.0", "id": 1, "result": {}}
+    named = example_answers(b'{"jsonrpc": "2.0", "id": "a", "method": "ping"}')
+    assert json.loads(named[2])["id"] == "a"  # a str id, its own
+
+
+@pytest.mark.parametrize(("body", "code"), REFUSED)
+def test_the_example_refuses_a_body_that_is_no_message(body: bytes, code: int) -> None:
+    status, fields, answer = example_answers(body)
+    assert (status, fields[b"content-type"], fields[b"vary"]) == (
+        400,
+        b"application/json",
+        b"Accept",
+    )
+    message = {-32700: "Parse error", -32600: "Invalid Request"}[code]
+    error = {"code": code, "message": message}
+    assert json.loads(answer) == {"jsonrpc": "2.0", "id": None, "error": error}
+
+
 # examples/mcp_asgi.py over a real socket ------------------------------------
 
 SOCKET = pytest.mark.thread_unsafe(reason="serves on a loopback port, for the module")
@@ -289,8 +394,18 @@ def served(request: pytest.FixtureRequest) -> Iterator[tuple[str, int]]:
         yield request.param, port
 
 
-def on_the_wire(port: int, method: str, *fields: bytes) -> Response:
+def with_body(request: bytes, body: bytes) -> bytes:
+    """``raw_request``'s POST with ``body`` in place of its ``{}``."""
+    head = request.removesuffix(b"{}")
+    return head.replace(b"Content-Length: 2", b"Content-Length: %d" % len(body)) + body
+
+
+def on_the_wire(
+    port: int, method: str, *fields: bytes, body: bytes = REQUEST
+) -> Response:
     request = raw_request(method, "/mcp", b"Content-Type: application/json", *fields)
+    if method == "POST":
+        request = with_body(request, body)
     return only_response(exchange(port, request))
 
 
@@ -323,7 +438,7 @@ def test_the_example_answers_as_the_table_says(
     sent = on_the_wire(served[1], "POST", *fields)
     assert wire_answer(sent) == post, thread
     if post == "json":
-        assert json.loads(sent.body) == {"jsonrpc": "2.0", "id": None, "result": {}}
+        assert json.loads(sent.body) == {"jsonrpc": "2.0", "id": 1, "result": {}}
     if post == "sse":
         assert sent.body.startswith(b"event: message\ndata: {")
     assert wire_answer(on_the_wire(served[1], "GET", *fields)) == get, thread
@@ -370,18 +485,26 @@ def test_the_example_answers_hostile_values(
 
 
 @SOCKET
-@pytest.mark.parametrize("body", [b"[" * 100_000, b"\xff", b"[1]", b'"x"', b""])
-def test_the_example_answers_a_body_that_is_no_json_object_with_32700(
+@pytest.mark.parametrize(("body", "code"), REFUSED)
+def test_the_example_answers_a_body_that_is_no_message_with_its_error(
+    served: tuple[str, int], body: bytes, code: int
+) -> None:
+    """-32700 for no JSON (nested past the recursion limit too: never a
+    500), -32600 for JSON that is no one message."""
+    request = with_body(raw_request("POST", "/mcp", b"Accept: " + BOTH), body)
+    response = only_response(exchange(served[1], request))
+    assert (response.status, response.value("vary")) == (400, b"Accept")
+    assert json.loads(response.body)["error"]["code"] == code
+
+
+@SOCKET
+@pytest.mark.parametrize("body", TAKEN)
+def test_the_example_answers_a_notification_or_a_response_202(
     served: tuple[str, int], body: bytes
 ) -> None:
-    """Nested past the recursion limit too: never a 500."""
-    head = raw_request("POST", "/mcp", b"Accept: application/json, text/event-stream")
-    head = head.removesuffix(b"{}").replace(
-        b"Content-Length: 2", b"Content-Length: %d" % len(body)
-    )
-    response = only_response(exchange(served[1], head + body))
-    assert (response.status, response.value("vary")) == (400, b"Accept")
-    assert json.loads(response.body)["error"]["code"] == -32700
+    response = on_the_wire(served[1], "POST", b"Accept: " + BOTH, body=body)
+    assert (response.status, response.body) == (202, b"")
+    assert "content-type" not in response.names
 
 
 @SOCKET

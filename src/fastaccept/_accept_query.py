@@ -14,6 +14,12 @@ from ._text import HeaderValue, as_header_text, coerce_value
 from ._tuples import NamedTuple
 from ._types import MediaRange, format_param_value, given_range
 
+#: Why Accept-Query carries no suffix range (docs/rules.md rule 22), written
+#: or read.
+SUFFIX_RANGE = (
+    "a suffix range: Accept-Query has no wildcard but */* and type/* (RFC 10008 §3)"
+)
+
 
 class AcceptQuery(NamedTuple):
     """An Accept-Query value read (RFC 10008 §3): its media ranges, or why
@@ -46,13 +52,22 @@ def format_accept_query(media_types: Iterable[str | MediaRange]) -> str:
     field cannot carry: one with a weight, a suffix range ``type/*+suffix``
     (RFC 10008 §3 has no such wildcard), a parameter name that is no
     Structured Field key (RFC 9651 §3.1.2: ``a-z`` or ``*``, then ``a-z``,
-    digits and ``_-.*``), a value with a character outside printable ASCII.
-    A ``MediaRange`` is checked as its text would be (``format_accept``'s
-    ``given_range``). Use it for the ``Accept-Query`` response header of a
-    415 to QUERY or of an answer to OPTIONS.
+    digits and ``_-.*``), a value with a character outside printable ASCII;
+    and for no media types at all: an empty List is not sent (RFC 9651
+    §4.1), so the header is then omitted. A ``MediaRange`` is checked as its
+    text would be (``format_accept``'s ``given_range``). Use it for the
+    ``Accept-Query`` response header of a 415 to QUERY or of an answer to
+    OPTIONS.
     """
+    types = offers_tuple(media_types, "media_types")
+    if not types:
+        raise ValueError(
+            "format_accept_query needs at least one media type, none given: "
+            "an empty List is not sent, the Accept-Query header is omitted "
+            "(RFC 9651 §4.1)"
+        )
     members = []
-    for item in offers_tuple(media_types, "media_types"):
+    for item in types:
         if isinstance(item, MediaRange):
             rng, weighted = given_range(item)
         else:
@@ -75,10 +90,7 @@ def _member(rng: MediaRange) -> str:
     range (rule 22), which Accept-Query does not (RFC 10008 §3: a wildcard
     but ``*/*`` or ``type/*`` matches no media type)."""
     if is_suffix_range(rng.subtype):
-        raise ValueError(
-            "a suffix range: Accept-Query has no wildcard but */* and type/* "
-            "(RFC 10008 §3)"
-        )
+        raise ValueError(SUFFIX_RANGE)
     parameters = []
     for name, value in rng.params:
         if not is_key(name):
@@ -99,13 +111,15 @@ def parse_accept_query(
     """Read an Accept-Query value (RFC 10008 §3); None: the header is absent.
 
     The value is parsed as RFC 9651 §4.2 parses a List, then each member as
-    a media range (RFC 9110 §12.5.1; docs/rules.md rules 2 and 22) with
-    Token or String parameters, none of them ``q``. Anything else gives no
-    members and the ``reason``, with its position: a syntax error, a member
-    or parameter of another type, a member that is no media range; a value
-    longer than ``max_length`` characters (None: no limit) gives its length
-    and the limit. Nothing in the value raises; another type than a header
-    value's is a ``TypeError``.
+    a media range (RFC 9110 §12.5.1; docs/rules.md rule 2) with Token or
+    String parameters, none of them ``q``. Anything else gives no members
+    and the ``reason``, with its position: a syntax error, a member or
+    parameter of another type, a member that is no media range, a suffix
+    range ``type/*+suffix`` (docs/rules.md rule 22: RFC 10008 §3 has no
+    wildcard but ``*/*`` and ``type/*``, and ``format_accept_query`` writes
+    none); a value longer than ``max_length`` characters (None: no limit)
+    gives its length and the limit. Nothing in the value raises; another
+    type than a header value's is a ``TypeError``.
     Bytes are read as Latin-1.
     """
     limit = checked_max_length(max_length)
@@ -140,4 +154,7 @@ def _media_range(start: int, bare: str, params: dict[str, str]) -> MediaRange:
         why = "a 'q' parameter, a weight, which Accept-Query does not take"
         raise StructureError(start, why)
     assert rng is not None
-    return MediaRange._make(rng)
+    media_range = MediaRange._make(rng)
+    if is_suffix_range(media_range.subtype):
+        raise StructureError(start, SUFFIX_RANGE)
+    return media_range
