@@ -164,6 +164,13 @@ def test_the_phrases_are_rfc_9110s_on_every_python(status: int, phrase: str) -> 
         ({"extensions": {"status": 500}}, ValueError, "pass it as status="),
         ({"extensions": {"at": object()}}, ValueError, "value of 'at' is not JSON"),
         ({"extensions": {"x": float("nan")}}, ValueError, "value of 'x' is not JSON"),
+        # RFC 9457 §3.1.1 and §3.1.5: URI references (RFC 3986's characters).
+        ({"type": "no such error"}, ValueError, r"type must be a URI reference"),
+        ({"type": "/errors/<b>"}, ValueError, r"RFC 9457 §3\.1\.1"),
+        ({"type": "/na\u00efve"}, ValueError, "percent-encode other characters"),
+        ({"type": "/errors/%zz"}, ValueError, "type must be a URI reference"),
+        ({"extensions": {"instance": 7}}, TypeError, "'instance' must be a str"),
+        ({"extensions": {"instance": "/a b"}}, ValueError, r"RFC 9457 §3\.1\.5"),
     ],
 )
 def test_bad_arguments_are_named(
@@ -173,6 +180,18 @@ def test_bad_arguments_are_named(
     status = given_arguments.pop("status")
     with pytest.raises(error, match=message):
         problem(status, None, **given_arguments)
+
+
+@pytest.mark.parametrize(
+    "reference",
+    ["about:blank", "https://example.org/p?q=1#f", "/errors/na%C3%AFve", "", "x"],
+)
+def test_a_uri_reference_is_a_type_and_an_instance(reference: str) -> None:
+    sent = problem(
+        404, PREFERS_PROBLEM, type=reference, extensions={"instance": reference}
+    )
+    body = json.loads(sent.body)
+    assert (body["type"], body["instance"]) == (reference, reference)
 
 
 def test_accept_of_another_type_is_a_type_error() -> None:

@@ -252,6 +252,19 @@ def _list_of(member: str) -> str:
 #: (``Accept.cors_safelisted``, ``is_cors_safelisted``).
 CORS_UNSAFE: Final = _class(_CORS_UNSAFE)
 
+#: The characters of a URI reference (RFC 3986 §2), which a problem's
+#: ``type`` and ``instance`` are (RFC 9457 §3.1.1, §3.1.5)::
+#:
+#:     pct-encoded = "%" HEXDIG HEXDIG
+#:     unreserved  = ALPHA / DIGIT / "-" / "." / "_" / "~"
+#:     reserved    = gen-delims / sub-delims
+#:     gen-delims  = ":" / "/" / "?" / "#" / "[" / "]" / "@"
+#:     sub-delims  = "!" / "$" / "&" / "'" / "(" / ")" / "*" / "+" / "," / ";" / "="
+URI_REFERENCE_CHARS: Final = (
+    _class(("-._~:/?#[]@!$&'()*+,;=", *_ALPHANUM)) + "|%[0-9A-Fa-f]{2}"
+)
+URI_REFERENCE: Final = rf"(?:{URI_REFERENCE_CHARS})*"
+
 
 #: The optional weight of a common list member (RFC 9110 §12.4.2)::
 #:

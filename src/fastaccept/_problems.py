@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from ._grammar import URI_REFERENCE, pattern
 from ._render import Rendered, _rendered
 from ._responses import _VARY, error_decision, json_text, prefers_problem_json
 from ._text import HeaderValue
@@ -11,6 +12,8 @@ from ._text import HeaderValue
 #: The members ``problem`` writes itself (RFC 9457 §3.1), which
 #: ``extensions`` may not name.
 _OWN_MEMBERS = frozenset({"type", "title", "status", "detail"})
+
+_URI_REFERENCE = pattern(URI_REFERENCE, globals())
 
 
 def problem(
@@ -29,8 +32,10 @@ def problem(
     members, JSON values) or ``text/plain`` (``<status> <title>: <detail>``),
     as Accept prefers (docs/rules.md rule 16), with ``Vary: Accept``.
 
-    A bad argument is a ``TypeError`` or ``ValueError`` naming it; nothing
-    in ``accept`` makes it raise.
+    ``type`` and an ``instance`` among ``extensions`` are URI references
+    (§3.1.1, §3.1.5): a str of RFC 3986's characters. A bad argument is a
+    ``TypeError`` or ``ValueError`` naming it; nothing in ``accept`` makes
+    it raise.
     """
     if not isinstance(status, int) or isinstance(status, bool):
         raise TypeError(f"status must be an int, not {_kind(status)}")
@@ -39,6 +44,8 @@ def problem(
     for name, value in (("title", title), ("detail", detail), ("type", type)):
         if value is not None and not isinstance(value, str):
             raise TypeError(f"{name} must be a str or None, not {_kind(value)}")
+    if type is not None:
+        _check_uri_reference("type", type, "§3.1.1")
     members = _checked_extensions(extensions)
     decision = error_decision(
         int(status),
@@ -76,6 +83,8 @@ def _checked_extensions(extensions: object) -> tuple[tuple[str, str], ...]:
             raise ValueError(
                 f"extensions: {name!r} is a member problem() writes: pass it as {name}="
             )
+        if name == "instance":
+            _check_uri_reference("extensions: 'instance'", value, "§3.1.5")
         try:
             members.append((name, json_text(value)))
         except (TypeError, ValueError, RecursionError) as error:
@@ -83,6 +92,19 @@ def _checked_extensions(extensions: object) -> tuple[tuple[str, str], ...]:
                 f"extensions: the value of {name!r} is not JSON ({error})"
             ) from None
     return tuple(members)
+
+
+def _check_uri_reference(name: str, value: object, section: str) -> None:
+    """A ``TypeError`` or ``ValueError`` naming ``name`` unless ``value`` is
+    a str of a URI reference's characters (RFC 3986 §2; RFC 9457 ``section``:
+    the member is one); a character outside them, percent-encoded, is one."""
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be a str, a URI reference, not {_kind(value)}")
+    if not _URI_REFERENCE.fullmatch(value):
+        raise ValueError(
+            f"{name} must be a URI reference (RFC 9457 {section}, RFC 3986; "
+            f"percent-encode other characters), not {value!r}"
+        )
 
 
 def _kind(value: object) -> str:
