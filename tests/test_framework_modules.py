@@ -135,6 +135,47 @@ def starlette_client() -> Any:
     return TestClient(Starlette(routes=routes), follow_redirects=False)
 
 
+def test_starlette_methods_as_endpoints() -> None:
+    """An ``HTTPEndpoint``'s methods and an object's bound method routed as
+    an endpoint: the request is the last argument, after ``self``."""
+    pytest.importorskip("httpx")
+    pytest.importorskip("starlette")
+    from starlette.applications import Starlette
+    from starlette.endpoints import HTTPEndpoint
+    from starlette.requests import Request
+    from starlette.routing import Route
+    from starlette.testclient import TestClient
+
+    from fastaccept.starlette import negotiated
+
+    class Users:
+        def __init__(self, prefix: str) -> None:
+            self.prefix = prefix
+
+        @negotiated(GREETING)
+        async def show(self, request: Request) -> dict[str, str]:
+            return {"greeting": self.prefix + request.path_params["name"]}
+
+    class Greeting(HTTPEndpoint):
+        @negotiated(GREETING)
+        def get(self, request: Request) -> dict[str, str]:  # sync: the thread pool
+            return {"greeting": request.path_params["name"]}
+
+    routes = [
+        Route("/users/{name}", Users("user ").show),
+        Route("/greeting/{name}", Greeting),
+    ]
+    client = TestClient(Starlette(routes=routes))
+    for path, body in [
+        ("/users/ann", "<p>user ann</p>"),
+        ("/greeting/bob", "<p>bob</p>"),
+    ]:
+        r = client.get(path, headers={"Accept": "text/html"})
+        assert (r.status_code, r.text, r.headers["Vary"]) == (200, body, "Accept")
+        r = client.get(path, headers={"Accept": "image/png"})
+        assert r.status_code == 406
+
+
 def test_starlette_async_and_sync_handlers(starlette_client: Any) -> None:
     r = starlette_client.get("/greeting/bob", headers={"Accept": "text/html"})
     assert (r.status_code, r.text) == (200, "<p>bob</p>")

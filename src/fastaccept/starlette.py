@@ -18,7 +18,9 @@ merged in; middleware that adds to ``Vary`` afterwards keeps it. A handler
 may return a Starlette ``Response`` (a redirect, a 404): it is sent as it is,
 with ``Accept`` merged into its ``Vary``; one that raises ``HTTPException``
 gets Starlette's answer with ``Accept`` in its ``Vary``. Sync handlers run in
-Starlette's thread pool, as Starlette runs sync endpoints.
+Starlette's thread pool, as Starlette runs sync endpoints. A method works
+too: an ``HTTPEndpoint``'s ``get(self, request)``, or an object's method
+routed bound (``Route("/users", users.show)``).
 """
 
 from __future__ import annotations
@@ -57,7 +59,10 @@ class StarletteBinding(HTTPExceptionBinding[Response]):
     head_as_get = True  # the body dropped as for its own views
 
     def request(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Mapped:
-        request: Request = args[0]
+        """The scope of the one argument Starlette passes, the request: the
+        last, after ``self`` where the endpoint is a method (of an
+        ``HTTPEndpoint``, or of an object whose bound method is routed)."""
+        request: Request = args[-1]
         return request.scope
 
     def reply(self, request: Mapped, rendered: Rendered) -> Response:
