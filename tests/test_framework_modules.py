@@ -703,6 +703,50 @@ def test_fastapi_answers_head_on_a_get_route(fastapi_client: Any) -> None:
     assert refused.headers["allow"] == "GET, HEAD"  # RFC 9110 §15.5.6
 
 
+def test_fastapi_head_runs_the_dependencies_get_runs() -> None:
+    """HEAD on an included router's GET route runs what GET runs: the
+    dependencies of ``include_router`` and of the app (an authorization),
+    and the app's dependency overrides (FastAPI 0.16x keeps them with the
+    inclusion, not with the route)."""
+    pytest.importorskip("httpx")
+    pytest.importorskip("fastapi")
+    from fastapi import APIRouter, Depends, FastAPI, Header, HTTPException
+    from fastapi.testclient import TestClient
+
+    from fastaccept.fastapi import NegotiatedRoute, negotiated
+
+    def authorized(authorization: str = Header("")) -> None:
+        if authorization != "Bearer ok":
+            raise HTTPException(401, "no token")
+
+    def database() -> str:
+        return "the real one"
+
+    router = APIRouter(route_class=NegotiatedRoute)
+
+    @router.get("/secret")
+    @negotiated(GREETING)
+    def secret(name: str = Depends(database)) -> dict[str, str]:
+        return {"greeting": name}
+
+    included = FastAPI()
+    included.include_router(router, prefix="/api", dependencies=[Depends(authorized)])
+    at_app = FastAPI(dependencies=[Depends(authorized)])
+    at_app.include_router(router, prefix="/api")
+    for app in (included, at_app):
+        client = TestClient(app)
+        assert client.get("/api/secret").status_code == 401
+        assert client.head("/api/secret").status_code == 401
+    app = FastAPI()
+    app.include_router(router)
+    app.dependency_overrides[database] = lambda: "the test one"
+    client = TestClient(app)
+    get, head = client.get("/secret"), client.head("/secret")
+    assert get.json() == {"greeting": "the test one"}
+    assert (head.status_code, head.content) == (200, b"")
+    assert head.headers["content-length"] == get.headers["content-length"]
+
+
 def test_fastapi_openapi_lists_the_media_types_and_refusals(fastapi_app: Any) -> None:
     paths = fastapi_app.openapi()["paths"]
     assert "head" not in paths["/greeting/{name}"]

@@ -62,6 +62,7 @@ from ._endpoint import (
 )
 
 try:  # before .starlette: without FastAPI, say so (not that Starlette is missing)
+    from fastapi import routing as fastapi_routing
     from fastapi.datastructures import DefaultPlaceholder
     from fastapi.dependencies import utils as fastapi_dependencies
     from fastapi.exceptions import HTTPException
@@ -82,6 +83,12 @@ from .starlette import STARLETTE, StarletteBinding
 #: FastAPI's own flattening of query models (0.115+; none before it).
 _flat_fields: Callable[[Any], Any] = getattr(
     fastapi_dependencies, "_get_flat_fields_from_params", lambda fields: fields
+)
+#: The inclusion a request reached a route through (FastAPI 0.16x keeps one
+#: app per ``include_router``, with its dependencies and overrides; None
+#: before it, where the router copies the route).
+_inclusion: Callable[[Scope], Any] = getattr(
+    fastapi_routing, "_get_scope_effective_route_context", lambda scope: None
 )
 
 __all__ = [
@@ -361,8 +368,12 @@ class NegotiatedRoute(APIRoute):
         allowed = {*methods, "HEAD"} if "GET" in methods else methods
         if not allowed or scope["method"] in methods:
             await super().handle(scope, receive, send)
-        elif scope["method"] in allowed:  # HEAD on a GET route
-            await self.app(scope, receive, send)
+        elif scope["method"] in allowed:  # HEAD on a GET route: GET's app
+            inclusion = _inclusion(scope)  # the include_router's dependencies
+            if inclusion is not None and inclusion.original_route is self:
+                await inclusion.app(scope, receive, send)
+            else:
+                await self.app(scope, receive, send)
         else:  # 405 (RFC 9110 §15.5.6): Allow names HEAD where it is answered.
             # Starlette's ExceptionMiddleware answers it through its own send,
             # not ``varying_errors``: the exception carries the Vary.
