@@ -16,6 +16,7 @@ import subprocess
 import sys
 import warnings
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import partial
 from typing import Annotated, Any
 
@@ -542,6 +543,50 @@ def test_fastapi_a_status_code_the_handler_does_not_answer_is_refused() -> None:
         @negotiated(GREETING)
         def create() -> dict[str, int]:
             return {"id": 1}
+
+
+@pytest.mark.parametrize(
+    "option",
+    [
+        {"response_model_include": {"greeting"}},
+        {"response_model_exclude": {"secret"}},
+        {"response_model_exclude_none": True},
+        {"response_model_exclude_unset": True},
+        {"response_model_exclude_defaults": True},
+        {"response_model_by_alias": False},
+    ],
+)
+def test_fastapi_a_response_model_filter_is_refused(option: dict[str, Any]) -> None:
+    """FastAPI filters by ``response_model`` only what it serializes, never
+    what a negotiated handler's renderers receive: an option that would
+    filter is a ``ValueError``, not a silent no-op; ``response_model``
+    itself documents the route."""
+    pytest.importorskip("fastapi")
+    from fastapi import FastAPI
+    from pydantic import BaseModel
+
+    from fastaccept.fastapi import NegotiatedRoute, negotiated
+
+    class Greeting(BaseModel):
+        greeting: str
+
+    app = FastAPI()
+    app.router.route_class = NegotiatedRoute
+    name = next(iter(option))
+    with pytest.raises(ValueError, match=f"the route '/g' has {name}="):
+
+        @app.get("/g", response_model=Greeting, **option)
+        @negotiated(GREETING)
+        def greeting() -> dict[str, str]:
+            return {"greeting": "hi"}
+
+    @app.get("/documented", response_model=Greeting)
+    @negotiated(GREETING)
+    def documented() -> dict[str, str]:
+        return {"greeting": "hi"}
+
+    schema = app.openapi()["paths"]["/documented"]["get"]["responses"]["200"]
+    assert schema["content"]["application/json"]["schema"]["$ref"].endswith("Greeting")
 
 
 def test_fastapi_route_class_leaves_a_route_not_negotiated_as_fastapi_has_it() -> None:
@@ -1573,6 +1618,60 @@ def test_litestar_errors_before_the_handler_vary_on_accept(
     # Routes that are not negotiated are left as they are.
     assert "vary" not in litestar_client.get("/plain").headers
     assert "vary" not in litestar_client.get("/no-such-route").headers
+
+
+@dataclass
+class User:
+    """A user as Litestar's DTOs read it (at module level: Litestar
+    resolves a handler's annotations in its module)."""
+
+    name: str
+    password: str
+
+
+def test_litestar_a_negotiated_handler_takes_a_data_dto_but_no_return_dto() -> None:
+    """Litestar would apply a return DTO to the response the negotiated
+    handler makes (a 500 on every request): the app refuses to start; with
+    ``return_dto=None`` the data DTO reads the body."""
+    pytest.importorskip("httpx")
+    pytest.importorskip("litestar")
+    from litestar import Litestar, post
+    from litestar.dto import DataclassDTO, DTOConfig
+    from litestar.params import Body
+    from litestar.testing import TestClient
+
+    from fastaccept.litestar import NegotiationPlugin, negotiated
+
+    class Public(DataclassDTO[User]):
+        config = DTOConfig(exclude={"password"})
+
+    def named(user: User) -> str:
+        return json.dumps({"name": user.name})
+
+    rendered = Renderers({"application/json": named})
+    for dto, return_dto in ((DataclassDTO[User], Public), (DataclassDTO[User], ...)):
+        layers: dict[str, Any] = {"dto": dto}
+        if return_dto is not ...:
+            layers["return_dto"] = return_dto
+
+        @post("/users", **layers)
+        @negotiated(rendered, status=201)
+        async def create(data: Annotated[User, Body()]) -> User:
+            return data
+
+        with pytest.raises(
+            ValueError, match=r"'create' has the return DTO .*return_dto=None"
+        ):
+            Litestar([create], plugins=[NegotiationPlugin()])
+
+    @post("/users", dto=DataclassDTO[User], return_dto=None)
+    @negotiated(rendered, status=201)
+    async def created(data: Annotated[User, Body()]) -> User:
+        return data
+
+    with TestClient(Litestar([created], plugins=[NegotiationPlugin()])) as client:
+        r = client.post("/users", json={"name": "ada", "password": "s3cret"})
+        assert (r.status_code, r.json()) == (201, {"name": "ada"})
 
 
 def test_litestar_cache_and_response_headers_on_a_negotiated_route() -> None:

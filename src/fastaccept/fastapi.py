@@ -84,6 +84,16 @@ from .starlette import STARLETTE, StarletteBinding
 _flat_fields: Callable[[Any], Any] = getattr(
     fastapi_dependencies, "_get_flat_fields_from_params", lambda fields: fields
 )
+#: FastAPI's filters of what it serializes by a route's ``response_model``,
+#: with their defaults: a negotiated route's renderers take the handler's data.
+_FILTERS = {
+    "response_model_include": None,
+    "response_model_exclude": None,
+    "response_model_by_alias": True,
+    "response_model_exclude_unset": False,
+    "response_model_exclude_defaults": False,
+    "response_model_exclude_none": False,
+}
 #: The inclusion a request reached a route through (FastAPI 0.16x keeps one
 #: app per ``include_router``, with its dependencies and overrides; None
 #: before it, where the router copies the route).
@@ -276,6 +286,14 @@ class NegotiatedRoute(APIRoute):
         found: FastAPIEndpoint | None = getattr(endpoint, ENDPOINT_ATTRIBUTE, None)
         self.negotiation = found
         if found is not None:
+            for name, default in _FILTERS.items():
+                if kwargs.get(name, default) != default:
+                    raise ValueError(
+                        f"the route {path!r} has {name}={kwargs[name]!r}, but its "
+                        "negotiated handler's renderers receive what it returns, "
+                        "which FastAPI filters only where it serializes it: "
+                        "return the data each representation is to send"
+                    )
             if kwargs.get("status_code") is None:
                 kwargs["status_code"] = found.status
             elif kwargs["status_code"] != found.status:

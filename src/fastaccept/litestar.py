@@ -423,6 +423,13 @@ class NegotiationPlugin(ReceiveRoutePlugin):
             endpoint = _endpoint_of(handler)
             if endpoint is None:
                 continue
+            if (dto := handler.resolve_return_dto()) is not None:
+                raise ValueError(
+                    f"the negotiated handler {handler.handler_name!r} has the "
+                    f"return DTO {dto.__name__}, which cannot apply: its renderers "
+                    "render what it returns. Give it return_dto=None (dto= still "
+                    "reads its data) and return what its representations send"
+                )
             checks = cast("Middleware", _checking(endpoint, handler))
             handler.middleware = [*(handler.middleware or ()), checks]
             if handler.cache:
