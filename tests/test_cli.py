@@ -465,6 +465,10 @@ def test_an_undecoded_byte_is_that_byte(
     facts = json.loads(capsys.readouterr().out)
     assert facts["value"] == value
     assert facts["ranges"][0]["params"] == [["x", value[7:-1]]]
+    # an offer's the same way
+    assert main(["explain", value, "--offer", argument, "--json"]) == 0
+    facts = json.loads(capsys.readouterr().out)
+    assert (facts["chosen"], facts["offers"]) == (value, [{"offer": value, "q": 1.0}])
 
 
 def test_output_goes_nowhere_without_its_stream(

@@ -313,7 +313,8 @@ def explain(args: argparse.Namespace) -> int:
     ``args`` ask for; return the process exit code: 0, 1 for a refused value,
     2 for a bad offer."""
     out, err = Output(sys.stdout), Output(sys.stderr)
-    value, offers, kind = header_text(args.value), args.offer, HEADERS[args.header]
+    value, kind = header_text(args.value), HEADERS[args.header]
+    offers = [header_text(offer) for offer in args.offer]
     max_length = args.max_length or None
     try:
         if args.key:  # the value is read first, and refused, as describe reads it
@@ -384,8 +385,20 @@ def max_length_option(text: str) -> int:
     return number
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser, but a failed write of its help, its version or a
+    usage error is the ``OSError`` that ``main`` reports (argparse drops it,
+    and exits 0 for a help no one could read)."""
+
+    def _print_message(self, message: str, file: Any = None) -> None:
+        stream = sys.stderr if file is None else file
+        if message and stream is not None:
+            stream.write(message)
+            stream.flush()
+
+
 def _run(argv: Sequence[str] | None) -> int:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog=program_name(),
         description=(
             "Parse HTTP Accept, Accept-Encoding and Accept-Language values and "
