@@ -10,6 +10,7 @@ aiohttp's class-based views and typed keys.
 from __future__ import annotations
 
 import asyncio
+import importlib
 import inspect
 import json
 import subprocess
@@ -527,6 +528,28 @@ def test_fastapi_the_response_fastapi_gives_the_handler_is_kept(
     assert client.post("/login?field=Content-Type").status_code == 500
     refused = client.post("/login", headers={"Accept": "image/png"})
     assert refused.status_code == 406 and "set-cookie" not in refused.headers
+
+
+@pytest.mark.parametrize(
+    ("module", "argument"),
+    [("fastapi", "fastaccept_request"), ("litestar", "request")],
+)
+def test_an_endpoint_called_without_the_frameworks_argument_says_so(
+    module: str, argument: str
+) -> None:
+    """FastAPI and Litestar pass the endpoint an argument for the
+    integration (the request, where the handler takes none): called
+    directly without it, a ``TypeError`` naming it, not a ``KeyError``."""
+    pytest.importorskip(module)
+    negotiated = importlib.import_module(f"fastaccept.{module}").negotiated
+
+    @negotiated(GREETING)  # type: ignore[untyped-decorator]  # a module by name
+    def greeting(name: str) -> dict[str, str]:
+        return {"greeting": name}
+
+    assert argument in inspect.signature(greeting).parameters
+    with pytest.raises(TypeError, match=f"keyword argument '{argument}' the framework"):
+        greeting("ann")
 
 
 def test_fastapi_a_status_code_the_handler_does_not_answer_is_refused() -> None:

@@ -592,6 +592,20 @@ def format_parameter(endpoint: Endpoint) -> dict[str, Any] | None:
 ENDPOINT_ATTRIBUTE = "__fastaccept_endpoint__"
 
 
+def framework_argument(kwargs: dict[str, Any], name: str, keep: bool) -> Any:
+    """The argument ``name`` the framework passes for the integration
+    (``signed``'s ``added``), taken out of ``kwargs`` unless the handler
+    takes it too (``keep``); a ``TypeError`` naming it where the endpoint is
+    called without it: directly, not by the framework."""
+    try:
+        return kwargs[name] if keep else kwargs.pop(name)
+    except KeyError:
+        raise TypeError(
+            f"the negotiated endpoint takes the keyword argument {name!r} the "
+            "framework passes it: call it through the app (a test client)"
+        ) from None
+
+
 def signed(
     binding: Binding[Any, Any],
     endpoint: Endpoint,

@@ -52,6 +52,7 @@ from ._endpoint import (
     Negotiated,
     RoutedEndpoint,
     format_parameter,
+    framework_argument,
     integration,
     needs,
     openapi_responses,
@@ -146,10 +147,9 @@ class FastAPIBinding(StarletteBinding):
         self.response_shared = response_shared
 
     def request(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Mapped:
-        kwarg = kwargs.__getitem__ if self.shared else kwargs.pop
-        request: Request = kwarg(self.argument)
-        given = kwargs.__getitem__ if self.response_shared else kwargs.pop
-        request.scope[GIVEN_RESPONSE] = given(self.response)
+        request: Request = framework_argument(kwargs, self.argument, self.shared)
+        given = framework_argument(kwargs, self.response, self.response_shared)
+        request.scope[GIVEN_RESPONSE] = given
         return request.scope
 
     def status(self, request: Mapped) -> int | None:

@@ -59,6 +59,7 @@ from ._endpoint import (
     Negotiated,
     RoutedEndpoint,
     format_parameter,
+    framework_argument,
     integration,
     needs,
     openapi_responses,
@@ -127,9 +128,8 @@ class LitestarBinding(HTTPExceptionBinding[Response[bytes]]):
         self.shared = shared
 
     def request(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Mapped:
-        request: Request[Any, Any, Any] = (
-            kwargs[REQUEST] if self.shared else kwargs.pop(REQUEST)
-        )
+        request: Request[Any, Any, Any]
+        request = framework_argument(kwargs, REQUEST, self.shared)
         return cast("Mapped", request.scope)
 
     def reply(self, request: Mapped, rendered: Rendered) -> Response[bytes]:
