@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import enum
 import os
 import re
 import subprocess
@@ -178,6 +179,30 @@ def test_negotiate_returns_the_very_offer_object(engine: Engine) -> None:
     assert first is not second
     assert engine.negotiate("text/html", [first]) is first
     assert engine.negotiate("text/html", (second,)) is second
+
+
+class _MediaType(str, enum.Enum):
+    JSON = "application/json"
+    HTML = "text/html"
+
+
+class _Coding(str, enum.Enum):
+    GZIP = "gzip"
+    BR = "br"
+
+
+def test_a_str_enum_offer_comes_back_as_itself_typed_so(engine: Engine) -> None:
+    """The one-call forms give back the offer given, a str enum's member
+    too, and are typed so (mypy checks these annotations over the suite)."""
+    offers: list[_MediaType | tuple[_MediaType, float]]
+    offers = [_MediaType.JSON, (_MediaType.HTML, 0.5)]
+    assert engine.negotiate("text/html", offers) is _MediaType.HTML
+    assert engine.negotiate_encoding("br", list(_Coding)) is _Coding.BR
+    chosen: _MediaType | None = fastaccept.negotiate("text/html", offers)
+    refused: _MediaType | int = fastaccept.negotiate("image/png", offers, default=0)
+    coding: _Coding | None = fastaccept.negotiate_encoding("br", list(_Coding))
+    tag: _Coding | str = fastaccept.negotiate_language("en", list(_Coding), default="")
+    assert (chosen, refused, coding, tag) == (_MediaType.HTML, 0, _Coding.BR, "")
 
 
 @pytest.mark.thread_unsafe(reason="the one-call forms' last offers")

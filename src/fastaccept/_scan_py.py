@@ -65,6 +65,8 @@ if TYPE_CHECKING:
     from typing_extensions import Self
 
     _D = TypeVar("_D")
+    #: An offer's own type, a str's subclass (a str enum) given back as itself.
+    _T = TypeVar("_T", bound=str)
     #: Reads the member at an index: (error code, position, member, ...).
     MemberReader = Callable[[str, int, bool], tuple[Any, ...]]
 
@@ -400,8 +402,23 @@ if TYPE_CHECKING:
 
     @overload
     def negotiate(
+        value: HeaderValue,
+        offers: Iterable[_T | tuple[_T, float]],
+        *,
+        max_length: int | None = ...,
+    ) -> _T | None: ...
+    @overload
+    def negotiate(
         value: HeaderValue, offers: Iterable[OfferSpec], *, max_length: int | None = ...
     ) -> str | None: ...
+    @overload
+    def negotiate(
+        value: HeaderValue,
+        offers: Iterable[_T | tuple[_T, float]],
+        *,
+        default: _D,
+        max_length: int | None = ...,
+    ) -> _T | _D: ...
     @overload
     def negotiate(
         value: HeaderValue,
@@ -706,16 +723,16 @@ if TYPE_CHECKING:
 
     @overload
     def negotiate_encoding(
-        value: HeaderValue, codings: Iterable[str], *, max_length: int | None = ...
-    ) -> str | None: ...
+        value: HeaderValue, codings: Iterable[_T], *, max_length: int | None = ...
+    ) -> _T | None: ...
     @overload
     def negotiate_encoding(
         value: HeaderValue,
-        codings: Iterable[str],
+        codings: Iterable[_T],
         *,
         default: _D,
         max_length: int | None = ...,
-    ) -> str | _D: ...
+    ) -> _T | _D: ...
 
 
 def negotiate_encoding(
@@ -751,16 +768,16 @@ if TYPE_CHECKING:
 
     @overload
     def negotiate_language(
-        value: HeaderValue, tags: Iterable[str], *, max_length: int | None = ...
-    ) -> str | None: ...
+        value: HeaderValue, tags: Iterable[_T], *, max_length: int | None = ...
+    ) -> _T | None: ...
     @overload
     def negotiate_language(
         value: HeaderValue,
-        tags: Iterable[str],
+        tags: Iterable[_T],
         *,
         default: _D,
         max_length: int | None = ...,
-    ) -> str | _D: ...
+    ) -> _T | _D: ...
 
 
 def negotiate_language(
