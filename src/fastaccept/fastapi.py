@@ -95,9 +95,9 @@ _FILTERS = {
     "response_model_exclude_defaults": False,
     "response_model_exclude_none": False,
 }
-#: The inclusion a request reached a route through (FastAPI 0.16x keeps one
-#: app per ``include_router``, with its dependencies and overrides; None
-#: before it, where the router copies the route).
+#: The inclusion a request reached a route through (FastAPI 0.137+ serves a
+#: route through one per ``include_router``, with its dependencies and
+#: overrides; None before it, where the router copies the route).
 _inclusion: Callable[[Scope], Any] = getattr(
     fastapi_routing, "_get_scope_effective_route_context", lambda scope: None
 )
@@ -287,7 +287,8 @@ class NegotiatedRoute(APIRoute):
         self.negotiation = found
         if found is not None:
             for name, default in _FILTERS.items():
-                if kwargs.get(name, default) != default:
+                value = kwargs.get(name, default)
+                if value != default and (value or name != "response_model_exclude"):
                     raise ValueError(
                         f"the route {path!r} has {name}={kwargs[name]!r}, but its "
                         "negotiated handler's renderers receive what it returns, "
@@ -369,6 +370,24 @@ class NegotiatedRoute(APIRoute):
             return Match.FULL, child
         return match, child
 
+    def _app_for(self, scope: Scope) -> Any:
+        """The app FastAPI serves this route's request with: the inclusion's
+        it came through (FastAPI 0.137+: with the ``include_router``'s and
+        the app's dependencies and overrides; made per request before
+        0.142.1, as FastAPI made it), else the route's own."""
+        inclusion = _inclusion(scope)
+        if inclusion is None or inclusion.original_route is not self:
+            return self.app
+        app = getattr(inclusion, "app", None)
+        if app is None:
+            made_in = fastapi_routing._effective_route_context_var
+            token = made_in.set(inclusion)
+            try:
+                app = fastapi_routing.request_response(self.get_route_handler())
+            finally:
+                made_in.reset(token)
+        return app
+
     async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Serve the route; the endpoint answers HEAD on a negotiated GET route
         (RFC 9110 §9.3.2), which lists no HEAD in ``methods`` (nor OpenAPI),
@@ -387,11 +406,7 @@ class NegotiatedRoute(APIRoute):
         if not allowed or scope["method"] in methods:
             await super().handle(scope, receive, send)
         elif scope["method"] in allowed:  # HEAD on a GET route: GET's app
-            inclusion = _inclusion(scope)  # the include_router's dependencies
-            if inclusion is not None and inclusion.original_route is self:
-                await inclusion.app(scope, receive, send)
-            else:
-                await self.app(scope, receive, send)
+            await self._app_for(scope)(scope, receive, send)
         else:  # 405 (RFC 9110 §15.5.6): Allow names HEAD where it is answered.
             # Starlette's ExceptionMiddleware answers it through its own send,
             # not ``varying_errors``: the exception carries the Vary.
