@@ -260,10 +260,12 @@ CORS_UNSAFE: Final = _class(_CORS_UNSAFE)
 #:     reserved    = gen-delims / sub-delims
 #:     gen-delims  = ":" / "/" / "?" / "#" / "[" / "]" / "@"
 #:     sub-delims  = "!" / "$" / "&" / "'" / "(" / ")" / "*" / "+" / "," / ";" / "="
-URI_REFERENCE_CHARS: Final = (
-    _class(("-._~:/?#[]@!$&'()*+,;=", *_ALPHANUM)) + "|%[0-9A-Fa-f]{2}"
-)
-URI_REFERENCE: Final = rf"(?:{URI_REFERENCE_CHARS})*"
+#:
+#: What one holds only percent-encoded: any other character, and a ``%``
+#: that begins no pct-encoded octet (``_problems`` encodes them, as an IRI
+#: is made a URI, RFC 3987 §3.1).
+_URI_CHAR: Final = ("-._~:/?#[]@!$&'()*+,;=", *_ALPHANUM)
+NOT_IN_URI_REFERENCE: Final = "[^" + _class(_URI_CHAR)[1:-1] + "%]|%(?![0-9A-Fa-f]{2})"
 
 
 #: The optional weight of a common list member (RFC 9110 §12.4.2)::

@@ -4,16 +4,20 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ._grammar import URI_REFERENCE, pattern
+from ._grammar import NOT_IN_URI_REFERENCE, pattern
 from ._render import Rendered, _rendered
 from ._responses import _VARY, error_decision, json_text, prefers_problem_json
 from ._text import HeaderValue
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from re import Match
 
 #: The members ``problem`` writes itself (RFC 9457 §3.1), which
 #: ``extensions`` may not name.
 _OWN_MEMBERS = frozenset({"type", "title", "status", "detail"})
 
-_URI_REFERENCE = pattern(URI_REFERENCE, globals())
+_NOT_IN_URI_REFERENCE = pattern(NOT_IN_URI_REFERENCE, globals())
 
 
 def problem(
@@ -32,8 +36,9 @@ def problem(
     members, JSON values) or ``text/plain`` (``<status> <title>: <detail>``),
     as Accept prefers (docs/rules.md rule 16), with ``Vary: Accept``.
 
-    ``type`` and an ``instance`` among ``extensions`` are URI references
-    (§3.1.1, §3.1.5): a str of RFC 3986's characters. A bad argument is a
+    ``type`` and an ``instance`` among ``extensions`` (a str) are URI
+    references (§3.1.1, §3.1.5): a character one holds only percent-encoded
+    is written so (``/a b`` as ``/a%20b``). A bad argument is a
     ``TypeError`` or ``ValueError`` naming it; nothing in ``accept`` makes
     it raise.
     """
@@ -44,8 +49,6 @@ def problem(
     for name, value in (("title", title), ("detail", detail), ("type", type)):
         if value is not None and not isinstance(value, str):
             raise TypeError(f"{name} must be a str or None, not {_kind(value)}")
-    if type is not None:
-        _check_uri_reference("type", type, "§3.1.1")
     members = _checked_extensions(extensions)
     decision = error_decision(
         int(status),
@@ -53,7 +56,7 @@ def problem(
         prefers_problem_json(accept),
         _VARY,
         title=title,
-        type_="about:blank" if type is None else type,
+        type_="about:blank" if type is None else _uri_reference(type),
         members=members,
     )
     # A lone surrogate in detail (from a JSON string, say) is written escaped,
@@ -84,7 +87,12 @@ def _checked_extensions(extensions: object) -> tuple[tuple[str, str], ...]:
                 f"extensions: {name!r} is a member problem() writes: pass it as {name}="
             )
         if name == "instance":
-            _check_uri_reference("extensions: 'instance'", value, "§3.1.5")
+            if not isinstance(value, str):
+                raise TypeError(
+                    "extensions: 'instance' must be a str, a URI reference "
+                    f"(RFC 9457 §3.1.5), not {_kind(value)}"
+                )
+            value = _uri_reference(value)
         try:
             members.append((name, json_text(value)))
         except (TypeError, ValueError, RecursionError) as error:
@@ -94,17 +102,18 @@ def _checked_extensions(extensions: object) -> tuple[tuple[str, str], ...]:
     return tuple(members)
 
 
-def _check_uri_reference(name: str, value: object, section: str) -> None:
-    """A ``TypeError`` or ``ValueError`` naming ``name`` unless ``value`` is
-    a str of a URI reference's characters (RFC 3986 §2; RFC 9457 ``section``:
-    the member is one); a character outside them, percent-encoded, is one."""
-    if not isinstance(value, str):
-        raise TypeError(f"{name} must be a str, a URI reference, not {_kind(value)}")
-    if not _URI_REFERENCE.fullmatch(value):
-        raise ValueError(
-            f"{name} must be a URI reference (RFC 9457 {section}, RFC 3986; "
-            f"percent-encode other characters), not {value!r}"
-        )
+def _uri_reference(text: str) -> str:
+    """``text`` as a URI reference (RFC 3986), which a problem's ``type`` and
+    ``instance`` are (RFC 9457 §3.1.1, §3.1.5): each character it holds
+    only percent-encoded (a space, a non-ASCII one, a stray ``%``) encoded,
+    its UTF-8 bytes, as an IRI is made a URI (RFC 3987 §3.1); a request's
+    decoded path, say, is written so, not refused."""
+    return _NOT_IN_URI_REFERENCE.sub(_percent_encoded, text)
+
+
+def _percent_encoded(found: Match[str]) -> str:
+    octets = found.group().encode("utf-8", "surrogatepass")  # a lone one too
+    return "".join([f"%{octet:02X}" for octet in octets])
 
 
 def _kind(value: object) -> str:
