@@ -26,7 +26,6 @@ as Django makes it). Async views stay async, an async class-based view's
 from __future__ import annotations
 
 import inspect
-import logging
 from typing import Any
 
 from ._endpoint import (
@@ -92,12 +91,9 @@ class DjangoBinding(EnvironBinding[HttpResponse]):
 
     def error_facts(self, error: BaseException) -> ErrorFacts | None:
         """``Http404`` 404, ``PermissionDenied`` 403, the others 400, with the
-        exception's message, but for ``SuspiciousOperation``, which Django
-        never shows, and logs as a security event: so it is logged here as
-        Django's ``response_for_exception`` logs it."""
+        exception's message, but for ``SuspiciousOperation`` (which Django
+        logs as a security event, and never shows)."""
         if isinstance(error, SuspiciousOperation):
-            security = logging.getLogger(f"django.security.{type(error).__name__}")
-            security.error(str(error), exc_info=error, extra={"status_code": 400})
             return 400, None, ()
         forbidden = isinstance(error, PermissionDenied)
         status = 404 if isinstance(error, Http404) else 403 if forbidden else 400
