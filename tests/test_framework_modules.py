@@ -1291,6 +1291,39 @@ def test_django_an_async_views_error_is_answered_outside_its_event_loop(
     assert r.headers["Vary"] == "Accept"
 
 
+def test_django_an_async_views_error_under_wsgi_is_answered_in_its_thread(
+    django_views: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Under WSGI, Django runs an async view through ``async_to_sync`` and
+    answers its ``Http404`` in the request's own thread (its thread-locals,
+    its database connection and transaction): so does the decorator."""
+    import threading
+    import types
+
+    from django.http import Http404, HttpResponseNotFound
+    from django.test import Client
+    from django.test.utils import override_settings
+    from django.urls import path
+
+    from fastaccept.django import negotiated
+
+    def handler404(request: Any, exception: Exception) -> Any:
+        return HttpResponseNotFound(threading.current_thread().name)
+
+    @negotiated(GREETING)
+    async def missing(request: Any) -> Any:
+        raise Http404("no such greeting")
+
+    urls = types.ModuleType("fastaccept_test_async_404_urls")
+    urls.urlpatterns = [path("missing", missing)]  # type: ignore[attr-defined]
+    urls.handler404 = handler404  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, urls.__name__, urls)
+    with override_settings(ROOT_URLCONF=urls.__name__):
+        r = Client().get("/missing")
+    assert (r.status_code, vary_tokens(r.headers["Vary"])[0]) == (404, "accept")
+    assert r.content.decode() == threading.current_thread().name
+
+
 def test_django_an_async_class_based_view_decorated_in_the_urlconf(
     django_views: Any,
 ) -> None:

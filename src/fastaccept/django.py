@@ -45,6 +45,7 @@ from ._render import BODYLESS, Rendered
 try:
     from asgiref.sync import iscoroutinefunction, sync_to_async
     from django.core.exceptions import BadRequest, PermissionDenied, SuspiciousOperation
+    from django.core.handlers.asgi import ASGIRequest
     from django.core.handlers.exception import response_for_exception
     from django.http import Http404, HttpResponse, HttpResponseBase
 except ModuleNotFoundError as error:  # pragma: no cover - depends on the install
@@ -112,9 +113,12 @@ class DjangoBinding(EnvironBinding[HttpResponse]):
     async def raised_async(
         self, args: tuple[Any, ...], error: BaseException, vary: str
     ) -> HttpResponseBase:
-        """``raised`` in a thread, as Django answers an async view's error
-        (its handler views may use the database)."""
-        answer = sync_to_async(self.raised, thread_sensitive=False)
+        """``raised`` off the event loop, in the thread Django answers an
+        async view's error in (its handler views may use the database): the
+        request's own under WSGI, where Django runs the view through
+        ``async_to_sync``; any under ASGI."""
+        in_its_thread = not isinstance(args[0], ASGIRequest)
+        answer = sync_to_async(self.raised, thread_sensitive=in_its_thread)
         return await answer(args, error, vary)
 
     def is_async(self, handler: Handler) -> bool:
