@@ -265,7 +265,9 @@ CORS_UNSAFE: Final = _class(_CORS_UNSAFE)
 #: that begins no pct-encoded octet (``_problems`` encodes them, as an IRI
 #: is made a URI, RFC 3987 §3.1).
 _URI_CHAR: Final = ("-._~:/?#[]@!$&'()*+,;=", *_ALPHANUM)
-NOT_IN_URI_REFERENCE: Final = "[^" + _class(_URI_CHAR)[1:-1] + "%]|%(?![0-9A-Fa-f]{2})"
+NOT_IN_URI_REFERENCE: Final = (
+    "(?:[^" + _class(_URI_CHAR)[1:-1] + "%]|%(?![0-9A-Fa-f]{2}))+"  # a run of them
+)
 
 
 #: The optional weight of a common list member (RFC 9110 §12.4.2)::

@@ -113,7 +113,7 @@ def _uri_reference(text: str) -> str:
 
 def _percent_encoded(found: Match[str]) -> str:
     octets = found.group().encode("utf-8", "surrogatepass")  # a lone one too
-    return "".join([f"%{octet:02X}" for octet in octets])
+    return "%" + octets.hex("%").upper()
 
 
 def _kind(value: object) -> str:
