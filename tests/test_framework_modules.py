@@ -1730,6 +1730,50 @@ def test_litestar_a_negotiated_handler_takes_a_data_dto_but_no_return_dto() -> N
         assert (r.status_code, r.json()) == (201, {"name": "ada"})
 
 
+def test_litestar_a_status_code_the_handler_does_not_answer_is_refused() -> None:
+    """A route's own ``status_code`` that the negotiated handler does not
+    answer stops the app, as FastAPI's ``NegotiatedRoute`` refuses it; the
+    status Litestar gives a route of its methods by default is no claim."""
+    pytest.importorskip("httpx")
+    pytest.importorskip("litestar")
+    from litestar import Litestar, delete, get, post
+    from litestar.testing import TestClient
+
+    from fastaccept.litestar import NegotiationPlugin, negotiated
+
+    @get("/g", status_code=202)
+    @negotiated(GREETING)
+    async def accepted() -> dict[str, str]:
+        return {"text": "hi"}
+
+    with pytest.raises(
+        ValueError,
+        match=r"'accepted' has status_code=202, but answers 200: .*"
+        r"negotiated\(\.\.\., status=202\)",
+    ):
+        Litestar([accepted], plugins=[NegotiationPlugin()])
+
+    @post("/p")  # Litestar's 201 by default: the handler's 200 is sent
+    @negotiated(GREETING)
+    async def made() -> dict[str, str]:
+        return {"text": "hi"}
+
+    @delete("/d", status_code=200)
+    @negotiated(GREETING)
+    async def gone() -> dict[str, str]:
+        return {"text": "hi"}
+
+    @get("/s", status_code=202)
+    @negotiated(GREETING, status=202)
+    async def same() -> dict[str, str]:
+        return {"text": "hi"}
+
+    app = Litestar([made, gone, same], plugins=[NegotiationPlugin()])
+    with TestClient(app) as client:
+        sent = [client.post("/p"), client.delete("/d"), client.get("/s")]
+        assert [r.status_code for r in sent] == [200, 200, 202]
+
+
 def test_litestar_cache_and_response_headers_on_a_negotiated_route() -> None:
     """Litestar's response cache keys by method, path and query: the plugin
     adds the type chosen, so one Accept's answer is never another's; a

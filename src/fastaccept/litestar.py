@@ -79,6 +79,7 @@ try:
     from litestar.exceptions import HTTPException, ValidationException
     from litestar.exceptions.responses import create_exception_response
     from litestar.handlers import HTTPRouteHandler
+    from litestar.handlers.http_handlers._utils import get_default_status_code
     from litestar.openapi.spec import Operation
     from litestar.plugins.base import ReceiveRoutePlugin
     from litestar.routes import BaseRoute, HTTPRoute
@@ -417,7 +418,8 @@ class NegotiationPlugin(ReceiveRoutePlugin):
     def receive_route(self, route: BaseRoute) -> None:
         """Give each negotiated handler of ``route`` (Litestar's copy for this
         app), as it is registered, the middleware and, with ``problems``, the
-        exception handler, its own ones kept."""
+        exception handler, its own ones kept; one with a return DTO, or with
+        a ``status_code`` it does not answer, is a ``ValueError``."""
         handlers = route.route_handlers if isinstance(route, HTTPRoute) else ()
         for handler in handlers:
             endpoint = _endpoint_of(handler)
@@ -429,6 +431,16 @@ class NegotiationPlugin(ReceiveRoutePlugin):
                     f"return DTO {dto.__name__}, which cannot apply: its renderers "
                     "render what it returns. Give it return_dto=None (dto= still "
                     "reads its data) and return what its representations send"
+                )
+            given = handler.status_code  # Litestar's default where none is given
+            if given not in (
+                endpoint.status,
+                get_default_status_code(handler.http_methods),
+            ):
+                raise ValueError(
+                    f"the negotiated handler {handler.handler_name!r} has "
+                    f"status_code={given!r}, but answers {endpoint.status}: give the "
+                    f"status once, as negotiated(..., status={given!r})"
                 )
             checks = cast("Middleware", _checking(endpoint, handler))
             handler.middleware = [*(handler.middleware or ()), checks]
