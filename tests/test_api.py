@@ -763,6 +763,22 @@ def test_the_documented_forms_type_check_as_they_run() -> None:
     assert [(name.lower(), value) for name, value in answer.headers] == [
         ("location", "/x")
     ]
+    # A list mixing a media type with a pair is a list of objects unless
+    # annotated: the aliases the signatures use are public for that.
+    offers: list[fastaccept.OfferSpec] = ["application/json", ("text/html", 0.9)]
+    header: fastaccept.HeaderValue = b"text/html, application/json;q=0.8"
+    page: fastaccept.Renderer = "<p>{}</p>".format
+    chosen: str | None = fastaccept.negotiate(header, offers)
+    assert chosen == fastaccept.Produces(offers).select(header).media_type
+    sent = fastaccept.Renderers({"application/json": str, offers[1]: page})
+    assert sent.respond(header, 1).body == b"<p>1</p>"
+    # Types, not Any (which the module's __getattr__ would give an unknown
+    # name): each ignore below would be unused, an error under --strict.
+    not_offers: list[fastaccept.OfferSpec] = [1]  # type: ignore[list-item]
+    not_header: fastaccept.HeaderValue = 1  # type: ignore[assignment]
+    not_renderer: fastaccept.Renderer = 1  # type: ignore[assignment]
+    del not_offers, not_header, not_renderer
+    assert fastaccept.OfferSpec == str | tuple[str, float] | fastaccept.Offer
 
 
 def test_a_str_subclass_is_read_as_its_text(engine: Engine) -> None:

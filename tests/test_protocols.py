@@ -268,11 +268,20 @@ def test_quality_takes_arguments_as_a_python_function_does(engine: Engine) -> No
             engine.quality(*args, **kwargs)
 
 
+#: The public type aliases (docs/api.md, "Types for annotations"), each the
+#: type it names at run time.
+TYPE_ALIASES: dict[str, object] = {
+    "OfferSpec": str | tuple[str, float] | fastaccept.Offer,
+    "HeaderValue": str | bytes | bytearray | memoryview | None,
+    "Renderer": Callable[[Any], str | bytes],
+}
+
+
 def _public_callables() -> dict[str, Callable[..., object]]:
     found: dict[str, Callable[..., object]] = {}
     for name in fastaccept.__all__:
         obj = getattr(fastaccept, name)
-        if callable(obj):
+        if callable(obj) and name not in TYPE_ALIASES:
             found[name] = obj
         if inspect.isclass(obj) and not issubclass(obj, tuple | BaseException):
             for cls in obj.__mro__:  # inherited methods too, fastaccept's own
@@ -310,8 +319,21 @@ VALUES_DOCUMENTED = {
 
 
 def test_the_public_values_are_those_listed() -> None:
-    values = {name for name in fastaccept.__all__ if name not in _public_callables()}
+    values = set(fastaccept.__all__) - _public_callables().keys() - TYPE_ALIASES.keys()
     assert values == set(VALUES_DOCUMENTED)
+
+
+@pytest.mark.parametrize("name", sorted(TYPE_ALIASES))
+def test_every_type_alias_is_the_type_documented(name: str) -> None:
+    """Its ``.. data::`` entry in docs/api.md begins with the type, which is
+    the alias's value."""
+    text = (DOCS / "api.md").read_text(encoding="utf-8")
+    entry = re.search(rf"^\.\. data:: fastaccept\.{name}\n\n   ``(.+?)``", text, re.M)
+    assert entry, f"docs/api.md has no '.. data:: fastaccept.{name}' entry"
+    value = getattr(fastaccept, name)
+    assert value == TYPE_ALIASES[name]
+    shown = str(value).replace("collections.abc.", "").replace("typing.", "")
+    assert entry[1] == shown.replace("fastaccept._member.", "")
 
 
 @pytest.mark.parametrize("name", sorted(VALUES_DOCUMENTED))

@@ -33,7 +33,8 @@ from ._engine import (
 )
 from ._errors import AcceptError
 from ._format import format_accept
-from ._member import Offer
+from ._member import Offer, OfferSpec
+from ._text import HeaderValue
 from ._types import (
     Accept,
     AcceptEncoding,
@@ -51,7 +52,7 @@ if TYPE_CHECKING:
     from ._accept_query import AcceptQuery, format_accept_query, parse_accept_query
     from ._headers import header_from_environ, header_from_scope, merge_vary
     from ._problems import problem
-    from ._render import Answer, Rendered, Renderers
+    from ._render import Answer, Rendered, Renderer, Renderers
     from ._responses import Consumes, Decision, Produces
 
 #: The names loaded on first use, by module: the web answers, which need
@@ -60,7 +61,7 @@ _LATER = {
     "_accept_query": ("AcceptQuery", "format_accept_query", "parse_accept_query"),
     "_headers": ("header_from_environ", "header_from_scope", "merge_vary"),
     "_problems": ("problem",),
-    "_render": ("Answer", "Rendered", "Renderers"),
+    "_render": ("Answer", "Rendered", "Renderer", "Renderers"),
     "_responses": ("Consumes", "Decision", "Produces"),
 }
 _LATER_MODULE = {name: module for module, names in _LATER.items() for name in names}
@@ -81,13 +82,16 @@ __all__ = [
     "CorsReport",
     "Decision",
     "EncodingNegotiator",
+    "HeaderValue",
     "LanguageNegotiator",
     "LanguageRange",
     "MediaRange",
     "Negotiator",
     "Offer",
+    "OfferSpec",
     "Produces",
     "Rendered",
+    "Renderer",
     "Renderers",
     "SkippedMember",
     "cors_unsafe_bytes",

@@ -372,7 +372,7 @@ class Offer(ByArguments):
 
 #: An offer as a server gives it: a media type, a ``(media type, qs)`` pair
 #: with the server's own weight qs (docs/rules.md rule 15), or an ``Offer``.
-OfferSpec: TypeAlias = "str | tuple[str, float] | Offer"
+OfferSpec: TypeAlias = str | tuple[str, float] | Offer
 
 
 class ParsedOffer(NamedTuple):
