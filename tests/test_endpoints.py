@@ -332,6 +332,21 @@ def test_a_coroutine_returned_unawaited_is_an_error_not_data(
             adapter("GET", "/", [("accept", b"text/html")], app)
 
 
+@pytest.mark.parametrize("answered", [False, True])
+def test_an_async_generator_returned_is_an_error_not_data(answered: bool) -> None:
+    """No renderer can iterate it: its repr was the body of a 200."""
+
+    async def rows() -> Any:
+        yield {"greeting": "hi"}
+
+    async def handler(*request: Any) -> Any:
+        return Answer(rows()) if answered else rows()
+
+    app = asgi.negotiated(Renderers({"text/plain": str}))(handler)
+    with pytest.raises(TypeError, match=r"async generator .*rows\(\): return its"):
+        call_asgi("GET", "/", [("accept", b"text/plain")], app)
+
+
 def test_only_http_scopes_are_served() -> None:
     async def run() -> None:
         await asgi_greeting({"type": "lifespan"}, None, None)  # type: ignore[arg-type]

@@ -10,7 +10,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, MutableMapping
 from dataclasses import dataclass, field
 from functools import partial, wraps
-from types import CoroutineType, UnionType
+from types import AsyncGeneratorType, CoroutineType, UnionType
 from typing import Any, Generic, ParamSpec, Protocol, TypeVar, Union, get_origin
 
 from ._grammar import TCHARS
@@ -162,6 +162,11 @@ class Endpoint:
                 f"the handler returned the coroutine {given.__qualname__}(): "
                 "await it, and return what it gives"
             )
+        if type(given) is AsyncGeneratorType:  # no renderer can iterate it
+            raise TypeError(
+                f"the handler returned the async generator {given.__qualname__}(): "
+                "return its items (a list), which the renderers render"
+            )
         if isinstance(data, binding.responses):
             varies = finished.varies(step.formatted)
             if varies:  # a format name chose, and nothing else decides: no Vary
@@ -305,8 +310,8 @@ class Binding(ABC, Generic[Request, Response]):
         return self.raised(args, error, vary)
 
     def is_async(self, handler: Handler) -> bool:
-        """Whether the framework awaits ``handler``: a coroutine function."""
-        return inspect.iscoroutinefunction(handler)
+        """Whether the framework awaits ``handler`` (``is_awaited``)."""
+        return is_awaited(handler)
 
     def serve(self, negotiated: Handler, handler: Handler) -> Handler:
         """What the framework calls: ``negotiated`` itself, or an application
@@ -409,8 +414,9 @@ def serving(
             step = endpoint.check(binding, request)
             if isinstance(step, Rendered):
                 return binding.reply(request, step)
-            try:
+            try:  # the renderers' errors too
                 data = await handlers[step.index](*args, **kwargs)
+                return endpoint.after(binding, request, step, data)
             except binding.errors as error:
                 if (facts := facts_of(error)) is not None:
                     return problem_answer(binding, request, facts, vary)
@@ -418,7 +424,6 @@ def serving(
                 if answer is None:
                     raise
                 return answer
-            return endpoint.after(binding, request, step, data)
 
         return binding.serve(negotiated_coroutine, model)
 
@@ -428,8 +433,9 @@ def serving(
         step = endpoint.check(binding, request)
         if isinstance(step, Rendered):
             return binding.reply(request, step)
-        try:
+        try:  # the renderers' errors too
             data = handlers[step.index](*args, **kwargs)
+            return endpoint.after(binding, request, step, data)
         except binding.errors as error:
             if (facts := facts_of(error)) is not None:
                 return problem_answer(binding, request, facts, vary)
@@ -437,7 +443,6 @@ def serving(
             if answer is None:
                 raise
             return answer
-        return endpoint.after(binding, request, step, data)
 
     return binding.serve(negotiated_function, model)
 
@@ -663,7 +668,7 @@ def check_coroutine(
     where the integration ``module`` awaits it, or a plain one (``def form``)
     where it calls it (not ``awaited``): a ``TypeError`` at decoration if
     not, not a 500 on every request."""
-    if inspect.iscoroutinefunction(handler) is not awaited:
+    if is_awaited(handler) is not awaited:
         kind = "a coroutine function (async def" if awaited else "a function (def"
         raise TypeError(
             f"{getattr(handler, '__name__', 'the handler')} must be {kind} "
@@ -672,14 +677,34 @@ def check_coroutine(
 
 
 def checked_handler(handler: object, offer: object = None) -> Handler:
-    """A handler: callable (a ``TypeError`` when it is decorated, not a 500
-    on every request)."""
+    """A handler: callable, and no async generator function, whose items no
+    renderer can iterate (a ``TypeError`` when it is decorated, not a 500 on
+    every request)."""
+    whose = "" if offer is None else f" for {offer!r}"
     if not callable(handler):
-        whose = "" if offer is None else f" for {offer!r}"
         raise TypeError(
             f"the handler{whose} must be callable, not {type(handler).__name__}"
         )
+    if inspect.isasyncgenfunction(inspect.unwrap(handler)):
+        raise TypeError(
+            f"the handler{whose} must not be an async generator function: it "
+            "returns the data its renderers render (its items as a list, say)"
+        )
     return handler
+
+
+def is_awaited(handler: Handler) -> bool:
+    """Whether a framework awaits ``handler``, as FastAPI, Starlette and
+    Litestar tell: a coroutine function, also under ``functools.partial``
+    or a decorator that keeps it as ``__wrapped__`` (``functools.wraps``),
+    or an object (not a class) whose ``__call__`` is one."""
+    for call in (handler, inspect.unwrap(handler)):
+        if inspect.iscoroutinefunction(call):
+            return True
+        method = getattr(call, "__call__", None)  # noqa: B004 - the method itself
+        if not inspect.isclass(call) and inspect.iscoroutinefunction(method):
+            return True
+    return False
 
 
 def evaluated_signature(handler: Handler) -> inspect.Signature:
@@ -790,8 +815,7 @@ def integration(
     note (``negotiated_note``, ``dispatch_note``)."""
     either_way, or_either = " (async or not)" * either, ", async or not" * either
     wrap = partial(serving, binding) if isinstance(binding, Binding) else binding
-    awaited = inspect.iscoroutinefunction
-    is_async = binding.is_async if isinstance(binding, Binding) else awaited
+    is_async = binding.is_async if isinstance(binding, Binding) else is_awaited
 
     def negotiated(
         renderers: Renderers,

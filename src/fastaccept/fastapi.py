@@ -219,6 +219,13 @@ def _serving(endpoint: Endpoint, handlers: tuple[Handler, ...]) -> Handler:
     the handlers', which they share (one operation for every media type),
     with a request parameter, the handlers' own or one added for
     ``negotiated``."""
+    for handler in handlers:  # FastAPI finds the function under the wrapper
+        if inspect.isgeneratorfunction(inspect.unwrap(handler)):
+            raise TypeError(
+                f"{getattr(handler, '__name__', 'the handler')} must not be a "
+                "generator function, whose items FastAPI would stream itself: it "
+                "returns the data its renderers render"
+            )
     signature = shared_signature(handlers, "FastAPI")
     if sends_bodies(endpoint):  # FastAPI would document a str body as a string
         signature = signature.replace(return_annotation=inspect.Signature.empty)
