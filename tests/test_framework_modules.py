@@ -100,6 +100,25 @@ def test_a_missing_framework_is_named(module: str) -> None:
     assert name.split(".")[0] == package
 
 
+def test_a_framework_that_lacks_a_module_is_named_so() -> None:
+    """An older Starlette than the integration needs, or one missing a
+    dependency: not "pip install starlette", which it is."""
+    pytest.importorskip("starlette")
+    code = (
+        "import sys, starlette; sys.modules['starlette.requests'] = None\n"
+        "try:\n    import fastaccept.starlette\n"
+        "except ModuleNotFoundError as error:\n    print(error)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    assert out.stdout.strip() == (
+        "fastaccept.starlette needs Starlette, which could not import "
+        "'starlette.requests' (a release older than fastaccept.starlette needs, "
+        "or a dependency of its own missing): pip install -U starlette"
+    )
+
+
 # Starlette ------------------------------------------------------------------
 
 

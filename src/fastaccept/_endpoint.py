@@ -5,6 +5,7 @@ its endpoint served; an ``Endpoint`` finishes what it sends once, when made."""
 from __future__ import annotations
 
 import inspect
+import sys
 import warnings
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, MutableMapping
@@ -53,10 +54,22 @@ PRODUCED = "fastaccept.produced"
 def needs(
     framework: str, module: str, error: ModuleNotFoundError
 ) -> ModuleNotFoundError:
-    """The error of an integration ``module`` imported without its framework."""
-    return ModuleNotFoundError(
-        f"{module} needs {framework}: pip install {framework.lower()}", name=error.name
-    )
+    """The error of an integration ``module`` whose framework's import failed
+    (``error``): the framework is not installed, or lacks a module, being
+    older than ``module`` needs or missing a dependency of its own."""
+    package = framework.lower()
+    missing = error.name or package
+    if missing == package or (
+        missing.startswith(f"{package}.") and sys.modules.get(package) is None
+    ):
+        said = f"{module} needs {framework}: pip install {package}"
+    else:
+        said = (
+            f"{module} needs {framework}, which could not import {missing!r} (a "
+            f"release older than {module} needs, or a dependency of its own "
+            f"missing): pip install -U {package}"
+        )
+    return ModuleNotFoundError(said, name=error.name)
 
 
 @dataclass(frozen=True, slots=True)
