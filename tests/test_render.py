@@ -295,6 +295,21 @@ def test_the_chosen_offer_is_rendered_by_its_own_renderer() -> None:
     assert (decision.index, decision.media_type) == (1, "text/html")
 
 
+@pytest.mark.parametrize("vary", [None, "Origin"])
+def test_a_copied_decision_renders_as_its_original(vary: str | None) -> None:
+    """A ``Decision`` is a value: one pickled (a cache) or copied renders as
+    the one it equals, a format name's without ``Vary: Accept`` too."""
+    named = Renderers({"application/json": json.dumps, "text/csv": str}, formats=True)
+    for decision in (
+        named.produces.select("text/csv"),
+        named.produces.select("text/plain", format="json"),
+    ):
+        for copied in (copy.copy(decision), pickle.loads(pickle.dumps(decision))):
+            assert copied is not decision
+            original = named.render(decision, DATA, vary=vary)
+            assert named.render(copied, DATA, vary=vary) == original
+
+
 def test_a_decision_from_elsewhere_renders_by_its_media_type() -> None:
     made_by_hand = Decision(200, "application/json")
     rendered = RENDERERS.render(made_by_hand, DATA)

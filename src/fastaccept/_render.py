@@ -335,9 +335,10 @@ class Finished:
         """``Renderers.render``, its ``extra`` headers already checked."""
         index = decision.index
         if 0 <= index < len(self._own):  # one of the offers' own (so ``ok``)
-            if self._own[index] is decision:
+            chosen, by_format = self._own[index], self._by_format[index]
+            if chosen is decision or chosen == decision:  # or a copy (pickled)
                 return self.chosen(index, data, method, status, extra)
-            if self._by_format[index] is decision:
+            if by_format is decision or by_format == decision:
                 return self.chosen(index, data, method, status, extra, formatted=True)
         if not decision.ok:
             return self.refused(decision, method)
