@@ -38,6 +38,16 @@ def test_engine_hot(benchmark: Any, engine: Any, case: bench.Case) -> None:
     assert benchmark(negotiator.choose, case.value) in case.offers
 
 
+def test_engine_offers_written_in_the_call(
+    benchmark: Any, engine: Any, case: bench.Case
+) -> None:
+    """``negotiate(value, [...])``, the list written in the call: a new list
+    of the same offers each time (docs/api.md, "The value cache")."""
+    offers = case.offers
+    benchmark.group = f"negotiate, offers written in the call: {case.name}"
+    assert benchmark(lambda: engine.negotiate(case.value, [*offers])) in offers
+
+
 def test_floor_hot_empty(benchmark: Any, floor: Any, case: bench.Case) -> None:
     benchmark.group = f"Negotiator.choose hot: {case.name}"
     assert benchmark(floor.Floor(case.offers).empty, case.value) in case.offers

@@ -622,6 +622,10 @@ def test_one_call_forms_see_an_offers_list_changed_in_place(
     assert call(value, offers) is None
     offers.append(wanted)  # same list object, longer
     assert call(value, offers) == wanted
+    assert call(value, list(offers)) == wanted  # a new list of the same objects
+    offers[2] = replacement  # then the last list but one changed in place
+    assert call(value, offers) is None
+    offers[2] = wanted
     own = "".join(wanted)  # equal offers, another object: this call's comes back
     assert own is not wanted
     assert call(value, [*offers[:2], own]) is own

@@ -2005,9 +2005,12 @@ cdef class Kept:
         cdef Kept kept = self.own() if THREADS_AT_ONCE else self
         cdef tuple held = kept.last  # this thread's own (where threads run at once)
         cdef PyObject* last = <PyObject*>held
-        if not (a[1] == PyTuple_GET_ITEM(last, 0) and a[3] == PyTuple_GET_ITEM(last, 1) and (
-                a[1] == PyTuple_GET_ITEM(last, 2) or self.one  # quality's: a str
-                or same_items(a[1], PyTuple_GET_ITEM(last, 2)))):
+        # The last call's offers: the same tuple, quality's same str, or a list
+        # of the same objects (a list written in the call is a new one each time).
+        if not (a[3] == PyTuple_GET_ITEM(last, 1) and (
+                a[1] == PyTuple_GET_ITEM(last, 2)
+                or (a[1] == PyTuple_GET_ITEM(last, 0) if self.one
+                    else same_items(a[1], PyTuple_GET_ITEM(last, 2))))):
             held = kept.remember(<object>a[1], <object>a[3])
             last = <PyObject*>held
         if self.one:
