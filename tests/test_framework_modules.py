@@ -13,6 +13,7 @@ import asyncio
 import functools
 import importlib
 import inspect
+import itertools
 import json
 import subprocess
 import sys
@@ -1803,6 +1804,22 @@ def test_litestar_a_status_code_the_handler_does_not_answer_is_refused() -> None
         assert [r.status_code for r in sent] == [200, 200, 202]
 
 
+def test_litestar_default_status_is_litestars() -> None:
+    """``_default_status`` gives what Litestar's own rule gives (a private
+    function of Litestar's, read here only) for every set of methods."""
+    pytest.importorskip("litestar")
+    from litestar.enums import HttpMethod
+
+    from fastaccept.litestar import _default_status
+
+    rule = pytest.importorskip("litestar.handlers.http_handlers._utils")
+    methods = list(HttpMethod)
+    for size in (1, 2, 3):
+        for chosen in itertools.combinations(methods, size):
+            given = set(chosen)
+            assert _default_status(given) == rule.get_default_status_code(given)
+
+
 def test_litestar_cache_and_response_headers_on_a_negotiated_route() -> None:
     """Litestar's response cache keys by method, path and query: the plugin
     adds the type chosen, so one Accept's answer is never another's; a
@@ -2304,6 +2321,69 @@ def test_an_awaited_callable_is_awaited_as_the_framework_awaits_it() -> None:
     with LitestarClient(served) as litestar_client:
         answer = litestar_client.get("/object", headers={"Accept": "text/html"})
         assert (answer.status_code, answer.text) == (200, "<p>hi</p>")
+
+
+def run_to_end(handler: Callable[..., Any]) -> Callable[..., Any]:
+    """A plain decorator that runs a coroutine function's coroutine itself."""
+
+    @functools.wraps(handler)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        return asyncio.run(handler(*args, **kwargs))
+
+    return call
+
+
+def collected(rows: Callable[..., Any]) -> Callable[..., Any]:
+    """A coroutine function that returns an async generator's items."""
+
+    @functools.wraps(rows)
+    async def call(*args: Any, **kwargs: Any) -> list[Any]:
+        return [row async for row in rows(*args, **kwargs)]
+
+    return call
+
+
+def test_a_handler_is_taken_as_its_framework_takes_it() -> None:
+    """Starlette tells a handler it awaits by the object itself (a partial
+    too), not by what a decorator wraps (as FastAPI does): a plain function
+    that runs its coroutine itself is called, and a coroutine function that
+    collects an async generator's items is awaited."""
+    pytest.importorskip("httpx")
+    pytest.importorskip("starlette")
+    from starlette.applications import Starlette
+    from starlette.routing import Route
+    from starlette.testclient import TestClient
+
+    from fastaccept.starlette import negotiated
+
+    @run_to_end
+    async def ran(request: Any) -> dict[str, str]:
+        return {"greeting": "ran"}
+
+    @collected
+    async def rows(request: Any) -> Any:
+        yield "row"
+
+    class Rows:
+        async def __call__(self, request: Any, greeting: str) -> dict[str, str]:
+            return {"greeting": greeting}
+
+    paged = Renderers({"text/html": lambda data: f"<p>{data}</p>"})
+    app = Starlette(
+        routes=[
+            Route("/ran", negotiated(GREETING)(ran)),
+            Route("/rows", negotiated(paged)(rows)),
+            Route("/partial", negotiated(GREETING)(partial(Rows(), greeting="hi"))),
+        ]
+    )
+    client = TestClient(app)
+    paths = ("/ran", "/rows", "/partial")
+    sent = [client.get(path, headers={"Accept": "text/html"}) for path in paths]
+    assert [(r.status_code, r.text) for r in sent] == [
+        (200, "<p>ran</p>"),
+        (200, "<p>['row']</p>"),
+        (200, "<p>hi</p>"),
+    ]
 
 
 def test_a_framework_error_a_renderer_raises_is_answered_as_the_handlers() -> None:

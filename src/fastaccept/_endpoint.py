@@ -698,7 +698,7 @@ def checked_handler(handler: object, offer: object = None) -> Handler:
         raise TypeError(
             f"the handler{whose} must be callable, not {type(handler).__name__}"
         )
-    if inspect.isasyncgenfunction(inspect.unwrap(handler)):
+    if inspect.isasyncgenfunction(handler):
         raise TypeError(
             f"the handler{whose} must not be an async generator function: it "
             "returns the data its renderers render (its items as a list, say)"
@@ -706,12 +706,15 @@ def checked_handler(handler: object, offer: object = None) -> Handler:
     return handler
 
 
-def is_awaited(handler: Handler) -> bool:
-    """Whether a framework awaits ``handler``, as FastAPI, Starlette and
-    Litestar tell: a coroutine function, also under ``functools.partial``
-    or a decorator that keeps it as ``__wrapped__`` (``functools.wraps``),
-    or an object (not a class) whose ``__call__`` is one."""
-    for call in (handler, inspect.unwrap(handler)):
+def is_awaited(handler: Handler, *, unwrapped: bool = False) -> bool:
+    """Whether a framework awaits ``handler``, as Starlette and Litestar tell:
+    a coroutine function, or an object (not a class) whose ``__call__`` is
+    one, either under ``functools.partial``; ``unwrapped`` (FastAPI's test),
+    or the function under it that a decorator keeps as ``__wrapped__``
+    (``functools.wraps``)."""
+    for call in (handler, inspect.unwrap(handler)) if unwrapped else (handler,):
+        while isinstance(call, partial):
+            call = call.func
         if inspect.iscoroutinefunction(call):
             return True
         method = getattr(call, "__call__", None)  # noqa: B004 - the method itself
@@ -817,18 +820,20 @@ def integration(
     *,
     either: bool = True,
     kind: type[Endpoint] = Endpoint,
+    awaits: Callable[[Handler], bool] = is_awaited,
     negotiated_note: str = "",
     dispatch_note: str = "",
 ) -> tuple[Negotiated[Callable[[Handler], Handler]], Dispatch[Handler, Handler]]:
     """The ``negotiated`` and ``dispatch`` of the integration ``module``: each
     makes a ``kind`` of its arguments, with which ``binding`` serves the
     handlers (``serving``), or ``binding(endpoint, handlers)`` makes the
-    endpoint. Each one's docstring says that it ``makes`` the framework's
-    endpoint of ``handler`` (``either``: async or not) and ends with its
-    note (``negotiated_note``, ``dispatch_note``)."""
+    endpoint, where ``awaits`` tells the handlers the framework awaits.
+    Each one's docstring says that it ``makes`` the framework's endpoint of
+    ``handler`` (``either``: async or not) and ends with its note
+    (``negotiated_note``, ``dispatch_note``)."""
     either_way, or_either = " (async or not)" * either, ", async or not" * either
     wrap = partial(serving, binding) if isinstance(binding, Binding) else binding
-    is_async = binding.is_async if isinstance(binding, Binding) else is_awaited
+    is_async = binding.is_async if isinstance(binding, Binding) else awaits
 
     def negotiated(
         renderers: Renderers,

@@ -54,6 +54,7 @@ from ._endpoint import (
     format_parameter,
     framework_argument,
     integration,
+    is_awaited,
     needs,
     openapi_responses,
     route_vary,
@@ -130,6 +131,12 @@ RESPONSE_ARGUMENT = "fastaccept_response"
 _OWN_FIELDS = frozenset({b"content-type", b"content-length"})
 
 
+def _awaited(handler: Handler) -> bool:
+    """Whether FastAPI awaits ``handler`` (``is_awaited``, unwrapped): a plain
+    decorator's wrapper over a coroutine function too."""
+    return is_awaited(handler, unwrapped=True)
+
+
 class FastAPIBinding(StarletteBinding):
     """A FastAPI endpoint: the request comes as the keyword ``argument``,
     the handler's own (``shared``) or one added for ``negotiated``, and so
@@ -145,6 +152,10 @@ class FastAPIBinding(StarletteBinding):
         self.shared = shared
         self.response = response
         self.response_shared = response_shared
+
+    def is_async(self, handler: Handler) -> bool:
+        """FastAPI's test (``_awaited``)."""
+        return _awaited(handler)
 
     def request(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Mapped:
         request: Request = framework_argument(kwargs, self.argument, self.shared)
@@ -220,7 +231,8 @@ def _serving(endpoint: Endpoint, handlers: tuple[Handler, ...]) -> Handler:
     with a request parameter, the handlers' own or one added for
     ``negotiated``."""
     for handler in handlers:  # FastAPI finds the function under the wrapper
-        if inspect.isgeneratorfunction(inspect.unwrap(handler)):
+        found = inspect.unwrap(handler)
+        if inspect.isgeneratorfunction(found) or inspect.isasyncgenfunction(found):
             raise TypeError(
                 f"{getattr(handler, '__name__', 'the handler')} must not be a "
                 "generator function, whose items FastAPI would stream itself: it "
@@ -253,6 +265,7 @@ negotiated, dispatch = integration(
     "handler(**parameters)",
     "a FastAPI endpoint",
     kind=FastAPIEndpoint,
+    awaits=_awaited,
     negotiated_note="\nPut it under the route decorator.",
     dispatch_note=(
         "\nThe handlers share one signature. Give it to the route decorator: "

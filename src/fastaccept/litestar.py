@@ -42,7 +42,7 @@ does.
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any, cast
 
 from ._endpoint import (
@@ -79,7 +79,6 @@ try:
     from litestar.exceptions import HTTPException, ValidationException
     from litestar.exceptions.responses import create_exception_response
     from litestar.handlers import HTTPRouteHandler
-    from litestar.handlers.http_handlers._utils import get_default_status_code
     from litestar.openapi.spec import Operation
     from litestar.plugins.base import ReceiveRoutePlugin
     from litestar.routes import BaseRoute, HTTPRoute
@@ -398,6 +397,13 @@ def _documenting(
     return type(f"Negotiated{base.__name__}", (base,), {"__init__": __init__})
 
 
+def _default_status(methods: Collection[str]) -> int:
+    """The status Litestar gives a route handler of ``methods`` that names
+    none (its ``get_default_status_code``): 201 for POST, 204 for DELETE,
+    else 200. A ``status_code=`` equal to it cannot be told from none."""
+    return 201 if "POST" in methods else 204 if "DELETE" in methods else 200
+
+
 class NegotiationPlugin(ReceiveRoutePlugin):
     """The Litestar plugin for negotiated route handlers: on each, route
     middleware that takes the checks before Litestar reads the parameters
@@ -433,10 +439,7 @@ class NegotiationPlugin(ReceiveRoutePlugin):
                     "reads its data) and return what its representations send"
                 )
             given = handler.status_code  # Litestar's default where none is given
-            if given not in (
-                endpoint.status,
-                get_default_status_code(handler.http_methods),
-            ):
+            if given not in (endpoint.status, _default_status(handler.http_methods)):
                 raise ValueError(
                     f"the negotiated handler {handler.handler_name!r} has "
                     f"status_code={given!r}, but answers {endpoint.status}: give the "
