@@ -1515,7 +1515,8 @@ def test_falcon_a_raised_error_keeps_the_endpoints_vary(
 ) -> None:
     """An ``HTTPError`` the responder raises gets the endpoint's ``vary``
     beside the middleware's, and ``Accept`` once (falcon's error serializer
-    appends it): the 200's ``Vary`` (docs/web.md; RFC 9110 §12.5.5)."""
+    appends it), also where the error or middleware named it already: the
+    200's ``Vary`` (docs/web.md; RFC 9110 §12.5.5)."""
     pytest.importorskip("falcon")
     import falcon
     import falcon.asgi
@@ -1524,24 +1525,29 @@ def test_falcon_a_raised_error_keeps_the_endpoints_vary(
     from fastaccept.falcon import negotiated
 
     class Item:
-        def answer(self, req: Any) -> dict[str, str]:
+        def answer(self, req: Any, resp: Any) -> dict[str, str]:
             if req.get_param("missing"):
                 raise falcon.HTTPNotFound(headers={"Vary": "Cookie"})
             if req.get_param("gone"):
                 raise falcon.HTTPGone()
+            if req.get_param("named"):  # Accept named already, in any case
+                raise falcon.HTTPForbidden(headers={"Vary": "accept, Cookie"})
+            if req.get_param("set"):  # or set on the response before
+                resp.append_header("Vary", "Accept")
+                raise falcon.HTTPNotFound()
             return {"greeting": "hi"}
 
         if asynchronous:
 
             @negotiated(GREETING, vary="Accept-Language")
             async def on_get(self, req: Any, resp: Any) -> dict[str, str]:
-                return self.answer(req)
+                return self.answer(req, resp)
 
         else:
 
             @negotiated(GREETING, vary="Accept-Language")
             def on_get(self, req: Any, resp: Any) -> dict[str, str]:
-                return self.answer(req)
+                return self.answer(req, resp)
 
     if asynchronous:
         _falcon_asgi_loop(request)
@@ -1561,6 +1567,10 @@ def test_falcon_a_raised_error_keeps_the_endpoints_vary(
         "accept-language",
         "accept",
     ]
+    named = client.simulate_get("/item", params={"named": "1"})
+    assert vary_tokens(named.headers["Vary"]) == vary_tokens(missing.headers["Vary"])
+    already = client.simulate_get("/item", params={"set": "1"})
+    assert vary_tokens(already.headers["Vary"]) == vary_tokens(ok.headers["Vary"])
 
 
 @pytest.mark.parametrize("asynchronous", [False, True], ids=["wsgi", "asgi"])

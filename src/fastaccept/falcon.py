@@ -129,18 +129,20 @@ class FalconBinding(Binding[Exchange, None]):
         """An ``HTTPStatus`` (``HTTPFound``, ``HTTPStatus(304)``...) or an
         ``HTTPError`` goes on to falcon, which sends its headers over the
         response's: ``vary`` merged with the ``Vary`` middleware set and the
-        one it carries (for an ``HTTPError`` but ``Accept``, which falcon's
-        error serializer appends)."""
+        one it carries (for an ``HTTPError`` but ``Accept`` in any case, which
+        falcon's error serializer appends, so that it is named once)."""
         assert isinstance(error, falcon.HTTPStatus | falcon.HTTPError)
         resp: falcon.Response = args[2]
         pairs = _pairs(error.headers)
         own = [value for name, value in pairs if name.lower() == "vary"]
         kept = [item for item in pairs if item[0].lower() != "vary"]
-        if isinstance(error, falcon.HTTPError):
-            vary = ", ".join(n for n in vary.split(", ") if n.lower() != "accept")
         merged = merge_vary(resp.get_header("Vary"), *own, vary)
-        if merged:
-            error.headers = [*kept, ("Vary", merged)]
+        if isinstance(error, falcon.HTTPError):
+            merged = ", ".join(n for n in merged.split(", ") if n.lower() != "accept")
+            if not merged:  # the serializer's Accept alone
+                resp.delete_header("Vary")
+        if merged or own:
+            error.headers = [*kept, *([("Vary", merged)] if merged else ())]
 
     def vary(self, response: falcon.Response, vary: str) -> None:
         """Merge ``vary`` into the ``Vary`` that middleware already set."""
