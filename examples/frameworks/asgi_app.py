@@ -42,20 +42,25 @@ async def post_message(scope: Scope, receive: Receive) -> dict[str, int]:
     return {"id": 1}
 
 
-async def not_found(scope: Scope, receive: Receive, send: Send) -> None:
-    headers = [(b"content-type", b"text/plain")]
-    await send({"type": "http.response.start", "status": 404, "headers": headers})
-    await send({"type": "http.response.body", "body": b"not found\n"})
-
-
 ROUTES = {
-    ("GET", "/greeting"): greeting,
-    ("HEAD", "/greeting"): greeting,
-    ("POST", "/messages"): post_message,
+    "/greeting": {"GET": greeting, "HEAD": greeting},
+    "/messages": {"POST": post_message},
 }
+
+
+async def refused(send: Send, status: int, headers: list[tuple[bytes, bytes]]) -> None:
+    """404, or 405 with Allow (RFC 9110 §15.5.6): the same body whatever Accept."""
+    headers.append((b"content-type", b"text/plain"))
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": b"%d\n" % status})
 
 
 async def app(scope: Scope, receive: Receive, send: Send) -> None:
     if scope["type"] == "http":  # uvicorn also sends "lifespan"
-        endpoint = ROUTES.get((scope["method"], scope["path"]), not_found)
-        await endpoint(scope, receive, send)
+        methods = ROUTES.get(scope["path"])
+        if methods is None:
+            await refused(send, 404, [])
+        elif scope["method"] not in methods:
+            await refused(send, 405, [(b"allow", ", ".join(methods).encode())])
+        else:
+            await methods[scope["method"]](scope, receive, send)

@@ -41,18 +41,21 @@ def post_message(environ: WSGIEnvironment) -> dict[str, int]:
     return {"id": 1}
 
 
-def not_found(environ: WSGIEnvironment, start: StartResponse) -> Iterable[bytes]:
-    start("404 Not Found", [("Content-Type", "text/plain")])
-    return [b"not found\n"]
-
-
 ROUTES = {
-    ("GET", "/greeting"): greeting,
-    ("HEAD", "/greeting"): greeting,
-    ("POST", "/messages"): post_message,
+    "/greeting": {"GET": greeting, "HEAD": greeting},
+    "/messages": {"POST": post_message},
 }
 
 
 def app(environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
-    route = (environ["REQUEST_METHOD"], environ.get("PATH_INFO", ""))
-    return ROUTES.get(route, not_found)(environ, start_response)
+    methods = ROUTES.get(environ.get("PATH_INFO", ""))
+    if methods is None:
+        start_response("404 Not Found", [("Content-Type", "text/plain")])
+        return [b"404\n"]
+    if environ["REQUEST_METHOD"] not in methods:  # RFC 9110 §15.5.6
+        allow = ("Allow", ", ".join(methods))
+        start_response(
+            "405 Method Not Allowed", [allow, ("Content-Type", "text/plain")]
+        )
+        return [b"405\n"]
+    return methods[environ["REQUEST_METHOD"]](environ, start_response)
