@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import gc
 import json
 import pickle
 import sys
@@ -389,3 +390,20 @@ def test_a_chosen_representation_gets_headers_built_once() -> None:
         a is b
         for a, b in zip(first.header_items[:2], again.header_items[:2], strict=True)
     )
+
+
+@pytest.mark.thread_unsafe(reason="turns the process's collector off")
+def test_a_dropped_renderers_leaves_nothing_for_the_collector() -> None:
+    """Renderers made and dropped (one per request, say) are freed by their
+    counts: what they keep (a ``Vary`` value's finished answers) holds no
+    reference back to them."""
+    gc.collect()
+    gc.disable()
+    try:
+        for _ in range(10):
+            made = Renderers({"application/json": json.dumps, "text/html": str})
+            assert made.respond("text/html", {}, vary="Origin").ok
+            del made
+        assert gc.collect() == 0
+    finally:
+        gc.enable()

@@ -282,11 +282,12 @@ class Finished:
 
     __slots__ = (
         "_by_format",
+        "_by_index",
         "_chosen",
         "_formatted",
+        "_media_types",
         "_own",
         "_refused",
-        "_renderers",
         "_vary",
         "format_vary",
         "vary",
@@ -299,8 +300,9 @@ class Finished:
         self.vary = merge_vary(own_vary, "Accept")
         self.format_vary = own_vary
         self._vary = ("Vary", self.vary)
-        self._renderers = renderers
+        # Not the Renderers, which keeps this: no cycle for the collector.
         produces = renderers.produces
+        self._media_types, self._by_index = produces.media_types, renderers._by_index
         self._own = produces._chosen
         self._by_format = produces._by_format
         self._chosen = tuple(
@@ -345,13 +347,13 @@ class Finished:
         # A decision made elsewhere (by hand, or ``Consumes``'): the first offer
         # of its media type renders, and its own headers go, with the offer's
         # Content-Type where they have none.
-        types = self._renderers.produces.media_types
+        types = self._media_types
         if decision.media_type not in types:
             raise ValueError(
                 f"{decision.media_type!r} is not one of the offers {types}"
             )
         index = types.index(decision.media_type)
-        render, charset = self._renderers._by_index[index]
+        render, charset = self._by_index[index]
         body = _body(render, charset, data, decision.media_type, status)
         headers = self._headers(decision)
         if all(name.lower() != "content-type" for name, _ in headers):
