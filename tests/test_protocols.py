@@ -280,8 +280,10 @@ TYPE_ALIASES: dict[str, object] = {
 def _public_callables() -> dict[str, Callable[..., object]]:
     found: dict[str, Callable[..., object]] = {}
     for name in fastaccept.__all__:
+        if name in TYPE_ALIASES:  # a GenericAlias is a class to 3.10's inspect
+            continue
         obj = getattr(fastaccept, name)
-        if callable(obj) and name not in TYPE_ALIASES:
+        if callable(obj):
             found[name] = obj
         if inspect.isclass(obj) and not issubclass(obj, tuple | BaseException):
             for cls in obj.__mro__:  # inherited methods too, fastaccept's own
