@@ -85,18 +85,25 @@ def test_importing_fastaccept_imports_no_framework() -> None:
     assert out.stdout.strip() == "[]"
 
 
-@pytest.mark.parametrize("module", sorted(FRAMEWORKS))
-def test_a_missing_framework_is_named(module: str) -> None:
-    package = FRAMEWORKS[module]
+def _import_error(module: str, blocked: str) -> str:
+    """What ``import fastaccept.<module>`` raises, with ``blocked`` unimportable
+    (its ``sys.modules`` entry None), in a new interpreter: the error, then
+    its ``name``."""
     code = (
-        f"import sys; sys.modules[{package!r}] = None\n"  # its import fails
+        f"import sys; sys.modules[{blocked!r}] = None\n"
         f"try:\n    import fastaccept.{module}\n"
         "except ModuleNotFoundError as error:\n    print(error, error.name)"
     )
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
-    message, _, name = out.stdout.strip().rpartition(" ")
+    return out.stdout.strip()
+
+
+@pytest.mark.parametrize("module", sorted(FRAMEWORKS))
+def test_a_missing_framework_is_named(module: str) -> None:
+    package = FRAMEWORKS[module]
+    message, _, name = _import_error(module, package).rpartition(" ")
     assert message.endswith(f": pip install {package}")
     assert name.split(".")[0] == package
 
@@ -105,18 +112,11 @@ def test_a_framework_that_lacks_a_module_is_named_so() -> None:
     """An older Starlette than the integration needs, or one missing a
     dependency: not "pip install starlette", which it is."""
     pytest.importorskip("starlette")
-    code = (
-        "import sys, starlette; sys.modules['starlette.requests'] = None\n"
-        "try:\n    import fastaccept.starlette\n"
-        "except ModuleNotFoundError as error:\n    print(error)"
-    )
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
-    )
-    assert out.stdout.strip() == (
+    assert _import_error("starlette", "starlette.requests") == (
         "fastaccept.starlette needs Starlette, which could not import "
         "'starlette.requests' (a release older than fastaccept.starlette needs, "
-        "or a dependency of its own missing): pip install -U starlette"
+        "or a dependency of its own missing): pip install -U starlette "
+        "starlette.requests"
     )
 
 

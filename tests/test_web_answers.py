@@ -6,8 +6,6 @@ class, an install without FastAPI)."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 import warnings
 from http import HTTPStatus
 from typing import Any
@@ -392,16 +390,3 @@ def test_a_negotiated_routes_405_varies_on_accept_and_names_allow() -> None:
     refused = client.get("/plain", headers=asked)
     assert (refused.status_code, refused.headers["allow"]) == (405, "PUT")
     assert "vary" not in refused.headers
-
-
-def test_fastapi_module_without_fastapi_names_fastapi() -> None:
-    # Starlette is there or not: the message names what to install.
-    code = (
-        "import sys; sys.modules['fastapi'] = None\n"
-        "try:\n    import fastaccept.fastapi\n"
-        "except ModuleNotFoundError as e:\n    print(e)\n"
-    )
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
-    ).stdout
-    assert "needs FastAPI: pip install fastapi" in out
