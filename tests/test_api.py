@@ -366,6 +366,14 @@ def test_objects_made_by_their_arguments_are_fixed_when_made() -> None:
         offer.__init__("image/png")  # type: ignore[misc]
     with pytest.raises(AttributeError, match="cannot be changed"):
         consumes.__init__(["text/csv"])  # type: ignore[misc]
+    # A type checker refuses the assignments too (mypy reads this file: an
+    # unused ignore fails): the attributes are Final.
+    with pytest.raises(AttributeError, match="cannot be changed"):
+        consumes.accept = "text/csv"  # type: ignore[misc]
+    with pytest.raises(AttributeError, match="cannot be changed"):
+        consumes.accept_query = None  # type: ignore[misc]
+    with pytest.raises(AttributeError, match="cannot be changed"):
+        renderers.produces = fastaccept.Produces(["a/b"])  # type: ignore[misc]
     absent = fastaccept.parse(None)  # one object for every absent header
     for value in (absent, fastaccept.parse("text/html")):
         with pytest.raises(AttributeError, match="cannot be changed"):

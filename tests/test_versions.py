@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import pickle
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
@@ -341,8 +342,11 @@ def test_a_wsgi_handler_learns_the_version() -> None:
 def test_an_asgi_handler_learns_the_version() -> None:
     from fastaccept.asgi import PRODUCED, negotiated
 
+    # Typed as the ASGI spec has it, a dict (mypy reads this file).
     @negotiated(USERS)
-    async def app(scope: Any, receive: Any) -> dict[str, str | None]:
+    async def app(
+        scope: dict[str, Any], receive: Callable[[], Awaitable[dict[str, Any]]]
+    ) -> dict[str, str | None]:
         return _handler_data(scope[PRODUCED])
 
     sent: list[Any] = []

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, overload
+from typing import TYPE_CHECKING, Any, ClassVar, Final, overload
 
 from ._arguments import ByArguments
 from ._grammar import TCHARS
@@ -160,7 +160,7 @@ class Renderers(ByArguments):
                 )
         self._renderers = pairs
         #: The negotiation: ``select(accept)`` gives the ``Decision`` alone.
-        self.produces = self._negotiation(
+        self.produces: Final = self._negotiation(
             [offer for offer, _ in pairs],
             default=default,
             max_length=max_length,

@@ -8,7 +8,7 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from http import HTTPStatus
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from ._accept_query import format_accept_query
 from ._arguments import ByArguments
@@ -763,21 +763,22 @@ class Consumes(ByArguments):
                 raise ValueError(f"invalid media type {item!r}: it takes no weight")
             ranges.append(MediaRange._make(rng))
         #: The media types taken, as given.
-        self.media_types = types
+        self.media_types: Final = types
         self._ranges = tuple(ranges)
         self._max_length = checked_max_length(max_length)
         #: The ``Accept`` response header value that lists the types.
-        self.accept = format_accept(self._ranges)
+        self.accept: Final = format_accept(self._ranges)
         #: The ``Accept-Patch`` value that lists those that are no ranges
         #: (RFC 5789 §3.1: media types), if there is one.
         types_alone = [rng for rng in ranges if not rng.subtype.startswith("*")]
-        self.accept_patch = format_accept(types_alone) if types_alone else None
+        self.accept_patch: Final = format_accept(types_alone) if types_alone else None
         #: The ``Accept-Query`` value that lists them (RFC 10008 §3), if it can.
-        self.accept_query: str | None
+        accept_query: str | None
         try:
-            self.accept_query = format_accept_query(self._ranges)
+            accept_query = format_accept_query(self._ranges)
         except ValueError:
-            self.accept_query = None
+            accept_query = None
+        self.accept_query: Final = accept_query
         #: The 415s by (problem, the method's own header or "", ``_FORMS``
         #: index): made ahead for a missing or malformed type, on first use
         #: for one not taken (by the type, in a bounded cache).

@@ -112,8 +112,9 @@ def varying_errors(send: Send, scope: Scope, finished: Finished) -> Send:
     return varied
 
 
-#: A handler, as ``negotiated`` and ``dispatch`` take it.
-ASGIHandler = Callable[[Scope, Receive], Awaitable[Any]]
+#: A handler, as ``negotiated`` and ``dispatch`` take it: its scope and
+#: receive typed as it likes (a dict, asgiref's ``HTTPScope``, Starlette's).
+ASGIHandler = Callable[[Any, Any], Awaitable[Any]]
 
 negotiated: Negotiated[Callable[[ASGIHandler], ASGIApp]]
 dispatch: Dispatch[ASGIHandler, ASGIApp]
