@@ -58,6 +58,7 @@ LANGUAGE_CASES: list[Case] = [
     ("`en-US` [en-GB, fr]", "en-US", ["en-GB", "fr"]),
     ("`en-US, fr` [fr, en-GB]", "en-US, fr", ["fr", "en-GB"]),
     ("`x-klingon` [x-other]", "x-klingon", ["x-other"]),
+    ("`en-US;q=0.1, *` [en, fr]", "en-US;q=0.1, *", ["en", "fr"]),
 ]  # fmt: skip
 
 NONE = "(none)"

@@ -272,7 +272,7 @@ def language_weights(items: Sequence[Item], tags: TagSet) -> list[int]:
 def _preference(key: int, position: int) -> tuple[int, bool, int, int, int]:
     """How an acceptable tag ranks, the greatest first: the highest weight,
     then a language range over ``*``, then the deciding range listed first
-    (RFC 9110 §12.5.4: at equal weights the order is a priority), then the
+    (RFC 9110 §12.5.4: some recipients read the order as a priority), then the
     closer relation, then more shared subtags (RFC 4647 §3.4 tries the
     longest truncation first); server order breaks what is left."""
     related = key >> RELATION_SHIFT & 7
