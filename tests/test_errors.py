@@ -322,6 +322,25 @@ def test_skipped_members_are_written_when_read(
     assert engine.parse("a/b, c/d").skipped == ()
 
 
+def test_a_refusal_reads_only_the_starts_it_shows() -> None:
+    # A 406 for thousands of malformed members lists ten of them and their
+    # count (docs/bad-input.md): the rest of the records are not read.
+    from fastaccept import _types
+
+    read: list[int] = []
+
+    class Records(list[int]):
+        def __getitem__(self, index: Any) -> Any:
+            read.append(index)
+            return super().__getitem__(index)
+
+    starts = _types.Unexplained("a,", Records(range(4 * 4096))).starts()
+    assert len(starts) == 4096 and list(starts[:3]) == [0, 4, 8]
+    assert starts[-1] == 4 * 4095 and read == [0, 4, 8, 4 * 4095]
+    with pytest.raises(IndexError):
+        starts[4096]
+
+
 def test_an_error_survives_pickle_and_copy(engine: Engine) -> None:
     import copy
     import pickle

@@ -34,7 +34,16 @@ TEXT = ("Content-Type", "text/plain; charset=utf-8")
 
 def test_scope_reader_absent_header() -> None:
     assert header_from_scope({"headers": [(b"host", b"x")]}) is None
-    assert header_from_scope({}) is None
+    assert header_from_scope({"headers": []}) is None
+
+
+def test_scope_reader_refuses_a_mapping_that_is_no_scope() -> None:
+    # A framework's request (aiohttp's is a mapping too) or its headers: not
+    # an absent header, which would choose the first offer.
+    message = r"^scope has no 'headers': pass the ASGI scope \(Starlette's request"
+    for mapping in ({}, {"accept": "a/b"}, {"HTTP_ACCEPT": "a/b"}):
+        with pytest.raises(TypeError, match=message):
+            header_from_scope(mapping)
 
 
 def test_scope_reader_one_line_is_returned_as_is() -> None:
@@ -72,9 +81,15 @@ def test_scope_reader_other_names() -> None:
     scope = {"headers": [(b"content-type", b"application/json")]}
     assert header_from_scope(scope, "Content-Type") == b"application/json"
     assert header_from_scope(scope, "accept") is None
-    # A name beyond Latin-1 names no field line, as in an environ.
-    assert header_from_scope(scope, "content-typ\u20ac") is None
-    assert header_from_environ({"HTTP_ACCEPT": "a/b"}, "accept\u20ac") is None
+    # A name that is no field name is a mistake, not an absent header.
+    for name in ("content-typ\u20ac", "accept:", "Accept ", ""):
+        for read, where in ((header_from_scope, scope), (header_from_environ, {})):
+            with pytest.raises(ValueError, match=r"^name must be a field name, a "):
+                read(where, name)
+    for name in ("HTTP_ACCEPT", "x_accept"):  # the environ's key, or ambiguous
+        with pytest.raises(ValueError, match="tell '_' from '-'"):
+            header_from_environ({"HTTP_HTTP_ACCEPT": "a/b"}, name)
+    assert header_from_scope({"headers": [(b"x_y", b"1")]}, "X_Y") == b"1"
 
 
 def test_environ_reader() -> None:

@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from ._grammar import TCHARS
+
 
 def header_from_scope(scope: Mapping[str, Any], name: str = "accept") -> bytes | None:
     """The value of header ``name`` in an ASGI HTTP ``scope``, or None if absent.
@@ -19,19 +21,23 @@ def header_from_scope(scope: Mapping[str, Any], name: str = "accept") -> bytes |
     ASGI keeps each field line of the request (``scope["headers"]``, pairs of
     bytes). Several lines of one field are combined in order, joined by
     ``", "``, which RFC 9110 §5.3 defines as the same field value. Names
-    compare case-insensitively (RFC 9110 §5.1); a name beyond Latin-1 names
-    none, as in an environ. Frameworks' own header maps often keep only the
-    first line (Starlette's ``request.headers["accept"]``): read the scope to
-    see them all. A ``scope`` that is no mapping raises ``TypeError``.
+    compare case-insensitively (RFC 9110 §5.1). Frameworks' own header maps
+    often keep only the first line (Starlette's ``request.headers["accept"]``):
+    read the scope to see them all. A ``scope`` that is no mapping, or has no
+    ``"headers"`` (ASGI's HTTP and WebSocket scopes have them: a framework's
+    request object is no scope), raises ``TypeError``; a ``name`` that is no
+    field name, ``ValueError``.
     """
+    wanted = _checked_name(name).lower().encode("latin-1")
     try:
-        fields = scope.get("headers", ())
-    except AttributeError:
+        fields = scope["headers"]
+    except (KeyError, TypeError):
+        if isinstance(scope, Mapping):
+            raise TypeError(
+                "scope has no 'headers': pass the ASGI scope (Starlette's "
+                f"request.scope), not a {type(scope).__name__}"
+            ) from None
         raise _not_a_mapping("scope", scope) from None
-    try:
-        wanted = _checked_name(name).lower().encode("latin-1")
-    except UnicodeEncodeError:  # no field line's name is
-        return None
     return lines_value(fields, wanted)
 
 
@@ -63,9 +69,17 @@ def header_from_environ(environ: Mapping[str, Any], name: str = "accept") -> str
     ``HTTP_`` + the upper-cased name with ``-`` as ``_`` (``CONTENT_TYPE`` and
     ``CONTENT_LENGTH`` without the prefix); the server has already combined
     repeated field lines (RFC 9110 §5.3). An ``environ`` that is no mapping,
-    or a value there that is no str, raises ``TypeError``.
+    or a value there that is no str, raises ``TypeError``; a ``name`` that is
+    no field name, or has ``_`` (which an environ does not tell from ``-``:
+    ``HTTP_ACCEPT`` is the key, ``Accept`` the name), ``ValueError``.
     """
-    key = _checked_name(name).upper().replace("-", "_")
+    key = _checked_name(name)
+    if "_" in key:
+        raise ValueError(
+            f"name must be a field name such as 'Accept', not {name!r}: an "
+            "environ does not tell '_' from '-' (PEP 3333)"
+        )
+    key = key.upper().replace("-", "_")
     if key not in ("CONTENT_TYPE", "CONTENT_LENGTH"):
         key = "HTTP_" + key
     try:
@@ -81,9 +95,14 @@ def header_from_environ(environ: Mapping[str, Any], name: str = "accept") -> str
 
 def _checked_name(name: object) -> str:
     """``name``, a header's name: a str (``TypeError`` naming it otherwise,
-    bytes included, as an ASGI scope holds names)."""
+    bytes included, as an ASGI scope holds names) that is a token
+    (``ValueError`` otherwise, RFC 9110 §5.1)."""
     if not isinstance(name, str):
         raise TypeError(f"name must be a str, not {type(name).__name__}")
+    if not name or not TCHARS.issuperset(name):
+        raise ValueError(
+            f"name must be a field name, a token (RFC 9110 §5.1), not {name!r}"
+        )
     return name
 
 

@@ -222,6 +222,36 @@ class SkippedMember(NamedTuple):
     reason: str
 
 
+class SkippedStarts(Sequence[int]):
+    """Where each skipped member of ``records`` (``Unexplained``'s) starts,
+    each read only when asked for: a refusal shows the first few of
+    thousands (docs/bad-input.md). Read item by item: a slice of the compiled
+    engine's ``memoryview`` would count an export of the buffer, which
+    free-threaded CPython 3.13 does without atomics, and a lost count
+    releases the shared buffer."""
+
+    __slots__ = ("records",)
+
+    def __init__(self, records: Sequence[int]) -> None:
+        self.records = records
+
+    def __len__(self) -> int:
+        return len(self.records) // 4
+
+    if TYPE_CHECKING:
+
+        @overload
+        def __getitem__(self, index: int) -> int: ...
+        @overload
+        def __getitem__(self, index: slice) -> list[int]: ...
+
+    def __getitem__(self, index: Any) -> Any:
+        records = self.records
+        if isinstance(index, slice):
+            return [records[4 * i] for i in range(len(self))[index]]
+        return records[4 * range(len(self))[index]]
+
+
 class Unexplained:
     """The members a lenient scan skipped, as both engines record them:
     ``(start, end, position, code)``, four numbers a member, in ``records``,
@@ -236,12 +266,8 @@ class Unexplained:
         self.text, self.records = text, records
 
     def starts(self) -> Sequence[int]:
-        """Where each skipped member starts, in header order. Read item by
-        item: a slice of the compiled engine's ``memoryview`` would count an
-        export of the buffer, which free-threaded CPython 3.13 does without
-        atomics, and a lost count releases the shared buffer."""
-        records = self.records
-        return [records[i] for i in range(0, len(records), 4)]
+        """Where each skipped member starts, in header order (``SkippedStarts``)."""
+        return SkippedStarts(self.records)
 
     def explained(self) -> tuple[SkippedMember, ...]:
         """The ``SkippedMember``s, each with its text and reason."""
