@@ -1975,6 +1975,34 @@ def test_litestar_openapi_lists_the_media_types_and_refusals(
     assert users["406"] == {"description": "No such representation"}
 
 
+def test_litestar_openapi_describes_the_status_the_endpoint_answers() -> None:
+    # Litestar infers 201 for a POST and describes it; a negotiated POST that
+    # answers 200 is described as 200, and one that answers 201 keeps
+    # Litestar's description.
+    pytest.importorskip("litestar")
+    from litestar import Litestar, post
+    from litestar.testing import TestClient
+
+    from fastaccept.litestar import NegotiationPlugin, negotiated
+
+    @post("/ok")
+    @negotiated(GREETING)
+    async def ok() -> dict[str, str]:
+        return {"greeting": "hi"}
+
+    @post("/made")
+    @negotiated(GREETING, status=201)
+    async def made() -> dict[str, str]:
+        return {"greeting": "hi"}
+
+    with TestClient(Litestar([ok, made], plugins=[NegotiationPlugin()])) as client:
+        paths = client.get("/schema/openapi.json").json()["paths"]
+        assert client.post("/ok").status_code == 200
+    assert paths["/ok"]["post"]["responses"]["200"]["description"] == "OK"
+    described = paths["/made"]["post"]["responses"]["201"]["description"]
+    assert described == "Document created, URL follows"
+
+
 @pytest.mark.filterwarnings("ignore:.*declared using deprecated inferred style")
 def test_litestar_openapi_documents_its_400_as_a_problem_with_problems() -> None:
     """With ``problems=True`` Litestar's 400 for a parameter is a problem:

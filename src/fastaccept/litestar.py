@@ -70,7 +70,7 @@ from ._endpoint import (
 )
 from ._headers import lines_value, merge_vary, vary_merged_into
 from ._render import Rendered
-from ._responses import Decision
+from ._responses import Decision, reason_phrase
 from .asgi import ASGIApp, Message, Receive, Scope, Send, send_rendered, with_vary
 
 try:
@@ -368,7 +368,13 @@ def _documenting(
         responses: dict[str, Any] = dict(self.responses or {})
         made = responses.pop(str(inferred), None)
         success = documented[endpoint.status]
-        own = {**success, "description": getattr(made, "description", "")}
+        # Litestar describes its inferred status (201 for POST): another one
+        # the endpoint answers gets its own phrase.
+        if inferred == endpoint.status:
+            description = getattr(made, "description", "")
+        else:
+            description = reason_phrase(endpoint.status)
+        own = {**success, "description": description}
         if "content" in success:
             content = dict(success["content"])
             for media_type, media in (getattr(made, "content", None) or {}).items():
