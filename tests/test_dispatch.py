@@ -351,9 +351,15 @@ def test_bad_handlers_are_refused_when_made() -> None:
     with pytest.raises(ValueError, match="all be coroutine functions"):
         dispatch({"text/csv": coroutine, "text/plain": lambda environ: ""})
     with pytest.raises(ValueError, match="give each media type once"):
-        dispatch({"text/csv": str, "TEXT/CSV": str})
+        dispatch({"text/csv": repr, "TEXT/CSV": repr})
     with pytest.raises(ValueError, match="no offer has a qs above 0"):
-        dispatch({("text/csv", 0): str})
+        dispatch({("text/csv", 0): repr})
+    # A class would be made per request; a negotiated handler negotiated again.
+    with pytest.raises(TypeError, match="not the class dict: decorate its method"):
+        dispatch({"text/csv": dict})
+    made = dispatch({"text/csv": repr})
+    with pytest.raises(TypeError, match="for 'text/plain' is negotiated already"):
+        dispatch({"text/plain": made})  # type: ignore[arg-type]
 
 
 def test_a_handler_that_returns_data_is_a_type_error() -> None:

@@ -123,6 +123,28 @@ def test_a_framework_that_lacks_a_module_is_named_so() -> None:
 # Starlette ------------------------------------------------------------------
 
 
+def test_a_class_or_a_negotiated_handler_is_refused_when_decorated() -> None:
+    # A class is made per request (HTTPEndpoint with its own arguments: a 500
+    # every time); negotiating twice let the outer decision undo the inner.
+    pytest.importorskip("starlette")
+    from starlette.endpoints import HTTPEndpoint
+
+    from fastaccept.starlette import negotiated
+
+    class Greeting(HTTPEndpoint):
+        pass
+
+    with pytest.raises(TypeError, match="not the class Greeting: decorate its met"):
+        negotiated(GREETING)(Greeting)
+
+    @negotiated(GREETING)
+    async def greeting(request: Any) -> dict[str, str]:
+        return {"greeting": "hi"}
+
+    with pytest.raises(TypeError, match="the handler is negotiated already: give"):
+        negotiated(PAGES)(greeting)
+
+
 @pytest.fixture(scope="module")
 def starlette_client() -> Any:
     pytest.importorskip("httpx")

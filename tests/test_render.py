@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import functools
 import gc
 import json
 import pickle
@@ -149,6 +150,27 @@ def test_bad_renderers_are_refused_at_once(
 ) -> None:
     with pytest.raises(error, match=message):
         Renderers(renderers)
+
+
+async def _awaited(data: Any) -> str:
+    return ""
+
+
+def _yielding(data: Any) -> Any:
+    yield ""
+
+
+async def _streamed(data: Any) -> Any:
+    yield ""
+
+
+@pytest.mark.parametrize(
+    "render", [_awaited, _yielding, _streamed, functools.partial(_awaited)], ids=repr
+)
+def test_a_renderer_that_gives_its_body_later_is_refused_at_once(render: Any) -> None:
+    # Each would fail every response: a coroutine or generator is no body.
+    with pytest.raises(TypeError, match=r"must return the body .* not a coroutine or"):
+        Renderers({"a/b": render})
 
 
 def test_a_renderer_must_give_text_or_bytes() -> None:

@@ -9,6 +9,7 @@ import sys
 import warnings
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, MutableMapping
+from contextlib import suppress
 from dataclasses import dataclass, field
 from functools import partial, wraps
 from types import AsyncGeneratorType, CoroutineType, UnionType
@@ -689,14 +690,31 @@ def check_coroutine(
         )
 
 
+#: Set on what ``negotiated`` and ``dispatch`` make, so that it is not
+#: negotiated again (``checked_handler``).
+NEGOTIATED_ATTRIBUTE = "__fastaccept_negotiated__"
+
+
 def checked_handler(handler: object, offer: object = None) -> Handler:
-    """A handler: callable, and no async generator function, whose items no
-    renderer can iterate (a ``TypeError`` when it is decorated, not a 500 on
-    every request)."""
+    """A handler: callable, no class (the framework would make one of it
+    per request, with its own arguments), not negotiated already (the outer
+    decision would override the inner), and no async generator function,
+    whose items no renderer can iterate (a ``TypeError`` when it is
+    decorated, not a 500 on every request)."""
     whose = "" if offer is None else f" for {offer!r}"
     if not callable(handler):
         raise TypeError(
             f"the handler{whose} must be callable, not {type(handler).__name__}"
+        )
+    if inspect.isclass(handler):
+        raise TypeError(
+            f"the handler{whose} must be a function, not the class "
+            f"{handler.__name__}: decorate its method"
+        )
+    if getattr(handler, NEGOTIATED_ATTRIBUTE, False):
+        raise TypeError(
+            f"the handler{whose} is negotiated already: give one negotiated "
+            "(or dispatch) all its renderers"
         )
     if inspect.isasyncgenfunction(handler):
         raise TypeError(
@@ -704,6 +722,14 @@ def checked_handler(handler: object, offer: object = None) -> Handler:
             "returns the data its renderers render (its items as a list, say)"
         )
     return handler
+
+
+def marked(made: Handler) -> Handler:
+    """What ``negotiated`` or ``dispatch`` made, marked so
+    (``NEGOTIATED_ATTRIBUTE``) where it takes attributes."""
+    with suppress(AttributeError, TypeError):  # a bound method, say: not marked
+        setattr(made, NEGOTIATED_ATTRIBUTE, True)
+    return made
 
 
 def is_awaited(handler: Handler, *, unwrapped: bool = False) -> bool:
@@ -846,7 +872,9 @@ def integration(
     ) -> Callable[[Handler], Handler]:
         endpoint = kind(renderers, consumes, status, vary, format_param, problems)
         offers = len(renderers.produces.media_types)
-        return lambda handler: wrap(endpoint, (checked_handler(handler),) * offers)
+        return lambda handler: marked(
+            wrap(endpoint, (checked_handler(handler),) * offers)
+        )
 
     def dispatch(
         handlers: Mapping[Any, Handler] | Iterable[tuple[OfferSpec, Handler]],
@@ -870,7 +898,7 @@ def integration(
             [(offer, sent_as_is) for offer, _ in pairs], formats=formats
         )
         endpoint = kind(renderers, consumes, status, vary, format_param, problems)
-        return wrap(endpoint, by_index)
+        return marked(wrap(endpoint, by_index))
 
     negotiated.__doc__ = f"""Make ``{handler} -> data``{either_way} {makes}
 answering ``data`` rendered by ``renderers`` in the negotiated type, with

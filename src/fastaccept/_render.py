@@ -3,6 +3,7 @@ data in the negotiated type, as a whole response (``Rendered``)."""
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Final, overload
@@ -157,6 +158,16 @@ class Renderers(ByArguments):
                 raise TypeError(
                     f"the renderer for {offer!r} must be callable, not "
                     f"{type(render).__name__}"
+                )
+            if (
+                inspect.iscoroutinefunction(render)
+                or inspect.isasyncgenfunction(render)
+                or inspect.isgeneratorfunction(render)
+            ):
+                raise TypeError(
+                    f"the renderer for {offer!r} must return the body (str or "
+                    "bytes) when called, not a coroutine or generator: await in "
+                    "the handler, and render what it returns"
                 )
         self._renderers = pairs
         #: The negotiation: ``select(accept)`` gives the ``Decision`` alone.
