@@ -836,3 +836,36 @@ def test_a_subclass_choose_index_changes_that_method_alone(
     assert pinned.choose_index(value) == 1
     assert pinned.choose(value) == chosen
     assert pinned.variant_key(value) == chosen
+
+
+@pytest.mark.parametrize(
+    ("kind", "offers", "value"),
+    [
+        ("Negotiator", ["text/html", "application/json"], "application/json"),
+        ("EncodingNegotiator", ["gzip", "br"], "br"),
+        ("LanguageNegotiator", ["en", "fr"], "fr"),
+    ],
+)
+def test_a_subclass_init_calls_the_negotiators(
+    engine: Engine, kind: str, offers: list[str], value: str
+) -> None:
+    # docs/api.md, "Subclasses": __init__ with the negotiator's arguments,
+    # and __new__ too where it takes others.
+    class Labelled(getattr(engine, kind)):  # type: ignore[misc]
+        def __init__(self, offers: list[str], **options: object) -> None:
+            super().__init__(offers, **options)
+            self.label = "site"
+
+    class Named(getattr(engine, kind)):  # type: ignore[misc]
+        def __new__(cls, offers: list[str], name: str) -> Named:
+            made: Named = super().__new__(cls, offers)
+            return made
+
+        def __init__(self, offers: list[str], name: str) -> None:
+            super().__init__(offers)
+            self.name = name
+
+    labelled = Labelled(offers, cache_size=2)
+    assert (labelled.label, labelled.choose(value)) == ("site", value)
+    named = Named(offers, "api")
+    assert (named.name, named.choose(value)) == ("api", value)

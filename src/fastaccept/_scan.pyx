@@ -1496,6 +1496,10 @@ cdef class _CachedOffers:
         if not isinstance(self, (Negotiator, EncodingNegotiator, LanguageNegotiator)):
             raise TypeError(f"cannot create '{type(self).__name__}' instances")
 
+    def __init__(self, *args, **kwargs):
+        """Nothing: ``__cinit__`` made the negotiator whole. A subclass's
+        ``__init__`` may call it with the arguments it was made with."""
+
     cdef int _set_offers(self, tuple items, tuple values, Py_ssize_t absent, object cache_size,
                          object max_length) except -1:
         """Keep the offers as given, what ``choose`` returns by index and the

@@ -212,6 +212,10 @@ class _CachedOffers(ByArguments, ValueCaches):
     _max_length: int | None
     _limit: int  # max_length as an int
 
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        """Nothing: ``__new__`` made the negotiator whole. A subclass's
+        ``__init__`` may call it with the arguments it was made with."""
+
     @classmethod
     def _made(
         cls,
