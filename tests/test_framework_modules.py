@@ -933,6 +933,18 @@ def test_fastapi_openapi_responses_follow_the_options() -> None:
     assert list(headers) == ["Accept", "Accept-Post"]
     with pytest.raises(TypeError, match=r"not a str: use \['PATCH'\]"):
         openapi_responses(GREETING, ranges, 200, "PATCH")
+    # Its arguments are checked as negotiated checks them.
+    mistakes: list[tuple[Any, ...]] = [
+        ({"a/b": str},),
+        (GREETING, ["a/b"]),
+        (GREETING, None, "201"),
+        (GREETING, None, 200, [b"POST"]),
+    ]
+    for mistake in mistakes:
+        with pytest.raises(TypeError, match="must be a"):
+            openapi_responses(*mistake)
+    with pytest.raises(ValueError, match="not 100"):
+        openapi_responses(GREETING, None, 100)
 
 
 def test_openapi_responses_document_what_the_route_can_send() -> None:

@@ -106,13 +106,7 @@ class Endpoint:
     )
 
     def __post_init__(self) -> None:
-        if not isinstance(self.renderers, Renderers):
-            raise TypeError(
-                f"renderers must be a Renderers, not {type(self.renderers).__name__}"
-            )
-        if self.consumes is not None and not isinstance(self.consumes, Consumes):
-            kind = type(self.consumes).__name__
-            raise TypeError(f"consumes must be a Consumes or None, not {kind}")
+        checked_negotiation(self.renderers, self.consumes)
         object.__setattr__(self, "status", checked_status(self.status))
         checked_flag(self.problems, "problems")
         param = self.format_param
@@ -524,6 +518,18 @@ _REFUSALS = {
 }
 
 
+def checked_negotiation(renderers: object, consumes: object) -> None:
+    """``renderers`` a ``Renderers`` and ``consumes`` a ``Consumes`` or None:
+    a ``TypeError`` naming what was given otherwise."""
+    if not isinstance(renderers, Renderers):
+        raise TypeError(
+            f"renderers must be a Renderers, not {type(renderers).__name__}"
+        )
+    if consumes is not None and not isinstance(consumes, Consumes):
+        kind = type(consumes).__name__
+        raise TypeError(f"consumes must be a Consumes or None, not {kind}")
+
+
 def openapi_responses(
     renderers: Renderers,
     consumes: Consumes | None = None,
@@ -536,7 +542,19 @@ def openapi_responses(
     with their bodies (a 406 without a default or with format names; a 431
     as problem+json only for a Content-Type: an over-long Accept is not
     read); the 415's headers: ``Accept``, and for the route's ``methods``
-    POST, PATCH and QUERY the one each adds (``Consumes.check``)."""
+    POST, PATCH and QUERY the one each adds (``Consumes.check``). Arguments
+    as ``negotiated`` takes them, else ``TypeError`` or ``ValueError``."""
+    checked_negotiation(renderers, consumes)
+    status = checked_status(status)
+    if isinstance(methods, str | bytes):  # its characters would pass for methods
+        raise TypeError(
+            "methods must be an iterable of str (such as a list), not a "
+            f"{type(methods).__name__}: use [{methods!r}]"
+        )
+    methods = tuple(methods)
+    for method in methods:
+        if not isinstance(method, str):
+            raise TypeError(f"each method must be a str, not {type(method).__name__}")
     produces = renderers.produces
     sent = {produces._default_index, *produces._format_index.values()}
     responses: dict[int | str, dict[str, Any]] = {
@@ -567,11 +585,6 @@ def openapi_responses(
             content = _PLAIN_CONTENT if plain else _REFUSAL_CONTENT
             described = description.format(too_long)
             responses[code] = {"description": described, "content": content}
-    if isinstance(methods, str | bytes):  # its characters would pass for methods
-        raise TypeError(
-            "methods must be an iterable of str (such as a list), not a "
-            f"{type(methods).__name__}: use [{methods!r}]"
-        )
     if consumes is not None:
         fields = {"Accept": consumes.accept}
         for method in sorted(methods):
