@@ -152,6 +152,11 @@ def test_a_server_weight_and_a_format_accept_weight_are_read_alike(
         (("a/*", 0.5), ValueError, "not ranges with '*'"),
         (("a/b;q=0.5", 0.5), ValueError, "takes no weight"),
         ((b"a/b", 0.5), TypeError, "must be a str, not bytes"),
+        (
+            (Offer("a/b"), 0.5),
+            TypeError,
+            r"an Offer carries its own qs \(Offer\('a/b', qs=\.\.\.\)\), in no pair",
+        ),
     ],
 )
 def test_bad_weighted_offers_raise(

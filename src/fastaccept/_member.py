@@ -503,6 +503,11 @@ def parse_offer(offer: object) -> ParsedOffer:
             raise ValueError(
                 f"invalid offer {offer!r}: a weighted offer is a pair (media type, qs)"
             )
+        if isinstance(offer[0], Offer):
+            raise TypeError(
+                f"invalid offer {offer!r}: an Offer carries its own qs "
+                f"(Offer({offer[0].media_type!r}, qs=...)), in no pair"
+            )
         qs = pair_weight(offer, "qs", "offer")
         return _media_type_offer(offer[0])._replace(qs=qs)
     return _media_type_offer(offer)
@@ -526,8 +531,8 @@ def unpadded(text: str, what: str) -> str:
     a field value (RFC 9110 §5.5)."""
     if text != text.strip(" \t"):
         raise ValueError(
-            f"invalid {what} {text!r}: it neither begins nor ends with a "
-            "space or a tab (it is sent as Content-Type, a field value)"
+            f"invalid {what} {text!r}: a media type neither begins nor ends "
+            "with a space or a tab (it is sent as Content-Type, a field value)"
         )
     return text
 
