@@ -164,8 +164,15 @@ async def _streamed(data: Any) -> Any:
     yield ""
 
 
+class _AwaitedWhenCalled:
+    async def __call__(self, data: Any) -> str:
+        return ""
+
+
 @pytest.mark.parametrize(
-    "render", [_awaited, _yielding, _streamed, functools.partial(_awaited)], ids=repr
+    "render",
+    [_awaited, _yielding, _streamed, functools.partial(_awaited), _AwaitedWhenCalled()],
+    ids=repr,
 )
 def test_a_renderer_that_gives_its_body_later_is_refused_at_once(render: Any) -> None:
     # Each would fail every response: a coroutine or generator is no body.

@@ -709,20 +709,14 @@ NEGOTIATED_ATTRIBUTE = "__fastaccept_negotiated__"
 
 
 def checked_handler(handler: object, offer: object = None) -> Handler:
-    """A handler: callable, no class (the framework would make one of it
-    per request, with its own arguments), not negotiated already (the outer
-    decision would override the inner), and no async generator function,
-    whose items no renderer can iterate (a ``TypeError`` when it is
-    decorated, not a 500 on every request)."""
+    """A handler: callable, not negotiated already (the outer decision
+    would override the inner), and no async generator function, whose items
+    no renderer can iterate (a ``TypeError`` when it is decorated, not a 500
+    on every request)."""
     whose = "" if offer is None else f" for {offer!r}"
     if not callable(handler):
         raise TypeError(
             f"the handler{whose} must be callable, not {type(handler).__name__}"
-        )
-    if inspect.isclass(handler):
-        raise TypeError(
-            f"the handler{whose} must be a function, not the class "
-            f"{handler.__name__}: decorate its method"
         )
     if getattr(handler, NEGOTIATED_ATTRIBUTE, False):
         raise TypeError(

@@ -159,10 +159,13 @@ class Renderers(ByArguments):
                     f"the renderer for {offer!r} must be callable, not "
                     f"{type(render).__name__}"
                 )
-            if (
-                inspect.iscoroutinefunction(render)
-                or inspect.isasyncgenfunction(render)
-                or inspect.isgeneratorfunction(render)
+            # The function, or an object's __call__ (as is_awaited reads it).
+            calls = (render, getattr(render, "__call__", None))  # noqa: B004
+            if any(
+                inspect.iscoroutinefunction(call)
+                or inspect.isasyncgenfunction(call)
+                or inspect.isgeneratorfunction(call)
+                for call in calls[: 1 if inspect.isclass(render) else 2]
             ):
                 raise TypeError(
                     f"the renderer for {offer!r} must return the body (str or "

@@ -369,11 +369,13 @@ def _documenting(
         made = responses.pop(str(inferred), None)
         success = documented[endpoint.status]
         # Litestar describes its inferred status (201 for POST): another one
-        # the endpoint answers gets its own phrase.
+        # the endpoint answers gets the route's response_description, else
+        # its own phrase.
         if inferred == endpoint.status:
             description = getattr(made, "description", "")
         else:
-            description = reason_phrase(endpoint.status)
+            own = getattr(handler, "response_description", None)
+            description = own or reason_phrase(endpoint.status)
         own = {**success, "description": description}
         if "content" in success:
             content = dict(success["content"])
