@@ -42,7 +42,7 @@ async def post_message(request: web.Request) -> dict[str, int]:
     if decision is not None and decision.media_type == "application/json":
         try:
             await request.json()  # ... and store it
-        except ValueError:  # aiohttp's 400, Vary: Accept too
+        except (ValueError, LookupError, RecursionError):  # aiohttp's 400, Vary too
             raise web.HTTPBadRequest(text="the message is not JSON") from None
     return {"id": 1}
 

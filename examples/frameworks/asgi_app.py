@@ -48,19 +48,24 @@ ROUTES = {
 }
 
 
-async def refused(send: Send, status: int, headers: list[tuple[bytes, bytes]]) -> None:
-    """404, or 405 with Allow (RFC 9110 §15.5.6): the same body whatever Accept."""
+async def refused(
+    scope: Scope, send: Send, status: int, headers: list[tuple[bytes, bytes]]
+) -> None:
+    """404, or 405 with Allow (RFC 9110 §15.5.6): the same body whatever
+    Accept, none to HEAD (§9.3.2)."""
     headers.append((b"content-type", b"text/plain"))
+    body = b"" if scope["method"] == "HEAD" else b"%d\n" % status
     await send({"type": "http.response.start", "status": status, "headers": headers})
-    await send({"type": "http.response.body", "body": b"%d\n" % status})
+    await send({"type": "http.response.body", "body": body})
 
 
 async def app(scope: Scope, receive: Receive, send: Send) -> None:
     if scope["type"] == "http":  # uvicorn also sends "lifespan"
         methods = ROUTES.get(scope["path"])
         if methods is None:
-            await refused(send, 404, [])
+            await refused(scope, send, 404, [])
         elif scope["method"] not in methods:
-            await refused(send, 405, [(b"allow", ", ".join(methods).encode())])
+            allow = ", ".join(methods).encode()
+            await refused(scope, send, 405, [(b"allow", allow)])
         else:
             await methods[scope["method"]](scope, receive, send)

@@ -105,7 +105,7 @@ def post_message(request: HttpRequest) -> dict[str, int]:
     if request.META["fastaccept.consumed"].media_type == "application/json":
         try:
             json.loads(request.body)  # ... and store it
-        except ValueError:  # Django's 400, Vary: Accept too
+        except (ValueError, RecursionError):  # Django's 400, Vary: Accept too
             raise BadRequest("the message is not JSON") from None
     return {"id": 1}
 

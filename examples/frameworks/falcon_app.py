@@ -41,7 +41,7 @@ class Messages:
         if decision is not None and decision.media_type == "application/json":
             try:
                 json.loads(req.bounded_stream.read())  # ... and store it
-            except ValueError:  # falcon's 400, Vary: Accept too
+            except (ValueError, RecursionError):  # falcon's 400, Vary: Accept too
                 raise falcon.HTTPBadRequest(title="the message is not JSON") from None
         return {"id": 1}
 

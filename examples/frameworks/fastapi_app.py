@@ -55,6 +55,6 @@ async def post_message(request: Request) -> Created:
     if request.scope["fastaccept.consumed"].media_type == "application/json":
         try:
             json.loads(await request.body())  # ... and store it
-        except ValueError:  # FastAPI's 400, Vary: Accept too
+        except (ValueError, RecursionError):  # FastAPI's 400, Vary: Accept too
             raise HTTPException(400, "the message is not JSON") from None
     return Created(id=1)

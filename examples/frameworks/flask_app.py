@@ -5,7 +5,7 @@ from __future__ import annotations
 import html
 import json
 
-from flask import Flask, Response, request
+from flask import Flask, Response, abort, request
 
 from fastaccept import Consumes, Renderers
 from fastaccept.flask import negotiated
@@ -38,7 +38,10 @@ def greeting() -> dict[str, str]:
 @negotiated(CREATED, consumes=MESSAGE_TYPES, status=201)
 def post_message() -> dict[str, int]:
     if request.environ["fastaccept.consumed"].media_type == "application/json":
-        request.get_json()  # ... and store it; not JSON: Flask's 400, Vary: Accept too
+        try:
+            request.get_json()  # ... and store it; not JSON: Flask's 400, Vary too
+        except RecursionError:  # nested deeper than json reads: a 400 as well
+            abort(400)
     return {"id": 1}
 
 

@@ -41,7 +41,7 @@ async def post_message(request: Request) -> dict[str, int]:
     if request.scope["fastaccept.consumed"].media_type == "application/json":
         try:
             json.loads(await request.body())  # ... and store it
-        except ValueError:  # Starlette's 400, Vary: Accept too
+        except (ValueError, RecursionError):  # Starlette's 400, Vary: Accept too
             raise HTTPException(400, "the message is not JSON") from None
     return {"id": 1}
 

@@ -49,13 +49,14 @@ ROUTES = {
 
 def app(environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
     methods = ROUTES.get(environ.get("PATH_INFO", ""))
+    head = environ["REQUEST_METHOD"] == "HEAD"  # no body (RFC 9110 §9.3.2)
     if methods is None:
         start_response("404 Not Found", [("Content-Type", "text/plain")])
-        return [b"404\n"]
+        return [] if head else [b"404\n"]
     if environ["REQUEST_METHOD"] not in methods:  # RFC 9110 §15.5.6
         allow = ("Allow", ", ".join(methods))
         start_response(
             "405 Method Not Allowed", [allow, ("Content-Type", "text/plain")]
         )
-        return [b"405\n"]
+        return [] if head else [b"405\n"]
     return methods[environ["REQUEST_METHOD"]](environ, start_response)
