@@ -160,12 +160,12 @@ class Renderers(ByArguments):
                     f"{type(render).__name__}"
                 )
             # The function, or an object's __call__ (as is_awaited reads it).
-            calls = (render, getattr(render, "__call__", None))  # noqa: B004
+            calls = (render,) if inspect.isclass(render) else (render, render.__call__)
             if any(
                 inspect.iscoroutinefunction(call)
                 or inspect.isasyncgenfunction(call)
                 or inspect.isgeneratorfunction(call)
-                for call in calls[: 1 if inspect.isclass(render) else 2]
+                for call in calls
             ):
                 raise TypeError(
                     f"the renderer for {offer!r} must return the body (str or "

@@ -374,8 +374,8 @@ def _documenting(
         if inferred == endpoint.status:
             description = getattr(made, "description", "")
         else:
-            own = getattr(handler, "response_description", None)
-            description = own or reason_phrase(endpoint.status)
+            written = getattr(handler, "response_description", None)
+            description = written or reason_phrase(endpoint.status)
         own = {**success, "description": description}
         if "content" in success:
             content = dict(success["content"])
