@@ -271,6 +271,34 @@ def test_extra_headers_go_with_a_chosen_representation_only() -> None:
     assert "Location" not in RENDERERS.render(decision, DATA).headers
 
 
+@pytest.mark.parametrize("method", ["GET", "HEAD"])
+def test_a_refusal_renders_with_its_own_headers_and_the_vary_given(
+    method: str,
+) -> None:
+    """``render`` sends a refusal (``Consumes``' too) with its status, body
+    and headers, ``vary`` merged into its ``Vary``; ``status`` and
+    ``headers`` are for a chosen representation and not read."""
+    for refused in (
+        Consumes(["application/json"]).check("text/csv", None, method="POST"),
+        RENDERERS.produces.select("image/png"),
+    ):
+        rendered = RENDERERS.render(
+            refused,
+            None,
+            method=method,
+            vary="Cookie",
+            status=201,
+            headers={"Location": "/m/1"},
+        )
+        assert rendered.status == refused.status
+        assert rendered.headers == {
+            **refused.headers,
+            "Vary": "Cookie, Accept",
+            "Content-Length": str(len(refused.body.encode())),
+        }
+        assert rendered.body == (b"" if method == "HEAD" else refused.body.encode())
+
+
 @pytest.mark.parametrize(
     ("headers", "error"),
     [

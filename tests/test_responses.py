@@ -356,7 +356,11 @@ def test_consumes_415(content_type: str | bytes | None, problem: str) -> None:
     decision = consumes.check(content_type)
     assert decision.status == 415
     assert decision.reason == "Unsupported Media Type"
-    assert decision.headers == {"Content-Type": TEXT[1], "Accept": consumes.accept}
+    assert decision.headers == {
+        "Content-Type": TEXT[1],
+        "Accept": consumes.accept,
+        "Vary": "Accept",
+    }
     said = problem.replace(") ", ") is ") if problem[0] == "(" else f"is {problem}"
     assert decision.body.startswith(
         f"415 Unsupported Media Type: the request's Content-Type {said}. "
@@ -536,10 +540,19 @@ def test_415_as_problem_json_for_a_json_client() -> None:
     assert problem["acceptable"] == BODY
 
 
-def test_415_keeps_plain_text_without_an_accept_value() -> None:
+def test_415_without_an_accept_value_is_plain_text_varied_on_accept() -> None:
+    # The header's absence chose the format as a value would (rule 14), as
+    # for Produces.select(None): a cache must not serve this to a client
+    # whose Accept prefers problem+json.
     decision = Consumes(BODY).check("text/csv")
     assert decision.headers["Content-Type"] == TEXT[1]
-    assert "Vary" not in decision.headers  # no Accept value chose the format
+    assert decision.headers["Vary"] == "Accept"
+    assert (
+        Consumes(BODY)
+        .check("text/csv", "application/problem+json")
+        .headers["Content-Type"]
+        == PROBLEM[1]
+    )
 
 
 #: The header a 415 adds for each method (W3C LDP §7.1, RFC 5789 §2.2, RFC
@@ -626,14 +639,15 @@ def test_415s_are_decided_when_consumes_is_made(
         "Content-Type",
         "Accept",
         *([] if field is None else [field]),
-        *(["Vary"] if accept is not None else []),
+        "Vary",
     ]
 
 
 def test_the_415s_made_ahead_are_few() -> None:
     # Missing or malformed, by the method's header (none or one of three), by
-    # the form (three): the refusals an endpoint finishes once.
-    assert len(Consumes(BODY)._refusals) == 2 * 4 * 3
+    # the format (plain text or problem+json): the refusals an endpoint
+    # finishes once.
+    assert len(Consumes(BODY)._refusals) == 2 * 4 * 2
 
 
 def test_431_for_an_over_long_content_type_follows_accept() -> None:

@@ -255,7 +255,9 @@ class Renderers(ByArguments):
     ) -> Rendered:
         """``respond`` for a ``Decision`` already taken (``produces.select``),
         so a handler can refuse before it computes ``data``; a refusal (any
-        ``Decision`` not ``ok``, ``Consumes``' too) is sent as decided.
+        ``Decision`` not ``ok``, ``Consumes``' too) is sent with its status,
+        body and headers, ``vary`` merged into its ``Vary`` as ``respond``
+        merges it (HEAD: no body), ``status`` and ``headers`` not read.
         ``headers`` are added to a chosen representation's (docs/web.md, "What
         a handler may send"). ``status`` is a final one, 200-599; a 204, 205 or
         304 is sent without content (the renderer is not called)."""

@@ -163,16 +163,6 @@ def prefers_problem_json(accept: HeaderValue) -> bool:
     return _refusal(accept)[0]
 
 
-#: The forms of a ``Consumes`` refusal, (as problem+json?, its ``Vary``):
-#: without an Accept value, plain text and no ``Vary``; with one, the format it
-#: prefers (rule 16) and ``Vary: Accept``.
-_FORMS: tuple[tuple[bool, tuple[tuple[str, str], ...]], ...] = (
-    (False, ()),
-    (False, (_VARY,)),
-    (True, (_VARY,)),
-)
-
-
 #: The header a 415 adds for a request method (compared case-sensitively,
 #: RFC 9110 §9.1), naming the types taken as that method's content: W3C LDP
 #: §7.1, RFC 5789 §2.2 and §3.1, RFC 10008 §3.
@@ -183,9 +173,10 @@ METHOD_FIELDS = {
 }
 
 
-def _form(accept: HeaderValue) -> int:
-    """The index in ``_FORMS`` of the refusal form for this Accept value."""
-    return 0 if accept is None else 1 + prefers_problem_json(accept)
+def _as_problem(accept: HeaderValue) -> bool:
+    """Whether a ``Consumes`` refusal is problem+json for this Accept value
+    (rule 16; None, the header absent: plain text)."""
+    return accept is not None and prefers_problem_json(accept)
 
 
 def json_text(value: object) -> str:
@@ -725,17 +716,18 @@ class Consumes(ByArguments):
     with the request's own media type as ``content_type``; 415 with an
     ``Accept`` response header listing them (RFC 9110 §15.5.16) when the
     Content-Type is missing, malformed or not accepted; 431 over
-    ``max_length`` (None: no limit). Given the request's ``accept``, a refusal
-    takes the format it prefers (rule 16) and carries ``Vary: Accept``; given
-    its ``method``, a 415 to POST also carries ``Accept-Post`` (W3C LDP
-    §7.1), to PATCH ``Accept-Patch`` (RFC 5789 §2.2), to QUERY
-    ``Accept-Query`` (RFC 10008 §3). ``accept``, ``accept_post``,
-    ``accept_patch`` and ``accept_query`` are those headers' values, for an
-    answer to OPTIONS too (``accept_patch`` the types that are no ranges,
-    RFC 5789 §3.1 listing media types; ``accept_query`` None where a type's
-    parameter names are no RFC 9651 keys, a parameter value is not printable
-    ASCII, or a type is a suffix range, so that Accept-Query cannot carry
-    it; where a value is None, a 415 to that method has no such header).
+    ``max_length`` (None: no limit). A refusal takes the format the
+    request's ``accept`` prefers (rule 16; plain text for None, the header
+    absent) and carries ``Vary: Accept``; given its ``method``, a 415 to
+    POST also carries ``Accept-Post`` (W3C LDP §7.1), to PATCH
+    ``Accept-Patch`` (RFC 5789 §2.2), to QUERY ``Accept-Query`` (RFC 10008
+    §3). ``accept``, ``accept_post``, ``accept_patch`` and ``accept_query``
+    are those headers' values, for an answer to OPTIONS too
+    (``accept_patch`` the types that are no ranges, RFC 5789 §3.1 listing
+    media types; ``accept_query`` None where a type's parameter names are
+    no RFC 9651 keys, a parameter value is not printable ASCII, or a type is
+    a suffix range, so that Accept-Query cannot carry it; where a value is
+    None, a 415 to that method has no such header).
     """
 
     __slots__ = (
@@ -779,17 +771,19 @@ class Consumes(ByArguments):
         except ValueError:
             accept_query = None
         self.accept_query: Final = accept_query
-        #: The 415s by (problem, the method's own header or "", ``_FORMS``
-        #: index): made ahead for a missing or malformed type, on first use
-        #: for one not taken (by the type, in a bounded cache).
+        #: The 415s by (problem, the method's own header or "", as
+        #: problem+json): made ahead for a missing or malformed type, on
+        #: first use for one not taken (by the type, in a bounded cache).
         self._unsupported = {
-            (problem, header, form): self._unsupported_type(problem, header, form)
+            (problem, header, as_problem): self._unsupported_type(
+                problem, header, as_problem
+            )
             for problem in ("is missing", "is malformed")
             for header in ("", *METHOD_FIELDS.values())
-            for form in range(len(_FORMS))
+            for as_problem in (False, True)
         }
         self._refusals = tuple(self._unsupported.values())
-        self._named: dict[tuple[str, str, int], Decision] = {}
+        self._named: dict[tuple[str, str, bool], Decision] = {}
 
     @property
     def accept_post(self) -> str:
@@ -831,18 +825,17 @@ class Consumes(ByArguments):
         if content_type is not None:  # its type checked before its truth
             content_type = coerce_value(content_type, "Content-Type")
         if not content_type:
-            return self._unsupported["is missing", header, _form(accept)]
+            return self._unsupported["is missing", header, _as_problem(accept)]
         text = as_header_text(content_type)[0]
         if self._max_length is not None and len(text) > self._max_length:
-            problem_json, varied = _FORMS[_form(accept)]
             return _too_large(
-                "Content-Type", len(text), self._max_length, problem_json, *varied
+                "Content-Type", len(text), self._max_length, _as_problem(accept), _VARY
             )
         try:
             rng = parse_single(text, "Content-Type", weighted=False)[0]
             offer = concrete(text, rng, "Content-Type")
         except ValueError:
-            return self._unsupported["is malformed", header, _form(accept)]
+            return self._unsupported["is malformed", header, _as_problem(accept)]
         received = MediaRange._make(rng)
         for index, accepted_range in enumerate(self._ranges):
             if range_matches(accepted_range, offer):
@@ -853,7 +846,7 @@ class Consumes(ByArguments):
                     index=index,
                 )
         # Named by its type and subtype, tokens: nothing else is sent back.
-        key = (received.essence, header, _form(accept))
+        key = (received.essence, header, _as_problem(accept))
         try:  # by subscript, not .get (docs/free-threading.md)
             return self._named[key]
         except KeyError:
@@ -863,11 +856,13 @@ class Consumes(ByArguments):
                 return made
             return store(self._named, VALUES_KEPT, key, made)
 
-    def _unsupported_type(self, problem: str, header: str, form: int) -> Decision:
+    def _unsupported_type(
+        self, problem: str, header: str, problem_json: bool
+    ) -> Decision:
         """415 listing the types taken, with them as ``Accept`` (RFC 9110
         §15.5.16), and as ``header`` too, the request method's own header
-        (``METHOD_FIELDS``) or none (``""``)."""
-        problem_json, varied = _FORMS[form]
+        (``METHOD_FIELDS``) or none (``""``); ``Vary: Accept``, as Accept
+        chooses its format (rule 14)."""
         value = self._field_value(header) if header else None
         own = () if value is None else ((header, value),)
         return error_decision(
@@ -876,7 +871,7 @@ class Consumes(ByArguments):
             problem_json,
             ("Accept", self.accept),
             *own,
-            *varied,
+            _VARY,
             listed=self.media_types,
             listed_as="This resource accepts:",
         )
