@@ -29,7 +29,7 @@ from fastaccept import (
 from fastaccept._limits import CACHE_KEY_MAX_LENGTH, store
 from fastaccept._text import HeaderText
 
-from .conftest import Engine, cython_engine, value_cache
+from .conftest import CYTHON_MISSING, Engine, cython_engine, value_cache
 
 VALUE = "text/html;level=1;q=0.5, */*;q=0.1"
 
@@ -203,6 +203,100 @@ def test_a_str_enum_offer_comes_back_as_itself_typed_so(engine: Engine) -> None:
     coding: _Coding | None = fastaccept.negotiate_encoding("br", list(_Coding))
     tag: _Coding | str = fastaccept.negotiate_language("en", list(_Coding), default="")
     assert (chosen, refused, coding, tag) == (_MediaType.HTML, 0, _Coding.BR, "")
+
+
+class _Shifting(bytearray):
+    """A buffer whose every copy (``bytes()``) is another text: as one that
+    another thread writes to while it is read."""
+
+    texts = (b"a/b;q=2, c/d", b"x" * 21)
+
+    def __init__(self) -> None:
+        super().__init__(b"a/b")
+        self.copies = 0
+
+    def __bytes__(self) -> bytes:
+        self.copies += 1
+        return self.texts[(self.copies - 1) % 2]
+
+
+def test_a_buffer_is_read_once_a_call(engine: Engine) -> None:
+    """What a message names is the text read, copied once: no second copy
+    of a ``bytearray`` or ``memoryview`` for the error or the skipped members."""
+    shifting = _Shifting()
+    with pytest.raises(AcceptError) as raised:
+        engine.parse(shifting, strict=True)
+    assert (raised.value.value, raised.value.position) == (b"a/b;q=2, c/d", 6)
+    assert raised.value.reason.startswith("invalid weight '2'")
+    shifting = _Shifting()
+    assert [each.text for each in engine.parse(shifting).skipped] == ["a/b;q=2"]
+    assert shifting.copies == 1
+    shifting = _Shifting()
+    with pytest.raises(AcceptError) as raised:
+        engine.Negotiator(["c/d"], max_length=8).choose(shifting)
+    assert raised.value.value == b"a/b;q=2, c/d"
+    assert shifting.copies == 1
+
+
+#: A process's first call of each one-call form, with no offers (an empty
+#: tuple, the one CPython shares, or list) and ``max_length=None``.
+FIRST_CALLS_WITHOUT_OFFERS = """
+import fastaccept as fa
+print(fa.negotiate("text/html", (), max_length=None, default=0))
+print(fa.negotiate_encoding("gzip", [], max_length=None, default=0))
+print(fa.negotiate_language("en", (), max_length=None, default=0))
+try:
+    fa.quality("text/html", (), max_length=None)
+except TypeError as error:
+    print(error)
+"""
+
+
+@pytest.mark.parametrize("engine", ["cython", "python"])
+def test_a_first_call_without_offers_answers_as_any_other(engine: str) -> None:
+    # Such a call passed for the compiled engine's last one, whose
+    # negotiator there was none yet: the process died (SIGSEGV).
+    if engine == "cython" and CYTHON_MISSING:
+        pytest.skip(CYTHON_MISSING)
+    done = subprocess.run(
+        [sys.executable, "-c", FIRST_CALLS_WITHOUT_OFFERS],
+        env={
+            **os.environ,
+            "FASTACCEPT_NO_EXTENSIONS": "1" if engine == "python" else "",
+        },
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout.splitlines() == [
+        "0",
+        "0",
+        "0",
+        "media_type must be a str, not tuple",
+    ]
+
+
+@pytest.mark.thread_unsafe(reason="the one-call forms' last offers")
+def test_offers_of_another_hash_are_not_compared_with_the_last_ones(
+    engine: Engine,
+) -> None:
+    # As a dict key is: the last call's offers' == is not called where the
+    # hashes differ (this one's raises for another type).
+    class Tagged(str):
+        def __eq__(self, other: object) -> bool:
+            if type(other) is not Tagged:
+                raise TypeError(f"compared with {type(other).__name__}")
+            return str.__eq__(self, other)
+
+        def __hash__(self) -> int:
+            return hash(("tagged", str(self)))
+
+    tagged, plain = Tagged("text/html"), "text/html"
+    assert engine.negotiate("text/html", [tagged]) is tagged
+    assert engine.negotiate("text/html", [plain]) is plain
+    assert engine.parse("text/html").best([tagged]) is tagged
+    assert engine.parse("text/html").best([plain]) is plain
 
 
 @pytest.mark.thread_unsafe(reason="the one-call forms' last offers")

@@ -259,21 +259,28 @@ def last_negotiator(
     passes the same offers every time (the Cython engine's one-call forms
     keep their last one too).
 
-    The offers are compared as a dict key is (equal, and of the same hash:
-    a ``str`` subclass equal to another spelling is not the same offers)
+    The offers are compared as a dict key is (of the same hash, then equal:
+    a ``str`` subclass equal to another spelling is not the same offers,
+    and one whose ``==`` raises is not called by another's call)
     where the last ones hold no pair (``qs_types``), else item by item by
     identity, as the Cython engine compares them (which also leaves a qs's
     ``==`` uncalled: a signalling NaN's raises); ``max_length`` must be the
     very object the last call gave, whose check passed.
     """
     last = kept.last
-    if max_length is last[1] and (
-        len(offers) == len(last[0]) and all(map(is_, offers, last[0]))
-        if last[3] is None
-        else offers is last[0] or (offers == last[0] and hash(offers) == last[3])
-    ):
-        found: _N = last[2]
-        return found
+    if max_length is last[1]:
+        if last[3] is None:
+            same = len(offers) == len(last[0]) and all(map(is_, offers, last[0]))
+        else:
+            try:
+                same = offers is last[0] or (
+                    hash(offers) == last[3] and offers == last[0]
+                )
+            except TypeError:  # an offer without a hash (a signalling NaN qs)
+                same = False
+        if same:
+            found: _N = last[2]
+            return found
     found = kept_negotiator(kept.negotiators, make, offers, max_length)
     try:
         key_hash = None if tuple in map(type, offers) else hash(offers)

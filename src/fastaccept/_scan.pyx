@@ -947,6 +947,17 @@ cdef inline object read_input(object value, const unsigned char** data, Py_ssize
     return read_other(value, data, length, field)
 
 
+cdef inline object read_once(object value, str field):
+    """``value`` as every read of one call sees it: a str or bytes as
+    given, a ``bytearray`` or ``memoryview`` copied to bytes once (so the text
+    a message names is the text scanned, whatever changes it meanwhile),
+    another type's ``TypeError``. For a call that reads it again after
+    ``read_input`` (a message, the skipped members)."""
+    if type(value) is str or type(value) is bytes:
+        return value
+    return _coerce_value(value, field)
+
+
 cdef object read_other(object value, const unsigned char** data, Py_ssize_t* length,
                        str field):
     """``read_input`` for a value that is not a one-byte-kind ``str``."""
@@ -1183,6 +1194,7 @@ cdef object parsed(_Kind kind, object value, object strict_flag, object max_leng
         limit = _checked_max_length(max_length)
     if value is None:
         return _ABSENT if accept else kind.values(present=False)
+    value = read_once(value, kind.field)
     _owner = read_input(value, &s, &n, kind.field)  # keeps the buffer alive
     check_length(value, n, limit, kind.field)
     scan_init(&sc)
@@ -1828,6 +1840,7 @@ Offers parsed once; the best of them for each request's Accept value.
         weights = [-1] * self._n
         if value is None:
             return weights, ()
+        value = read_once(value, ACCEPT)
         _owner = read_input(value, &s, &n)  # keeps the buffer alive
         check_length(value, n, self._limit, ACCEPT)
         scan_init(&sc)
@@ -1860,6 +1873,7 @@ cdef inline int score_value(Negotiator self, object value, Scan* sc) except -1:
     cdef Py_ssize_t n, k
     cdef const Offers* set = &self._set
     cdef Py_ssize_t words = (set.n + 63) >> 6
+    value = read_once(value, ACCEPT)
     _owner = read_input(value, &s, &n)  # keeps the buffer alive
     check_length(value, n, self._limit, ACCEPT)
     sc.set = set
@@ -1959,8 +1973,10 @@ cdef class Kept:
     def __cinit__(self, make, str noun, str name, bint one=False):
         self.make, self.noun, self.name, self.one = make, noun, name, one
         self.names = ("value", noun, "max_length") if one else ("value", noun, "default", "max_length")
-        # No argument is a new object: a first call never passes for the last.
-        self.negotiators, self.last = {}, (object(), None, (), None)
+        # No argument is a new object: a first call never passes for the last
+        # (offers, max_length None, an empty tuple or list of them included).
+        none = object()
+        self.negotiators, self.last = {}, (none, none, (none,), None)
         fa_new_serial(&self._serial)
 
     def __dealloc__(self):
@@ -2349,6 +2365,7 @@ cdef class _ListNegotiator(_CachedOffers):
         cdef long long* keys = small
         if value is None:
             return self._absent
+        value = read_once(value, self._kind.field)
         _owner = read_input(value, &s, &n, self._kind.field)  # keeps the buffer alive
         check_length(value, n, self._limit, self._kind.field)
         if self._n > SMALL:
@@ -2383,6 +2400,7 @@ cdef class _ListNegotiator(_CachedOffers):
             for k in range(self._n):
                 scored.append((-1000, not self._offers[k].identity, k))
         else:
+            value = read_once(value, self._kind.field)
             _owner = read_input(value, &s, &n, self._kind.field)  # keeps the buffer alive
             check_length(value, n, self._limit, self._kind.field)
             held = PyBytes_FromStringAndSize(NULL, 2 * self._n * sizeof(long long))
