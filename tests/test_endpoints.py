@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fastaccept import Answer, Consumes, Renderers, asgi, wsgi
+from fastaccept import Answer, Consumes, Renderers, asgi, problem, wsgi
 
 GREETING = Renderers(
     {
@@ -308,6 +308,33 @@ def test_a_str_enum_offer_is_sent_as_its_text(module: Any) -> None:
     assert header(ok[1], "Content-Type") == "text/plain; charset=utf-8"
     assert refused[0] == 406
     assert refused[2].decode().splitlines()[1:] == [Media.JSON.value, Media.TEXT.value]
+
+
+@pytest.mark.parametrize("method", ["GET", "HEAD"])
+@pytest.mark.parametrize("module", [wsgi, asgi])
+def test_a_returned_problem_is_sent_as_it_is(module: Any, method: str) -> None:
+    """A whole ``Rendered`` the handler returns (``problem``'s) is sent as it
+    is, the endpoint's ``Vary`` merged in, no body to HEAD."""
+    made = problem(404, "application/json", detail="no item 7")
+
+    def handler(*request: Any) -> Any:
+        return made
+
+    async def handler_async(*request: Any) -> Any:
+        return made
+
+    app = module.negotiated(GREETING, vary="Cookie")(
+        handler if module is wsgi else handler_async
+    )
+    adapter = call_wsgi if module is wsgi else call_asgi
+    status, items, body = adapter(method, "/", [("accept", b"text/html")], app)
+    assert status == 404
+    assert {name.lower(): value for name, value in items} == {
+        "content-type": made.headers["Content-Type"],
+        "content-length": str(len(made.body)),
+        "vary": "Accept, Cookie",
+    }
+    assert body == (b"" if method == "HEAD" else made.body)
 
 
 @pytest.mark.parametrize("answered", [False, True])

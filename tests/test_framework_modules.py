@@ -286,6 +286,53 @@ def test_a_handlers_own_response_keeps_every_vary_line() -> None:
             assert tokens == expected, query
 
 
+def test_a_returned_problem_is_sent_as_it_is_with_the_routes_vary() -> None:
+    """A handler may return a whole ``Rendered`` (``problem``'s, a negotiated
+    404): it is sent as it is, the route's ``Vary`` merged into its own, and
+    no body to HEAD; it was data to render (json's TypeError, a 500; or its
+    repr as a 200 from a ``str`` renderer)."""
+    pytest.importorskip("starlette")
+    pytest.importorskip("flask")
+    import flask
+    from starlette.applications import Starlette
+    from starlette.routing import Route
+    from starlette.testclient import TestClient
+
+    from fastaccept import problem
+    from fastaccept.flask import negotiated as flask_negotiated
+    from fastaccept.starlette import negotiated as starlette_negotiated
+
+    pages = Renderers({"application/json": json.dumps, "text/html": str})
+
+    @starlette_negotiated(pages, vary="Cookie")
+    async def item(request: Any) -> Any:
+        return problem(404, request.headers.get("accept"), detail="no item 7")
+
+    app = flask.Flask(__name__)
+
+    @app.get("/")
+    @flask_negotiated(pages, vary="Cookie")
+    def view() -> Any:
+        return problem(404, flask.request.headers.get("accept"), detail="no item 7")
+
+    clients = (TestClient(Starlette(routes=[Route("/", item)])), app.test_client())
+    for client in clients:
+        for accept in ("application/json", "text/html"):
+            expected = problem(404, accept, detail="no item 7")
+            sent = client.get("/", headers={"Accept": accept})
+            head = client.head("/", headers={"Accept": accept})
+            assert (sent.status_code, head.status_code) == (404, 404)
+            for answer in (sent, head):
+                assert (
+                    answer.headers["content-type"] == expected.headers["Content-Type"]
+                )
+                assert vary_tokens(answer.headers["vary"]) == ["accept", "cookie"]
+                assert answer.headers["content-length"] == str(len(expected.body))
+            read = "content" if isinstance(client, TestClient) else "data"
+            bodies = [getattr(answer, read) for answer in (sent, head)]
+            assert bodies == [expected.body, b""]
+
+
 def test_head_gets_gets_headers_through_middleware_that_reads_the_body() -> None:
     """Starlette and Flask drop a HEAD answer's body themselves (Starlette
     by its server): made as GET's, compression and ETags see it (RFC 9110

@@ -158,10 +158,10 @@ class Endpoint:
         self, binding: Binding[Request, Any], request: Request, step: Proceed, data: Any
     ) -> Any:
         """The answer to the handler's ``data``: one of the framework's
-        ``responses`` as it is, ``Accept`` merged into its ``Vary`` (where a
-        format name chose, the endpoint's own ``vary`` alone); else
-        ``data`` (or an ``Answer``) in the type ``step`` chose, as the
-        framework's response."""
+        ``responses``, or a ``Rendered`` (``problem``'s), as it is,
+        ``Accept`` merged into its ``Vary`` (where a format name chose, the
+        endpoint's own ``vary`` alone); else ``data`` (or an ``Answer``) in
+        the type ``step`` chose, as the framework's response."""
         finished = self.finished
         given = data.data if isinstance(data, Answer) else data
         if type(given) is CoroutineType:  # rendered, it would pass for data
@@ -174,6 +174,10 @@ class Endpoint:
             raise TypeError(
                 f"the handler returned the async generator {given.__qualname__}(): "
                 "return its items (a list), which the renderers render"
+            )
+        if isinstance(data, Rendered):  # a whole response, not data to render
+            return whole_answer(
+                binding, request, data, step.method, finished.varies(step.formatted)
             )
         if isinstance(data, binding.responses):
             varies = finished.varies(step.formatted)
@@ -464,15 +468,34 @@ def problem_answer(
     the framework drops it: ``head_as_get``)."""
     status, detail, asked = facts
     accept, method = binding.headers(request)
-    made = problem(status, accept, detail=detail)
-    asked_vary = [value for name, value in asked if name.lower() == "vary"]
+    negotiated = problem(status, accept, detail=detail)
     headers = (
-        *(item for item in made.header_items if item[0] != "Vary"),
+        *(item for item in negotiated.header_items if item[0] != "Vary"),
         *(item for item in asked if item[0].lower() not in _OWN_HEADERS),
-        ("Vary", merge_vary(*asked_vary, vary)),
     )
-    body = b"" if method == "HEAD" and not binding.head_as_get else made.body
-    return binding.reply(request, Rendered(status, headers, body, False))
+    asked_vary = (value for name, value in asked if name.lower() == "vary")
+    made = Rendered(status, headers, negotiated.body, False)
+    return whole_answer(binding, request, made, method, merge_vary(*asked_vary, vary))
+
+
+def whole_answer(
+    binding: Binding[Request, Response],
+    request: Request,
+    rendered: Rendered,
+    method: str,
+    vary: str,
+) -> Response:
+    """A whole response (``problem``'s) as ``binding``'s response: ``vary``
+    merged into its ``Vary`` (rule 17), no body for HEAD (but where the
+    framework drops it: ``head_as_get``), its ``Content-Length`` kept."""
+    own = [value for name, value in rendered.header_items if name.lower() == "vary"]
+    merged = merge_vary(*own, vary)
+    headers = (
+        *(item for item in rendered.header_items if item[0].lower() != "vary"),
+        *((("Vary", merged),) if merged else ()),
+    )
+    body = b"" if method == "HEAD" and not binding.head_as_get else rendered.body
+    return binding.reply(request, Rendered(rendered.status, headers, body, rendered.ok))
 
 
 #: A refusal's body as ``application/problem+json`` (RFC 9457 §3; docs/rules.md
