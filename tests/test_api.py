@@ -277,6 +277,21 @@ def test_a_first_call_without_offers_answers_as_any_other(engine: str) -> None:
     ]
 
 
+_Kind = typing.Literal["application/json", "text/html"]
+_KINDS: tuple[_Kind, ...] = ("application/json", "text/html")
+
+
+def test_literal_offers_are_typed_as_their_literals(engine: Engine) -> None:
+    """Offers typed as a ``Literal`` give back that type, with a ``default``
+    of it or of another type (mypy checks these annotations over the suite;
+    pyright read the first as ``str``, mypy the second)."""
+    chosen: _Kind = fastaccept.negotiate("text/html", _KINDS, default="text/html")
+    refused: _Kind | int = fastaccept.negotiate("image/png", _KINDS, default=0)
+    best: _Kind | None = fastaccept.parse("image/png").best(_KINDS, default=None)
+    assert (chosen, refused, best) == ("text/html", 0, None)
+    assert engine.negotiate("image/png", _KINDS, default="text/html") == "text/html"
+
+
 @pytest.mark.thread_unsafe(reason="the one-call forms' last offers")
 def test_offers_of_another_hash_are_not_compared_with_the_last_ones(
     engine: Engine,

@@ -420,6 +420,22 @@ if TYPE_CHECKING:
         value: HeaderValue,
         offers: Iterable[_T | tuple[_T, float]],
         *,
+        default: _T,
+        max_length: int | None = ...,
+    ) -> _T: ...
+    @overload
+    def negotiate(
+        value: HeaderValue,
+        offers: Iterable[_T],
+        *,
+        default: _D,
+        max_length: int | None = ...,
+    ) -> _T | _D: ...
+    @overload
+    def negotiate(
+        value: HeaderValue,
+        offers: Iterable[_T | tuple[_T, float]],
+        *,
         default: _D,
         max_length: int | None = ...,
     ) -> _T | _D: ...
@@ -734,6 +750,14 @@ if TYPE_CHECKING:
         value: HeaderValue,
         codings: Iterable[_T],
         *,
+        default: _T,
+        max_length: int | None = ...,
+    ) -> _T: ...
+    @overload
+    def negotiate_encoding(
+        value: HeaderValue,
+        codings: Iterable[_T],
+        *,
         default: _D,
         max_length: int | None = ...,
     ) -> _T | _D: ...
@@ -774,6 +798,14 @@ if TYPE_CHECKING:
     def negotiate_language(
         value: HeaderValue, tags: Iterable[_T], *, max_length: int | None = ...
     ) -> _T | None: ...
+    @overload
+    def negotiate_language(
+        value: HeaderValue,
+        tags: Iterable[_T],
+        *,
+        default: _T,
+        max_length: int | None = ...,
+    ) -> _T: ...
     @overload
     def negotiate_language(
         value: HeaderValue,
