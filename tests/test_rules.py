@@ -6,7 +6,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from fastaccept import AcceptError, MediaRange, Offer, _member
+from fastaccept import AcceptError, Consumes, MediaRange, Offer, _member
 
 from .conftest import Engine
 
@@ -235,6 +235,20 @@ def test_rule9_charset_case_insensitive_others_exact(engine: Engine) -> None:
     assert engine.quality("text/plain;format=Flowed", "text/plain;format=flowed") == 0.0
 
 
+def test_rule9_charset_case_insensitive_where_a_range_meets_a_type(
+    engine: Engine,
+) -> None:
+    # A parsed range against a media type (MediaRange.matches), and the
+    # types Consumes takes against a request's Content-Type: not through
+    # the negotiators' scanner.
+    member = engine.parse("text/plain;charset=UTF-8")[0]
+    assert member.matches("text/plain;charset=utf-8")
+    assert not member.matches("text/plain;charset=latin-1")
+    taken = Consumes(["text/plain; charset=UTF-8"])
+    assert taken.check("text/plain; charset=utf-8").status == 200
+    assert taken.check("text/plain; charset=Latin-1").status == 415
+
+
 # Rule 10: the most specific matching range gives the quality.
 def test_rule10_most_specific_wins_even_with_lower_q(engine: Engine) -> None:
     assert engine.quality("text/*;q=0.9, text/html;q=0.1", "text/html") == 0.1
@@ -260,6 +274,31 @@ def test_rule10_a_type_wildcard_over_a_wildcard_with_parameters(engine: Engine) 
 
 def test_rule10_equal_specificity_higher_q(engine: Engine) -> None:
     assert engine.quality("a/b;q=0.2, a/b;q=0.7", "a/b") == 0.7
+
+
+@pytest.mark.parametrize(
+    ("value", "offers", "rank"),
+    [
+        ("*/*;q=0.5, */*;q=0", ["text/html"], [("text/html", 0.5)]),
+        ("*/*;q=0, */*;q=0.5", ["text/html"], [("text/html", 0.5)]),
+        ("*/*;q=0.5, */*;q=0.2", ["text/html"], [("text/html", 0.5)]),
+        ("text/*;q=0.5, text/*;q=0", ["text/html"], [("text/html", 0.5)]),
+        (
+            "text/*;q=0.8, text/*;q=0.2, application/json;q=0.5",
+            ["application/json", "text/html"],
+            [("text/html", 0.8), ("application/json", 0.5)],
+        ),
+    ],
+)
+def test_rule10_a_wildcard_listed_twice_takes_its_higher_q(
+    engine: Engine, value: str, offers: list[str], rank: list[tuple[str, float]]
+) -> None:
+    # Kept aside (not credited to each offer), a wildcard's weight is the
+    # higher of its members', as for any two equally specific ranges.
+    assert engine.Negotiator(offers).rank(value) == rank
+    assert engine.negotiate(value, offers) == rank[0][0]
+    assert engine.parse(value).rank(offers) == rank
+    assert [engine.quality(value, offer) for offer, _ in rank] == [q for _, q in rank]
 
 
 def test_rule10_q0_is_not_acceptable(engine: Engine) -> None:
