@@ -333,6 +333,27 @@ def test_a_returned_problem_is_sent_as_it_is_with_the_routes_vary() -> None:
             assert bodies == [expected.body, b""]
 
 
+def test_flask_sends_a_rendered_made_by_hand_without_a_length() -> None:
+    # Its empty body's length: werkzeug's count (a KeyError, a 500, before).
+    pytest.importorskip("flask")
+    import flask
+
+    from fastaccept import Rendered
+    from fastaccept.flask import negotiated
+
+    app = flask.Flask(__name__)
+
+    @app.get("/")
+    @negotiated(Renderers({"application/json": json.dumps}))
+    def view() -> Rendered:
+        return Rendered(404, (("Content-Type", "text/plain"),), b"", False)
+
+    for sent in (app.test_client().get("/"), app.test_client().head("/")):
+        assert (sent.status_code, sent.data) == (404, b"")
+        assert sent.headers["Content-Length"] == "0"
+        assert vary_tokens(sent.headers["Vary"]) == ["accept"]
+
+
 def test_head_gets_gets_headers_through_middleware_that_reads_the_body() -> None:
     """Starlette and Flask drop a HEAD answer's body themselves (Starlette
     by its server): made as GET's, compression and ETags see it (RFC 9110

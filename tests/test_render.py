@@ -275,12 +275,23 @@ def test_extra_headers_go_with_a_chosen_representation_only() -> None:
 def test_a_refusal_renders_with_its_own_headers_and_the_vary_given(
     method: str,
 ) -> None:
-    """``render`` sends a refusal (``Consumes``' too) with its status, body
-    and headers, ``vary`` merged into its ``Vary``; ``status`` and
-    ``headers`` are for a chosen representation and not read."""
-    for refused in (
-        Consumes(["application/json"]).check("text/csv", None, method="POST"),
-        RENDERERS.produces.select("image/png"),
+    """``render`` sends a refusal (``Consumes``' too, or one made by hand)
+    with its status, body and headers, ``vary`` and ``Accept`` merged into
+    its ``Vary`` (rule 17: never overwritten); ``status`` and ``headers``
+    are for a chosen representation and not read."""
+    by_hand = Decision(
+        503,
+        "",
+        (("Content-Type", "text/plain; charset=utf-8"), ("vary", "Origin, Accept")),
+        "down",
+    )
+    for refused, vary in (
+        (
+            Consumes(["application/json"]).check("text/csv", None, method="POST"),
+            "Cookie, Accept",
+        ),
+        (RENDERERS.produces.select("image/png"), "Cookie, Accept"),
+        (by_hand, "Cookie, Accept, Origin"),
     ):
         rendered = RENDERERS.render(
             refused,
@@ -291,9 +302,10 @@ def test_a_refusal_renders_with_its_own_headers_and_the_vary_given(
             headers={"Location": "/m/1"},
         )
         assert rendered.status == refused.status
+        own = {k: v for k, v in refused.header_items if k.lower() != "vary"}
         assert rendered.headers == {
-            **refused.headers,
-            "Vary": "Cookie, Accept",
+            **own,
+            "Vary": vary,
             "Content-Length": str(len(refused.body.encode())),
         }
         assert rendered.body == (b"" if method == "HEAD" else refused.body.encode())

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from fastaccept import Answer, Consumes, Produces, Renderers
+from fastaccept import Answer, Consumes, Produces, Rendered, Renderers, problem
 from fastaccept.wsgi import negotiated as wsgi_negotiated
 
 JSON = Renderers({"application/json": json.dumps, "text/plain": str})
@@ -314,12 +314,52 @@ def test_an_answer_annotation_is_not_published_as_the_schema() -> None:
     def either() -> Answer | dict[str, int]:
         return {"id": 1}
 
+    # A problem it returns for an error is no representation either.
+    @app.get("/or-problem")
+    @negotiated(JSON)
+    def or_problem() -> dict[str, int] | Rendered:
+        return {"id": 1}
+
+    @app.get("/reply-or-problem")
+    @negotiated(JSON)
+    def reply_or_problem() -> Answer | Rendered:
+        return problem(404, None)
+
     paths = app.openapi()["paths"]
     created = paths["/items"]["post"]["responses"]["201"]["content"]
     assert set(created) == {"application/json", "text/plain"}
-    documented = paths["/either"]["get"]["responses"]["200"]["content"]
-    assert documented["application/json"]["schema"]["type"] == "object"  # the dict
-    assert "Answer" not in json.dumps(app.openapi())  # no Answer fields anywhere
+    for path in ("/either", "/or-problem"):
+        documented = paths[path]["get"]["responses"]["200"]["content"]
+        assert documented["application/json"]["schema"]["type"] == "object"  # dict
+    documented = paths["/reply-or-problem"]["get"]["responses"]["200"]["content"]
+    assert documented["application/json"]["schema"] == {}
+    schema = json.dumps(app.openapi())
+    assert "Answer" not in schema  # no Answer fields anywhere
+    assert "Rendered" not in schema and "header_items" not in schema
+
+
+def test_a_problem_annotation_is_not_published_as_litestars_schema() -> None:
+    pytest.importorskip("litestar")
+    from litestar import Litestar, get
+
+    from fastaccept.litestar import NegotiationPlugin, negotiated
+
+    @get("/or-problem")
+    @negotiated(JSON)
+    async def or_problem() -> dict[str, int] | Rendered:
+        return {"id": 1}
+
+    @get("/problem")
+    @negotiated(JSON)
+    async def only_problem() -> Rendered:
+        return problem(404, None)
+
+    app = Litestar([or_problem, only_problem], plugins=[NegotiationPlugin()])
+    schema = json.dumps(app.openapi_schema.to_schema())
+    assert "Rendered" not in schema and "header_items" not in schema
+    paths = app.openapi_schema.to_schema()["paths"]
+    documented = paths["/or-problem"]["get"]["responses"]["200"]["content"]
+    assert documented["application/json"]["schema"]["type"] == "object"
 
 
 def test_a_forgotten_route_class_is_said_once() -> None:

@@ -674,9 +674,9 @@ def signed(
     it (FastAPI, Litestar): ``signature`` with the ``added`` parameters (the
     name and annotation of each the framework fills for the integration, the
     request where the handler takes none, added keyword-only, before
-    ``**kwargs``) and ``Answer`` out of a union in its
-    return annotation (a framework would take its fields for the response's
-    schema; ``Answer`` alone is ``answer_alone_as``, by default no
+    ``**kwargs``) and ``Answer`` and ``Rendered`` out of a union in its
+    return annotation (a framework would take their fields for the
+    response's schema; either alone is ``answer_alone_as``, by default no
     annotation), as its ``__signature__`` and as its ``__annotations__``
     (which ``typing.get_type_hints`` reads), ``endpoint`` as its
     ``ENDPOINT_ATTRIBUTE``."""
@@ -690,11 +690,14 @@ def signed(
         at += 1
     returned = signature.return_annotation
     members = getattr(returned, "__args__", ())
-    if returned is Answer:
+    if returned is Answer or returned is Rendered:
         returned = answer_alone_as
-    elif Answer in members and get_origin(returned) in (Union, UnionType):
-        others = tuple(member for member in members if member is not Answer)
-        returned = Union[others]  # noqa: UP007 - a tuple of members, made at run time
+    elif get_origin(returned) in (Union, UnionType) and (
+        Answer in members or Rendered in members
+    ):
+        others = tuple(m for m in members if m is not Answer and m is not Rendered)
+        # a tuple of members, made at run time
+        returned = Union[others] if others else answer_alone_as  # noqa: UP007
     signature = signature.replace(parameters=parameters, return_annotation=returned)
     wrapper = serving(binding, endpoint, handlers)
     annotations = {

@@ -256,8 +256,8 @@ class Renderers(ByArguments):
         """``respond`` for a ``Decision`` already taken (``produces.select``),
         so a handler can refuse before it computes ``data``; a refusal (any
         ``Decision`` not ``ok``, ``Consumes``' too) is sent with its status,
-        body and headers, ``vary`` merged into its ``Vary`` as ``respond``
-        merges it (HEAD: no body), ``status`` and ``headers`` not read.
+        body and headers, ``vary`` and ``Accept`` merged into its ``Vary``
+        (HEAD: no body), ``status`` and ``headers`` not read.
         ``headers`` are added to a chosen representation's (docs/web.md, "What
         a handler may send"). ``status`` is a final one, 200-599; a 204, 205 or
         304 is sent without content (the renderer is not called)."""
@@ -338,9 +338,11 @@ class Finished:
         }
 
     def _headers(self, decision: Decision) -> tuple[tuple[str, str], ...]:
-        """``decision``'s headers with this ``Vary``, and without a length."""
-        kept = [item for item in decision.header_items if item[0] != "Vary"]
-        return (*kept, self._vary)
+        """``decision``'s headers, this ``Vary`` with its own merged in
+        (rule 17; one made by hand may have others than ``Accept``)."""
+        own = [value for name, value in decision.header_items if name.lower() == "vary"]
+        kept = [item for item in decision.header_items if item[0].lower() != "vary"]
+        return (*kept, ("Vary", merge_vary(self.vary, *own)) if own else self._vary)
 
     def render(
         self,
