@@ -83,6 +83,25 @@ def test_rule3_each_quoted_pair_gives_its_character(
     ]
 
 
+@pytest.mark.parametrize(
+    ("value", "offer", "matches"),
+    [
+        (r'text/plain;charset="UTF\-8"', "text/plain;charset=utf-8", True),  # rule 9
+        (r'a/b;p="x\y"', "a/b;p=xy", True),
+        (r'a/b;p="x\y"', "a/b;p=xyz", False),  # a prefix of the offer's value
+        (r'a/b;p="x\yz"', "a/b;p=xy", False),
+        (r'a/b;p="X\y"', "a/b;p=xy", False),  # other parameters: case kept
+    ],
+)
+def test_rule3_an_escaped_value_is_compared_unescaped(
+    engine: Engine, value: str, offer: str, matches: bool
+) -> None:
+    # Negotiating, a quoted value with quoted-pairs is compared with the
+    # offer's without its backslashes, whole, a charset case-insensitively.
+    assert engine.negotiate(value, [offer]) == (offer if matches else None)
+    assert engine.quality(value, offer) == (1.0 if matches else 0.0)
+
+
 @pytest.mark.parametrize("value", ["a/b;x =1", "a/b;x= 1", "a/b;x\t=1"])
 def test_rule3_no_whitespace_around_equals(engine: Engine, value: str) -> None:
     assert ranges(engine, value) == []
