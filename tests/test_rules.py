@@ -336,6 +336,23 @@ def test_rule11_ties(engine: Engine) -> None:
 
 
 # Rule 12: absent header, empty header, no valid member.
+def test_rule11_ties_between_types_wildcards_go_to_server_order(
+    engine: Engine,
+) -> None:
+    # text/* reaches text/plain (text/html refused), image/* image/png: both
+    # score 0.5 with ranges as specific; image/png comes first in server
+    # order, though text's wildcard comes first in the wildcards' order.
+    offers: list[str | tuple[str, float]] = [
+        "text/html",
+        "image/png",
+        "image/gif",
+        ("text/plain", 0.5),
+    ]
+    value = "text/html;q=0, text/*, image/*;q=0.5"
+    assert engine.negotiate(value, offers) == "image/png"
+    assert engine.Negotiator(offers).choose_index(value) == 1
+
+
 def test_rule12_absent_empty_invalid(engine: Engine) -> None:
     offers = ["a/b", "c/d"]
     assert engine.negotiate(None, offers) == "a/b"
