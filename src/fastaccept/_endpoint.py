@@ -20,6 +20,7 @@ from ._headers import (
     lines_value,
     merge_vary,
     query_value,
+    vary_apart,
     vary_merged_into,
 )
 from ._limits import checked_flag
@@ -469,11 +470,11 @@ def problem_answer(
     status, detail, asked = facts
     accept, method = binding.headers(request)
     negotiated = problem(status, accept, detail=detail)
+    asked_vary, asked_others = vary_apart(asked)
     headers = (
-        *(item for item in negotiated.header_items if item[0] != "Vary"),
-        *(item for item in asked if item[0].lower() not in _OWN_HEADERS),
+        *vary_apart(negotiated.header_items)[1],
+        *(item for item in asked_others if item[0].lower() not in _OWN_HEADERS),
     )
-    asked_vary = (value for name, value in asked if name.lower() == "vary")
     made = Rendered(status, headers, negotiated.body, False)
     return whole_answer(binding, request, made, method, merge_vary(*asked_vary, vary))
 
@@ -488,12 +489,9 @@ def whole_answer(
     """A whole response (``problem``'s) as ``binding``'s response: ``vary``
     merged into its ``Vary`` (rule 17), no body for HEAD (but where the
     framework drops it: ``head_as_get``), its ``Content-Length`` kept."""
-    own = [value for name, value in rendered.header_items if name.lower() == "vary"]
+    own, others = vary_apart(rendered.header_items)
     merged = merge_vary(*own, vary)
-    headers = (
-        *(item for item in rendered.header_items if item[0].lower() != "vary"),
-        *((("Vary", merged),) if merged else ()),
-    )
+    headers = (*others, *((("Vary", merged),) if merged else ()))
     body = b"" if method == "HEAD" and not binding.head_as_get else rendered.body
     return binding.reply(request, Rendered(rendered.status, headers, body, rendered.ok))
 

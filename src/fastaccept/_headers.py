@@ -140,6 +140,21 @@ def merge_vary(*values: str | None) -> str:
     return ", ".join(names.values())
 
 
+def vary_apart(
+    items: Iterable[tuple[str, str]],
+) -> tuple[list[str], list[tuple[str, str]]]:
+    """The ``Vary`` values of the header ``items`` (the name in any case,
+    RFC 9110 §5.1), and the other items, each in order."""
+    values: list[str] = []
+    others: list[tuple[str, str]] = []
+    for item in items:
+        if item[0].lower() == "vary":
+            values.append(item[1])
+        else:
+            others.append(item)
+    return values, others
+
+
 def vary_merged_into(headers: Mapping[str, str] | None, vary: str) -> dict[str, str]:
     """A copy of a framework's header mapping (None: none) with ``vary``
     merged into its ``Vary`` (``merge_vary``), the name in any case taken

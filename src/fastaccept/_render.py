@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final, overload
 
 from ._arguments import ByArguments
 from ._grammar import TCHARS
-from ._headers import merge_vary
+from ._headers import merge_vary, vary_apart
 from ._limits import DEFAULT_CACHE_SIZE, DEFAULT_MAX_LENGTH, store
 from ._member import OfferSpec, refuse_a_set
 from ._responses import (
@@ -340,8 +340,7 @@ class Finished:
     def _headers(self, decision: Decision) -> tuple[tuple[str, str], ...]:
         """``decision``'s headers, this ``Vary`` with its own merged in
         (rule 17; one made by hand may have others than ``Accept``)."""
-        own = [value for name, value in decision.header_items if name.lower() == "vary"]
-        kept = [item for item in decision.header_items if item[0].lower() != "vary"]
+        own, kept = vary_apart(decision.header_items)
         return (*kept, ("Vary", merge_vary(self.vary, *own)) if own else self._vary)
 
     def render(

@@ -41,7 +41,7 @@ from ._endpoint import (
     integration,
     needs,
 )
-from ._headers import merge_vary, query_value
+from ._headers import merge_vary, query_value, vary_apart
 from ._render import _OWN_HEADERS, Rendered, _joined
 from ._responses import Decision
 from ._text import HeaderValue
@@ -134,8 +134,7 @@ class FalconBinding(Binding[Exchange, None]):
         assert isinstance(error, falcon.HTTPStatus | falcon.HTTPError)
         resp: falcon.Response = args[2]
         pairs = _pairs(error.headers)
-        own = [value for name, value in pairs if name.lower() == "vary"]
-        kept = [item for item in pairs if item[0].lower() != "vary"]
+        own, kept = vary_apart(pairs)
         merged = merge_vary(resp.get_header("Vary"), *own, vary)
         if isinstance(error, falcon.HTTPError):
             merged = ", ".join(n for n in merged.split(", ") if n.lower() != "accept")
