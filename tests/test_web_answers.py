@@ -6,6 +6,7 @@ class, an install without FastAPI)."""
 from __future__ import annotations
 
 import json
+import re
 import warnings
 from http import HTTPStatus
 from typing import Any
@@ -54,6 +55,8 @@ def test_a_status_is_checked_wherever_it_is_given(status: Any, error: type) -> N
         JSON.respond("application/json", {}, status=status)
     with pytest.raises(error, match="status"):
         wsgi_negotiated(JSON, status=status)
+    with pytest.raises(error, match="status"):
+        Rendered(status, (), b"")  # made by hand, a handler may return it
 
 
 @pytest.mark.parametrize("status", [200, 201, 299, 404, 599, HTTPStatus.CREATED])
@@ -115,6 +118,73 @@ def test_a_header_is_checked_when_given(headers: Any, error: type) -> None:
     decision = JSON.produces.select("application/json")
     with pytest.raises(error):
         JSON.render(decision, {}, headers=headers)
+    own = [{"content-length": "3"}, {"Content-Type": "text/html"}, {"Vary": "Cookie"}]
+    if headers not in own:  # a whole response's: test_a_rendered_made_by_hand...
+        with pytest.raises(error):
+            Rendered(200, headers, b"")
+
+
+def test_a_rendered_made_by_hand_holds_what_a_response_may() -> None:
+    # The negotiation's own fields too; given as a mapping, kept as pairs.
+    headers = {"Content-Type": "text/plain", "Vary": "Accept", "Link": "</a>"}
+    made = Rendered(HTTPStatus.NOT_FOUND, {**headers, "Content-Length": "2"}, b"no")
+    assert type(made.status) is int and made.status == 404
+    assert made.header_items == (*headers.items(), ("Content-Length", "2"))
+    for length in ("0", "2", "31"):  # any with no body: HEAD's, the GET body's
+        assert Rendered(200, (("Content-Length", length),), b"").body == b""
+    assert Rendered(304, (("ETag", '"x"'), ("Content-Length", "7")), b"").ok
+    assert Rendered(205, (("Content-Length", "0"),), b"").status == 205
+
+
+@pytest.mark.parametrize(
+    ("status", "headers", "body", "error", "said"),
+    [
+        (200, (), "text", TypeError, "body must be bytes, not str"),
+        (200, (), bytearray(b"x"), TypeError, "body must be bytes, not bytearray"),
+        (204, (), b"x", ValueError, "a 204 response has no body"),
+        (205, (), b"x", ValueError, "a 205 response has no body"),
+        (304, (), b"x", ValueError, "a 304 response has no body"),
+        (204, (("Content-Length", "0"),), b"", ValueError, "Content-Length: 0"),
+        (200, (("Content-Length", "3"),), b"ab", ValueError, "Content-Length: 3"),
+        (200, (("content-length", "1"),), b"ab", ValueError, "length: 1"),
+        (200, (("Content-Length", "-2"),), b"", ValueError, "Content-Length: -2"),
+        (200, (("Content-Length", "²"),), b"", ValueError, "Content-Length: ²"),
+        (200, (("Content-Length", "0x2"),), b"ab", ValueError, "Length: 0x2"),
+        (200, (("Vary", "a"), ("vary", "b")), b"", ValueError, "given twice"),
+    ],
+)
+def test_a_rendered_body_and_its_length_are_checked(
+    status: int, headers: Any, body: Any, error: type, said: str
+) -> None:
+    # A wrong Content-Length leaves a client waiting for bytes never sent,
+    # or reading the next response as this one's (RFC 9112 §6.3).
+    with pytest.raises(error, match=re.escape(said)):
+        Rendered(status, headers, body)
+
+
+@pytest.mark.parametrize("method", ["GET", "HEAD"])
+@pytest.mark.parametrize("status", [200, 201, 204, 205, 304, 404, 599])
+@pytest.mark.parametrize("accept", ["application/json", "text/plain", "image/png"])
+def test_each_response_fastaccept_makes_passes_the_checks(
+    accept: str, status: int, method: str
+) -> None:
+    # Made without them, every one is what the constructor takes as it is.
+    made = [
+        JSON.respond(accept, {"a": "é"}, status=status, method=method),
+        JSON.render(
+            JSON.produces.select(accept),
+            {},
+            status=status,
+            method=method,
+            vary="Cookie",
+            headers={"Link": "</a>"},
+        ),
+    ]
+    if status >= 400:
+        made.append(problem(status, accept, detail="d", extensions={"n": 1}))
+    for rendered in made:
+        fields = (rendered.status, rendered.header_items, rendered.body)
+        assert Rendered(*fields, rendered.ok) == rendered
 
 
 @pytest.mark.parametrize("headers", [None, 3])

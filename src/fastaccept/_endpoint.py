@@ -34,6 +34,7 @@ from ._render import (
     Rendered,
     Renderers,
     checked_status,
+    made_rendered,
     offer_pairs,
 )
 from ._responses import METHOD_FIELDS, Consumes, Decision, FormatSpec
@@ -475,7 +476,7 @@ def problem_answer(
         *vary_apart(negotiated.header_items)[1],
         *(item for item in asked_others if item[0].lower() not in _OWN_HEADERS),
     )
-    made = Rendered(status, headers, negotiated.body, False)
+    made = made_rendered(status, headers, negotiated.body, False)
     return whole_answer(binding, request, made, method, merge_vary(*asked_vary, vary))
 
 
@@ -493,7 +494,8 @@ def whole_answer(
     merged = merge_vary(*own, vary)
     headers = (*others, *((("Vary", merged),) if merged else ()))
     body = b"" if method == "HEAD" and not binding.head_as_get else rendered.body
-    return binding.reply(request, Rendered(rendered.status, headers, body, rendered.ok))
+    sent = made_rendered(rendered.status, headers, body, rendered.ok)
+    return binding.reply(request, sent)
 
 
 #: A refusal's body as ``application/problem+json`` (RFC 9457 §3; docs/rules.md

@@ -58,7 +58,7 @@ class Answer:
     def __post_init__(self) -> None:
         if self.status is not None:
             object.__setattr__(self, "status", checked_status(self.status))
-        object.__setattr__(self, "headers", _extra(self.headers))
+        object.__setattr__(self, "headers", _fields(self.headers))
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +77,68 @@ class Rendered(StatusAndHeaders):
     header_items: tuple[tuple[str, str], ...]
     body: bytes
     ok: bool = True
+
+    if TYPE_CHECKING:  # the headers given: a mapping or pairs, kept as pairs
+
+        def __init__(
+            self,
+            status: int,
+            header_items: Mapping[str, str] | Iterable[tuple[str, str]],
+            body: bytes,
+            ok: bool = True,
+        ) -> None: ...
+
+    def __post_init__(self) -> None:
+        """One made by hand (a handler may return it, sent as it is) is
+        checked as a handler's ``Answer`` is (docs/web.md, "What a handler
+        may send"): ``status`` 200 to 599; ``header_items`` a mapping or
+        pairs, kept as pairs, as ``Answer``'s headers but that it may hold
+        ``Content-Type``, ``Vary`` and a ``Content-Length`` of digits, the
+        body's length (or any, with an empty body: HEAD's); ``body`` bytes,
+        none for a 204, 205 or 304, and a 204 without ``Content-Length``
+        (RFC 9110 §8.6). fastaccept makes its own without these checks."""
+        status = checked_status(self.status)
+        items = _fields(self.header_items, own_allowed=True)
+        if not isinstance(self.body, bytes):
+            raise TypeError(f"body must be bytes, not {type(self.body).__name__}")
+        if self.body and status in BODYLESS:
+            raise ValueError(
+                f"a {status} response has no body (RFC 9110 §15.3.5-6, §15.4.5)"
+            )
+        for name, value in items:
+            if name.lower() == "content-length" and (
+                not value.isascii()
+                or not value.isdigit()
+                or (self.body and int(value) != len(self.body))
+                or status == 204
+            ):
+                raise ValueError(
+                    f"header '{name}: {value}': the body's length, "
+                    "any with an empty body (HEAD's), none on a 204 "
+                    "(RFC 9110 §8.6)"
+                )
+        _set_status(self, status)
+        _set_header_items(self, items)
+
+
+def made_rendered(
+    status: int, header_items: tuple[tuple[str, str], ...], body: bytes, ok: bool
+) -> Rendered:
+    """A ``Rendered`` fastaccept makes, well-formed by construction: its
+    fields set by their slots' own setters, without ``__init__``'s checks
+    (a call of ``object.__setattr__`` for each), as on every request."""
+    made = _new(Rendered)
+    _set_status(made, status)
+    _set_header_items(made, header_items)
+    _set_body(made, body)
+    _set_ok(made, ok)
+    return made
+
+
+_new = object.__new__
+_set_status, _set_header_items, _set_body, _set_ok = (
+    Rendered.__dict__[name].__set__ for name in ("status", "header_items", "body", "ok")
+)
 
 
 #: ``Renderers.render``'s default ``headers``: none to add, none to check.
@@ -281,7 +343,7 @@ class Renderers(ByArguments):
                 )
         # A chosen answer's headers, any but the default, are checked (None is
         # refused, not "none"); a refusal's are not read.
-        extra = _extra(headers) if headers is not _NO_EXTRA and decision.ok else ()
+        extra = _fields(headers) if headers is not _NO_EXTRA and decision.ok else ()
         return finished.render(decision, data, method, status, extra)
 
 
@@ -498,23 +560,11 @@ def _rendered(
         kept = tuple(item for item in headers if item[0] != "Content-Type")
         if status == 205:
             kept += (("Content-Length", "0"),)
-        return Rendered(status, kept, b"", ok)
+        return made_rendered(status, kept, b"", ok)
     sent = b"" if method == "HEAD" else body
-    made = _new(Rendered)  # the fields set as the dataclass's __init__ sets them
-    _set_status(made, status)
-    _set_header_items(made, (*headers, ("Content-Length", f"{len(body)}")))
-    _set_body(made, sent)
-    _set_ok(made, ok)
-    return made
-
-
-#: ``_rendered`` makes the response on every request: its fields are set by
-#: their slots' own setters, without the frozen dataclass's ``__init__`` (a
-#: call of ``object.__setattr__`` for each).
-_new = object.__new__
-_set_status, _set_header_items, _set_body, _set_ok = (
-    Rendered.__dict__[name].__set__ for name in ("status", "header_items", "body", "ok")
-)
+    return made_rendered(
+        status, (*headers, ("Content-Length", f"{len(body)}")), sent, ok
+    )
 
 
 #: The headers ``Renderers.render`` writes itself (lower case).
@@ -560,16 +610,19 @@ def _joined(
     return tuple(joined)
 
 
-def _extra(
+def _fields(
     headers: Mapping[str, str] | Iterable[tuple[str, str]],
+    *,
+    own_allowed: bool = False,
 ) -> tuple[tuple[str, str], ...]:
-    """A handler's extra headers, checked (docs/web.md, "What a handler may
-    send"): names are tokens (RFC 9110 §5.1) and values Latin-1 str without
-    controls or outer whitespace (§5.5); each name once, as every framework
-    keeps one value (a list's values combined, §5.3); none that ``render``
-    writes, no hop-by-hop or framing field, no ``Set-Cookie`` (each framework
-    has its own API for cookies); ``TypeError`` for anything but a mapping or
-    an iterable."""
+    """A handler's headers, checked, as pairs (docs/web.md, "What a handler
+    may send"): names are tokens (RFC 9110 §5.1) and values Latin-1 str
+    without controls or outer whitespace (§5.5); each name once, as every
+    framework keeps one value (a list's values combined, §5.3); none that
+    ``render`` writes (but with ``own_allowed``: a whole ``Rendered``'s), no
+    hop-by-hop or framing field, no ``Set-Cookie`` (each framework has its
+    own API for cookies); ``TypeError`` for anything but a mapping or an
+    iterable."""
     if isinstance(headers, Mapping):
         items = tuple(headers.items())
     else:
@@ -601,7 +654,7 @@ def _extra(
                 "or a tab (RFC 9110 §5.5)"
             )
         folded = name.lower()
-        if folded in _OWN_HEADERS:
+        if folded in _OWN_HEADERS and not own_allowed:
             raise ValueError(
                 f"header {name!r} is set by the negotiation; pass vary= for Vary"
             )
