@@ -254,6 +254,25 @@ def test_rule9_charset_case_insensitive_others_exact(engine: Engine) -> None:
     assert engine.quality("text/plain;format=Flowed", "text/plain;format=flowed") == 0.0
 
 
+@pytest.mark.parametrize(
+    ("value", "offer"),
+    [
+        ("a/b;p=xyz", "a/b;p=xy"),  # the offer's value begins the range's
+        ('a/b;p="xyz"', "a/b;p=xy"),
+        ("a/b;p=x", "a/b;p=xy"),  # the range's begins the offer's
+        ("a/b;p=x, c/d;q=0.5", "a/b;p=xy"),
+        ("text/plain;charset=UTF-88", "text/plain;charset=utf-8"),  # folded
+        ("a/b;p=abcdefghij", "a/b;p=abcdefgh"),  # longer than a word
+    ],
+)
+def test_rule9_a_parameter_value_is_compared_whole(
+    engine: Engine, value: str, offer: str
+) -> None:
+    # Unescaped values too (test_rule3_an_escaped_value_is_compared_unescaped).
+    assert engine.negotiate(value, [offer]) is None
+    assert engine.quality(value, offer) == 0.0
+
+
 def test_rule9_charset_case_insensitive_where_a_range_meets_a_type(
     engine: Engine,
 ) -> None:
