@@ -19,6 +19,11 @@ from fastaccept import Answer, Consumes, Produces, Rendered, Renderers, problem
 from fastaccept.wsgi import negotiated as wsgi_negotiated
 
 JSON = Renderers({"application/json": json.dumps, "text/plain": str})
+VARIANTS = Renderers(
+    {"application/json": json.dumps, "text/plain; charset=utf-8": str},
+    formats={"json": "application/json", "txt": "text/plain; charset=utf-8"},
+    variants=True,
+)
 
 
 def wsgi_call(app: Any, path: str = "/", accept: str = "application/json") -> Any:
@@ -137,29 +142,90 @@ def test_a_rendered_made_by_hand_holds_what_a_response_may() -> None:
 
 
 @pytest.mark.parametrize(
-    ("status", "headers", "body", "error", "said"),
+    ("status", "headers", "body", "ok", "error", "said"),
     [
-        (200, (), "text", TypeError, "body must be bytes, not str"),
-        (200, (), bytearray(b"x"), TypeError, "body must be bytes, not bytearray"),
-        (204, (), b"x", ValueError, "a 204 response has no body"),
-        (205, (), b"x", ValueError, "a 205 response has no body"),
-        (304, (), b"x", ValueError, "a 304 response has no body"),
-        (204, (("Content-Length", "0"),), b"", ValueError, "Content-Length: 0"),
-        (200, (("Content-Length", "3"),), b"ab", ValueError, "Content-Length: 3"),
-        (200, (("content-length", "1"),), b"ab", ValueError, "length: 1"),
-        (200, (("Content-Length", "-2"),), b"", ValueError, "Content-Length: -2"),
-        (200, (("Content-Length", "²"),), b"", ValueError, "Content-Length: ²"),
-        (200, (("Content-Length", "0x2"),), b"ab", ValueError, "Length: 0x2"),
-        (200, (("Vary", "a"), ("vary", "b")), b"", ValueError, "given twice"),
+        (200, (), "text", True, TypeError, "body must be bytes, not str"),
+        (200, (), bytearray(b"x"), True, TypeError, "not bytearray"),
+        (200, (), b"", "no", TypeError, "ok must be a bool, not str"),
+        (200, None, b"", True, TypeError, "header_items must be a mapping or"),
+        (200, ["XY"], b"", True, TypeError, "header_items: 'XY' is not a (name"),
+        (204, (), b"x", True, ValueError, "a 204 response has no body"),
+        (205, (), b"x", True, ValueError, "a 205 response has no body"),
+        (304, (), b"x", True, ValueError, "a 304 response has no body"),
+        (204, {"Content-Length": "0"}, b"", True, ValueError, "a 204 has no Cont"),
+        (205, {"Content-Length": "7"}, b"", True, ValueError, "a 205 has no content"),
+        (200, {"Content-Length": "3"}, b"ab", True, ValueError, "body is 2 bytes"),
+        (200, {"content-length": "1"}, b"ab", True, ValueError, "'content-length: 1'"),
+        (200, {"Content-Length": "1" * 5000}, b"a", True, ValueError, "is 1 bytes"),
+        (200, {"Content-Length": "-2"}, b"", True, ValueError, "decimal digits"),
+        (200, {"Content-Length": "²"}, b"", True, ValueError, "decimal digits"),
+        (200, {"Content-Length": "0x2"}, b"ab", True, ValueError, "decimal digits"),
+        (200, {"Vary": "User Agent"}, b"", True, ValueError, "'User Agent' is not"),
+        (200, {"Vary": "Accept;q=1"}, b"", True, ValueError, "not a field name"),
+        (200, (("Vary", "a"), ("vary", "b")), b"", True, ValueError, "given twice"),
     ],
 )
 def test_a_rendered_body_and_its_length_are_checked(
-    status: int, headers: Any, body: Any, error: type, said: str
+    status: int, headers: Any, body: Any, ok: Any, error: type, said: str
 ) -> None:
     # A wrong Content-Length leaves a client waiting for bytes never sent,
     # or reading the next response as this one's (RFC 9112 §6.3).
     with pytest.raises(error, match=re.escape(said)):
-        Rendered(status, headers, body)
+        Rendered(status, headers, body, ok)
+
+
+def test_the_responses_fastaccept_makes_skip_the_checks(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Made whole on every request, without __init__ (nor __post_init__).
+    def checked(self: Rendered) -> None:
+        raise AssertionError("checked")
+
+    monkeypatch.setattr(Rendered, "__post_init__", checked)
+    for accept in ("application/json", "image/png", "a" * 9000):
+        for method in ("GET", "HEAD"):
+            assert JSON.respond(accept, {}, method=method).status in {200, 406, 431}
+    assert problem(404, None).status == 404
+    with pytest.raises(AssertionError, match="checked"):
+        Rendered(200, (), b"")
+
+
+def wsgi_answer(rendered: Rendered, method: str) -> tuple[str, dict[str, str], bytes]:
+    """(status line, headers, body) a WSGI endpoint whose handler returns
+    ``rendered`` answers to a request of ``method``."""
+    seen: dict[str, Any] = {}
+
+    def start_response(status: str, headers: list[tuple[str, str]]) -> None:
+        seen["status"], seen["headers"] = status, dict(headers)
+
+    app: Any = wsgi_negotiated(JSON)(lambda environ: rendered)
+    body = b"".join(app({"REQUEST_METHOD": method, "PATH_INFO": "/"}, start_response))
+    return seen["status"], seen["headers"], body
+
+
+def test_a_rendered_without_a_length_gets_its_bodys_for_head_too() -> None:
+    # RFC 9110 §9.3.2: HEAD gets GET's header fields, its length too (the
+    # server would count the empty body: Content-Length 0).
+    made = Rendered(200, {"Content-Type": "text/plain"}, b"hi")
+    for method, sent in (("GET", b"hi"), ("HEAD", b"")):
+        status, headers, body = wsgi_answer(made, method)
+        assert (status, headers["Content-Length"], body) == ("200 OK", "2", sent)
+    assert "Content-Length" not in wsgi_answer(Rendered(204, (), b""), "GET")[1]
+
+
+def test_a_head_response_answers_no_other_method() -> None:
+    # Its Content-Length promises the GET body it left out: sent to GET, the
+    # client would wait for bytes never sent (RFC 9110 §8.6).
+    head = JSON.respond("application/json", {"a": 1}, method="HEAD")
+    assert wsgi_answer(head, "HEAD")[1]["Content-Length"] == "8"
+    with pytest.raises(ValueError, match="GET response with Content-Length 8 and"):
+        wsgi_answer(head, "GET")
+    # A 304's is the 200's (RFC 9110 §8.6), and a length of 0 promises nothing.
+    for made in (
+        Rendered(304, {"Content-Length": "8"}, b""),
+        Rendered(200, {"Content-Length": "00"}, b""),
+    ):
+        assert wsgi_answer(made, "GET")[2] == b""
 
 
 @pytest.mark.parametrize("method", ["GET", "HEAD"])
@@ -180,6 +246,11 @@ def test_each_response_fastaccept_makes_passes_the_checks(
             headers={"Link": "</a>"},
         ),
     ]
+    refused = Consumes(["application/json"], max_length=20)
+    for content_type in ("text/csv", "application/json; x=" + "y" * 20):
+        made.append(JSON.render(refused.check(content_type), {}, method=method))
+    for format in (None, "txt", "nothing"):
+        made.append(VARIANTS.respond(accept, {}, status=status, format=format))
     if status >= 400:
         made.append(problem(status, accept, detail="d", extensions={"n": 1}))
     for rendered in made:

@@ -487,10 +487,27 @@ def whole_answer(
     method: str,
     vary: str,
 ) -> Response:
-    """A whole response (``problem``'s) as ``binding``'s response: ``vary``
-    merged into its ``Vary`` (rule 17), no body for HEAD (but where the
-    framework drops it: ``head_as_get``), its ``Content-Length`` kept."""
+    """A whole response (``problem``'s, a handler's) as ``binding``'s
+    response: ``vary`` merged into its ``Vary`` (rule 17), no body for HEAD
+    (but where the framework drops it: ``head_as_get``), its
+    ``Content-Length`` kept; one made by hand without it gets its body's
+    (HEAD's is GET's, RFC 9110 §9.3.2), and one that promises a body it
+    has not is a ``ValueError`` but for HEAD and a 304 (the 200's, §8.6)."""
     own, others = vary_apart(rendered.header_items)
+    length = [value for name, value in others if name.lower() == "content-length"]
+    if not length and rendered.status not in BODYLESS:
+        others = [*others, ("Content-Length", f"{len(rendered.body)}")]
+    elif (
+        length
+        and length[0].lstrip("0")
+        and not rendered.body
+        and method != "HEAD"
+        and rendered.status != 304
+    ):
+        raise ValueError(
+            f"a {method} response with Content-Length {length[0]} and no "
+            "body: a HEAD response's, the GET body left out (RFC 9110 §8.6)"
+        )
     merged = merge_vary(*own, vary)
     headers = (*others, *((("Vary", merged),) if merged else ()))
     body = b"" if method == "HEAD" and not binding.head_as_get else rendered.body

@@ -93,32 +93,42 @@ class Rendered(StatusAndHeaders):
         checked as a handler's ``Answer`` is (docs/web.md, "What a handler
         may send"): ``status`` 200 to 599; ``header_items`` a mapping or
         pairs, kept as pairs, as ``Answer``'s headers but that it may hold
-        ``Content-Type``, ``Vary`` and a ``Content-Length`` of digits, the
-        body's length (or any, with an empty body: HEAD's); ``body`` bytes,
-        none for a 204, 205 or 304, and a 204 without ``Content-Length``
-        (RFC 9110 §8.6). fastaccept makes its own without these checks."""
+        ``Content-Type``, ``Vary`` (as ``vary=``) and ``Content-Length``
+        (``_checked_length``); ``body`` bytes, none for a 204, 205 or 304;
+        ``ok`` a bool. fastaccept makes its own without these checks."""
         status = checked_status(self.status)
-        items = _fields(self.header_items, own_allowed=True)
+        items = _fields(self.header_items, whole=True)
         if not isinstance(self.body, bytes):
             raise TypeError(f"body must be bytes, not {type(self.body).__name__}")
+        if not isinstance(self.ok, bool):
+            raise TypeError(f"ok must be a bool, not {type(self.ok).__name__}")
         if self.body and status in BODYLESS:
             raise ValueError(
                 f"a {status} response has no body (RFC 9110 §15.3.5-6, §15.4.5)"
             )
         for name, value in items:
-            if name.lower() == "content-length" and (
-                not value.isascii()
-                or not value.isdigit()
-                or (self.body and int(value) != len(self.body))
-                or status == 204
-            ):
-                raise ValueError(
-                    f"header '{name}: {value}': the body's length, "
-                    "any with an empty body (HEAD's), none on a 204 "
-                    "(RFC 9110 §8.6)"
-                )
+            folded = name.lower()
+            if folded == "vary":
+                checked_vary(value)
+            elif folded == "content-length":
+                _checked_length(f"header '{name}: {value}'", value, status, self.body)
         _set_status(self, status)
         _set_header_items(self, items)
+
+
+def _checked_length(said: str, value: str, status: int, body: bytes) -> None:
+    """A hand-made ``Rendered``'s ``Content-Length`` (RFC 9110 §8.6): digits;
+    none on a 204, 0 on a 205 (§15.3.6); with a body, its length (without
+    one, any: a HEAD response's is the GET body's, a 304's the 200's)."""
+    if not value.isascii() or not value.isdigit():
+        raise ValueError(f"{said}: a length is decimal digits (RFC 9110 §8.6)")
+    length = value.lstrip("0") or "0"  # compared as text: no int of any size
+    if status == 204:
+        raise ValueError(f"{said}: a 204 has no Content-Length (RFC 9110 §8.6)")
+    if status == 205 and length != "0":
+        raise ValueError(f"{said}: a 205 has no content (RFC 9110 §15.3.6)")
+    if body and length != f"{len(body)}":
+        raise ValueError(f"{said}: the body is {len(body)} bytes (RFC 9110 §8.6)")
 
 
 def made_rendered(
@@ -613,16 +623,17 @@ def _joined(
 def _fields(
     headers: Mapping[str, str] | Iterable[tuple[str, str]],
     *,
-    own_allowed: bool = False,
+    whole: bool = False,
 ) -> tuple[tuple[str, str], ...]:
     """A handler's headers, checked, as pairs (docs/web.md, "What a handler
     may send"): names are tokens (RFC 9110 §5.1) and values Latin-1 str
     without controls or outer whitespace (§5.5); each name once, as every
     framework keeps one value (a list's values combined, §5.3); none that
-    ``render`` writes (but with ``own_allowed``: a whole ``Rendered``'s), no
+    ``render`` writes (but in a ``whole`` ``Rendered``'s ``header_items``), no
     hop-by-hop or framing field, no ``Set-Cookie`` (each framework has its
     own API for cookies); ``TypeError`` for anything but a mapping or an
     iterable."""
+    argument = "header_items" if whole else "headers"
     if isinstance(headers, Mapping):
         items = tuple(headers.items())
     else:
@@ -630,14 +641,14 @@ def _fields(
             pairs = iter(headers)
         except TypeError:
             raise TypeError(
-                "headers must be a mapping or (name, value) pairs, not "
+                f"{argument} must be a mapping or (name, value) pairs, not "
                 f"{type(headers).__name__}"
             ) from None
         items = tuple(pairs)
     seen: set[str] = set()
     for item in items:
         if not isinstance(item, tuple) or len(item) != 2:
-            raise TypeError(f"headers: {item!r} is not a (name, value) pair")
+            raise TypeError(f"{argument}: {item!r} is not a (name, value) pair")
         name, value = item
         if not isinstance(name, str) or not isinstance(value, str):
             raise TypeError(f"header {name!r}: names and values must be str")
@@ -654,7 +665,7 @@ def _fields(
                 "or a tab (RFC 9110 §5.5)"
             )
         folded = name.lower()
-        if folded in _OWN_HEADERS and not own_allowed:
+        if folded in _OWN_HEADERS and not whole:
             raise ValueError(
                 f"header {name!r} is set by the negotiation; pass vary= for Vary"
             )
