@@ -233,6 +233,22 @@ def test_the_query_parameter_an_endpoint_reads() -> None:
     )
 
 
+def test_without_formats_a_format_parameter_leaves_accept_to_choose() -> None:
+    # Nor drops Vary: Accept, which a cache needs (rule 14): the name is not
+    # read where no offer has one.
+    from fastaccept.wsgi import negotiated
+
+    renderers = Renderers({"application/json": json.dumps, "text/plain": str})
+    app = negotiated(renderers)(lambda environ: [1])
+    for query in ("format=json", "format=txt", "format="):
+        status, headers = _wsgi_get(app, query, "text/plain")
+        assert (status, headers["Content-Type"], headers["Vary"]) == (
+            "200 OK",
+            "text/plain",
+            "Accept",
+        )
+
+
 @pytest.mark.parametrize(
     ("param", "error"),
     [(3, TypeError), (b"format", TypeError), ("", ValueError), ("a b", ValueError)],

@@ -121,6 +121,18 @@ def test_plain_text_where_accept_does_not_prefer_problem_json(
     assert sent.headers["Vary"] == "Accept"
 
 
+def test_an_empty_detail_is_written_in_either_form() -> None:
+    # Given, it is a member (RFC 9457 §3.1.4), as the text form writes it.
+    assert json.loads(problem(400, "application/json", detail="").body) == {
+        "type": "about:blank",
+        "title": "Bad Request",
+        "status": 400,
+        "detail": "",
+    }
+    assert "detail" not in json.loads(problem(400, "application/json").body)
+    assert problem(400, None, detail="").body == b"400 Bad Request: \n"
+
+
 def test_a_lone_surrogate_in_detail_is_written_escaped_in_either_form() -> None:
     # A name from a JSON body can hold one: neither form raises.
     detail = "no user named \udcff"

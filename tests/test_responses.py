@@ -14,6 +14,7 @@ from fastaccept import (
     Consumes,
     Decision,
     Negotiator,
+    OfferSpec,
     Produces,
     _responses,
     header_from_environ,
@@ -21,6 +22,7 @@ from fastaccept import (
     merge_vary,
     parse,
 )
+from fastaccept._headers import vary_merged_into
 from fastaccept._limits import CACHE_KEY_MAX_LENGTH
 from fastaccept._responses import prefers_problem_json
 from fastaccept._text import coerce_value
@@ -507,6 +509,30 @@ def test_406_as_problem_json() -> None:
             "acceptable": OFFERS,
         }
     )
+
+
+def test_a_406_lists_the_offers_highest_qs_first() -> None:
+    # Then in server order (docs/rules.md rule 16), as a client would pick.
+    offers: list[OfferSpec] = [
+        ("text/csv", 0.5),
+        "application/json",
+        ("text/html", 0.8),
+    ]
+    decision = Produces(offers).select("image/png, application/problem+json")
+    assert json.loads(decision.body)["acceptable"] == [
+        "application/json",
+        "text/html",
+        "text/csv",
+    ]
+
+
+def test_a_frameworks_vary_in_any_case_is_merged_into_one_field() -> None:
+    # RFC 9110 §5.1: field names are case-insensitive; sent once, as Vary
+    # (Starlette's Headers.get would read only the first of two lines).
+    for name in ("vary", "VARY", "Vary"):
+        merged = vary_merged_into({name: "Cookie", "X": "y"}, "Accept")
+        assert merged == {"X": "y", "Vary": "Cookie, Accept"}
+    assert vary_merged_into(None, "Accept") == {"Vary": "Accept"}
 
 
 def test_406_as_plain_text_when_problem_json_is_not_wanted() -> None:

@@ -135,6 +135,8 @@ def test_a_rendered_made_by_hand_holds_what_a_response_may() -> None:
     made = Rendered(HTTPStatus.NOT_FOUND, {**headers, "Content-Length": "2"}, b"no")
     assert type(made.status) is int and made.status == 404
     assert made.header_items == (*headers.items(), ("Content-Length", "2"))
+    # RFC 9110 §8.6: 1*DIGIT, leading zeros too.
+    assert Rendered(200, {"Content-Length": "012"}, b"x" * 12).body == b"x" * 12
     for length in ("0", "2", "31"):  # any with no body: HEAD's, the GET body's
         assert Rendered(200, (("Content-Length", length),), b"").body == b""
     assert Rendered(304, (("ETag", '"x"'), ("Content-Length", "7")), b"").ok
