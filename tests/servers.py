@@ -122,9 +122,12 @@ def wsgiref_serving(app: Any) -> Iterator[int]:
 @contextmanager
 def loop_thread() -> Iterator[asyncio.AbstractEventLoop]:
     """A new event loop running in a thread of its own (``run_in`` runs a
-    coroutine there from another thread), stopped and closed after."""
+    coroutine there from another thread), stopped and closed after. A
+    daemon thread: one left running (``aiohttp_call``'s, kept by a failed
+    test's traceback until after the interpreter joins its threads) does
+    not hold the run's exit."""
     loop = asyncio.new_event_loop()
-    thread = threading.Thread(target=loop.run_forever)
+    thread = threading.Thread(target=loop.run_forever, daemon=True)
     thread.start()
     try:
         yield loop
