@@ -66,9 +66,7 @@ class FlaskBinding(EnvironBinding[flask.Response]):
             if "Content-Length" not in rendered.headers:  # a 205 has its own
                 del response.headers["Content-Length"]
         elif not rendered.body:  # HEAD: werkzeug counted the empty body
-            # (one made by hand may have none: the empty body's, then)
-            length = rendered.headers.get("Content-Length", "0")
-            response.headers["Content-Length"] = length
+            response.headers["Content-Length"] = rendered.headers["Content-Length"]
         return response
 
     def error_facts(self, error: BaseException) -> ErrorFacts | None:
