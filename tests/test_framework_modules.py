@@ -1672,37 +1672,41 @@ def test_falcon_the_answer_replaces_what_the_responder_set(
 ) -> None:
     """falcon sends ``resp.text`` (and an ASGI ``resp.sse``) before
     ``resp.data``: the rendered answer clears them. A header the responder
-    set stays; its ``Link`` joins the alternate of ``fastaccept.agents``, the
+    set stays, but one the answer sends too is the answer's, once (a
+    ``Retry-After`` of ``5, 10`` is no delay at all, RFC 9110 §10.2.3);
+    its ``Link`` joins the alternate of ``fastaccept.agents``, the
     alternate first (RFC 9110 §5.3)."""
     pytest.importorskip("falcon")
     import falcon
     import falcon.asgi
     from falcon.testing import TestClient
 
+    from fastaccept import Answer
     from fastaccept.agents import markdown_for_agents
     from fastaccept.falcon import negotiated
 
     page = markdown_for_agents(html=lambda p: f"<p>{p}</p>", markdown=lambda p: p)
 
-    def set_earlier(resp: Any) -> str:
+    def set_earlier(resp: Any) -> Answer:
         resp.text = "set earlier"
         resp.append_link("/next", "next")
         resp.set_header("X-Own", "kept")
+        resp.set_header("Retry-After", "10")
         if asynchronous:
             resp.sse = iter(())
-        return "hi"
+        return Answer("hi", headers={"Retry-After": "5"})
 
     class Page:
         if asynchronous:
 
             @negotiated(page)
-            async def on_get(self, req: Any, resp: Any) -> str:
+            async def on_get(self, req: Any, resp: Any) -> Answer:
                 return set_earlier(resp)
 
         else:
 
             @negotiated(page)
-            def on_get(self, req: Any, resp: Any) -> str:
+            def on_get(self, req: Any, resp: Any) -> Answer:
                 return set_earlier(resp)
 
     if asynchronous:
@@ -1716,6 +1720,7 @@ def test_falcon_the_answer_replaces_what_the_responder_set(
     alternate = '<>; rel="alternate"; type="text/markdown"'
     assert html.headers["Link"] == f"{alternate}, </next>; rel=next"
     assert html.headers["X-Own"] == "kept"
+    assert html.headers["Retry-After"] == "5"
     markdown = client.simulate_get("/page", headers={"Accept": "text/markdown"})
     assert (markdown.content, markdown.headers["Link"]) == (b"hi", "</next>; rel=next")
 

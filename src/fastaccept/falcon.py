@@ -20,9 +20,9 @@ what falcon answers to an ``HTTPError`` or an ``HTTPStatus`` (a redirect,
 a 304) the responder raises (falcon's error serializer appends
 ``Accept`` to an error's). The responder answers
 by what it returns: the status, body, stream and type it set on ``resp``
-are replaced by the rendered answer; headers it set stay (a ``Link`` of
-its own joins the one ``fastaccept.agents`` sends; on a problem the
-error's header replaces its own of the same name). Works on
+are replaced by the rendered answer, and so is a header it set that the
+answer also sends, but ``Link``: its own links join the one
+``fastaccept.agents`` sends. Works on
 ``falcon.App`` and ``falcon.asgi.App`` (async responders).
 """
 
@@ -42,7 +42,7 @@ from ._endpoint import (
     needs,
 )
 from ._headers import merge_vary, query_value, vary_apart
-from ._render import _OWN_HEADERS, Rendered, _joined
+from ._render import Rendered
 from ._responses import Decision
 from ._text import HeaderValue
 
@@ -89,31 +89,26 @@ class FalconBinding(Binding[Exchange, None]):
     def reply(self, request: Exchange, rendered: Rendered) -> None:
         """The rendered answer in place of the status, body and type the
         responder set on ``resp`` (falcon sends its ``text``, or an ASGI
-        ``sse``, before ``data``). A header it set stays: one the answer
-        also has, but for those ``render`` writes, is joined as ``render``
-        joins a handler's own (``_joined``: its ``Link`` beside
-        ``fastaccept.agents``'). An answer that is not ok (a refusal, a
-        problem) sets its headers over the responder's, as falcon sets an
-        ``HTTPError``'s: one ``Retry-After``, the error's (RFC 9110 §10.2.3);
-        ``Vary`` is merged either way."""
+        ``sse``, before ``data``), and of each header field it set that the
+        answer also has, as ``resp.set_header`` replaces one: one
+        ``Retry-After``, one ``ETag`` (RFC 9110 §5.3: a field that is not a
+        list is sent once). ``Vary`` is merged; an ok answer's ``Link``, a
+        list (RFC 8288 §3), is joined with the responder's, the answer's
+        first (``fastaccept.agents``' alternate beside the responder's own
+        links)."""
         resp = request[1]
         resp.status = rendered.status
         resp.text = None
         if isinstance(resp, falcon.asgi.Response):
             resp.sse = None
-        own: tuple[tuple[str, str], ...] = ()
-        if rendered.ok:  # a refusal's, a problem's are set over the responder's
-            own = tuple(
-                (name, value)
-                for name, _ in rendered.header_items
-                if name.lower() not in _OWN_HEADERS
-                and (value := resp.get_header(name)) is not None
-            )
-        for name, value in _joined(rendered.header_items, own):
+        for name, value in rendered.header_items:
             if name == "Vary":
                 self.vary(resp, value)
-            else:
-                resp.set_header(name, value)
+                continue
+            if rendered.ok and name.lower() == "link":
+                own = resp.get_header(name)
+                value = value if own is None else f"{value}, {own}"
+            resp.set_header(name, value)
         resp.data = rendered.body
 
     def error_facts(self, error: BaseException) -> ErrorFacts | None:
