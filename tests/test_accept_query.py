@@ -244,6 +244,34 @@ def test_parse_accept_query(value: str, members: tuple[str, ...]) -> None:
             "*/* and type/* (RFC 10008 §3)",
         ),
         ('"Application/*+JSON";x=y', "at position 0: a suffix range"),
+        # a ';' with no key after it, at the end or before a tab (RFC 9651
+        # §4.2.3.2 discards SP only)
+        (
+            "a/b;",
+            "at position 4: expected a parameter key (a-z or '*' first), found the end of the value",
+        ),
+        (
+            "a/b;x=y; ",
+            "at position 9: expected a parameter key (a-z or '*' first), found the end of the value",
+        ),
+        (
+            "a/b;\tx=y",
+            "at position 4: expected a parameter key (a-z or '*' first), found a tab",
+        ),
+        # DEL is no printable ASCII (RFC 9651 §3.3.3: %x20-7E)
+        (
+            '"a/\x7f"',
+            "at position 3: control byte 0x7F in a String (printable ASCII only)",
+        ),
+        # a '%' in a Display String at the end of the value, one digit after it
+        (
+            'a/b;x=%"%c',
+            "at position 8: '%' in a Display String takes two of 0-9 and a-f",
+        ),
+        (
+            "a/b/c",
+            "at position 0: expected a media range 'type/subtype' without parameters (RFC 10008 §3)",
+        ),
     ],
 )
 def test_a_bad_value_gives_no_members_and_the_reason(value: str, reason: str) -> None:
@@ -311,6 +339,8 @@ def test_parse_accept_query_reads_a_value_up_to_max_length() -> None:
     assert parse_accept_query("a/b", max_length=2) == AcceptQuery(
         (), "the value is 3 characters long; the limit is 2"
     )
+    # a value of exactly max_length characters is read
+    assert parse_accept_query("a/b", max_length=3) == AcceptQuery(ranges("a/b"), "")
     with pytest.raises(ValueError, match="max_length"):
         parse_accept_query("a/b", max_length=-1)
 

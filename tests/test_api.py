@@ -978,3 +978,12 @@ def test_a_subclass_init_calls_the_negotiators(
     assert (labelled.label, labelled.choose(value)) == ("site", value)
     named = Named(offers, "api")
     assert (named.name, named.choose(value)) == ("api", value)
+
+
+def test_one_call_forms_see_offers_with_pairs_grow_and_shrink(engine: Engine) -> None:
+    # Offers holding a pair are compared with the last call's by identity,
+    # item by item: the same objects, fewer or more of them, are other offers.
+    pair, json = ("text/html", 1.0), "application/json"
+    assert engine.negotiate(json, [pair, json]) == json
+    assert engine.negotiate(json, [pair]) is None
+    assert engine.negotiate(json, [pair, json]) == json

@@ -456,6 +456,7 @@ def test_header_syntax_is_shown_with_its_own_backslashes(
     [
         ('a/b;x="\udce9"', 'a/b;x="\xe9"'),  # the byte 0xE9 the locale could not decode
         ('a/b;x="\xe9"', 'a/b;x="\xe9"'),  # é, decoded: the same header byte
+        ('a/b;x="\udc80"', 'a/b;x="\x80"'),  # the lowest byte the locale can leave
     ],
 )
 def test_an_undecoded_byte_is_that_byte(
@@ -534,3 +535,38 @@ def test_a_value_beginning_with_a_dash_follows_two(
     assert "'-' follows '--' (explain -- -x/y)" in capsys.readouterr().out
     assert main(["explain", "a\udcff/b", "--strict"]) == 1  # 0xFF: no tchar
     assert "found byte 0xFF" in capsys.readouterr().err
+
+
+def test_the_max_length_hint_follows_an_over_long_value_only(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # an invalid value of exactly --max-length characters: no hint to raise it
+    assert main(["explain", "a/b c", "--strict", "--max-length", "5"]) == 1
+    err = capsys.readouterr().err
+    assert "at position 4: expected ';' or ','" in err
+    assert "--max-length" not in err
+
+
+def test_an_empty_value_is_zero_characters(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["explain", ""]) == 0
+    assert "CORS-safelisted (Fetch): yes, 0 characters (limit 128)\n" in (
+        capsys.readouterr().out
+    )
+
+
+def test_unsafe_bytes_up_to_a_screenful_are_all_listed(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["explain", "a/b;p=" + '"(x)"' * (UNSAFE_LISTED // 4)]) == 0
+    out = capsys.readouterr().out
+    assert out.count("CORS-unsafe byte") == UNSAFE_LISTED
+    assert "more" not in out
+
+
+def test_a_member_of_two_contexts_is_shown_whole(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["explain", "a/" + "b" * 2 * CONTEXT]) == 0
+    assert f"  1  a     {'b' * 2 * CONTEXT}  -       1  (2, 0)\n" in (
+        capsys.readouterr().out
+    )

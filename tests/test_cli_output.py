@@ -60,7 +60,10 @@ def test_skipped_members_tables_and_offers_are_escaped(
     assert out.endswith('chosen:  a/b;p="x\\ty" (q=1)\n')
 
 
-@pytest.mark.parametrize("value", ["a/b", 'a/b;p="\'"', "a/b;p='x'", "x'y\"z", "é/*"])
+@pytest.mark.parametrize(
+    "value",
+    ["a/b", 'a/b;p="\'"', "a/b;p='x'", "x'y\"z", "é/*", "\xff/*", "x" * 2 * CONTEXT],
+)
 def test_values_are_quoted_as_repr_quotes_them(
     value: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
