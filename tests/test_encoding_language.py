@@ -1173,3 +1173,23 @@ def test_a_value_made_by_hand_answers_as_the_parsed_one(engine: Engine) -> None:
     ):
         assert type(value)(value, value.present, value.skipped) == value
         assert pickle.loads(pickle.dumps(value)) == value
+
+
+@pytest.mark.parametrize(
+    ("value", "offers", "expected"),
+    [
+        # lang-034 with the server order reversed: en-a-bb is no prefix of a
+        # tag, so it relates as its longest prefix that is one, en-a (a
+        # prefix ending in a singleton); en-a-cc shares 2 subtags, en-b 1
+        ("en-a-bb", ["en-b", "en-a-cc"], "en-a-cc"),
+        ("en-a-bb", ["en-GB", "en-a"], "en-a"),
+    ],
+)
+def test_a_range_relates_through_its_longest_prefix_ending_in_a_singleton(
+    lists: Engine, value: str, offers: list[str], expected: str
+) -> None:
+    # docs/rules.md rule 19: both tags are only the same language (no lookup
+    # ends on a singleton), so more shared subtags decide before server order
+    assert lists.negotiate_language(value, offers) == expected
+    ranked = lists.LanguageNegotiator(offers).rank(value)
+    assert ranked == [(expected, 1.0), (offers[0], 1.0)]
