@@ -141,6 +141,8 @@ def test_a_rendered_made_by_hand_holds_what_a_response_may() -> None:
         assert Rendered(200, (("Content-Length", length),), b"").body == b""
     assert Rendered(304, (("ETag", '"x"'), ("Content-Length", "7")), b"").ok
     assert Rendered(205, (("Content-Length", "0"),), b"").status == 205
+    for media_type in ("Text/HTML; charset=UTF-8", "a/b;;c=d", "a/b+json; q=1"):
+        assert Rendered(200, {"Content-Type": media_type}, b"").ok
 
 
 @pytest.mark.parametrize(
@@ -165,6 +167,13 @@ def test_a_rendered_made_by_hand_holds_what_a_response_may() -> None:
         (200, {"Vary": "User Agent"}, b"", True, ValueError, "'User Agent' is not"),
         (200, {"Vary": "Accept;q=1"}, b"", True, ValueError, "not a field name"),
         (200, (("Vary", "a"), ("vary", "b")), b"", True, ValueError, "given twice"),
+        # A Content-Type is one media type (RFC 9110 §8.3), no range.
+        (200, {"Content-Type": "text"}, b"", True, ValueError, "expected '/'"),
+        (200, {"Content-Type": "text/*"}, b"", True, ValueError, "concrete"),
+        (200, {"content-type": "*/*"}, b"", True, ValueError, "'*/*': content"),
+        (200, {"Content-Type": "a/*+json"}, b"", True, ValueError, "concrete"),
+        (200, {"Content-Type": "a/b, c/d"}, b"", True, ValueError, "one media type"),
+        (200, {"Content-Type": "a/b; c"}, b"", True, ValueError, "expected '='"),
     ],
 )
 def test_a_rendered_body_and_its_length_are_checked(

@@ -12,7 +12,7 @@ from ._arguments import ByArguments
 from ._grammar import TCHARS
 from ._headers import merge_vary, vary_apart
 from ._limits import DEFAULT_CACHE_SIZE, DEFAULT_MAX_LENGTH, store
-from ._member import OfferSpec, refuse_a_set
+from ._member import OfferSpec, concrete, parse_single, refuse_a_set
 from ._responses import (
     Decision,
     FormatSpec,
@@ -93,9 +93,10 @@ class Rendered(StatusAndHeaders):
         checked as a handler's ``Answer`` is (docs/web.md, "What a handler
         may send"): ``status`` 200 to 599; ``header_items`` a mapping or
         pairs, kept as pairs, as ``Answer``'s headers but that it may hold
-        ``Content-Type``, ``Vary`` (as ``vary=``) and ``Content-Length``
-        (``_checked_length``); ``body`` bytes, none for a 204, 205 or 304;
-        ``ok`` a bool. fastaccept makes its own without these checks."""
+        ``Content-Type`` (a media type, no range), ``Vary`` (as ``vary=``)
+        and ``Content-Length`` (``_checked_length``); ``body`` bytes, none
+        for a 204, 205 or 304; ``ok`` a bool. fastaccept makes its own
+        without these checks."""
         status = checked_status(self.status)
         items = _fields(self.header_items, whole=True)
         if not isinstance(self.body, bytes):
@@ -112,6 +113,8 @@ class Rendered(StatusAndHeaders):
                 checked_vary(value)
             elif folded == "content-length":
                 _checked_length(f"header '{name}: {value}'", value, status, self.body)
+            elif folded == "content-type":  # a media type (RFC 9110 §8.3)
+                concrete(value, parse_single(value, name, weighted=False)[0], name)
         _set_status(self, status)
         _set_header_items(self, items)
 
