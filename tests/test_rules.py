@@ -32,6 +32,16 @@ def test_rule1_skipped_member_ends_at_comma_outside_quotes(engine: Engine) -> No
     assert (accept.skipped[0].start, accept.skipped[0].end) == (0, 13)
 
 
+def test_rule1_skipped_member_ends_past_an_escaped_quote(engine: Engine) -> None:
+    # Inside a quoted string, \" is a quoted-pair, not the closing quote: the
+    # comma after it is still inside the quotes.
+    value = 'a/b;p="x\\",y";bad, c/d'
+    accept = engine.parse(value)
+    assert ranges(engine, value) == [("c", "d", (), 1000)]
+    assert (accept.skipped[0].start, accept.skipped[0].end) == (0, 17)
+    assert engine.negotiate(value, ["c/d"]) == "c/d"
+
+
 # Rule 2: media-range forms; tokens lower-cased; '*/subtype' invalid.
 def test_rule2_case_folded_and_forms(engine: Engine) -> None:
     assert ranges(engine, "TEXT/HTML;LEVEL=One, Image/*, */*") == [
@@ -153,7 +163,9 @@ def test_rule4_the_weights_read_stay_bounded() -> None:
 
 
 # Rule 5: a repeated parameter name is invalid.
-@pytest.mark.parametrize("value", ["a/b;x=1;X=2", "a/b;q=1;Q=0.5"])
+@pytest.mark.parametrize(
+    "value", ["a/b;x=1;X=2", "a/b;q=1;Q=0.5", "a/b;x=1;q=0;Q=1", 'a/b;q=0;q="1"']
+)
 def test_rule5_repeated_parameter(engine: Engine, value: str) -> None:
     assert ranges(engine, value) == []
 
@@ -186,7 +198,14 @@ def test_rule6_nothing_else_is_repaired(engine: Engine, value: str) -> None:
 
 # Rule 7: strict mode raises at the first violation; the recoveries are errors.
 @pytest.mark.parametrize(
-    "value,position", [("*; q=0.2", 1), ("a/b; q=.2", 7), ("a/b, c d, e/", 6)]
+    "value,position",
+    [
+        ("*; q=0.2", 1),
+        ("a/b; q=.2", 7),
+        ("a/b, c d, e/", 6),
+        ("a/b;x=1;q=2", 10),  # a weight after a parameter: at its value
+        ("a/b;x=1; Q=.2", 11),
+    ],
 )
 def test_rule7_strict_raises_first_violation(
     engine: Engine, value: str, position: int
@@ -287,6 +306,19 @@ def test_rule9_charset_case_insensitive_where_a_range_meets_a_type(
     assert taken.check("text/plain; charset=Latin-1").status == 415
 
 
+def test_rule20_only_a_charset_goes_uncompared_where_a_range_meets_a_type(
+    engine: Engine,
+) -> None:
+    # Rule 20 spares a JSON type's missing charset, no other parameter.
+    member = engine.parse("application/json;charset=utf-8;version=2")[0]
+    assert member.matches("application/json;version=2")
+    assert not member.matches("application/json")
+    assert not engine.parse("application/*+json;v=1")[0].matches("application/a+json")
+    taken = Consumes(["application/json;version=2"])
+    assert taken.check("application/json;version=2").status == 200
+    assert taken.check("application/json").status == 415
+
+
 # Rule 10: the most specific matching range gives the quality.
 def test_rule10_most_specific_wins_even_with_lower_q(engine: Engine) -> None:
     assert engine.quality("text/*;q=0.9, text/html;q=0.1", "text/html") == 0.1
@@ -351,6 +383,21 @@ def test_rule11_ties(engine: Engine) -> None:
     assert engine.Negotiator(["a/b", "a/c"]).rank("a/*;q=0.5, a/c") == [
         ("a/c", 1.0),
         ("a/b", 0.5),
+    ]
+
+
+def test_rule11_a_type_wildcard_wins_a_tie_with_a_wildcard_with_parameters(
+    engine: Engine,
+) -> None:
+    # Both score 1: "text/*" (specificity (1, 0)) is more specific than
+    # "*/*;level=1" ((0, 1)), so text/plain wins over the earlier offer.
+    offers = ["a/b;level=1", "text/plain"]
+    value = "*/*;level=1, text/*"
+    assert engine.negotiate(value, offers) == "text/plain"
+    assert engine.Negotiator(offers).choose_index(value) == 1
+    assert engine.Negotiator(offers).rank(value) == [
+        ("text/plain", 1.0),
+        ("a/b;level=1", 1.0),
     ]
 
 

@@ -141,6 +141,7 @@ def test_a_server_weight_and_a_format_accept_weight_are_read_alike(
         (("a/b", 1.5), ValueError, "from 0 to 1 with at most three decimals"),
         (("a/b", -0.1), ValueError, "from 0 to 1"),
         (("a/b", 0.0001), ValueError, "at most three decimals"),
+        (("a/b", 0.500001), ValueError, "at most three decimals"),
         (("a/b", float("nan")), ValueError, "from 0 to 1"),
         (("a/b", 10**400), ValueError, "from 0 to 1"),
         (("a/b", "0.5"), TypeError, "must be a number from 0 to 1, not str"),
