@@ -254,6 +254,7 @@ BAD_ENCODINGS = [
         "parameter here",
     ),
     ("gzip;, br", 5, "expected a weight 'q=' after ';', found ','"),
+    ("gzip;qa=1, br", 5, "expected a weight 'q=' after ';', found 'qa'"),
     ("gzip;q=1;q=0, br", 8, "expected ',' after the weight, found ';'"),
     ("gzip;q=1 x, br", 9, "expected ',' after the weight, found 'x'"),
     ("gzip deflate, br", 5, "expected ';' or ',' after the coding 'gzip', found 'd'"),
@@ -1193,3 +1194,23 @@ def test_a_range_relates_through_its_longest_prefix_ending_in_a_singleton(
     assert lists.negotiate_language(value, offers) == expected
     ranked = lists.LanguageNegotiator(offers).rank(value)
     assert ranked == [(expected, 1.0), (offers[0], 1.0)]
+
+
+def test_identity_takes_the_lowest_weight_even_the_smallest(lists: Engine) -> None:
+    # identity's implicit weight is the lowest non-zero q in the value (rule
+    # 18): at q=0.001 it is still acceptable, chosen and ranked.
+    negotiator = lists.EncodingNegotiator(["gzip", "identity"])
+    assert negotiator.choose("br;q=0.001") == "identity"
+    assert negotiator.rank("br;q=0.001") == [("identity", 0.001)]
+    assert lists.negotiate_encoding("br;q=0.001", ["identity"]) == "identity"
+
+
+def test_a_private_use_range_relates_by_no_language_at_any_depth(lists: Engine) -> None:
+    # A first subtag of one character names no language (rule 19), however
+    # many subtags the range and the tag share after it.
+    language = lists.negotiate_language
+    assert language("x-foo-bar", ["x-foo-baz"]) is None
+    assert language("x-foo-bar", ["x-foo"]) == "x-foo"  # lookup still holds
+    negotiator = lists.LanguageNegotiator(["x-foo-baz", "de"])
+    assert negotiator.choose("x-foo-bar, de;q=0.5") == "de"
+    assert negotiator.rank("x-foo-bar, de;q=0.5") == [("de", 0.5)]
