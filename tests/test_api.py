@@ -92,6 +92,7 @@ def test_accept_is_an_immutable_sequence(engine: Engine) -> None:
     assert repr(engine.parse(None)) == "Accept(None)"
     assert accept == engine.parse("A/B ,c/d;Q=0.000")
     assert accept != engine.parse("a/b")
+    assert engine.parse("") != engine.parse(None)  # present, though empty
     with pytest.raises(AttributeError):
         accept.extra = 1  # type: ignore[attr-defined]
     with pytest.raises(TypeError):
@@ -668,6 +669,9 @@ def test_cors_unsafe_bytes() -> None:
     assert cors_unsafe_bytes(b"a/b,\tc/d\xe9").safelisted is True
     assert cors_unsafe_bytes("a/\u20ac").unsafe == ((2, 0x20AC),)
     assert cors_unsafe_bytes("a/b\x1f\x7f").unsafe == ((3, 0x1F), (4, 0x7F))
+    # Bytes 0x80-0xFF are not unsafe, 0xFF the last of them; U+0100 is no byte.
+    assert cors_unsafe_bytes(b"a/b\xff") == (True, 4, False, ())
+    assert cors_unsafe_bytes("a/b\xff\u0100").unsafe == ((4, 0x100),)
 
 
 def test_an_absent_accept_is_cors_safelisted(engine: Engine) -> None:

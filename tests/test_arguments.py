@@ -254,6 +254,7 @@ MEDIA_TYPE_CALLS: dict[str, Callable[[Engine, Any], object]] = {
 NOT_ONE_MEDIA_TYPE = {
     "text/*": "invalid media_type 'text/\\*': expected one concrete",
     "*/*": "invalid media_type '\\*/\\*': expected one concrete",
+    "a/*+json": "invalid media_type 'a/\\*\\+json': expected one concrete",
     "text/html;q=0.5": "'text/html;q=0.5': expected .* no weight",
     "text": "invalid media_type 'text' at position 4: expected '/'",
     "a/b, c/d": "invalid media_type 'a/b, c/d': found ','",

@@ -614,6 +614,8 @@ def test_parsed_values_are_values(lists: Engine) -> None:
     assert str(language) == "sr-latn-rs;q=0.5, *"
     assert repr(lists.parse_language(None)) == "AcceptLanguage(None)"
     assert lists.parse_language(None) != lists.parse_encoding(None)
+    assert lists.parse_encoding("") != lists.parse_encoding(None)  # present, empty
+    assert lists.parse_language("") != lists.parse_language(None)
     with pytest.raises(AttributeError):
         encoding.extra = 1  # type: ignore[attr-defined]
     with pytest.raises(TypeError):

@@ -98,6 +98,10 @@ def test_parsed_values_round_trip(engine: Engine) -> None:
             assert other.cors_safelisted == accept.cors_safelisted
         for item in (*accept, *accept.skipped):
             assert_same_value(item, round_trips(item))
+    unsafe = engine.parse('a/b;p="(x)"')  # a quoted "(" is CORS-unsafe
+    assert unsafe.cors_safelisted is False
+    for other in round_trips(unsafe):
+        assert other.cors_safelisted is False
     skipped = engine.parse("a/b, x y").skipped[0]
     assert type(skipped) is SkippedMember
     assert type(engine.parse("a/b")[0]) is MediaRange

@@ -42,6 +42,13 @@ def test_rule1_skipped_member_ends_past_an_escaped_quote(engine: Engine) -> None
     assert engine.negotiate(value, ["c/d"]) == "c/d"
 
 
+def test_rule1_skipped_text_leaves_out_the_whitespace_before_its_comma(
+    engine: Engine,
+) -> None:
+    skipped = engine.parse("a/b c \t , d/e").skipped[0]
+    assert (skipped.text, skipped.start, skipped.end) == ("a/b c", 0, 8)
+
+
 # Rule 2: media-range forms; tokens lower-cased; '*/subtype' invalid.
 def test_rule2_case_folded_and_forms(engine: Engine) -> None:
     assert ranges(engine, "TEXT/HTML;LEVEL=One, Image/*, */*") == [
@@ -317,6 +324,16 @@ def test_rule20_only_a_charset_goes_uncompared_where_a_range_meets_a_type(
     taken = Consumes(["application/json;version=2"])
     assert taken.check("application/json;version=2").status == 200
     assert taken.check("application/json").status == 415
+
+
+def test_rule9_charset_folds_ascii_letters_only(engine: Engine) -> None:
+    # Case-insensitive as HTTP text is: ASCII letters only; a Latin-1 letter
+    # (obs-text in a quoted string) is compared as sent, by both engines.
+    folded = ('text/plain;charset="Z\xe9"', 'text/plain;charset="z\xe9"')
+    kept = ('text/plain;charset="\xc0"', 'text/plain;charset="\xe0"')
+    assert engine.quality(*folded) == 1.0 and engine.quality(*kept) == 0.0
+    assert engine.parse(folded[0])[0].matches(folded[1])
+    assert not engine.parse(kept[0])[0].matches(kept[1])
 
 
 # Rule 10: the most specific matching range gives the quality.
