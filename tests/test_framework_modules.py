@@ -354,6 +354,71 @@ def test_flask_sends_a_rendered_made_by_hand_without_a_length() -> None:
         assert vary_tokens(sent.headers["Vary"]) == ["accept"]
 
 
+def test_a_head_response_made_by_hand_answers_head_where_frameworks_drop_bodies() -> (
+    None
+):
+    """Its Content-Length is the GET body's (RFC 9110 §9.3.2), its body
+    empty: Starlette, Flask and aiohttp, whose HEAD answers are made as GET's
+    (``head_as_get``), send it to HEAD as plain WSGI does (judged as GET's,
+    it was a ValueError, a 500); to GET it is still refused, as the client
+    would wait for 9 bytes never sent."""
+    pytest.importorskip("starlette")
+    pytest.importorskip("flask")
+    pytest.importorskip("aiohttp")
+    import flask
+    from aiohttp import web
+    from starlette.applications import Starlette
+    from starlette.routing import Route
+    from starlette.testclient import TestClient
+
+    from fastaccept import Rendered
+    from fastaccept.aiohttp import negotiated as aiohttp_negotiated
+    from fastaccept.flask import negotiated as flask_negotiated
+    from fastaccept.starlette import negotiated as starlette_negotiated
+
+    from .test_integrations import aiohttp_call
+
+    chosen = Renderers({"text/plain": str})
+    head = Rendered(200, (("Content-Type", "text/plain"), ("Content-Length", "9")), b"")
+
+    @starlette_negotiated(chosen)
+    async def page(request: Any) -> Rendered:
+        return head
+
+    app = flask.Flask(__name__)
+
+    @app.get("/")
+    @flask_negotiated(chosen)
+    def view() -> Rendered:
+        return head
+
+    @aiohttp_negotiated(chosen)
+    async def handler(request: Any) -> Rendered:
+        return head
+
+    routes = [Route("/", page, methods=["GET", "HEAD"])]
+    starlette = TestClient(Starlette(routes=routes), raise_server_exceptions=False)
+    flask_client = app.test_client()
+    aiohttp_app = web.Application()
+    aiohttp_app.router.add_get("/", handler)
+    call = aiohttp_call(aiohttp_app)
+    answers = [
+        (
+            starlette.head("/").status_code,
+            starlette.head("/").headers["content-length"],
+        ),
+        (
+            flask_client.head("/").status_code,
+            flask_client.head("/").headers["Content-Length"],
+        ),
+    ]
+    aiohttp_head = call("HEAD", "/", [], b"")
+    answers.append((aiohttp_head.status, aiohttp_head.headers["content-length"]))
+    assert answers == [(200, "9")] * 3
+    gets = [starlette.get("/").status_code, flask_client.get("/").status_code]
+    assert [*gets, call("GET", "/", [], b"").status] == [500] * 3
+
+
 def test_head_gets_gets_headers_through_middleware_that_reads_the_body() -> None:
     """Starlette and Flask drop a HEAD answer's body themselves (Starlette
     by its server): made as GET's, compression and ETags see it (RFC 9110

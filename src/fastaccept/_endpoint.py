@@ -178,8 +178,9 @@ class Endpoint:
                 "return its items (a list), which the renderers render"
             )
         if isinstance(data, Rendered):  # a whole response, not data to render
+            method = binding.headers(request)[1]  # HEAD's, where step says GET
             return whole_answer(
-                binding, request, data, step.method, finished.varies(step.formatted)
+                binding, request, data, method, finished.varies(step.formatted)
             )
         if isinstance(data, binding.responses):
             varies = finished.varies(step.formatted)
