@@ -2210,6 +2210,8 @@ def test_litestar_openapi_documents_its_400_as_a_problem_with_problems() -> None
         its_own = client.get("/schema/openapi.json").json()["paths"]["/pages"]
     assert list(its_own["get"]["responses"]["400"]["content"]) == ["application/json"]
     assert document["paths"]["/own"]["get"]["responses"]["400"]["description"] == "Ours"
+    ours = document["paths"]["/own"]["get"]["responses"]["400"]
+    assert "application/problem+json" not in (ours.get("content") or {})
     invalid = document["paths"]["/pages"]["get"]["responses"]["400"]["content"]
     assert list(invalid) == ["application/problem+json", "text/plain"]
     schema = invalid["application/problem+json"]["schema"]
@@ -2295,6 +2297,59 @@ def test_litestar_an_apps_handler_for_a_status_still_answers_it() -> None:
     with TestClient(app) as client:
         r = client.get("/pages?page=x", headers={"Accept": "text/csv"})
     assert (r.status_code, r.text) == (400, "the app's 400")
+    assert vary_tokens(r.headers["vary"]) == ["accept"]
+
+
+@pytest.mark.filterwarnings(BY_NAME)
+def test_litestar_a_problem_made_before_the_handler_varies_on_accept() -> None:
+    """The problem the plugin answers Litestar's 400 with is in the form
+    Accept prefers: it varies on Accept, where a format name chose the
+    route's type too."""
+    pytest.importorskip("litestar")
+    from litestar import Litestar, get
+    from litestar.testing import TestClient
+
+    from fastaccept.litestar import NegotiationPlugin, negotiated
+
+    named = Renderers({"application/json": json.dumps}, formats=True)
+
+    @get("/pages", sync_to_thread=False)
+    @negotiated(named, vary="Cookie", problems=True)
+    def pages(page: int = 1) -> dict[str, int]:
+        return {"page": page}
+
+    with TestClient(Litestar([pages], plugins=[NegotiationPlugin()])) as client:
+        accept = {"Accept": "application/json"}
+        r = client.get("/pages?page=x&format=json", headers=accept)
+    assert (r.status_code, r.headers["content-type"]) == (
+        400,
+        "application/problem+json",
+    )
+    assert vary_tokens(r.headers["vary"]) == ["cookie", "accept"]
+
+
+@pytest.mark.filterwarnings(BY_NAME)
+def test_litestar_a_routes_own_httpexception_handler_is_kept() -> None:
+    """With ``problems=True`` the plugin's handler of ``HTTPException`` is
+    added under the route's own, which still answers."""
+    pytest.importorskip("litestar")
+    from litestar import Litestar, MediaType, Request, Response, get
+    from litestar.exceptions import HTTPException
+    from litestar.testing import TestClient
+
+    from fastaccept.litestar import NegotiationPlugin, negotiated
+
+    def own(request: Request[Any, Any, Any], error: HTTPException) -> Response[str]:
+        return Response("the route's own", status_code=400, media_type=MediaType.TEXT)
+
+    @get("/pages", sync_to_thread=False, exception_handlers={HTTPException: own})
+    @negotiated(PAGES, problems=True)
+    def pages(page: int = 1) -> str:
+        return "a"
+
+    with TestClient(Litestar([pages], plugins=[NegotiationPlugin()])) as client:
+        r = client.get("/pages?page=x", headers={"Accept": "text/csv"})
+    assert (r.status_code, r.text) == (400, "the route's own")
     assert vary_tokens(r.headers["vary"]) == ["accept"]
 
 
@@ -2660,3 +2715,172 @@ def test_aiohttp_refuses_a_plain_function() -> None:
         negotiated(Renderers({"text/plain": str}))(greeting)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="must be a coroutine function"):
         dispatch({"text/plain": greeting})  # type: ignore[arg-type]
+
+
+# Each binding's own steps, one by one ------------------------------------------
+
+
+def test_aiohttp_merges_every_vary_line_of_its_own_response() -> None:
+    """Each ``Vary`` line of a handler's own response is kept, not only the
+    first (RFC 9110 §5.3: several lines are one list)."""
+    pytest.importorskip("aiohttp")
+    from aiohttp import web
+    from aiohttp.test_utils import make_mocked_request
+
+    from fastaccept.aiohttp import negotiated
+
+    @negotiated(GREETING)
+    async def own(request: web.Request) -> Any:
+        response = web.Response(text="raw", headers={"Vary": "Origin"})
+        response.headers.add("Vary", "Accept-Language")
+        return response
+
+    request = make_mocked_request("GET", "/", headers={"Accept": "text/html"})
+    response = asyncio.run(own(request))
+    merged = ", ".join(response.headers.getall("Vary"))
+    assert vary_tokens(merged) == ["origin", "accept-language", "accept"]
+
+
+def test_aiohttp_answers_with_rfc_9110s_reason_phrase() -> None:
+    """The status line's phrase is RFC 9110's, as the WSGI endpoint's (422
+    "Unprocessable Content", not Python's older "Unprocessable Entity")."""
+    pytest.importorskip("aiohttp")
+    from aiohttp import web
+    from aiohttp.test_utils import make_mocked_request
+
+    from fastaccept.aiohttp import negotiated
+
+    @negotiated(GREETING)
+    async def invalid(request: web.Request) -> Any:
+        return Answer({"greeting": "no"}, status=422)
+
+    request = make_mocked_request("GET", "/", headers={"Accept": "text/html"})
+    response = asyncio.run(invalid(request))
+    assert (response.status, response.reason) == (422, "Unprocessable Content")
+
+
+def test_asgi_with_vary_merges_a_vary_line_in_any_case() -> None:
+    """``with_vary`` merges into a ``Vary`` line whatever the case of its
+    name (an ASGI middleware may send ``b"Vary"``), not dropping it."""
+    from fastaccept.asgi import with_vary
+
+    message = {
+        "type": "http.response.start",
+        "status": 404,
+        "headers": [(b"Vary", b"Origin"), (b"content-length", b"0")],
+    }
+    merged = with_vary(message, "Accept")["headers"]
+    assert merged == [(b"content-length", b"0"), (b"vary", b"Origin, Accept")]
+
+
+def test_fastapi_a_dependencys_400_on_a_negotiated_route_varies_on_accept() -> None:
+    """A 400 a dependency raises, before the handler runs, gets ``Vary:
+    Accept`` as the 422s do (every error status of the route, 400 too)."""
+    pytest.importorskip("fastapi")
+    from fastapi import Depends, FastAPI, HTTPException
+    from fastapi.testclient import TestClient
+
+    from fastaccept.fastapi import NegotiatedRoute, negotiated
+
+    app = FastAPI()
+    app.router.route_class = NegotiatedRoute
+
+    def token(bad: bool = False) -> None:
+        if bad:
+            raise HTTPException(400, "bad token")
+
+    @app.get("/greeting", dependencies=[Depends(token)])
+    @negotiated(GREETING)
+    def greeting() -> Any:
+        return {"greeting": "hi"}
+
+    r = TestClient(app).get("/greeting?bad=1")
+    assert r.status_code == 400
+    assert vary_tokens(r.headers["vary"]) == ["accept"]
+
+
+def test_fastapi_a_refusal_takes_no_header_fields_of_the_given_response() -> None:
+    """What a dependency sets on FastAPI's ``Response`` goes with an answer
+    the data chose, not with a refusal (here taken by the handler's wrapper,
+    under a route class other than ``NegotiatedRoute``)."""
+    pytest.importorskip("fastapi")
+    from fastapi import Depends, FastAPI, Response
+    from fastapi.testclient import TestClient
+
+    from fastaccept.fastapi import negotiated
+
+    app = FastAPI()
+
+    def session(response: Response) -> None:
+        response.set_cookie("session", "s1")
+
+    session.__annotations__["response"] = Response  # a name this module lacks
+
+    @app.get("/greeting", dependencies=[Depends(session)])
+    @negotiated(GREETING)
+    def greeting() -> Any:
+        return {"greeting": "hi"}
+
+    client = TestClient(app)
+    with pytest.warns(RuntimeWarning, match="not NegotiatedRoute"):
+        refused = client.get("/greeting", headers={"Accept": "image/png"})
+    assert refused.status_code == 406
+    assert "set-cookie" not in refused.headers
+    chosen = client.get("/greeting")
+    assert chosen.headers["set-cookie"].startswith("session=s1")
+
+
+def test_fastapi_an_endpoint_called_without_a_route_neither_warns_nor_fails() -> None:
+    """Called outside a router (a unit test of the endpoint), the scope has
+    no route: the checks are taken, with no warning of a route class."""
+    pytest.importorskip("fastapi")
+    from starlette.requests import Request
+    from starlette.responses import Response
+
+    from fastaccept.fastapi import negotiated
+
+    @negotiated(GREETING)
+    def greeting() -> Any:
+        return {"greeting": "hi"}
+
+    scope = {
+        "type": "http",
+        "method": "GET",
+        "path": "/",
+        "query_string": b"",
+        "headers": [(b"accept", b"text/html")],
+    }
+    given = Response()  # as FastAPI gives it: no length, no status
+    del given.headers["content-length"]
+    given.status_code = None  # type: ignore[assignment]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        r = greeting(  # type: ignore[call-arg]  # the parameters it gained
+            fastaccept_request=Request(scope), fastaccept_response=given
+        )
+    assert (r.status_code, r.body) == (200, b"<p>hi</p>")
+
+
+def test_fastapi_openapi_keeps_the_routes_own_request_body_content() -> None:
+    """``openapi_extra``'s ``requestBody`` content (a schema for a type
+    ``consumes`` takes) is kept beside the types listed for ``consumes``."""
+    pytest.importorskip("fastapi")
+    from fastapi import FastAPI
+
+    from fastaccept.fastapi import NegotiatedRoute, negotiated
+
+    app = FastAPI()
+    app.router.route_class = NegotiatedRoute
+    binary = {"schema": {"type": "string", "format": "binary"}}
+    extra = {"requestBody": {"content": {"image/png": binary}}}
+
+    @app.put("/uploads", openapi_extra=extra)
+    @negotiated(CREATED, consumes=Consumes(["image/png", "image/jpeg"]))
+    def upload() -> Any:
+        return {}
+
+    body = app.openapi()["paths"]["/uploads"]["put"]["requestBody"]
+    assert body == {
+        "required": True,
+        "content": {"image/png": binary, "image/jpeg": {}},
+    }

@@ -725,6 +725,37 @@ def test_django_errors_as_problems() -> None:
         assert "Accept" in response["Vary"]
 
 
+def test_flask_errors_as_problems_keep_their_status_and_headers() -> None:
+    """A 5xx ``HTTPException`` is a problem too, and the header fields the
+    exception carries (``Retry-After``, ``Allow``) are kept in it."""
+    pytest.importorskip("flask")
+    from flask import Flask
+    from werkzeug.exceptions import MethodNotAllowed, ServiceUnavailable
+
+    from fastaccept.flask import negotiated
+
+    app = Flask(__name__)
+    raised: list[Exception] = []
+
+    @negotiated(Renderers(GREETING_TYPES), problems=True)
+    def view() -> dict[str, str]:
+        raise raised[0]
+
+    app.add_url_rule("/", "view", view)
+    client = app.test_client()
+    for error, status, field, value in [
+        (ServiceUnavailable(retry_after=30), 503, "Retry-After", "30"),
+        (MethodNotAllowed(["GET", "PUT"]), 405, "Allow", "GET, PUT"),
+    ]:
+        raised[:] = [error]
+        response = client.get("/", headers={"Accept": "application/json"})
+        assert response.status_code == status
+        assert response.headers["Content-Type"] == "application/problem+json"
+        assert json.loads(response.data)["status"] == status
+        assert response.headers[field] == value
+        assert "Accept" in response.headers["Vary"]
+
+
 def test_problems_must_be_a_bool() -> None:
     from fastaccept.wsgi import negotiated
 
