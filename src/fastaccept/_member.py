@@ -408,6 +408,15 @@ def concrete(item: str, rng: RangeTuple, what: str) -> ParsedOffer:
     return ParsedOffer(item, type_, subtype, folded)
 
 
+def parse_content_type(text: str, what: str) -> tuple[RangeTuple, ParsedOffer]:
+    """A ``Content-Type`` value (named ``what`` in errors): one media type,
+    no range (RFC 9110 §8.3), with ``q`` a parameter like any other;
+    ``ValueError`` otherwise. A request's, which ``Consumes`` reads, and a
+    hand-made ``Rendered``'s."""
+    rng = parse_single(text, what, weighted=False)[0]
+    return rng, concrete(text, rng, what)
+
+
 def is_suffix_range(subtype: str) -> bool:
     """Whether ``subtype`` (of a valid range) makes a structured-syntax
     suffix range ``type/*+suffix`` (docs/rules.md rule 22)."""

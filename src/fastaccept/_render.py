@@ -12,7 +12,7 @@ from ._arguments import ByArguments
 from ._grammar import TCHARS
 from ._headers import merge_vary, vary_apart
 from ._limits import DEFAULT_CACHE_SIZE, DEFAULT_MAX_LENGTH, store
-from ._member import OfferSpec, concrete, parse_single, refuse_a_set
+from ._member import OfferSpec, parse_content_type, refuse_a_set
 from ._responses import (
     Decision,
     FormatSpec,
@@ -113,8 +113,8 @@ class Rendered(StatusAndHeaders):
                 checked_vary(value)
             elif folded == "content-length":
                 _checked_length(f"header '{name}: {value}'", value, status, self.body)
-            elif folded == "content-type":  # a media type (RFC 9110 §8.3)
-                concrete(value, parse_single(value, name, weighted=False)[0], name)
+            elif folded == "content-type":
+                parse_content_type(value, name)
         _set_status(self, status)
         _set_header_items(self, items)
 

@@ -31,8 +31,8 @@ from ._match import range_matches
 from ._member import (
     OfferSpec,
     ParsedOffer,
-    concrete,
     offers_tuple,
+    parse_content_type,
     parse_offer,
     parse_offers,
     parse_single,
@@ -832,8 +832,7 @@ class Consumes(ByArguments):
                 "Content-Type", len(text), self._max_length, _as_problem(accept), _VARY
             )
         try:
-            rng = parse_single(text, "Content-Type", weighted=False)[0]
-            offer = concrete(text, rng, "Content-Type")
+            rng, offer = parse_content_type(text, "Content-Type")
         except ValueError:
             return self._unsupported["is malformed", header, _as_problem(accept)]
         received = MediaRange._make(rng)
