@@ -67,6 +67,28 @@ def test_renderers_pass_them_on_with_the_applications_vary() -> None:
     assert renderers.produces.variants
 
 
+def test_a_handlers_variants_headers_are_refused_not_joined() -> None:
+    # Each key lists one value per axis of Variants: "(text/csv), zzz" or a
+    # second axis in Variants alone would be malformed for the cache.
+    renderers = Renderers({"text/html": str, "text/csv": str}, variants=True)
+    chosen = renderers.produces.select("text/csv")
+    for name in ("Variant-Key", "variants"):
+        with pytest.raises(ValueError, match=f"header '{name}' is set by the"):
+            renderers.render(chosen, "x", headers={name: "(zzz)"})
+    # Where the answer carries neither, a handler's are its own.
+    formatted = Renderers(
+        {"text/html": str, "text/csv": str}, variants=True, formats=True
+    )
+    by_name = formatted.produces.select(None, format="csv")
+    sent = formatted.render(by_name, "x", headers={"Variant-Key": "(zzz)"})
+    assert sent.headers["Variant-Key"] == "(zzz)"
+    plain = Renderers({"text/html": str, "text/csv": str})
+    sent = plain.render(
+        plain.produces.select("text/csv"), "x", headers={"Variants": "a=(b)"}
+    )
+    assert sent.headers["Variants"] == "a=(b)"
+
+
 def test_variants_are_part_of_the_arguments() -> None:
     produces = Produces(OFFERS, variants=True)
     assert produces == Produces(OFFERS, variants=True) != Produces(OFFERS)

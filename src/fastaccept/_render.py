@@ -582,6 +582,8 @@ def _rendered(
 
 #: The headers ``Renderers.render`` writes itself (lower case).
 _OWN_HEADERS = frozenset({"content-type", "content-length", "vary"})
+#: The fields ``variants=True`` writes, which a handler's cannot join.
+_VARIANTS_HEADERS = frozenset({"variants", "variant-key"})
 #: The fields a handler may not send: hop-by-hop ones, the server's (RFC 9110
 #: §7.6.1; PEP 3333 refuses them), and the message framing (RFC 9112 §6).
 _SERVERS_HEADERS = frozenset(
@@ -608,13 +610,22 @@ def _joined(
     """A chosen answer's ``headers`` then a handler's ``extra``; a field both
     give is one line, the answer's value first (RFC 9110 §5.3: the lines of
     a list field combine in order), as every framework keeps one value: a
-    handler's ``Link`` beside the one ``fastaccept.agents`` sends, say."""
+    handler's ``Link`` beside the one ``fastaccept.agents`` sends, say.
+    ``Variants`` and ``Variant-Key`` (``variants=True``) are a ``ValueError``
+    instead: each key lists one value per axis of ``Variants``, so a
+    handler's joined to them would be malformed."""
     if not extra:
         return headers
     joined = list(headers)
     names = [name.lower() for name, _ in headers]
     for name, value in extra:
         folded = name.lower()
+        if folded in _VARIANTS_HEADERS and folded in names:
+            raise ValueError(
+                f"header {name!r} is set by the negotiation (variants=True), "
+                "whose keys name one value per axis of Variants: a handler's "
+                "cannot be joined to them"
+            )
         if folded in names:
             at = names.index(folded)
             joined[at] = (joined[at][0], f"{joined[at][1]}, {value}")
