@@ -118,7 +118,9 @@ def merge_vary(*values: str | None) -> str:
     case-insensitively (the first spelling is kept); ``*`` absorbs every
     other name. None and empty values add nothing; a value that is neither
     a str nor None raises ``TypeError``. An integration adds ``Accept`` this
-    way to what the application set, never replacing it.
+    way to what the application set, never replacing it; so names are
+    merged as given, not checked (a ``vary=`` argument is, as tokens or
+    ``*``: docs/web.md, "What a handler may send").
     """
     names: dict[str, str] = {}
     for value in values:
