@@ -695,6 +695,20 @@ def test_public_names() -> None:
     assert public - {"asgi", "wsgi"} == set(fastaccept.__all__)
 
 
+@pytest.mark.skipif(sys.version_info < (3, 11), reason="typing.Self is 3.11's")
+def test_the_parsed_values_and_versioned_hints_resolve_at_run_time() -> None:
+    # typing.get_type_hints, as a framework reading annotations calls it:
+    # no private ClassVar declared for the type checker alone, and Self.
+    for kind in (
+        fastaccept.Accept,
+        fastaccept.AcceptEncoding,
+        fastaccept.AcceptLanguage,
+    ):
+        assert typing.get_type_hints(kind) == {}
+    for maker in (fastaccept.Produces.versioned, fastaccept.Renderers.versioned):
+        assert typing.get_type_hints(maker)["return"] is typing.Self  # type: ignore[attr-defined,unused-ignore]
+
+
 def _implementation(env: dict[str, str]) -> str:
     code = "import fastaccept; print(fastaccept.IMPLEMENTATION, fastaccept.Negotiator.__module__)"
     out = subprocess.run(

@@ -4,6 +4,7 @@ data in the negotiated type, as a whole response (``Rendered``)."""
 from __future__ import annotations
 
 import inspect
+import sys
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Final, overload
@@ -22,7 +23,9 @@ from ._responses import (
 )
 from ._text import HeaderValue
 
-if TYPE_CHECKING:
+if sys.version_info >= (3, 11):  # at run time too: typing.get_type_hints
+    from typing import Self
+elif TYPE_CHECKING:
     from typing_extensions import Self
 
 #: How many ``Vary`` values given to ``render`` a ``Renderers`` keeps finished.

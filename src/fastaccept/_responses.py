@@ -5,6 +5,7 @@ a client sends."""
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from http import HTTPStatus
@@ -42,7 +43,9 @@ from ._structured import bare_item
 from ._text import HeaderValue, as_header_text, ascii_lower, coerce_value
 from ._types import MediaRange
 
-if TYPE_CHECKING:
+if sys.version_info >= (3, 11):  # at run time too: typing.get_type_hints
+    from typing import Self
+elif TYPE_CHECKING:
     from typing_extensions import Self
 
 _TEXT = ("Content-Type", "text/plain; charset=utf-8")

@@ -351,20 +351,23 @@ class _Members(Sequence[_M]):
     # ``Unexplained``, a program's a tuple of ``SkippedMember``s.
     __slots__ = ("_members", "_present", "_skipped", "_value", "_engine")  # noqa: RUF023
 
-    _header: ClassVar[ListHeader]
-    #: The offers given where the members are matched here (a value the
-    #: pure engine parsed or one made by hand, and ``Accept.rank``), parsed
-    #: once: kept as the one-call forms keep their negotiators
-    #: (``_limits.last_negotiator``), since a server passes the same offers
-    #: on every request.
-    _kept_offers: ClassVar[KeptNegotiators]
-    #: The one-call form of the engine that ``best`` hands the text of a value
-    #: the compiled engine parsed (``_value``, ``_engine``).
-    _negotiate: ClassVar[str]
-    #: The engine's negotiator class that ranks such a text for ``rank`` and
-    #: ``quality``, and the negotiators it made.
-    _negotiator: ClassVar[str]
-    _kept_negotiators: ClassVar[KeptNegotiators]
+    # Declared for the type checker alone: no annotation at run time, whose
+    # names (typing's) ``import fastaccept`` does not load.
+    if TYPE_CHECKING:
+        _header: ClassVar[ListHeader]
+        #: The offers given where the members are matched here (a value the
+        #: pure engine parsed or one made by hand, and ``Accept.rank``), parsed
+        #: once: kept as the one-call forms keep their negotiators
+        #: (``_limits.last_negotiator``), since a server passes the same offers
+        #: on every request.
+        _kept_offers: ClassVar[KeptNegotiators]
+        #: The one-call form of the engine that ``best`` hands the text of a value
+        #: the compiled engine parsed (``_value``, ``_engine``).
+        _negotiate: ClassVar[str]
+        #: The engine's negotiator class that ranks such a text for ``rank`` and
+        #: ``quality``, and the negotiators it made.
+        _negotiator: ClassVar[str]
+        _kept_negotiators: ClassVar[KeptNegotiators]
 
     def _best_of_text(self, offers: Iterable[Any], default: object) -> object:
         """``best`` of a value the compiled engine parsed: its one-call form
