@@ -171,7 +171,14 @@ class _AwaitedWhenCalled:
 
 @pytest.mark.parametrize(
     "render",
-    [_awaited, _yielding, _streamed, functools.partial(_awaited), _AwaitedWhenCalled()],
+    [
+        _awaited,
+        _yielding,
+        _streamed,
+        functools.partial(_awaited),
+        _AwaitedWhenCalled(),
+        functools.partial(_AwaitedWhenCalled()),  # as the endpoints tell: is_awaited
+    ],
     ids=repr,
 )
 def test_a_renderer_that_gives_its_body_later_is_refused_at_once(render: Any) -> None:

@@ -33,6 +33,7 @@ from ._render import (
     Finished,
     Rendered,
     Renderers,
+    called,
     checked_status,
     made_rendered,
     offer_pairs,
@@ -789,15 +790,8 @@ def is_awaited(handler: Handler, *, unwrapped: bool = False) -> bool:
     one, either under ``functools.partial``; ``unwrapped`` (FastAPI's test),
     or the function under it that a decorator keeps as ``__wrapped__``
     (``functools.wraps``)."""
-    for call in (handler, inspect.unwrap(handler)) if unwrapped else (handler,):
-        while isinstance(call, partial):
-            call = call.func
-        if inspect.iscoroutinefunction(call):
-            return True
-        method = getattr(call, "__call__", None)  # noqa: B004 - the method itself
-        if not inspect.isclass(call) and inspect.iscoroutinefunction(method):
-            return True
-    return False
+    given = (handler, inspect.unwrap(handler)) if unwrapped else (handler,)
+    return any(map(inspect.iscoroutinefunction, (c for h in given for c in called(h))))
 
 
 def evaluated_signature(handler: Handler) -> inspect.Signature:

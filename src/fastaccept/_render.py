@@ -7,6 +7,7 @@ import inspect
 import sys
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar, Final, overload
 
 from ._arguments import ByArguments
@@ -237,13 +238,11 @@ class Renderers(ByArguments):
                     f"the renderer for {offer!r} must be callable, not "
                     f"{type(render).__name__}"
                 )
-            # The function, or an object's __call__ (as is_awaited reads it).
-            calls = (render,) if inspect.isclass(render) else (render, render.__call__)
             if any(
                 inspect.iscoroutinefunction(call)
                 or inspect.isasyncgenfunction(call)
                 or inspect.isgeneratorfunction(call)
-                for call in calls
+                for call in called(render)
             ):
                 raise TypeError(
                     f"the renderer for {offer!r} must return the body (str or "
@@ -496,6 +495,17 @@ class Finished:
         body = decision.body.encode("utf-8")
         headers = self._headers(decision)
         return _rendered(decision.status, headers, body, method, decision.ok)
+
+
+def called(function: object) -> tuple[object, ...]:
+    """What runs when ``function`` is called, as frameworks tell a coroutine
+    function from a plain one (Starlette, Litestar): the function, under any
+    ``functools.partial``, and an object's (not a class's) ``__call__``."""
+    while isinstance(function, partial):
+        function = function.func
+    if inspect.isclass(function):
+        return (function,)
+    return (function, getattr(function, "__call__", None))  # noqa: B004 - the method
 
 
 def checked_method(method: object) -> str:
