@@ -411,6 +411,45 @@ def test_a_head_response_made_by_hand_answers_head_where_frameworks_drop_bodies(
     assert [*gets, call("GET", "/", [], b"").status] == [500] * 3
 
 
+def test_a_hand_made_length_is_read_whatever_the_case_of_its_name() -> None:
+    """Field names are case-insensitive (RFC 9110 §5.1): Flask's HEAD answer
+    keeps a hand-made ``content-length`` (a KeyError, a 500, before); and a
+    205 made by hand
+    without one gets ``Content-Length: 0`` from plain WSGI (§15.3.6), as
+    ``Answer(None, status=205)`` does."""
+    pytest.importorskip("flask")
+    import flask
+
+    from fastaccept import Rendered
+    from fastaccept.flask import negotiated as flask_negotiated
+    from fastaccept.wsgi import negotiated as wsgi_negotiated
+
+    chosen = Renderers({"text/plain": str})
+    head = Rendered(200, (("content-type", "text/plain"), ("content-length", "9")), b"")
+    app = flask.Flask(__name__)
+
+    @app.get("/")
+    @flask_negotiated(chosen)
+    def view() -> Rendered:
+        return head
+
+    answer = app.test_client().head("/")
+    assert (answer.status_code, answer.headers["Content-Length"]) == (200, "9")
+
+    @wsgi_negotiated(chosen)
+    def reset(environ: Any) -> Rendered:
+        return Rendered(205, (), b"")
+
+    started: list[Any] = []
+
+    def start_response(status: str, headers: list[tuple[str, str]], *_: Any) -> Any:
+        started.append((status, headers))
+
+    body = b"".join(reset({"REQUEST_METHOD": "POST"}, start_response))
+    assert (started[0][0], body) == ("205 Reset Content", b"")
+    assert ("Content-Length", "0") in started[0][1]
+
+
 def test_head_gets_gets_headers_through_middleware_that_reads_the_body() -> None:
     """Starlette and Flask drop a HEAD answer's body themselves (Starlette
     by its server): made as GET's, compression and ETags see it (RFC 9110

@@ -492,12 +492,18 @@ def whole_answer(
     """A whole response (``problem``'s, a handler's) as ``binding``'s
     response: ``vary`` merged into its ``Vary`` (rule 17), no body for HEAD
     (but where the framework drops it: ``head_as_get``), its
-    ``Content-Length`` kept; one made by hand without it gets its body's
-    (HEAD's is GET's, RFC 9110 §9.3.2), and one that promises a body it
-    has not is a ``ValueError`` but for HEAD and a 304 (the 200's, §8.6)."""
-    own, others = vary_apart(rendered.header_items)
-    length = [value for name, value in others if name.lower() == "content-length"]
-    if not length and rendered.status not in BODYLESS:
+    ``Content-Length`` kept, named so whatever its case (as each binding
+    reads it); one made by hand without it gets its body's (HEAD's is
+    GET's, RFC 9110 §9.3.2; a 205's 0, §15.3.6), and one that promises a
+    body it has not is a ``ValueError`` but for HEAD and a 304 (the 200's,
+    §8.6)."""
+    own, given = vary_apart(rendered.header_items)
+    others = [
+        ("Content-Length", value) if name.lower() == "content-length" else (name, value)
+        for name, value in given
+    ]
+    length = [value for name, value in others if name == "Content-Length"]
+    if not length and rendered.status not in (204, 304):
         others = [*others, ("Content-Length", f"{len(rendered.body)}")]
     elif (
         length
