@@ -2433,6 +2433,10 @@ def _aiohttp_app() -> Any:
                 raise web.HTTPNotFound(text="no such page", headers={"X-Why": "gone"})
             if name == "gone":
                 raise web.HTTPGone()  # aiohttp's default text: no detail
+            if name == "latin":  # bytes its charset (UTF-8) cannot read: no detail
+                latin = web.HTTPBadRequest(content_type="text/plain")
+                latin.body = "caf\xe9".encode("latin-1")  # (body= is deprecated)
+                raise latin
             return f"page {name}"
 
         head = get
@@ -2445,8 +2449,14 @@ def _aiohttp_app() -> Any:
         both = {"type": decision.media_type, "produced": chosen.media_type}
         return Answer(both, headers={"Location": "/messages/1"})
 
+    class Greeter:  # routed bound, as aiohttp's "Organizing Handlers in Classes"
+        @negotiated(GREETING)
+        async def greet(self, request: web.Request) -> Any:
+            return {"greeting": request.match_info["name"]}
+
     app = web.Application()
     app.add_routes(routes)
+    app.router.add_get("/bound/{name}", Greeter().greet)
     return app
 
 
@@ -2479,6 +2489,8 @@ def test_aiohttp_handlers(aiohttp_call: Any) -> None:
     assert r.headers["location"] == "/messages/1"
     r = aiohttp_call("POST", "/messages", [("content-type", b"text/plain")], b"x")
     assert (r.status, r.headers["accept"]) == (415, "application/json")
+    r = _aiohttp_get(aiohttp_call, "/bound/ann", "text/html")  # a 500 before
+    assert (r.status, r.body, r.headers["vary"]) == (200, b"<p>ann</p>", "Accept")
 
 
 def test_aiohttp_passes_its_own_responses_with_vary_merged(aiohttp_call: Any) -> None:
@@ -2502,6 +2514,11 @@ def test_aiohttp_class_based_views_and_problems(aiohttp_call: Any) -> None:
     r = _aiohttp_get(aiohttp_call, "/pages/gone", "text/csv, application/json")
     assert r.status == 410
     assert "detail" not in json.loads(r.body)
+    r = _aiohttp_get(aiohttp_call, "/pages/latin", "text/csv, application/json")
+    assert (r.status, json.loads(r.body)) == (
+        400,
+        {"type": "about:blank", "title": "Bad Request", "status": 400},
+    )
     r = _aiohttp_get(aiohttp_call, "/pages/missing", "text/*", method="HEAD")
     assert (r.status, r.body) == (404, b"")
     r = aiohttp_call("POST", "/pages/a", [], b"")

@@ -79,8 +79,8 @@ class AiohttpBinding(Binding[web.Request, web.StreamResponse]):
     errors = (web.HTTPException,)
 
     def request(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> web.Request:
-        first = args[0]
-        request: web.Request = first.request if isinstance(first, web.View) else first
+        last = args[-1]  # the request, after an object's own (a method routed bound)
+        request: web.Request = last.request if isinstance(last, web.View) else last
         return request
 
     def headers(self, request: web.Request) -> tuple[HeaderValue, str]:
@@ -117,7 +117,10 @@ class AiohttpBinding(Binding[web.Request, web.StreamResponse]):
         assert isinstance(error, web.HTTPException)
         if not 400 <= error.status <= 599:
             return None
-        text = error.text if error.content_type == "text/plain" else None
+        try:  # its body as its charset reads it (a str given is UTF-8)
+            text = error.text if error.content_type == "text/plain" else None
+        except (UnicodeDecodeError, LookupError):  # bytes given: no text to read
+            text = None
         detail = None if text == f"{error.status}: {error.reason}" else text
         return error.status, detail, tuple(error.headers.items())
 
