@@ -1249,6 +1249,40 @@ def test_fastapi_openapi_lists_the_format_parameter_once() -> None:
         assert names == ["format"], path
 
 
+def test_fastapi_openapi_lists_no_type_a_response_class_would_add() -> None:
+    """An app's or a router's ``default_response_class`` documents its media
+    type on a negotiated route only where the route offers it (it listed
+    ``text/html`` for a route that answers it with a 406)."""
+    pytest.importorskip("fastapi")
+    pytest.importorskip("httpx")
+    from fastapi import APIRouter, FastAPI
+    from fastapi.responses import HTMLResponse, PlainTextResponse
+    from fastapi.testclient import TestClient
+
+    from fastaccept.fastapi import NegotiatedRoute, negotiated
+
+    csv = Renderers({"text/csv": str})
+    data = Renderers({"application/json": json.dumps, "text/csv": str})
+
+    async def handler() -> dict[str, int]:
+        return {"a": 1}
+
+    app = FastAPI(default_response_class=HTMLResponse)
+    app.router.route_class = NegotiatedRoute
+    app.get("/csv")(negotiated(csv)(handler))
+    router = APIRouter(route_class=NegotiatedRoute)
+    router.get("/included")(negotiated(data)(handler))
+    app.include_router(router, default_response_class=PlainTextResponse)
+    client = TestClient(app)
+    paths = client.get("/openapi.json").json()["paths"]
+    content = {p: list(paths[p]["get"]["responses"]["200"]["content"]) for p in paths}
+    assert content == {
+        "/csv": ["text/csv"],
+        "/included": ["application/json", "text/csv"],
+    }
+    assert client.get("/csv", headers={"Accept": "text/html"}).status_code == 406
+
+
 def test_fastapi_openapi_keeps_the_routes_own_entries_and_reads_its_methods() -> None:
     pytest.importorskip("httpx")
     pytest.importorskip("fastapi")

@@ -71,7 +71,7 @@ try:  # before .starlette: without FastAPI, say so (not that Starlette is missin
     from fastapi.routing import APIRoute
     from fastapi.utils import deep_dict_update
     from starlette.requests import Request
-    from starlette.responses import Response
+    from starlette.responses import JSONResponse, Response
     from starlette.routing import Match
     from starlette.types import Receive, Scope, Send
 except ModuleNotFoundError as error:  # pragma: no cover - depends on the install
@@ -342,11 +342,17 @@ class NegotiatedRoute(APIRoute):
                     **extra,
                     "requestBody": {"required": True, **body, "content": content},
                 }
+            # The response class documents its media type (JSONResponse,
+            # FastAPI's default; an app's or a router's default_response_class):
+            # kept where it is offered, fixed so that no including router's
+            # default replaces it; else one that documents none.
+            given = kwargs.get("response_class", JSONResponse)
+            if isinstance(given, DefaultPlaceholder):
+                given = given.value
             offered = documented[kwargs["status_code"]].get("content", {})
-            if "application/json" not in offered and isinstance(
-                kwargs.get("response_class"), DefaultPlaceholder
-            ):  # FastAPI's default would document application/json
-                kwargs["response_class"] = Response
+            kwargs["response_class"] = (
+                given if getattr(given, "media_type", None) in offered else Response
+            )
         super().__init__(path, endpoint, **kwargs)
         named = None if found is None else format_parameter(found)
         extra = self.openapi_extra or {}
