@@ -9,6 +9,7 @@ tells the handler the version, in every integration through ``PRODUCED``
 from __future__ import annotations
 
 import asyncio
+import enum
 import json
 import pickle
 from collections.abc import Awaitable, Callable
@@ -124,6 +125,28 @@ def test_another_parameter_name() -> None:
     chosen = dated.select("application/vnd.github+json; API-Version=2026-03-10")
     assert chosen.params == (("api-version", "2026-03-10"),)
     assert dated.select("application/vnd.github+json;version=2026-03-10").status == 406
+
+
+class _Version(str, enum.Enum):  # not StrEnum: format() gives "_Version.V2"
+    V1 = "1"
+    V2 = "2"
+
+
+class _Name(str, enum.Enum):
+    BASE = BASE
+    PARAM = "v"
+
+
+def test_str_enum_arguments_are_written_as_their_text() -> None:
+    # On Python 3.11+ a (str, Enum) member formats as its name: the offers
+    # were "...;version=_Version.V2", and "version=2" got a 406.
+    produces = Produces.versioned(_Name.BASE, list(_Version), default=_Version.V1)
+    assert produces.media_types == (f"{BASE};version=1", f"{BASE};version=2")
+    assert version(produces.select(f"{BASE};version=2")) == "2"
+    named = Produces.versioned(BASE, ["1"], default="1", param=_Name.PARAM)
+    assert named.media_types == (f"{BASE};v=1",)
+    renderers = Renderers.versioned(BASE, [(_Version.V1, str)], default=_Version.V1)
+    assert renderers.respond(None, "x").headers["Content-Type"] == f"{BASE};version=1"
 
 
 def test_a_base_with_parameters_keeps_them() -> None:

@@ -386,6 +386,8 @@ def versioned_offers(
     for argument, value in (("base", base), ("default", default), ("param", param)):
         if not isinstance(value, str):
             raise TypeError(f"{argument} must be a str, not {type(value).__name__}")
+    # Written as their text: a str enum's format() is its name on Python 3.11+.
+    base, param = str.__str__(base), str.__str__(param)
     given = offers_tuple(versions, "versions")
     name = ascii_lower(param)
     if not param or not TCHARS.issuperset(param) or name == "q":
@@ -415,7 +417,7 @@ def versioned_offers(
     if default not in seen:
         raise ValueError(f"default {default!r} is not one of the versions {given}")
     ordered = (default, *(version for version in given if version != default))
-    return {version: f"{base};{param}={version}" for version in ordered}
+    return {version: f"{base};{param}={str.__str__(version)}" for version in ordered}
 
 
 class Produces(ByArguments):
