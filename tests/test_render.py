@@ -407,6 +407,38 @@ def test_a_decision_from_elsewhere_renders_by_its_media_type() -> None:
         RENDERERS.render(Decision(200, "image/png"), DATA)
 
 
+@pytest.mark.parametrize(
+    ("decision", "error", "match"),
+    [
+        (Decision(150, body="x"), ValueError, "not 150"),
+        (Decision(700, body="x"), ValueError, "not 700"),
+        (Decision(406, "", (("X-A", "a\r\nSet-Cookie: x=1"),)), ValueError, "CR, LF"),
+        (
+            Decision(200, "application/json", (("content-length", "99"),)),
+            ValueError,
+            "own length",
+        ),
+        (Decision(406, "", (("X-A", "a"), ("x-a", "b"))), ValueError, "given twice"),
+        (Decision(406, "", (("Connection", "close"),)), ValueError, "the server's"),
+        (Decision(406, body=b"no"), TypeError, "body must be a str"),  # type: ignore[arg-type]
+    ],
+    ids=repr,
+)
+def test_a_decision_from_elsewhere_is_checked_as_a_rendered_by_hand(
+    decision: Decision, error: type[Exception], match: str
+) -> None:
+    # docs/web.md, "What a handler may send": a bad one is an error, never a
+    # malformed response (each was sent as given: a status line of 150, a
+    # header injection, two Content-Length lines).
+    with pytest.raises(error, match=match):
+        RENDERERS.render(decision, DATA)
+
+
+def test_a_bodyless_status_drops_a_content_type_of_any_case() -> None:
+    sent = RENDERERS.render(Decision(304, "", (("content-type", "text/plain"),)), None)
+    assert (sent.header_items, sent.body) == ((("Vary", "Accept"),), b"")
+
+
 @pytest.mark.parametrize("method", ["GET", "HEAD"])
 @pytest.mark.parametrize("vary", [None, "Cookie"])
 def test_a_406_is_a_whole_response_built_once(method: str, vary: str | None) -> None:

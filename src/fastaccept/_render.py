@@ -441,6 +441,7 @@ class Finished:
         # A decision made elsewhere (by hand, or ``Consumes``'): the first offer
         # of its media type renders, and its own headers go, with the offer's
         # Content-Type where they have none.
+        _check_made_elsewhere(decision)
         types = self._media_types
         if decision.media_type not in types:
             raise ValueError(
@@ -492,9 +493,27 @@ class Finished:
 
     def _refusal(self, decision: Decision, method: str) -> Rendered:
         """The response for a refusal, made now."""
+        _check_made_elsewhere(decision)
         body = decision.body.encode("utf-8")
         headers = self._headers(decision)
         return _rendered(decision.status, headers, body, method, decision.ok)
+
+
+def _check_made_elsewhere(decision: Decision) -> None:
+    """A ``Decision`` that ``render`` sends and did not make (by hand, or
+    ``Consumes``'), checked as a ``Rendered`` made by hand is (docs/web.md,
+    "What a handler may send"): a final status, headers whole (``_fields``)
+    but for ``Content-Length``, which ``render`` writes, and a str body."""
+    checked_status(decision.status)
+    for name, _ in _fields(decision.header_items, whole=True):
+        if name.lower() == "content-length":
+            raise ValueError(
+                f"header {name!r}: a Decision's body is sent with its own length"
+            )
+    if not isinstance(decision.body, str):
+        raise TypeError(
+            f"a Decision's body must be a str, not {type(decision.body).__name__}"
+        )
 
 
 def called(function: object) -> tuple[object, ...]:
@@ -583,7 +602,7 @@ def _rendered(
     """The whole response: ``Content-Length`` the body's, also for HEAD, sent
     without it (RFC 9110 §9.3.2, §8.6); a 204, 205 or 304 without content."""
     if status in BODYLESS:
-        kept = tuple(item for item in headers if item[0] != "Content-Type")
+        kept = tuple(item for item in headers if item[0].lower() != "content-type")
         if status == 205:
             kept += (("Content-Length", "0"),)
         return made_rendered(status, kept, b"", ok)
