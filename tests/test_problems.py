@@ -190,8 +190,14 @@ def test_bad_arguments_are_named(
         problem(status, None, **given_arguments)
 
 
-#: RFC 3986's URI reference characters, and its pct-encoded octets.
-URI_REFERENCE = re.compile(r"(?:[A-Za-z0-9\-._~:/?#\[\]@!$&'()*+,;=]|%[0-9A-Fa-f]{2})*")
+#: RFC 3986's URI reference: its characters and pct-encoded octets, "[" and
+#: "]" only in an authority (around an IP-literal), "#" only once.
+_OCTET = r"%[0-9A-Fa-f]{2}"
+_AUTHORITY = (
+    rf"(?:[A-Za-z][A-Za-z0-9+.\-]*:)?//(?:[A-Za-z0-9\-._~:@!$&'()*+,;=\[\]]|{_OCTET})*"
+)
+_PART = rf"(?:[A-Za-z0-9\-._~:/?@!$&'()*+,;=]|{_OCTET})*"
+URI_REFERENCE = re.compile(rf"(?:{_AUTHORITY})?{_PART}(?:#{_PART})?")
 
 
 @pytest.mark.parametrize(
@@ -207,6 +213,12 @@ URI_REFERENCE = re.compile(r"(?:[A-Za-z0-9\-._~:/?#\[\]@!$&'()*+,;=]|%[0-9A-Fa-f
         ("/a b", "/a%20b"),
         ("/errors/<b>", "/errors/%3Cb%3E"),
         ("/x%zz", "/x%25zz"),
+        # "[" and "]" stand only around an IP-literal host, "#" only once
+        # (RFC 3986 §3.2.2, §3.5)
+        ("/items/[1]", "/items/%5B1%5D"),
+        ("/search?q=[1]#a#b", "/search?q=%5B1%5D#a%23b"),
+        ("http://[::1]:8080/p[2]", "http://[::1]:8080/p%5B2%5D"),
+        ("//[v1.x]/p#[f]", "//[v1.x]/p#%5Bf%5D"),
     ],
 )
 def test_a_type_and_an_instance_are_written_as_uri_references(

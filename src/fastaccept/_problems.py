@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ._grammar import NOT_IN_URI_REFERENCE, pattern
+from ._grammar import NOT_IN_URI_REFERENCE, URI_AUTHORITY, pattern
 from ._render import Rendered, _rendered
 from ._responses import _VARY, error_decision, json_text, prefers_problem_json
 from ._text import HeaderValue
@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 _OWN_MEMBERS = frozenset({"type", "title", "status", "detail"})
 
 _NOT_IN_URI_REFERENCE = pattern(NOT_IN_URI_REFERENCE, globals())
+_URI_AUTHORITY = pattern(URI_AUTHORITY, globals())
 
 
 def problem(
@@ -106,9 +107,15 @@ def _uri_reference(text: str) -> str:
     """``text`` as a URI reference (RFC 3986), which a problem's ``type`` and
     ``instance`` are (RFC 9457 §3.1.1, §3.1.5): each character it holds
     only percent-encoded (a space, a non-ASCII one, a stray ``%``) encoded,
-    its UTF-8 bytes, as an IRI is made a URI (RFC 3987 §3.1); a request's
-    decoded path, say, is written so, not refused."""
-    return _NOT_IN_URI_REFERENCE.sub(_percent_encoded, text)
+    its UTF-8 bytes, as an IRI is made a URI (RFC 3987 §3.1), and ``[``,
+    ``]`` but in the authority and ``#`` but the first (``URI_AUTHORITY``);
+    a request's decoded path, say, is written so, not refused."""
+    encoded = _NOT_IN_URI_REFERENCE.sub(_percent_encoded, text)
+    authority = _URI_AUTHORITY.match(encoded)
+    start = authority.end() if authority else 0
+    path, hash_, fragment = encoded[start:].partition("#")
+    rest = (path + hash_ + fragment.replace("#", "%23")).replace("[", "%5B")
+    return encoded[:start] + rest.replace("]", "%5D")
 
 
 def _percent_encoded(found: Match[str]) -> str:
