@@ -421,6 +421,18 @@ def test_a_decision_from_elsewhere_renders_by_its_media_type() -> None:
         (Decision(406, "", (("X-A", "a"), ("x-a", "b"))), ValueError, "given twice"),
         (Decision(406, "", (("Connection", "close"),)), ValueError, "the server's"),
         (Decision(406, body=b"no"), TypeError, "body must be a str"),  # type: ignore[arg-type]
+        (Decision(204, body="x"), ValueError, "a 204 response has no body"),
+        (
+            Decision(406, "", (("Content-Type", "not a type"),)),
+            ValueError,
+            "expected '/'",
+        ),
+        (Decision(406, "", (("Vary", "a b"),)), ValueError, "not a field name"),
+        (
+            Decision(200, "application/json", (("Vary", "a b"),)),
+            ValueError,
+            "not a field",
+        ),
     ],
     ids=repr,
 )
@@ -437,6 +449,16 @@ def test_a_decision_from_elsewhere_is_checked_as_a_rendered_by_hand(
 def test_a_bodyless_status_drops_a_content_type_of_any_case() -> None:
     sent = RENDERERS.render(Decision(304, "", (("content-type", "text/plain"),)), None)
     assert (sent.header_items, sent.body) == ((("Vary", "Accept"),), b"")
+
+
+def test_a_decision_from_elsewhere_may_give_its_headers_as_a_mapping() -> None:
+    # As a Rendered made by hand: kept as pairs (its keys were taken for pairs).
+    sent = RENDERERS.render(Decision(406, "", {"X-A": "b"}, "x"), None)  # type: ignore[arg-type]
+    assert sent.header_items == (
+        ("X-A", "b"),
+        ("Vary", "Accept"),
+        ("Content-Length", "1"),
+    )
 
 
 @pytest.mark.parametrize("method", ["GET", "HEAD"])

@@ -6,7 +6,7 @@ from __future__ import annotations
 import inspect
 import sys
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar, Final, overload
 
@@ -318,7 +318,7 @@ class Renderers(ByArguments):
         request names, as for ``Produces.select``.
         """
         decision = self.produces.select(accept, format)
-        return self.render(decision, data, method=method, vary=vary, status=status)
+        return self._render(decision, data, method, vary, status, _NO_EXTRA, False)
 
     def render(
         self,
@@ -338,6 +338,20 @@ class Renderers(ByArguments):
         ``headers`` are added to a chosen representation's (docs/web.md, "What
         a handler may send"). ``status`` is a final one, 200-599; a 204, 205 or
         304 is sent without content (the renderer is not called)."""
+        return self._render(decision, data, method, vary, status, headers, True)
+
+    def _render(
+        self,
+        decision: Decision,
+        data: Any,
+        method: str,
+        vary: str | None,
+        status: int,
+        headers: Mapping[str, str] | Iterable[tuple[str, str]],
+        given: bool,
+    ) -> Rendered:
+        """``render``; ``given``: the decision may be one made elsewhere
+        (``Finished.render``), not ``respond``'s own."""
         if type(status) is not int or not 200 <= status <= 599:
             status = checked_status(status)
         if type(method) is not str:
@@ -359,7 +373,7 @@ class Renderers(ByArguments):
         # A chosen answer's headers, any but the default, are checked (None is
         # refused, not "none"); a refusal's are not read.
         extra = _fields(headers) if headers is not _NO_EXTRA and decision.ok else ()
-        return finished.render(decision, data, method, status, extra)
+        return finished.render(decision, data, method, status, extra, given)
 
 
 class Finished:
@@ -427,8 +441,11 @@ class Finished:
         method: str,
         status: int,
         extra: tuple[tuple[str, str], ...] = (),
+        given: bool = True,
     ) -> Rendered:
-        """``Renderers.render``, its ``extra`` headers already checked."""
+        """``Renderers.render``, its ``extra`` headers already checked; a
+        decision made elsewhere (by hand, ``Consumes``'), which ``given``
+        says it may be, sent as a ``Rendered`` made by hand is checked."""
         index = decision.index
         if 0 <= index < len(self._own):  # one of the offers' own (so ``ok``)
             chosen, by_format = self._own[index], self._by_format[index]
@@ -437,11 +454,11 @@ class Finished:
             if by_format is decision or by_format == decision:
                 return self.chosen(index, data, method, status, extra, formatted=True)
         if not decision.ok:
-            return self.refused(decision, method)
+            return self.refused(decision, method, given)
         # A decision made elsewhere (by hand, or ``Consumes``'): the first offer
         # of its media type renders, and its own headers go, with the offer's
         # Content-Type where they have none.
-        _check_made_elsewhere(decision)
+        decision = _given(decision)
         types = self._media_types
         if decision.media_type not in types:
             raise ValueError(
@@ -454,7 +471,7 @@ class Finished:
         if all(name.lower() != "content-type" for name, _ in headers):
             own = self._own[index].header_items  # the offer's, as Produces sends it
             headers = (*[item for item in own if item[0] == "Content-Type"], *headers)
-        return _rendered(status, _joined(headers, extra), body, method)
+        return _checked(_rendered(status, _joined(headers, extra), body, method))
 
     def varies(self, formatted: bool) -> str:
         """The ``Vary`` of an answer: ``format_vary`` where a format name
@@ -481,39 +498,51 @@ class Finished:
             status, _joined(headers, extra) if extra else headers, body, method
         )
 
-    def refused(self, decision: Decision, method: str) -> Rendered:
+    def refused(self, decision: Decision, method: str, given: bool = False) -> Rendered:
         """The response for a refusal: built ahead, or now (a 431, whose
         body says the length; a 406 naming skipped members; a 415 naming the
-        type; one made elsewhere)."""
+        type; one made elsewhere, which ``given`` says it may be: checked)."""
         try:  # by subscript, not .get (docs/free-threading.md)
             built = self._refused[decision]
         except (KeyError, TypeError):  # TypeError: made of parts that cannot be hashed
+            if given:
+                return _checked(self._refusal(_given(decision), method))
             return self._refusal(decision, method)
         return built[method == "HEAD"]
 
     def _refusal(self, decision: Decision, method: str) -> Rendered:
         """The response for a refusal, made now."""
-        _check_made_elsewhere(decision)
         body = decision.body.encode("utf-8")
         headers = self._headers(decision)
         return _rendered(decision.status, headers, body, method, decision.ok)
 
 
-def _check_made_elsewhere(decision: Decision) -> None:
-    """A ``Decision`` that ``render`` sends and did not make (by hand, or
-    ``Consumes``'), checked as a ``Rendered`` made by hand is (docs/web.md,
-    "What a handler may send"): a final status, headers whole (``_fields``)
-    but for ``Content-Length``, which ``render`` writes, and a str body."""
-    checked_status(decision.status)
-    for name, _ in _fields(decision.header_items, whole=True):
+def _given(decision: Decision) -> Decision:
+    """A ``Decision`` ``Renderers.render`` did not make (by hand, or
+    ``Consumes``'), to be sent as a ``Rendered`` made by hand is checked
+    (``_checked``; docs/web.md, "What a handler may send"): its headers as
+    pairs (``_fields``), but no ``Content-Length`` (``render`` writes the
+    body's), and its body a str, none for a 204, 205 or 304."""
+    items = _fields(decision.header_items, whole=True)
+    for name, _ in items:
         if name.lower() == "content-length":
             raise ValueError(
                 f"header {name!r}: a Decision's body is sent with its own length"
             )
     if not isinstance(decision.body, str):
-        raise TypeError(
-            f"a Decision's body must be a str, not {type(decision.body).__name__}"
+        kind = type(decision.body).__name__
+        raise TypeError(f"a Decision's body must be a str, not {kind}")
+    if decision.body and decision.status in BODYLESS:
+        raise ValueError(
+            f"a {decision.status} response has no body (RFC 9110 §15.3.5-6, §15.4.5)"
         )
+    return replace(decision, header_items=items)
+
+
+def _checked(sent: Rendered) -> Rendered:
+    """``sent``, checked as a ``Rendered`` made by hand (a final status, its
+    ``Content-Type`` one media type, its ``Vary`` tokens, each field once)."""
+    return Rendered(sent.status, sent.header_items, sent.body, sent.ok)
 
 
 def called(function: object) -> tuple[object, ...]:
