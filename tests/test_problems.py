@@ -191,13 +191,11 @@ def test_bad_arguments_are_named(
 
 
 #: RFC 3986's URI reference: its characters and pct-encoded octets, "[" and
-#: "]" only in an authority (around an IP-literal), "#" only once.
+#: "]" only around an IP-literal host, "#" only once.
 _OCTET = r"%[0-9A-Fa-f]{2}"
-_AUTHORITY = (
-    rf"(?:[A-Za-z][A-Za-z0-9+.\-]*:)?//(?:[A-Za-z0-9\-._~:@!$&'()*+,;=\[\]]|{_OCTET})*"
-)
+_IP_LITERAL = r"(?:[A-Za-z][A-Za-z0-9+.\-]*:)?//(?:[^/?#\[\]@]*@)?\[[^/?#\[\]@]*\]"
 _PART = rf"(?:[A-Za-z0-9\-._~:/?@!$&'()*+,;=]|{_OCTET})*"
-URI_REFERENCE = re.compile(rf"(?:{_AUTHORITY})?{_PART}(?:#{_PART})?")
+URI_REFERENCE = re.compile(rf"(?:{_IP_LITERAL})?{_PART}(?:#{_PART})?")
 
 
 @pytest.mark.parametrize(
@@ -219,6 +217,7 @@ URI_REFERENCE = re.compile(rf"(?:{_AUTHORITY})?{_PART}(?:#{_PART})?")
         ("/search?q=[1]#a#b", "/search?q=%5B1%5D#a%23b"),
         ("http://[::1]:8080/p[2]", "http://[::1]:8080/p%5B2%5D"),
         ("//[v1.x]/p#[f]", "//[v1.x]/p#%5Bf%5D"),
+        ("http://u[1]@h:80]/x", "http://u%5B1%5D@h:80%5D/x"),
     ],
 )
 def test_a_type_and_an_instance_are_written_as_uri_references(

@@ -269,18 +269,21 @@ NOT_IN_URI_REFERENCE: Final = (
     "(?:[^" + _class(_URI_CHAR)[1:-1] + "%]|%(?![0-9A-Fa-f]{2}))+"  # a run of them
 )
 #: Where "[" and "]" may stand unencoded, around an IP-literal host, and
-#: "#" once, before the fragment (RFC 3986 §3, §3.2.2, §3.5)::
+#: "#" once, before the fragment (RFC 3986 §3, §3.2, §3.2.2, §3.5)::
 #:
 #:     URI           = scheme ":" hier-part [ "?" query ] [ "#" fragment ]
 #:     relative-ref  = relative-part [ "?" query ] [ "#" fragment ]
 #:     hier-part     = "//" authority path-abempty / path-absolute / ...
 #:     scheme        = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )
+#:     authority     = [ userinfo "@" ] host [ ":" port ]
 #:     IP-literal    = "[" ( IPv6address / IPvFuture  ) "]"
 #:     fragment      = *( pchar / "/" / "?" )
 #:
-#: A reference's scheme and authority: brackets elsewhere, and a "#" after
-#: the first, are percent-encoded.
-URI_AUTHORITY: Final = r"(?:[A-Za-z][A-Za-z0-9+.\-]*:)?//[^/?#]*"
+#: A reference up to the end of an IP-literal host: brackets elsewhere, and
+#: a "#" after the first, are percent-encoded.
+URI_IP_LITERAL: Final = (
+    r"(?:[A-Za-z][A-Za-z0-9+.\-]*:)?//(?:[^/?#\[\]@]*@)?\[[^/?#\[\]@]*\]"
+)
 
 
 #: The optional weight of a common list member (RFC 9110 §12.4.2)::

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ._grammar import NOT_IN_URI_REFERENCE, URI_AUTHORITY, pattern
+from ._grammar import NOT_IN_URI_REFERENCE, URI_IP_LITERAL, pattern
 from ._render import Rendered, _rendered
 from ._responses import _VARY, error_decision, json_text, prefers_problem_json
 from ._text import HeaderValue
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 _OWN_MEMBERS = frozenset({"type", "title", "status", "detail"})
 
 _NOT_IN_URI_REFERENCE = pattern(NOT_IN_URI_REFERENCE, globals())
-_URI_AUTHORITY = pattern(URI_AUTHORITY, globals())
+_URI_IP_LITERAL = pattern(URI_IP_LITERAL, globals())
 
 
 def problem(
@@ -107,12 +107,13 @@ def _uri_reference(text: str) -> str:
     """``text`` as a URI reference (RFC 3986), which a problem's ``type`` and
     ``instance`` are (RFC 9457 §3.1.1, §3.1.5): each character it holds
     only percent-encoded (a space, a non-ASCII one, a stray ``%``) encoded,
-    its UTF-8 bytes, as an IRI is made a URI (RFC 3987 §3.1), and ``[``,
-    ``]`` but in the authority and ``#`` but the first (``URI_AUTHORITY``);
-    a request's decoded path, say, is written so, not refused."""
+    its UTF-8 bytes, as an IRI is made a URI (RFC 3987 §3.1), and ``[``
+    and ``]`` but around an IP-literal host, ``#`` but the first
+    (``URI_IP_LITERAL``); a request's decoded path, say, is written so, not
+    refused."""
     encoded = _NOT_IN_URI_REFERENCE.sub(_percent_encoded, text)
-    authority = _URI_AUTHORITY.match(encoded)
-    start = authority.end() if authority else 0
+    literal = _URI_IP_LITERAL.match(encoded)
+    start = literal.end() if literal else 0
     path, hash_, fragment = encoded[start:].partition("#")
     rest = (path + hash_ + fragment.replace("#", "%23")).replace("[", "%5B")
     return encoded[:start] + rest.replace("]", "%5D")
