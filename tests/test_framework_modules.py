@@ -450,6 +450,42 @@ def test_a_hand_made_length_is_read_whatever_the_case_of_its_name() -> None:
     assert ("Content-Length", "0") in started[0][1]
 
 
+def test_a_bodyless_answer_made_by_hand_keeps_its_content_type(
+    django_views: Any,
+) -> None:
+    """A 204 or 304 ``Rendered`` made by hand is sent as it is (docs/web.md,
+    "What a handler may send"): Flask and Django dropped its Content-Type
+    with their own default one; the others kept it. One without keeps none."""
+    pytest.importorskip("flask")
+    import flask
+    from django.test import RequestFactory
+
+    from fastaccept import Rendered
+    from fastaccept.django import negotiated as django_negotiated
+    from fastaccept.flask import negotiated as flask_negotiated
+
+    typed = Rendered(204, (("content-type", "text/plain"),), b"")
+    untyped = Rendered(304, (("ETag", '"v1"'),), b"")
+    app = flask.Flask(__name__)
+
+    @app.get("/<kind>")
+    @flask_negotiated(GREETING)
+    def view(kind: str) -> Rendered:
+        return typed if kind == "typed" else untyped
+
+    @django_negotiated(GREETING)
+    def django_view(request: Any, kind: str) -> Rendered:
+        return typed if kind == "typed" else untyped
+
+    client, factory = app.test_client(), RequestFactory()
+    for kind, expected in (("typed", "text/plain"), ("untyped", None)):
+        sent = [
+            client.get(f"/{kind}").headers,
+            django_view(factory.get(f"/{kind}"), kind=kind).headers,
+        ]
+        assert [headers.get("Content-Type") for headers in sent] == [expected] * 2
+
+
 def test_head_gets_gets_headers_through_middleware_that_reads_the_body() -> None:
     """Starlette and Flask drop a HEAD answer's body themselves (Starlette
     by its server): made as GET's, compression and ETags see it (RFC 9110

@@ -37,6 +37,7 @@ from ._endpoint import (
     KeepsParameters,
     Mapped,
     Negotiated,
+    declares_type,
     integration,
     needs,
 )
@@ -86,8 +87,8 @@ class DjangoBinding(EnvironBinding[HttpResponse]):
         response = HttpResponse(
             rendered.body, status=rendered.status, headers=rendered.headers
         )
-        if rendered.status in BODYLESS:  # Django's default type (RFC 9110 §15.4.5)
-            del response.headers["Content-Type"]
+        if rendered.status in BODYLESS and not declares_type(rendered):
+            del response.headers["Content-Type"]  # Django's default (RFC 9110 §15.4.5)
         return response
 
     def error_facts(self, error: BaseException) -> ErrorFacts | None:

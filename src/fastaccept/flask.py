@@ -32,6 +32,7 @@ from ._endpoint import (
     KeepsParameters,
     Mapped,
     Negotiated,
+    declares_type,
     integration,
     needs,
 )
@@ -62,7 +63,8 @@ class FlaskBinding(EnvironBinding[flask.Response]):
     def reply(self, request: Mapped, rendered: Rendered) -> flask.Response:
         response = flask.Response(rendered.body, rendered.status, rendered.header_items)
         if rendered.status in BODYLESS:  # werkzeug's default type, its length 0
-            del response.headers["Content-Type"]
+            if not declares_type(rendered):
+                del response.headers["Content-Type"]
             if "Content-Length" not in rendered.headers:  # a 205 has its own
                 del response.headers["Content-Length"]
         elif not rendered.body:  # HEAD: werkzeug counted the empty body
