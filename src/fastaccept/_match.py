@@ -17,6 +17,7 @@ from ._member import (
     charset_free,
     is_suffix_range,
     suffix_ranges,
+    suffix_reaches,
 )
 from ._text import ascii_lower
 
@@ -167,7 +168,7 @@ def range_matches(rng: RangeTuple, offer: ParsedOffer) -> bool:
         and (
             rsub == "*"
             or rsub == offer.subtype
-            or (is_suffix_range(rsub) and rsub in suffix_ranges(offer))
+            or (is_suffix_range(rsub) and suffix_reaches(rsub, offer))
         )
         and _params_match(params, offer)
     )

@@ -437,6 +437,21 @@ def suffix_ranges(offer: ParsedOffer) -> tuple[str, ...]:
     )
 
 
+def suffix_reaches(suffix_range: str, offer: ParsedOffer) -> bool:
+    """Whether ``suffix_range`` (a subtype ``*+suffix``) is one of
+    ``suffix_ranges(offer)``, in time linear in the subtype, which a client
+    may send (a Content-Type that ``Consumes`` reads): its ``+suffix`` ends
+    the subtype after at least one character."""
+    tail = suffix_range[1:]
+    subtype = offer.subtype
+    return (
+        not offer.explicit
+        and len(subtype) > len(tail) >= 2
+        and tail[0] == "+"
+        and subtype.endswith(tail)
+    )
+
+
 def charset_free(offer: ParsedOffer) -> bool:
     """Whether a range's ``charset`` parameter goes uncompared against
     ``offer`` (docs/rules.md rule 20): JSON has no charset parameter (RFC 8259
