@@ -2145,6 +2145,84 @@ def test_litestar_cache_and_response_headers_on_a_negotiated_route() -> None:
             ]
 
 
+@pytest.mark.thread_unsafe(reason="counts Endpoint.check's calls")
+def test_litestar_handlers_sharing_a_path_are_each_set_up_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Litestar makes a path's route anew when another handler joins it and
+    hands the plugin every handler of it again: each is set up once (its
+    checks ran twice a request, its format parameter was listed twice, and
+    its inferred schema and description were lost)."""
+    pytest.importorskip("litestar")
+    from litestar import Litestar, get, post
+    from litestar.params import Body
+    from litestar.testing import TestClient
+
+    from fastaccept._endpoint import Endpoint
+    from fastaccept.litestar import NegotiationPlugin, negotiated
+
+    named = Renderers({"application/json": json.dumps, "text/csv": str}, formats=True)
+
+    @get("/items")
+    @negotiated(named)
+    async def items() -> list[int]:
+        return [1]
+
+    @post("/items")
+    @negotiated(CREATED, consumes=BODY_TYPES, status=201)
+    async def add(data: Annotated[dict[str, int], Body()]) -> dict[str, int]:
+        return data
+
+    checks: list[object] = []
+    check = Endpoint.check
+
+    def counted(*args: Any) -> Any:
+        checks.append(args)
+        return check(*args)
+
+    monkeypatch.setattr(Endpoint, "check", counted)
+    app = Litestar([items, add], plugins=[NegotiationPlugin()])
+    with TestClient(app) as client:
+        assert client.get("/items").status_code == 200
+        assert len(checks) == 1
+        operation = client.get("/schema/openapi.json").json()["paths"]["/items"]["get"]
+    names = [(p["name"], p["in"]) for p in operation["parameters"]]
+    assert names == [("format", "query")]
+    ok = operation["responses"]["200"]
+    assert ok["description"]  # Litestar's, kept
+    assert ok["content"]["application/json"]["schema"]["type"] == "array"
+
+
+def test_litestar_a_documentation_only_vary_is_not_sent() -> None:
+    """``ResponseHeader(documentation_only=True)`` is never set (Litestar):
+    neither merged into a negotiated route's Vary nor read for its cache key;
+    a Vary of ``*`` there with ``cache=`` is refused when the app is made."""
+    pytest.importorskip("litestar")
+    from litestar import Litestar, get
+    from litestar.datastructures import ResponseHeader
+    from litestar.testing import TestClient
+
+    from fastaccept.litestar import NegotiationPlugin, negotiated
+
+    documented = [ResponseHeader(name="Vary", value="X-Doc", documentation_only=True)]
+
+    @get("/doc", response_headers=documented)
+    @negotiated(GREETING)
+    async def doc() -> dict[str, int]:
+        return {"a": 1}
+
+    with TestClient(Litestar([doc], plugins=[NegotiationPlugin()])) as client:
+        assert client.get("/doc").headers["vary"] == "Accept"
+
+    @get("/star", cache=True, response_headers=[ResponseHeader(name="Vary", value="*")])
+    @negotiated(GREETING)
+    async def star() -> dict[str, int]:
+        return {"a": 1}
+
+    with pytest.raises(ValueError, match="vary on '\\*'"):
+        Litestar([star], plugins=[NegotiationPlugin()])
+
+
 def test_litestar_cache_keys_by_every_field_the_answer_varies_on() -> None:
     """The endpoint's ``vary`` and its layers' ``Vary`` are in the key too
     (RFC 9111 §4.1): one language's answer is never another's; a route whose

@@ -268,7 +268,8 @@ def _declared_vary(handler: HTTPRouteHandler) -> str:
     """The ``Vary`` that ``handler``'s ``response_headers`` set, at every
     layer (app, router, controller, handler), merged; "" for none."""
     declared = handler.resolve_response_headers()
-    return merge_vary(*[h.value for h in declared if h.name.lower() == "vary"])
+    sent = [h for h in declared if not h.documentation_only]  # never set otherwise
+    return merge_vary(*[h.value for h in sent if h.name.lower() == "vary"])
 
 
 def _keyed_by_decision(
@@ -402,7 +403,14 @@ def _documenting(
             given.append(named)
             self.parameters = given
 
-    return type(f"Negotiated{base.__name__}", (base,), {"__init__": __init__})
+    return type(
+        f"Negotiated{base.__name__}", (base,), {"__init__": __init__, _OF: True}
+    )
+
+
+#: Marks a negotiated handler's operation class (``_documenting``): the
+#: handler is set up (``NegotiationPlugin.receive_route``).
+_OF = "_fastaccept_negotiated"
 
 
 def _default_status(methods: Collection[str]) -> int:
@@ -437,7 +445,9 @@ class NegotiationPlugin(ReceiveRoutePlugin):
         handlers = route.route_handlers if isinstance(route, HTTPRoute) else ()
         for handler in handlers:
             endpoint = _endpoint_of(handler)
-            if endpoint is None:
+            # Received again where another handler joins its path (Litestar
+            # makes the path's route anew): set up once.
+            if endpoint is None or getattr(handler.operation_class, _OF, None):
                 continue
             if (dto := handler.resolve_return_dto()) is not None:
                 raise ValueError(
@@ -456,7 +466,8 @@ class NegotiationPlugin(ReceiveRoutePlugin):
             checks = cast("Middleware", _checking(endpoint, handler))
             handler.middleware = [*(handler.middleware or ()), checks]
             if handler.cache:
-                _no_cache_of_every_answer(merge_vary(endpoint.vary), handler)
+                vary = merge_vary(endpoint.vary, _declared_vary(handler))
+                _no_cache_of_every_answer(vary, handler)
                 handler.cache_key_builder = _keyed_by_decision(handler, endpoint)
             handler.operation_class = _documenting(
                 handler.operation_class, endpoint, handler
