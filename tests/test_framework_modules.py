@@ -2356,16 +2356,19 @@ def test_litestar_openapi_describes_the_status_the_endpoint_answers() -> None:
 @pytest.mark.filterwarnings("ignore:.*declared using deprecated inferred style")
 def test_litestar_openapi_documents_its_400_as_a_problem_with_problems() -> None:
     """With ``problems=True`` Litestar's 400 for a parameter is a problem:
-    documented as one, not as Litestar's own JSON; but where the route or
-    the app answers its 400 its own way."""
+    documented as one, not as Litestar's own JSON, and so is each status of
+    ``raises=`` (a 404 was documented as JSON it is never sent as); but
+    where the route or the app answers it its own way (a handler of its
+    status or of an exception of that status, ``ClientException`` too)."""
     pytest.importorskip("litestar")
     from litestar import Litestar, Response, get
+    from litestar.exceptions import ClientException, NotFoundException
     from litestar.openapi.datastructures import ResponseSpec
     from litestar.testing import TestClient
 
     from fastaccept.litestar import NegotiationPlugin, negotiated
 
-    @get("/pages")
+    @get("/pages", raises=[NotFoundException])
     @negotiated(GREETING, problems=True)
     async def pages(page: int = 1) -> dict[str, str]:
         return {"greeting": str(page)}
@@ -2386,6 +2389,20 @@ def test_litestar_openapi_documents_its_400_as_a_problem_with_problems() -> None
         },
     )
     with TestClient(answered) as client:  # the app answers its 400 itself
+        its_own = client.get("/schema/openapi.json").json()["paths"]["/pages"]
+    assert list(its_own["get"]["responses"]["400"]["content"]) == ["application/json"]
+    assert list(its_own["get"]["responses"]["404"]["content"]) == [
+        "application/problem+json",
+        "text/plain",
+    ]
+    by_class = Litestar(
+        [pages],
+        plugins=[NegotiationPlugin()],
+        exception_handlers={
+            ClientException: lambda request, error: Response({}, status_code=400)
+        },
+    )
+    with TestClient(by_class) as client:  # ClientException's status: 400
         its_own = client.get("/schema/openapi.json").json()["paths"]["/pages"]
     assert list(its_own["get"]["responses"]["400"]["content"]) == ["application/json"]
     assert document["paths"]["/own"]["get"]["responses"]["400"]["description"] == "Ours"

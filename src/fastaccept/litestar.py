@@ -76,7 +76,7 @@ from .asgi import ASGIApp, Message, Receive, Scope, Send, send_rendered, with_va
 try:
     from litestar import Request, Response
     from litestar.config.app import AppConfig
-    from litestar.exceptions import HTTPException, ValidationException
+    from litestar.exceptions import HTTPException
     from litestar.exceptions.responses import create_exception_response
     from litestar.handlers import HTTPRouteHandler
     from litestar.openapi.spec import Operation
@@ -336,13 +336,18 @@ async def _keep_vary(message: Message, scope: Scope) -> None:
         message["headers"] = with_vary(message, sent)["headers"]
 
 
-def _answers_400(handler: HTTPRouteHandler) -> bool:
-    """Whether the route answers its 400 its own way: a 400 it documents
-    (``responses=``) or a handler of 400 or ``ValidationException`` at any
-    layer, which the plugin's ``problem`` does not replace."""
-    handlers = handler.resolve_exception_handlers()
-    return 400 in (handler.responses or {}) or bool(
-        {400, ValidationException} & set(handlers)
+def _answers_own_way(handler: HTTPRouteHandler, status: int) -> bool:
+    """Whether the route answers ``status`` its own way, which the plugin's
+    ``problem`` does not replace: a status it documents (``responses=``), or
+    an exception handler at any layer for the status or for an exception of
+    that status (``ValidationException``, ``ClientException`` for a 400; not
+    ``HTTPException``, the plugin's)."""
+    if status in (handler.responses or {}):
+        return True
+    return any(
+        key == status
+        or (key is not HTTPException and getattr(key, "status_code", None) == status)
+        for key in handler.resolve_exception_handlers()
     )
 
 
@@ -357,7 +362,8 @@ def _documenting(
     schema Litestar inferred for its status kept under its own media type
     where offered, then the refusals (where the route documents none of its
     own), and with ``problems`` Litestar's 400 as the problem it is sent as
-    (but where the route answers its 400 its own way: ``_answers_400``)."""
+    and every error status Litestar documents (``raises=``) as one too (but
+    where the route answers it its own way: ``_answers_own_way``)."""
     documented = openapi_responses(
         endpoint.renderers, endpoint.consumes, endpoint.status, handler.http_methods
     )
@@ -389,11 +395,17 @@ def _documenting(
         responses = {str(endpoint.status): own, **responses}
         for code, response in documented.items():  # the route's own ones kept
             responses.setdefault(str(code), response)
-        invalid = responses.get("400")  # Litestar's ValidationException
-        if endpoint.problems and invalid is not None and not _answers_400(handler):
-            described = getattr(invalid, "description", "")
-            content = copy.deepcopy(PROBLEM_CONTENT)  # the route's own
-            responses["400"] = {"description": described, "content": content}
+        # Litestar's error statuses ("default" or "4XX" are none of its):
+        for code, error in list(responses.items()) if endpoint.problems else ():
+            status = int(code) if code.isdigit() else 0
+            if (
+                400 <= status <= 599
+                and status not in documented
+                and not _answers_own_way(handler, status)
+            ):
+                described = getattr(error, "description", "")
+                content = copy.deepcopy(PROBLEM_CONTENT)  # the route's own
+                responses[code] = {"description": described, "content": content}
         self.responses = responses
         # Litestar's own Parameter objects (or References), then the format's
         # as a mapping, as the responses are.
