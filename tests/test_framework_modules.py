@@ -2418,6 +2418,38 @@ def test_litestar_openapi_documents_its_400_as_a_problem_with_problems() -> None
     )
 
 
+def test_litestar_openapi_is_made_of_litestars_own_objects() -> None:
+    """The responses and the format parameter the plugin documents are
+    Litestar's spec objects, as its tools read them (its TypeScript export
+    failed on the mappings they were: 'dict' object has no attribute
+    'content')."""
+    pytest.importorskip("litestar")
+    from litestar import Litestar, get
+    from litestar.exceptions import NotFoundException
+    from litestar.openapi.spec import OpenAPIResponse, Parameter
+
+    from fastaccept.litestar import NegotiationPlugin, negotiated
+
+    named = Renderers({"application/json": json.dumps, "text/csv": str}, formats=True)
+
+    @get("/items", raises=[NotFoundException])
+    @negotiated(named, consumes=BODY_TYPES, problems=True)
+    async def items() -> list[int]:
+        return [1]
+
+    app = Litestar([items], plugins=[NegotiationPlugin()])
+    paths = app.openapi_schema.paths
+    assert paths is not None
+    operation = paths["/items"].get
+    assert operation is not None and operation.responses and operation.parameters
+    codes = {code: type(r) for code, r in operation.responses.items()}
+    assert codes == dict.fromkeys(["200", "404", "406", "415", "431"], OpenAPIResponse)
+    assert [type(p) for p in operation.parameters] == [Parameter]
+    ok = operation.responses["200"]
+    assert isinstance(ok, OpenAPIResponse) and ok.content is not None
+    assert list(ok.content) == ["application/json", "text/csv"]
+
+
 def test_litestar_openapi_keeps_the_handlers_response_headers() -> None:
     pytest.importorskip("litestar")
     from litestar import Litestar, get

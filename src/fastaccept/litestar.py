@@ -41,7 +41,6 @@ does.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable, Collection
 from typing import Any, cast
 
@@ -79,7 +78,17 @@ try:
     from litestar.exceptions import HTTPException
     from litestar.exceptions.responses import create_exception_response
     from litestar.handlers import HTTPRouteHandler
-    from litestar.openapi.spec import Operation
+    from litestar.openapi.spec import (
+        OpenAPIFormat,
+        OpenAPIHeader,
+        OpenAPIMediaType,
+        OpenAPIResponse,
+        OpenAPIType,
+        Operation,
+        Parameter,
+        Reference,
+        Schema,
+    )
     from litestar.plugins.base import ReceiveRoutePlugin
     from litestar.routes import BaseRoute, HTTPRoute
     from litestar.types import BeforeMessageSendHookHandler, CacheKeyBuilder, Middleware
@@ -383,18 +392,20 @@ def _documenting(
         else:
             written = getattr(handler, "response_description", None)
             description = written or reason_phrase(endpoint.status)
-        own = {**success, "description": description}
-        if "content" in success:
-            content = dict(success["content"])
-            for media_type, media in (getattr(made, "content", None) or {}).items():
-                if media_type in content:
-                    content[media_type] = media
-            own["content"] = content
-        if getattr(made, "headers", None):  # the handler's response_headers
-            own["headers"] = made.headers
+        # Every offered type, the schema Litestar inferred kept under its own.
+        content = _content(success.get("content", {}))
+        for media_type, media in (getattr(made, "content", None) or {}).items():
+            if media_type in content:
+                content[media_type] = media
+        own = OpenAPIResponse(
+            description=description,
+            content=content or None,
+            headers=getattr(made, "headers", None) or None,  # its response_headers
+        )
         responses = {str(endpoint.status): own, **responses}
         for code, response in documented.items():  # the route's own ones kept
-            responses.setdefault(str(code), response)
+            if str(code) not in responses:
+                responses[str(code)] = _response(response)
         # Litestar's error statuses ("default" or "4XX" are none of its):
         for code, error in list(responses.items()) if endpoint.problems else ():
             status = int(code) if code.isdigit() else 0
@@ -404,15 +415,23 @@ def _documenting(
                 and not _answers_own_way(handler, status)
             ):
                 described = getattr(error, "description", "")
-                content = copy.deepcopy(PROBLEM_CONTENT)  # the route's own
-                responses[code] = {"description": described, "content": content}
+                responses[code] = OpenAPIResponse(
+                    description=described, content=_content(PROBLEM_CONTENT)
+                )
         self.responses = responses
-        # Litestar's own Parameter objects (or References), then the format's
-        # as a mapping, as the responses are.
+        # Litestar's own Parameter objects (or References), then the format's.
         given: list[Any] = list(self.parameters or ())
         queried = {p.name for p in given if getattr(p, "param_in", None) == "query"}
         if named is not None and named["name"] not in queried:  # not the handler's
-            given.append(named)
+            given.append(
+                Parameter(
+                    name=named["name"],
+                    param_in="query",
+                    required=False,
+                    description=named["description"],
+                    schema=_schema(named["schema"]),
+                )
+            )
             self.parameters = given
 
     return type(
@@ -423,6 +442,47 @@ def _documenting(
 #: Marks a negotiated handler's operation class (``_documenting``): the
 #: handler is set up (``NegotiationPlugin.receive_route``).
 _OF = "_fastaccept_negotiated"
+
+
+def _schema(given: dict[str, Any]) -> Schema:
+    """A schema of ``openapi_responses`` (JSON Schema as a dict) as
+    Litestar's ``Schema``, which its tools read (its TypeScript export): the
+    keywords those use, ``type``, ``properties``, ``items``, ``required``,
+    ``enum``, ``format`` and ``example``."""
+    return Schema(
+        type=OpenAPIType(given["type"]),
+        properties={k: _schema(v) for k, v in given["properties"].items()}
+        if "properties" in given
+        else None,
+        items=_schema(given["items"]) if "items" in given else None,
+        required=given.get("required"),
+        enum=given.get("enum"),
+        format=OpenAPIFormat(given["format"]) if "format" in given else None,
+        example=given.get("example"),
+    )
+
+
+def _content(given: dict[str, dict[str, Any]]) -> dict[str, OpenAPIMediaType]:
+    """Media types as ``openapi_responses`` writes them, as Litestar's."""
+    return {
+        media_type: OpenAPIMediaType(
+            schema=_schema(media["schema"]) if "schema" in media else None
+        )
+        for media_type, media in given.items()
+    }
+
+
+def _response(given: dict[str, Any]) -> OpenAPIResponse:
+    """A response of ``openapi_responses`` as Litestar's ``OpenAPIResponse``."""
+    headers: dict[str, OpenAPIHeader | Reference] = {
+        name: OpenAPIHeader(schema=_schema(h["schema"]), description=h["description"])
+        for name, h in given.get("headers", {}).items()
+    }
+    return OpenAPIResponse(
+        description=given["description"],
+        content=_content(given["content"]) if "content" in given else None,
+        headers=headers or None,
+    )
 
 
 def _default_status(methods: Collection[str]) -> int:
