@@ -2356,10 +2356,12 @@ def test_litestar_openapi_describes_the_status_the_endpoint_answers() -> None:
 @pytest.mark.filterwarnings("ignore:.*declared using deprecated inferred style")
 def test_litestar_openapi_documents_its_400_as_a_problem_with_problems() -> None:
     """With ``problems=True`` Litestar's 400 for a parameter is a problem:
-    documented as one, not as Litestar's own JSON, and so is each status of
-    ``raises=`` (a 404 was documented as JSON it is never sent as); but
-    where the route or the app answers it its own way (a handler of its
-    status or of an exception of that status, ``ClientException`` too)."""
+    documented as one, not as Litestar's own JSON, but where the route or
+    the app answers it its own way (a handler of 400, or the one Litestar
+    picks by the exception's classes: ``ClientException``'s); and so is
+    each status of ``raises=`` (a 404 was documented as JSON it is never
+    sent as), which the handler's exceptions are whatever the app's
+    handlers."""
     pytest.importorskip("litestar")
     from litestar import Litestar, Response, get
     from litestar.exceptions import ClientException, NotFoundException
@@ -2391,6 +2393,19 @@ def test_litestar_openapi_documents_its_400_as_a_problem_with_problems() -> None
     with TestClient(answered) as client:  # the app answers its 400 itself
         its_own = client.get("/schema/openapi.json").json()["paths"]["/pages"]
     assert list(its_own["get"]["responses"]["400"]["content"]) == ["application/json"]
+    assert list(its_own["get"]["responses"]["404"]["content"]) == [
+        "application/problem+json",
+        "text/plain",
+    ]
+    for_404 = Litestar(
+        [pages],
+        plugins=[NegotiationPlugin()],
+        exception_handlers={
+            404: lambda request, error: Response({"mine": True}, status_code=404)
+        },
+    )
+    with TestClient(for_404) as client:  # the handler's 404 is a problem all the same
+        its_own = client.get("/schema/openapi.json").json()["paths"]["/pages"]
     assert list(its_own["get"]["responses"]["404"]["content"]) == [
         "application/problem+json",
         "text/plain",

@@ -75,7 +75,7 @@ from .asgi import ASGIApp, Message, Receive, Scope, Send, send_rendered, with_va
 try:
     from litestar import Request, Response
     from litestar.config.app import AppConfig
-    from litestar.exceptions import HTTPException
+    from litestar.exceptions import HTTPException, ValidationException
     from litestar.exceptions.responses import create_exception_response
     from litestar.handlers import HTTPRouteHandler
     from litestar.openapi.spec import (
@@ -110,6 +110,9 @@ REQUEST = "request"
 #: The scope key where ``NegotiationPlugin`` keeps the ``Vary`` a negotiated
 #: route sent.
 VARIED = "fastaccept.varied"
+#: Marks a negotiated handler's operation class (``_documenting``): the
+#: handler is set up (``NegotiationPlugin.receive_route``).
+SET_UP = "fastaccept_set_up"
 #: The key of a route handler's ``opt`` that marks it warned.
 WARNED = "fastaccept.warned"
 #: Said once per negotiated route handler of an app without the plugin.
@@ -345,19 +348,19 @@ async def _keep_vary(message: Message, scope: Scope) -> None:
         message["headers"] = with_vary(message, sent)["headers"]
 
 
-def _answers_own_way(handler: HTTPRouteHandler, status: int) -> bool:
-    """Whether the route answers ``status`` its own way, which the plugin's
-    ``problem`` does not replace: a status it documents (``responses=``), or
-    an exception handler at any layer for the status or for an exception of
-    that status (``ValidationException``, ``ClientException`` for a 400; not
-    ``HTTPException``, the plugin's)."""
-    if status in (handler.responses or {}):
+def _answers_400(handler: HTTPRouteHandler) -> bool:
+    """Whether the route answers its 400 for a parameter or the body (a
+    ``ValidationException``, raised before the handler runs) its own way,
+    which the plugin's ``problem`` does not replace: a 400 it documents
+    (``responses=``), or the handler Litestar picks at any layer, one for
+    the status, else the first of the exception's classes that has one
+    (``ClientException``'s too), not the plugin's ``HTTPException`` one."""
+    handlers = handler.resolve_exception_handlers()
+    if 400 in (handler.responses or {}) or 400 in handlers:
         return True
-    return any(
-        key == status
-        or (key is not HTTPException and getattr(key, "status_code", None) == status)
-        for key in handler.resolve_exception_handlers()
-    )
+    kinds = ValidationException.__mro__
+    picked = next((kind for kind in kinds if kind in handlers), HTTPException)
+    return picked is not HTTPException
 
 
 def _documenting(
@@ -371,8 +374,9 @@ def _documenting(
     schema Litestar inferred for its status kept under its own media type
     where offered, then the refusals (where the route documents none of its
     own), and with ``problems`` Litestar's 400 as the problem it is sent as
-    and every error status Litestar documents (``raises=``) as one too (but
-    where the route answers it its own way: ``_answers_own_way``)."""
+    (but where the route answers it its own way: ``_answers_400``), and each
+    status of ``raises=`` as one too, which the handler's exceptions are (but
+    where the route documents it: ``responses=``)."""
     documented = openapi_responses(
         endpoint.renderers, endpoint.consumes, endpoint.status, handler.http_methods
     )
@@ -412,7 +416,8 @@ def _documenting(
             if (
                 400 <= status <= 599
                 and status not in documented
-                and not _answers_own_way(handler, status)
+                and status not in (handler.responses or {})
+                and (status != 400 or not _answers_400(handler))
             ):
                 described = getattr(error, "description", "")
                 responses[code] = OpenAPIResponse(
@@ -434,14 +439,8 @@ def _documenting(
             )
             self.parameters = given
 
-    return type(
-        f"Negotiated{base.__name__}", (base,), {"__init__": __init__, _OF: True}
-    )
-
-
-#: Marks a negotiated handler's operation class (``_documenting``): the
-#: handler is set up (``NegotiationPlugin.receive_route``).
-_OF = "_fastaccept_negotiated"
+    made = {"__init__": __init__, SET_UP: True}
+    return type(f"Negotiated{base.__name__}", (base,), made)
 
 
 def _schema(given: dict[str, Any]) -> Schema:
@@ -519,7 +518,7 @@ class NegotiationPlugin(ReceiveRoutePlugin):
             endpoint = _endpoint_of(handler)
             # Received again where another handler joins its path (Litestar
             # makes the path's route anew): set up once.
-            if endpoint is None or getattr(handler.operation_class, _OF, None):
+            if endpoint is None or getattr(handler.operation_class, SET_UP, False):
                 continue
             if (dto := handler.resolve_return_dto()) is not None:
                 raise ValueError(
