@@ -279,10 +279,12 @@ NOT_IN_URI_REFERENCE: Final = (
 #:     IP-literal    = "[" ( IPv6address / IPvFuture  ) "]"
 #:     fragment      = *( pchar / "/" / "?" )
 #:
-#: A reference up to the end of an IP-literal host: brackets elsewhere, and
-#: a "#" after the first, are percent-encoded.
+#: A reference up to the end of an IP-literal host, which a port, the path,
+#: the query, the fragment or the end follows: brackets elsewhere, and a "#"
+#: after the first, are percent-encoded.
 URI_IP_LITERAL: Final = (
     r"(?:[A-Za-z][A-Za-z0-9+.\-]*:)?//(?:[^/?#\[\]@]*@)?\[[^/?#\[\]@]*\]"
+    r"(?=(?::[0-9]*)?(?:[/?#]|$))"
 )
 
 
