@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from fastaccept import Consumes, MediaRange, Offer, Produces, Renderers, _member
+from fastaccept import Consumes, MediaRange, Offer, Produces, Renderers, _match, _member
 
 from .conftest import Engine
 from .test_conformance import load
@@ -248,6 +248,25 @@ def test_a_suffix_range_reaches_a_type_in_one_pass(
     offer = _member.ParsedOffer("", "application", subtype, {}, 1000, explicit)
     rng = "*+" + suffix
     assert _member.suffix_reaches(rng, offer) == (rng in _member.suffix_ranges(offer))
+
+
+@pytest.mark.thread_unsafe(reason="replaces _match.suffix_ranges")
+def test_a_clients_type_is_matched_without_listing_its_suffixes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The list of every "*+suffix" of a subtype is for the offers (a
+    # server's); a Content-Type or a media type a request names is matched
+    # by its end alone, whatever it holds.
+    def listed(offer: Any) -> tuple[str, ...]:
+        raise AssertionError(
+            f"the suffixes of a {len(offer.subtype)}-long subtype listed"
+        )
+
+    monkeypatch.setattr(_match, "suffix_ranges", listed)
+    sent = "application/" + "a+" * 4000 + "json"
+    decision = Consumes(["application/*+json"]).check(sent)
+    assert (decision.ok, decision.media_type) == (True, "application/*+json")
+    assert MediaRange("application", "*+json").matches(sent)
 
 
 def test_renderers_follow_a_suffix_range() -> None:
