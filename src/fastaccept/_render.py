@@ -107,10 +107,7 @@ class Rendered(StatusAndHeaders):
             raise TypeError(f"body must be bytes, not {type(self.body).__name__}")
         if not isinstance(self.ok, bool):
             raise TypeError(f"ok must be a bool, not {type(self.ok).__name__}")
-        if self.body and status in BODYLESS:
-            raise ValueError(
-                f"a {status} response has no body (RFC 9110 §15.3.5-6, §15.4.5)"
-            )
+        _no_content(status, self.body)
         for name, value in items:
             folded = name.lower()
             if folded == "vary":
@@ -440,8 +437,8 @@ class Finished:
         data: Any,
         method: str,
         status: int,
-        extra: tuple[tuple[str, str], ...] = (),
-        given: bool = True,
+        extra: tuple[tuple[str, str], ...],
+        given: bool,
     ) -> Rendered:
         """``Renderers.render``, its ``extra`` headers already checked; a
         decision made elsewhere (by hand, ``Consumes``'), which ``given``
@@ -532,11 +529,17 @@ def _given(decision: Decision) -> Decision:
     if not isinstance(decision.body, str):
         kind = type(decision.body).__name__
         raise TypeError(f"a Decision's body must be a str, not {kind}")
-    if decision.body and decision.status in BODYLESS:
-        raise ValueError(
-            f"a {decision.status} response has no body (RFC 9110 §15.3.5-6, §15.4.5)"
-        )
+    _no_content(decision.status, decision.body)
     return replace(decision, header_items=items)
+
+
+def _no_content(status: int, body: str | bytes) -> None:
+    """``ValueError`` for a body of a 204, 205 or 304, which have no content
+    (RFC 9110 §15.3.5-6, §15.4.5)."""
+    if body and status in BODYLESS:
+        raise ValueError(
+            f"a {status} response has no body (RFC 9110 §15.3.5-6, §15.4.5)"
+        )
 
 
 def _checked(sent: Rendered) -> Rendered:

@@ -447,7 +447,11 @@ def _schema(given: dict[str, Any]) -> Schema:
     """A schema of ``openapi_responses`` (JSON Schema as a dict) as
     Litestar's ``Schema``, which its tools read (its TypeScript export): the
     keywords those use, ``type``, ``properties``, ``items``, ``required``,
-    ``enum``, ``format`` and ``example``."""
+    ``enum``, ``format`` and ``example`` (another is a ``ValueError``, not
+    left out of Litestar's document alone)."""
+    unread = set(given) - _SCHEMA_KEYWORDS
+    if unread:
+        raise ValueError(f"no Litestar Schema field is written for {sorted(unread)}")
     return Schema(
         type=OpenAPIType(given["type"]),
         properties={k: _schema(v) for k, v in given["properties"].items()}
@@ -459,6 +463,11 @@ def _schema(given: dict[str, Any]) -> Schema:
         format=OpenAPIFormat(given["format"]) if "format" in given else None,
         example=given.get("example"),
     )
+
+
+_SCHEMA_KEYWORDS = frozenset(
+    {"type", "properties", "items", "required", "enum", "format", "example"}
+)
 
 
 def _content(given: dict[str, dict[str, Any]]) -> dict[str, OpenAPIMediaType]:
