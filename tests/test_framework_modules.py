@@ -697,6 +697,29 @@ def test_fastapi_head_is_the_negotiated_get_routes_whatever_came_first() -> None
     assert client.delete("/items").status_code == 405
 
 
+def test_fastapi_a_head_route_of_the_apps_own_answers_head() -> None:
+    """A HEAD route of the app's own after a negotiated GET of the same path answers
+    HEAD, as without fastaccept (the GET route took it: the app's never ran)."""
+    pytest.importorskip("fastapi")
+    from fastapi import FastAPI, Response
+    from fastapi.testclient import TestClient
+
+    from fastaccept.fastapi import NegotiatedRoute, negotiated
+
+    app = FastAPI()
+    app.router.route_class = NegotiatedRoute
+
+    @app.get("/health")
+    @negotiated(GREETING)
+    def health() -> dict[str, str]:
+        return {"greeting": "ok"}
+
+    own = Response(headers={"X-Head": "own"})  # (no annotation FastAPI would read)
+    app.add_api_route("/health", lambda: own, methods=["HEAD"])
+    head = TestClient(app).head("/health")
+    assert (head.status_code, head.headers.get("x-head")) == (200, "own")
+
+
 @pytest.mark.parametrize("dispatched", [False, True])
 def test_fastapi_the_response_fastapi_gives_the_handler_is_kept(
     dispatched: bool,

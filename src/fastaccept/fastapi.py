@@ -72,7 +72,7 @@ try:  # before .starlette: without FastAPI, say so (not that Starlette is missin
     from fastapi.utils import deep_dict_update
     from starlette.requests import Request
     from starlette.responses import JSONResponse, Response
-    from starlette.routing import Match
+    from starlette.routing import Match, Route
     from starlette.types import Receive, Scope, Send
 except ModuleNotFoundError as error:  # pragma: no cover - depends on the install
     raise needs("FastAPI", __name__, error) from error
@@ -296,6 +296,17 @@ def _annotated(annotation: Any, kind: type) -> bool:
         return False
 
 
+def _takes_head(scope: Scope) -> bool:
+    """Whether a route of the request's router takes HEAD for its path
+    itself (read as Starlette reads routes, not as ``NegotiatedRoute``)."""
+    return any(
+        isinstance(route, Route)
+        and "HEAD" in (route.methods or ())
+        and Route.matches(route, scope)[0] is Match.FULL
+        for route in getattr(scope.get("router"), "routes", ())
+    )
+
+
 class NegotiatedRoute(APIRoute):
     """FastAPI's route class for the routes ``negotiated`` made: it takes the
     ``Content-Type`` and ``Accept`` checks before FastAPI reads the body (a
@@ -385,13 +396,15 @@ class NegotiatedRoute(APIRoute):
         """A HEAD on a negotiated GET route is the route's own (``handle``
         answers it), not a method it lacks: Starlette's router would send it
         to the first route of the path, whose 405 another method's route may
-        give first."""
+        give first. But where a route of the router takes HEAD itself (an
+        ``@app.head`` after the GET), that one answers."""
         match, child = super().matches(scope)
         if (
             match is Match.PARTIAL
             and self.negotiation is not None
             and scope["method"] == "HEAD"
             and "GET" in (self.methods or ())
+            and not _takes_head(scope)
         ):
             return Match.FULL, child
         return match, child
