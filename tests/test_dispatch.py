@@ -380,6 +380,11 @@ def test_fastapi_handlers_share_one_signature_and_one_operation() -> None:
 
     with pytest.raises(ValueError, match="share one signature"):
         dispatch({"application/json": as_json, "text/csv": as_csv})
+
+    def as_png(limit: int = 10) -> bytes:  # its return annotation: no matter
+        return b""
+
+    dispatch({"application/json": as_json, "image/png": as_png})
     operation = fastapi_app().openapi()["paths"]["/report"]["get"]
     assert list(operation["responses"]["200"]["content"]) == [V2, V1, CSV]
     # The handlers' one, then the format name's (formats=True).

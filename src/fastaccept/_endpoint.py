@@ -817,18 +817,25 @@ def evaluated_signature(handler: Handler) -> inspect.Signature:
 
 
 def shared_signature(
-    handlers: tuple[Handler, ...], framework: str
+    handlers: tuple[Handler, ...], framework: str, *, returns: bool = True
 ) -> inspect.Signature:
     """The signature ``handlers`` share (``evaluated_signature``): a framework
     that reads one makes one operation of them for every media type; a
-    ``ValueError`` where one differs."""
-    signature = evaluated_signature(handlers[0])
+    ``ValueError`` where one differs. Without ``returns``, their return
+    annotations are left out (the framework is given none), not compared."""
+
+    def read(handler: Handler) -> inspect.Signature:
+        signature = evaluated_signature(handler)
+        empty = inspect.Signature.empty
+        return signature if returns else signature.replace(return_annotation=empty)
+
+    signature = read(handlers[0])
     for other in handlers[1:]:
-        if other is not handlers[0] and evaluated_signature(other) != signature:
+        if other is not handlers[0] and read(other) != signature:
             raise ValueError(
                 f"the handlers must share one signature ({framework} reads one): "
                 f"{getattr(other, '__name__', other)!r} has "
-                f"{evaluated_signature(other)}, not {signature}"
+                f"{read(other)}, not {signature}"
             )
     return signature
 

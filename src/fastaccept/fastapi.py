@@ -238,9 +238,11 @@ def _serving(endpoint: Endpoint, handlers: tuple[Handler, ...]) -> Handler:
                 "generator function, whose items FastAPI would stream itself: it "
                 "returns the data its renderers render"
             )
-    signature = shared_signature(handlers, "FastAPI")
-    if sends_bodies(endpoint):  # FastAPI would document a str body as a string
-        signature = signature.replace(return_annotation=inspect.Signature.empty)
+    # dispatch's handlers return the bodies sent: FastAPI would document a
+    # str body as a string, so it gets no return annotation of theirs.
+    signature = shared_signature(
+        handlers, "FastAPI", returns=not sends_bodies(endpoint)
+    )
     parameters = signature.parameters.items()
     own = [n for n, p in parameters if _annotated(p.annotation, Request)]
     given = [n for n, p in parameters if _annotated(p.annotation, Response)]
