@@ -482,12 +482,6 @@ def problem_answer(
     return whole_answer(binding, request, made, method, merge_vary(*asked_vary, vary))
 
 
-def declares_type(rendered: Rendered) -> bool:
-    """Whether ``rendered`` holds a ``Content-Type``: a 204, 205 or 304 then
-    keeps it (one made by hand), where a framework's default type goes."""
-    return any(name.lower() == "content-type" for name, _ in rendered.header_items)
-
-
 def whole_answer(
     binding: Binding[Request, Response],
     request: Request,

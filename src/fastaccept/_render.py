@@ -465,7 +465,7 @@ class Finished:
         render, charset = self._by_index[index]
         body = _body(render, charset, data, decision.media_type, status)
         headers = self._headers(decision)
-        if all(name.lower() != "content-type" for name, _ in headers):
+        if not declares_type(headers):
             own = self._own[index].header_items  # the offer's, as Produces sends it
             headers = (*[item for item in own if item[0] == "Content-Type"], *headers)
         return _checked(_rendered(status, _joined(headers, extra), body, method))
@@ -512,6 +512,13 @@ class Finished:
         body = decision.body.encode("utf-8")
         headers = self._headers(decision)
         return _rendered(decision.status, headers, body, method, decision.ok)
+
+
+def declares_type(header_items: Iterable[tuple[str, str]]) -> bool:
+    """Whether ``header_items`` hold a ``Content-Type`` (the name in any case,
+    RFC 9110 §5.1): a decision's own is sent (``Finished.render``), and a
+    hand-made 204, 205 or 304 keeps it where a framework's default goes."""
+    return any(name.lower() == "content-type" for name, _ in header_items)
 
 
 def _given(decision: Decision) -> Decision:

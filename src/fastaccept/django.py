@@ -37,11 +37,10 @@ from ._endpoint import (
     KeepsParameters,
     Mapped,
     Negotiated,
-    declares_type,
     integration,
     needs,
 )
-from ._render import BODYLESS, Rendered
+from ._render import BODYLESS, Rendered, declares_type
 
 try:
     from asgiref.sync import iscoroutinefunction, sync_to_async
@@ -87,7 +86,7 @@ class DjangoBinding(EnvironBinding[HttpResponse]):
         response = HttpResponse(
             rendered.body, status=rendered.status, headers=rendered.headers
         )
-        if rendered.status in BODYLESS and not declares_type(rendered):
+        if rendered.status in BODYLESS and not declares_type(rendered.header_items):
             del response.headers["Content-Type"]  # Django's default (RFC 9110 §15.4.5)
         return response
 

@@ -32,11 +32,10 @@ from ._endpoint import (
     KeepsParameters,
     Mapped,
     Negotiated,
-    declares_type,
     integration,
     needs,
 )
-from ._render import BODYLESS, Rendered
+from ._render import BODYLESS, Rendered, declares_type
 
 try:
     import flask
@@ -63,7 +62,7 @@ class FlaskBinding(EnvironBinding[flask.Response]):
     def reply(self, request: Mapped, rendered: Rendered) -> flask.Response:
         response = flask.Response(rendered.body, rendered.status, rendered.header_items)
         if rendered.status in BODYLESS:  # werkzeug's default type, its length 0
-            if not declares_type(rendered):
+            if not declares_type(rendered.header_items):
                 del response.headers["Content-Type"]
             if "Content-Length" not in rendered.headers:  # a 205 has its own
                 del response.headers["Content-Length"]
