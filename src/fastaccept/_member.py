@@ -423,25 +423,14 @@ def is_suffix_range(subtype: str) -> bool:
     return subtype.startswith("*+")
 
 
-def suffix_ranges(offer: ParsedOffer) -> tuple[str, ...]:
-    """The subtypes of the suffix ranges that reach ``offer`` (docs/rules.md
-    rule 22; RFC 6838 §4.2.8, RFC 6839): ``*+suffix`` for each ``+suffix``
-    that ends its subtype after at least one character: ``*+json`` and
-    ``*+ber+json`` for ``vnd.a+ber+json``, none for ``json``. None for an
-    explicit offer (rule 21)."""
-    subtype = offer.subtype
-    if offer.explicit or "+" not in subtype:
-        return ()
-    return tuple(
-        "*" + subtype[i:] for i in range(1, len(subtype) - 1) if subtype[i] == "+"
-    )
-
-
 def suffix_reaches(suffix_range: str, offer: ParsedOffer) -> bool:
-    """Whether ``suffix_range`` (a subtype ``*+suffix``) is one of
-    ``suffix_ranges(offer)``, in time linear in the subtype, which a client
-    may send (a Content-Type that ``Consumes`` reads): its ``+suffix`` ends
-    the subtype after at least one character."""
+    """Whether the suffix range ``suffix_range`` (its subtype, ``*+suffix``)
+    reaches ``offer`` (docs/rules.md rule 22; RFC 6838 §4.2.8, RFC 6839):
+    its ``+suffix`` ends the offer's subtype after at least one character
+    (``*+json`` and ``*+ber+json`` reach ``vnd.a+ber+json``, none reaches
+    ``json``), and the offer is not explicit (rule 21). One test of the
+    subtype's end, in time linear in it: a client may send the type (a
+    Content-Type that ``Consumes`` reads)."""
     tail = suffix_range[1:]
     subtype = offer.subtype
     return (
@@ -450,6 +439,14 @@ def suffix_reaches(suffix_range: str, offer: ParsedOffer) -> bool:
         and tail[0] == "+"
         and subtype.endswith(tail)
     )
+
+
+def suffix_ranges(offer: ParsedOffer) -> tuple[str, ...]:
+    """The subtypes of every suffix range that reaches ``offer``
+    (``suffix_reaches``), for the look-up of the offers, a server's."""
+    subtype = offer.subtype
+    tails = ("*" + subtype[i:] for i, char in enumerate(subtype) if char == "+")
+    return tuple(rng for rng in tails if suffix_reaches(rng, offer))
 
 
 def charset_free(offer: ParsedOffer) -> bool:
