@@ -1873,9 +1873,9 @@ cdef inline int score_value(Negotiator self, object value, Scan* sc) except -1:
     cdef Py_ssize_t n, k
     cdef const Offers* set = &self._set
     cdef Py_ssize_t words = (set.n + 63) >> 6
-    value = read_once(value, ACCEPT)
     _owner = read_input(value, &s, &n)  # keeps the buffer alive
-    check_length(value, n, self._limit, ACCEPT)
+    # a message names the text read: the str, or the bytes a buffer gave
+    check_length(value if isinstance(value, str) else _owner, n, self._limit, ACCEPT)
     sc.set = set
     if set.n > ON_STACK:  # keys, group_keys and credited in one block
         sc.on_heap = True
