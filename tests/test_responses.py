@@ -421,6 +421,23 @@ def test_decision_is_immutable_and_headers_are_a_copy() -> None:
     assert hash(decision) == hash(Decision(200, OFFERS[0], decision.header_items))
 
 
+@pytest.mark.parametrize(
+    ("status", "reason"),
+    [(100, "Continue"), (299, "Successful"), (599, "Server Error")],
+)
+def test_a_decisions_reason_is_its_status_phrase_or_class(
+    status: int, reason: str
+) -> None:
+    assert Decision(status).reason == reason
+
+
+@pytest.mark.parametrize("status", [0, 99, 600, -1, 1000, True, 200.0, "200", None])
+def test_a_decisions_reason_names_a_status_outside_100_to_599(status: Any) -> None:
+    # RFC 9110 §15: "Values outside the range 100..599 are invalid".
+    with pytest.raises(ValueError, match=r"is not an HTTP status \(an int, 100-599\)"):
+        Decision(status).reason  # noqa: B018 - the property raises
+
+
 # --- refusal bodies (docs/rules.md rule 16) and Vary merging (rule 17) ---------------
 
 PROBLEM = ("Content-Type", "application/problem+json")

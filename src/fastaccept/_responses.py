@@ -73,7 +73,10 @@ _CLASSES = {
 
 def reason_phrase(status: int) -> str:
     """The reason phrase of ``status`` (100-599); for a code without one, its
-    class's (RFC 9110 §15: ``"Successful"``)."""
+    class's (RFC 9110 §15: ``"Successful"``). Another value is a ``ValueError``
+    (§15: "Values outside the range 100..599 are invalid")."""
+    if type(status) is bool or not isinstance(status, int) or not 100 <= status <= 599:
+        raise ValueError(f"{status!r} is not an HTTP status (an int, 100-599)")
     return _PHRASES.get(status) or _CLASSES[status // 100]
 
 
@@ -87,7 +90,9 @@ class StatusAndHeaders:
     @property
     def reason(self) -> str:
         """The status's reason phrase, e.g. ``"Not Acceptable"`` (for WSGI);
-        for a code without one, its class's (RFC 9110 §15: ``"Successful"``)."""
+        for a code without one, its class's (RFC 9110 §15: ``"Successful"``);
+        a ``ValueError`` for a ``status`` outside 100-599 (a ``Decision`` made
+        by hand holds what it is given)."""
         return reason_phrase(self.status)
 
     @property
