@@ -205,6 +205,8 @@ def is_uri_reference(text: str) -> bool:
     scheme = re.match(r"[A-Za-z][A-Za-z0-9+.\-]*:", rest)
     if scheme:
         rest = rest[scheme.end() :]
+    elif ":" in re.split("[/?#]", rest)[0]:
+        return False  # §4.2: a relative path's first segment holds no colon
     if rest.startswith("//"):
         end = min((rest.find(c, 2) for c in "/?#" if c in rest[2:]), default=len(rest))
         authority, rest = rest[2:end], rest[end:]
@@ -242,6 +244,16 @@ def is_uri_reference(text: str) -> bool:
         ("http://u[1]@h:80]/x", "http://u%5B1%5D@h:80%5D/x"),
         ("http://[::1]@h/x", "http://%5B::1%5D@h/x"),  # userinfo, no host
         ("//[x]y/p", "//%5Bx%5Dy/p"),
+        # A relative path's first segment holds no colon (RFC 3986 §4.2): one
+        # where no scheme begins the reference is encoded, not read as one.
+        ("10:30/log", "10%3A30/log"),
+        (":x:y/z:w?q:r#f:g", "%3Ax%3Ay/z:w?q:r#f:g"),
+        ("caf\u00e9:menu", "caf%C3%A9%3Amenu"),
+        ("[a:b]/c", "%5Ba%3Ab%5D/c"),
+        ("tag:example.org,2024:bad", "tag:example.org,2024:bad"),  # a scheme
+        ("./a:b", "./a:b"),
+        ("/a:b", "/a:b"),
+        ("//h/a:b", "//h/a:b"),  # a network-path reference (RFC 3986 §4.2)
     ],
 )
 def test_a_type_and_an_instance_are_written_as_uri_references(

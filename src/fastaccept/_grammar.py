@@ -282,10 +282,23 @@ NOT_IN_URI_REFERENCE: Final = (
 #: A reference up to the end of an IP-literal host, which a port, the path,
 #: the query, the fragment or the end follows: brackets elsewhere, and a "#"
 #: after the first, are percent-encoded.
+_URI_SCHEME: Final = r"[A-Za-z][A-Za-z0-9+.\-]*:"
 URI_IP_LITERAL: Final = (
-    r"(?:[A-Za-z][A-Za-z0-9+.\-]*:)?//(?:[^/?#\[\]@]*@)?\[[^/?#\[\]@]*\]"
+    rf"(?:{_URI_SCHEME})?//(?:[^/?#\[\]@]*@)?\[[^/?#\[\]@]*\]"
     r"(?=(?::[0-9]*)?(?:[/?#]|$))"
 )
+#: A colon's place in a relative reference (RFC 3986 §4.2, §3.3)::
+#:
+#:     relative-part = "//" authority path-abempty / path-absolute
+#:                   / path-noscheme / path-empty
+#:     path-noscheme = segment-nz-nc *( "/" segment )
+#:     segment-nz-nc = 1*( unreserved / pct-encoded / sub-delims / "@" )
+#:                   ; non-zero-length segment without any colon ":"
+#:
+#: The first segment of a reference that begins with no scheme, when it holds
+#: a colon, which would be read as one ("10:30/log"): its colons are
+#: percent-encoded. A reference that begins with a scheme is a URI.
+URI_COLON_SEGMENT: Final = rf"(?!{_URI_SCHEME})[^/?#:]*:[^/?#]*"
 
 
 #: The optional weight of a common list member (RFC 9110 §12.4.2)::

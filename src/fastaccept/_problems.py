@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ._grammar import NOT_IN_URI_REFERENCE, URI_IP_LITERAL, pattern
+from ._grammar import (
+    NOT_IN_URI_REFERENCE,
+    URI_COLON_SEGMENT,
+    URI_IP_LITERAL,
+    pattern,
+)
 from ._render import Rendered, _rendered
 from ._responses import _VARY, error_decision, json_text, prefers_problem_json
 from ._text import HeaderValue
@@ -19,6 +24,7 @@ _OWN_MEMBERS = frozenset({"type", "title", "status", "detail"})
 
 _NOT_IN_URI_REFERENCE = pattern(NOT_IN_URI_REFERENCE, globals())
 _URI_IP_LITERAL = pattern(URI_IP_LITERAL, globals())
+_URI_COLON_SEGMENT = pattern(URI_COLON_SEGMENT, globals())
 
 
 def problem(
@@ -39,9 +45,11 @@ def problem(
 
     ``type`` and an ``instance`` among ``extensions`` (a str) are URI
     references (§3.1.1, §3.1.5): a character one holds only percent-encoded
-    is written so (``/a b`` as ``/a%20b``). A bad argument is a
-    ``TypeError`` or ``ValueError`` naming it; nothing in ``accept`` makes
-    it raise.
+    is written so (``/a b`` as ``/a%20b``), and a colon in the first segment
+    of one that begins with no scheme (``10:30/log`` as ``10%3A30/log``, RFC
+    3986 §4.2; docs/web.md, "Errors negotiated for any status"). A bad
+    argument is a ``TypeError`` or ``ValueError`` naming it; nothing in
+    ``accept`` makes it raise.
     """
     if not isinstance(status, int) or isinstance(status, bool):
         raise TypeError(f"status must be an int, not {_kind(status)}")
@@ -109,9 +117,13 @@ def _uri_reference(text: str) -> str:
     only percent-encoded (a space, a non-ASCII one, a stray ``%``) encoded,
     its UTF-8 bytes, as an IRI is made a URI (RFC 3987 §3.1), and ``[``
     and ``]`` but around an IP-literal host, ``#`` but the first
-    (``URI_IP_LITERAL``); a request's decoded path, say, is written so, not
-    refused."""
+    (``URI_IP_LITERAL``), a colon in the first segment of a reference that
+    begins with no scheme (``URI_COLON_SEGMENT``); a request's decoded path,
+    say, is written so, not refused."""
     encoded = _NOT_IN_URI_REFERENCE.sub(_percent_encoded, text)
+    first = _URI_COLON_SEGMENT.match(encoded)
+    if first:
+        encoded = first.group().replace(":", "%3A") + encoded[first.end() :]
     literal = _URI_IP_LITERAL.match(encoded)
     start = literal.end() if literal else 0
     path, hash_, fragment = encoded[start:].partition("#")
