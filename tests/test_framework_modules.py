@@ -12,11 +12,13 @@ from __future__ import annotations
 import asyncio
 import functools
 import importlib
+import importlib.util
 import inspect
 import itertools
 import json
 import subprocess
 import sys
+import types
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -118,6 +120,52 @@ def test_a_framework_that_lacks_a_module_is_named_so() -> None:
         "or a dependency of its own missing): pip install -U starlette "
         "starlette.requests"
     )
+
+
+@pytest.mark.parametrize(
+    ("installed", "name", "said"),
+    [
+        # Not installed: the first import failed, a dependency's too (as
+        # fastaccept.django imports asgiref before Django).
+        (None, "asgiref", ": pip install fakefw"),
+        ("blocked", "fakefw", ": pip install fakefw"),
+        ("namespace", "fakefw.sub", ": pip install fakefw"),  # no __init__.py
+        ("stand-in", "fakefw.sub", ": pip install fakefw"),  # no __spec__
+        # Installed: the module it could not import, whatever it is.
+        ("package", "asgiref", ", which could not import 'asgiref' ("),
+        ("package", "fakefw.sub", ", which could not import 'fakefw.sub' ("),
+        ("package", None, ", which could not import a module ("),
+    ],
+)
+def test_a_missing_framework_is_told_from_a_module_it_lacks(
+    tmp_path: Any,
+    monkeypatch: pytest.MonkeyPatch,
+    installed: str | None,
+    name: str | None,
+    said: str,
+) -> None:
+    from fastaccept._endpoint import needs
+
+    if installed in ("namespace", "package"):
+        (tmp_path / "fakefw").mkdir()
+        if installed == "package":
+            (tmp_path / "fakefw" / "__init__.py").write_text("")
+        monkeypatch.syspath_prepend(tmp_path)
+        # Imported, as by the integration's import before the one that failed.
+        spec = importlib.util.find_spec("fakefw")
+        assert spec is not None
+        module = importlib.util.module_from_spec(spec)
+        monkeypatch.setitem(sys.modules, "fakefw", module)
+    elif installed == "stand-in":
+        monkeypatch.setitem(sys.modules, "fakefw", types.ModuleType("fakefw"))
+    elif installed == "blocked":  # import fakefw raises ModuleNotFoundError
+        monkeypatch.setitem(sys.modules, "fakefw", None)
+    error = ModuleNotFoundError("No module named it", name=name)
+    raised = needs("FakeFW", "fastaccept.fakefw", error)
+    assert str(raised).startswith(f"fastaccept.fakefw needs FakeFW{said}")
+    upgrade = "pip install -U fakefw"
+    assert str(raised).endswith(upgrade if installed == "package" else said)
+    assert raised.name == name
 
 
 # Starlette ------------------------------------------------------------------

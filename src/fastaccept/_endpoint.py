@@ -5,13 +5,13 @@ its endpoint served; an ``Endpoint`` finishes what it sends once, when made."""
 from __future__ import annotations
 
 import inspect
-import sys
 import warnings
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, MutableMapping
 from contextlib import suppress
 from dataclasses import dataclass, field
 from functools import partial, wraps
+from importlib.util import find_spec
 from types import AsyncGeneratorType, CoroutineType, UnionType
 from typing import Any, Generic, ParamSpec, Protocol, TypeVar, Union, get_origin
 
@@ -59,17 +59,21 @@ def needs(
     framework: str, module: str, error: ModuleNotFoundError
 ) -> ModuleNotFoundError:
     """The error of an integration ``module`` whose framework's import failed
-    (``error``): the framework is not installed, or lacks a module, being
-    older than ``module`` needs or missing a dependency of its own."""
+    (``error``): the framework is not installed (no package of its name
+    found, or only a namespace package or a stand-in without a spec), or it
+    is and lacks a module, being older than ``module`` needs or missing a
+    dependency of its own, whatever module ``error`` names (none, too)."""
     package = framework.lower()
-    missing = error.name or package
-    if missing == package or (
-        missing.startswith(f"{package}.") and sys.modules.get(package) is None
-    ):
+    try:
+        spec = find_spec(package)
+    except ValueError:  # a module in sys.modules without a spec: a stand-in
+        spec = None
+    if spec is None or spec.origin is None:  # a namespace package: no origin
         said = f"{module} needs {framework}: pip install {package}"
     else:
+        missing = repr(error.name) if error.name else "a module"  # see its cause
         said = (
-            f"{module} needs {framework}, which could not import {missing!r} (a "
+            f"{module} needs {framework}, which could not import {missing} (a "
             f"release older than {module} needs, or a dependency of its own "
             f"missing): pip install -U {package}"
         )
