@@ -279,10 +279,12 @@ NOT_IN_URI_REFERENCE: Final = (
 #:     IP-literal    = "[" ( IPv6address / IPvFuture  ) "]"
 #:     fragment      = *( pchar / "/" / "?" )
 #:
+#: A URI's scheme and its colon (RFC 3986 §3.1: scheme = ALPHA *( ALPHA /
+#: DIGIT / "+" / "-" / "." )).
+_URI_SCHEME: Final = r"[A-Za-z][A-Za-z0-9+.\-]*:"
 #: A reference up to the end of an IP-literal host, which a port, the path,
 #: the query, the fragment or the end follows: brackets elsewhere, and a "#"
 #: after the first, are percent-encoded.
-_URI_SCHEME: Final = r"[A-Za-z][A-Za-z0-9+.\-]*:"
 URI_IP_LITERAL: Final = (
     rf"(?:{_URI_SCHEME})?//(?:[^/?#\[\]@]*@)?\[[^/?#\[\]@]*\]"
     r"(?=(?::[0-9]*)?(?:[/?#]|$))"
