@@ -388,3 +388,22 @@ def test_only_http_scopes_are_served() -> None:
 
     with pytest.raises(ValueError, match="serves HTTP requests, not 'lifespan'"):
         asyncio.run(run())
+
+
+def test_a_websocket_is_closed_before_it_is_accepted() -> None:
+    # A client's upgrade request: websocket.close before websocket.accept is
+    # a 403 (the ASGI spec), not the 500 of the ValueError it was.
+    received = [{"type": "websocket.connect"}]
+    sent: list[Any] = []
+
+    async def receive() -> Any:
+        return received.pop()
+
+    async def send(message: Any) -> None:
+        sent.append(message)
+
+    scope = {"type": "websocket", "path": "/greeting", "headers": []}
+    CALLS.clear()
+    asyncio.run(asgi_greeting(scope, receive, send))
+    assert (received, sent) == ([], [{"type": "websocket.close", "code": 1008}])
+    assert CALLS == []

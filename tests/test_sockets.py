@@ -347,3 +347,24 @@ def test_a_parameter_error_varies_on_accept_on_the_wire(http: str, module: str) 
         "cookie",
         "accept",
     ]
+
+
+@pytest.mark.parametrize("http", ["h11", "httptools"])
+def test_a_websocket_upgrade_is_refused_with_403(http: str) -> None:
+    # The endpoint closes the websocket before accepting it, which uvicorn
+    # answers with 403 (the ASGI spec); the ValueError it raised was a 500.
+    from fastaccept import Renderers
+    from fastaccept.asgi import negotiated
+
+    @negotiated(Renderers({"application/json": json.dumps}))
+    async def greeting(scope: object, receive: object) -> dict[str, str]:
+        return {"greeting": "hello"}
+
+    upgrade = (
+        b"GET /greeting HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\n"
+        b"Upgrade: websocket\r\nSec-WebSocket-Version: 13\r\n"
+        b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
+    )
+    with uvicorn_serving(greeting, http=http) as port:
+        answer = exchange(port, upgrade)
+    assert answer.startswith(b"HTTP/1.1 403 "), answer

@@ -6,7 +6,9 @@
     async def greeting(scope, receive):
         return {"greeting": "hello"}            # rendered in the type chosen
 
-``greeting`` is then an ASGI application for HTTP requests. Refusals (415,
+``greeting`` is then an ASGI application for HTTP requests; a websocket,
+which a client's upgrade request makes, is closed before it is accepted (the
+server answers 403, as the ASGI spec has it). Refusals (415,
 406, 431; docs/rules.md rule 16) are answered before the handler runs.
 Headers are read from the scope's field lines, several lines of one field
 being one list (RFC 9110 §5.3), as ``header_from_scope`` reads them. The
@@ -67,6 +69,10 @@ class ASGIBinding(ScopeBinding[Rendered]):
 
         @wraps(handler)
         async def app(scope: Scope, receive: Receive, send: Send) -> None:
+            if scope["type"] == "websocket":  # a client's, so no error: refused
+                await receive()  # its websocket.connect
+                await send({"type": "websocket.close", "code": 1008})
+                return
             await send_rendered(send, await negotiated(scope, receive))
 
         return app
@@ -125,7 +131,9 @@ negotiated, dispatch = integration(
     "an ASGI application",
     either=False,
     negotiated_note=(
-        "\n\nOnly ``http`` scopes are served (any other is a\n"
-        "``ValueError``: mount the endpoint in a router)."
+        "\n\nOnly ``http`` scopes are served: a ``websocket`` one, a client's\n"
+        "upgrade request, is closed (code 1008) before it is accepted, which\n"
+        "the server answers with 403 (the ASGI spec); any other (``lifespan``)\n"
+        "is a ``ValueError``: mount the endpoint in a router."
     ),
 )
