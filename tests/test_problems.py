@@ -684,6 +684,31 @@ def test_a_falcon_error_without_headers_as_a_problem() -> None:
     assert reply.vary() == ["Accept"]
 
 
+@pytest.mark.parametrize("status", [302, "302 Found", 399, 600])
+def test_a_falcon_error_of_no_error_status_is_falcons(status: int | str) -> None:
+    # problem() takes 400-599 only: the HTTPError was a 500 (its ValueError).
+    falcon = pytest.importorskip("falcon")
+    from fastaccept.falcon import negotiated
+
+    def resource(problems: bool) -> Any:
+        class Odd:
+            @negotiated(Renderers(GREETING_TYPES), problems=problems)
+            def on_get(self, req: Any, resp: Any) -> dict[str, str]:
+                raise falcon.HTTPError(status, headers={"Location": "/elsewhere"})
+
+        return Odd()
+
+    app = falcon.App()
+    app.add_route("/problem", resource(True))
+    app.add_route("/plain", resource(False))
+    call = falcon_call(app)
+    reply = _request(call, "GET", "/problem", "application/json")
+    assert reply.status == int(str(status)[:3]), reply.body
+    assert reply.headers["location"] == "/elsewhere"
+    assert reply.vary() == ["Accept"]
+    assert reply == _request(call, "GET", "/plain", "application/json")
+
+
 @pytest.mark.parametrize("asynchronous", [False, True], ids=["wsgi", "asgi"])
 def test_a_falcon_errors_header_replaces_the_responders_in_its_problem(
     asynchronous: bool, request: pytest.FixtureRequest
