@@ -797,6 +797,37 @@ def test_django_errors_as_problems() -> None:
         assert "Accept" in response["Vary"]
 
 
+@pytest.mark.parametrize("problems", [False, True])
+def test_a_django_multipart_body_it_cannot_parse_is_a_400(problems: bool) -> None:
+    # request.POST's MultiPartParserError, which Django answers with a 400,
+    # went past the decorator: no Accept in the Vary, no problem.
+    load_recipe("django_app")  # configures Django's settings once
+    from django.test import RequestFactory
+
+    from fastaccept.django import negotiated
+
+    @negotiated(Renderers(GREETING_TYPES), problems=problems)
+    def view(request: Any) -> dict[str, str]:
+        return dict(request.POST)
+
+    response = view(
+        RequestFactory().post(
+            "/",
+            b"x",
+            content_type="multipart/form-data",
+            HTTP_ACCEPT="application/json",
+        )
+    )
+    assert response.status_code == 400
+    assert response["Vary"] == "Accept"
+    if problems:
+        assert response["Content-Type"] == "application/problem+json"
+        body = json.loads(response.content)
+        assert body["detail"] == "Invalid boundary in multipart: None"
+    else:  # Django's handler400
+        assert response["Content-Type"].startswith("text/html")
+
+
 def test_flask_errors_as_problems_keep_their_status_and_headers() -> None:
     """A 5xx ``HTTPException`` is a problem too, and the header fields the
     exception carries (``Retry-After``, ``Allow``) are kept in it."""

@@ -15,7 +15,8 @@ a body. ``Vary`` has ``Accept`` merged in; middleware that patches
 Django ``HttpResponse`` (a redirect, a 404, a ``StreamingHttpResponse``): it
 is sent as it is, with ``Accept`` merged into its ``Vary`` (on HEAD its body
 too, which Django leaves to the server to drop). One that raises ``Http404``,
-``PermissionDenied``, ``BadRequest`` or ``SuspiciousOperation`` gets
+``PermissionDenied``, ``BadRequest``, ``SuspiciousOperation`` or
+``MultiPartParserError`` (``request.POST`` of a body it cannot parse) gets
 Django's answer (its ``handler404``, ``handler403`` or ``handler400`` view)
 with ``Accept`` in its ``Vary``, made by the decorator (so middleware's
 ``process_exception`` does not see these; an async view's, from a thread
@@ -48,6 +49,7 @@ try:
     from django.core.handlers.asgi import ASGIRequest
     from django.core.handlers.exception import response_for_exception
     from django.http import Http404, HttpResponse, HttpResponseBase
+    from django.http.multipartparser import MultiPartParserError
 except ModuleNotFoundError as error:  # pragma: no cover - depends on the install
     raise needs("Django", __name__, error) from error
 
@@ -60,7 +62,13 @@ class DjangoBinding(EnvironBinding[HttpResponse]):
 
     __slots__ = ()
     responses = (HttpResponseBase,)
-    errors = (Http404, PermissionDenied, BadRequest, SuspiciousOperation)
+    errors = (
+        Http404,
+        PermissionDenied,
+        BadRequest,
+        MultiPartParserError,
+        SuspiciousOperation,
+    )
 
     def request(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Mapped:
         meta: Mapped = args[0].META
@@ -103,9 +111,10 @@ class DjangoBinding(EnvironBinding[HttpResponse]):
     def raised(
         self, args: tuple[Any, ...], error: BaseException, vary: str
     ) -> HttpResponseBase:
-        """``Http404``, ``PermissionDenied``, ``BadRequest`` or
-        ``SuspiciousOperation``: Django's response to it (its handler404,
-        handler403 or handler400 view), made here, with ``vary`` merged."""
+        """``Http404``, ``PermissionDenied``, ``BadRequest``,
+        ``MultiPartParserError`` or ``SuspiciousOperation``: Django's response
+        to it (its handler404, handler403 or handler400 view), made here, with
+        ``vary`` merged."""
         response: HttpResponseBase = response_for_exception(args[0], error)
         self.vary(response, vary)
         return response
