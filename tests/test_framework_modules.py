@@ -1614,6 +1614,44 @@ def test_django_a_class_based_views_method_takes_method_decorator(
     )
 
 
+def test_django_a_method_hidden_by_a_decorator_is_a_clear_type_error(
+    django_views: Any,
+) -> None:
+    """A wrapper of ``*args`` under ``negotiated`` hides the method's
+    ``self``, as does another name for it: the view reaches the decorator as
+    its first argument, which was an AttributeError (no ``META``)."""
+    from django.test import RequestFactory
+    from django.views import View
+
+    from fastaccept.django import negotiated
+
+    def logged(method: Any) -> Any:
+        @functools.wraps(method)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            return method(*args, **kwargs)
+
+        return wrapper
+
+    class Logged(View):  # type: ignore[misc]  # Django has no types here
+        @negotiated(GREETING)
+        @logged
+        def get(self, request: Any) -> dict[str, str]:
+            return {"greeting": "hi"}
+
+    class Named(View):  # type: ignore[misc]
+        @negotiated(GREETING)
+        def get(view, request: Any) -> dict[str, str]:
+            return {"greeting": "hi"}
+
+    for view in (Logged, Named):
+        as_view = view.as_view()
+        with pytest.raises(
+            TypeError,
+            match=rf"takes the request first, not {view.__name__}: .*method_decorator",
+        ):
+            as_view(RequestFactory().get("/", HTTP_ACCEPT="text/html"))
+
+
 def test_django_an_async_views_error_is_answered_outside_its_event_loop(
     django_views: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -55,6 +55,13 @@ except ModuleNotFoundError as error:  # pragma: no cover - depends on the instal
 
 __all__ = ["CONSUMED", "PRODUCED", "dispatch", "negotiated"]
 
+#: How a class-based view's method takes ``negotiated``, which Django calls
+#: with the view first (docs/web.md, "Django").
+_METHODS = (
+    "decorate a class-based view's method as Django's own decorators, "
+    "@method_decorator(negotiated(...)) (django.utils.decorators)"
+)
+
 
 class DjangoBinding(EnvironBinding[HttpResponse]):
     """A Django view: ``view(request, *args, **kwargs)``; ``request.META``
@@ -71,7 +78,15 @@ class DjangoBinding(EnvironBinding[HttpResponse]):
     )
 
     def request(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Mapped:
-        meta: Mapped = args[0].META
+        """``META`` of the request, the view's first argument; anything else
+        there (the view: a method decorated under a decorator whose wrapper
+        hides its ``self``, or that names it otherwise) is a ``TypeError``."""
+        meta: Mapped | None = getattr(args[0], "META", None)
+        if meta is None:
+            raise TypeError(
+                "a negotiated view takes the request first, not "
+                f"{type(args[0]).__name__}: {_METHODS}"
+            )
         return meta
 
     def serve(self, negotiated: Handler, handler: Handler) -> Handler:
@@ -83,11 +98,7 @@ class DjangoBinding(EnvironBinding[HttpResponse]):
             iter(inspect.signature(handler, follow_wrapped=False).parameters), ""
         )
         if first == "self":
-            raise TypeError(
-                f"{handler.__qualname__} is a method: decorate a class-based "
-                "view's method as Django's own decorators, "
-                "@method_decorator(negotiated(...)) (django.utils.decorators)"
-            )
+            raise TypeError(f"{handler.__qualname__} is a method: {_METHODS}")
         return negotiated
 
     def reply(self, request: Mapped, rendered: Rendered) -> HttpResponse:
