@@ -1614,6 +1614,37 @@ def test_django_a_class_based_views_method_takes_method_decorator(
     )
 
 
+def test_django_under_asgi_joins_accept_lines_into_one_value(
+    django_views: Any,
+) -> None:
+    """Django's ``ASGIRequest`` joins the field lines of one header with
+    ``,`` (docs/web.md, "Django"): the decorator reads one value, one list
+    (RFC 9110 §5.3), its members from both lines."""
+    import io
+
+    from django.core.handlers.asgi import ASGIRequest
+
+    from fastaccept.django import negotiated
+
+    seen: list[str] = []
+
+    @negotiated(GREETING)
+    def greeting(request: Any) -> dict[str, str]:
+        seen.append(request.META["HTTP_ACCEPT"])
+        return {"greeting": "hi"}
+
+    scope = {
+        "type": "http",
+        "method": "GET",
+        "path": "/",
+        "query_string": b"",
+        "headers": [(b"accept", b"image/png"), (b"accept", b"text/html;q=0.5")],
+    }
+    response = greeting(ASGIRequest(scope, io.BytesIO()))
+    assert seen == ["image/png,text/html;q=0.5"]
+    assert response["Content-Type"] == "text/html; charset=utf-8"
+
+
 def test_django_a_method_hidden_by_a_decorator_is_a_clear_type_error(
     django_views: Any,
 ) -> None:

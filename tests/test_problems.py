@@ -828,6 +828,68 @@ def test_a_django_multipart_body_it_cannot_parse_is_a_400(problems: bool) -> Non
         assert response["Content-Type"].startswith("text/html")
 
 
+def test_django_logs_a_problem_as_any_4xx_answer(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """docs/web.md ("Errors negotiated for any status"): Django's handler
+    logs every answer of 400 or more on ``django.request``, a problem too,
+    but without the exception that Django's own answer logs (a
+    ``SuspiciousOperation`` on ``django.security``)."""
+    import logging
+    import sys
+    import types
+
+    load_recipe("django_app")  # configures Django's settings once
+    from django.core.exceptions import PermissionDenied, SuspiciousOperation
+    from django.test import Client
+    from django.test.utils import override_settings
+    from django.urls import path
+
+    from fastaccept.django import negotiated
+
+    raised: list[Exception] = []
+
+    def view(request: Any) -> dict[str, str]:
+        raise raised[0]
+
+    urls = types.ModuleType("fastaccept_test_logged_problems_urls")
+    urls.urlpatterns = [  # type: ignore[attr-defined]
+        path("problem", negotiated(Renderers(GREETING_TYPES), problems=True)(view)),
+        path("plain", negotiated(Renderers(GREETING_TYPES))(view)),
+    ]
+    monkeypatch.setitem(sys.modules, urls.__name__, urls)
+    caplog.set_level(logging.WARNING)
+
+    def logged(
+        where: str, error: Exception, accept: str = "application/json"
+    ) -> list[tuple[str, int, str, bool]]:
+        raised[:] = [error]
+        caplog.clear()
+        with override_settings(ROOT_URLCONF=urls.__name__):
+            Client().get(f"/{where}", HTTP_ACCEPT=accept)
+        return [
+            (r.name, r.levelno, r.getMessage(), r.exc_info is not None)
+            for r in caplog.records
+        ]
+
+    warned = logging.WARNING
+    assert logged("problem", PermissionDenied("no")) == [
+        ("django.request", warned, "Forbidden: /problem", False)
+    ]
+    assert logged("plain", PermissionDenied("no")) == [
+        ("django.request", warned, "Forbidden (Permission denied): /plain", True)
+    ]
+    assert logged("problem", SuspiciousOperation("odd")) == [
+        ("django.request", warned, "Bad Request: /problem", False)
+    ]
+    assert logged("plain", SuspiciousOperation("odd")) == [
+        ("django.security.SuspiciousOperation", logging.ERROR, "odd", True)
+    ]
+    assert logged("problem", PermissionDenied("no"), "image/png") == [
+        ("django.request", warned, "Not Acceptable: /problem", False)  # a refusal
+    ]
+
+
 def test_flask_errors_as_problems_keep_their_status_and_headers() -> None:
     """A 5xx ``HTTPException`` is a problem too, and the header fields the
     exception carries (``Retry-After``, ``Allow``) are kept in it."""
