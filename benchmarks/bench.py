@@ -199,6 +199,14 @@ def _webob(module: Any) -> Negotiate:
     return negotiate
 
 
+def _mimeparse(module: Any) -> Negotiate:
+    """python-mimeparse's ``best_match`` gives a tie to the last of the offers
+    (its documentation: list them in increasing preference), the others to the
+    first: the offers go to it reversed, so that all answer one order."""
+    best_match = module.best_match
+    return lambda value, offers: best_match(offers[::-1], value)
+
+
 def _werkzeug(module: Any) -> Negotiate:
     from werkzeug.datastructures import MIMEAccept
 
@@ -209,7 +217,7 @@ def _werkzeug(module: Any) -> Negotiate:
 #: The peers' negotiation, each the way its documentation shows it.
 PEERS: dict[str, Callable[[], Negotiate]] = {
     "werkzeug": _peer("werkzeug.http", _werkzeug),
-    "mimeparse": _peer("mimeparse", lambda m: lambda v, o: m.best_match(o, v)),
+    "mimeparse": _peer("mimeparse", _mimeparse),
     "webob": _peer("webob.acceptparse", _webob),
     "django": _peer("django.http", _django),
     "falcon": _peer(
