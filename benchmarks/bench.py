@@ -6,7 +6,9 @@ Used by ``python -m benchmarks`` and by the pytest-benchmark suite in
 same header values, so ratios compare like with like.
 
 * cold: a stream of ``COLD_VALUES`` distinct values of the same shape (the case
-  plus one low-weight member with a counter), so no cache of any library helps;
+  plus one low-weight member with a counter), so no cache of any library helps,
+  each pass given new str objects (``Pass.fresh``), so none carries a hash or
+  an identity an earlier call met;
 * hot: one value, repeated (the same object, whose hash Python keeps);
 * served: the hot value as a server receives it on every request, equal
   strings but each a new object, so a value cache hashes it anew.
@@ -273,22 +275,24 @@ class Pass:
     """One contender of a table row: ``fn`` called on each of ``values``,
     with ``offers`` after the value when given; the best of ``repeat`` passes.
     ``may_raise``: a peer, which may not handle the case (``time_table``).
-    ``served``: each pass is given new str objects equal to ``values`` (decoded
-    again from their bytes, as a server's HTTP parser hands a header over)."""
+    ``fresh``: each pass is given new str objects equal to ``values`` (decoded
+    again from their bytes, as a server's HTTP parser hands a header over), so
+    no call gets an object an earlier call had, whose hash Python keeps: the
+    cold passes and the served ones."""
 
     fn: Callable[..., Any]
     values: list[str]
     repeat: int
     offers: Sequence[str] | None = None
     may_raise: bool = False
-    served: bool = False
+    fresh: bool = False
 
     def best(self) -> float:
         """Seconds per call, the best of ``repeat`` passes in a row."""
         fn, offers, values = self.fn, self.offers, self.values
         best = math.inf
         for _ in range(self.repeat):
-            if self.served:
+            if self.fresh:
                 values = [value.encode("latin-1").decode("latin-1") for value in values]
             start = time.perf_counter()
             if offers is None:
@@ -430,12 +434,16 @@ def negotiate_tables(
             peer_repeat = settings.extended_peer_repeat
         passes = cold_table[case.name] = {}
         if floor is not None:
-            passes["floor"] = Pass(floor.choose, cold, settings.repeat, offers)
+            passes["floor"] = Pass(
+                floor.choose, cold, settings.repeat, offers, fresh=True
+            )
         for name, engine in found.items():
             repeat = settings.repeat if name == "cython" else settings.peer_repeat
-            passes[name] = Pass(engine.negotiate, cold, repeat, offers)
+            passes[name] = Pass(engine.negotiate, cold, repeat, offers, fresh=True)
         for name, fn in peers.items():
-            passes[name] = Pass(fn, peer_cold, peer_repeat, offers, may_raise=True)
+            passes[name] = Pass(
+                fn, peer_cold, peer_repeat, offers, may_raise=True, fresh=True
+            )
         hot = hot_values(case, settings.values)
         passes = hot_table[case.name] = {}
         for name, engine in found.items():
@@ -443,7 +451,7 @@ def negotiate_tables(
                 engine.Negotiator(offers).choose, hot, settings.repeat
             )
             passes[f"{name} choose, served"] = Pass(
-                engine.Negotiator(offers).choose, hot, settings.repeat, served=True
+                engine.Negotiator(offers).choose, hot, settings.repeat, fresh=True
             )
         # The framework-neutral layers, on the active engine: choose + a
         # look-up; then a whole response around a renderer that does nothing.
@@ -566,18 +574,23 @@ def parse_table(settings: Settings, have_werkzeug: bool) -> str:
         passes = table[case.name] = {}
         for name, engine in found.items():
             repeat = settings.repeat if name == "cython" else settings.peer_repeat
-            passes[f"{name} parse"] = Pass(engine.parse, cold, repeat)
+            passes[f"{name} parse"] = Pass(engine.parse, cold, repeat, fresh=True)
         if parse_werkzeug is not None:
             passes["werkzeug parse_accept_header"] = Pass(
-                parse_werkzeug, cold[: settings.peer_values], settings.peer_repeat
+                parse_werkzeug,
+                cold[: settings.peer_values],
+                settings.peer_repeat,
+                fresh=True,
             )
         for name, engine in found.items():
             offer = case.offers[0]
             # 7 passes for the Cython engine, 3 for the pure one (README)
             repeat = settings.repeat if name == "cython" else settings.peer_repeat
-            passes[f"{name} quality"] = Pass(_quality_of(engine, offer), cold, repeat)
+            passes[f"{name} quality"] = Pass(
+                _quality_of(engine, offer), cold, repeat, fresh=True
+            )
             passes[f"{name} is_cors_safelisted"] = Pass(
-                engine.is_cors_safelisted, cold, repeat
+                engine.is_cors_safelisted, cold, repeat, fresh=True
             )
     rows = []
     header = ["case (cold, ns/call)"]

@@ -4,7 +4,8 @@
 Used by ``python -m benchmarks`` and by ``benchmarks/test_encoding_language.py``.
 
 * cold: ``negotiate_encoding``/``negotiate_language`` on a stream of distinct
-  values (the case plus one unknown low-weight member with a counter);
+  values (the case plus one unknown low-weight member with a counter), each
+  pass given new str objects (``Pass.fresh``);
 * hot: ``EncodingNegotiator.choose``/``LanguageNegotiator.choose`` on one value
   repeated (the peers have no cache: they do the whole work on each call);
 * growth: hostile values from 1 KiB to 1 MiB, limits lifted, no cache.
@@ -150,10 +151,16 @@ def list_tables(
         passes = cold_table[label] = {}
         for name, engine in found.items():
             repeat = settings.repeat if name == "cython" else settings.peer_repeat
-            passes[name] = Pass(one_call(engine, case.field), cold, repeat, offers)
+            passes[name] = Pass(
+                one_call(engine, case.field), cold, repeat, offers, fresh=True
+            )
         for name, fn in peers.items():
             passes[name] = Pass(
-                fn, cold[: settings.peer_values], settings.peer_repeat, offers
+                fn,
+                cold[: settings.peer_values],
+                settings.peer_repeat,
+                offers,
+                fresh=True,
             )
         hot = [case.value] * settings.values
         passes = hot_table[label] = {

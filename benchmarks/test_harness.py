@@ -9,7 +9,9 @@ import os
 import subprocess
 import sys
 from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
+from typing import Any
 from xml.etree import ElementTree
 
 import pytest
@@ -254,15 +256,106 @@ def test_a_peer_that_raises_has_no_time_in_that_row() -> None:
         time_table(table, sweeps=1)
 
 
-def test_a_served_pass_hands_every_call_a_new_equal_str() -> None:
+def test_a_fresh_pass_hands_every_call_a_new_equal_str() -> None:
     # As a server's parser does: each call gets its own object, never the hot
     # one nor another pass's, so a value cache hashes every value anew.
     hot = bench.hot_values(_case("json"), 3)
     seen: list[str] = []
-    bench.Pass(seen.append, hot, 2, served=True).best()
+    bench.Pass(seen.append, hot, 2, fresh=True).best()
     assert seen == [hot[0]] * 6
     assert all(value is not hot[0] for value in seen)
     assert len({id(value) for value in seen}) == 6  # all held: ids not reused
+
+
+class Recording:
+    """An engine, or a peer, that keeps the str objects each of its calls is
+    given, by the call's name (a negotiator's methods under its class's)."""
+
+    def __init__(self, real: Any, seen: dict[str, list[str]], prefix: str = ""):
+        self.real, self.seen, self.prefix = real, seen, prefix
+
+    def __getattr__(self, name: str) -> Callable[..., Any]:
+        real, key = getattr(self.real, name), self.prefix + name
+
+        def call(value: Any, *args: Any, **kwargs: Any) -> Any:
+            if type(value) is str:
+                self.seen.setdefault(key, []).append(value)
+            made = real(value, *args, **kwargs)
+            return Recording(made, self.seen, f"{key}.") if name[0].isupper() else made
+
+        return call
+
+
+def test_every_cold_call_and_every_served_one_gets_a_str_of_its_own(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Cold is a value not seen before: no contender, engine or peer, may be
+    # handed an object that an earlier call had (whose hash Python keeps, or
+    # that a cache keyed by the object holds), in this pass, another pass,
+    # sweep or contender. Served: the hot value, a new object each call.
+    from . import bench_lists
+
+    seen: dict[str, list[str]] = {}
+    real = bench.engines()
+    found = {name: Recording(engine, seen, f"{name} ") for name, engine in real.items()}
+    for module in (bench, bench_lists):
+        monkeypatch.setattr(module, "engines", lambda: found)
+    peer = Recording(real["python"], seen, "peer ")  # stands for a peer
+    peers = {"werkzeug": partial(bench_lists.one_call, peer)}
+    monkeypatch.setattr(bench_lists, "LIST_PEERS", peers)
+    floor = bench.load_floor()
+    settings = bench.Settings(  # 2 passes, 2 sweeps: every contender, 4 times
+        values=4,
+        repeat=2,
+        peer_repeat=2,
+        peer_values=3,
+        extended_peer_values=2,
+        extended_peer_repeat=2,
+        sweeps=2,
+    )
+    bench.negotiate_tables(
+        settings,
+        {"peer": peer.negotiate},
+        floor and Recording(floor, seen, "floor "),
+        bench.Measured(),
+    )
+    bench.parse_table(settings, False)
+    bench_lists.list_tables(settings, ["werkzeug"], bench.Measured())
+    cold = {
+        *(value for case in bench.ALL_CASES for value in bench.cold_values(case, 4)),
+        *(
+            value
+            for case in bench_lists.LIST_CASES
+            for value in bench_lists.list_cold_values(case, 4)
+        ),
+    }
+    calls = [value for values in seen.values() for value in values if value in cold]
+    assert len({id(value) for value in calls}) == len(calls)  # all held
+    counted = {name: sum(v in cold for v in values) for name, values in seen.items()}
+    times = 2 * 2  # passes, sweeps
+    lists = len(bench_lists.LIST_CASES) // 2  # cases of each field
+    expected = {  # 4 values a case, the peer 3 (2 on the extended set)
+        "peer negotiate": (len(bench.CASES) * 3 + len(bench.EXTENDED_CASES) * 2)
+        * times,
+        "peer negotiate_encoding": lists * 3 * times,
+        "peer negotiate_language": lists * 3 * times,
+    }
+    if floor is not None:
+        expected["floor choose"] = len(bench.ALL_CASES) * 4 * times
+    for name in found:
+        expected[f"{name} negotiate"] = len(bench.ALL_CASES) * 4 * times
+        for call in ("parse", "quality", "is_cors_safelisted"):
+            expected[f"{name} {call}"] = len(bench.CASES) * 4 * times
+        for call in ("negotiate_encoding", "negotiate_language"):
+            expected[f"{name} {call}"] = lists * 4 * times
+        # choose on the hot value (one object) and served (a new one each call)
+        chosen = seen[f"{name} Negotiator.choose"]
+        values = [case.value for case in bench.ALL_CASES]
+        hot = [v for v in chosen if any(v is value for value in values)]
+        served = [v for v in chosen if all(v is not value for value in values)]
+        assert len(hot) == len(served) == len(bench.ALL_CASES) * 4 * times
+        assert len({id(value) for value in served}) == len(served)
+    assert {name: count for name, count in counted.items() if count} == expected
 
 
 def test_the_cold_table_shows_a_dash_where_a_peer_raised() -> None:
