@@ -253,6 +253,46 @@ def load_peers(names: Iterable[str] = PEERS) -> tuple[dict[str, Negotiate], list
     return found, missing
 
 
+def otherwise(
+    peers: dict[str, Negotiate], ours: Negotiate, value: str, offers: Sequence[str]
+) -> dict[str, str]:
+    """The peers that answer a case's ``value`` otherwise than fastaccept's
+    ``ours``, each with what it and fastaccept answer: a table marks such a
+    peer's ratios with "*" (its time is not for the same answer) and lists
+    them under it (``otherwise_note``). The cold values answer as the case's
+    own (their extra member reaches no offer; ``benchmarks/test_harness.py``
+    checks). Answers are compared as text (sanic's is a str-like
+    ``Matched``), no offer (None, "", a falsy ``Matched``) as none. A peer
+    that raises is left to ``time_table``, which notes it."""
+    expected = ours(value, list(offers))
+    found = {}
+    for name, fn in peers.items():
+        try:
+            theirs = fn(value, list(offers))
+        except Exception:
+            continue
+        text = str(theirs) if theirs else None
+        if text != expected:
+            found[name] = f"{text or 'none'} (fastaccept: {expected or 'none'})"
+    return found
+
+
+def otherwise_note(found: dict[str, dict[str, str]]) -> str:
+    """The note under a table for ``otherwise``'s findings, by row then peer;
+    "" where every peer answers as fastaccept."""
+    lines = "".join(
+        f"\n- {name} on {row}: {said}"
+        for row, by_peer in found.items()
+        for name, said in by_peer.items()
+    )
+    if not lines:
+        return ""
+    return (
+        "\n\n*: the ratio's peer answers otherwise than fastaccept on the case, "
+        f"so its time is not for the same answer; every peer that does:{lines}"
+    )
+
+
 def load_floor() -> Any | None:
     """The compiled floor (``pip install ./benchmarks/floor``), if installed."""
     try:
@@ -424,9 +464,12 @@ def negotiate_tables(
     peer_names = list(peers)
     cold_table: dict[str, dict[str, Pass]] = {}
     hot_table: dict[str, dict[str, Pass]] = {}
+    ours = next(iter(found.values())).negotiate
+    differ: dict[str, dict[str, str]] = {}
     for case in ALL_CASES:
         offers = list(case.offers)
         cold = cold_values(case, settings.values)
+        differ[case.name] = otherwise(peers, ours, case.value, offers)
         if case in CASES:
             peer_cold, peer_repeat = cold[: settings.peer_values], settings.peer_repeat
         else:
@@ -470,7 +513,8 @@ def negotiate_tables(
     for case_name, times in time_table(cold_table, settings.sweeps, raised).items():
         measured.cold[case_name] = times
         cells = [_ns(times[name]) if name in times else "-" for name in who]
-        cold_rows.append([case_name, *cells, *cold_ratios(times, peer_names)])
+        ratios = cold_ratios(times, peer_names, differ[case_name])
+        cold_rows.append([case_name, *cells, *ratios])
     cold_header = [
         "case (cold, ns/call)",
         *who,
@@ -496,6 +540,7 @@ def negotiate_tables(
         "negotiate(value, offers), cold: a stream of distinct values\n\n"
         + _table(cold_header, cold_rows)
         + (f"\n\n-: the peer raised on the case{notes}" if notes else "")
+        + otherwise_note(differ)
         + "\n\nNegotiator.choose(value), Produces.select(value) and "
         "Renderers.respond(value, data), hot: one value repeated (the same "
         "object); choose, served: equal values, a new str each call, as a "
@@ -503,19 +548,25 @@ def negotiate_tables(
     )
 
 
-def cold_ratios(times: dict[str, float], peer_names: Sequence[str]) -> list[str]:
+def cold_ratios(
+    times: dict[str, float], peer_names: Sequence[str], differ: Iterable[str] = ()
+) -> list[str]:
     """A cold row's ratio cells: cython/floor, werkzeug/cython, fastest
     peer/cython and fastest peer/python, each "-" where a figure is missing
-    (not installed, or a peer that raised on the case)."""
+    (not installed, or a peer that raised on the case); a peer's ratio marked
+    "*" when the peer is one of ``differ``, which answer otherwise
+    (``otherwise``)."""
     cy, py, floor = times.get("cython"), times.get("python"), times.get("floor")
     werkzeug = times.get("werkzeug")
     timed = [(times[name], name) for name in peer_names if name in times]
     fastest = min(timed) if timed else None
+    who = f"{fastest[1]}{'*' if fastest[1] in differ else ''}" if fastest else ""
+    star = "*" if "werkzeug" in differ else ""
     return [
         f"{cy / floor:.1f}x" if cy and floor else "-",
-        f"{werkzeug / cy:.0f}x" if cy and werkzeug else "-",
-        f"{fastest[0] / cy:.0f}x ({fastest[1]})" if cy and fastest else "-",
-        f"{fastest[0] / py:.1f}x ({fastest[1]})" if py and fastest else "-",
+        f"{werkzeug / cy:.0f}x{star}" if cy and werkzeug else "-",
+        f"{fastest[0] / cy:.0f}x ({who})" if cy and fastest else "-",
+        f"{fastest[0] / py:.1f}x ({who})" if py and fastest else "-",
     ]
 
 

@@ -31,6 +31,8 @@ from .bench import (
     engines,
     growth_cells,
     growth_times,
+    otherwise,
+    otherwise_note,
     time_table,
 )
 
@@ -143,11 +145,14 @@ def list_tables(
     hot_header: list[str] = []
     cold_table: dict[str, dict[str, Pass]] = {}
     hot_table: dict[str, dict[str, Pass]] = {}
+    ours = next(iter(found.values()))
+    differ: dict[str, dict[str, str]] = {}
     for case in LIST_CASES:
         peers, _ = load_list_peers(names, case.field)
         offers = list(case.offers)
         label = f"{case.field}: {case.value}"
         cold = list_cold_values(case, settings.values)
+        differ[label] = otherwise(peers, one_call(ours, case.field), case.value, offers)
         passes = cold_table[label] = {}
         for name, engine in found.items():
             repeat = settings.repeat if name == "cython" else settings.peer_repeat
@@ -176,12 +181,12 @@ def list_tables(
     for label, times in time_table(cold_table, settings.sweeps).items():
         measured.lists_cold[label] = times
         cold_header = ["case (cold, ns/call)", *times, *_ratio_names(times)]
-        cold_rows.append([label, *[_ns(t) for t in times.values()], *_ratios(times)])
+        ratios = _ratios(times, differ[label])
+        cold_rows.append([label, *[_ns(t) for t in times.values()], *ratios])
     for label, hot_times in time_table(hot_table, settings.sweeps).items():
         hot_header = ["case (hot, ns/call)", *hot_times, *_ratio_names(hot_times)]
-        hot_rows.append(
-            [label, *[_ns(t) for t in hot_times.values()], *_ratios(hot_times)]
-        )
+        ratios = _ratios(hot_times, differ[label])
+        hot_rows.append([label, *[_ns(t) for t in hot_times.values()], *ratios])
     return (
         "negotiate_encoding / negotiate_language(value, offers), cold: distinct "
         "values; peers: werkzeug parse_accept_header(...).best_match, webob "
@@ -190,6 +195,7 @@ def list_tables(
         + "\n\nEncodingNegotiator / LanguageNegotiator .choose(value), hot: one value "
         "repeated (the peers have no cache: the same calls as cold)\n\n"
         + _table(hot_header, hot_rows)
+        + otherwise_note(differ)
     )
 
 
@@ -206,9 +212,12 @@ def _ratio_names(times: dict[str, float]) -> list[str]:
     return [f"{peer}/{engine}" for peer, engine in _ratio_pairs(times)]
 
 
-def _ratios(times: dict[str, float]) -> list[str]:
+def _ratios(times: dict[str, float], differ: dict[str, str]) -> list[str]:
+    """peer/engine for each pair, "*" where the peer answers otherwise
+    (``otherwise``)."""
     return [
-        f"{times[peer] / times[engine]:,.1f}x" for peer, engine in _ratio_pairs(times)
+        f"{times[peer] / times[engine]:,.1f}x{'*' if peer in differ else ''}"
+        for peer, engine in _ratio_pairs(times)
     ]
 
 

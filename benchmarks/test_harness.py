@@ -365,7 +365,7 @@ def test_the_cold_table_shows_a_dash_where_a_peer_raised() -> None:
     def fussy(value: str, offers: Sequence[str]) -> str:
         if any(";" in offer for offer in offers):
             raise LookupError("parameters")
-        return offers[0]
+        return str(bench.engines()["python"].negotiate(value, offers))
 
     def broken(value: str, offers: Sequence[str]) -> str:
         raise ValueError("never")
@@ -397,6 +397,71 @@ def test_the_cold_table_shows_a_dash_where_a_peer_raised() -> None:
     assert "- broken on json: raised ValueError: never" in out
     assert "- werkzeug on vendor-v2: raised LookupError: parameters" in out
     assert "- werkzeug on json:" not in out
+
+
+def _rows(table: str) -> dict[str, list[str]]:
+    """A printed table's cells by row label."""
+    return {
+        cells[0]: cells[1:]
+        for line in table.splitlines()[2:]
+        for cells in [[cell.strip() for cell in line.strip("|").split("|")]]
+    }
+
+
+def _last_offer(value: str, offers: Sequence[str]) -> str:
+    """A peer that answers otherwise where fastaccept's answer is not the last."""
+    return offers[-1]
+
+
+def test_a_peer_that_answers_otherwise_is_marked_in_the_cold_table() -> None:
+    # werkzeug here answers the last offer (and is the fastest peer): its
+    # ratios carry "*" on the cases where fastaccept answers another, listed
+    # under the table with both answers; a peer that agrees is not marked.
+    settings = bench.Settings.quick()
+    settings.values = 4
+    python = bench.engines()["python"]
+    peers = {"werkzeug": _last_offer, "agrees": python.negotiate}
+    out = bench.negotiate_tables(settings, peers, None, bench.Measured())
+    rows = _rows(out.split("\n\n")[1])
+    who = [*bench.engines(), "werkzeug", "agrees"]
+    for case in bench.ALL_CASES:
+        ratios = rows[case.name][len(who) :]
+        star = "*" if EXPECTED[case.name] != case.offers[-1] else ""
+        assert ratios[1].endswith(f"x{star}"), case.name
+        assert ratios[2].endswith(f"x (werkzeug{star})"), case.name
+        assert ratios[3].endswith(f"x (werkzeug{star})"), case.name
+        note = f"- werkzeug on {case.name}: {case.offers[-1]} (fastaccept: "
+        assert (note in out) == bool(star), case.name
+    assert "*: the ratio's peer answers otherwise than fastaccept" in out
+    assert "- werkzeug on json: text/html (fastaccept: application/json)" in out
+    assert "- agrees on" not in out
+
+
+def test_a_peer_that_answers_otherwise_is_marked_in_the_list_tables(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from . import bench_lists
+
+    python = bench.engines()["python"]
+    peers = {
+        "werkzeug": lambda field: _last_offer,
+        "webob": partial(bench_lists.one_call, python),  # agrees
+    }
+    monkeypatch.setattr(bench_lists, "LIST_PEERS", peers)
+    settings = bench.Settings.quick()
+    settings.values = 4
+    out = bench_lists.list_tables(settings, list(peers), bench.Measured())
+    cold, hot = (_rows(out.split("\n\n")[i]) for i in (1, 3))
+    header = [cell.strip() for cell in out.split("\n\n")[1].split("\n")[0].split("|")]
+    for case in bench_lists.LIST_CASES:
+        label = f"{case.field}: {case.value}"
+        star = "*" if EXPECTED_LISTS[label] != case.offers[-1] else ""
+        for rows in (cold, hot):
+            cells = dict(zip(header[2:], rows[label], strict=False))
+            assert cells["werkzeug/cython"].endswith(f"x{star}"), label
+            assert cells["webob/cython"].endswith("x"), label
+        assert (f"- werkzeug on {label}: " in out) == bool(star), label
+    assert "- webob on" not in out
 
 
 # --- the cases: every answer checked --------------------------------------------
@@ -506,6 +571,39 @@ def test_mimeparse_is_given_the_offers_in_its_order_of_preference() -> None:
     assert LOADED_PEERS["mimeparse"]("*/*", offers) == "application/json"
     assert LOADED_PEERS["mimeparse"]("*/*", offers[::-1]) == "text/html"
     assert offers == ["application/json", "text/html"]  # the caller's list stays
+
+
+#: Each Accept-Encoding and Accept-Language case's answer (docs/rules.md rules
+#: 18 and 19), which every engine and peer of ``bench_lists`` gives.
+EXPECTED_LISTS = {
+    "encoding: gzip, deflate, br, zstd": "br",  # a tie: the server's order
+    "encoding: br;q=1.0, gzip;q=0.8, *;q=0.1": "br",
+    "encoding: gzip;q=1.0, identity; q=0.5, *;q=0": "gzip",
+    "language: fr-CH, fr;q=0.9, en;q=0.8, de;q=0.7, *;q=0.5": "fr",
+    "language: en-US,en;q=0.9": "en",
+    "language: de-DE,de;q=0.9,en-US;q=0.8,en;q=0.7": "de",
+}
+
+
+@pytest.mark.parametrize("label", list(EXPECTED_LISTS))
+def test_every_engine_and_list_peer_gives_each_list_case_its_answer(
+    label: str,
+) -> None:
+    from . import bench_lists
+
+    case = next(
+        case
+        for case in bench_lists.LIST_CASES
+        if f"{case.field}: {case.value}" == label
+    )
+    offers = list(case.offers)
+    fns = [
+        bench_lists.one_call(engine, case.field) for engine in bench.engines().values()
+    ]
+    fns += bench_lists.load_list_peers(bench_lists.LIST_PEERS, case.field)[0].values()
+    for fn in fns:
+        for value in (case.value, *bench_lists.list_cold_values(case, 2)):
+            assert fn(value, offers) == EXPECTED_LISTS[label], fn
 
 
 def test_werkzeug_and_falcon_agree_on_every_case() -> None:
