@@ -667,19 +667,22 @@ def _repeat_to(unit: str, size: int) -> str:
     return (unit * (size // len(unit) + 1))[:size]
 
 
-#: Hostile shapes, each a function of the size in characters.
+#: Hostile shapes, each a function of the size in characters. Their members
+#: are of ``text/html``, which ``API_OFFERS`` has, so that every contender
+#: reads them through: a type no offer has may be passed over unread
+#: (fastaccept's engines do). Two shapes hold no media type at all.
 SHAPES: dict[str, Callable[[int], str]] = {
-    "many members": lambda n: _repeat_to("a/b,", n),
+    "many members": lambda n: _repeat_to("text/html,", n),
     "many parameters": lambda n: (
-        "a/b" + "".join(f";p{i}=1" for i in range(n // 6))[: n - 3]
+        "text/html" + "".join(f";p{i}=1" for i in range(n // 5))[: n - 9]
     ),
-    "repeated parameter": lambda n: "a/b" + _repeat_to(";p=v", n - 3),
-    "long quoted string": lambda n: 'a/b;p="' + "x" * (n - 8) + '"',
-    "unterminated quote": lambda n: 'a/b;p="' + "x" * (n - 7),
+    "repeated parameter": lambda n: "text/html" + _repeat_to(";p=v", n - 9),
+    "long quoted string": lambda n: 'text/html;p="' + "x" * (n - 14) + '"',
+    "unterminated quote": lambda n: 'text/html;p="' + "x" * (n - 13),
     "a run of quotes": lambda n: '"' * n,  # a quoted string after another
-    "spaces before a bad byte": lambda n: "a/b" + " " * (n - 4) + "\x01",
+    "spaces before a bad byte": lambda n: "text/html" + " " * (n - 10) + "\x01",
     "commas before a bad byte": lambda n: "," * (n - 1) + "\x01",
-    "'; ' before a bad byte": lambda n: "a/b" + _repeat_to("; ", n - 4) + "\x01",
+    "'; ' before a bad byte": lambda n: "text/html" + _repeat_to("; ", n - 10) + "\x01",
 }
 
 #: A peer is not run at the next size when that would likely take longer.

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Callable, Sequence
@@ -206,6 +207,21 @@ def test_growth_projection_follows_the_measured_power() -> None:
     assert projected([0.001, 0.016], sizes, 2) == pytest.approx(0.256)  # linear
     assert projected([0.001, 0.256], sizes, 2) == pytest.approx(0.256 * 256)
     assert projected([0.001, 0.002], sizes, 2) == pytest.approx(0.032)  # not below n
+
+
+def test_the_growth_shapes_are_of_a_type_the_offers_have() -> None:
+    # A member of a type no offer has may be passed over unread: the growth
+    # would time that shortcut, not the members' reading. Two shapes hold no
+    # media type at all.
+    untyped = {"a run of quotes", "commas before a bad byte"}
+    for shape, make in bench.SHAPES.items():
+        value = make(64)
+        media_type = re.split("[;, ]", value)[0]
+        assert len(value) == 64, shape
+        if shape in untyped:
+            assert "/" not in value, shape
+        else:
+            assert media_type == "text/html" in bench.API_OFFERS, shape
 
 
 def test_time_table_keeps_each_cells_best_sweep_and_runs_the_calls() -> None:
