@@ -509,9 +509,15 @@ def client_note(loads: list[Load]) -> str:
 def server_report(quick: bool = False) -> str:
     """What ``python -m benchmarks --server`` prints: the notes (machine,
     servers, load), the table and the client's cost; a stack whose packages
-    are missing is left out with a note."""
+    are missing is left out with a note, and a ``ServerError`` says what to
+    install when no stack can run."""
     settings = Settings.quick() if quick else Settings()
     stacks = [stack for stack in STACKS if not missing(stack)]
+    if not stacks:
+        needed = "; ".join(
+            f"{stack}: pip install {' '.join(missing(stack))}" for stack in STACKS
+        )
+        raise ServerError(f"no server stack is installed to run ({needed})")
     notes = [
         f"python {sys.version.split()[0]} on {platform.machine()}, {_cpu()}, "
         f"{os.cpu_count()} cores; fastaccept engine: {IMPLEMENTATION}",
@@ -527,12 +533,9 @@ def server_report(quick: bool = False) -> str:
             notes.append(f"left out: {stack} (pip install {' '.join(lacking)})")
     if quick:
         notes.append("QUICK MODE: a smoke run, the figures are not measurements")
-    parts = ["\n".join(notes)]
-    if stacks:
-        runs = measure(stacks, settings)
-        parts.append(server_table(runs, settings.rounds))
-        every = [run for by in runs.values() for loads in by.values() for run in loads]
-        parts.append(client_note(every))
+    runs = measure(stacks, settings)
+    every = [run for by in runs.values() for loads in by.values() for run in loads]
+    parts = ["\n".join(notes), server_table(runs, settings.rounds), client_note(every)]
     return "\n\n".join(parts) + "\n"
 
 

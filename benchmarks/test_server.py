@@ -79,6 +79,20 @@ def test_server_quick_run(capsys: pytest.CaptureFixture[str]) -> None:
     assert ratios[1::2] == [""] * len(stacks)
 
 
+def test_server_without_any_stack_is_an_error(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Nothing to time: exit 1 with what to install, not an empty report.
+    monkeypatch.setattr(bench_server, "find_spec", lambda name: None)
+    assert main(["--server", "--quick"]) == 1
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == (
+        "error: no server stack is installed to run (fastapi: pip install "
+        "fastapi uvicorn werkzeug; flask: pip install flask waitress)\n"
+    )
+
+
 def test_server_is_alone(capsys: pytest.CaptureFixture[str]) -> None:
     for other in (["--threads"], ["--plot", "charts"]):
         with pytest.raises(SystemExit) as exit_:
