@@ -21,6 +21,7 @@ import pytest
 from fastaccept import (
     BROWSER_DEFAULTS,
     AcceptError,
+    Consumes,
     cors_unsafe_bytes,
     format_accept,
 )
@@ -167,6 +168,46 @@ def test_accept_size_is_linear_in_the_value(
     # within a fixed number of bytes per input character.
     assert large <= 20 * max(small, 1)
     assert large <= 128 * 256 * 1024
+
+
+#: One member of a quarter of a million characters made of one run (docs/rules.md
+#: rule 8: work linear in the length, limit or not): empty parameters, read
+#: by the pure engine in one match of ``_grammar.PARAMETER``.
+ONE_MEMBER_RUNS = {
+    "';' run": "text/html" + ";" * (1 << 18),
+    "'; ' run": "text/html" + "; " * (1 << 17),
+    "'; ;' run": "text/html" + "; ;" * (1 << 16),
+    "';<tab>' run": "text/html" + ";\t" * (1 << 17),
+}
+
+
+@pytest.mark.parametrize("value", ONE_MEMBER_RUNS.values(), ids=ONE_MEMBER_RUNS)
+def test_a_run_in_one_member_is_read_without_a_state_per_character(
+    engine: Engine, value: str
+) -> None:
+    # The pure member reader (which Consumes reads a Content-Type with on
+    # either engine) matched a run of empty parameters with a repeated
+    # group, whose state sre kept for each repetition: 1 MiB of ';' took
+    # 77 MB and super-linear time. Memory, not time, is measured: the peak
+    # stays within a few bytes a character (the pure engine's negotiation
+    # copies the member once).
+    import tracemalloc
+
+    consumes = Consumes(["text/html"], max_length=None)
+    engine.parse(value, max_length=None)  # what is made once, made first
+    calls: list[tuple[Callable[[], object], object]] = [
+        (lambda: len(engine.parse(value, max_length=None)), 1),
+        (lambda: engine.negotiate(value, ["text/html"], max_length=None), "text/html"),
+        (lambda: consumes.check(value).status, 200),  # as a Content-Type
+    ]
+    for call, expected in calls:
+        gc.collect()
+        tracemalloc.start()
+        answer = call()
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        assert answer == expected
+        assert peak <= 4 * len(value), expected
 
 
 #: Calls that build lists and tuples of new objects on their way (the compiled
