@@ -283,3 +283,53 @@ def test_engines_agree_on_many_offers(value: Any, offers: list[Any]) -> None:
     assert key == PYTHON.Negotiator(offers).variant_key(value) == (chosen or "")
     # What a refusal reads (docs/rules.md rule 16), explicit offers included.
     assert refusal(CYTHON, value, offers) == refusal(PYTHON, value, offers)
+
+
+#: Values with characters above U+00FF, which are no header bytes (RFC 9110
+#: §5.5): a str of a two- and of a four-byte kind, short and a mebibyte long.
+BEYOND_LATIN_1 = {
+    "snowmen": "text/html" + "\u2603" * 100,
+    "faces": "\U0001f600" * 100,
+    "members": "text/html, a/\u2603, \xe9/\U0001f600;q=0.5, */*;q=0.1",
+    "quoted": 'text/html;p="\u2603\xe9", text/plain;q=0.5',
+    "codings": "gzip, br;q=0.5, \u2603, en-\U0001f600, fr;q=0.2",
+    "1 MiB of snowmen": "text/html" + "\u2603" * (1 << 20),
+    "1 MiB of faces": "\U0001f600" * (1 << 20),
+}
+
+
+def outcome(call: Any) -> Any:
+    """What ``call()`` gives, or its ``AcceptError``'s class, text, position
+    and value."""
+    try:
+        return "ok", call()
+    except AcceptError as exc:
+        return "error", type(exc), str(exc), exc.position, exc.value
+
+
+def answers(engine: Engine, value: str, max_length: int) -> list[Any]:
+    """What every reader of ``engine`` answers for ``value``."""
+    offers = ["text/html", "text/plain", "a/b"]
+    limited = {"max_length": max_length}
+    calls = [
+        lambda: parse_outcome(engine, value, False),
+        lambda: parse_outcome(engine, value, True),
+        lambda: engine.negotiate(value, offers, **limited),
+        lambda: engine.Negotiator(offers, **limited).rank(value),
+        lambda: engine.quality(value, "text/html", **limited),
+        lambda: list(engine.parse_encoding(value, **limited)),
+        lambda: engine.parse_language(value, **limited).skipped,
+        lambda: engine.negotiate_encoding(value, ["gzip", "br"], **limited),
+        lambda: engine.LanguageNegotiator(["en", "fr"], **limited).rank(value),
+        lambda: engine.is_cors_safelisted(value),
+    ]
+    return [outcome(call) for call in calls]
+
+
+@pytest.mark.parametrize("max_length", [8192, 60])
+@pytest.mark.parametrize("value", BEYOND_LATIN_1.values(), ids=BEYOND_LATIN_1)
+def test_engines_agree_on_values_beyond_latin_1(value: str, max_length: int) -> None:
+    # Each such character reads as NUL, which every rule rejects; a value
+    # over max_length is refused by its characters' count, unread, with the
+    # same error on both engines (docs/rules.md rule 8).
+    assert answers(CYTHON, value, max_length) == answers(PYTHON, value, max_length)

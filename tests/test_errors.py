@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
-from fastaccept import AcceptError
+from fastaccept import AcceptError, Consumes, Produces, parse_accept_query, problem
 
 from .conftest import Engine
 
@@ -256,6 +257,65 @@ def test_too_long_message(engine: Engine) -> None:
         "Header Fields Too Large, or read the header as invalid (raise max_length "
         "only for trusted values)"
     )
+
+
+class _Short(str):
+    """A str that says it is one character long."""
+
+    def __len__(self) -> int:
+        return 1
+
+
+class _ShortBytes(bytes):
+    """Bytes that say they are one byte long."""
+
+    def __len__(self) -> int:
+        return 1
+
+
+def _short_bytes(text: str) -> _ShortBytes:
+    return _ShortBytes(text.encode("latin-1"))
+
+
+SAYS_SHORT = [_Short, _short_bytes]
+
+
+@pytest.mark.parametrize("short", SAYS_SHORT, ids=["str", "bytes"])
+def test_the_limit_measures_a_value_by_its_text_not_its_len(
+    engine: Engine, short: Callable[[str], Any]
+) -> None:
+    # rule 8: a subclass's own __len__ cannot pass an over-long value off as
+    # short, on either engine (_text.header_length).
+    value = short("a/b," * 3000)
+    said = "the value is 12000 characters long, over the limit of 8192: "
+    calls: list[Callable[[Any], object]] = [
+        engine.parse,
+        lambda v: engine.negotiate(v, ["a/b"]),
+        engine.Negotiator(["a/b"]).choose,
+        engine.parse_encoding,
+        engine.LanguageNegotiator(["en"]).choose,
+    ]
+    for call in calls:
+        with pytest.raises(AcceptError) as info:
+            call(value)
+        assert info.value.reason.startswith(said)
+    assert not engine.is_cors_safelisted(short("a/b," * 40))  # 160 bytes
+
+
+@pytest.mark.parametrize("short", SAYS_SHORT, ids=["str", "bytes"])
+def test_the_shared_readers_measure_a_value_by_its_text_not_its_len(
+    short: Callable[[str], Any],
+) -> None:
+    value = short("a/b," * 3000)
+    said = "header is 12000 characters long; the limit is 8192."
+    assert said in Produces(["a/b"]).select(value).body
+    assert said in Consumes(["a/b"]).check(value).body
+    assert parse_accept_query(value).reason == (
+        "the value is 12000 characters long; the limit is 8192"
+    )
+    # An Accept over DEFAULT_MAX_LENGTH is not read for a refusal's format.
+    over = short("application/problem+json," + " " * 9000)
+    assert problem(400, over).headers["Content-Type"].startswith("text/plain")
 
 
 @pytest.mark.parametrize("bad", [1, 1.5, ["a/b"], object()])

@@ -24,6 +24,7 @@ from fastaccept import (
     Consumes,
     cors_unsafe_bytes,
     format_accept,
+    parse_accept_query,
 )
 from fastaccept._grammar import POSSESSIVE
 
@@ -215,6 +216,51 @@ def test_a_run_in_one_member_is_read_without_a_state_per_character(
         gc.collect()
         tracemalloc.start()
         answer = call()
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        assert answer == expected
+        assert peak <= most, expected
+
+
+#: A mebibyte of characters above U+00FF, which are no header bytes (RFC 9110
+#: §5.5): a str of a two-byte kind and of a four-byte kind.
+BEYOND_LATIN_1 = {
+    "snowmen": "text/html" + "\u2603" * (1 << 20),
+    "faces": "\U0001f600" * (1 << 20),
+}
+
+
+@pytest.mark.parametrize("value", BEYOND_LATIN_1.values(), ids=BEYOND_LATIN_1)
+def test_an_over_long_value_is_refused_before_it_is_converted(
+    engine: Engine, value: str
+) -> None:
+    # rule 8: the length is read first (_text.header_length); made a header
+    # text first (each such character NUL), the value took 9 bytes a
+    # character and 100 ms a mebibyte on either engine. The compiled engine
+    # still makes the bytes it reads in one pass, one a character.
+    import tracemalloc
+
+    def refused(call: Callable[[], object]) -> object:
+        try:
+            return call()
+        except AcceptError as error:
+            return error.reason.split(",")[0]
+
+    said = f"the value is {len(value)} characters long"
+    most = len(value) + 65536
+    calls: list[tuple[Callable[[], object], object]] = [
+        (lambda: engine.parse(value), said),
+        (lambda: engine.Negotiator(["a/b"]).choose(value), said),
+        (lambda: engine.parse_language(value), said),
+        (lambda: engine.is_cors_safelisted(value), False),
+        (lambda: Consumes(["a/b"]).check(value).status, 431),
+        (lambda: parse_accept_query(value).reason.startswith("the value is"), True),
+    ]
+    for call, expected in calls:
+        refused(call)  # what is made once, made first
+        gc.collect()
+        tracemalloc.start()
+        answer = refused(call)
         peak = tracemalloc.get_traced_memory()[1]
         tracemalloc.stop()
         assert answer == expected

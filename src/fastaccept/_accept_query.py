@@ -10,7 +10,7 @@ from ._grammar import TCHARS
 from ._limits import DEFAULT_MAX_LENGTH, checked_max_length
 from ._member import is_suffix_range, offers_tuple, parse_single, scan_member
 from ._structured import StructureError, bare_item, is_key, parse_list
-from ._text import HeaderValue, as_header_text, coerce_value
+from ._text import HeaderValue, as_header_text, coerce_value, header_length
 from ._tuples import NamedTuple
 from ._types import MediaRange, format_param_value, given_range
 
@@ -125,10 +125,12 @@ def parse_accept_query(
     limit = checked_max_length(max_length)
     if value is None:
         return AcceptQuery()
-    text = as_header_text(coerce_value(value, "Accept-Query"))[0]
-    if limit is not None and len(text) > limit:
-        why = f"the value is {len(text)} characters long; the limit is {limit}"
+    coerced = coerce_value(value, "Accept-Query")
+    length = header_length(coerced)
+    if limit is not None and length > limit:
+        why = f"the value is {length} characters long; the limit is {limit}"
         return AcceptQuery((), why)
+    text = as_header_text(coerced)[0]
     try:
         members = tuple(_media_range(*item) for item in parse_list(text))
     except StructureError as error:

@@ -258,9 +258,11 @@ def _list_of(member: str) -> str:
     return rf"{seps}(?:{member}{ows}(?:,{seps}|\Z))*{_P}"
 
 
-#: Any CORS-unsafe request-header byte (Fetch): the pure engine's CORS check
-#: (``Accept.cors_safelisted``, ``is_cors_safelisted``).
-CORS_UNSAFE: Final = _class(_CORS_UNSAFE)
+#: Any CORS-unsafe request-header byte (Fetch), or a character that is no
+#: byte (``NON_LATIN1``): the pure engine's CORS check
+#: (``Accept.cors_safelisted``, ``is_cors_safelisted``), which so reads a
+#: ``str`` as it is.
+CORS_UNSAFE: Final = _class(_CORS_UNSAFE) + "|" + NON_LATIN1
 
 #: The characters of a URI reference (RFC 3986 §2), which a problem's
 #: ``type`` and ``instance`` are (RFC 9457 §3.1.1, §3.1.5)::

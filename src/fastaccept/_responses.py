@@ -40,7 +40,13 @@ from ._member import (
     refuse_a_set,
 )
 from ._structured import bare_item
-from ._text import HeaderValue, as_header_text, ascii_lower, coerce_value
+from ._text import (
+    HeaderValue,
+    as_header_text,
+    ascii_lower,
+    coerce_value,
+    header_length,
+)
 from ._types import MediaRange
 
 if sys.version_info >= (3, 11):  # at run time too: typing.get_type_hints
@@ -154,7 +160,7 @@ def _refusal(accept: HeaderValue) -> tuple[bool, Sequence[int]]:
         return False, ()
     accept = coerce_value(accept)  # a bytearray copied once
     (problem, text, json_), starts = _FORMATS._refusal(accept)
-    if len(accept) > DEFAULT_MAX_LENGTH:
+    if header_length(accept) > DEFAULT_MAX_LENGTH:
         return False, starts
     # -1: no range matches the format; 0: one refuses it
     return problem > max(text, 0) or (problem < 0 and text <= 0 and json_ > 0), starts
@@ -166,7 +172,7 @@ def prefers_problem_json(accept: HeaderValue) -> bool:
     if accept is None:
         return False
     accept = coerce_value(accept)  # a bytearray copied once
-    if len(accept) > DEFAULT_MAX_LENGTH:
+    if header_length(accept) > DEFAULT_MAX_LENGTH:
         return False  # not read
     return _refusal(accept)[0]
 
@@ -677,7 +683,7 @@ class Produces(ByArguments):
             assert self._max_length is not None
             # The refused value is not read further: plain text.
             return _too_large(
-                "Accept", len(error.value), self._max_length, False, _VARY
+                "Accept", header_length(error.value), self._max_length, False, _VARY
             )
         if index >= 0:
             return self._chosen[index]
@@ -836,11 +842,12 @@ class Consumes(ByArguments):
             content_type = coerce_value(content_type, "Content-Type")
         if not content_type:
             return self._unsupported["is missing", header, _as_problem(accept)]
-        text = as_header_text(content_type)[0]
-        if self._max_length is not None and len(text) > self._max_length:
+        length = header_length(content_type)
+        if self._max_length is not None and length > self._max_length:
             return _too_large(
-                "Content-Type", len(text), self._max_length, _as_problem(accept), _VARY
+                "Content-Type", length, self._max_length, _as_problem(accept), _VARY
             )
+        text = as_header_text(content_type)[0]
         try:
             rng, offer = parse_content_type(text, "Content-Type")
         except ValueError:

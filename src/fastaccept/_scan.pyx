@@ -15,7 +15,7 @@ from cpython.object cimport PyObject, PyTypeObject
 from cpython.ref cimport Py_DECREF, Py_INCREF, Py_XDECREF
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 from cpython.unicode cimport PyUnicode_1BYTE_KIND, PyUnicode_DATA, PyUnicode_DecodeLatin1
-from cpython.unicode cimport PyUnicode_GET_LENGTH, PyUnicode_KIND
+from cpython.unicode cimport PyUnicode_GET_LENGTH, PyUnicode_KIND, PyUnicode_READ
 from libc.string cimport memcmp, memcpy, memset
 
 cdef extern from "Python.h":
@@ -960,14 +960,32 @@ cdef inline object read_once(object value, str field):
 
 cdef object read_other(object value, const unsigned char** data, Py_ssize_t* length,
                        str field):
-    """``read_input`` for a value that is not a one-byte-kind ``str``."""
+    """``read_input`` for a value that is not a one-byte-kind ``str``. A wider
+    ``str`` is made bytes in one pass, each character its byte and one above
+    U+00FF (no header byte, RFC 9110 §5.5) NUL, which every rule rejects, as
+    ``_text.as_header_text`` reads it: one byte a character, so the length
+    ``check_length`` then compares is ``_text.header_length``'s."""
+    cdef Py_ssize_t i, n
+    cdef int kind
+    cdef void* chars
+    cdef unsigned char* out
+    cdef Py_UCS4 code
     if isinstance(value, str):
-        value = _as_header_text(value)[1].encode("latin-1")
-    elif not isinstance(value, bytes):
-        value = _coerce_value(value, field)
-    data[0] = <const unsigned char*>PyBytes_AS_STRING(value)
-    length[0] = PyBytes_GET_SIZE(value)
-    return value
+        n = PyUnicode_GET_LENGTH(value)
+        kind = PyUnicode_KIND(value)
+        chars = PyUnicode_DATA(value)
+        held = PyBytes_FromStringAndSize(NULL, n)
+        out = <unsigned char*>PyBytes_AS_STRING(held)
+        for i in range(n):
+            code = PyUnicode_READ(kind, chars, i)
+            out[i] = <unsigned char>code if code <= 0xFF else 0
+    elif isinstance(value, bytes):
+        held = value
+    else:
+        held = _coerce_value(value, field)
+    data[0] = <const unsigned char*>PyBytes_AS_STRING(held)
+    length[0] = PyBytes_GET_SIZE(held)
+    return held
 
 
 #: The default ``max_length`` object: given (or left out), it needs no check.

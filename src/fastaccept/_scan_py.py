@@ -45,7 +45,7 @@ from ._member import (
     scan_member,
     scan_parameters,
 )
-from ._text import HeaderValue, as_header_text, coerce_value
+from ._text import HeaderValue, as_header_text, coerce_value, header_length
 from ._types import (
     ENCODING,
     LANGUAGE,
@@ -123,9 +123,10 @@ def _text(
             raise too_long(value, len(value), max_length, field)
         return value, value, value
     coerced = coerce_value(value, field)
+    length = header_length(coerced)
+    if max_length is not None and length > max_length:
+        raise too_long(coerced, length, max_length, field)
     original, text = as_header_text(coerced)
-    if max_length is not None and len(text) > max_length:
-        raise too_long(coerced, len(text), max_length, field)
     return coerced, original, text
 
 
@@ -168,7 +169,7 @@ def parse(
     skipped = _checked_skips(raw, coerced, original, strict, ACCEPT)
     ranges: list[MediaRange] = [_new_range(MediaRange, rng) for rng in found]
     made = Accept._made(ranges, skipped)
-    made._cors_safelisted = _safelisted(text)
+    made._cors_safelisted = _safelisted(text, len(text))
     return made
 
 
@@ -182,13 +183,18 @@ def is_cors_safelisted(value: HeaderValue) -> bool:
     """
     if value is None:
         return True
-    return _safelisted(as_header_text(coerce_value(value))[1])
+    coerced = coerce_value(value)
+    return _safelisted(coerced, header_length(coerced))
 
 
-def _safelisted(text: str) -> bool:
-    """A header text (``as_header_text``'s) of at most 128 bytes and no
-    CORS-unsafe byte (WHATWG Fetch)."""
-    return len(text) <= CORS_MAX_LENGTH and _CORS_UNSAFE.search(text) is None
+def _safelisted(value: str | bytes, length: int) -> bool:
+    """A header value of ``length`` (``header_length``) at most 128 bytes,
+    with no CORS-unsafe byte and no character above U+00FF (WHATWG Fetch;
+    ``_grammar.CORS_UNSAFE``): a longer one is not read."""
+    if length > CORS_MAX_LENGTH:
+        return False
+    text = value if isinstance(value, str) else as_header_text(value)[0]
+    return _CORS_UNSAFE.search(text) is None
 
 
 class _CachedOffers(ByArguments, ValueCaches):
