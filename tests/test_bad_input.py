@@ -94,3 +94,28 @@ def test_row(engine: Engine, row: tuple[str, str, str, str]) -> None:
     value = example_value(example)
     check(engine, value, lenient, strict=False)
     check(engine, value, strict, strict=True)
+
+
+@pytest.mark.skipif(
+    not hasattr(__import__("ctypes").pythonapi, "PyUnicode_FromUnicode"),
+    reason="a legacy str (no data until made ready) exists on CPython 3.10 and 3.11",
+)
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")
+def test_a_legacy_str_is_read_as_its_text(engine: Engine) -> None:
+    # A str made by the deprecated PyUnicode_FromUnicode(NULL, n), as an old C
+    # extension may hand one over, holds its text only as wide characters
+    # until made ready; the compiled engine read it as an empty value.
+    import ctypes
+
+    api = ctypes.pythonapi
+    api.PyUnicode_FromUnicode.restype = ctypes.py_object
+    api.PyUnicode_FromUnicode.argtypes = [ctypes.c_void_p, ctypes.c_ssize_t]
+    api.PyUnicode_AsUnicode.restype = ctypes.c_void_p
+    api.PyUnicode_AsUnicode.argtypes = [ctypes.py_object]
+    text = "application/json"
+    legacy = api.PyUnicode_FromUnicode(None, len(text))
+    wide = text.encode(
+        "utf-32-le" if ctypes.sizeof(ctypes.c_wchar) == 4 else "utf-16-le"
+    )
+    ctypes.memmove(api.PyUnicode_AsUnicode(legacy), wide, len(wide))
+    assert engine.negotiate(legacy, ["text/html", "application/json"]) == text

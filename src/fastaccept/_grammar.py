@@ -213,13 +213,14 @@ MEDIA_RANGE: Final = rf"({_TOKEN_RUN})(?:/({_TOKEN_RUN}))?{_OWS_RUN}"
 #: follows its OWS, and a run of them takes one match with what follows it;
 #: anything else that does not match is a violation, which
 #: ``_member.scan_member`` then names. The run, ``1*( ";" OWS )``, is read
-#: as a ``;`` and then one character class of the same characters: a
-#: repeated group would keep sre's state for each repetition (1 MiB of
-#: ``;`` took 77 MB and super-linear time). Where nothing valid follows the
-#: run, giving back characters ends it before its last ``;``, as giving
-#: back a repetition would.
+#: as a ``;``, then one character class of the same characters up to the
+#: last ``;`` and the OWS after it: a repeated group would keep sre's state
+#: for each repetition (1 MiB of ``;`` took 77 MB and super-linear time).
+#: Where nothing valid follows the run, giving back ends it at an earlier
+#: ``;`` with its OWS, as giving back a repetition would, never inside an
+#: OWS (a run of spaces then costs one step each, not a retry each).
 PARAMETER: Final = (
-    rf';[; \t]*(?:({_TOKEN_RUN})=(?:({_TOKEN_RUN})|"({QUOTED_BODY})")'
+    rf';(?:[; \t]*;)?{_OWS_RUN}(?:({_TOKEN_RUN})=(?:({_TOKEN_RUN})|"({QUOTED_BODY})")'
     rf"|(?=[,;]|\Z)){_OWS_RUN}(?:;{_OWS_RUN}[qQ]=({_TOKEN_RUN}){_OWS_RUN})?"
 )
 

@@ -27,6 +27,8 @@ cdef extern from "Python.h":
     PyObject* PyTuple_GET_ITEM(PyObject*, Py_ssize_t)
     PyTypeObject PyList_Type
     int PyUnicode_Compare(PyObject* left, PyObject* right) except? -1
+    # A str's data made where a legacy one has none yet (3.10, 3.11; 0 after).
+    int PyUnicode_READY(object) except -1
     ctypedef struct TypeWithNew "PyTypeObject":
         PyObject* (*tp_new)(PyTypeObject*, PyObject*, PyObject*)
     ctypedef struct PyMethodDef:  # a built-in's entry in a method table
@@ -971,6 +973,7 @@ cdef object read_other(object value, const unsigned char** data, Py_ssize_t* len
     cdef unsigned char* out
     cdef Py_UCS4 code
     if isinstance(value, str):
+        PyUnicode_READY(value)
         n = PyUnicode_GET_LENGTH(value)
         kind = PyUnicode_KIND(value)
         chars = PyUnicode_DATA(value)

@@ -122,6 +122,13 @@ def varying_errors(send: Send, scope: Scope, finished: Finished) -> Send:
 #: receive typed as it likes (a dict, asgiref's ``HTTPScope``, Starlette's).
 ASGIHandler = Callable[[Any, Any], Awaitable[Any]]
 
+#: The scopes an endpoint serves, for both decorators' docstrings.
+_SCOPES = (
+    "\n\nOnly ``http`` scopes are served: a ``websocket`` one, a client's\n"
+    "upgrade request, is closed (code 1008) before it is accepted, which\n"
+    "the server answers with 403 (the ASGI spec); any other (``lifespan``)\n"
+    "is a ``ValueError``: mount the endpoint in a router."
+)
 negotiated: Negotiated[Callable[[ASGIHandler], ASGIApp]]
 dispatch: Dispatch[ASGIHandler, ASGIApp]
 negotiated, dispatch = integration(
@@ -130,10 +137,6 @@ negotiated, dispatch = integration(
     "async handler(scope, receive)",
     "an ASGI application",
     either=False,
-    negotiated_note=(
-        "\n\nOnly ``http`` scopes are served: a ``websocket`` one, a client's\n"
-        "upgrade request, is closed (code 1008) before it is accepted, which\n"
-        "the server answers with 403 (the ASGI spec); any other (``lifespan``)\n"
-        "is a ``ValueError``: mount the endpoint in a router."
-    ),
+    negotiated_note=_SCOPES,
+    dispatch_note=_SCOPES,
 )
