@@ -27,7 +27,8 @@ cdef extern from "Python.h":
     PyObject* PyTuple_GET_ITEM(PyObject*, Py_ssize_t)
     PyTypeObject PyList_Type
     int PyUnicode_Compare(PyObject* left, PyObject* right) except? -1
-    # A str's data made where a legacy one has none yet (3.10, 3.11; 0 after).
+    # A legacy str (3.10, 3.11) has no data until made ready (1 and 0 after).
+    bint PyUnicode_IS_READY(object)
     int PyUnicode_READY(object) except -1
     ctypedef struct TypeWithNew "PyTypeObject":
         PyObject* (*tp_new)(PyTypeObject*, PyObject*, PyObject*)
@@ -941,8 +942,9 @@ cdef inline object read_input(object value, const unsigned char** data, Py_ssize
     """Point ``data`` at the value's bytes, always NUL-terminated (a
     one-byte-kind str's data or a bytes object's, as CPython lays them out);
     return the object that owns them. ``field`` names the header in the
-    ``TypeError`` for another type. Any value but such a str: ``read_other``."""
-    if isinstance(value, str) and PyUnicode_KIND(value) == PyUnicode_1BYTE_KIND:
+    ``TypeError`` for another type. Any value but such a (ready) str: ``read_other``."""
+    if (isinstance(value, str) and PyUnicode_IS_READY(value)
+            and PyUnicode_KIND(value) == PyUnicode_1BYTE_KIND):
         data[0] = <const unsigned char*>PyUnicode_DATA(value)
         length[0] = PyUnicode_GET_LENGTH(value)
         return value
