@@ -169,7 +169,7 @@ def parse(
     skipped = _checked_skips(raw, coerced, original, strict, ACCEPT)
     ranges: list[MediaRange] = [_new_range(MediaRange, rng) for rng in found]
     made = Accept._made(ranges, skipped)
-    made._cors_safelisted = _safelisted(text, len(text))
+    made._cors_safelisted = _safelisted(text)
     return made
 
 
@@ -184,14 +184,14 @@ def is_cors_safelisted(value: HeaderValue) -> bool:
     if value is None:
         return True
     coerced = coerce_value(value)
-    return _safelisted(coerced, header_length(coerced))
+    return _safelisted(coerced)
 
 
-def _safelisted(value: str | bytes, length: int) -> bool:
-    """A header value of ``length`` (``header_length``) at most 128 bytes,
-    with no CORS-unsafe byte and no character above U+00FF (WHATWG Fetch;
+def _safelisted(value: str | bytes) -> bool:
+    """A header value at most 128 bytes long (``header_length``), with no
+    CORS-unsafe byte and no character above U+00FF (WHATWG Fetch;
     ``_grammar.CORS_UNSAFE``): a longer one is not read."""
-    if length > CORS_MAX_LENGTH:
+    if header_length(value) > CORS_MAX_LENGTH:
         return False
     text = value if isinstance(value, str) else as_header_text(value)[0]
     return _CORS_UNSAFE.search(text) is None
