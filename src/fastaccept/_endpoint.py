@@ -25,7 +25,7 @@ from ._headers import (
 )
 from ._limits import checked_flag
 from ._member import OfferSpec
-from ._problems import problem
+from ._problems import is_error_status, problem
 from ._render import (
     _OWN_HEADERS,
     BODYLESS,
@@ -312,9 +312,16 @@ class Binding(ABC, Generic[Request, Response]):
         headers["Vary"] = merge_vary(*given, vary)
 
     def error_facts(self, error: BaseException) -> ErrorFacts | None:
-        """One of ``errors`` as a problem's facts: its status (400-599), its
-        detail and the headers it asks for; None: left to the framework."""
+        """One of ``errors`` as a problem's facts: its status, its detail and
+        the headers it asks for; None: left to the framework."""
         return None
+
+    def problem_facts(self, error: BaseException) -> ErrorFacts | None:
+        """``error_facts`` where its status is an error's (``is_error_status``,
+        400-599); None, left to the framework, for any other (a redirect
+        raised as an exception)."""
+        facts = self.error_facts(error)
+        return facts if facts is not None and is_error_status(facts[0]) else None
 
     def raised(self, args: tuple[Any, ...], error: BaseException, vary: str) -> Any:
         """For one of ``errors`` raised by the handler called with ``args``:
@@ -395,10 +402,7 @@ class HTTPExceptionBinding(ScopeBinding[Response]):
     __slots__ = ()
 
     def error_facts(self, error: Any) -> ErrorFacts | None:
-        """Its ``status_code`` (400-599; else None), its ``detail`` (a str)
-        and its ``headers``."""
-        if not 400 <= error.status_code <= 599:
-            return None
+        """Its ``status_code``, its ``detail`` (a str) and its ``headers``."""
         detail = error.detail if isinstance(error.detail, str) else None
         return error.status_code, detail, tuple((error.headers or {}).items())
 
@@ -424,7 +428,7 @@ def serving(
         """The framework's own ``error`` as a problem's facts
         (``endpoint.problems``); None: the framework answers it
         (``Binding.raised``), ``Accept`` in its Vary."""
-        return binding.error_facts(error) if endpoint.problems else None
+        return binding.problem_facts(error) if endpoint.problems else None
 
     if binding.is_async(model):
 

@@ -27,6 +27,12 @@ _URI_IP_LITERAL = pattern(URI_IP_LITERAL, globals())
 _URI_COLON_SEGMENT = pattern(URI_COLON_SEGMENT, globals())
 
 
+def is_error_status(status: int) -> bool:
+    """Whether ``status`` is an error's, one a problem can have: a client
+    error (4xx, RFC 9110 §15.5) or a server error (5xx, §15.6)."""
+    return 400 <= status <= 599
+
+
 def problem(
     status: int,
     accept: HeaderValue,
@@ -53,7 +59,7 @@ def problem(
     """
     if not isinstance(status, int) or isinstance(status, bool):
         raise TypeError(f"status must be an int, not {_kind(status)}")
-    if not 400 <= status <= 599:
+    if not is_error_status(status):
         raise ValueError(f"status must be an error's, 400 to 599, not {status}")
     for name, value in (("title", title), ("detail", detail), ("type", type)):
         if value is not None and not isinstance(value, str):

@@ -112,11 +112,9 @@ class AiohttpBinding(Binding[web.Request, web.StreamResponse]):
         headers["Vary"] = merge_vary(*headers.getall("Vary", ()), vary)
 
     def error_facts(self, error: BaseException) -> ErrorFacts | None:
-        """An ``HTTPException`` of 400-599: its status, its text (unless
+        """An ``HTTPException``: its status, its text (unless
         aiohttp's default, ``"<status>: <reason>"``) and its headers."""
         assert isinstance(error, web.HTTPException)
-        if not 400 <= error.status <= 599:
-            return None
         try:  # its body as its charset reads it (a str given is UTF-8)
             text = error.text if error.content_type == "text/plain" else None
         except (UnicodeDecodeError, LookupError):  # bytes given: no text to read

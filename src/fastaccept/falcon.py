@@ -112,14 +112,11 @@ class FalconBinding(Binding[Exchange, None]):
         resp.data = rendered.body
 
     def error_facts(self, error: BaseException) -> ErrorFacts | None:
-        """An ``HTTPError`` of 400-599: its status, its description (else its
-        title) and headers. Otherwise falcon answers it (an ``HTTPError`` of
-        another status, ``HTTPError(302)``, as without ``problems``), ``Vary:
-        Accept`` appended by its error serializer; an ``HTTPStatus`` is no
-        error (``raised``)."""
+        """An ``HTTPError``: its status, its description (else its title) and
+        headers. Falcon answers one of a status no error has (``HTTPError(302)``,
+        ``problem_facts``) as without ``problems``, ``Vary: Accept`` appended
+        by its error serializer; an ``HTTPStatus`` is no error (``raised``)."""
         if not isinstance(error, falcon.HTTPError):
-            return None
-        if not 400 <= error.status_code <= 599:
             return None
         detail = error.description or error.title
         return error.status_code, detail, _pairs(error.headers)

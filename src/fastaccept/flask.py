@@ -71,10 +71,10 @@ class FlaskBinding(EnvironBinding[flask.Response]):
         return response
 
     def error_facts(self, error: BaseException) -> ErrorFacts | None:
-        """An ``HTTPException``: its code, its ``description`` and headers
-        (an app's error handler for it does not run)."""
+        """An ``HTTPException`` with a code: its code, its ``description`` and
+        headers (an app's error handler for it does not run)."""
         assert isinstance(error, werkzeug.exceptions.HTTPException)
-        if error.code is None or not 400 <= error.code <= 599:
+        if error.code is None:
             return None
         return error.code, error.description, tuple(error.get_headers())
 

@@ -330,7 +330,7 @@ def _problems(endpoint: Endpoint) -> Callable[..., Response[Any]]:
     its answer a ``problem``, with the route's ``Vary``."""
 
     def answered(request: Request[Any, Any, Any], error: Exception) -> Response[Any]:
-        facts = LITESTAR.error_facts(error)
+        facts = LITESTAR.problem_facts(error)
         if facts is None:  # a status no error has: Litestar's own answer
             return create_exception_response(request, error)
         scope = cast("Mapped", request.scope)
