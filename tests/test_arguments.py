@@ -411,6 +411,60 @@ def test_a_wrong_call_of_a_one_call_form_has_pythons_words(
     assert str(info.value) == f"{form}() {words}"
 
 
+WRONG_CONSTRUCTIONS = [
+    ("Negotiator", (), {}, "missing 1 required positional argument: 'offers'"),
+    ("Negotiator", (["a/b"], 5), {}, "takes 2 positional arguments but 3 were given"),
+    (
+        "Negotiator",
+        (["a/b"],),
+        {"cache": 1},
+        "got an unexpected keyword argument 'cache'",
+    ),
+    (
+        "Negotiator",
+        (["a/b"],),
+        {"offers": []},
+        "got multiple values for argument 'offers'",
+    ),
+    (
+        "EncodingNegotiator",
+        (),
+        {"offers": ["br"]},
+        "got an unexpected keyword argument 'offers'",
+    ),
+    ("EncodingNegotiator", (), {}, "missing 1 required positional argument: 'codings'"),
+    (
+        "LanguageNegotiator",
+        (["en"], None),
+        {},
+        "takes 2 positional arguments but 3 were given",
+    ),
+    (
+        "LanguageNegotiator",
+        (["en"],),
+        {"tags": []},
+        "got multiple values for argument 'tags'",
+    ),
+]
+
+
+@pytest.mark.parametrize(("kind", "args", "kwargs", "words"), WRONG_CONSTRUCTIONS)
+def test_a_wrong_construction_has_pythons_words(
+    engine: Engine, kind: str, args: tuple[Any, ...], kwargs: dict[str, Any], words: str
+) -> None:
+    with pytest.raises(TypeError) as info:
+        getattr(engine, kind)(*args, **kwargs)
+    assert str(info.value) == f"{kind}.__new__() {words}"
+
+
+def test_a_construction_by_keywords_is_a_construction(engine: Engine) -> None:
+    made = engine.Negotiator(offers=["a/b"], cache_size=0, max_length=None)
+    assert made == engine.Negotiator(["a/b"], max_length=None, cache_size=0)
+    assert repr(made) == "Negotiator(('a/b',), cache_size=0, max_length=None)"
+    assert engine.EncodingNegotiator(codings=["br"]).codings == ("br",)
+    assert engine.LanguageNegotiator(tags=["en"], cache_size=1).tags == ("en",)
+
+
 @pytest.mark.parametrize("given", [None, 5], ids=repr)
 @pytest.mark.parametrize("call", sorted(ONE_STR_CALLS))
 def test_offers_that_are_no_iterable_are_named(

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from functools import partial
 
+from ._limits import DEFAULT_CACHE_SIZE, DEFAULT_MAX_LENGTH
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
@@ -60,3 +62,46 @@ class ByArguments:
 def unchangeable(made: object, name: str) -> str:
     """The message of an attempt to change ``made``'s ``name``."""
     return f"{type(made).__name__} objects cannot be changed (its {name!r})"
+
+
+# The compiled negotiators' arguments, bound as Python binds the pure
+# engine's ``__new__``'s: a wrong call raises the TypeError it raises there,
+# naming ``Negotiator.__new__`` (Cython's own binding names ``__cinit__``).
+
+
+def negotiator_arguments(
+    cls: object,
+    offers: object,
+    *,
+    cache_size: object = DEFAULT_CACHE_SIZE,
+    max_length: object = DEFAULT_MAX_LENGTH,
+) -> tuple[object, object, object]:
+    """``Negotiator``'s arguments (``cls`` is not read)."""
+    return offers, cache_size, max_length
+
+
+def encoding_negotiator_arguments(
+    cls: object,
+    codings: object,
+    *,
+    cache_size: object = DEFAULT_CACHE_SIZE,
+    max_length: object = DEFAULT_MAX_LENGTH,
+) -> tuple[object, object, object]:
+    """``EncodingNegotiator``'s arguments (``cls`` is not read)."""
+    return codings, cache_size, max_length
+
+
+def language_negotiator_arguments(
+    cls: object,
+    tags: object,
+    *,
+    cache_size: object = DEFAULT_CACHE_SIZE,
+    max_length: object = DEFAULT_MAX_LENGTH,
+) -> tuple[object, object, object]:
+    """``LanguageNegotiator``'s arguments (``cls`` is not read)."""
+    return tags, cache_size, max_length
+
+
+negotiator_arguments.__qualname__ = "Negotiator.__new__"
+encoding_negotiator_arguments.__qualname__ = "EncodingNegotiator.__new__"
+language_negotiator_arguments.__qualname__ = "LanguageNegotiator.__new__"

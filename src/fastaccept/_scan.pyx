@@ -46,9 +46,13 @@ from _thread import _local as _thread_local  # threading.local, without importin
 
 from . import _grammar, _language, _lists, _match  # read at import only
 from ._arguments import ByArguments as _ByArguments
+from ._arguments import encoding_negotiator_arguments as _encoding_negotiator_arguments
+from ._arguments import language_negotiator_arguments as _language_negotiator_arguments
+from ._arguments import negotiator_arguments as _negotiator_arguments
 from ._coding import ALIASES as _ALIASES, IDENTITY as _IDENTITY
 from ._errors import ACCEPT as _ACCEPT, AcceptError as _AcceptError, reason as _reason, too_long as _too_long
-from ._limits import COMPILED_VALUES_KEPT as _COMPILED_VALUES_KEPT, DEFAULT_CACHE_SIZE as _DEFAULT_CACHE_SIZE
+from ._limits import COMPILED_VALUES_KEPT as _COMPILED_VALUES_KEPT
+from ._limits import DEFAULT_CACHE_SIZE as _DEFAULT_CACHE_SIZE  # no-cython-lint (the docstrings' signatures name it)
 from ._limits import DEFAULT_MAX_LENGTH as _DEFAULT_MAX_LENGTH, THREADS_AT_ONCE as _THREADS_AT_ONCE
 from ._limits import checked_cache_size as _checked_cache_size, checked_flag as _checked_flag
 from ._limits import checked_max_length as _checked_max_length
@@ -1637,7 +1641,7 @@ Offers parsed once; the best of them for each request's Accept value.
 
     cdef Offers _set
 
-    def __cinit__(self, offers, *, cache_size=_DEFAULT_CACHE_SIZE, max_length=_DEFAULT_MAX_LENGTH):
+    def __cinit__(self, *args, **kwargs):
         cdef Py_ssize_t i, k, n, n_params
         cdef unsigned char c
         cdef COffer* o
@@ -1650,6 +1654,7 @@ Offers parsed once; the best of them for each request's Accept value.
         cdef unsigned long long hashed
         cdef Py_ssize_t size, index, start, n_posts = 0
         cdef Offers* set = &self._set
+        offers, cache_size, max_length = _negotiator_arguments(None, *args, **kwargs)
         items = _offers_tuple(offers, "offers")
         layout = _OfferSet(_parse_offers(items))  # the offers, by essence and by type
         parsed = layout.offers
@@ -2461,7 +2466,8 @@ Codings validated once; the best of them for each request's
     characters each) are cached. ``max_length`` as for ``parse_encoding``.
     """
 
-    def __cinit__(self, codings, *, cache_size=_DEFAULT_CACHE_SIZE, max_length=_DEFAULT_MAX_LENGTH):
+    def __cinit__(self, *args, **kwargs):
+        codings, cache_size, max_length = _encoding_negotiator_arguments(None, *args, **kwargs)
         self._set_up(ENCODING, codings, cache_size, max_length)
 
     @property
@@ -2482,7 +2488,8 @@ Language tags validated once; the best of them for each request's
     characters each) are cached. ``max_length`` as for ``parse_language``.
     """
 
-    def __cinit__(self, tags, *, cache_size=_DEFAULT_CACHE_SIZE, max_length=_DEFAULT_MAX_LENGTH):
+    def __cinit__(self, *args, **kwargs):
+        tags, cache_size, max_length = _language_negotiator_arguments(None, *args, **kwargs)
         self._set_up(LANGUAGE, tags, cache_size, max_length)
 
     @property
