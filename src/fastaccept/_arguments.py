@@ -4,7 +4,10 @@
 and ``Offer`` keep no state a caller can see beyond their arguments (their
 caches only speed things up), so ``==``, ``hash``, ``repr``, ``pickle`` and
 ``copy`` all go by those arguments. The Cython negotiators call the same
-methods (``ByArguments.__repr__`` and the others) with their ``_arguments``.
+methods (``ByArguments.__repr__`` and the others) with their ``_arguments``,
+and bind their constructors' arguments with this module's binders
+(``negotiator_arguments`` and its two siblings), as Python binds the pure
+engine's ``__new__``.
 """
 
 from __future__ import annotations

@@ -68,6 +68,7 @@ from ._endpoint import (
     signed,
 )
 from ._headers import lines_value, merge_vary, vary_merged_into
+from ._problems import is_error_status
 from ._render import Rendered
 from ._responses import Decision, reason_phrase
 from .asgi import ASGIApp, Message, Receive, Scope, Send, send_rendered, with_vary
@@ -414,7 +415,7 @@ def _documenting(
         for code, error in list(responses.items()) if endpoint.problems else ():
             status = int(code) if code.isdigit() else 0
             if (
-                400 <= status <= 599
+                is_error_status(status)
                 and status not in documented
                 and status not in (handler.responses or {})
                 and (status != 400 or not _answers_400(handler))
