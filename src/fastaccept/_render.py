@@ -349,8 +349,7 @@ class Renderers(ByArguments):
     ) -> Rendered:
         """``render``; ``given``: the decision may be one made elsewhere
         (``Finished.render``), not ``respond``'s own."""
-        if type(status) is not int or not 200 <= status <= 599:
-            status = checked_status(status)
+        status = checked_status(status)
         if type(method) is not str:
             method = checked_method(method)
         if not isinstance(decision, Decision):
@@ -578,15 +577,17 @@ def checked_method(method: object) -> str:
 def checked_status(status: object) -> int:
     """A handler's status: an int (an ``HTTPStatus`` too) from 200 to 599, a
     final response's (RFC 9110 §15; 1xx responses are interim)."""
-    if not isinstance(status, int) or isinstance(status, bool):
-        raise TypeError(f"status must be an int, not {type(status).__name__}")
+    if type(status) is not int:
+        if not isinstance(status, int) or isinstance(status, bool):
+            raise TypeError(f"status must be an int, not {type(status).__name__}")
+        status = int(status)
     if not 200 <= status <= 599:
         interim = " (1xx responses are interim: the server sends them)"
         raise ValueError(
             f"status must be a final response's, 200 to 599, not {status}"
             + (interim if 100 <= status < 200 else "")
         )
-    return int(status)
+    return status
 
 
 def checked_vary(vary: object) -> str | None:
