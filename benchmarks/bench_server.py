@@ -344,7 +344,8 @@ def load(
     """Send ``request`` on ``connections`` keep-alive connections at once,
     each waiting for its whole answer (a 200, its length by Content-Length)
     before its next request, from one ``selectors`` loop in this process;
-    count the answers completed in ``duration`` seconds after ``warmup``."""
+    count the answers completed in ``duration`` seconds after ``warmup`` (or
+    until the first answer after them, if none completed in that time)."""
     selector = selectors.DefaultSelector()
     sockets = []
     try:
@@ -384,7 +385,9 @@ def load(
                 if conn.send(request) != len(request):
                     raise ServerError("the request was not sent whole")
             now = time.perf_counter()
-            if now >= marks[len(seen)]:
+            # The window closes at its mark once an answer has completed in it:
+            # a stalled server would otherwise leave none to divide by.
+            if now >= marks[len(seen)] and (not seen or done > seen[0][1]):
                 seen.append((now, done, time.process_time()))
     finally:
         selector.close()

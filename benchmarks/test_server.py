@@ -6,6 +6,9 @@ start is an error that shows its output, and the quick run prints its table
 from __future__ import annotations
 
 import re
+import socket
+import threading
+import time
 
 import pytest
 
@@ -99,3 +102,34 @@ def test_server_is_alone(capsys: pytest.CaptureFixture[str]) -> None:
             main(["--server", *other])
         assert exit_.value.code == 2
     assert "not allowed with argument" in capsys.readouterr().err
+
+
+def test_load_waits_for_an_answer_when_the_window_closes_on_half_of_one() -> None:
+    # A server that answers the first request at once, then stalls before
+    # the next answer's head and again before its body: the window's end
+    # passes while only a head has come. The rate is over the window that
+    # closed with the second answer, not a division by no answers.
+    head = b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n"
+    listener = socket.create_server(("127.0.0.1", 0))
+
+    def serve() -> None:
+        conn, _ = listener.accept()
+        with conn:
+            conn.recv(1024)
+            conn.sendall(head + b"{}")
+            conn.recv(1024)
+            time.sleep(0.2)
+            conn.sendall(head)
+            time.sleep(0.2)
+            conn.sendall(b"{}")
+            conn.recv(1024)  # the third request, until the client closes
+
+    server = threading.Thread(target=serve, daemon=True)
+    server.start()
+    try:
+        port = listener.getsockname()[1]
+        measured = bench_server.load(port, b"GET / HTTP/1.1\r\n\r\n", 1, 0.0, 0.1)
+    finally:
+        server.join(10)
+        listener.close()
+    assert 0 < measured.rate <= 1 / 0.4  # one answer, in 0.4 s or more
