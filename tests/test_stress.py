@@ -167,8 +167,9 @@ def test_accept_size_is_linear_in_the_value(
 
     small, large = retained(16 * 1024), retained(256 * 1024)
     # 16x the input keeps at most ~16x the memory (plus slack), and stays
-    # within a fixed number of bytes per input character.
-    assert large <= 20 * max(small, 1)
+    # within a fixed number of bytes per input character. tracemalloc counts
+    # every thread's blocks: a few KiB is the floor, not tens of bytes.
+    assert large <= 20 * max(small, 4096)
     assert large <= 128 * 256 * 1024
 
 
