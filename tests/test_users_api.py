@@ -1,4 +1,4 @@
-"""End to end: examples/users_api.py on uvicorn, on a free loopback port, over HTTP.
+"""End to end: examples/users_api.py on uvicorn, on a loopback port the system picks, over HTTP.
 
 The service is started as docs/web.md (example service) starts it, in a child process;
 httpx talks to it over a real socket (and a bare socket where httpx would
@@ -13,6 +13,7 @@ import csv
 import io
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -47,43 +48,38 @@ VARY = "Authorization, Accept"
 NEW_USER = json.dumps({"name": "Grace Hopper", "email": "g@example.org"})
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+#: uvicorn's line once it listens; with ``--port 0`` it names the port the
+#: system chose, so no other process can take it between choice and use.
+LISTENING = re.compile(rb"Uvicorn running on http://127\.0\.0\.1:(\d+) ")
 
 
-def wait_until_listening(
-    process: subprocess.Popen[bytes], port: int, log: Path
-) -> None:
+def port_when_listening(process: subprocess.Popen[bytes], log: Path) -> int:
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
+        found = LISTENING.search(log.read_bytes())
+        if found:
+            return int(found[1])
         if process.poll() is not None:
             pytest.fail(
                 f"users_api.py exited with {process.returncode}:\n{log.read_text()}"
             )
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            return
-        except OSError:
-            time.sleep(0.1)
+        time.sleep(0.1)
     pytest.fail(f"users_api.py did not listen within 30 s:\n{log.read_text()}")
 
 
 @pytest.fixture(scope="module")
 def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    port = free_port()
     log = tmp_path_factory.mktemp("users_api") / "server.log"
     command = [sys.executable, str(EXAMPLES / "users_api.py")]
     with log.open("wb") as out:
         process = subprocess.Popen(
-            [*command, "--host", "127.0.0.1", "--port", str(port)],
+            [*command, "--host", "127.0.0.1", "--port", "0"],
             env={**os.environ, "USERS_API_TOKEN": TOKEN},
             stdout=out,
             stderr=subprocess.STDOUT,
         )
     try:
-        wait_until_listening(process, port, log)
+        port = port_when_listening(process, log)
         yield f"http://127.0.0.1:{port}"
     finally:
         process.terminate()
