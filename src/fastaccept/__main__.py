@@ -346,7 +346,9 @@ def explain(args: argparse.Namespace) -> int:
             err.line(f"error: {exc}")
         return 2 if refused is None else 1
     if args.key:
-        out.line(key)  # as it is, a cache key; an empty line: no offer is acceptable
+        # The offer as given (a character the output cannot encode written as
+        # ``Output.line`` writes one); an empty line: no offer is acceptable.
+        out.line(key)
     elif args.json:
         out.line(json.dumps(facts, indent=2))
     else:

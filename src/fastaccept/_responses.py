@@ -363,14 +363,13 @@ def _variants(
     of one type and subtype, an explicit one, a qs other than 1, a
     ``default`` that is not the first (its fallback is the first listed).
     """
-    keys: list[str] = []
+    keys: dict[str, str] = {}  # each offer's essence, and the offer's text
     for offer in parsed:
         essence = f"{offer.type}/{offer.subtype}"
         if essence in keys:
             raise ValueError(
-                f"variants: offers {offer.value!r} and "
-                f"{parsed[keys.index(essence)].value!r} differ only in "
-                "parameters, which Variants cannot tell apart"
+                f"variants: offers {offer.value!r} and {keys[essence]!r} differ "
+                "only in parameters, which Variants cannot tell apart"
             )
         if offer.explicit or offer.qs != 1000:
             why = "is explicit" if offer.explicit else "has a qs other than 1"
@@ -378,7 +377,7 @@ def _variants(
                 f"variants: offer {offer.value!r} {why}, which a cache choosing "
                 "by Variants does not know"
             )
-        keys.append(essence)
+        keys[essence] = offer.value
     if default is not None and default != parsed[0].value:
         raise ValueError(
             f"variants: default {default!r} must be the first offer, the one "
