@@ -5,6 +5,7 @@ a bad argument refused with a clear error, nothing in Accept a raise."""
 from __future__ import annotations
 
 import asyncio
+import enum
 import json
 import re
 from collections.abc import Callable
@@ -141,6 +142,21 @@ def test_a_lone_surrogate_in_detail_is_written_escaped_in_either_form() -> None:
     )
     sent = problem(404, "application/json", detail=detail)
     assert json.loads(sent.body)["detail"] == detail
+
+
+class _Text(str, enum.Enum):
+    GONE = "Gone for good"
+    WHY = "moved away"
+
+
+def test_a_str_subclass_is_written_as_its_text_in_either_form() -> None:
+    # A str enum's format() (an f-string's) is its name on Python 3.11+:
+    # both forms write its text, as json.dumps does.
+    sent = problem(410, None, title=_Text.GONE, detail=_Text.WHY)
+    assert sent.body == b"410 Gone for good: moved away\n"
+    sent = problem(410, "application/json", title=_Text.GONE, detail=_Text.WHY)
+    assert json.loads(sent.body)["title"] == "Gone for good"
+    assert json.loads(sent.body)["detail"] == "moved away"
 
 
 def test_a_status_without_a_phrase_takes_its_class() -> None:

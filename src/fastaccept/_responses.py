@@ -237,8 +237,9 @@ def error_decision(
             )
             body = f"{body[:-1]}{written}}}"
         return Decision(status, "", (_PROBLEM, *extra), body)
-    said = f"{status} {title}" if detail is None else f"{status} {title}: {detail}"
-    # "\n" + item: a str subclass (a str enum) gives its text, not its str().
+    # Joined by + (the tail too): a str subclass (a str enum) gives its text,
+    # as in the JSON form, not its format().
+    said = f"{status} " + title + ("" if detail is None else ": " + detail)
     tail = f" {listed_as}" + "".join("\n" + t for t in listed) if listed_as else ""
     return Decision(status, "", (_TEXT, *extra), f"{said}{tail}\n")
 
