@@ -937,6 +937,83 @@ def test_flask_errors_as_problems_keep_their_status_and_headers() -> None:
         assert "Accept" in response.headers["Vary"]
 
 
+#: An error's fields that describe its own content (RFC 9110 §8.4, RFC 9530):
+#: its problem is other content, so they are not sent with it.
+ERROR_CONTENT = {
+    "Content-Encoding": "gzip",
+    "Content-Digest": "sha-256=:RK/0qy18MlBSVnWgjwz6lZEWjP/lF5HF9bvEF8FabDg=:",
+    "Repr-Digest": "sha-256=:RK/0qy18MlBSVnWgjwz6lZEWjP/lF5HF9bvEF8FabDg=:",
+    "Retry-After": "5",
+}
+
+
+def _erring_app(framework: str) -> Any:
+    """``/gone``, negotiated with ``problems=True``, raising a 410 that asks
+    for ``ERROR_CONTENT``."""
+    if framework == "starlette":
+        pytest.importorskip("starlette")
+        from starlette.applications import Starlette
+        from starlette.exceptions import HTTPException as StarletteError
+        from starlette.routing import Route
+
+        from fastaccept.starlette import negotiated as starlette_negotiated
+
+        @starlette_negotiated(Renderers(GREETING_TYPES), problems=True)
+        async def starlette_gone(request: Any) -> dict[str, str]:
+            raise StarletteError(410, "moved away", headers=ERROR_CONTENT)
+
+        return Starlette(routes=[Route("/gone", starlette_gone)])
+    pytest.importorskip("aiohttp")
+    from aiohttp import web
+
+    from fastaccept.aiohttp import negotiated as aiohttp_negotiated
+
+    @aiohttp_negotiated(Renderers(GREETING_TYPES), problems=True)
+    async def aiohttp_gone(request: web.Request) -> dict[str, str]:
+        raise web.HTTPGone(text="moved away", headers=ERROR_CONTENT)
+
+    app = web.Application()
+    app.router.add_get("/gone", aiohttp_gone)
+    return app
+
+
+@pytest.mark.parametrize("framework", ["starlette", "aiohttp"])
+def test_a_problem_drops_the_fields_of_the_errors_own_content(framework: str) -> None:
+    call = PROBLEM_APPS[framework][2](_erring_app(framework))
+    reply = _request(call, "GET", "/gone", "application/json")
+    assert reply.status == 410
+    assert json.loads(reply.body)["detail"] == "moved away"  # not gzip
+    assert reply.headers["retry-after"] == "5"
+    for field in ("content-encoding", "content-digest", "repr-digest"):
+        assert field not in reply.headers, reply.headers
+
+
+def test_aiohttp_an_errors_cookies_are_sent_with_its_problem() -> None:
+    pytest.importorskip("aiohttp")
+    from aiohttp import web
+
+    from fastaccept.aiohttp import negotiated
+
+    @negotiated(Renderers(GREETING_TYPES), problems=True)
+    async def signed_out(request: web.Request) -> dict[str, str]:
+        error = web.HTTPUnauthorized(text="sign in again")
+        error.del_cookie("session")
+        error.set_cookie("theme", "dark", httponly=True)
+        raise error
+
+    app = web.Application()
+    app.router.add_get("/account", signed_out)
+    reply = _request(aiohttp_call(app), "GET", "/account", "application/json")
+    assert (reply.status, reply.headers["content-type"]) == (
+        401,
+        "application/problem+json",
+    )
+    cookies = reply.headers["set-cookie"]
+    assert 'session=""' in cookies
+    assert "Max-Age=0" in cookies
+    assert "theme=dark; HttpOnly" in cookies
+
+
 def test_problems_must_be_a_bool() -> None:
     from fastaccept.wsgi import negotiated
 

@@ -27,7 +27,6 @@ from ._limits import checked_flag
 from ._member import OfferSpec
 from ._problems import is_error_status, problem
 from ._render import (
-    _OWN_HEADERS,
     BODYLESS,
     Answer,
     Finished,
@@ -471,20 +470,35 @@ def serving(
     return binding.serve(negotiated_function, model)
 
 
+#: The fields of an error that describe its own content, which its problem
+#: replaces: its type and length, its content coding (RFC 9110 §8.3-8.6), the
+#: digests of its content and representation (RFC 9530 §2-3).
+_ERROR_CONTENT_FIELDS = frozenset(
+    {
+        "content-type",
+        "content-length",
+        "content-encoding",
+        "content-digest",
+        "repr-digest",
+    }
+)
+
+
 def problem_answer(
     binding: Binding[Request, Response], request: Request, facts: ErrorFacts, vary: str
 ) -> Response:
     """An error's facts answered with ``problem`` as the request's Accept
-    prefers, ``binding``'s response: its headers but a body's own, ``vary``
-    merged into the Vary it asks for (rule 17), no body for HEAD (but where
-    the framework drops it: ``head_as_get``)."""
+    prefers, ``binding``'s response: its headers but those of its own
+    content (``_ERROR_CONTENT_FIELDS``), ``vary`` merged into the Vary it
+    asks for (rule 17), no body for HEAD (but where the framework drops it:
+    ``head_as_get``)."""
     status, detail, asked = facts
     accept, method = binding.headers(request)
     negotiated = problem(status, accept, detail=detail)
     asked_vary, asked_others = vary_apart(asked)
     headers = (
         *vary_apart(negotiated.header_items)[1],
-        *(item for item in asked_others if item[0].lower() not in _OWN_HEADERS),
+        *(i for i in asked_others if i[0].lower() not in _ERROR_CONTENT_FIELDS),
     )
     made = made_rendered(status, headers, negotiated.body, False)
     return whole_answer(binding, request, made, method, merge_vary(*asked_vary, vary))

@@ -113,14 +113,19 @@ class AiohttpBinding(Binding[web.Request, web.StreamResponse]):
 
     def error_facts(self, error: BaseException) -> ErrorFacts | None:
         """An ``HTTPException``: its status, its text (unless
-        aiohttp's default, ``"<status>: <reason>"``) and its headers."""
+        aiohttp's default, ``"<status>: <reason>"``) and its headers, the
+        cookies it sets (``set_cookie``, ``del_cookie``) among them as aiohttp
+        writes them."""
         assert isinstance(error, web.HTTPException)
         try:  # its body as its charset reads it (a str given is UTF-8)
             text = error.text if error.content_type == "text/plain" else None
         except (UnicodeDecodeError, LookupError):  # bytes given: no text to read
             text = None
         detail = None if text == f"{error.status}: {error.reason}" else text
-        return error.status, detail, tuple(error.headers.items())
+        cookies = [
+            ("Set-Cookie", c.output(header="")[1:]) for c in error.cookies.values()
+        ]
+        return error.status, detail, (*error.headers.items(), *cookies)
 
     def raised(self, args: tuple[Any, ...], error: BaseException, vary: str) -> None:
         """An ``HTTPException`` is a response too (aiohttp 3): it goes on,
