@@ -2114,6 +2114,35 @@ def test_litestar_errors_before_the_handler_vary_on_accept(
     assert "vary" not in litestar_client.get("/no-such-route").headers
 
 
+@pytest.mark.parametrize("problems", [False, True])
+def test_litestar_a_csrf_refusal_on_a_negotiated_route_varies_on_accept(
+    problems: bool,
+) -> None:
+    """Litestar's CSRF check raises inside the plugin's route middleware,
+    past the route's exception handling: Litestar answers it with the app's
+    send, and the 403 still gets ``Accept`` in its ``Vary``."""
+    pytest.importorskip("httpx")
+    pytest.importorskip("litestar")
+    from litestar import Litestar, post
+    from litestar.config.csrf import CSRFConfig
+    from litestar.testing import TestClient
+
+    from fastaccept.litestar import NegotiationPlugin, negotiated
+
+    @post("/echo", response_headers={"Vary": "Cookie"})
+    @negotiated(Renderers({"application/json": json.dumps}), problems=problems)
+    async def echo() -> dict[str, str]:
+        return {"echo": "hi"}
+
+    app = Litestar(
+        [echo], plugins=[NegotiationPlugin()], csrf_config=CSRFConfig(secret="s" * 32)
+    )
+    with TestClient(app) as client:
+        refused = client.post("/echo")
+    assert refused.status_code == 403
+    assert vary_tokens(refused.headers["vary"]) == ["accept", "cookie"]
+
+
 @dataclass
 class User:
     """A user as Litestar's DTOs read it (at module level: Litestar

@@ -248,6 +248,11 @@ def _checking(
     finished = endpoint.finished
     declared: list[str] = []  # the response_headers' Vary, read at the first request
 
+    def declared_vary() -> str:
+        if not declared:
+            declared.append(_declared_vary(handler))
+        return declared[0]
+
     def middleware(app: ASGIApp) -> ASGIApp:
         async def checked(scope: Scope, receive: Receive, send: Send) -> None:
             async def sent(message: Message) -> None:
@@ -256,10 +261,8 @@ def _checking(
                         vary = route_vary(finished, scope)
                         if vary:
                             message = with_vary(message, vary)
-                    if not declared:
-                        declared.append(_declared_vary(handler))
-                    if declared[0]:
-                        message = with_vary(message, declared[0])
+                    if declared_vary():
+                        message = with_vary(message, declared_vary())
                     fields = message.get("headers", ())
                     given = [v for name, v in fields if name.lower() == b"vary"]
                     scope[VARIED] = b", ".join(given).decode("latin-1")
@@ -270,7 +273,16 @@ def _checking(
                 await send_rendered(sent, step)
                 return
             scope[CHECKED] = step  # for the handler: the checks run once
-            await app(scope, receive, sent)
+            try:
+                await app(scope, receive, sent)
+            except Exception:
+                # Raised past the route's own exception handling (Litestar's
+                # CSRF check): Litestar answers it with the app's send, whose
+                # before_send hook (_keep_vary) gives it the Vary of an error.
+                if VARIED not in scope:
+                    vary = route_vary(finished, scope)
+                    scope[VARIED] = merge_vary(vary, declared_vary())
+                raise
 
         return checked
 
