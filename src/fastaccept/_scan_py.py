@@ -837,7 +837,8 @@ def negotiate_language(
     first: exact; filtering (RFC 4647 §3.3.1: a prefix of the tag ending at
     ``-``); for q > 0, lookup (§3.4: the tag is the range with subtags removed
     from its end, never leaving a single-character subtag last) or the same
-    language (the same first subtag); ``*`` relates to what no other range
+    language (the same first subtag, unless it is of one character: ``x-``,
+    ``i-``); ``*`` relates to what no other range
     does. A tag's deciding range shares the most leading subtags with it, then
     is the closer relation, then has the higher q; its q is the tag's weight,
     and q=0 refuses the tag. The highest weight wins, then a language range
