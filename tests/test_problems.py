@@ -937,6 +937,31 @@ def test_flask_errors_as_problems_keep_their_status_and_headers() -> None:
         assert "Accept" in response.headers["Vary"]
 
 
+def test_flask_an_error_with_its_own_response_is_sent_as_it_is() -> None:
+    """``abort(401, response=...)``: werkzeug sends that response, cookies
+    and status included, and so does a problems route (with the Vary)."""
+    pytest.importorskip("flask")
+    from flask import Flask, Response, abort
+
+    from fastaccept.flask import negotiated
+
+    app = Flask(__name__)
+
+    @negotiated(Renderers(GREETING_TYPES), problems=True)
+    def sign_out() -> dict[str, str]:
+        answer = Response("signed out", status=410)
+        answer.delete_cookie("session")
+        abort(401, response=answer)
+
+    app.add_url_rule("/sign-out", "sign_out", sign_out)
+    response = app.test_client().get(
+        "/sign-out", headers={"Accept": "application/json"}
+    )
+    assert (response.status_code, response.data) == (410, b"signed out")
+    assert response.headers["Set-Cookie"].startswith("session=;")
+    assert "Accept" in response.headers["Vary"]
+
+
 #: An error's fields that describe its own content (RFC 9110 §8.4, RFC 9530):
 #: its problem is other content, so they are not sent with it.
 ERROR_CONTENT = {

@@ -72,9 +72,11 @@ class FlaskBinding(EnvironBinding[flask.Response]):
 
     def error_facts(self, error: BaseException) -> ErrorFacts | None:
         """An ``HTTPException`` with a code: its code, its ``description`` and
-        headers (an app's error handler for it does not run)."""
+        headers (an app's error handler for it does not run). One that carries
+        its own ``response`` (``abort(401, response=...)``), which werkzeug
+        sends as it is, cookies and status included, is left to Flask."""
         assert isinstance(error, werkzeug.exceptions.HTTPException)
-        if error.code is None:
+        if error.code is None or error.response is not None:
             return None
         return error.code, error.description, tuple(error.get_headers())
 
