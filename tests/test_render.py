@@ -141,6 +141,15 @@ def test_a_decision_taken_first_then_rendered() -> None:
             ValueError,
             "offer 'text/plain;charset=undefined': unknown charset 'undefined'",
         ),
+        # A codec of Python's own: idna would send "é€" as "xn--9ca673n".
+        *(
+            (
+                {f"text/plain;charset={codec}": as_json},
+                ValueError,
+                f"charset '{codec.lower()}' is a codec of Python's own",
+            )
+            for codec in ("idna", "Punycode", "unicode_escape", "raw-unicode-escape")
+        ),
         ({("text/plain", 0): as_json}, ValueError, "no offer has a qs above 0"),
         ({}, ValueError, "at least one"),
     ],

@@ -3,6 +3,7 @@ data in the negotiated type, as a whole response (``Rendered``)."""
 
 from __future__ import annotations
 
+import codecs
 import inspect
 import sys
 from collections.abc import Callable, Iterable, Mapping
@@ -774,13 +775,27 @@ def _fields(
     return items
 
 
+#: Python's text codecs that are no charset a client reads (RFC 9110 §8.3.2):
+#: they transform the text (IDNA, Punycode, Python's escapes) or are Python's
+#: own mapping, and would send it rewritten under a label no client knows.
+_PYTHON_CODECS: Final = frozenset(
+    {"idna", "punycode", "unicode-escape", "raw-unicode-escape", "charmap"}
+)
+
+
 def _charset(params: Mapping[str, str], offer: OfferSpec) -> str:
     """The charset of ``offer``'s text: its ``charset`` parameter, else UTF-8;
     ``ValueError`` for one Python cannot encode text in (unknown, or a codec
-    such as ``undefined`` that refuses all text)."""
+    such as ``undefined`` that refuses all text) or a codec of Python's own
+    (``_PYTHON_CODECS``)."""
     charset = params.get("charset", "utf-8")
     try:
         "".encode(charset)
     except (LookupError, UnicodeError):
         raise ValueError(f"offer {offer!r}: unknown charset {charset!r}") from None
+    if codecs.lookup(charset).name in _PYTHON_CODECS:
+        raise ValueError(
+            f"offer {offer!r}: charset {charset!r} is a codec of Python's own, "
+            "which no client reads"
+        )
     return charset
