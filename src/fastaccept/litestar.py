@@ -261,8 +261,8 @@ def _checking(
                         vary = route_vary(finished, scope)
                         if vary:
                             message = with_vary(message, vary)
-                    if declared_vary():
-                        message = with_vary(message, declared_vary())
+                    if own := declared_vary():
+                        message = with_vary(message, own)
                     fields = message.get("headers", ())
                     given = [v for name, v in fields if name.lower() == b"vary"]
                     scope[VARIED] = b", ".join(given).decode("latin-1")
