@@ -911,12 +911,14 @@ def test_the_documented_forms_type_check_as_they_run() -> None:
     assert chosen == fastaccept.Produces(offers).select(header).media_type
     sent = fastaccept.Renderers({"application/json": str, offers[1]: page})
     assert sent.respond(header, 1).body == b"<p>1</p>"
-    # Types, not Any (which the module's __getattr__ would give an unknown
-    # name): each ignore below would be unused, an error under --strict.
+    # Types, not Any (which a module __getattr__ that type checkers saw would
+    # give any name): each ignore below would be unused, an error under --strict.
     not_offers: list[fastaccept.OfferSpec] = [1]  # type: ignore[list-item]
     not_header: fastaccept.HeaderValue = 1  # type: ignore[assignment]
     not_renderer: fastaccept.Renderer = 1  # type: ignore[assignment]
     del not_offers, not_header, not_renderer
+    with pytest.raises(AttributeError, match="'Negotiater'"):  # misspelled
+        _ = fastaccept.Negotiater  # type: ignore[attr-defined]
     assert fastaccept.OfferSpec == str | tuple[str, float] | fastaccept.Offer
 
 

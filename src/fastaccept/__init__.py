@@ -113,15 +113,17 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    """A web-answer or Accept-Query name, imported on first use (PEP 562)."""
-    module = _LATER_MODULE.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    # the builtin: importlib is not loaded at start, and need not be
-    value = getattr(__import__(module, globals(), None, (name,), 1), name)
-    globals()[name] = value  # the next look-up is a plain global
-    return value
+if not TYPE_CHECKING:  # type checkers see the imports above, and no name as Any
+
+    def __getattr__(name: str) -> Any:
+        """A web-answer or Accept-Query name, imported on first use (PEP 562)."""
+        module = _LATER_MODULE.get(name)
+        if module is None:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        # the builtin: importlib is not loaded at start, and need not be
+        value = getattr(__import__(module, globals(), None, (name,), 1), name)
+        globals()[name] = value  # the next look-up is a plain global
+        return value
 
 
 def __dir__() -> list[str]:
