@@ -1000,6 +1000,28 @@ def test_a_subclass_init_calls_the_negotiators(
     assert (named.name, named.choose(value)) == ("api", value)
 
 
+@pytest.mark.parametrize(
+    ("kind", "offer"),
+    [("Negotiator", "a/b"), ("EncodingNegotiator", "br"), ("LanguageNegotiator", "en")],
+)
+def test_a_subclass_changes_its_own_attributes(
+    engine: Engine, kind: str, offer: str
+) -> None:
+    # docs/api.md, "Subclasses": its own attributes, in a __dict__ or
+    # __slots__ of its own, are its own; the negotiator's stay as made.
+    class Counting(getattr(engine, kind)):  # type: ignore[misc]
+        __slots__ = ("__dict__", "hits")
+
+    counting = Counting([offer])
+    counting.hits = counting.label = 0
+    counting.hits += 1
+    counting.label = "site"
+    assert (counting.hits, counting.label) == (1, "site")
+    del counting.hits, counting.label
+    assert not hasattr(counting, "hits") and not hasattr(counting, "label")
+    assert counting.choose(offer) == offer
+
+
 def test_one_call_forms_see_offers_with_pairs_grow_and_shrink(engine: Engine) -> None:
     # Offers holding a pair are compared with the last call's by identity,
     # item by item: the same objects, fewer or more of them, are other offers.

@@ -18,24 +18,40 @@ from ._limits import DEFAULT_CACHE_SIZE, DEFAULT_MAX_LENGTH
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, ClassVar
+
+_PACKAGE = f"{__name__.rpartition('.')[0]}."
 
 
 class ByArguments:
     """``==``, ``hash``, ``repr``, pickle and copy by the constructor's
-    arguments, which fix the object: each attribute is set once, when it is
-    made (a second ``__init__`` raises before it changes anything), and none
-    is deleted."""
+    arguments, which fix the object: each of its attributes is set once, when
+    it is made (a second ``__init__`` raises before it changes anything), and
+    none is deleted. A subclass's own attributes (not in a fastaccept class's
+    ``__slots__``) are its own to change, as on the compiled engine."""
 
     __slots__ = ()
+    #: The attributes the arguments fix: the slots of fastaccept's classes.
+    _fixed: ClassVar[frozenset[str]] = frozenset()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._fixed = frozenset(
+            name
+            for kind in cls.__mro__
+            if kind.__module__.startswith(_PACKAGE)
+            for name in kind.__dict__.get("__slots__", ())
+        )
 
     def __setattr__(self, name: str, value: object) -> None:
-        if hasattr(self, name):
+        if name in self._fixed and hasattr(self, name):
             raise AttributeError(unchangeable(self, name))
         object.__setattr__(self, name, value)
 
     def __delattr__(self, name: str) -> None:
-        raise AttributeError(unchangeable(self, name))
+        if name in self._fixed:
+            raise AttributeError(unchangeable(self, name))
+        object.__delattr__(self, name)
 
     def _arguments(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
         """The positional and keyword arguments that build an equal object."""
