@@ -483,6 +483,35 @@ def test_a_415_names_the_type_and_nothing_else(
     assert "Content-Type (text/csv) is not one this resource accepts" in detail
 
 
+#: What the server makes of two Content-Type lines, the first one accepted
+#: (docs/web.md, "Several lines of one field"): one malformed value where
+#: they are joined (a 415), aiohttp's refusal (a 400), wsgiref's first line.
+SEVERAL_CONTENT_TYPES = {
+    "uvicorn-h11": 415,
+    "uvicorn-httptools": 415,
+    "waitress": 415,
+    "wsgiref": 200,
+    "aiohttp": 400,
+}
+
+
+def test_several_content_type_lines_are_what_the_server_makes_them(
+    served: Served,
+) -> None:
+    first_accepted = served.post(b"application/json", b"Content-Type: text/csv")
+    assert first_accepted.status == SEVERAL_CONTENT_TYPES[served.server]
+    last_accepted = served.post(b"text/csv", b"Content-Type: application/json")
+    assert last_accepted.status == (400 if served.server == "aiohttp" else 415), (
+        last_accepted.body
+    )
+    # wsgiref gives a request without Content-Type "text/plain"
+    sent = raw_request("POST", "/body")
+    absent = only_response(exchange(served.port, sent, TIMEOUT))
+    assert absent.status == 415
+    named = "(text/plain) is not one" if served.server == "wsgiref" else "is missing"
+    assert named in absent.body.decode(), absent.body
+
+
 def test_a_json_body_is_taken(served: Served) -> None:
     response = served.post(b"application/json")
     assert (response.status, response.body) == (200, DATA_JSON)
