@@ -491,6 +491,28 @@ def test_the_plain_apps_answer_head_without_a_body(recipe: str) -> None:
         assert (reply.status, reply.body) == (status, b"")
 
 
+@pytest.mark.parametrize("recipe", ["asgi_app", "wsgi_app"])
+@pytest.mark.parametrize(
+    ("language", "greeting"),
+    [
+        (None, "hello"),
+        ("fr-CA, en;q=0.5", "bonjour"),  # the region reaches fr (rule 19)
+        ("FR", "bonjour"),
+        ("fr;q=0, en", "hello"),  # q=0 refuses fr
+        ("en, fr;q=0.5", "hello"),
+        ("fro", "hello"),  # another language
+        ("fr, " + "de;q=0.5, " * 900, "hello"),  # over max_length (rule 8)
+    ],
+)
+def test_the_plain_apps_greet_in_the_language_rule_19_chooses(
+    recipe: str, language: str | None, greeting: str
+) -> None:
+    call = CLIENTS[recipe](load_recipe(recipe))
+    lines = [] if language is None else [("accept-language", language.encode())]
+    reply = call("GET", "/greeting", lines, b"")
+    assert (reply.status, json.loads(reply.body)) == (200, {"greeting": greeting})
+
+
 @settings(max_examples=50)
 @given(
     accepts=st.lists(HOSTILE, min_size=2, max_size=4),

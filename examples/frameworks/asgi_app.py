@@ -7,7 +7,13 @@ import json
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
-from fastaccept import Consumes, Renderers, header_from_scope
+from fastaccept import (
+    AcceptError,
+    Consumes,
+    LanguageNegotiator,
+    Renderers,
+    header_from_scope,
+)
 from fastaccept.asgi import negotiated
 
 Scope = MutableMapping[str, Any]
@@ -30,9 +36,15 @@ CREATED = Renderers(
 MESSAGE_TYPES = Consumes(["application/json", "application/x-www-form-urlencoded"])
 
 
+LANGUAGES = LanguageNegotiator(["en", "fr"])  # docs/rules.md rule 19
+
+
 @negotiated(GREETING, vary="Accept-Language")  # the greeting's language too
 async def greeting(scope: Scope, receive: Receive) -> dict[str, str]:
-    french = (header_from_scope(scope, "accept-language") or b"").startswith(b"fr")
+    try:  # fr-CA and FR reach fr; fr;q=0 refuses it
+        french = LANGUAGES.choose(header_from_scope(scope, "accept-language")) == "fr"
+    except AcceptError:  # over max_length (rule 8): hello, as for none acceptable
+        french = False
     return {"greeting": "bonjour" if french else "hello"}
 
 

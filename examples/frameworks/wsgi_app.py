@@ -7,7 +7,7 @@ import json
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from fastaccept import Consumes, Renderers
+from fastaccept import AcceptError, Consumes, LanguageNegotiator, Renderers
 from fastaccept.wsgi import negotiated
 
 if TYPE_CHECKING:
@@ -29,9 +29,15 @@ CREATED = Renderers(
 MESSAGE_TYPES = Consumes(["application/json", "application/x-www-form-urlencoded"])
 
 
+LANGUAGES = LanguageNegotiator(["en", "fr"])  # docs/rules.md rule 19
+
+
 @negotiated(GREETING, vary="Accept-Language")  # the greeting's language too
 def greeting(environ: WSGIEnvironment) -> dict[str, str]:
-    french = environ.get("HTTP_ACCEPT_LANGUAGE", "").startswith("fr")
+    try:  # fr-CA and FR reach fr; fr;q=0 refuses it
+        french = LANGUAGES.choose(environ.get("HTTP_ACCEPT_LANGUAGE")) == "fr"
+    except AcceptError:  # over max_length (rule 8): hello, as for none acceptable
+        french = False
     return {"greeting": "bonjour" if french else "hello"}
 
 
