@@ -517,6 +517,28 @@ def test_a_value_made_by_hand_is_checked_as_parse_would_make_it() -> None:
         fastaccept.Accept(html, cors_safelisted="maybe")  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize(
+    "members",
+    [
+        [fastaccept.MediaRange("text", "html")],
+        [fastaccept.MediaRange("text", "html", (("a", "x y"),))],  # a quote
+        [fastaccept.MediaRange("text", "html")] * 12,  # 130 characters
+        [fastaccept.MediaRange("text", "html", (("level", "1"),), 500)],
+    ],
+)
+def test_an_accept_made_by_hand_is_safelisted_as_its_text(
+    members: list[fastaccept.MediaRange],
+) -> None:
+    # docs/api.md: a value made by hand answers as the parsed one; Fetch's
+    # verdict on its text unless given.
+    made = fastaccept.Accept(members)
+    text = str(made)
+    assert made.cors_safelisted == fastaccept.is_cors_safelisted(text)
+    assert made.cors_safelisted == fastaccept.parse(text).cors_safelisted
+    assert not fastaccept.Accept(members, cors_safelisted=False).cors_safelisted
+    assert fastaccept.Accept([], present=False).cors_safelisted
+
+
 @pytest.mark.parametrize("offer", [" text/html", "text/html\t", "text/html;level=1 "])
 def test_an_offer_with_outer_whitespace_is_refused(engine: Engine, offer: str) -> None:
     # An offer is sent as Content-Type: a field value has no outer

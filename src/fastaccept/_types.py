@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from . import _coding, _language
 from ._arguments import unchangeable
+from ._cors import cors_unsafe_bytes
 from ._errors import ACCEPT_ENCODING, ACCEPT_LANGUAGE, reason
 from ._grammar import FAST_CODING, FAST_LANGUAGE, TCHARS
 from ._limits import KeptNegotiators, checked_flag, last_negotiator
@@ -618,10 +619,13 @@ class Accept(_Members[MediaRange]):
         ranges: Iterable[MediaRange] = (),
         present: bool = True,
         skipped: Iterable[SkippedMember] = (),
-        cors_safelisted: bool = True,
+        cors_safelisted: bool | None = None,
     ) -> None:
-        checked_flag(cors_safelisted, "cors_safelisted")
+        if cors_safelisted is not None:
+            checked_flag(cors_safelisted, "cors_safelisted")
         super().__init__(ranges, present, skipped)
+        if cors_safelisted is None:  # the verdict on the text it holds
+            cors_safelisted = cors_unsafe_bytes(str(self)).safelisted
         self._cors_safelisted = cors_safelisted
 
     @classmethod
@@ -637,7 +641,8 @@ class Accept(_Members[MediaRange]):
     def cors_safelisted(self) -> bool:
         """Whether the value is CORS-safelisted (WHATWG Fetch, "CORS-safelisted
         request-header"): at most 128 bytes and no CORS-unsafe byte, as
-        ``is_cors_safelisted`` says; True when the header was absent."""
+        ``is_cors_safelisted`` says; True when the header was absent. One
+        made by hand without it has the verdict on its text (``str``)."""
         return self._cors_safelisted
 
     def __reduce__(self) -> tuple[type[Any], tuple[Any, ...]]:
