@@ -942,17 +942,19 @@ cdef str ACCEPT = _ACCEPT
 
 
 cdef inline object read_input(object value, const unsigned char** data, Py_ssize_t* length,
-                              str field=ACCEPT):
+                              Py_ssize_t limit, str field=ACCEPT):
     """Point ``data`` at the value's bytes, always NUL-terminated (a
     one-byte-kind str's data or a bytes object's, as CPython lays them out);
     return the object that owns them. ``field`` names the header in the
-    ``TypeError`` for another type. Any value but such a (ready) str: ``read_other``."""
+    ``TypeError`` for another type. Any value but such a (ready) str:
+    ``read_other``, which reads no wider ``str`` of over ``limit`` characters
+    (``data`` NULL: the caller refuses it by its ``length``, rule 8)."""
     if (isinstance(value, str) and PyUnicode_IS_READY(value)
             and PyUnicode_KIND(value) == PyUnicode_1BYTE_KIND):
         data[0] = <const unsigned char*>PyUnicode_DATA(value)
         length[0] = PyUnicode_GET_LENGTH(value)
         return value
-    return read_other(value, data, length, field)
+    return read_other(value, data, length, limit, field)
 
 
 cdef inline object read_once(object value, str field):
@@ -967,12 +969,13 @@ cdef inline object read_once(object value, str field):
 
 
 cdef object read_other(object value, const unsigned char** data, Py_ssize_t* length,
-                       str field):
+                       Py_ssize_t limit, str field):
     """``read_input`` for a value that is not a one-byte-kind ``str``. A wider
     ``str`` is made bytes in one pass, each character its byte and one above
     U+00FF (no header byte, RFC 9110 §5.5) NUL, which every rule rejects, as
     ``_text.as_header_text`` reads it: one byte a character, so the length
-    ``check_length`` then compares is ``_text.header_length``'s."""
+    ``check_length`` then compares is ``_text.header_length``'s; over
+    ``limit`` characters it is not made (``data`` NULL)."""
     cdef Py_ssize_t i, n
     cdef int kind
     cdef void* chars
@@ -980,7 +983,10 @@ cdef object read_other(object value, const unsigned char** data, Py_ssize_t* len
     cdef Py_UCS4 code
     if isinstance(value, str):
         PyUnicode_READY(value)
-        n = PyUnicode_GET_LENGTH(value)
+        n = length[0] = PyUnicode_GET_LENGTH(value)
+        if n > limit:
+            data[0] = NULL
+            return value
         kind = PyUnicode_KIND(value)
         chars = PyUnicode_DATA(value)
         held = PyBytes_FromStringAndSize(NULL, n)
@@ -1222,7 +1228,7 @@ cdef object parsed(_Kind kind, object value, object strict_flag, object max_leng
     if value is None:
         return _ABSENT if accept else kind.values(present=False)
     value = read_once(value, kind.field)
-    _owner = read_input(value, &s, &n, kind.field)  # keeps the buffer alive
+    _owner = read_input(value, &s, &n, limit, kind.field)  # keeps the buffer alive
     check_length(value, n, limit, kind.field)
     scan_init(&sc)
     try:
@@ -1273,7 +1279,7 @@ def is_cors_safelisted(value):
     cdef Py_ssize_t n
     if value is None:
         return True
-    _owner = read_input(value, &s, &n)  # keeps the buffer alive
+    _owner = read_input(value, &s, &n, CORS_MAX_LENGTH)  # keeps the buffer alive
     return n <= CORS_MAX_LENGTH and not any_unsafe(s, 0, n)
 
 
@@ -1869,7 +1875,7 @@ Offers parsed once; the best of them for each request's Accept value.
         if value is None:
             return weights, ()
         value = read_once(value, ACCEPT)
-        _owner = read_input(value, &s, &n)  # keeps the buffer alive
+        _owner = read_input(value, &s, &n, self._limit)  # keeps the buffer alive
         check_length(value, n, self._limit, ACCEPT)
         scan_init(&sc)
         try:
@@ -1901,7 +1907,7 @@ cdef inline int score_value(Negotiator self, object value, Scan* sc) except -1:
     cdef Py_ssize_t n, k
     cdef const Offers* set = &self._set
     cdef Py_ssize_t words = (set.n + 63) >> 6
-    _owner = read_input(value, &s, &n)  # keeps the buffer alive
+    _owner = read_input(value, &s, &n, self._limit)  # keeps the buffer alive
     # a message names the text read: the str, or the bytes a buffer gave
     check_length(value if isinstance(value, str) else _owner, n, self._limit, ACCEPT)
     sc.set = set
@@ -2394,7 +2400,7 @@ cdef class _ListNegotiator(_CachedOffers):
         if value is None:
             return self._absent
         value = read_once(value, self._kind.field)
-        _owner = read_input(value, &s, &n, self._kind.field)  # keeps the buffer alive
+        _owner = read_input(value, &s, &n, self._limit, self._kind.field)  # owns the buffer
         check_length(value, n, self._limit, self._kind.field)
         if self._n > SMALL:
             keys = <long long*>PyMem_Malloc(2 * self._n * sizeof(long long))
@@ -2429,7 +2435,7 @@ cdef class _ListNegotiator(_CachedOffers):
                 scored.append((-1000, not self._offers[k].identity, k))
         else:
             value = read_once(value, self._kind.field)
-            _owner = read_input(value, &s, &n, self._kind.field)  # keeps the buffer alive
+            _owner = read_input(value, &s, &n, self._limit, self._kind.field)  # owns the buffer
             check_length(value, n, self._limit, self._kind.field)
             held = PyBytes_FromStringAndSize(NULL, 2 * self._n * sizeof(long long))
             keys = <long long*>PyBytes_AS_STRING(held)
