@@ -1542,7 +1542,7 @@ cdef class _CachedOffers:
             raise TypeError(f"cannot create '{type(self).__name__}' instances")
 
     def __init__(self, *args, **kwargs):
-        """Nothing: ``__cinit__`` made the negotiator whole. A subclass's
+        """Nothing: ``__new__`` made the negotiator whole. A subclass's
         ``__init__`` may call it with the arguments it was made with."""
 
     cdef int _set_offers(self, tuple items, tuple values, Py_ssize_t absent, object cache_size,
