@@ -1245,6 +1245,14 @@ def test_openapi_responses_document_what_the_route_can_send() -> None:
     assert described.endswith(": Content-Type too long.")
     # A status without content documents none.
     assert openapi_responses(GREETING, None, 204)[204] == {}
+    # Format names no parameter reads (format_param=None) choose nothing.
+    unread = Renderers(hidden, default="application/json", formats=True)
+    assert types(openapi_responses(unread), 200) == ["application/json", "text/csv"]
+    assert 406 in openapi_responses(unread)
+    not_read = openapi_responses(unread, format_param=None)
+    assert types(not_read, 200) == ["application/json"] and 406 not in not_read
+    with pytest.raises(ValueError, match="invalid format_param 'a b'"):
+        openapi_responses(unread, format_param="a b")
 
 
 @pytest.mark.parametrize("framework", ["fastapi", "litestar"])
@@ -1258,6 +1266,9 @@ def test_openapi_lists_the_format_parameter_where_the_route_has_names(
     pytest.importorskip("httpx")
     named = Renderers({"application/json": json.dumps, "text/csv": str}, formats=True)
     plain = Renderers({"application/json": json.dumps})
+    # Names no parameter reads (format_param=None): the qs-0 csv is never sent.
+    hidden: dict[Any, Any] = {"application/json": json.dumps, ("text/csv", 0): str}
+    unread = Renderers(hidden, default="application/json", formats=True)
 
     async def data() -> dict[str, int]:
         return {"a": 1}
@@ -1266,6 +1277,8 @@ def test_openapi_lists_the_format_parameter_where_the_route_has_names(
         return {"a": 1}
 
     handlers = {"/named": (named, data), "/own": (named, own), "/plain": (plain, data)}
+    handlers["/unread"] = (unread, data)
+    reads = {"/unread": None}
     if framework == "fastapi":
         from fastapi import FastAPI
         from fastapi.testclient import TestClient
@@ -1276,7 +1289,8 @@ def test_openapi_lists_the_format_parameter_where_the_route_has_names(
         app = FastAPI()
         app.router.route_class = NegotiatedRoute
         for path, (renderers, handler) in handlers.items():
-            app.get(path)(fastapi_negotiated(renderers)(handler))
+            param = reads.get(path, "format")
+            app.get(path)(fastapi_negotiated(renderers, format_param=param)(handler))
         document = TestClient(app).get("/openapi.json").json()
     else:
         from litestar import Litestar, get
@@ -1286,7 +1300,11 @@ def test_openapi_lists_the_format_parameter_where_the_route_has_names(
         from fastaccept.litestar import negotiated as litestar_negotiated
 
         routes = [
-            get(path, name=path[1:])(litestar_negotiated(renderers)(handler))
+            get(path, name=path[1:])(
+                litestar_negotiated(renderers, format_param=reads.get(path, "format"))(
+                    handler
+                )
+            )
             for path, (renderers, handler) in handlers.items()
         ]
         with LitestarClient(Litestar(routes, plugins=[NegotiationPlugin()])) as c:
@@ -1308,6 +1326,10 @@ def test_openapi_lists_the_format_parameter_where_the_route_has_names(
     (kept,) = parameters("/own")  # the handler's own, once
     assert kept["name"] == "format" and "enum" not in kept["schema"]
     assert parameters("/plain") == []
+    assert parameters("/unread") == []
+    responses = document["paths"]["/unread"]["get"]["responses"]
+    assert list(responses["200"]["content"]) == ["application/json"]
+    assert "406" not in responses
 
 
 def test_fastapi_openapi_lists_the_format_parameter_once() -> None:

@@ -90,6 +90,15 @@ class Proceed:
     formatted: bool = False
 
 
+def checked_format_param(param: str | None) -> None:
+    """``format_param`` is a str, a parameter name (a token), or None."""
+    if param is not None and not isinstance(param, str):
+        kind = type(param).__name__
+        raise TypeError(f"format_param must be a str or None, not {kind}")
+    if param is not None and not (param and TCHARS.issuperset(param)):
+        raise ValueError(f"invalid format_param {param!r}: a parameter name, a token")
+
+
 @dataclass(frozen=True, slots=True)
 class Endpoint:
     """A negotiated endpoint's arguments, checked as ``Renderers.render``
@@ -115,14 +124,7 @@ class Endpoint:
         checked_negotiation(self.renderers, self.consumes)
         object.__setattr__(self, "status", checked_status(self.status))
         checked_flag(self.problems, "problems")
-        param = self.format_param
-        if param is not None and not isinstance(param, str):
-            kind = type(param).__name__
-            raise TypeError(f"format_param must be a str or None, not {kind}")
-        if param is not None and not (param and TCHARS.issuperset(param)):
-            raise ValueError(
-                f"invalid format_param {param!r}: a parameter name, a token"
-            )
+        checked_format_param(self.format_param)
         refusals = () if self.consumes is None else self.consumes._refusals
         finished = Finished(self.renderers, self.vary, refusals)
         object.__setattr__(self, "finished", finished)
@@ -605,17 +607,21 @@ def openapi_responses(
     consumes: Consumes | None = None,
     status: int = 200,
     methods: Iterable[str] = (),
+    *,
+    format_param: str | None = "format",
 ) -> dict[int | str, dict[str, Any]]:
     """The OpenAPI ``responses`` of a negotiated route: under ``status`` every
     media type of ``renderers`` it can send (a qs above 0, the default, or a
-    format name's; none for a status without content), then its refusals
-    with their bodies (a 406 without a default or with format names; a 431
-    as problem+json only for a Content-Type: an over-long Accept is not
-    read); the 415's headers: ``Accept``, and for the route's ``methods``
-    POST, PATCH and QUERY the one each adds (``Consumes.check``). Arguments
-    as ``negotiated`` takes them, else ``TypeError`` or ``ValueError``."""
+    format name's where ``format_param`` reads one; none for a status
+    without content), then its refusals with their bodies (a 406 without a
+    default or with format names read; a 431 as problem+json only for a
+    Content-Type: an over-long Accept is not read); the 415's headers:
+    ``Accept``, and for the route's ``methods`` POST, PATCH and QUERY the
+    one each adds (``Consumes.check``). Arguments as ``negotiated`` takes
+    them, else ``TypeError`` or ``ValueError``."""
     checked_negotiation(renderers, consumes)
     status = checked_status(status)
+    checked_format_param(format_param)
     if isinstance(methods, str | bytes):  # its characters would pass for methods
         raise TypeError(
             "methods must be an iterable of str (such as a list), not a "
@@ -626,7 +632,8 @@ def openapi_responses(
         if not isinstance(method, str):
             raise TypeError(f"each method must be a str, not {type(method).__name__}")
     produces = renderers.produces
-    sent = {produces._default_index, *produces._format_index.values()}
+    named = {} if format_param is None else produces._format_index
+    sent = {produces._default_index, *named.values()}
     responses: dict[int | str, dict[str, Any]] = {
         status: {}
         if status in BODYLESS
@@ -645,7 +652,7 @@ def openapi_responses(
     }
     too_long = " or ".join(name for name, limit in limits.items() if limit)
     refused = {
-        406: produces.default is None or bool(produces._format_index),
+        406: produces.default is None or bool(named),
         415: consumes is not None,
         431: bool(too_long),
     }

@@ -341,6 +341,7 @@ class NegotiatedRoute(APIRoute):
                 found.consumes,
                 kwargs["status_code"],
                 {method.upper() for method in kwargs.get("methods") or ()},
+                format_param=found.format_param,
             )
             # The route's own entries over them, key by key, as FastAPI merges.
             responses = copy.deepcopy(documented)

@@ -391,7 +391,11 @@ def _documenting(
     status of ``raises=`` as one too, which the handler's exceptions are (but
     where the route documents it: ``responses=``)."""
     documented = openapi_responses(
-        endpoint.renderers, endpoint.consumes, endpoint.status, handler.http_methods
+        endpoint.renderers,
+        endpoint.consumes,
+        endpoint.status,
+        handler.http_methods,
+        format_param=endpoint.format_param,
     )
     inferred = handler.status_code
     named = format_parameter(endpoint)
