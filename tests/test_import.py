@@ -143,7 +143,7 @@ def test_a_web_answer_loads_with_its_first_use() -> None:
     for name in fastaccept.__all__:
         assert getattr(fastaccept, name) is not None
     with pytest.raises(AttributeError, match="has no attribute 'Producer'"):
-        fastaccept.Producer  # noqa: B018
+        fastaccept.Producer  # type: ignore[attr-defined]  # noqa: B018
 
 
 def test_a_preset_loads_only_when_imported() -> None:
