@@ -45,7 +45,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         prog="python -m benchmarks",
         description=(
             "Time negotiate, Negotiator.choose, parse, quality and is_cors_safelisted "
-            "on real header values (cold: distinct values; hot: one value) for both "
+            "on real header values (cold: a new str each call, no cache of a value "
+            "kept; hot: one value) for both "
             "engines, the benchmark floor and every installed peer (pip install -e "
             "'.[bench]' ./benchmarks/floor), and print the tables with the speed-up "
             "ratios; with --plot, also draw them as SVG charts (pip install "

@@ -5,10 +5,16 @@ Used by ``python -m benchmarks`` and by the pytest-benchmark suite in
 ``benchmarks/``. Every figure of one table is measured in the same run, on the
 same header values, so ratios compare like with like.
 
-* cold: a stream of ``COLD_VALUES`` distinct values of the same shape (the case
-  plus one low-weight member with a counter), so no cache of any library helps,
-  each pass given new str objects (``Pass.fresh``), so none carries a hash or
-  an identity an earlier call met;
+* cold (negotiation): the case's own value, each call a new str equal to it
+  (``Pass.fresh``: none carries a hash or an identity an earlier call met),
+  every cache of a value emptied after each call (``without_value_caches``);
+  so every contender reads the value a client sends, no more. (A marker
+  member that made each value distinct, of a type no offer has, cost the
+  peers a second member to parse and fastaccept, which passes over it, next
+  to nothing: on a one-member value, twice werkzeug's work.)
+* cold (``parse``, the thread and whole-request tables, where every
+  contender reads every member): ``COLD_VALUES`` distinct values of the
+  case's shape (the case plus one low-weight member with a counter);
 * hot: one value, repeated (the same object, whose hash Python keeps);
 * served: the hot value as a server receives it on every request, equal
   strings but each a new object, so a value cache hashes it anew.
@@ -163,8 +169,33 @@ def cold_values(case: Case, count: int = COLD_VALUES) -> list[str]:
 
 
 def hot_values(case: Case, count: int = COLD_VALUES) -> list[str]:
-    """The case's value, the same object, ``count`` times."""
+    """The case's value, the same object, ``count`` times (``Pass.fresh``
+    makes them new ones)."""
     return [case.value] * count
+
+
+def without_value_caches(fn: Negotiate) -> Negotiate:
+    """``fn``, with the values it keeps forgotten after each call, so that a
+    value repeated is read every time (the cold tables): the pure engine's
+    one-call forms keep 64 (``_limits.VALUES_KEPT``) in the negotiator of
+    their last call. Any other ``fn`` is ``fn``: the compiled engine's
+    one-call forms keep none, falcon's peer empties its own caches
+    (``_falcon``), the other peers have none. What is kept of the offers
+    stays, as a server passes the same offers on every request."""
+    kept = {
+        _scan_py.negotiate: _scan_py._kept,
+        _scan_py.negotiate_encoding: _scan_py._kept_lists[_scan_py.EncodingNegotiator],
+        _scan_py.negotiate_language: _scan_py._kept_lists[_scan_py.LanguageNegotiator],
+    }.get(fn)
+    if kept is None:
+        return fn
+
+    def negotiate(value: str, offers: Sequence[str]) -> Any:
+        found = fn(value, offers)
+        kept.last[2]._cache.clear()
+        return found
+
+    return negotiate
 
 
 Negotiate = Callable[[str, Sequence[str]], Any]
@@ -209,6 +240,26 @@ def _mimeparse(module: Any) -> Negotiate:
     return lambda value, offers: best_match(offers[::-1], value)
 
 
+def _falcon(module: Any) -> Negotiate:
+    """falcon's ``best_match``, its caches of header values (``functools.lru_cache``
+    of the parsed headers and of each offer's quality in one) emptied after
+    each call, so that a value repeated is read every time; its cache of the
+    offers' parsed media types stays."""
+    best_match, headers, qualities = (
+        module.best_match,
+        module._parse_media_ranges,
+        module.quality,
+    )
+
+    def negotiate(value: str, offers: Sequence[str]) -> Any:
+        found = best_match(offers, value)
+        headers.cache_clear()
+        qualities.cache_clear()
+        return found
+
+    return negotiate
+
+
 def _werkzeug(module: Any) -> Negotiate:
     from werkzeug.datastructures import MIMEAccept
 
@@ -222,9 +273,7 @@ PEERS: dict[str, Callable[[], Negotiate]] = {
     "mimeparse": _peer("mimeparse", _mimeparse),
     "webob": _peer("webob.acceptparse", _webob),
     "django": _peer("django.http", _django),
-    "falcon": _peer(
-        "falcon.util.mediatypes", lambda m: lambda v, o: m.best_match(o, v)
-    ),
+    "falcon": _peer("falcon.util.mediatypes", _falcon),
     "litestar": _peer(
         "litestar.datastructures.headers",
         lambda m: lambda v, o: m.Accept(v).best_match(o),
@@ -468,7 +517,7 @@ def negotiate_tables(
     differ: dict[str, dict[str, str]] = {}
     for case in ALL_CASES:
         offers = list(case.offers)
-        cold = cold_values(case, settings.values)
+        cold = hot_values(case, settings.values)  # made new for each pass (fresh)
         differ[case.name] = otherwise(peers, ours, case.value, offers)
         if case in CASES:
             peer_cold, peer_repeat = cold[: settings.peer_values], settings.peer_repeat
@@ -482,7 +531,8 @@ def negotiate_tables(
             )
         for name, engine in found.items():
             repeat = settings.repeat if name == "cython" else settings.peer_repeat
-            passes[name] = Pass(engine.negotiate, cold, repeat, offers, fresh=True)
+            negotiate = without_value_caches(engine.negotiate)
+            passes[name] = Pass(negotiate, cold, repeat, offers, fresh=True)
         for name, fn in peers.items():
             passes[name] = Pass(
                 fn, peer_cold, peer_repeat, offers, may_raise=True, fresh=True
@@ -537,7 +587,8 @@ def negotiate_tables(
         for (case_name, name), error in raised.items()
     )
     return (
-        "negotiate(value, offers), cold: a stream of distinct values\n\n"
+        "negotiate(value, offers), cold: the case's value, a new str each "
+        "call, no cache of a value kept\n\n"
         + _table(cold_header, cold_rows)
         + (f"\n\n-: the peer raised on the case{notes}" if notes else "")
         + otherwise_note(differ)

@@ -201,11 +201,11 @@ def plot(measured: Measured, directory: Path) -> list[Path]:
         {"svg.hashsalt": "fastaccept", "axes.grid": True, "grid.alpha": 0.3}
     ):
         figures["cold.svg"] = _bars(
-            measured.cold, "negotiate(value, offers), cold: distinct values", measured
+            measured.cold, "negotiate(value, offers), cold: no value cached", measured
         )
         figures["cold-encoding-language.svg"] = _bars(
             measured.lists_cold,
-            "negotiate_encoding / negotiate_language, cold: distinct values",
+            "negotiate_encoding / negotiate_language, cold: no value cached",
             measured,
         )
         if measured.growth:

@@ -2,7 +2,8 @@
 
 Run: ``pytest benchmarks/`` (measure) or ``pytest benchmarks/ --benchmark-disable``
 (each benchmark once: the smoke run CI does). Cold benchmarks time a batch of
-``BATCH`` distinct values; divide by ``BATCH`` (``extra_info["calls"]``) for
+``BATCH`` calls (negotiation: the case's value, no cache of a value kept;
+parsing: distinct values); divide by ``BATCH`` (``extra_info["calls"]``) for
 the time per call.
 """
 

@@ -35,9 +35,10 @@ def list_peer(
 
 
 def _cold(benchmark: Any, fn: bench.Negotiate, case: bench_lists.ListCase) -> None:
+    """The case's value, no cache of a value kept (``without_value_caches``)."""
     benchmark.group = f"{case.field} cold: {case.value}"
-    values = bench_lists.list_cold_values(case, BATCH)
-    time_batch(benchmark, fn, values, case.offers)
+    uncached = bench.without_value_caches(fn)
+    time_batch(benchmark, uncached, [case.value] * BATCH, case.offers)
 
 
 def test_engine_cold(

@@ -305,10 +305,11 @@ class Recording:
 def test_every_cold_call_and_every_served_one_gets_a_str_of_its_own(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # Cold is a value not seen before: no contender, engine or peer, may be
-    # handed an object that an earlier call had (whose hash Python keeps, or
-    # that a cache keyed by the object holds), in this pass, another pass,
-    # sweep or contender. Served: the hot value, a new object each call.
+    # Cold: no contender, engine or peer, may be handed an object that an
+    # earlier call had (whose hash Python keeps, or that a cache keyed by the
+    # object holds), in this pass, another pass, sweep or contender: the
+    # case's value made anew (negotiation) or a distinct one (parsing).
+    # Served: the hot value, a new object each call.
     from . import bench_lists
 
     seen: dict[str, list[str]] = {}
@@ -337,17 +338,16 @@ def test_every_cold_call_and_every_served_one_gets_a_str_of_its_own(
     )
     bench.parse_table(settings, False)
     bench_lists.list_tables(settings, ["werkzeug"], bench.Measured())
+    # the cases' own objects: the answers checked (``otherwise``), the hot tables
+    originals = {id(c.value) for c in (*bench.ALL_CASES, *bench_lists.LIST_CASES)}
     cold = {
-        *(value for case in bench.ALL_CASES for value in bench.cold_values(case, 4)),
-        *(
-            value
-            for case in bench_lists.LIST_CASES
-            for value in bench_lists.list_cold_values(case, 4)
-        ),
+        name: [value for value in values if id(value) not in originals]
+        for name, values in seen.items()
+        if not name.endswith(".choose")  # hot and served, below
     }
-    calls = [value for values in seen.values() for value in values if value in cold]
+    calls = [value for values in cold.values() for value in values]
     assert len({id(value) for value in calls}) == len(calls)  # all held
-    counted = {name: sum(v in cold for v in values) for name, values in seen.items()}
+    counted = {name: len(values) for name, values in cold.items()}
     times = 2 * 2  # passes, sweeps
     lists = len(bench_lists.LIST_CASES) // 2  # cases of each field
     expected = {  # 4 values a case, the peer 3 (2 on the extended set)
@@ -372,6 +372,65 @@ def test_every_cold_call_and_every_served_one_gets_a_str_of_its_own(
         assert len(hot) == len(served) == len(bench.ALL_CASES) * 4 * times
         assert len({id(value) for value in served}) == len(served)
     assert {name: count for name, count in counted.items() if count} == expected
+    # Negotiation reads the value a client sends: the case's own, no marker.
+    sent = {case.value for case in (*bench.ALL_CASES, *bench_lists.LIST_CASES)}
+    for name in ("peer", *found):
+        for call in ("negotiate", "negotiate_encoding", "negotiate_language"):
+            assert set(cold[f"{name} {call}"]) <= sent, (name, call)
+
+
+def test_a_cold_negotiation_keeps_no_value_it_met() -> None:
+    # The pure engine's one-call forms keep their last negotiator's values
+    # (64): emptied after each call, so a value repeated is read each time.
+    from fastaccept import _scan_py
+
+    from . import bench_lists
+
+    lists = {
+        "encoding": _scan_py._kept_lists[_scan_py.EncodingNegotiator],
+        "language": _scan_py._kept_lists[_scan_py.LanguageNegotiator],
+    }
+    checks: list[tuple[str, Sequence[str], Any, Any]] = [
+        (
+            bench.CASES[0].value,
+            bench.CASES[0].offers,
+            _scan_py.negotiate,
+            _scan_py._kept,
+        )
+    ]
+    checks += [
+        (
+            case.value,
+            case.offers,
+            bench_lists.one_call(_scan_py, case.field),
+            lists[case.field],
+        )
+        for case in bench_lists.LIST_CASES[::3]
+    ]
+    for value, offers, fn, kept in checks:
+        uncached = bench.without_value_caches(fn)
+        for _ in range(2):
+            assert uncached(value, list(offers)) == fn(value, list(offers))
+            assert len(kept.last[2]._cache) == 1  # the plain call's alone
+            uncached(value, list(offers))
+            assert len(kept.last[2]._cache) == 0
+    # The compiled one-call forms keep none: given as they are.
+    for engine in bench.engines().values():
+        if engine is not _scan_py:
+            assert bench.without_value_caches(engine.negotiate) is engine.negotiate
+
+
+def test_falcon_reads_each_value_anew_and_keeps_the_offers() -> None:
+    if "falcon" not in LOADED_PEERS:
+        pytest.skip("falcon is not installed (pip install '.[bench]')")
+    from falcon.util import mediatypes
+
+    case = bench.CASES[0]
+    for _ in range(3):
+        assert LOADED_PEERS["falcon"](case.value, list(case.offers)) == "text/html"
+        assert mediatypes._parse_media_ranges.cache_info().currsize == 0
+        assert mediatypes.quality.cache_info().currsize == 0
+    assert mediatypes._parse_media_type.cache_info().currsize >= len(case.offers)
 
 
 def test_the_cold_table_shows_a_dash_where_a_peer_raised() -> None:

@@ -11,8 +11,10 @@ from .conftest import BATCH, time_batch
 
 
 def _cold(benchmark: Any, fn: bench.Negotiate, case: bench.Case) -> None:
+    """The case's value, no cache of a value kept (``without_value_caches``)."""
     benchmark.group = f"negotiate cold: {case.name}"
-    time_batch(benchmark, fn, bench.cold_values(case, BATCH), case.offers)
+    uncached = bench.without_value_caches(fn)
+    time_batch(benchmark, uncached, bench.hot_values(case, BATCH), case.offers)
 
 
 def test_engine_cold(benchmark: Any, engine: Any, case: bench.Case) -> None:
