@@ -225,6 +225,8 @@ def test_formats_name_versions() -> None:
         ((BASE, {"1", "2"}, "1", "version"), TypeError, "not a set: versions are"),
         ((BASE, [], "1", "version"), ValueError, "at least one version"),
         ((BASE, ["1", "1"], "1", "version"), ValueError, "'1' is given twice"),
+        # a charset ignores case (rule 9): one version, not a repeated offer
+        (("text/x", ["a", "A"], "a", "charset"), ValueError, "'A' is given twice"),
         ((BASE, ["1", ""], "1", "version"), ValueError, "invalid version ''"),
         ((BASE, ["1 beta"], "1 beta", "version"), ValueError, "a token"),
         ((BASE, ['"1"'], '"1"', "version"), ValueError, "a token"),

@@ -422,10 +422,11 @@ def versioned_offers(
             )
         if not version or not TCHARS.issuperset(version):
             raise ValueError(f"invalid version {version!r}: a token (RFC 9110 §5.6.2)")
-        if version in seen:
+        # a charset compares ignoring case (rule 9): "a" and "A" are one
+        if (ascii_lower(version) if name == "charset" else version) in seen:
             raise ValueError(f"version {version!r} is given twice")
-        seen.add(version)
-    if default not in seen:
+        seen.add(ascii_lower(version) if name == "charset" else version)
+    if default not in given:
         raise ValueError(f"default {default!r} is not one of the versions {given}")
     ordered = (default, *(version for version in given if version != default))
     return {version: f"{base};{param}={str.__str__(version)}" for version in ordered}
