@@ -466,6 +466,9 @@ def test_objects_made_by_their_arguments_are_fixed_when_made() -> None:
         (consumes, "accept", "evil\r\nX: y"),
         (renderers, "produces", fastaccept.Produces(["text/plain"])),
         (fastaccept.Produces(["a/b"]), "_negotiator", None),
+        # nor its class: an object of another class would read these slots
+        (offer, "__class__", type("Other", (fastaccept.Offer,), {})),
+        (consumes, "__class__", type("Other", (fastaccept.Consumes,), {})),
     ]
     for made, name, value in changes:
         with pytest.raises(AttributeError, match="cannot be changed"):
@@ -1042,6 +1045,8 @@ def test_a_subclass_changes_its_own_attributes(
     del counting.hits, counting.label
     assert not hasattr(counting, "hits") and not hasattr(counting, "label")
     assert counting.choose(offer) == offer
+    with pytest.raises((AttributeError, TypeError)):  # but its class stays
+        counting.__class__ = getattr(engine, kind)
 
 
 def test_one_call_forms_see_offers_with_pairs_grow_and_shrink(engine: Engine) -> None:

@@ -31,16 +31,20 @@ class ByArguments:
     ``__slots__``) are its own to change, as on the compiled engine."""
 
     __slots__ = ()
-    #: The attributes the arguments fix: the slots of fastaccept's classes.
-    _fixed: ClassVar[frozenset[str]] = frozenset()
+    #: The attributes the arguments fix: the slots of fastaccept's classes,
+    #: and the class itself.
+    _fixed: ClassVar[frozenset[str]] = frozenset({"__class__"})
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         cls._fixed = frozenset(
-            name
-            for kind in cls.__mro__
-            if kind.__module__.startswith(_PACKAGE)
-            for name in kind.__dict__.get("__slots__", ())
+            {"__class__"}.union(
+                *(
+                    kind.__dict__.get("__slots__", ())
+                    for kind in cls.__mro__
+                    if str(getattr(kind, "__module__", "")).startswith(_PACKAGE)
+                )
+            )
         )
 
     def __setattr__(self, name: str, value: object) -> None:
