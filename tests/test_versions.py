@@ -253,6 +253,17 @@ def test_bad_arguments_are_refused_when_made(
             Renderers.versioned(base, renderers, default=default, param=param)
 
 
+def test_a_charset_default_is_the_version_it_names_whatever_its_case() -> None:
+    # rule 9: a charset compares ignoring case, so "UTF-8" names "utf-8".
+    versions = ["utf-8", "latin1"]
+    made = Produces.versioned("text/plain", versions, default="UTF-8", param="charset")
+    assert made.media_types == ("text/plain;charset=utf-8", "text/plain;charset=latin1")
+    renderers = Renderers.versioned(
+        "text/plain", [(v, str) for v in versions], default="UTF-8", param="charset"
+    )
+    assert renderers.produces.media_types == made.media_types
+
+
 def mostly(
     usual: st.SearchStrategy[Any], other: st.SearchStrategy[Any]
 ) -> st.SearchStrategy[Any]:

@@ -15,6 +15,7 @@ from ._member import (
     ParsedOffer,
     RangeTuple,
     charset_free,
+    compared_value,
     is_suffix_range,
     suffix_ranges,
     suffix_reaches,
@@ -152,7 +153,7 @@ def _params_match(params: tuple[tuple[str, str], ...], offer: ParsedOffer) -> bo
             if name == "charset" and charset_free(offer):
                 continue
             return False
-        if (ascii_lower(value) if name == "charset" else value) != wanted:
+        if compared_value(name, value) != wanted:
             return False
     return True
 

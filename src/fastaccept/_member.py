@@ -401,11 +401,14 @@ def concrete(item: str, rng: RangeTuple, what: str) -> ParsedOffer:
             f"invalid {what} {item!r}: {what}s must be concrete media types "
             "(type/subtype), not ranges with '*'"
         )
-    folded = {
-        name: ascii_lower(value) if name == "charset" else value
-        for name, value in params
-    }
+    folded = {name: compared_value(name, value) for name, value in params}
     return ParsedOffer(item, type_, subtype, folded)
+
+
+def compared_value(name: str, value: str) -> str:
+    """A parameter's value as rule 9 compares it: a ``charset``'s ASCII
+    letters lower-case, any other value as it is."""
+    return ascii_lower(value) if name == "charset" else value
 
 
 def parse_content_type(text: str, what: str) -> tuple[RangeTuple, ParsedOffer]:

@@ -32,6 +32,7 @@ from ._match import range_matches
 from ._member import (
     OfferSpec,
     ParsedOffer,
+    compared_value,
     offers_tuple,
     parse_content_type,
     parse_offer,
@@ -414,7 +415,7 @@ def versioned_offers(
         raise ValueError(f"base {base!r} has a {param!r} parameter already")
     if not given:
         raise ValueError("versions: give at least one version")
-    seen: set[str] = set()
+    seen: set[str] = set()  # as compared (rule 9: a charset ignores case)
     for version in given:
         if not isinstance(version, str):
             raise TypeError(
@@ -422,12 +423,15 @@ def versioned_offers(
             )
         if not version or not TCHARS.issuperset(version):
             raise ValueError(f"invalid version {version!r}: a token (RFC 9110 §5.6.2)")
-        # a charset compares ignoring case (rule 9): "a" and "A" are one
-        if (ascii_lower(version) if name == "charset" else version) in seen:
+        if compared_value(name, version) in seen:
             raise ValueError(f"version {version!r} is given twice")
-        seen.add(ascii_lower(version) if name == "charset" else version)
-    if default not in given:
+        seen.add(compared_value(name, version))
+    chosen = [
+        v for v in given if compared_value(name, v) == compared_value(name, default)
+    ]
+    if not chosen:
         raise ValueError(f"default {default!r} is not one of the versions {given}")
+    default = chosen[0]  # as the versions spell it
     ordered = (default, *(version for version in given if version != default))
     return {version: f"{base};{param}={str.__str__(version)}" for version in ordered}
 
