@@ -308,9 +308,8 @@ def otherwise(
     """The peers that answer a case's ``value`` otherwise than fastaccept's
     ``ours``, each with what it and fastaccept answer: a table marks such a
     peer's ratios with "*" (its time is not for the same answer) and lists
-    them under it (``otherwise_note``). The cold values answer as the case's
-    own (their extra member reaches no offer; ``benchmarks/test_harness.py``
-    checks). Answers are compared as text (sanic's is a str-like
+    them under it (``otherwise_note``). The cold negotiation is timed on the
+    case's own value. Answers are compared as text (sanic's is a str-like
     ``Matched``), no offer (None, "", a falsy ``Matched``) as none. A peer
     that raises is left to ``time_table``, which notes it."""
     expected = ours(value, list(offers))
