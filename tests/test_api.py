@@ -453,6 +453,28 @@ def test_a_parsed_value_gives_its_text_to_the_compiled_engine(
     assert parsed_long.quality("text/html") == 0.5
 
 
+def test_an_answer_made_is_never_made_again() -> None:
+    # Decision, Rendered and Answer are frozen dataclasses, whose own
+    # __init__ called again would write their fields; Produces and Renderers
+    # hand the same answers made ahead to every request, in every thread.
+    produces = fastaccept.Produces(["text/html", "application/json"])
+    renderers = fastaccept.Renderers({"application/json": str})
+    decision, refusal = produces.select("text/html"), renderers.respond("a/b", 1)
+    answer = fastaccept.Answer({}, status=201)
+    remakes: list[tuple[typing.Any, tuple[typing.Any, ...]]] = [
+        (decision, (500, "application/evil")),
+        (refusal, (200, (("Content-Type", "text/html"),), b"<script>")),
+        (answer, ({}, 500)),
+    ]
+    for made, args in remakes:
+        with pytest.raises(AttributeError, match="cannot be changed"):
+            made.__init__(*args)
+    assert produces.select("text/html") is decision
+    assert (decision.status, decision.media_type) == (200, "text/html")
+    assert renderers.respond("a/b", 1) is refusal and refusal.status == 406
+    assert answer.status == 201
+
+
 def test_objects_made_by_their_arguments_are_fixed_when_made() -> None:
     # Offer, Produces, Consumes and Renderers compare, hash and pickle by
     # their arguments: nothing changes them after they are made.

@@ -12,13 +12,15 @@ engine's ``__new__``.
 
 from __future__ import annotations
 
-from functools import partial
+from functools import partial, wraps
 
 from ._limits import DEFAULT_CACHE_SIZE, DEFAULT_MAX_LENGTH
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, ClassVar
+    from typing import Any, ClassVar, TypeVar
+
+    _Made = TypeVar("_Made", bound=type)
 
 _PACKAGE = f"{__name__.rpartition('.')[0]}."
 
@@ -85,6 +87,24 @@ class ByArguments:
 def unchangeable(made: object, name: str) -> str:
     """The message of an attempt to change ``made``'s ``name``."""
     return f"{type(made).__name__} objects cannot be changed (its {name!r})"
+
+
+def made_once(cls: _Made) -> _Made:
+    """``cls``, a frozen dataclass, whose ``__init__`` makes an object once: a
+    dataclass's own, called again on an object made (and shared: an answer
+    made ahead), would write its fields past ``frozen``; it raises
+    ``AttributeError`` before it changes anything, as ``ByArguments``' do."""
+    init = cls.__dict__["__init__"]
+    first = next(iter(cls.__dict__["__dataclass_fields__"]))
+
+    @wraps(init)
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        if hasattr(self, first):
+            raise AttributeError(unchangeable(self, first))
+        init(self, *args, **kwargs)
+
+    cls.__init__ = __init__  # type: ignore[misc]
+    return cls
 
 
 # The compiled negotiators' arguments, bound as Python binds the pure

@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar, Final, overload
 
-from ._arguments import ByArguments
+from ._arguments import ByArguments, made_once
 from ._grammar import TCHARS
 from ._headers import merge_vary, vary_apart
 from ._limits import DEFAULT_CACHE_SIZE, DEFAULT_MAX_LENGTH, store
@@ -40,6 +40,7 @@ Renderer = Callable[[Any], str | bytes]
 RendererMap = Mapping[Any, Renderer]
 
 
+@made_once
 @dataclass(frozen=True, slots=True)
 class Answer:
     """What a negotiated handler may return instead of its bare data: the
@@ -66,6 +67,7 @@ class Answer:
         object.__setattr__(self, "headers", _fields(self.headers))
 
 
+@made_once
 @dataclass(frozen=True, slots=True)
 class Rendered(StatusAndHeaders):
     """A whole response: ``status``, ``header_items`` and the ``body`` bytes.

@@ -12,7 +12,7 @@ from http import HTTPStatus
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from ._accept_query import format_accept_query
-from ._arguments import ByArguments
+from ._arguments import ByArguments, made_once
 from ._engine import Negotiator
 from ._errors import AcceptError
 from ._format import format_accept
@@ -108,6 +108,7 @@ class StatusAndHeaders:
         return dict(self.header_items)
 
 
+@made_once
 @dataclass(frozen=True, slots=True)
 class Decision(StatusAndHeaders):
     """The response facts for one request.
