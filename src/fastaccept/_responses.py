@@ -416,7 +416,7 @@ def versioned_offers(
         raise ValueError(f"base {base!r} has a {param!r} parameter already")
     if not given:
         raise ValueError("versions: give at least one version")
-    seen: set[str] = set()  # as compared (rule 9: a charset ignores case)
+    spelled: dict[str, str] = {}  # each version by its value as compared (rule 9)
     for version in given:
         if not isinstance(version, str):
             raise TypeError(
@@ -424,16 +424,13 @@ def versioned_offers(
             )
         if not version or not TCHARS.issuperset(version):
             raise ValueError(f"invalid version {version!r}: a token (RFC 9110 §5.6.2)")
-        if compared_value(name, version) in seen:
+        if compared_value(name, version) in spelled:
             raise ValueError(f"version {version!r} is given twice")
-        seen.add(compared_value(name, version))
-    chosen = [
-        v for v in given if compared_value(name, v) == compared_value(name, default)
-    ]
-    if not chosen:
+        spelled[compared_value(name, version)] = version
+    chosen = spelled.get(compared_value(name, default))  # as the versions spell it
+    if chosen is None:
         raise ValueError(f"default {default!r} is not one of the versions {given}")
-    default = chosen[0]  # as the versions spell it
-    ordered = (default, *(version for version in given if version != default))
+    ordered = (chosen, *(version for version in given if version != chosen))
     return {version: f"{base};{param}={str.__str__(version)}" for version in ordered}
 
 
