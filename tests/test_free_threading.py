@@ -185,6 +185,8 @@ def test_the_tables_threads_read_have_shared_keys() -> None:
     assert not unshared(layout.by_type)
     assert list(layout.by_param) == ["format=flowed"]
     assert not unshared(layout.by_param)
+    assert list(layout.spelled) == ["format=flowed"]
+    assert not unshared(layout.spelled)
     tags = _language.TagSet([_made("de-", "CH"), _made("en-", "GB")])
     assert tags.related(_made("de-", "ch")) is not None
     assert not unshared(tags.by_primary)

@@ -186,6 +186,65 @@ def test_rule5_many_distinct_parameters_are_fine(engine: Engine) -> None:
     )  # repeat found past the pairwise limit
 
 
+# Rules 3-5 where a member's parameters are spelled as an offer's: the pure
+# engine's negotiation takes them from a table (``OfferSet.spelled``), which
+# must read them as the member reader does.
+SPELLED_OFFERS = [
+    "application/vnd.acme+json;version=2",
+    'text/plain;format="a b"',
+    'text/plain;x="tok"',
+    "text/html;charset=UTF-8",
+    "application/json",
+]
+
+
+def test_rules3_5_the_spellings_taken_as_read_are_the_offers_plain_ones() -> None:
+    from fastaccept._match import OfferSet
+
+    assert OfferSet(_member.parse_offers(SPELLED_OFFERS)).spelled == {
+        "version=2": (("version", "2"),),
+        "x=tok": (("x", "tok"),),
+        "charset=utf-8": (("charset", "utf-8"),),
+    }  # no "format=a b": unquoted, it is no parameter
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        ";version=2",
+        ";version=2;q=0.8",
+        ";version=2;Q=0.8",
+        ";version=2;q=0.8;q=0.5",
+        ";version=2;version=2",
+        ";version=2;q=2",
+        ";version=2;q=.8",
+        ";version=2;q=0.8 ",
+        ";version=2 ;q=0.8",
+        ";version=2; q=0.8",
+        ";q=0.8;version=2",
+        ";version=2;",
+        ";;version=2",
+        ";version=3",
+        ";version=2;x=tok",
+        ";x=tok",
+        ";x=tok;q=0.3",
+        ";format=a b",
+        ";format=a b;q=0.3",
+        ";charset=utf-8;q=0.5",
+        ";charset=UTF-8;q=0.5",
+    ],
+)
+@pytest.mark.parametrize(
+    "media_range", ["application/vnd.acme+json", "text/plain", "text/html", "*/*"]
+)
+def test_rules3_5_parameters_spelled_as_an_offer_are_read_as_any_other(
+    engine: Engine, media_range: str, params: str
+) -> None:
+    value = f"{media_range}{params}, application/json;q=0.1"
+    expected = engine.parse(value).rank(SPELLED_OFFERS)  # every member read
+    assert engine.Negotiator(SPELLED_OFFERS).rank(value) == expected
+
+
 # Rule 6: lenient skips bad members; exactly two recoveries.
 def test_rule6_jdk_recoveries(engine: Engine) -> None:
     value = "text/html, image/gif, image/jpeg, *; q=.2, */*; q=.2"

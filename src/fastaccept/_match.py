@@ -17,6 +17,7 @@ from ._member import (
     charset_free,
     compared_value,
     is_suffix_range,
+    scan_parameters,
     suffix_ranges,
     suffix_reaches,
 )
@@ -68,6 +69,11 @@ class OfferSet:
     decides, which tie but for qs, the first stands for all. An explicit
     offer (rule 21) is found by its own ``type/subtype`` only. Every key is
     a ``shared_key``: threads read the tables per call.
+    ``spelled["name=value"]`` holds the parameters ``scan_parameters`` reads
+    from that text, for each parameter of an offer whose plain spelling it
+    reads as that parameter (not one whose value only a quoted string can
+    hold): the pure engine's negotiation takes a member's parameters spelled
+    so, alone or then a weight spelled as ``WEIGHT_ONLY`` has it, from here.
     """
 
     __slots__ = (
@@ -79,6 +85,7 @@ class OfferSet:
         "offers",
         "order",
         "qs",
+        "spelled",
         "values",
     )
 
@@ -98,6 +105,7 @@ class OfferSet:
         self.by_type = {shared_key(key): tuple(hits) for key, hits in by_type.items()}
         hits: dict[tuple[str, str], list[int]] = {}
         self.by_param: dict[str, int] = {}
+        self.spelled: dict[str, tuple[tuple[str, str], ...]] = {}
         self.charset_free = 0
         for index, offer in enumerate(self.offers):
             self.charset_free |= charset_free(offer) << index
@@ -108,6 +116,9 @@ class OfferSet:
             for name, value in offer.params.items():
                 key = shared_key(f"{name}={value}")  # a name has no "="
                 self.by_param[key] = self.by_param.get(key, 0) | 1 << index
+                read = scan_parameters(f";{key}", 0, True, True, "", "")[2]
+                if read is not None and read[2] == ((name, value),):
+                    self.spelled[key] = read[2]
         self.by_essence: dict[str, Essence] = {
             shared_key(f"{type_}/{subtype}"): (
                 type_,

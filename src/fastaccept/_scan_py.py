@@ -339,7 +339,7 @@ class Negotiator(_CachedOffers):
         parsed = self._parsed
         if '"' in text:
             return parsed.matches(scan(text, False)[0])
-        essences = parsed.by_essence
+        essences, spelled = parsed.by_essence, parsed.spelled
         matches: list[Match] = []
         for member in text.split(","):
             head, semicolon, params = member.partition(";")
@@ -355,6 +355,12 @@ class Negotiator(_CachedOffers):
                 matches.append((essence, (), 1000))
             elif (weight := WEIGHT_ONLY.get(params)) is not None:
                 matches.append((essence, (), weight))
+            elif (pairs := spelled.get(params)) is not None:
+                matches.append((essence, pairs, 1000))
+            elif (pairs := spelled.get((cut := params.rpartition(";"))[0])) and (
+                weight := WEIGHT_ONLY.get(cut[2])
+            ) is not None:
+                matches.append((essence, pairs, weight))
             else:
                 found = scan_parameters(
                     member, len(head), False, True, essence[0], essence[1]
