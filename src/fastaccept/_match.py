@@ -21,7 +21,6 @@ from ._member import (
     suffix_ranges,
     suffix_reaches,
 )
-from ._text import ascii_lower
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -217,8 +216,8 @@ def _credit(
             continue
         matching = -1  # the offers with each of its parameters, as bits
         for name, value in params:
-            if name == "charset":
-                found_bits = by_param.get(f"charset={ascii_lower(value)}", 0)
+            if name == "charset":  # folded (rule 9), uncompared by some (rule 20)
+                found_bits = by_param.get(f"charset={compared_value(name, value)}", 0)
                 matching &= found_bits | offers.charset_free
             else:
                 matching &= by_param.get(f"{name}={value}", 0)
