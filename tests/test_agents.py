@@ -261,7 +261,9 @@ def test_equal_and_pickled_by_its_renderers() -> None:
     assert markdown_for_agents(html=as_html, markdown=as_markdown) == PAGE
     assert hash(PAGE) == hash(markdown_for_agents(html=as_html, markdown=as_markdown))
     assert markdown_for_agents(html=as_markdown, markdown=as_html) != PAGE
-    assert repr(PAGE) == f"_AgentRenderers(html={as_html!r}, markdown={as_markdown!r})"
+    assert repr(PAGE) == (
+        f"markdown_for_agents(html={as_html!r}, markdown={as_markdown!r})"
+    )  # the public function's call, not its private class
     for made in (pickle.loads(pickle.dumps(PAGE)), copy.copy(PAGE)):
         assert made == PAGE
         assert made.respond(None, DATA) == PAGE.respond(None, DATA)

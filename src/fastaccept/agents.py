@@ -54,6 +54,10 @@ class _AgentRenderers(Renderers):
         (_, markdown), (_, html) = self._renderers
         return (), {"html": html, "markdown": markdown}
 
+    def __repr__(self) -> str:
+        """The call that makes an equal one, the public function's."""
+        return "markdown_for_agents(" + super().__repr__().partition("(")[2]
+
     def respond(
         self, accept: HeaderValue, data: Any, *, method: str = "GET", **options: Any
     ) -> Rendered:
