@@ -721,6 +721,24 @@ def test_cors_unsafe_bytes() -> None:
     assert cors_unsafe_bytes("a/b\xff\u0100").unsafe == ((4, 0x100),)
 
 
+def test_cors_unsafe_bytes_reads_no_more_than_max_length() -> None:
+    # A pair for each unsafe byte: unbounded, a megabyte of quotes would
+    # make a report some 90 times its size. The limit is parse's (rule 8).
+    assert len(cors_unsafe_bytes('"' * 8192).unsafe) == 8192
+    for value in ('"' * 8193, b'"' * 8193, memoryview(b"a" * 8193)):
+        with pytest.raises(AcceptError, match="over the limit of 8192"):
+            cors_unsafe_bytes(value)
+    with pytest.raises(AcceptError, match="over the limit of 3"):
+        cors_unsafe_bytes("a/b;", max_length=3)
+    assert len(cors_unsafe_bytes('"' * 9000, max_length=None).unsafe) == 9000
+    assert cors_unsafe_bytes(None, max_length=0).safelisted is True
+    with pytest.raises(TypeError, match="max_length"):
+        cors_unsafe_bytes("a/b", max_length=True)
+    # A value made by hand is judged on its whole text, whatever its length.
+    made = fastaccept.Accept([MediaRange("a", "b", (("p", "x" * 9000),), 1000)])
+    assert made.cors_safelisted is False
+
+
 def test_an_absent_accept_is_cors_safelisted(engine: Engine) -> None:
     """``None`` is the header absent, as everywhere: nothing in it is unsafe."""
     assert engine.is_cors_safelisted(None) is True

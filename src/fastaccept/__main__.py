@@ -231,7 +231,7 @@ def describe(
     facts[kind.key] = [_member(member) for member in parsed]
     facts["skipped"] = [skip._asdict() for skip in parsed.skipped]
     if "cors" in facts:
-        cors = facts["cors"] = cors_unsafe_bytes(value)._asdict()
+        cors = facts["cors"] = cors_unsafe_bytes(value, max_length=max_length)._asdict()
         cors["unsafe"] = [{"index": i, "code_point": c} for i, c in cors["unsafe"]]
     if offers:
         ranked = dict(parsed.rank(offers))

@@ -9,8 +9,10 @@ byte at all, so it is reported as unsafe too.
 
 from __future__ import annotations
 
+from ._errors import too_long
 from ._grammar import CORS_MAX_LENGTH, CORS_UNSAFE_BYTES
-from ._text import HeaderValue, as_header_text, coerce_value
+from ._limits import DEFAULT_MAX_LENGTH, checked_max_length
+from ._text import HeaderValue, as_header_text, coerce_value, header_length
 from ._tuples import NamedTuple
 
 
@@ -28,16 +30,24 @@ class CorsReport(NamedTuple):
     unsafe: tuple[tuple[int, int], ...]
 
 
-def cors_unsafe_bytes(value: HeaderValue) -> CorsReport:
+def cors_unsafe_bytes(
+    value: HeaderValue, *, max_length: int | None = DEFAULT_MAX_LENGTH
+) -> CorsReport:
     """Each offending byte with its index, and whether the length limit is
-    exceeded; ``None`` (header absent) has neither."""
+    exceeded; ``None`` (header absent) has neither. A value longer than
+    ``max_length`` raises ``AcceptError``, as ``parse`` does (docs/rules.md
+    rule 8): the report holds a pair for each unsafe byte; ``None`` lifts it."""
+    limit = checked_max_length(max_length)
     if value is None:
         return CorsReport(True, 0, False, ())
-    original = as_header_text(coerce_value(value))[0]
+    coerced = coerce_value(value)
+    if limit is not None and (length := header_length(coerced)) > limit:
+        raise too_long(coerced, length, limit)
+    original = as_header_text(coerced)[0]
     unsafe = tuple(
         (index, ord(char))
         for index, char in enumerate(original)
         if ord(char) in CORS_UNSAFE_BYTES or ord(char) > 0xFF
     )
-    too_long = len(original) > CORS_MAX_LENGTH
-    return CorsReport(not too_long and not unsafe, len(original), too_long, unsafe)
+    over = len(original) > CORS_MAX_LENGTH
+    return CorsReport(not over and not unsafe, len(original), over, unsafe)

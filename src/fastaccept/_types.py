@@ -625,7 +625,7 @@ class Accept(_Members[MediaRange]):
             checked_flag(cors_safelisted, "cors_safelisted")
         super().__init__(ranges, present, skipped)
         if cors_safelisted is None:  # the verdict on the text it holds
-            cors_safelisted = cors_unsafe_bytes(str(self)).safelisted
+            cors_safelisted = cors_unsafe_bytes(str(self), max_length=None).safelisted
         self._cors_safelisted = cors_safelisted
 
     @classmethod
