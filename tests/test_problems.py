@@ -937,6 +937,62 @@ def test_flask_errors_as_problems_keep_their_status_and_headers() -> None:
         assert "Accept" in response.headers["Vary"]
 
 
+def _detail_apps() -> dict[str, Any]:
+    """One route each, ``problems=True``, raising a 400 whose message is a
+    dict (werkzeug's ``description``, falcon's, Starlette's ``detail``)."""
+    flask = pytest.importorskip("flask")
+    falcon = pytest.importorskip("falcon")
+    pytest.importorskip("starlette")
+    from starlette.applications import Starlette
+    from starlette.exceptions import HTTPException
+    from starlette.routing import Route
+
+    from fastaccept.falcon import negotiated as falcon_negotiated
+    from fastaccept.flask import negotiated as flask_negotiated
+    from fastaccept.starlette import negotiated as starlette_negotiated
+
+    flask_app = flask.Flask(__name__)
+
+    @flask_negotiated(Renderers(GREETING_TYPES), problems=True)
+    def flask_view() -> Any:
+        flask.abort(400, description={"field": "required"})
+
+    flask_app.add_url_rule("/", "view", flask_view)
+
+    class Resource:
+        @falcon_negotiated(Renderers(GREETING_TYPES), problems=True)
+        def on_get(self, req: Any, resp: Any) -> dict[str, str]:
+            raise falcon.HTTPBadRequest(description={"field": "required"})
+
+    falcon_app = falcon.App()
+    falcon_app.add_route("/", Resource())
+
+    @starlette_negotiated(Renderers(GREETING_TYPES), problems=True)
+    async def starlette_view(request: Any) -> dict[str, str]:
+        raise HTTPException(400, {"field": "required"})  # type: ignore[arg-type]
+
+    return {
+        "flask": werkzeug_call(flask_app.test_client()),
+        "falcon": falcon_call(falcon_app),
+        "starlette": starlette_call(Starlette(routes=[Route("/", starlette_view)])),
+    }
+
+
+def test_an_errors_message_that_is_no_str_is_left_out_of_its_problem() -> None:
+    # Flask and falcon passed it to problem(), whose TypeError inside their
+    # error handling made a 500 (without Vary, in Flask).
+    for framework, call in _detail_apps().items():
+        reply = _request(call, "GET", "/", "application/json")
+        assert reply.status == 400, (framework, reply.body)
+        assert reply.headers["content-type"] == "application/problem+json"
+        assert json.loads(reply.body) == {
+            "type": "about:blank",
+            "title": "Bad Request",
+            "status": 400,
+        }, framework
+        assert "accept" in [token.lower() for token in reply.vary()], framework
+
+
 def test_flask_an_error_with_its_own_response_is_sent_as_it_is() -> None:
     """``abort(401, response=...)``: werkzeug sends that response, cookies
     and status included, and so does a problems route (with the Vary)."""

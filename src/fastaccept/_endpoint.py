@@ -43,8 +43,10 @@ from ._text import HeaderValue
 Request = TypeVar("Request")
 Response = TypeVar("Response")
 Handler = Callable[..., Any]
-#: An error as a problem's facts: its status, its detail, the headers it asks for.
-ErrorFacts = tuple[int, str | None, tuple[tuple[str, str], ...]]
+#: An error as a problem's facts: its status, its detail (whatever the
+#: framework's error holds: ``problem_answer`` shows a str only), the
+#: headers it asks for.
+ErrorFacts = tuple[int, object, tuple[tuple[str, str], ...]]
 
 #: The key under which a handler finds the ``Consumes`` decision, in the ASGI
 #: scope or the WSGI environ.
@@ -403,9 +405,8 @@ class HTTPExceptionBinding(ScopeBinding[Response]):
     __slots__ = ()
 
     def error_facts(self, error: Any) -> ErrorFacts | None:
-        """Its ``status_code``, its ``detail`` (a str) and its ``headers``."""
-        detail = error.detail if isinstance(error.detail, str) else None
-        return error.status_code, detail, tuple((error.headers or {}).items())
+        """Its ``status_code``, its ``detail`` and its ``headers``."""
+        return error.status_code, error.detail, tuple((error.headers or {}).items())
 
     def raised(self, args: tuple[Any, ...], error: Any, vary: str) -> None:
         """It goes on with ``vary`` merged into the ``Vary`` of its headers,
@@ -493,10 +494,12 @@ def problem_answer(
     prefers, ``binding``'s response: its headers but those of its own
     content (``_ERROR_CONTENT_FIELDS``), ``vary`` merged into the Vary it
     asks for (rule 17), no body for HEAD (but where the framework drops it:
-    ``head_as_get``)."""
+    ``head_as_get``). A detail that is no str (an error may carry any
+    object: werkzeug's ``abort(400, description={...})``) is left out."""
     status, detail, asked = facts
     accept, method = binding.headers(request)
-    negotiated = problem(status, accept, detail=detail)
+    shown = detail if isinstance(detail, str) else None
+    negotiated = problem(status, accept, detail=shown)
     asked_vary, asked_others = vary_apart(asked)
     headers = (
         *vary_apart(negotiated.header_items)[1],
