@@ -6,6 +6,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import fastaccept
 from fastaccept import AcceptError, Consumes, MediaRange, Offer, _member
 
 from .conftest import Engine
@@ -525,6 +526,19 @@ def test_rule13_bad_offers_raise_at_construction(engine: Engine, offer: str) -> 
         engine.Negotiator(["a/b", offer])
     with pytest.raises(ValueError, match="invalid offer"):
         engine.negotiate("*/*", [offer])
+
+
+@pytest.mark.parametrize("given", ["*", "*;q=1"])
+def test_rule13_a_bare_star_given_by_a_program_is_no_legacy_form(
+    engine: Engine, given: str
+) -> None:
+    # Rule 6 repairs a bare "*" a client sends, in lenient mode only; a
+    # program's value is read strictly, with no mode to suggest.
+    for make in (engine.Negotiator, Consumes, fastaccept.format_accept):
+        with pytest.raises(ValueError) as raised:
+            make([given])
+        assert "expected '/' after the type '*'" in str(raised.value)
+        assert "lenient" not in str(raised.value)
 
 
 def test_rule13_non_str_offer(engine: Engine) -> None:

@@ -316,6 +316,8 @@ def parse_single(
     text = as_header_text(item)[1]
     start = _OWS.match(text).end()  # type: ignore[union-attr]
     code, pos, rng, has_weight = scan_member(text, start, True, weighted)
+    if code == E.BARE_WILDCARD:  # no lenient mode to take it here
+        code = E.EXPECTED_SLASH
     if code:
         raise ValueError(
             f"invalid {what} {item!r} at position {pos}: {reason(code, item, pos)}"
