@@ -14,11 +14,13 @@ C; h11's ``_abnf`` is the model)::
 The reader follows the parsing algorithm of RFC 9651 §4.2 step by step, for
 every type of bare item, so it fails where that algorithm fails: a non-ASCII
 character anywhere (step 1), anything out of place. It keeps the text of
-Tokens and Strings only. What the field's definition then refuses (§2.2: the
-field is ignored whole) is named with its position: an Inner List or a bare
-item of another type as a member, or as the value a parameter ends with (a
-later one of the same key replaces an earlier, §4.2.3.2; a parameter without
-``=`` is Boolean true). Each character is read once.
+Tokens and Strings only. What the field's definition refuses (§2.2: the
+field is ignored whole) is named with its position where it is met, before
+what follows it is read: an Inner List or a bare item of another type as a
+member, or as the value a parameter ends with (a later one of the same key
+replaces an earlier, §4.2.3.2; a parameter without ``=`` is Boolean true).
+So ``0=1`` is refused for its Integer, not for the ``=`` after it: no
+members either way, only the reason differs. Each character is read once.
 """
 
 from __future__ import annotations
