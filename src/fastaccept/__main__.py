@@ -459,7 +459,10 @@ def _run(argv: Sequence[str] | None) -> int:
     output.add_argument(
         "--json",
         action="store_true",
-        help="print one JSON document, for scripts (an error too, with 'error' set)",
+        help=(
+            "print one JSON document, for scripts (a refused value or offer "
+            "too, with 'error' set; a usage error is text on stderr, exit 2)"
+        ),
     )
     output.add_argument(
         "--key",
