@@ -13,7 +13,8 @@ handlers answer is declared once, here:
   answers that ``ValueError`` with a 400.
 - ``GET /status/<n>``: the data with status ``n`` (an invalid one: the 400);
   ``GET /empty/<204|304>`` is the same handler, for the data (which renders
-  to a body) with a bodyless status (RFC 9110 §15.3.5, §15.4.5).
+  to a body) with a bodyless status (RFC 9110 §15.3.5, §15.4.5);
+  ``GET /status/untyped``, a ``Rendered`` made by hand without a type.
 - ``POST /body``: takes ``application/json`` only (``Consumes``).
 
 Every route renders ``DATA`` as JSON or plain text. ``built(name)`` gives an
@@ -30,7 +31,7 @@ from urllib.parse import parse_qsl
 
 import pytest
 
-from fastaccept import Answer, Consumes, Renderers
+from fastaccept import Answer, Consumes, Rendered, Renderers
 
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIEnvironment
@@ -45,6 +46,9 @@ RENDERERS = Renderers(
 )
 #: ``/body``'s request types.
 JSON_BODY = Consumes(["application/json"])
+#: ``/status/untyped``'s body, a ``Rendered`` made by hand without a
+#: ``Content-Type``: markup that a browser runs if it is labelled HTML.
+UNTYPED = b"<script>alert(1)</script>"
 #: The header ``/echo`` reflects ``v`` into unless ``name`` says another.
 ECHO = "X-Echo"
 #: The integrations served by an ASGI server, and by a WSGI server.
@@ -90,8 +94,11 @@ def echo_query(query: str) -> Answer:
     return echo(fields.get("v", ""), fields.get("name", ECHO))
 
 
-def status(code: str) -> Answer:
-    """``DATA`` with the status ``code`` (a path segment), or the 400."""
+def status(code: str) -> Answer | Rendered:
+    """``DATA`` with the status ``code`` (a path segment), or the 400;
+    ``untyped``: ``UNTYPED``, made by hand."""
+    if code == "untyped":
+        return Rendered(200, (), UNTYPED)
     try:
         return Answer(DATA, status=int(code))
     except ValueError as error:
@@ -129,7 +136,7 @@ def asgi_app() -> Callable[[Scope, Receive, Send], Awaitable[None]]:
         return echo_query(scope["query_string"].decode("latin-1"))
 
     @negotiated(RENDERERS)
-    async def status_endpoint(scope: Scope, receive: Receive) -> Answer:
+    async def status_endpoint(scope: Scope, receive: Receive) -> Answer | Rendered:
         return status(last_segment(scope["path"]))
 
     @negotiated(RENDERERS, consumes=JSON_BODY)
@@ -164,7 +171,7 @@ def starlette_app() -> Any:
         return echo(query.get("v", ""), query.get("name", ECHO))
 
     @negotiated(RENDERERS)
-    async def status_endpoint(request: Request) -> Answer:
+    async def status_endpoint(request: Request) -> Answer | Rendered:
         return status(request.path_params["code"])
 
     @negotiated(RENDERERS, consumes=JSON_BODY)
@@ -198,7 +205,7 @@ def fastapi_app() -> Any:
     @app.get("/status/{code}")
     @app.get("/empty/{code}")
     @negotiated(RENDERERS)
-    async def status_endpoint(code: str) -> Answer:
+    async def status_endpoint(code: str) -> Answer | Rendered:
         return status(code)
 
     @app.post("/body")
@@ -223,7 +230,7 @@ def litestar_app() -> Any:
 
     @get(["/status/{code:str}", "/empty/{code:str}"])
     @negotiated(RENDERERS)
-    async def status_endpoint(request: Request[Any, Any, Any]) -> Answer:
+    async def status_endpoint(request: Request[Any, Any, Any]) -> Answer | Rendered:
         return status(request.path_params["code"])
 
     @post("/body")
@@ -244,7 +251,7 @@ def wsgi_app() -> Callable[[WSGIEnvironment, StartResponse], Iterable[bytes]]:
         return echo_query(environ.get("QUERY_STRING", ""))
 
     @negotiated(RENDERERS)
-    def status_endpoint(environ: WSGIEnvironment) -> Answer:
+    def status_endpoint(environ: WSGIEnvironment) -> Answer | Rendered:
         return status(last_segment(environ["PATH_INFO"]))
 
     @negotiated(RENDERERS, consumes=JSON_BODY)
@@ -279,7 +286,7 @@ def flask_app() -> Any:
     @app.get("/status/<code>")
     @app.get("/empty/<code>")
     @negotiated(RENDERERS)
-    def status_endpoint(code: str) -> Answer:
+    def status_endpoint(code: str) -> Answer | Rendered:
         return status(code)
 
     @app.post("/body")
@@ -307,7 +314,7 @@ def falcon_app() -> Any:
         @negotiated(RENDERERS)
         def on_get(
             self, req: falcon.Request, resp: falcon.Response, code: str
-        ) -> Answer:
+        ) -> Answer | Rendered:
             return status(code)
 
     class Body:
@@ -334,7 +341,7 @@ def aiohttp_app() -> Any:
         return echo(request.query.get("v", ""), request.query.get("name", ECHO))
 
     @negotiated(RENDERERS)
-    async def status_endpoint(request: web.Request) -> Answer:
+    async def status_endpoint(request: web.Request) -> Answer | Rendered:
         return status(request.match_info["code"])
 
     @negotiated(RENDERERS, consumes=JSON_BODY)

@@ -30,7 +30,7 @@ from typing import Any
 
 import pytest
 
-from .attack_apps import AIOHTTP_APPS, ASGI_APPS, DATA, WSGI_APPS, built
+from .attack_apps import AIOHTTP_APPS, ASGI_APPS, DATA, UNTYPED, WSGI_APPS, built
 from .servers import (
     aiohttp_serving,
     exchange,
@@ -313,6 +313,24 @@ def test_a_bodyless_status_has_no_content_type(served: Served, code: int) -> Non
     response = served.get(f"/empty/{code}")
     assert response.status == code
     assert "content-type" not in response.names, response.fields
+
+
+def test_content_made_by_hand_without_a_type_gets_no_frameworks_default(
+    served: Served,
+) -> None:
+    # docs/web.md, "What a handler may send": a Rendered is sent as it is.
+    # Flask and Django labelled its bytes text/html (which a browser runs),
+    # falcon and Litestar application/json; where a framework types every
+    # response with content, it is application/octet-stream (RFC 9110 §8.3).
+    response = served.get("/status/untyped")
+    assert (response.status, response.body) == (200, UNTYPED)
+    expected = [b"application/octet-stream"] if served.app in TYPING_APPS else []
+    assert response.values("content-type") == expected, response.fields
+
+
+#: The frameworks that send a Content-Type with any content: fastaccept's,
+#: or aiohttp's own, application/octet-stream where it has none.
+TYPING_APPS = {"falcon", "litestar", "aiohttp"}
 
 
 def test_a_205_sends_an_empty_content_of_length_0(served: Served) -> None:

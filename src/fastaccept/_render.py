@@ -519,8 +519,20 @@ class Finished:
 def declares_type(header_items: Iterable[tuple[str, str]]) -> bool:
     """Whether ``header_items`` hold a ``Content-Type`` (the name in any case,
     RFC 9110 §5.1): a decision's own is sent (``Finished.render``), and a
-    hand-made 204, 205 or 304 keeps it where a framework's default goes."""
+    ``Rendered`` made by hand keeps it where a framework's default goes."""
     return any(name.lower() == "content-type" for name, _ in header_items)
+
+
+def untyped_content_type(rendered: Rendered) -> str | None:
+    """What a framework that types every response with content (falcon,
+    Litestar) sends as the ``Content-Type`` of ``rendered``, made by hand
+    without one: ``application/octet-stream``, the type RFC 9110 §8.3 lets
+    a recipient assume, never the framework's default (HTML or JSON, which a
+    browser would run or a client parse); None where it has its own, or no
+    content (``BODYLESS``)."""
+    if rendered.status in BODYLESS or declares_type(rendered.header_items):
+        return None
+    return "application/octet-stream"
 
 
 def _given(decision: Decision) -> Decision:

@@ -41,7 +41,7 @@ from ._endpoint import (
     integration,
     needs,
 )
-from ._render import BODYLESS, Rendered, declares_type
+from ._render import Rendered, declares_type
 
 try:
     from asgiref.sync import iscoroutinefunction, sync_to_async
@@ -105,8 +105,8 @@ class DjangoBinding(EnvironBinding[HttpResponse]):
         response = HttpResponse(
             rendered.body, status=rendered.status, headers=rendered.headers
         )
-        if rendered.status in BODYLESS and not declares_type(rendered.header_items):
-            del response.headers["Content-Type"]  # Django's default (RFC 9110 §15.4.5)
+        if not declares_type(rendered.header_items):
+            del response.headers["Content-Type"]  # Django's default
         return response
 
     def error_facts(self, error: BaseException) -> ErrorFacts | None:

@@ -42,7 +42,7 @@ from ._endpoint import (
     needs,
 )
 from ._headers import merge_vary, query_value, vary_apart
-from ._render import Rendered
+from ._render import Rendered, untyped_content_type
 from ._responses import Decision
 from ._text import HeaderValue
 
@@ -99,6 +99,7 @@ class FalconBinding(Binding[Exchange, None]):
         resp = request[1]
         resp.status = rendered.status
         resp.text = None
+        resp.content_type = untyped_content_type(rendered)  # its own: below
         if isinstance(resp, falcon.asgi.Response):
             resp.sse = None
         for name, value in rendered.header_items:

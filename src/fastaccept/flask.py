@@ -61,9 +61,9 @@ class FlaskBinding(EnvironBinding[flask.Response]):
 
     def reply(self, request: Mapped, rendered: Rendered) -> flask.Response:
         response = flask.Response(rendered.body, rendered.status, rendered.header_items)
-        if rendered.status in BODYLESS:  # werkzeug's default type, its length 0
-            if not declares_type(rendered.header_items):
-                del response.headers["Content-Type"]
+        if not declares_type(rendered.header_items):  # werkzeug's default type
+            del response.headers["Content-Type"]
+        if rendered.status in BODYLESS:  # werkzeug's length 0
             if "Content-Length" not in rendered.headers:  # a 205 has its own
                 del response.headers["Content-Length"]
         elif not rendered.body:  # HEAD: werkzeug counted the empty body

@@ -69,7 +69,7 @@ from ._endpoint import (
 )
 from ._headers import lines_value, merge_vary, vary_merged_into
 from ._problems import is_error_status
-from ._render import Rendered
+from ._render import Rendered, untyped_content_type
 from ._responses import Decision, reason_phrase
 from .asgi import ASGIApp, Message, Receive, Scope, Send, send_rendered, with_vary
 
@@ -146,8 +146,12 @@ class LitestarBinding(HTTPExceptionBinding[Response[bytes]]):
         return cast("Mapped", request.scope)
 
     def reply(self, request: Mapped, rendered: Rendered) -> Response[bytes]:
-        headers = dict(rendered.header_items)
-        return Response(rendered.body, status_code=rendered.status, headers=headers)
+        return Response(
+            rendered.body,
+            status_code=rendered.status,
+            headers=dict(rendered.header_items),
+            media_type=untyped_content_type(rendered),  # else its own, or JSON
+        )
 
     def vary(self, response: Response[Any], vary: str) -> None:
         """Merge ``vary`` into the ``Vary`` of the handler's own response,
