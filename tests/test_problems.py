@@ -938,8 +938,9 @@ def test_flask_errors_as_problems_keep_their_status_and_headers() -> None:
 
 
 def _detail_apps() -> dict[str, Any]:
-    """One route each, ``problems=True``, raising a 400 whose message is a
-    dict (werkzeug's ``description``, falcon's, Starlette's ``detail``)."""
+    """One route each, ``/detail``, ``problems=True``, raising a 400 whose
+    message is a dict (werkzeug's ``description``, falcon's, Starlette's
+    ``detail``, the argument of Django's ``BadRequest``)."""
     flask = pytest.importorskip("flask")
     falcon = pytest.importorskip("falcon")
     pytest.importorskip("starlette")
@@ -957,7 +958,7 @@ def _detail_apps() -> dict[str, Any]:
     def flask_view() -> Any:
         flask.abort(400, description={"field": "required"})
 
-    flask_app.add_url_rule("/", "view", flask_view)
+    flask_app.add_url_rule("/detail", "view", flask_view)
 
     class Resource:
         @falcon_negotiated(Renderers(GREETING_TYPES), problems=True)
@@ -965,24 +966,41 @@ def _detail_apps() -> dict[str, Any]:
             raise falcon.HTTPBadRequest(description={"field": "required"})
 
     falcon_app = falcon.App()
-    falcon_app.add_route("/", Resource())
+    falcon_app.add_route("/detail", Resource())
 
     @starlette_negotiated(Renderers(GREETING_TYPES), problems=True)
     async def starlette_view(request: Any) -> dict[str, str]:
         raise HTTPException(400, {"field": "required"})  # type: ignore[arg-type]
 
+    recipe = load_recipe("django_app")  # configures Django's settings once
+    from django.core.exceptions import BadRequest
+    from django.urls import clear_url_caches, path
+
+    from fastaccept.django import negotiated as django_negotiated
+
+    @django_negotiated(Renderers(GREETING_TYPES), problems=True)
+    def django_view(request: Any) -> dict[str, str]:
+        raise BadRequest({"field": "required"})
+
+    if not any(str(p.pattern) == "detail" for p in recipe.urlpatterns):
+        recipe.urlpatterns.append(path("detail", django_view))
+        clear_url_caches()
     return {
+        "django": wsgi_call(recipe.application),
         "flask": werkzeug_call(flask_app.test_client()),
         "falcon": falcon_call(falcon_app),
-        "starlette": starlette_call(Starlette(routes=[Route("/", starlette_view)])),
+        "starlette": starlette_call(
+            Starlette(routes=[Route("/detail", starlette_view)])
+        ),
     }
 
 
 def test_an_errors_message_that_is_no_str_is_left_out_of_its_problem() -> None:
     # Flask and falcon passed it to problem(), whose TypeError inside their
-    # error handling made a 500 (without Vary, in Flask).
+    # error handling made a 500 (without Vary, in Flask); Django showed its
+    # repr ("{'field': 'required'}"), where its own pages show none.
     for framework, call in _detail_apps().items():
-        reply = _request(call, "GET", "/", "application/json")
+        reply = _request(call, "GET", "/detail", "application/json")
         assert reply.status == 400, (framework, reply.body)
         assert reply.headers["content-type"] == "application/problem+json"
         assert json.loads(reply.body) == {

@@ -495,10 +495,11 @@ def problem_answer(
     content (``_ERROR_CONTENT_FIELDS``), ``vary`` merged into the Vary it
     asks for (rule 17), no body for HEAD (but where the framework drops it:
     ``head_as_get``). A detail that is no str (an error may carry any
-    object: werkzeug's ``abort(400, description={...})``) is left out."""
+    object: werkzeug's ``abort(400, description={...})``), or is empty, is
+    left out."""
     status, detail, asked = facts
     accept, method = binding.headers(request)
-    shown = detail if isinstance(detail, str) else None
+    shown = detail if isinstance(detail, str) and detail else None
     negotiated = problem(status, accept, detail=shown)
     asked_vary, asked_others = vary_apart(asked)
     headers = (

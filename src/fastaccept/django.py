@@ -111,13 +111,15 @@ class DjangoBinding(EnvironBinding[HttpResponse]):
 
     def error_facts(self, error: BaseException) -> ErrorFacts | None:
         """``Http404`` 404, ``PermissionDenied`` 403, the others 400, with the
-        exception's message, but for ``SuspiciousOperation`` (which Django
-        logs as a security event, and never shows)."""
+        exception's message, its first argument as Django's 404 page reads
+        it (one that is no str is left out: ``problem_answer``), but for
+        ``SuspiciousOperation`` (which Django logs as a security event, and
+        never shows)."""
         if isinstance(error, SuspiciousOperation):
             return 400, None, ()
         forbidden = isinstance(error, PermissionDenied)
         status = 404 if isinstance(error, Http404) else 403 if forbidden else 400
-        return status, str(error) or None, ()
+        return status, error.args[0] if error.args else None, ()
 
     def raised(
         self, args: tuple[Any, ...], error: BaseException, vary: str
