@@ -835,6 +835,42 @@ def test_fastapi_the_response_fastapi_gives_the_handler_is_kept(
     assert refused.status_code == 406 and "set-cookie" not in refused.headers
 
 
+def test_fastapi_a_field_the_answer_has_is_sent_once() -> None:
+    """A field a dependency sets on FastAPI's ``Response`` that the answer
+    also has is sent once, the answer's (RFC 9110 §5.3), but ``Link``, a
+    list, joined, the answer's first: as falcon's ``set_header``. Two
+    ``ETag`` lines were sent, which httpx read as ``"v1", "dep"``."""
+    pytest.importorskip("fastapi")
+    from fastapi import Depends, FastAPI, Response
+    from fastapi.testclient import TestClient
+
+    from fastaccept.fastapi import NegotiatedRoute, negotiated
+
+    app = FastAPI()
+    app.router.route_class = NegotiatedRoute
+
+    def defaults(response: Response) -> None:
+        response.headers["ETag"] = '"dep"'
+        response.headers["Link"] = "</dep>; rel=help"
+        response.headers["Cache-Control"] = "no-store"
+
+    def item() -> Answer:
+        headers = {"ETag": '"v1"', "Link": "</v1>; rel=alternate"}
+        return Answer({"greeting": "hi"}, headers=headers)
+
+    defaults.__annotations__["response"] = Response  # a name this module lacks
+    app.get("/item", dependencies=[Depends(defaults)])(negotiated(GREETING)(item))
+    fields = TestClient(app).get("/item").headers.multi_items()
+    assert sorted(fields) == [
+        ("cache-control", "no-store"),
+        ("content-length", "18"),
+        ("content-type", "application/json"),
+        ("etag", '"v1"'),
+        ("link", "</v1>; rel=alternate, </dep>; rel=help"),
+        ("vary", "Accept"),
+    ]
+
+
 @pytest.mark.parametrize(
     ("module", "argument"),
     [("fastapi", "fastaccept_request"), ("litestar", "request")],

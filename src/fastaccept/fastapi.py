@@ -175,12 +175,15 @@ class FastAPIBinding(StarletteBinding):
         the handler or a dependency set on the given ``Response`` (cookies
         among them), as FastAPI adds them to its own: ``Vary`` merged into
         the answer's, ``Content-Type`` and ``Content-Length`` the
-        negotiation's (a ``ValueError``)."""
+        negotiation's (a ``ValueError``), a field the answer also has sent
+        once, the answer's (RFC 9110 §5.3: one ``ETag``), but ``Link``, a
+        list (RFC 8288 §3), joined, the answer's first: as falcon's."""
         response = super().reply(request, rendered)
         given: Response | None = request.get(GIVEN_RESPONSE)
         if given is None or not rendered.ok:
             return response
-        fields = response.headers.raw
+        fields = response.headers.raw  # lower-case names, as Starlette's
+        answers = {name for name, _ in fields}
         for name, value in given.headers.raw:
             folded = name.lower()
             if folded in _OWN_FIELDS:
@@ -190,8 +193,11 @@ class FastAPIBinding(StarletteBinding):
                 )
             if folded == b"vary":
                 self.vary(response, value.decode("latin-1"))
-            else:
+            elif folded not in answers:
                 fields.append((name, value))
+            elif folded == b"link":
+                at = [name for name, _ in fields].index(b"link")
+                fields[at] = (b"link", fields[at][1] + b", " + value)
         return response
 
 
