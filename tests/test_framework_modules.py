@@ -835,6 +835,43 @@ def test_fastapi_the_response_fastapi_gives_the_handler_is_kept(
     assert refused.status_code == 406 and "set-cookie" not in refused.headers
 
 
+def test_fastapi_the_routes_405_is_a_problem_with_problems() -> None:
+    """``NegotiatedRoute`` answers a method the route lacks itself: with
+    ``problems=True`` that 405 is a problem as Accept prefers, ``Allow``
+    kept (docs/web.md: every error answer of the route); it was FastAPI's
+    ``{"detail": ...}`` JSON whatever Accept said. Without, it stays
+    FastAPI's."""
+    pytest.importorskip("fastapi")
+    from fastapi import FastAPI
+    from fastapi.testclient import TestClient
+
+    from fastaccept.fastapi import NegotiatedRoute, negotiated
+
+    app = FastAPI()
+    app.router.route_class = NegotiatedRoute
+
+    def item() -> dict[str, str]:
+        return {"greeting": "hi"}
+
+    app.get("/problem")(negotiated(GREETING, problems=True)(item))
+    app.get("/plain")(negotiated(GREETING)(item))
+    client = TestClient(app)
+    as_json = client.post("/problem", headers={"Accept": "application/json"})
+    assert (as_json.status_code, as_json.headers["allow"]) == (405, "GET, HEAD")
+    assert as_json.headers["content-type"] == "application/problem+json"
+    assert as_json.json() == {
+        "type": "about:blank",
+        "title": "Method Not Allowed",
+        "status": 405,
+    }
+    assert as_json.headers["vary"] == "Accept"
+    as_text = client.delete("/problem", headers={"Accept": "text/plain"})
+    assert as_text.headers["content-type"] == "text/plain; charset=utf-8"
+    assert as_text.text.startswith("405 Method Not Allowed")
+    plain = client.post("/plain", headers={"Accept": "text/plain"})
+    assert (plain.status_code, plain.json()) == (405, {"detail": "Method Not Allowed"})
+
+
 def test_fastapi_a_field_the_answer_has_is_sent_once() -> None:
     """A field a dependency sets on FastAPI's ``Response`` that the answer
     also has is sent once, the answer's (RFC 9110 §5.3), but ``Link``, a

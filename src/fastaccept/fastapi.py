@@ -57,6 +57,7 @@ from ._endpoint import (
     is_awaited,
     needs,
     openapi_responses,
+    problem_answer,
     route_vary,
     sends_bodies,
     shared_signature,
@@ -443,7 +444,8 @@ class NegotiatedRoute(APIRoute):
         On a negotiated route, an error's answer (FastAPI's 422 for the
         parameters, before the handler runs, an ``HTTPException``, the 405
         for a method the route lacks) gets ``Accept`` in its ``Vary``, but
-        where a format name chose (``route_vary``)."""
+        where a format name chose (``route_vary``); with ``problems`` that
+        405 is a problem, as the route's other errors."""
         if self.negotiation is None:
             await super().handle(scope, receive, send)
             return
@@ -456,10 +458,15 @@ class NegotiatedRoute(APIRoute):
         elif scope["method"] in allowed:  # HEAD on a GET route: GET's app
             await self._app_for(scope)(scope, receive, send)
         else:  # 405 (RFC 9110 §15.5.6): Allow names HEAD where it is answered.
-            # Starlette's ExceptionMiddleware answers it through its own send,
-            # not ``varying_errors``: the exception carries the Vary.
             headers = {"Allow": ", ".join(sorted(allowed))}
             vary = route_vary(finished, scope)
+            if self.negotiation.problems:  # as the route's other errors
+                facts = (405, None, tuple(headers.items()))
+                answer = problem_answer(STARLETTE, scope, facts, vary)
+                await answer(scope, receive, send)
+                return
+            # Starlette's ExceptionMiddleware answers it through its own send,
+            # not ``varying_errors``: the exception carries the Vary.
             if vary:
                 headers["Vary"] = vary
             raise HTTPException(405, headers=headers)
