@@ -528,17 +528,28 @@ def test_rule13_bad_offers_raise_at_construction(engine: Engine, offer: str) -> 
         engine.negotiate("*/*", [offer])
 
 
-@pytest.mark.parametrize("given", ["*", "*;q=1"])
-def test_rule13_a_bare_star_given_by_a_program_is_no_legacy_form(
-    engine: Engine, given: str
+@pytest.mark.parametrize(
+    ("given", "error"),
+    [
+        ("*", "expected '/' after the type '*'"),
+        ("*;q=1", "expected '/' after the type '*'"),
+        ("a/b;q=.5", "invalid weight '.5': a weight is a number from 0 to 1"),
+    ],
+)
+def test_rule13_a_legacy_form_given_by_a_program_is_no_legacy_form(
+    engine: Engine, given: str, error: str
 ) -> None:
-    # Rule 6 repairs a bare "*" a client sends, in lenient mode only; a
-    # program's value is read strictly, with no mode to suggest.
+    # Rule 6 repairs a bare "*" and a weight without its leading 0 that a
+    # client sends, in lenient mode only; a program's value (and an
+    # Accept-Query member) is read strictly, with no mode to suggest.
     for make in (engine.Negotiator, Consumes, fastaccept.format_accept):
         with pytest.raises(ValueError) as raised:
             make([given])
-        assert "expected '/' after the type '*'" in str(raised.value)
+        assert error in str(raised.value)
         assert "lenient" not in str(raised.value)
+    if "q=" not in given:  # Accept-Query takes no weight: its own reason
+        reason = fastaccept.parse_accept_query(given).reason
+        assert reason is not None and error in reason and "lenient" not in reason
 
 
 def test_rule13_non_str_offer(engine: Engine) -> None:

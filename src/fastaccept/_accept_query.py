@@ -8,7 +8,13 @@ from collections.abc import Iterable
 from ._errors import reason
 from ._grammar import TCHARS
 from ._limits import DEFAULT_MAX_LENGTH, checked_max_length
-from ._member import is_suffix_range, offers_tuple, parse_single, scan_member
+from ._member import (
+    WITHOUT_LENIENT_MODE,
+    is_suffix_range,
+    offers_tuple,
+    parse_single,
+    scan_member,
+)
 from ._structured import StructureError, bare_item, is_key, parse_list
 from ._text import HeaderValue, as_header_text, coerce_value, header_length
 from ._tuples import NamedTuple
@@ -149,6 +155,7 @@ def _media_range(start: int, bare: str, params: dict[str, str]) -> MediaRange:
         f";{name}={format_param_value(value)}" for name, value in params.items()
     )
     code, end, rng, weighted = scan_member(member, 0, True)
+    code = WITHOUT_LENIENT_MODE.get(code, code)
     if code:
         why = reason(code, member, end)
         raise StructureError(start, f"the member is not a media range: {why}")

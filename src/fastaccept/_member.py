@@ -303,6 +303,16 @@ def member_end(text: str, start: int) -> int:
             i += 2
 
 
+#: The codes of rule 6's legacy forms (a bare ``*``, a weight without its
+#: leading ``0``), as reported where no lenient mode could take them (a
+#: program's values, Accept-Query's members): strict RFC 9110's errors,
+#: with no hint of a mode the caller cannot ask for.
+WITHOUT_LENIENT_MODE: Final = {
+    E.BARE_WILDCARD: E.EXPECTED_SLASH,
+    E.SHORT_WEIGHT: E.BAD_WEIGHT,
+}
+
+
 def parse_single(
     item: object, what: str, *, weighted: bool = True
 ) -> tuple[RangeTuple, bool]:
@@ -316,8 +326,7 @@ def parse_single(
     text = as_header_text(item)[1]
     start = _OWS.match(text).end()  # type: ignore[union-attr]
     code, pos, rng, has_weight = scan_member(text, start, True, weighted)
-    if code == E.BARE_WILDCARD:  # no lenient mode to take it here
-        code = E.EXPECTED_SLASH
+    code = WITHOUT_LENIENT_MODE.get(code, code)
     if code:
         raise ValueError(
             f"invalid {what} {item!r} at position {pos}: {reason(code, item, pos)}"
