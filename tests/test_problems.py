@@ -1011,6 +1011,73 @@ def test_an_errors_message_that_is_no_str_is_left_out_of_its_problem() -> None:
         assert "accept" in [token.lower() for token in reply.vary()], framework
 
 
+def _message_apps() -> dict[str, tuple[Any, dict[str, Any]]]:
+    """Routes, ``problems=True``, raising errors whose message a problem
+    leaves out or shows, each with the members its problem has: a 400
+    without a message (Starlette's default ``detail``, the title again), a
+    500 whose message Litestar's own answer hides, an aiohttp 400 saying
+    why by its ``reason``."""
+    pytest.importorskip("starlette")
+    pytest.importorskip("litestar")
+    pytest.importorskip("aiohttp")
+    from aiohttp import web
+    from litestar import Litestar, get
+    from litestar.exceptions import InternalServerException
+    from starlette.applications import Starlette
+    from starlette.exceptions import HTTPException
+    from starlette.routing import Route
+
+    from fastaccept.aiohttp import negotiated as aiohttp_negotiated
+    from fastaccept.litestar import NegotiationPlugin
+    from fastaccept.litestar import negotiated as litestar_negotiated
+    from fastaccept.starlette import negotiated as starlette_negotiated
+
+    renderers = Renderers(GREETING_TYPES)
+
+    @starlette_negotiated(renderers, problems=True)
+    async def starlette_view(request: Any) -> dict[str, str]:
+        raise HTTPException(400)
+
+    @get("/message")
+    @litestar_negotiated(renderers, problems=True)
+    async def litestar_view() -> dict[str, str]:
+        raise InternalServerException("db at 10.0.0.5 refused user app_rw")
+
+    @aiohttp_negotiated(renderers, problems=True)
+    async def aiohttp_view(request: web.Request) -> dict[str, str]:
+        raise web.HTTPBadRequest(reason="Order Locked")
+
+    aiohttp_app = web.Application()
+    aiohttp_app.router.add_get("/message", aiohttp_view)
+    bad_request = {"type": "about:blank", "title": "Bad Request", "status": 400}
+    server_error = {"type": "about:blank", "title": "Internal Server Error"}
+    return {
+        "starlette": (
+            starlette_call(Starlette(routes=[Route("/message", starlette_view)])),
+            bad_request,
+        ),
+        "litestar": (
+            litestar_call(Litestar([litestar_view], plugins=[NegotiationPlugin()])),
+            {**server_error, "status": 500},
+        ),
+        "aiohttp": (
+            aiohttp_call(aiohttp_app),
+            {**bad_request, "detail": "Order Locked"},
+        ),
+    }
+
+
+def test_a_problem_shows_the_message_a_client_may_read_once() -> None:
+    # Starlette's and Litestar's default message is the title again ("detail":
+    # "Bad Request"); a Litestar 500's message, which Litestar's own answer
+    # never shows, was sent; aiohttp's reason= was left out with its default
+    # text "400: Order Locked".
+    for framework, (call, members) in _message_apps().items():
+        reply = _request(call, "GET", "/message", "application/json")
+        assert reply.status == members["status"], (framework, reply.body)
+        assert json.loads(reply.body) == members, framework
+
+
 def test_flask_an_error_with_its_own_response_is_sent_as_it_is() -> None:
     """``abort(401, response=...)``: werkzeug sends that response, cookies
     and status included, and so does a problems route (with the Vary)."""

@@ -37,7 +37,7 @@ from ._render import (
     made_rendered,
     offer_pairs,
 )
-from ._responses import METHOD_FIELDS, Consumes, Decision, FormatSpec
+from ._responses import METHOD_FIELDS, Consumes, Decision, FormatSpec, is_phrase_of
 from ._text import HeaderValue
 
 Request = TypeVar("Request")
@@ -404,7 +404,7 @@ class HTTPExceptionBinding(ScopeBinding[Response]):
 
     __slots__ = ()
 
-    def error_facts(self, error: Any) -> ErrorFacts | None:
+    def error_facts(self, error: Any) -> ErrorFacts:
         """Its ``status_code``, its ``detail`` and its ``headers``."""
         return error.status_code, error.detail, tuple((error.headers or {}).items())
 
@@ -495,11 +495,14 @@ def problem_answer(
     content (``_ERROR_CONTENT_FIELDS``), ``vary`` merged into the Vary it
     asks for (rule 17), no body for HEAD (but where the framework drops it:
     ``head_as_get``). A detail that is no str (an error may carry any
-    object: werkzeug's ``abort(400, description={...})``), or is empty, is
-    left out."""
+    object: werkzeug's ``abort(400, description={...})``), is empty, or is
+    the status's phrase, the title again (a framework's default message),
+    is left out."""
     status, detail, asked = facts
     accept, method = binding.headers(request)
-    shown = detail if isinstance(detail, str) and detail else None
+    shown = None
+    if isinstance(detail, str) and detail and not is_phrase_of(status, detail):
+        shown = detail
     negotiated = problem(status, accept, detail=shown)
     asked_vary, asked_others = vary_apart(asked)
     headers = (

@@ -87,6 +87,16 @@ def reason_phrase(status: int) -> str:
     return _PHRASES.get(status) or _CLASSES[status // 100]
 
 
+def is_phrase_of(status: int, message: str) -> bool:
+    """Whether ``message`` is ``status``'s reason phrase, RFC 9110's or the
+    one of Python's ``HTTPStatus`` (its older names), which frameworks give
+    an error without a message of its own (Starlette, Litestar, aiohttp)."""
+    known = status in HTTPStatus._value2member_map_
+    return message == reason_phrase(status) or (
+        known and message == HTTPStatus(status).phrase
+    )
+
+
 class StatusAndHeaders:
     """What every answer has: ``status`` and ``header_items``, and their views."""
 

@@ -112,16 +112,17 @@ class AiohttpBinding(Binding[web.Request, web.StreamResponse]):
         headers["Vary"] = merge_vary(*headers.getall("Vary", ()), vary)
 
     def error_facts(self, error: BaseException) -> ErrorFacts | None:
-        """An ``HTTPException``: its status, its text (unless
-        aiohttp's default, ``"<status>: <reason>"``) and its headers, the
-        cookies it sets (``set_cookie``, ``del_cookie``) among them as aiohttp
-        writes them."""
+        """An ``HTTPException``: its status, its plain text, or where that is
+        aiohttp's default, ``"<status>: <reason>"``, its ``reason`` (left out
+        where it is the status's phrase: ``problem_answer``), and its
+        headers, the cookies it sets (``set_cookie``, ``del_cookie``) among
+        them as aiohttp writes them."""
         assert isinstance(error, web.HTTPException)
         try:  # its body as its charset reads it (a str given is UTF-8)
             text = error.text if error.content_type == "text/plain" else None
         except (UnicodeDecodeError, LookupError):  # bytes given: no text to read
             text = None
-        detail = None if text == f"{error.status}: {error.reason}" else text
+        detail = error.reason if text == f"{error.status}: {error.reason}" else text
         cookies = [
             ("Set-Cookie", c.output(header="")[1:]) for c in error.cookies.values()
         ]

@@ -51,6 +51,7 @@ from ._endpoint import (
     PROBLEM_CONTENT,
     PRODUCED,
     Endpoint,
+    ErrorFacts,
     Handler,
     HTTPExceptionBinding,
     KeepsParameters,
@@ -144,6 +145,13 @@ class LitestarBinding(HTTPExceptionBinding[Response[bytes]]):
         request: Request[Any, Any, Any]
         request = framework_argument(kwargs, REQUEST, self.shared)
         return cast("Mapped", request.scope)
+
+    def error_facts(self, error: Any) -> ErrorFacts:
+        """Its status, its ``detail`` but a 500's, which Litestar's own answer
+        never shows (its message may name what no client should read), and
+        its ``headers``."""
+        status, detail, headers = super().error_facts(error)
+        return status, None if status == 500 else detail, headers
 
     def reply(self, request: Mapped, rendered: Rendered) -> Response[bytes]:
         return Response(
