@@ -141,12 +141,23 @@ def worker(first: int, step: int, count: int, tasks: int, out: list[Any]) -> Non
     asyncio.run(run())
 
 
+def positive(text: str) -> int:
+    """An argument that counts something: 1 or more (0 threads or tasks
+    would send nothing and pass)."""
+    number = int(text)
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: give 1 or more")
+    return number
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--threads", type=int, default=4)
-    parser.add_argument("--tasks", type=int, default=16)
-    parser.add_argument("--requests", type=int, default=1_000_000)
+    parser.add_argument("--threads", type=positive, default=4)
+    parser.add_argument("--tasks", type=positive, default=16)
+    parser.add_argument("--requests", type=positive, default=1_000_000)
     args = parser.parse_args()
+    if args.requests < args.threads:
+        parser.error("--requests: give at least one request per thread")
     gil = getattr(sys, "_is_gil_enabled", lambda: True)()
     print(
         sys.version.split()[0],
