@@ -8,7 +8,8 @@ Starlette's ``GZipMiddleware`` tests ``"gzip" in accept_encoding``, so
 ``fastaccept.EncodingNegotiator`` instead, over the codings this Python has:
 zstd (``compression.zstd`` on 3.14, else the ``zstandard`` package), br (the
 ``brotli`` package), gzip (``zlib``) and identity, in that server order: at
-equal weights the smaller output wins (``gzip, deflate, br, zstd`` gets zstd).
+equal weights the first of them wins (``gzip, deflate, br, zstd`` gets zstd,
+whichever output would be smaller).
 
 Every compressible response (a text-like ``Content-Type``) gets ``Accept-Encoding``
 merged into its ``Vary``, identity or not; a strong ``ETag`` of one it

@@ -1,5 +1,6 @@
 """The Accept check in front of an MCP Streamable HTTP endpoint (docs/mcp.md):
-``uvicorn mcp_asgi:app``, then POST JSON-RPC messages to ``/mcp``.
+``uvicorn mcp_asgi:app --lifespan off``, then POST JSON-RPC messages to
+``/mcp``.
 
 The JSON-RPC handling is a stand-in (every request gets an empty result; a
 notification or a response, 202 Accepted with no body, as the transport
