@@ -874,9 +874,10 @@ def test_fastapi_the_routes_405_is_a_problem_with_problems() -> None:
 
 def test_fastapi_a_field_the_answer_has_is_sent_once() -> None:
     """A field a dependency sets on FastAPI's ``Response`` that the answer
-    also has is sent once, the answer's (RFC 9110 §5.3), but ``Link``, a
-    list, joined, the answer's first: as falcon's ``set_header``. Two
-    ``ETag`` lines were sent, which httpx read as ``"v1", "dep"``."""
+    also has is one line: the answer's alone for a field of one value (RFC
+    9110 §5.3: one ``ETag``), a list's values joined, the answer's first
+    (``Link``, ``Cache-Control``), as falcon's. Two ``ETag`` lines were
+    sent, which httpx read as ``"v1", "dep"``."""
     pytest.importorskip("fastapi")
     from fastapi import Depends, FastAPI, Response
     from fastapi.testclient import TestClient
@@ -889,22 +890,28 @@ def test_fastapi_a_field_the_answer_has_is_sent_once() -> None:
     def defaults(response: Response) -> None:
         response.headers["ETag"] = '"dep"'
         response.headers["Link"] = "</dep>; rel=help"
-        response.headers["Cache-Control"] = "no-store"
+        response.headers["Cache-Control"] = "private"
+        response.headers["X-Trace"] = "t1"
 
     def item() -> Answer:
-        headers = {"ETag": '"v1"', "Link": "</v1>; rel=alternate"}
+        headers = {
+            "ETag": '"v1"',
+            "Link": "</v1>; rel=alternate",
+            "Cache-Control": "max-age=600",
+        }
         return Answer({"greeting": "hi"}, headers=headers)
 
     defaults.__annotations__["response"] = Response  # a name this module lacks
     app.get("/item", dependencies=[Depends(defaults)])(negotiated(GREETING)(item))
     fields = TestClient(app).get("/item").headers.multi_items()
     assert sorted(fields) == [
-        ("cache-control", "no-store"),
+        ("cache-control", "max-age=600, private"),
         ("content-length", "18"),
         ("content-type", "application/json"),
         ("etag", '"v1"'),
         ("link", "</v1>; rel=alternate, </dep>; rel=help"),
         ("vary", "Accept"),
+        ("x-trace", "t1"),
     ]
 
 
@@ -2075,8 +2082,9 @@ def test_falcon_the_answer_replaces_what_the_responder_set(
     ``resp.data``: the rendered answer clears them. A header the responder
     set stays, but one the answer sends too is the answer's, once (a
     ``Retry-After`` of ``5, 10`` is no delay at all, RFC 9110 §10.2.3);
-    its ``Link`` joins the alternate of ``fastaccept.agents``, the
-    alternate first (RFC 9110 §5.3)."""
+    a list's values join, the answer's first (RFC 9110 §5.3): its ``Link``
+    after the alternate of ``fastaccept.agents``, its ``Cache-Control``
+    after the answer's (the responder's ``private`` was dropped)."""
     pytest.importorskip("falcon")
     import falcon
     import falcon.asgi
@@ -2093,9 +2101,10 @@ def test_falcon_the_answer_replaces_what_the_responder_set(
         resp.append_link("/next", "next")
         resp.set_header("X-Own", "kept")
         resp.set_header("Retry-After", "10")
+        resp.set_header("Cache-Control", "private")
         if asynchronous:
             resp.sse = iter(())
-        return Answer("hi", headers={"Retry-After": "5"})
+        return Answer("hi", headers={"Retry-After": "5", "Cache-Control": "max-age=60"})
 
     class Page:
         if asynchronous:
@@ -2122,6 +2131,7 @@ def test_falcon_the_answer_replaces_what_the_responder_set(
     assert html.headers["Link"] == f"{alternate}, </next>; rel=next"
     assert html.headers["X-Own"] == "kept"
     assert html.headers["Retry-After"] == "5"
+    assert html.headers["Cache-Control"] == "max-age=60, private"  # a list
     markdown = client.simulate_get("/page", headers={"Accept": "text/markdown"})
     assert (markdown.content, markdown.headers["Link"]) == (b"hi", "</next>; rel=next")
 

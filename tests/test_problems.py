@@ -1011,15 +1011,17 @@ def test_an_errors_message_that_is_no_str_is_left_out_of_its_problem() -> None:
         assert "accept" in [token.lower() for token in reply.vary()], framework
 
 
-def _message_apps() -> dict[str, tuple[Any, dict[str, Any]]]:
+def _message_apps() -> list[tuple[str, Call, str, dict[str, Any]]]:
     """Routes, ``problems=True``, raising errors whose message a problem
-    leaves out or shows, each with the members its problem has: a 400
-    without a message (Starlette's default ``detail``, the title again), a
-    500 whose message Litestar's own answer hides, an aiohttp 400 saying
-    why by its ``reason``."""
+    leaves out or shows, each with the members its problem has: Starlette's
+    default ``detail`` (the title again, RFC 9110's phrase or Python's older
+    one) and an empty one, a 500 whose message Litestar's own answer hides,
+    an aiohttp 400 saying why by its ``reason``, falcon's default title (the
+    status line) and its own, a Django lazy translation."""
     pytest.importorskip("starlette")
     pytest.importorskip("litestar")
     pytest.importorskip("aiohttp")
+    pytest.importorskip("django")
     from aiohttp import web
     from litestar import Litestar, get
     from litestar.exceptions import InternalServerException
@@ -1034,9 +1036,12 @@ def _message_apps() -> dict[str, tuple[Any, dict[str, Any]]]:
 
     renderers = Renderers(GREETING_TYPES)
 
-    @starlette_negotiated(renderers, problems=True)
-    async def starlette_view(request: Any) -> dict[str, str]:
-        raise HTTPException(400)
+    def starlette_route(path: str, error: HTTPException) -> Route:
+        @starlette_negotiated(renderers, problems=True)
+        async def view(request: Any) -> dict[str, str]:
+            raise error
+
+        return Route(path, view)
 
     @get("/message")
     @litestar_negotiated(renderers, problems=True)
@@ -1049,33 +1054,84 @@ def _message_apps() -> dict[str, tuple[Any, dict[str, Any]]]:
 
     aiohttp_app = web.Application()
     aiohttp_app.router.add_get("/message", aiohttp_view)
-    bad_request = {"type": "about:blank", "title": "Bad Request", "status": 400}
-    server_error = {"type": "about:blank", "title": "Internal Server Error"}
-    return {
-        "starlette": (
-            starlette_call(Starlette(routes=[Route("/message", starlette_view)])),
-            bad_request,
-        ),
-        "litestar": (
-            litestar_call(Litestar([litestar_view], plugins=[NegotiationPlugin()])),
-            {**server_error, "status": 500},
-        ),
-        "aiohttp": (
+    recipe = load_recipe("django_app")  # configures Django's settings once
+    from django.core.exceptions import PermissionDenied
+    from django.urls import clear_url_caches, path
+    from django.utils.translation import gettext_lazy
+
+    from fastaccept.django import negotiated as django_negotiated
+
+    @django_negotiated(renderers, problems=True)
+    def django_view(request: Any) -> dict[str, str]:
+        raise PermissionDenied(gettext_lazy("members only"))
+
+    if not any(str(p.pattern) == "message" for p in recipe.urlpatterns):
+        recipe.urlpatterns.append(path("message", django_view))
+        clear_url_caches()
+    falcon = pytest.importorskip("falcon")
+
+    from fastaccept.falcon import negotiated as falcon_negotiated
+
+    class Resource:
+        def __init__(self, error: Exception) -> None:
+            self.error = error
+
+        @falcon_negotiated(renderers, problems=True)
+        def on_get(self, req: Any, resp: Any) -> dict[str, str]:
+            raise self.error
+
+    falcon_app = falcon.App()
+    falcon_app.add_route("/default", Resource(falcon.HTTPNotFound()))
+    falcon_app.add_route("/titled", Resource(falcon.HTTPBadRequest(title="Bad input")))
+    starlette = starlette_call(
+        Starlette(
+            routes=[
+                starlette_route("/default", HTTPException(400)),
+                starlette_route("/older", HTTPException(413)),
+                starlette_route("/empty", HTTPException(400, detail="")),
+            ]
+        )
+    )
+    litestar = litestar_call(Litestar([litestar_view], plugins=[NegotiationPlugin()]))
+    falcon_client, django = falcon_call(falcon_app), wsgi_call(recipe.application)
+    return [
+        ("starlette", starlette, "/default", _members(400, "Bad Request")),
+        ("starlette", starlette, "/older", _members(413, "Content Too Large")),
+        ("starlette", starlette, "/empty", _members(400, "Bad Request")),
+        ("litestar", litestar, "/message", _members(500, "Internal Server Error")),
+        (
+            "aiohttp",
             aiohttp_call(aiohttp_app),
-            {**bad_request, "detail": "Order Locked"},
+            "/message",
+            _members(400, "Bad Request", "Order Locked"),
         ),
-    }
+        ("falcon", falcon_client, "/default", _members(404, "Not Found")),
+        ("falcon", falcon_client, "/titled", _members(400, "Bad Request", "Bad input")),
+        ("django", django, "/message", _members(403, "Forbidden", "members only")),
+    ]
+
+
+def _members(status: int, title: str, detail: str | None = None) -> dict[str, Any]:
+    """A problem's members: ``about:blank``, ``title``, ``status``, ``detail``."""
+    members: dict[str, Any] = {"type": "about:blank", "title": title, "status": status}
+    return members if detail is None else {**members, "detail": detail}
 
 
 def test_a_problem_shows_the_message_a_client_may_read_once() -> None:
     # Starlette's and Litestar's default message is the title again ("detail":
-    # "Bad Request"); a Litestar 500's message, which Litestar's own answer
-    # never shows, was sent; aiohttp's reason= was left out with its default
-    # text "400: Order Locked".
-    for framework, (call, members) in _message_apps().items():
-        reply = _request(call, "GET", "/message", "application/json")
-        assert reply.status == members["status"], (framework, reply.body)
-        assert json.loads(reply.body) == members, framework
+    # "Bad Request"), an empty one read "400 Bad Request: " as text; a Litestar
+    # 500's message, which Litestar's own answer never shows, was sent;
+    # aiohttp's reason= was left out with its default text "400: Order
+    # Locked"; falcon's default title, "404 Not Found", was the detail; a
+    # Django lazy translation, no str, was left out.
+    for framework, call, path, members in _message_apps():
+        reply = _request(call, "GET", path, "application/json")
+        assert reply.status == members["status"], (framework, path, reply.body)
+        assert json.loads(reply.body) == members, (framework, path)
+        as_text = _request(call, "GET", path, "text/plain, application/json;q=0.5")
+        title = f"{members['status']} {members['title']}"
+        shown = f"{title}: {members['detail']}" if "detail" in members else title
+        assert as_text.body.decode() == shown + "\n", (framework, path)
 
 
 def test_flask_an_error_with_its_own_response_is_sent_as_it_is() -> None:

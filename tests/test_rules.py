@@ -533,7 +533,7 @@ def test_rule13_bad_offers_raise_at_construction(engine: Engine, offer: str) -> 
     [
         ("*", "expected '/' after the type '*'"),
         ("*;q=1", "expected '/' after the type '*'"),
-        ("a/b;q=.5", "invalid weight '.5': a weight is a number from 0 to 1"),
+        ("a/b;q=.5", "such as 0.8 (RFC 9110 §12.4.2): write '0.5'"),
     ],
 )
 def test_rule13_a_legacy_form_given_by_a_program_is_no_legacy_form(

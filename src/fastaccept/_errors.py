@@ -246,9 +246,13 @@ def reason(code: int, text: str, pos: int) -> str:
             f"found {found}" + _whitespace_hint(text, pos)
         )
     if code == BAD_WEIGHT:
+        weight = _weight_at(text, pos)
+        digits = weight[1:]  # a legacy weight read strictly: '.5' is '0.5'
+        short = weight[:1] == "." and 0 < len(digits) < 4 and digits.isascii()
         return (
-            f"invalid weight {_weight_at(text, pos)!r}: a weight is a number from "
-            "0 to 1 with at most three decimals, such as 0.8 (RFC 9110 §12.4.2)"
+            f"invalid weight {weight!r}: a weight is a number from 0 to 1 with "
+            "at most three decimals, such as 0.8 (RFC 9110 §12.4.2)"
+            + (f": write '0{weight}'" if short and digits.isdigit() else "")
         )
     if code == SHORT_WEIGHT:
         weight = _weight_at(text, pos)

@@ -142,6 +142,35 @@ def merge_vary(*values: str | None) -> str:
     return ", ".join(names.values())
 
 
+#: Response fields that hold one value, not a list (RFC 9110 §5.3: such a
+#: field is sent once): where the answer and the handler's own response
+#: both have one, the answer's alone is sent.
+SINGLE_VALUED = frozenset(
+    {
+        "age",
+        "content-disposition",
+        "content-location",
+        "content-range",
+        "date",
+        "etag",
+        "expires",
+        "last-modified",
+        "location",
+        "retry-after",
+    }
+)
+
+
+def answer_first(name: str, answer: str, own: str) -> str:
+    """The one line of field ``name`` that the answer and the handler's own
+    response (FastAPI's ``Response`` parameter, falcon's ``resp``) both
+    have: the answer's value alone for a field of one value
+    (``SINGLE_VALUED``: one ``ETag``), else both, the answer's first (RFC
+    9110 §5.3: a list's lines combine in order; ``Cache-Control: private``
+    kept beside the answer's ``max-age``)."""
+    return answer if name.lower() in SINGLE_VALUED else f"{answer}, {own}"
+
+
 def vary_apart(
     items: Iterable[tuple[str, str]],
 ) -> tuple[list[str], list[tuple[str, str]]]:

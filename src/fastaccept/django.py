@@ -50,6 +50,7 @@ try:
     from django.core.handlers.exception import response_for_exception
     from django.http import Http404, HttpResponse, HttpResponseBase
     from django.http.multipartparser import MultiPartParserError
+    from django.utils.functional import Promise
 except ModuleNotFoundError as error:  # pragma: no cover - depends on the install
     raise needs("Django", __name__, error) from error
 
@@ -112,14 +113,15 @@ class DjangoBinding(EnvironBinding[HttpResponse]):
     def error_facts(self, error: BaseException) -> ErrorFacts | None:
         """``Http404`` 404, ``PermissionDenied`` 403, the others 400, with the
         exception's message, its first argument as Django's 404 page reads
-        it (one that is no str is left out: ``problem_answer``), but for
-        ``SuspiciousOperation`` (which Django logs as a security event, and
-        never shows)."""
+        it, a lazy translation's text (another that is no str is left out:
+        ``problem_answer``), but for ``SuspiciousOperation`` (which Django
+        logs as a security event, and never shows)."""
         if isinstance(error, SuspiciousOperation):
             return 400, None, ()
         forbidden = isinstance(error, PermissionDenied)
         status = 404 if isinstance(error, Http404) else 403 if forbidden else 400
-        return status, error.args[0] if error.args else None, ()
+        message = error.args[0] if error.args else None
+        return status, str(message) if isinstance(message, Promise) else message, ()
 
     def raised(
         self, args: tuple[Any, ...], error: BaseException, vary: str

@@ -41,7 +41,7 @@ from ._endpoint import (
     integration,
     needs,
 )
-from ._headers import merge_vary, query_value, vary_apart
+from ._headers import answer_first, merge_vary, query_value, vary_apart
 from ._render import Rendered, untyped_content_type
 from ._responses import Decision
 from ._text import HeaderValue
@@ -89,13 +89,12 @@ class FalconBinding(Binding[Exchange, None]):
     def reply(self, request: Exchange, rendered: Rendered) -> None:
         """The rendered answer in place of the status, body and type the
         responder set on ``resp`` (falcon sends its ``text``, or an ASGI
-        ``sse``, before ``data``), and of each header field it set that the
-        answer also has, as ``resp.set_header`` replaces one: one
-        ``Retry-After``, one ``ETag`` (RFC 9110 §5.3: a field that is not a
-        list is sent once). ``Vary`` is merged; an ok answer's ``Link``, a
-        list (RFC 8288 §3), is joined with the responder's, the answer's
-        first (``fastaccept.agents``' alternate beside the responder's own
-        links)."""
+        ``sse``, before ``data``). A header field it set that the answer
+        also has: an ok answer's on one line with it (``answer_first``: one
+        ``ETag``, the answer's; a list's values joined, the answer's first,
+        ``fastaccept.agents``' alternate ``Link`` beside the responder's
+        own); a refusal's or a problem's in its place, as falcon answers an
+        ``HTTPError``. ``Vary`` is merged."""
         resp = request[1]
         resp.status = rendered.status
         resp.text = None
@@ -106,21 +105,22 @@ class FalconBinding(Binding[Exchange, None]):
             if name == "Vary":
                 self.vary(resp, value)
                 continue
-            if rendered.ok and name.lower() == "link":
-                own = resp.get_header(name)
-                value = value if own is None else f"{value}, {own}"
+            if rendered.ok and (own := resp.get_header(name)) is not None:
+                value = answer_first(name, value, own)
             resp.set_header(name, value)
         resp.data = rendered.body
 
     def error_facts(self, error: BaseException) -> ErrorFacts | None:
-        """An ``HTTPError``: its status, its description (else its title) and
+        """An ``HTTPError``: its status, its description (else its title, but
+        falcon's default one, the status line, ``"404 Not Found"``) and
         headers. Falcon answers one of a status no error has (``HTTPError(302)``,
         ``problem_facts``) as without ``problems``, ``Vary: Accept`` appended
         by its error serializer; an ``HTTPStatus`` is no error (``raised``)."""
         if not isinstance(error, falcon.HTTPError):
             return None
-        detail = error.description or error.title
-        return error.status_code, detail, _pairs(error.headers)
+        status, title = error.status_code, error.title
+        shown = None if title == falcon.code_to_http_status(status) else title
+        return status, error.description or shown, _pairs(error.headers)
 
     def raised(self, args: tuple[Any, ...], error: BaseException, vary: str) -> None:
         """An ``HTTPStatus`` (``HTTPFound``, ``HTTPStatus(304)``...) or an

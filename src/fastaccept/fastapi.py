@@ -79,6 +79,7 @@ except ModuleNotFoundError as error:  # pragma: no cover - depends on the instal
     raise needs("FastAPI", __name__, error) from error
 
 
+from ._headers import answer_first
 from ._render import Rendered, checked_status
 from .asgi import varying_errors
 from .starlette import STARLETTE, StarletteBinding
@@ -176,9 +177,8 @@ class FastAPIBinding(StarletteBinding):
         the handler or a dependency set on the given ``Response`` (cookies
         among them), as FastAPI adds them to its own: ``Vary`` merged into
         the answer's, ``Content-Type`` and ``Content-Length`` the
-        negotiation's (a ``ValueError``), a field the answer also has sent
-        once, the answer's (RFC 9110 §5.3: one ``ETag``), but ``Link``, a
-        list (RFC 8288 §3), joined, the answer's first: as falcon's."""
+        negotiation's (a ``ValueError``), a field the answer also has on the
+        answer's line (``answer_first``: one ``ETag``), as falcon's."""
         response = super().reply(request, rendered)
         given: Response | None = request.get(GIVEN_RESPONSE)
         if given is None or not rendered.ok:
@@ -196,9 +196,12 @@ class FastAPIBinding(StarletteBinding):
                 self.vary(response, value.decode("latin-1"))
             elif folded not in answers:
                 fields.append((name, value))
-            elif folded == b"link":
-                at = [name for name, _ in fields].index(b"link")
-                fields[at] = (b"link", fields[at][1] + b", " + value)
+            else:
+                at = [name for name, _ in fields].index(folded)
+                line = [
+                    text.decode("latin-1") for text in (folded, fields[at][1], value)
+                ]
+                fields[at] = (folded, answer_first(*line).encode("latin-1"))
         return response
 
 
