@@ -582,3 +582,23 @@ def test_a_negotiated_routes_405_varies_on_accept_and_names_allow() -> None:
     refused = client.get("/plain", headers=asked)
     assert (refused.status_code, refused.headers["allow"]) == (405, "PUT")
     assert "vary" not in refused.headers
+
+
+def test_a_str_subclass_header_value_is_sent_as_its_text() -> None:
+    # An enum member kept as itself reached the server: waitress wrote
+    # str() of it ("Location: Loc.HOME"), wsgiref answered 500 (PEP 3333
+    # asks for str); the text checked is the text sent.
+    import enum
+
+    class Location(str, enum.Enum):
+        HOME = "/home"
+
+    @wsgi_negotiated(JSON)
+    def created(environ: Any) -> Answer:
+        return Answer({}, status=201, headers={"Location": Location.HOME})
+
+    status, headers, _ = wsgi_call(created)
+    assert status == "201 Created"
+    assert [(type(v), v) for n, v in headers if n == "Location"] == [(str, "/home")]
+    made = Rendered(204, (("Location", Location.HOME),), b"")
+    assert [type(v) for _, v in made.header_items] == [str]

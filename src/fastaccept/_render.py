@@ -747,12 +747,17 @@ def _fields(
             ) from None
         items = tuple(pairs)
     seen: set[str] = set()
+    checked = []
     for item in items:
         if not isinstance(item, tuple) or len(item) != 2:
             raise TypeError(f"{argument}: {item!r} is not a (name, value) pair")
         name, value = item
         if not isinstance(name, str) or not isinstance(value, str):
             raise TypeError(f"header {name!r}: names and values must be str")
+        # A str subclass (an enum's member) as its text, the text checked: a
+        # server may write its str() (Loc.HOME), or refuse it (PEP 3333).
+        name, value = str.__str__(name), str.__str__(value)
+        checked.append((name, value))
         if not name or not TCHARS.issuperset(name):
             raise ValueError(f"header {name!r}: a name is a token (RFC 9110 §5.1)")
         if not _CONTROLS.isdisjoint(value) or max(value, default="") > "\xff":
@@ -786,7 +791,7 @@ def _fields(
                 f"header {name!r} given twice: combine its values with ', '"
             )
         seen.add(folded)
-    return items
+    return tuple(checked)
 
 
 #: Python's text codecs that are no charset a client reads (RFC 9110 §8.3.2):
