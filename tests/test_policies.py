@@ -261,6 +261,27 @@ def test_a_suffix_range_reaches_a_type_in_one_pass(
     assert _member.suffix_ranges(offer) == reaching
 
 
+@pytest.mark.parametrize("length", [2, 127, 128, 4000])
+def test_a_suffix_reaches_by_at_most_127_characters(
+    engine: Engine, length: int
+) -> None:
+    # Rule 22: a "+suffix" of at most 127 characters (a subtype name's bound,
+    # RFC 6838 §4.2). Every "*+suffix" of an offer's subtype was an essence
+    # of its offer set, a total length that grows with its square: 64
+    # quality() calls with distinct 8 KB types of many "+" kept 1.1 GB.
+    suffix = "+" + "a" * (length - 1)
+    offer, rng = "application/x" + suffix, "application/*" + suffix
+    reached = length <= 127
+    assert (engine.negotiate(rng, [offer]) == offer) is reached
+    assert (engine.quality(rng, offer) == 1.0) is reached
+    assert (engine.parse(rng).quality(offer) == 1.0) is reached
+    assert MediaRange("application", "*" + suffix).matches(offer) is reached
+    assert Consumes([rng]).check(offer).ok is reached
+    many = _member.ParsedOffer("", "application", "a+" * 4000 + "json", {}, 1000, False)
+    listed = _member.suffix_ranges(many)  # "*+json", "*+a+json"...
+    assert [len(r) for r in listed] == list(range(128, 5, -2))  # "*" + 127 first
+
+
 @pytest.mark.thread_unsafe(reason="replaces _match.suffix_ranges")
 def test_a_clients_type_is_matched_without_listing_its_suffixes(
     monkeypatch: pytest.MonkeyPatch,

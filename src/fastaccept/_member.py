@@ -437,19 +437,26 @@ def is_suffix_range(subtype: str) -> bool:
     return subtype.startswith("*+")
 
 
+#: The longest ``+suffix`` a suffix range reaches an offer by (rule 22): a
+#: subtype name has at most 127 characters (RFC 6838 §4.2), so has its end.
+SUFFIX_MAX_LENGTH: Final = 127
+
+
 def suffix_reaches(suffix_range: str, offer: ParsedOffer) -> bool:
     """Whether the suffix range ``suffix_range`` (its subtype, ``*+suffix``)
     reaches ``offer`` (docs/rules.md rule 22; RFC 6838 §4.2.8, RFC 6839):
-    its ``+suffix`` ends the offer's subtype after at least one character
-    (``*+json`` and ``*+ber+json`` reach ``vnd.a+ber+json``, none reaches
-    ``json``), and the offer is not explicit (rule 21). One test of the
-    subtype's end, in time linear in it: a client may send the type (a
-    Content-Type that ``Consumes`` reads)."""
+    its ``+suffix``, of at most ``SUFFIX_MAX_LENGTH`` characters, ends the
+    offer's subtype after at least one character (``*+json`` and
+    ``*+ber+json`` reach ``vnd.a+ber+json``, none reaches ``json``), and the
+    offer is not explicit (rule 21). One test of the subtype's end, in time
+    linear in it: a client may send the type (a Content-Type that
+    ``Consumes`` reads)."""
     tail = suffix_range[1:]
     subtype = offer.subtype
     return (
         not offer.explicit
         and len(subtype) > len(tail) >= 2
+        and len(tail) <= SUFFIX_MAX_LENGTH
         and tail[0] == "+"
         and subtype.endswith(tail)
     )
@@ -457,9 +464,13 @@ def suffix_reaches(suffix_range: str, offer: ParsedOffer) -> bool:
 
 def suffix_ranges(offer: ParsedOffer) -> tuple[str, ...]:
     """The subtypes of every suffix range that reaches ``offer``
-    (``suffix_reaches``), for the look-up of the offers, a server's."""
+    (``suffix_reaches``), for the look-up of the offers, a server's, or a
+    type a program takes from a request (``quality``): those of the
+    subtype's last ``SUFFIX_MAX_LENGTH`` characters, so that a subtype of
+    many ``+`` costs time and memory linear in its length."""
     subtype = offer.subtype
-    tails = ("*" + subtype[i:] for i, char in enumerate(subtype) if char == "+")
+    start = max(len(subtype) - SUFFIX_MAX_LENGTH, 0)
+    tails = ("*" + subtype[i:] for i in range(start, len(subtype)) if subtype[i] == "+")
     return tuple(rng for rng in tails if suffix_reaches(rng, offer))
 
 
