@@ -946,6 +946,21 @@ def test_the_list_headers_come_from_the_chosen_engine() -> None:
         assert getattr(fastaccept, name) is getattr(ENGINES[IMPLEMENTATION], name), name
 
 
+@pytest.mark.parametrize(
+    ("parser", "value"),
+    [("parse_encoding", "gzip;q=.5"), ("parse_language", "en;q=.5")],
+)
+def test_a_weight_without_its_0_is_told_how_to_write(
+    lists: Engine, parser: str, value: str
+) -> None:
+    # The list headers have no legacy weight: BAD_WEIGHT, with the hint.
+    hint = "such as 0.8 (RFC 9110 §12.4.2): write '0.5'"
+    with pytest.raises(AcceptError) as raised:
+        getattr(lists, parser)(value, strict=True)
+    assert hint in str(raised.value)
+    assert hint in getattr(lists, parser)(value).skipped[0].reason
+
+
 def test_the_error_codes_are_new_numbers() -> None:
     codes = {
         name: value

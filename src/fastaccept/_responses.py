@@ -60,9 +60,12 @@ _PROBLEM = ("Content-Type", "application/problem+json")
 _VARY = ("Vary", "Accept")
 
 
+#: Python's reason phrases by status code (``HTTPStatus``; frameworks write
+#: them as an error's default message: ``is_phrase_of``).
+_PYTHON_PHRASES = {status.value: status.phrase for status in HTTPStatus}
 #: Reason phrases by status code: RFC 9110 §15's, on every Python (CPython
 #: before 3.13 has the older names of these four), and the registered others.
-_PHRASES = {status.value: status.phrase for status in HTTPStatus} | {
+_PHRASES = _PYTHON_PHRASES | {
     413: "Content Too Large",
     414: "URI Too Long",
     416: "Range Not Satisfiable",
@@ -91,10 +94,7 @@ def is_phrase_of(status: int, message: str) -> bool:
     """Whether ``message`` is ``status``'s reason phrase, RFC 9110's or the
     one of Python's ``HTTPStatus`` (its older names), which frameworks give
     an error without a message of its own (Starlette, Litestar, aiohttp)."""
-    known = status in HTTPStatus._value2member_map_
-    return message == reason_phrase(status) or (
-        known and message == HTTPStatus(status).phrase
-    )
+    return message in (reason_phrase(status), _PYTHON_PHRASES.get(status))
 
 
 class StatusAndHeaders:

@@ -197,7 +197,7 @@ class FastAPIBinding(StarletteBinding):
             elif folded not in answers:
                 fields.append((name, value))
             else:
-                at = [name for name, _ in fields].index(folded)
+                at = [field for field, _ in fields].index(folded)
                 line = [
                     text.decode("latin-1") for text in (folded, fields[at][1], value)
                 ]
