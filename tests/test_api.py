@@ -174,6 +174,41 @@ def test_negotiator_cache_answers_like_a_fresh_computation(engine: Engine) -> No
         assert negotiator.choose(value) == fresh
 
 
+#: A str and bytes of the same text given to one negotiator, and to the
+#: one-call forms, where Python warns of comparing them (``-bb``: raises).
+STR_THEN_BYTES = """
+import fastaccept as fa
+from fastaccept import _limits
+print(_limits.BYTES_CACHED)
+for value in ("text/html", b"text/html", "text/html", b"text/html"):
+    print(fa.Negotiator(["text/html"]).choose(value), fa.negotiate(value, ["text/html"]))
+n = fa.Negotiator(["application/json", "text/html"])
+e = fa.EncodingNegotiator(["gzip", "br"])
+l = fa.LanguageNegotiator(["en", "fr"])
+for value, coding, tag in (("text/html", "br", "fr"), (b"text/html", b"br", b"fr")) * 2:
+    print(n.choose(value), e.choose(coding), l.choose(tag),
+          fa.negotiate_encoding(coding, ["gzip", "br"]), fa.negotiate_language(tag, ["en", "fr"]))
+produces = fa.Produces(["application/json", "text/html"])
+print([produces.select(value).media_type for value in ("text/html", b"text/html") * 2])
+# An ASGI field line named by a str (ASGI's are bytes) of the name's length.
+print(repr(fa.header_from_scope({"headers": [("origin", b"x"), (b"accept", b"a/b")]})))
+"""
+
+
+@pytest.mark.parametrize("engine", ["cython", "python"])
+def test_str_and_bytes_of_one_text_are_not_compared_under_python_b(engine: str) -> None:
+    # A cache held both and compared them: under -bb each negotiator given
+    # the other type of a text it had cached raised BytesWarning (a server
+    # reading bytes from ASGI scopes and str elsewhere answered 500).
+    assert _run_in_engine(engine, STR_THEN_BYTES, "-bb") == [
+        "False",
+        *["text/html text/html"] * 4,
+        *["text/html br fr br fr"] * 4,
+        "['text/html', 'text/html', 'text/html', 'text/html']",
+        "b'a/b'",
+    ]
+
+
 def test_negotiate_returns_the_very_offer_object(engine: Engine) -> None:
     first = "".join(["text/", "html"])
     second = "".join(["text/", "html"])
@@ -239,6 +274,25 @@ def test_a_buffer_is_read_once_a_call(engine: Engine) -> None:
     assert shifting.copies == 1
 
 
+def _run_in_engine(engine: str, code: str, *options: str) -> list[str]:
+    """The lines ``code`` prints, run by a new interpreter (with
+    ``options``) on ``engine``; it must exit 0 with nothing on stderr."""
+    if engine == "cython" and CYTHON_MISSING:
+        pytest.skip(CYTHON_MISSING)
+    done = subprocess.run(
+        [sys.executable, *options, "-c", code],
+        env={
+            **os.environ,
+            "FASTACCEPT_NO_EXTENSIONS": "1" if engine == "python" else "",
+        },
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert (done.returncode, done.stderr) == (0, "")
+    return done.stdout.splitlines()
+
+
 #: A process's first call of each one-call form, with no offers (an empty
 #: tuple, the one CPython shares, or list) and ``max_length=None``.
 FIRST_CALLS_WITHOUT_OFFERS = """
@@ -257,20 +311,7 @@ except TypeError as error:
 def test_a_first_call_without_offers_answers_as_any_other(engine: str) -> None:
     # Such a call passed for the compiled engine's last one, whose
     # negotiator there was none yet: the process died (SIGSEGV).
-    if engine == "cython" and CYTHON_MISSING:
-        pytest.skip(CYTHON_MISSING)
-    done = subprocess.run(
-        [sys.executable, "-c", FIRST_CALLS_WITHOUT_OFFERS],
-        env={
-            **os.environ,
-            "FASTACCEPT_NO_EXTENSIONS": "1" if engine == "python" else "",
-        },
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert (done.returncode, done.stderr) == (0, "")
-    assert done.stdout.splitlines() == [
+    assert _run_in_engine(engine, FIRST_CALLS_WITHOUT_OFFERS) == [
         "0",
         "0",
         "0",

@@ -53,10 +53,11 @@ def lines_value(fields: Iterable[tuple[bytes, bytes]], wanted: bytes) -> bytes |
     lines = []
     for key, value in fields:
         if len(key) == size:
-            if key.lower() == wanted:
+            if isinstance(key, str):  # never compared with bytes (python -b warns)
+                if key.lower() == wanted.decode("latin-1"):
+                    raise TypeError("a field line's name must be bytes (ASGI), not str")
+            elif key.lower() == wanted:
                 lines.append(value)
-            elif isinstance(key, str) and key.lower() == wanted.decode("latin-1"):
-                raise TypeError("a field line's name must be bytes (ASGI), not str")
     if not lines:
         return None
     return lines[0] if len(lines) == 1 else b", ".join(lines)

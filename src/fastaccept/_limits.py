@@ -32,6 +32,11 @@ DEFAULT_CACHE_SIZE: Final = 256
 #: Values longer than this are never stored, so a cache's memory is bounded by
 #: ``cache_size * CACHE_KEY_MAX_LENGTH`` characters whatever the clients send.
 CACHE_KEY_MAX_LENGTH: Final = 1024
+#: Whether a negotiator caches values given as ``bytes`` (it always caches a
+#: ``str``): not where Python warns of comparing bytes with str (``python
+#: -b``; ``-bb`` raises ``BytesWarning``). A str and bytes of the same text
+#: hash alike, so a cache holding both compares them.
+BYTES_CACHED: Final = not sys.flags.bytes_warning
 #: The most characters of a run of the value (a token, a range, a weight) that
 #: an error message quotes: a longer run is cut, "..." marking the cut, so a
 #: message stays short and building it reads at most this much of the run.

@@ -51,7 +51,7 @@ from ._arguments import language_negotiator_arguments as _language_negotiator_ar
 from ._arguments import negotiator_arguments as _negotiator_arguments
 from ._coding import ALIASES as _ALIASES, IDENTITY as _IDENTITY
 from ._errors import ACCEPT as _ACCEPT, AcceptError as _AcceptError, reason as _reason, too_long as _too_long
-from ._limits import COMPILED_VALUES_KEPT as _COMPILED_VALUES_KEPT
+from ._limits import BYTES_CACHED as _BYTES_CACHED, COMPILED_VALUES_KEPT as _COMPILED_VALUES_KEPT
 from ._limits import DEFAULT_CACHE_SIZE as _DEFAULT_CACHE_SIZE  # no-cython-lint (the docstrings' signatures name it)
 from ._limits import DEFAULT_MAX_LENGTH as _DEFAULT_MAX_LENGTH, THREADS_AT_ONCE as _THREADS_AT_ONCE
 from ._limits import checked_cache_size as _checked_cache_size, checked_flag as _checked_flag
@@ -1018,6 +1018,7 @@ cdef inline int check_length(object value, Py_ssize_t n, Py_ssize_t limit,
 #: Where threads run at once (``_limits.THREADS_AT_ONCE``): a negotiator
 #: keeps a value cache per thread, and the one-call forms their state too.
 cdef bint THREADS_AT_ONCE = _THREADS_AT_ONCE
+cdef bint BYTES_CACHED = _BYTES_CACHED
 
 cdef extern from *:
     """
@@ -1565,11 +1566,13 @@ cdef class _CachedOffers:
 
     cdef Py_ssize_t _index(self, value) except -2:
         """``_compute``'s answer for ``value``, from the value cache when there
-        (a str or bytes value, kept by ``_limits.store``)."""
+        (a str value, or bytes where ``_limits.BYTES_CACHED``, kept by
+        ``_limits.store``)."""
         cdef dict cache
         cdef Py_ssize_t index
         cdef PyObject* mine
-        if self._cache_size == 0 or (type(value) is not str and type(value) is not bytes):
+        if self._cache_size == 0 or (type(value) is not str and (
+                type(value) is not bytes or not BYTES_CACHED)):
             return self._compute(value)
         if not THREADS_AT_ONCE:
             cache = <dict>self._caches

@@ -20,6 +20,7 @@ from ._arguments import ByArguments
 from ._errors import ACCEPT, AcceptError, reason, too_long
 from ._grammar import CORS_MAX_LENGTH, CORS_UNSAFE, LIST_SEPARATORS, POSSESSIVE
 from ._limits import (
+    BYTES_CACHED,
     DEFAULT_CACHE_SIZE,
     DEFAULT_MAX_LENGTH,
     KeptNegotiators,
@@ -374,7 +375,7 @@ class Negotiator(_CachedOffers):
 
         -1 when no offer is acceptable.
         """
-        if type(value) is str or type(value) is bytes:
+        if type(value) is str or (type(value) is bytes and BYTES_CACHED):
             index = self._cache.get(value)
             if index is None:
                 index = best_match(self._matches(value), self._parsed)
@@ -638,7 +639,7 @@ class _ListNegotiator(_CachedOffers):
 
     def choose_index(self, value: HeaderValue) -> int:
         """The index of the best offer for ``value``, -1 when none is acceptable."""
-        if type(value) is str or type(value) is bytes:
+        if type(value) is str or (type(value) is bytes and BYTES_CACHED):
             index = self._cache.get(value)
             if index is None:
                 header = self._header
