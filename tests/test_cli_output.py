@@ -9,6 +9,8 @@ import contextlib
 import io
 import json
 import os
+import subprocess
+import sys
 
 import pytest
 from hypothesis import given
@@ -16,7 +18,7 @@ from hypothesis import strategies as st
 
 from fastaccept.__main__ import CONTEXT, main, quoted, shorten, visible
 
-from .conftest import Engine
+from .conftest import ENGINES, Engine
 from .test_cli import run_cli
 
 #: (value, what --strict shows of it, the caret's column in that form): each
@@ -192,6 +194,30 @@ def test_a_closed_pipe_ends_it_quietly(engine: Engine, args: list[str]) -> None:
         os.close(write)
     assert done.stderr == ""
     assert done.returncode == 1  # the help's too (argparse would drop it, 0)
+
+
+@pytest.mark.parametrize("unbuffered", ["1", ""])
+def test_a_reader_gone_midway_ends_it_with_status_1(
+    engine: Engine, unbuffered: str
+) -> None:
+    # `... --json | head -c 100`: the reader leaves once the output has
+    # begun. Unbuffered (PYTHONUNBUFFERED, python -u), the text stream
+    # dropped what the short write left, unsaid: status 0.
+    value = ", ".join(f"a{i}/b{i};q=0.5" for i in range(4000))
+    args = ["explain", value, "--max-length", "0", "--json"]  # 671 KB of JSON
+    pure = "1" if engine is ENGINES["python"] else ""
+    env = {"FASTACCEPT_NO_EXTENSIONS": pure, "PYTHONUNBUFFERED": unbuffered}
+    with subprocess.Popen(
+        [sys.executable, "-m", "fastaccept", *args],
+        env={**os.environ, **env},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    ) as process:
+        assert process.stdout is not None and process.stderr is not None
+        assert process.stdout.read(100).startswith(b"{")
+        process.stdout.close()
+        stderr = process.stderr.read()
+    assert (process.returncode, stderr) == (1, b"")
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full here")

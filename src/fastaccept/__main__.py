@@ -169,6 +169,10 @@ def _unsafe(code: int) -> str:
     return f"byte 0x{code:02X} {chr(code)!r}"
 
 
+#: The most characters ``Output`` writes at once (``Output.line``).
+WRITE_CHARS = 128
+
+
 class Output:
     """A text stream that never fails on a character: what its encoding
     cannot write is written as a backslash escape."""
@@ -184,7 +188,13 @@ class Output:
             return
         if self.encoding is not None:
             text = text.encode(self.encoding, "backslashreplace").decode(self.encoding)
-        self.stream.write(text + "\n")
+        text += "\n"
+        # In writes a pipe takes whole or refuses (PIPE_BUF bytes, 512 at least
+        # by POSIX; a character is at most 4 bytes), so that a reader gone
+        # midway fails the next one: one long write that it cuts short is
+        # dropped unsaid by an unbuffered text stream (python -u).
+        for start in range(0, len(text), WRITE_CHARS):
+            self.stream.write(text[start : start + WRITE_CHARS])
 
 
 def _layout(value: str, header: Header, offers: Sequence[str]) -> dict[str, Any]:
