@@ -93,6 +93,8 @@ def test_accept_is_an_immutable_sequence(engine: Engine) -> None:
     assert accept == engine.parse("A/B ,c/d;Q=0.000")
     assert accept != engine.parse("a/b")
     assert engine.parse("") != engine.parse(None)  # present, though empty
+    # An absent header's text is "", which reads as present: sent as no header.
+    assert str(engine.parse(None)) == "" and engine.parse("").present
     with pytest.raises(AttributeError):
         accept.extra = 1  # type: ignore[attr-defined]
     with pytest.raises(TypeError):

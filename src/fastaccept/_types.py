@@ -543,7 +543,10 @@ class _Members(Sequence[_M]):
         return f"{type(self).__name__}({str(self)!r})"
 
     def __str__(self) -> str:
-        """A canonical header value that parses back to the same members."""
+        """A canonical header value that parses back to the same members; an
+        absent header's (``present`` False) is ``""``, which parses as a
+        present, empty one, read otherwise (docs/rules.md): send no header
+        for it."""
         return ", ".join(str(member) for member in self._members)
 
     def __reduce__(self) -> tuple[type[Any], tuple[Any, ...]]:
