@@ -21,6 +21,7 @@ from fastaccept import (
     header_from_scope,
     merge_vary,
     parse,
+    quality,
 )
 from fastaccept._headers import vary_merged_into
 from fastaccept._limits import CACHE_KEY_MAX_LENGTH
@@ -320,6 +321,14 @@ def test_consumes_accepts(
     assert decision.media_type == accepted  # the accepted range that matched
     assert decision.content_type == request_type  # the request's own media type
     assert decision.headers == {}
+
+
+def test_a_request_type_with_q_is_no_media_type_argument() -> None:
+    # docs/rules.md: the Content-Type's q is kept, and quality reads it as a weight.
+    decision = Consumes(BODY).check("application/json; q=0.5")
+    assert decision.content_type == "application/json;q=0.5"
+    with pytest.raises(ValueError, match="weight"):
+        quality("application/json", decision.content_type)
 
 
 @pytest.mark.parametrize(
