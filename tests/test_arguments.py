@@ -279,6 +279,42 @@ def test_media_type_errors_name_the_argument(
     assert "offer" not in str(info.value)
 
 
+def _nested(depth: int) -> list[Any]:
+    nested: list[Any] = []
+    for _ in range(depth):
+        nested = [nested]
+    return nested
+
+
+_PAD = "x" * 100_000
+
+
+@pytest.mark.parametrize(
+    ("call", "quoted"),
+    [
+        (lambda e: e.Negotiator(["a" * 100_000]), "'" + "a" * 160 + "...'"),
+        (lambda e: e.Negotiator([("a/b", 0.5, _PAD)]), "('a/b', 0.5, 'xxx"),
+        (lambda e: e.Negotiator([("a/b", _PAD)]), "'" + "x" * 160 + "...'"),
+        (lambda e: e.Negotiator([("a/b", _nested(100_000))]), "<a list nested too"),
+        (lambda e: e.quality("*/*", "a/b;q=" + "1" * 100_000), "'a/b;q=111"),
+        (lambda e: e.quality("*/*", "a/b;q=0.5;x=" + _PAD), "'a/b;q=0.5;x=xxx"),
+        (lambda e: e.parse("*/*").quality("a/b;q=0.5;x=" + _PAD), "'a/b;q=0.5;x"),
+        (lambda e: Consumes(["a/b;q=0.5;x=" + _PAD]), "'a/b;q=0.5;x=xxx"),
+        (lambda e: e.Negotiator([("a/b", 10**50)]), "qs 1" + "0" * 50 + " of"),
+    ],
+)
+def test_an_error_quotes_a_long_or_deep_argument_in_short(
+    engine: Engine, call: Callable[[Engine], object], quoted: str
+) -> None:
+    # Each quoted the argument whole: 100 KB messages (a client's
+    # Content-Type given to quality, say), and a RecursionError for the
+    # nested list's repr, not the argument's TypeError. One of under 160
+    # characters is quoted whole.
+    with pytest.raises((TypeError, ValueError)) as info:
+        call(engine)
+    assert quoted in str(info.value) and len(str(info.value)) < 500
+
+
 def test_quality_keeps_no_weighted_offer_for_a_media_type(engine: Engine) -> None:
     assert engine.negotiate("text/html", [("text/html", 0.5)]) == "text/html"
     with pytest.raises(TypeError, match="media_type must be a str"):

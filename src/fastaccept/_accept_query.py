@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ._errors import reason
+from ._errors import reason, shown
 from ._grammar import TCHARS
 from ._limits import DEFAULT_MAX_LENGTH, checked_max_length
 from ._member import (
@@ -85,7 +85,7 @@ def format_accept_query(media_types: Iterable[str | MediaRange]) -> str:
             members.append(_member(rng))
         except ValueError as error:
             raise ValueError(
-                f"invalid media type {item!r} for Accept-Query: {error}"
+                f"invalid media type {shown(item)} for Accept-Query: {error}"
             ) from None
     return ", ".join(members)
 

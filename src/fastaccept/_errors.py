@@ -100,6 +100,25 @@ def describe_char(text: str, pos: int) -> str:
 _CUT: Final = "..."  # where a message's quote of a long run is cut
 
 
+def shown(given: object) -> str:
+    """``given``, an argument a program passed, as an error message quotes
+    it: its repr, cut after ``SHOWN_MAX`` characters ("..." marks the cut;
+    a media type may be a client's text, as ``quality``'s), a str's cut
+    before it is quoted; an object nested past Python's recursion limit,
+    whose repr fails, is named by its type."""
+    if type(given) is str:
+        if len(given) > _limits.SHOWN_MAX:
+            return repr(given[: _limits.SHOWN_MAX] + _CUT)
+        return repr(given)
+    try:
+        text = repr(given)
+    except RecursionError:
+        return f"<a {type(given).__name__} nested too deep to show>"
+    if len(text) > _limits.SHOWN_MAX:
+        return text[: _limits.SHOWN_MAX] + _CUT
+    return text
+
+
 def _run_before(text: str, end: int, chars: Container[str]) -> str:
     """The run of ``chars`` that ends at ``end``: its last EXCERPT_MAX
     characters (``_limits``), after "..." when it is longer."""

@@ -41,6 +41,9 @@ BYTES_CACHED: Final = not sys.flags.bytes_warning
 #: an error message quotes: a longer run is cut, "..." marking the cut, so a
 #: message stays short and building it reads at most this much of the run.
 EXCERPT_MAX: Final = 40
+#: The most characters of the repr of an argument a program gave (an offer,
+#: a media type, a qs) that an error message about it quotes.
+SHOWN_MAX: Final = 160
 #: The one-call forms (``negotiate``, ``quality``, ``negotiate_encoding``,
 #: ``negotiate_language``) and a parsed value's kept offers: how many
 #: distinct offer lists keep a negotiator.

@@ -21,7 +21,7 @@ from collections.abc import Iterable
 
 from . import _errors as E
 from ._arguments import ByArguments
-from ._errors import reason
+from ._errors import reason, shown
 from ._grammar import (
     COMMA_OR_QUOTE,
     MEDIA_RANGE,
@@ -329,11 +329,11 @@ def parse_single(
     code = WITHOUT_LENIENT_MODE.get(code, code)
     if code:
         raise ValueError(
-            f"invalid {what} {item!r} at position {pos}: {reason(code, item, pos)}"
+            f"invalid {what} {shown(item)} at position {pos}: {reason(code, item, pos)}"
         )
     if pos < len(text):
         raise ValueError(
-            f"invalid {what} {item!r}: found ',' at position {pos}; give one "
+            f"invalid {what} {shown(item)}: found ',' at position {pos}; give one "
             "media type per item"
         )
     assert rng is not None
@@ -409,7 +409,7 @@ def concrete(item: str, rng: RangeTuple, what: str) -> ParsedOffer:
     type_, subtype, params, _ = rng
     if type_ == "*" or subtype == "*" or is_suffix_range(subtype):
         raise ValueError(
-            f"invalid {what} {item!r}: {what}s must be concrete media types "
+            f"invalid {what} {shown(item)}: {what}s must be concrete media types "
             "(type/subtype), not ranges with '*'"
         )
     folded = {name: compared_value(name, value) for name, value in params}
@@ -506,7 +506,7 @@ def pair_weight(pair: tuple[object, ...], weight: str, kind: str) -> int:
         value = float("nan")  # a number, but no weight
     except TypeError:
         raise TypeError(
-            f"invalid {weight} {number!r} of the {kind} for {pair[0]!r}: a "
+            f"invalid {weight} {shown(number)} of the {kind} for {shown(pair[0])}: a "
             f"weight must be a number from 0 to 1, not {type(number).__name__}"
         ) from None
     # Within a float's rounding, 1e-9, at 0 and 1 too (docs/rules.md rule 15);
@@ -518,7 +518,7 @@ def pair_weight(pair: tuple[object, ...], weight: str, kind: str) -> int:
         or (value > 0 and not thousandths)
     ):
         raise ValueError(
-            f"invalid {weight} {number!r} of the {kind} for {pair[0]!r}: a "
+            f"invalid {weight} {shown(number)} of the {kind} for {shown(pair[0])}: a "
             "weight must be a number from 0 to 1 with at most three decimals"
         )
     return thousandths
@@ -547,11 +547,12 @@ def parse_offer(offer: object) -> ParsedOffer:
     if type(offer) is tuple:
         if len(offer) != 2 or type(offer[0]) is tuple:
             raise ValueError(
-                f"invalid offer {offer!r}: a weighted offer is a pair (media type, qs)"
+                f"invalid offer {shown(offer)}: a weighted offer is a pair "
+                "(media type, qs)"
             )
         if isinstance(offer[0], Offer):
             raise TypeError(
-                f"invalid offer {offer!r}: an Offer carries its own qs "
+                f"invalid offer {shown(offer)}: an Offer carries its own qs "
                 f"(Offer({offer[0].media_type!r}, qs=...)), in no pair"
             )
         qs = pair_weight(offer, "qs", "offer")
@@ -563,7 +564,7 @@ def _media_type_offer(offer: object) -> ParsedOffer:
     rng, has_weight = parse_single(offer, "offer")
     if has_weight:
         raise ValueError(
-            f"invalid offer {offer!r}: an offer takes no weight ('q' parameter); "
+            f"invalid offer {shown(offer)}: an offer takes no weight ('q' parameter); "
             "give a server weight as qs: a pair (media type, qs) or "
             "Offer(media_type, qs)"
         )
@@ -577,7 +578,7 @@ def unpadded(text: str, what: str) -> str:
     a field value (RFC 9110 §5.5)."""
     if text != text.strip(" \t"):
         raise ValueError(
-            f"invalid {what} {text!r}: a media type neither begins nor ends "
+            f"invalid {what} {shown(text)}: a media type neither begins nor ends "
             "with a space or a tab (it is sent as Content-Type, a field value)"
         )
     return text

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final
 from ._accept_query import format_accept_query
 from ._arguments import ByArguments, made_once
 from ._engine import Negotiator
-from ._errors import AcceptError
+from ._errors import AcceptError, shown
 from ._format import format_accept
 from ._grammar import TCHARS
 from ._limits import (
@@ -356,7 +356,8 @@ def _once_each(offers: Sequence[OfferSpec]) -> tuple[ParsedOffer, ...]:
         key = (each.type, each.subtype, frozenset(each.params.items()))
         if key in seen:
             raise ValueError(
-                f"offer {offer!r} repeats {seen[key]!r}: give each media type once"
+                f"offer {shown(offer)} repeats {shown(seen[key])}: give each media "
+                "type once"
             )
         seen[key] = offer
     return parsed
@@ -381,13 +382,13 @@ def _variants(
         essence = f"{offer.type}/{offer.subtype}"
         if essence in keys:
             raise ValueError(
-                f"variants: offers {offer.value!r} and {keys[essence]!r} differ "
-                "only in parameters, which Variants cannot tell apart"
+                f"variants: offers {shown(offer.value)} and {shown(keys[essence])} "
+                "differ only in parameters, which Variants cannot tell apart"
             )
         if offer.explicit or offer.qs != 1000:
             why = "is explicit" if offer.explicit else "has a qs other than 1"
             raise ValueError(
-                f"variants: offer {offer.value!r} {why}, which a cache choosing "
+                f"variants: offer {shown(offer.value)} {why}, which a cache choosing "
                 "by Variants does not know"
             )
         keys[essence] = offer.value
@@ -781,7 +782,9 @@ class Consumes(ByArguments):
         for item in types:
             rng, weighted = parse_single(item, "media type")
             if weighted:
-                raise ValueError(f"invalid media type {item!r}: it takes no weight")
+                raise ValueError(
+                    f"invalid media type {shown(item)}: it takes no weight"
+                )
             ranges.append(MediaRange._make(rng))
         #: The media types taken, as given.
         self.media_types: Final = types

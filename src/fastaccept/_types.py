@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from . import _coding, _language
 from ._arguments import unchangeable
 from ._cors import cors_unsafe_bytes
-from ._errors import ACCEPT_ENCODING, ACCEPT_LANGUAGE, reason
+from ._errors import ACCEPT_ENCODING, ACCEPT_LANGUAGE, reason, shown
 from ._grammar import FAST_CODING, FAST_LANGUAGE, TCHARS
 from ._limits import KeptNegotiators, checked_flag, last_negotiator
 from ._lists import CODING_GRAMMAR, LANGUAGE_GRAMMAR, ListHeader
@@ -55,7 +55,7 @@ def media_type_offer(media_type: object) -> ParsedOffer:
     rng, has_weight = parse_single(media_type, "media_type")
     if has_weight or "*" in rng[:2] or is_suffix_range(rng[1]):
         raise ValueError(
-            f"invalid media_type {media_type!r}: expected one concrete media type "
+            f"invalid media_type {shown(media_type)}: expected one concrete media type "
             "such as 'text/html' (no '*' range, no weight)"
         )
     return concrete(unpadded(media_type, "media_type"), rng, "media_type")
