@@ -502,9 +502,12 @@ class _Members(Sequence[_M]):
     def skipped(self) -> tuple[SkippedMember, ...]:
         """The members lenient mode skipped (``SkippedMember``: where, what,
         why), in header order; empty in strict mode, which raises instead.
-        A parsed value writes their texts and reasons when this is read."""
+        A parsed value writes their texts and reasons when this is first read,
+        and keeps them (a loop reading ``skipped[i]`` writes them once)."""
         found = self._skipped
-        return found.explained() if isinstance(found, Unexplained) else found
+        if isinstance(found, Unexplained):
+            self._skipped = found = found.explained()
+        return found
 
     def _skipped_starts(self) -> Sequence[int]:
         """Where each skipped member starts, without writing their reasons."""
