@@ -2084,7 +2084,9 @@ def test_falcon_the_answer_replaces_what_the_responder_set(
     ``Retry-After`` of ``5, 10`` is no delay at all, RFC 9110 §10.2.3);
     a list's values join, the answer's first (RFC 9110 §5.3): its ``Link``
     after the alternate of ``fastaccept.agents``, its ``Cache-Control``
-    after the answer's (the responder's ``private`` was dropped)."""
+    after the answer's (the responder's ``private`` was dropped). A HEAD's
+    ``Content-Length`` is GET's body's alone (it was ``9, 3``: the servers
+    refuse such a response, RFC 9110 §8.6)."""
     pytest.importorskip("falcon")
     import falcon
     import falcon.asgi
@@ -2102,6 +2104,7 @@ def test_falcon_the_answer_replaces_what_the_responder_set(
         resp.set_header("X-Own", "kept")
         resp.set_header("Retry-After", "10")
         resp.set_header("Cache-Control", "private")
+        resp.content_length = 3
         if asynchronous:
             resp.sse = iter(())
         return Answer("hi", headers={"Retry-After": "5", "Cache-Control": "max-age=60"})
@@ -2119,6 +2122,8 @@ def test_falcon_the_answer_replaces_what_the_responder_set(
             def on_get(self, req: Any, resp: Any) -> Answer:
                 return set_earlier(resp)
 
+        on_head = on_get
+
     if asynchronous:
         _falcon_asgi_loop(request)
     app = (falcon.asgi.App if asynchronous else falcon.App)()
@@ -2134,6 +2139,8 @@ def test_falcon_the_answer_replaces_what_the_responder_set(
     assert html.headers["Cache-Control"] == "max-age=60, private"  # a list
     markdown = client.simulate_get("/page", headers={"Accept": "text/markdown"})
     assert (markdown.content, markdown.headers["Link"]) == (b"hi", "</next>; rel=next")
+    head = client.simulate_head("/page", headers={"Accept": "text/html"})
+    assert (head.content, head.headers["Content-Length"]) == (b"", "9")
 
 
 # Litestar -------------------------------------------------------------------

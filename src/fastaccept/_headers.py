@@ -150,6 +150,7 @@ SINGLE_VALUED = frozenset(
     {
         "age",
         "content-disposition",
+        "content-length",
         "content-location",
         "content-range",
         "date",

@@ -20,9 +20,10 @@ what falcon answers to an ``HTTPError`` or an ``HTTPStatus`` (a redirect,
 a 304) the responder raises (falcon's error serializer appends
 ``Accept`` to an error's). The responder answers
 by what it returns: the status, body, stream and type it set on ``resp``
-are replaced by the rendered answer, and so is a header it set that the
-answer also sends, but ``Link``: its own links join the one
-``fastaccept.agents`` sends. Works on
+are replaced by the rendered answer; a header it set that the answer also
+sends is the answer's alone for a field of one value (``ETag``, a HEAD's
+``Content-Length``), else the two join, the answer's first (its own
+``Link`` after the one ``fastaccept.agents`` sends). Works on
 ``falcon.App`` and ``falcon.asgi.App`` (async responders).
 """
 
