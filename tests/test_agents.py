@@ -58,6 +58,7 @@ ANSWERS: dict[str | None, str] = {
     "text/markdown": MARKDOWN,
     "text/markdown, text/html;q=0.9, */*;q=0.8": MARKDOWN,
     "text/html, text/markdown": MARKDOWN,  # q=1 both: the server's order
+    "text/markdown, text/html;charset=utf-8": HTML,  # a tie: the more specific
     "text/markdown;q=0.5, text/html": HTML,
     "text/markdown;q=0": HTML,  # refused; HTML is the default
     "*/*": HTML,  # curl, python-requests, fetch()

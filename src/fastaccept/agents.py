@@ -71,8 +71,9 @@ class _AgentRenderers(Renderers):
 def markdown_for_agents(*, html: Renderer, markdown: Renderer) -> Renderers:
     """The ``Renderers`` of a page: Markdown (``markdown(data)``) to a
     request whose Accept names ``text/markdown`` and weighs it no lower than
-    HTML (a tie goes to Markdown), HTML (``html(data)``) to every other, both
-    in UTF-8 (docs/agents.md).
+    HTML (a tie goes to the one its more specific range names, then to
+    Markdown: docs/rules.md rule 11), HTML (``html(data)``) to every other,
+    both in UTF-8 (docs/agents.md).
 
     The Markdown offer is explicit (docs/rules.md rule 21): ``*/*``,
     ``text/*`` and an absent Accept get HTML, and ``q`` counts; a request
