@@ -197,6 +197,9 @@ def test_the_weight_of_a_suffix_range(engine: Engine) -> None:
     assert engine.parse(value).quality("application/hal+json") == 0.5
     value = "application/hal+json;q=0.1, application/*+json"
     assert engine.quality(value, "application/hal+json") == 0.1
+    # Two suffix ranges reach it, equally specific (rule 22): the higher q.
+    for nested in ("a/*+ld+json;q=0, a/*+json", "a/*+json, a/*+ld+json;q=0"):
+        assert engine.quality(nested, "a/v+ld+json") == 1.0
     assert engine.quality(value, "application/vnd.api+json") == 1.0
     offers = ["application/xml", "application/hal+json", "application/json"]
     expected = [("application/hal+json", 0.5), ("application/xml", 0.2)]
