@@ -15,6 +15,7 @@ import json
 import os
 import pickle
 import re
+import tracemalloc
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
@@ -38,7 +39,7 @@ from fastaccept import (
     _errors,
     _language,
 )
-from fastaccept._limits import CACHE_KEY_MAX_LENGTH, store
+from fastaccept._limits import CACHE_KEY_MAX_LENGTH, LANGUAGE_PREFIX_KEPT, store
 
 from .conftest import CYTHON_MISSING, ENGINES, Engine, value_cache
 from .strategies import JUNK, WEIGHTS
@@ -959,6 +960,37 @@ def test_a_weight_without_its_0_is_told_how_to_write(
         getattr(lists, parser)(value, strict=True)
     assert hint in str(raised.value)
     assert hint in getattr(lists, parser)(value).skipped[0].reason
+
+
+def test_a_tag_longer_than_the_kept_prefixes_relates_as_a_short_one(
+    lists: Engine,
+) -> None:
+    # A tag's set-up kept every prefix of it: memory quadratic in its length
+    # (a 40 KB tag, say a client's given to AcceptLanguage.quality: 90 MB).
+    # Prefixes past LANGUAGE_PREFIX_KEPT characters are read from the tags.
+    long = "en-" + "-".join(["abcdefgh"] * 20)
+    cut = long[: long.index("-", 100)]
+    tags = ["fr", long, f"{cut}-zz", "en-abcdefgh-x"]
+    assert len(cut) > LANGUAGE_PREFIX_KEPT
+    expected = {
+        long: long,  # exact
+        cut: long,  # filtering; cut-zz is later
+        f"{long}-x1": long,  # lookup
+        f"{cut}-zz-yy": f"{cut}-zz",  # lookup before the same language
+        f"{cut};q=0, en": "en-abcdefgh-x",  # refused by a long prefix
+        f"{cut}-zz;q=0, {cut}": long,
+    }
+    for value, tag in expected.items():
+        assert lists.negotiate_language(value, tags) == tag
+        assert lists.LanguageNegotiator(tags).rank(value)[0][0] == tag
+    huge = "en-" + "-".join(["abcdefgh"] * 4_500)  # 40 KB
+    tracemalloc.start()
+    try:
+        assert lists.parse_language("en").quality(huge) == 1.0
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 4_000_000  # 90 MB when every prefix was kept
 
 
 def test_the_error_codes_are_new_numbers() -> None:

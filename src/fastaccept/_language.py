@@ -21,7 +21,7 @@ from collections.abc import Iterable, Sequence
 
 from . import _errors as E
 from ._grammar import LANGUAGE_TAG, PRIMARY_SUBTAG, SUBTAG, pattern
-from ._limits import shared_key
+from ._limits import LANGUAGE_PREFIX_KEPT, shared_key
 from ._member import Item, ItemResult, scan_weight
 from ._text import as_header_text
 
@@ -117,9 +117,12 @@ class TagSet:
     longer range with q > 0 whose longest prefix among them it is (``en-us``
     for ``en``: none of its subtags after the prefix leads to a tag, so it
     shares with each tag what the prefix shares). A range with no prefix
-    there relates to no tag. So set-up is linear in the tags, and a value
-    costs its ranges times the tags they can reach (rule 8). The tables'
-    keys are ``shared_key``s: threads read them per call.
+    there relates to no tag. ``known`` and ``prefixes`` keep prefixes of at
+    most ``LANGUAGE_PREFIX_KEPT`` characters (``_limits``); a longer one is
+    found, and worked out, by reading the tags of its first subtag. So
+    set-up is linear in the tags' length, and a value costs its ranges
+    times the tags they can reach (rule 8). The tables' keys are
+    ``shared_key``s: threads read them per call.
     """
 
     __slots__ = (
@@ -129,6 +132,7 @@ class TagSet:
         "known",
         "prefixes",
         "subtags",
+        "texts",
         "values",
         "zeros",
     )
@@ -136,6 +140,8 @@ class TagSet:
     def __init__(self, tags: Iterable[str]) -> None:
         self.values: tuple[str, ...] = tuple(tags)
         self.subtags = tuple(parse_tag(tag) for tag in self.values)
+        #: The tags lower-case.
+        self.texts = tuple("-".join(subtags) for subtags in self.subtags)
         #: A 0 per tag: where ``decisions`` starts its keys and positions.
         self.zeros = (0,) * len(self.values)
         by_primary: dict[str, list[int]] = {}
@@ -147,9 +153,10 @@ class TagSet:
         #: The most subtags a tag has: no key of ``prefixes`` has more.
         self.depth = max(map(len, self.subtags), default=1)
         self.known = {
-            "-".join(subtags[:end])
-            for subtags in self.subtags
-            for end in range(1, len(subtags) + 1)
+            text[:end]
+            for text in self.texts
+            for end in range(1, min(len(text), LANGUAGE_PREFIX_KEPT) + 1)
+            if end == len(text) or text[end] == "-"
         }
         every = tuple((i, STAR << RELATION_SHIFT) for i in range(len(self.values)))
         self.prefixes: dict[str, tuple[Hits, Hits, Hits]] = {"*": (every, every, ())}
@@ -158,16 +165,33 @@ class TagSet:
 
     def related(self, prefix: str) -> tuple[Hits, Hits, Hits] | None:
         """``prefixes``' entry for ``prefix``, worked out the first time it is
-        asked for; None where it is no prefix of a tag (nor ``*``)."""
+        asked for (kept where it is short: ``LANGUAGE_PREFIX_KEPT``); None
+        where it is no prefix of a tag (nor ``*``)."""
         found = self.prefixes.get(prefix)
-        if found is None and prefix in self.known:
-            subtags = prefix.split("-")
-            found = self.prefixes[shared_key(prefix)] = (
-                self._hits(subtags, 1),
-                self._hits(subtags, 0),
-                self._hits((*subtags, ""), 1),  # "": a subtag no tag has
-            )
+        if found is not None:
+            return found
+        short = len(prefix) <= LANGUAGE_PREFIX_KEPT
+        if not (prefix in self.known if short else self._leads(prefix)):
+            return None
+        subtags = prefix.split("-")
+        found = (
+            self._hits(subtags, 1),
+            self._hits(subtags, 0),
+            self._hits((*subtags, ""), 1),  # "": a subtag no tag has
+        )
+        if short:
+            self.prefixes[shared_key(prefix)] = found
         return found
+
+    def _leads(self, prefix: str) -> bool:
+        """Whether ``prefix`` is a tag or a tag's prefix ending at a ``-``,
+        by reading the tags of its first subtag."""
+        end = len(prefix)
+        for index in self.by_primary.get(prefix.partition("-")[0], ()):
+            text = self.texts[index]
+            if text.startswith(prefix) and (len(text) == end or text[end] == "-"):
+                return True
+        return False
 
     def _hits(self, range_subtags: Sequence[str], weight: int) -> Hits:
         """The tags a range (not ``*``) with q ``weight`` relates to."""

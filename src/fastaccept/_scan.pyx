@@ -2369,7 +2369,7 @@ cdef class _ListNegotiator(_CachedOffers):
         cdef CListOffer* o
         cdef bint codings = kind.grammar != LANGUAGE_GRAMMAR
         parsed = kind.offers(offers)
-        names = parsed.names if codings else list(map("-".join, parsed.subtags))
+        names = parsed.names if codings else parsed.texts
         n = len(names)
         self._set_offers(parsed.values, parsed.values, parsed.absent_best, cache_size, max_length)
         self._kind = kind
