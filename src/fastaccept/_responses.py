@@ -318,6 +318,9 @@ def _format_indexes(
         raise TypeError(f"{wanted} {type(formats).__name__}")
     refuse_a_set(formats, wanted, "formats")
     pairs = tuple(formats.items() if isinstance(formats, Mapping) else formats)
+    first: dict[str, int] = {}  # each media type's first offer
+    for index, offered in enumerate(media_types):
+        first.setdefault(offered, index)
     named = {}
     for pair in pairs:
         if not isinstance(pair, tuple) or len(pair) != 2:
@@ -338,12 +341,12 @@ def _format_indexes(
         key = ascii_lower(name)
         if key in named:
             raise ValueError(f"format name {name!r} is given twice (names ignore case)")
-        if media_type not in media_types:
+        if media_type not in first:
             raise ValueError(
                 f"format {name!r}: {media_type!r} is not one of the offers "
                 f"{media_types}"
             )
-        named[shared_key(key)] = media_types.index(media_type)
+        named[shared_key(key)] = first[media_type]
     return named, pairs
 
 
