@@ -1064,6 +1064,45 @@ def test_engines_agree(
         assert key == getattr(python, kind)(offers).variant_key(value)
 
 
+#: A subtag after the first (RFC 4647 §2.1), from few letters so that tags share.
+_SUBTAG = st.text("abx19", min_size=1, max_size=8)
+
+
+@st.composite
+def _long_tags_and_value(draw: st.DrawFn) -> tuple[list[str], str]:
+    """Tags of 11 to 31 subtags (most past ``LANGUAGE_PREFIX_KEPT``), some
+    sharing a prefix, and a value of ranges cut from them, then extended."""
+    base = [draw(st.text("abx", min_size=1, max_size=8))]
+    base += draw(st.lists(_SUBTAG, min_size=10, max_size=30))
+    tags = ["-".join(base)]
+    for cut in draw(st.lists(st.integers(1, len(base)), max_size=3)):
+        tags.append("-".join(base[:cut] + draw(st.lists(_SUBTAG, max_size=3))))
+    ranges = []
+    for _ in range(draw(st.integers(1, 4))):
+        subtags = draw(st.sampled_from(tags)).split("-")
+        cut = draw(st.integers(1, len(subtags)))
+        rng = "-".join(subtags[:cut] + draw(st.lists(_SUBTAG, max_size=2)))
+        ranges.append(rng + draw(st.sampled_from(["", ";q=0", ";q=0.5"])))
+    ranges += draw(st.lists(st.sampled_from(["*", "*;q=0.2", "*;q=0"]), max_size=1))
+    return list(dict.fromkeys(tags)), ", ".join(ranges)
+
+
+@FUZZ
+@given(_long_tags_and_value())
+def test_engines_agree_on_long_tags(tags_and_value: tuple[list[str], str]) -> None:
+    # The pure engine reads a prefix past LANGUAGE_PREFIX_KEPT from the tags
+    # (``TagSet._leads``); the compiled one compares each range with each tag.
+    tags, value = tags_and_value
+    cython, python = _half("cython"), _half("python")
+    assert cython.negotiate_language(value, tags) == python.negotiate_language(
+        value, tags
+    )
+    ranked = [
+        module.LanguageNegotiator(tags).rank(value) for module in (cython, python)
+    ]
+    assert ranked[0] == ranked[1]
+
+
 def test_a_long_language_range_is_related_by_its_first_subtags_only() -> None:
     # The pure engine relates a range that is no prefix of a tag through its
     # longest prefix that is one: it looks up at most one prefix per subtag
