@@ -968,8 +968,8 @@ def test_a_tag_longer_than_the_kept_prefixes_relates_as_a_short_one(
     # A tag's set-up kept every prefix of it: memory quadratic in its length
     # (a 40 KB tag, say a client's given to AcceptLanguage.quality: 90 MB).
     # Prefixes past LANGUAGE_PREFIX_KEPT characters are read from the tags.
-    long = "en-" + "-".join(["abcdefgh"] * 20)
-    cut = long[: long.index("-", 100)]
+    long = "en-" + "-".join(["abcdefgh"] * 40)
+    cut = long[: long.index("-", 280)]
     tags = ["fr", long, f"{cut}-zz", "en-abcdefgh-x"]
     assert len(cut) > LANGUAGE_PREFIX_KEPT
     expected = {
@@ -1070,10 +1070,10 @@ _SUBTAG = st.text("abx19", min_size=1, max_size=8)
 
 @st.composite
 def _long_tags_and_value(draw: st.DrawFn) -> tuple[list[str], str]:
-    """Tags of 11 to 31 subtags (most past ``LANGUAGE_PREFIX_KEPT``), some
+    """Tags of 41 to 81 subtags (most past ``LANGUAGE_PREFIX_KEPT``), some
     sharing a prefix, and a value of ranges cut from them, then extended."""
     base = [draw(st.text("abx", min_size=1, max_size=8))]
-    base += draw(st.lists(_SUBTAG, min_size=10, max_size=30))
+    base += draw(st.lists(_SUBTAG, min_size=40, max_size=80))
     tags = ["-".join(base)]
     for cut in draw(st.lists(st.integers(1, len(base)), max_size=3)):
         tags.append("-".join(base[:cut] + draw(st.lists(_SUBTAG, max_size=3))))

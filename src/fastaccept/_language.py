@@ -112,8 +112,8 @@ class TagSet:
 
     ``related`` gives, worked out by ``relation`` when first asked and kept
     in ``prefixes``, what a range relates to (``Hits``) for ``*`` and for
-    each prefix of a tag (``en`` and ``en-gb`` for ``en-GB``; all in
-    ``known``): for the prefix as a range with q > 0, with q = 0, and for any
+    each prefix of a tag (``en`` and ``en-gb`` for ``en-GB``; in ``known``
+    where short): for the prefix as a range with q > 0, with q = 0, and for any
     longer range with q > 0 whose longest prefix among them it is (``en-us``
     for ``en``: none of its subtags after the prefix leads to a tag, so it
     shares with each tag what the prefix shares). A range with no prefix
@@ -208,7 +208,7 @@ class TagSet:
     def extended(self, rng: str, primary: str, by_primary: Hits) -> Hits:
         """What a range with q > 0 that is no prefix of a tag, of three
         subtags or more with the first subtag ``primary`` of a tag, relates
-        to: that of its longest prefix among ``known`` (``by_primary``, that of
+        to: that of its longest prefix that a tag has (``by_primary``, that of
         ``primary``, where none is longer). Only its first ``depth`` subtags
         are read, so a range of any length costs the same."""
         cuts = []

@@ -38,10 +38,10 @@ CACHE_KEY_MAX_LENGTH: Final = 1024
 #: hash alike, so a cache holding both compares them.
 BYTES_CACHED: Final = not sys.flags.bytes_warning
 #: The longest prefix of an offered language tag that its ``TagSet`` keeps
-#: (``known``, and its relations once worked out): a longer one is found by
-#: reading the tags, so a tag's set-up is linear in its length (every prefix
-#: of a 40 KB tag kept took 90 MB).
-LANGUAGE_PREFIX_KEPT: Final = 64
+#: (``known``, and its relations once worked out; tags in use are shorter):
+#: a longer one is found by reading the tags, each time, so a tag's set-up
+#: is linear in its length (every prefix of a 40 KB tag kept took 90 MB).
+LANGUAGE_PREFIX_KEPT: Final = 256
 #: The most characters of a run of the value (a token, a range, a weight) that
 #: an error message quotes: a longer run is cut, "..." marking the cut, so a
 #: message stays short and building it reads at most this much of the run.
