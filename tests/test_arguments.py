@@ -289,6 +289,10 @@ def _nested(depth: int) -> list[Any]:
 _PAD = "x" * 100_000
 
 
+class _StrSubclass(str):
+    """A str subclass: quoted as its text."""
+
+
 @pytest.mark.parametrize(
     ("call", "quoted"),
     [
@@ -301,6 +305,16 @@ _PAD = "x" * 100_000
         (lambda e: e.parse("*/*").quality("a/b;q=0.5;x=" + _PAD), "'a/b;q=0.5;x"),
         (lambda e: Consumes(["a/b;q=0.5;x=" + _PAD]), "'a/b;q=0.5;x=xxx"),
         (lambda e: e.Negotiator([("a/b", 10**50)]), "qs 1" + "0" * 50 + " of"),
+        (lambda e: e.Negotiator([("a/b", 10**5000)]), "qs <int too long to show>"),
+        (
+            lambda e: e.Negotiator([_StrSubclass("a" * 100_000)]),
+            "'" + "a" * 160 + "...'",
+        ),
+        (lambda e: e.Negotiator([(Offer("a/" + _PAD), 0.5)]), "(Offer('a/xxx"),
+        (lambda e: e.negotiate("a/b", "a/b" * 50_000), "use ['a/ba/b"),
+        (lambda e: e.LanguageNegotiator(["e_" + _PAD]), "tag 'e_xxx"),
+        (lambda e: e.parse_language("en").quality("e_" + _PAD), "tag 'e_xxx"),
+        (lambda e: e.EncodingNegotiator(["g z" + _PAD]), "coding 'g zxxx"),
     ],
 )
 def test_an_error_quotes_a_long_or_deep_argument_in_short(
@@ -308,8 +322,9 @@ def test_an_error_quotes_a_long_or_deep_argument_in_short(
 ) -> None:
     # Each quoted the argument whole: 100 KB messages (a client's
     # Content-Type given to quality, say), and a RecursionError for the
-    # nested list's repr, not the argument's TypeError. One of under 160
-    # characters is quoted whole.
+    # nested list's repr, not the argument's TypeError (a ValueError for an
+    # int past Python's digit limit). One of under 160 characters is quoted
+    # whole.
     with pytest.raises((TypeError, ValueError)) as info:
         call(engine)
     assert quoted in str(info.value) and len(str(info.value)) < 500

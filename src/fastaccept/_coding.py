@@ -67,7 +67,7 @@ def parse_coding(item: object) -> str:
     text = as_header_text(item)[1]
     if _TOKEN.fullmatch(text) is None:
         raise ValueError(
-            f"invalid coding {item!r}: a coding is a token such as 'gzip' or "
+            f"invalid coding {E.shown(item)}: a coding is a token such as 'gzip' or "
             "'identity' (RFC 9110 §8.4.1), without a weight"
         )
     if text == "*":

@@ -103,17 +103,22 @@ _CUT: Final = "..."  # where a message's quote of a long run is cut
 def shown(given: object) -> str:
     """``given``, an argument a program passed, as an error message quotes
     it: its repr, cut after ``SHOWN_MAX`` characters ("..." marks the cut;
-    a media type may be a client's text, as ``quality``'s), a str's cut
-    before it is quoted; an object nested past Python's recursion limit,
-    whose repr fails, is named by its type."""
-    if type(given) is str:
-        if len(given) > _limits.SHOWN_MAX:
-            return repr(given[: _limits.SHOWN_MAX] + _CUT)
-        return repr(given)
+    a media type may be a client's text, as ``quality``'s); a str (or a
+    subclass's text) is cut to its first ``SHOWN_MAX`` characters, then
+    quoted, its escapes written out. An object whose repr Python refuses (a
+    list nested past the recursion limit, an int past its digit limit) is
+    named by its type."""
+    if isinstance(given, str):
+        text = str.__str__(given)
+        return repr(
+            text[: _limits.SHOWN_MAX] + _CUT if len(text) > _limits.SHOWN_MAX else text
+        )
     try:
         text = repr(given)
     except RecursionError:
         return f"<a {type(given).__name__} nested too deep to show>"
+    except ValueError:  # sys.set_int_max_str_digits
+        return f"<{type(given).__name__} too long to show>"
     if len(text) > _limits.SHOWN_MAX:
         return text[: _limits.SHOWN_MAX] + _CUT
     return text

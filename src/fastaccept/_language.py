@@ -95,7 +95,7 @@ def parse_tag(item: object) -> tuple[str, ...]:
     text = as_header_text(item)[1]
     if _TAG.fullmatch(text) is None:
         raise ValueError(
-            f"invalid language tag {item!r}: a tag is subtags of 1 to 8 letters "
+            f"invalid language tag {E.shown(item)}: a tag is subtags of 1 to 8 letters "
             "or digits joined by '-', the first letters only, such as 'en' or "
             "'sr-Latn-RS' (RFC 4647 §2.1), without '*' or a weight"
         )

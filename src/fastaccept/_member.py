@@ -553,7 +553,7 @@ def parse_offer(offer: object) -> ParsedOffer:
         if isinstance(offer[0], Offer):
             raise TypeError(
                 f"invalid offer {shown(offer)}: an Offer carries its own qs "
-                f"(Offer({offer[0].media_type!r}, qs=...)), in no pair"
+                f"(Offer({shown(offer[0].media_type)}, qs=...)), in no pair"
             )
         qs = pair_weight(offer, "qs", "offer")
         return _media_type_offer(offer[0])._replace(qs=qs)
@@ -610,7 +610,7 @@ def offers_tuple(offers: Iterable[_T], what: str) -> tuple[_T, ...]:
     wanted = f"{what} must be an iterable of str (such as a list), not"
     if isinstance(offers, (str, bytes)):
         alone = offers if isinstance(offers, str) else offers.decode("latin-1")
-        raise TypeError(f"{wanted} a {type(offers).__name__}: use [{alone!r}]")
+        raise TypeError(f"{wanted} a {type(offers).__name__}: use [{shown(alone)}]")
     refuse_a_set(offers, wanted, what)
     try:
         items = iter(offers)
