@@ -307,14 +307,21 @@ def _failing(call: str, pure: str) -> tuple[int, str, str]:
     """Run ``call`` with each allocation failing in turn, in a process of its
     own on an engine (``pure``: the pure one): exit status, stdout, stderr."""
     script = FAILING.format(call=FAILING_CALLS[call], failures=FAILURES)
-    done = subprocess.run(
-        [sys.executable, "-c", script],
-        env={**os.environ, "FASTACCEPT_NO_EXTENSIONS": pure},
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", script],
+            env={**os.environ, "FASTACCEPT_NO_EXTENSIONS": pure},
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
+        )
+    except subprocess.TimeoutExpired as expired:  # a heap CPython corrupted can hang
+        return (
+            -1,
+            "",
+            f"timed out after {expired.timeout} s: {expired.stderr!r}"[-2000:],
+        )
     return done.returncode, done.stdout, done.stderr[-2000:]
 
 
@@ -339,11 +346,4 @@ def test_a_failed_allocation_is_a_memory_error_not_a_crash(call: str) -> None:
     if (status, out) != survived:
         pytest.skip(f"this CPython fails in pure Python too (status {status})")
     status, out, err = _failing(call, "")
-    if call == "LanguageNegotiator" and sys.version_info[:2] == (3, 12):
-        # CPython 3.12's MAKE_FUNCTION releases the code object of a
-        # generator expression twice when making its function fails
-        # (python/cpython#122752): here TagSet.__init__'s, reached at another
-        # allocation than in the pure engine's run (docs/reliability.md).
-        if (status, out) != survived:
-            pytest.xfail(f"CPython 3.12's MAKE_FUNCTION (status {status})")
     assert (status, out) == survived, err

@@ -139,9 +139,12 @@ class TagSet:
 
     def __init__(self, tags: Iterable[str]) -> None:
         self.values: tuple[str, ...] = tuple(tags)
-        self.subtags = tuple(parse_tag(tag) for tag in self.values)
+        # List comprehensions, which CPython 3.12 runs inline, not generator
+        # expressions: making one's function when an allocation fails frees
+        # its code twice there (python/cpython#122752, docs/reliability.md).
+        self.subtags = tuple([parse_tag(tag) for tag in self.values])
         #: The tags lower-case.
-        self.texts = tuple("-".join(subtags) for subtags in self.subtags)
+        self.texts = tuple(["-".join(subtags) for subtags in self.subtags])
         #: A 0 per tag: where ``decisions`` starts its keys and positions.
         self.zeros = (0,) * len(self.values)
         by_primary: dict[str, list[int]] = {}
@@ -158,7 +161,7 @@ class TagSet:
             for end in range(1, min(len(text), LANGUAGE_PREFIX_KEPT) + 1)
             if end == len(text) or text[end] == "-"
         }
-        every = tuple((i, STAR << RELATION_SHIFT) for i in range(len(self.values)))
+        every = tuple([(i, STAR << RELATION_SHIFT) for i in range(len(self.values))])
         self.prefixes: dict[str, tuple[Hits, Hits, Hits]] = {"*": (every, every, ())}
         #: Header absent: the first tag (RFC 9110 §12.5.4: any language).
         self.absent_best = 0 if self.values else -1
