@@ -211,6 +211,39 @@ def test_str_and_bytes_of_one_text_are_not_compared_under_python_b(engine: str) 
     ]
 
 
+#: Offers (and a Vary value) given as bytes, a program's error, after the
+#: same text as str was kept: each is a TypeError, also where Python warns
+#: of comparing bytes with str.
+BYTES_OFFERS = """
+import fastaccept as fa
+fa.negotiate("text/html", ["text/html"]), fa.quality("text/html", "text/html")
+fa.negotiate_encoding("gzip", ["gzip"]), fa.negotiate_language("en", ["en"])
+fa.parse("text/html").quality("text/html")
+page = fa.Renderers({"text/html": str})
+page.respond("text/html", "x", vary="Origin")
+for call in (
+    lambda: fa.negotiate("text/html", [b"text/html"]),
+    lambda: fa.negotiate("text/html", (b"text/html",)),
+    lambda: fa.quality("text/html", b"text/html"),
+    lambda: fa.negotiate_encoding("gzip", [b"gzip"]),
+    lambda: fa.negotiate_language("en", [b"en"]),
+    lambda: fa.parse("text/html").quality(b"text/html"),
+    lambda: page.respond("text/html", "x", vary=b"Origin"),
+):
+    try:
+        call()
+    except TypeError:
+        print("TypeError")
+"""
+
+
+@pytest.mark.parametrize("engine", ["cython", "python"])
+def test_bytes_offers_are_a_type_error_under_python_b(engine: str) -> None:
+    # Under -bb the kept negotiators' and Vary values' look-ups compared the
+    # bytes with the str kept before and raised BytesWarning instead.
+    assert _run_in_engine(engine, BYTES_OFFERS, "-bb") == ["TypeError"] * 7
+
+
 def test_negotiate_returns_the_very_offer_object(engine: Engine) -> None:
     first = "".join(["text/", "html"])
     second = "".join(["text/", "html"])

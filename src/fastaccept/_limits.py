@@ -166,7 +166,8 @@ def kept_negotiator(
     key = (offers, max_length)
     try:
         found = kept.get(key)
-    except TypeError:  # an unhashable offer: let the Negotiator say what is wrong
+    except (TypeError, BytesWarning):  # an unhashable offer, or bytes under -bb
+        # compared with a kept str: let the Negotiator say what is wrong
         return make(offers, cache_size=0, max_length=max_length)
     if found is not None and not found[0]:  # no pairs: equal offers are these
         return found[1]
@@ -289,7 +290,7 @@ def last_negotiator(
                 same = offers is last[0] or (
                     hash(offers) == last[3] and offers == last[0]
                 )
-            except TypeError:  # an offer without a hash (a signalling NaN qs)
+            except (TypeError, BytesWarning):  # a signalling NaN qs; -bb's bytes
                 same = False
         if same:
             found: _N = last[2]

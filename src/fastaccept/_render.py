@@ -365,7 +365,8 @@ class Renderers(ByArguments):
         else:  # by subscript, not .get (docs/free-threading.md)
             try:
                 finished = self._varied[vary]
-            except (KeyError, TypeError):  # new; or no str (Finished refuses it)
+            except (KeyError, TypeError, BytesWarning):  # new; or no str (-bb:
+                # bytes compared with a kept str), which Finished refuses
                 finished = store(
                     self._varied, VARY_VALUES_KEPT, vary, Finished(self, vary)
                 )
