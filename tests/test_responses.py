@@ -80,6 +80,21 @@ def test_scope_reader_refuses_names_that_are_no_bytes() -> None:
         assert header_from_scope(scope) == b"a"
 
 
+def test_scope_reader_refuses_values_that_are_no_bytes() -> None:
+    # ASGI's values are bytes: another type is named, never returned as it
+    # stands nor left to bytes.join (whose error names no argument).
+    for headers, kind in (
+        ([(b"accept", "a/b")], "str"),
+        ([(b"accept", 5)], "int"),
+        ([(b"accept", b"a/b"), (b"Accept", bytearray(b"c/d"))], "bytearray"),
+    ):
+        message = f"^a field line's value must be bytes \\(ASGI\\), not {kind}$"
+        with pytest.raises(TypeError, match=message):
+            header_from_scope({"headers": headers})
+    scope = {"headers": [(b"host", "x"), (b"accept", b"a")]}  # another field's
+    assert header_from_scope(scope) == b"a"
+
+
 def test_scope_reader_other_names() -> None:
     scope = {"headers": [(b"content-type", b"application/json")]}
     assert header_from_scope(scope, "Content-Type") == b"application/json"

@@ -25,8 +25,9 @@ def header_from_scope(scope: Mapping[str, Any], name: str = "accept") -> bytes |
     often keep only the first line (Starlette's ``request.headers["accept"]``):
     read the scope to see them all. A ``scope`` that is no mapping, or has no
     ``"headers"`` (ASGI's HTTP and WebSocket scopes have them: a framework's
-    request object is no scope), raises ``TypeError``; a ``name`` that is no
-    field name, ``ValueError``.
+    request object is no scope), or a line of the field sought whose name or
+    value is not bytes, raises ``TypeError``; a ``name`` that is no field
+    name, ``ValueError``.
     """
     wanted = _checked_name(name).lower().encode("latin-1")
     try:
@@ -48,7 +49,8 @@ def lines_value(fields: Iterable[tuple[bytes, bytes]], wanted: bytes) -> bytes |
     order, joined by ``", "`` (RFC 9110 §5.3); names compared
     case-insensitively (RFC 9110 §5.1). The name sought given as a str
     (``"accept"``: ASGI's are bytes) raises ``TypeError`` rather than being
-    passed over; other names are not read."""
+    passed over, and so does its value given as anything but bytes; other
+    names are not read."""
     size = len(wanted)
     lines = []
     for key, value in fields:
@@ -57,6 +59,11 @@ def lines_value(fields: Iterable[tuple[bytes, bytes]], wanted: bytes) -> bytes |
                 if key.lower() == wanted.decode("latin-1"):
                     raise TypeError("a field line's name must be bytes (ASGI), not str")
             elif key.lower() == wanted:
+                if not isinstance(value, bytes):
+                    raise TypeError(
+                        "a field line's value must be bytes (ASGI), "
+                        f"not {type(value).__name__}"
+                    )
                 lines.append(value)
     if not lines:
         return None
