@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+import inspect
 import os
 import re
 import subprocess
@@ -81,6 +82,51 @@ def test_media_range() -> None:
         rng.q = 1  # type: ignore[misc]
     with pytest.raises(ValueError):
         rng.matches("text/*")
+
+
+#: Each function an engine defines, with arguments for a call.
+ENGINE_FUNCTION_CALLS: dict[str, tuple[object, ...]] = {
+    "parse": ("text/html",),
+    "parse_encoding": ("gzip",),
+    "parse_language": ("en",),
+    "is_cors_safelisted": ("text/html",),
+    "negotiate": ("text/html", ["application/json", "text/html"]),
+    "quality": ("text/html;q=0.5", "text/html"),
+    "negotiate_encoding": ("br", ["gzip", "br"]),
+    "negotiate_language": ("de", ["en", "de"]),
+}
+
+
+def test_engine_functions_kept_on_a_class_as_docs_say(engine: Engine) -> None:
+    # docs/api.md: built-in on the compiled engine (a class attribute does
+    # not bind it), a Python function on the pure one (it binds);
+    # staticmethod() calls it alike on both.
+    compiled = engine.__name__ == "fastaccept._scan"
+    for name, args in ENGINE_FUNCTION_CALLS.items():
+        function = getattr(engine, name)
+        assert inspect.isbuiltin(function) is compiled, name
+        plain = type("Plain", (), {"call": function})()
+        kept = type("Kept", (), {"call": staticmethod(function)})()
+        assert kept.call(*args) == function(*args), name
+        if compiled:
+            assert plain.call(*args) == function(*args), name
+        else:
+            with pytest.raises(TypeError, match="positional argument"):
+                plain.call(*args)
+
+
+def test_compiled_negotiator_classes_are_immutable_types() -> None:
+    # docs/api.md: patch an object, not the class, on the compiled engine.
+    engine = cython_engine()
+    for kind in (
+        engine.Negotiator,
+        engine.EncodingNegotiator,
+        engine.LanguageNegotiator,
+    ):
+        with pytest.raises(TypeError, match="immutable type"):
+            kind.choose = kind.choose
+        with pytest.raises(TypeError, match="immutable type"):
+            kind.extra = 1
 
 
 def test_accept_is_an_immutable_sequence(engine: Engine) -> None:

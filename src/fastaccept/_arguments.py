@@ -30,7 +30,7 @@ class ByArguments:
     arguments, which fix the object: each of its attributes is set once, when
     it is made (a second ``__init__`` raises before it changes anything), and
     none is deleted. A subclass's own attributes (not in a fastaccept class's
-    ``__slots__``) are its own to change, as on the compiled engine."""
+    ``__slots__``, docs/api.md) are its own to change."""
 
     __slots__ = ()
     #: The attributes the arguments fix: the slots of fastaccept's classes,
