@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+import gc
 import inspect
 import os
 import re
@@ -10,6 +11,7 @@ import subprocess
 import sys
 import typing
 import uuid
+import weakref
 from collections.abc import Callable, Sequence
 from decimal import Decimal
 from fractions import Fraction
@@ -1185,6 +1187,56 @@ def test_a_subclass_init_calls_the_negotiators(
     assert (labelled.label, labelled.choose(value)) == ("site", value)
     named = Named(offers, "api")
     assert (named.name, named.choose(value)) == ("api", value)
+
+
+@pytest.mark.parametrize(
+    ("kind", "offer"),
+    [("Negotiator", "a/b"), ("EncodingNegotiator", "br"), ("LanguageNegotiator", "en")],
+)
+def test_a_half_made_compiled_negotiator_cannot_be_reached(
+    kind: str, offer: str
+) -> None:
+    # Code that making a negotiator runs (an offers iterable, an __index__)
+    # found the half-made object by gc.get_objects; when making it then
+    # failed, reading it crashed the interpreter (its C offers unset).
+    engine = cython_engine()
+    negotiator = getattr(engine, kind)
+    found: list[object] = []
+    before = [o for o in gc.get_objects() if type(o) is negotiator]  # other tests'
+
+    def look() -> None:
+        found.extend(
+            o
+            for o in gc.get_objects()
+            if type(o) is negotiator and not any(o is old for old in before)
+        )
+
+    def offers() -> typing.Iterator[str]:
+        look()
+        raise LookupError("no offers")
+        yield offer
+
+    class Size:
+        def __index__(self) -> int:
+            look()
+            raise LookupError("no size")
+
+    with pytest.raises(LookupError, match="no offers"):
+        negotiator(offers())
+    with pytest.raises(LookupError, match="no size"):
+        negotiator([offer], cache_size=Size())
+    assert found == []
+
+    class Linked(getattr(engine, kind)):  # type: ignore[misc]
+        pass
+
+    made = Linked([offer])  # listed again once whole: a cycle through it is freed
+    made.self, made.mark = made, Size()
+    assert gc.is_tracked(made)
+    gone = weakref.ref(made.mark)
+    del made
+    gc.collect()
+    assert gone() is None
 
 
 @pytest.mark.parametrize(

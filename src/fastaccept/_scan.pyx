@@ -39,6 +39,8 @@ cdef extern from "Python.h":
         const char* ml_doc
     int METH_FASTCALL
     int METH_KEYWORDS
+    void PyObject_GC_Track(object)
+    void PyObject_GC_UnTrack(object)
 
 from functools import partial as _partial
 from sys import intern as _intern, modules as _modules
@@ -1541,6 +1543,15 @@ cdef class _CachedOffers:
         # would be read with none).
         if not isinstance(self, (Negotiator, EncodingNegotiator, LanguageNegotiator)):
             raise TypeError(f"cannot create '{type(self).__name__}' instances")
+        # Until the class's own ``__cinit__`` has made it whole (``_made_whole``),
+        # the collector does not list it: code that making it runs (an offers
+        # iterable, an ``__index__``) cannot reach a half-made negotiator
+        # through ``gc.get_objects``, whose C state would be read unset.
+        PyObject_GC_UnTrack(self)
+
+    cdef void _made_whole(self) noexcept:
+        """The end of each class's ``__cinit__``: the collector lists it again."""
+        PyObject_GC_Track(self)
 
     def __init__(self, *args, **kwargs):
         """Nothing: ``__new__`` made the negotiator whole. A subclass's
@@ -1809,6 +1820,7 @@ Offers parsed once; the best of them for each request's Accept value.
             else:
                 set.groups[k].subtypes[c] = split_chain(set, True, set.groups[k].subtypes[c], size, i)
             i += size + 1
+        self._made_whole()
 
     def __dealloc__(self):
         PyMem_Free(self._set.offers)  # with the slots
@@ -2384,6 +2396,7 @@ cdef class _ListNegotiator(_CachedOffers):
                     if target == names[i]:
                         hold(self._keep, alias, &o.alias)
                 o.identity = names[i] == _IDENTITY
+        self._made_whole()
         return 0
 
     cdef Py_ssize_t _scored(self, const unsigned char* s, Py_ssize_t n, long long* keys) noexcept:
