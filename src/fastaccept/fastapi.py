@@ -47,7 +47,6 @@ from ._endpoint import (
     REFUSAL_SCHEMA,
     Endpoint,
     Handler,
-    KeepsParameters,
     Mapped,
     Negotiated,
     RoutedEndpoint,
@@ -270,7 +269,11 @@ def _serving(endpoint: Endpoint, handlers: tuple[Handler, ...]) -> Handler:
     return signed(binding, endpoint, handlers, signature, added=added)
 
 
-negotiated: Negotiated[KeepsParameters]
+#: The endpoint takes the handler's parameters and, where the handler has no
+#: Request (or Response) parameter of its own, the keyword argument FastAPI
+#: fills with it (``fastaccept_request``, ``fastaccept_response``): no static
+#: type tells which, so a call of it is not checked as of the handler.
+negotiated: Negotiated[Callable[[Handler], Handler]]
 negotiated, dispatch = integration(
     _serving,
     __name__,
