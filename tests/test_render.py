@@ -327,23 +327,24 @@ def test_a_refusal_renders_with_its_own_headers_and_the_vary_given(
 
 
 @pytest.mark.parametrize(
-    ("headers", "error"),
+    ("headers", "error", "message"),
     [
-        ({"Content-Type": "text/plain"}, ValueError),
-        ([("vary", "Cookie")], ValueError),
-        ({"Content-Length": "3"}, ValueError),
-        ([("Location", 1)], TypeError),
-        ([("Link", "</a>"), ("link", "</b>")], ValueError),  # combine them
-        ({"Set-Cookie": "a=1"}, ValueError),  # the framework's cookie API
+        ({"Content-Type": "text/plain"}, ValueError, "negotiation$"),
+        # the message says where Vary's other fields go
+        ([("vary", "Cookie")], ValueError, "with the vary= of negotiated()"),
+        ({"Content-Length": "3"}, ValueError, "negotiation$"),
+        ([("Location", 1)], TypeError, "must be str"),
+        ([("Link", "</a>"), ("link", "</b>")], ValueError, "combine its values"),
+        ({"Set-Cookie": "a=1"}, ValueError, "cookie"),  # the framework's API
     ],
 )
 def test_extra_headers_the_negotiation_sets_are_refused(
-    headers: Any, error: type[Exception]
+    headers: Any, error: type[Exception], message: str
 ) -> None:
     decision = RENDERERS.produces.select(None)
-    with pytest.raises(error):
+    with pytest.raises(error, match=message):
         RENDERERS.render(decision, DATA, headers=headers)
-    with pytest.raises(error):  # checked where the handler makes it
+    with pytest.raises(error, match=message):  # where the handler makes it
         Answer(DATA, headers=headers)
 
 

@@ -670,6 +670,11 @@ def _rendered(
 
 #: The headers ``Renderers.render`` writes itself (lower case).
 _OWN_HEADERS = frozenset({"content-type", "content-length", "vary"})
+#: Where a handler's other Vary fields go instead.
+_VARY_HINT = (
+    ": name the other fields it varies on with the vary= of negotiated(), "
+    "dispatch() or Renderers.respond()"
+)
 #: The fields ``variants=True`` writes, which a handler's cannot join.
 _VARIANTS_HEADERS = frozenset({"variants", "variant-key"})
 #: The fields a handler may not send: hop-by-hop ones, the server's (RFC 9110
@@ -774,7 +779,8 @@ def _fields(
         folded = name.lower()
         if folded in _OWN_HEADERS and not whole:
             raise ValueError(
-                f"header {name!r} is set by the negotiation; pass vary= for Vary"
+                f"header {name!r} is set by the negotiation"
+                + (folded == "vary") * _VARY_HINT
             )
         if folded in _SERVERS_HEADERS:
             raise ValueError(
