@@ -200,6 +200,27 @@ def test_one_str_for_the_offers_is_a_type_error(
     made(engine, [offer])
 
 
+@pytest.mark.parametrize("call", sorted(ONE_STR_CALLS))
+def test_one_str_of_several_members_for_the_offers_says_where_a_value_goes(
+    engine: Engine, call: str
+) -> None:
+    # The arguments swapped (a request's header value as the offers, as
+    # negotiate(offers, value)) or offers written as one text: the list it
+    # would make of that text would be no offers.
+    made, offer, noun = ONE_STR_CALLS[call]
+    text = f"{offer}, {offer};q=0.5"
+    if noun in ("offers", "codings", "tags"):
+        expected = (
+            rf"^{noun} must be an iterable .*not a str: {text!r} is one text: give the "
+            rf"{noun} as the items of a list \(a request's header value is an "
+            r"argument of its own\)$"
+        )
+    else:  # no header value goes beside these
+        expected = rf"^{noun} must be an iterable .*not a str: use \[{text!r}\]$"
+    with pytest.raises(TypeError, match=expected):
+        made(engine, text)
+
+
 #: A set's order changes with the process's string hashing, and the order
 #: of offers breaks ties: refused.
 SETS: dict[str, Callable[[list[str]], Any]] = {"set": set, "frozenset": frozenset}
