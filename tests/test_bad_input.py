@@ -39,8 +39,8 @@ def example_value(cell: str) -> Any:
 
 
 def check(engine: Engine, value: Any, expected: str, strict: bool) -> None:
-    if expected.startswith("`TypeError`"):
-        with pytest.raises(TypeError, match="not int"):
+    if expected.startswith("`TypeError` naming the type and what to pass"):
+        with pytest.raises(TypeError, match="not int: pass the header's value, "):
             engine.parse(value, strict=strict)
         return
     at = re.fullmatch(r"error at (\d+)", expected)

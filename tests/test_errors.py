@@ -322,6 +322,8 @@ def test_the_shared_readers_measure_a_value_by_its_text_not_its_len(
 def test_wrong_argument_type_names_the_type(engine: Engine, bad: Any) -> None:
     message = (
         f"must be str, bytes, bytearray, memoryview or None, not {type(bad).__name__}"
+        r": pass the header's value, such as request\.headers\.get\('Accept'\) "
+        r"\(None where it is absent\)$"
     )
     with pytest.raises(TypeError, match=message):
         engine.parse(bad)

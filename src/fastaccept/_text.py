@@ -28,7 +28,9 @@ _ASCII_LOWER: Final = str.maketrans(
 def coerce_value(value: object, field: str = "Accept") -> str | bytes:
     """Take ``bytearray``/``memoryview`` as ``bytes``; reject other types.
 
-    ``field`` names the header in the ``TypeError``.
+    ``field`` names the header in the ``TypeError``, which says what to pass
+    (a request, its header map or a framework's parsed header is no value;
+    ``str()`` of one makes an absent header a present, empty one).
     """
     if isinstance(value, (str, bytes)):
         return value
@@ -37,7 +39,8 @@ def coerce_value(value: object, field: str = "Accept") -> str | bytes:
     article = "an" if field[0] in "AEIOU" else "a"  # an Accept, a Content-Type
     raise TypeError(
         f"{article} {field} value must be str, bytes, bytearray, memoryview or None, "
-        f"not {type(value).__name__}"
+        f"not {type(value).__name__}: pass the header's value, such as "
+        f"request.headers.get({field!r}) (None where it is absent)"
     )
 
 
