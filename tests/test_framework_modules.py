@@ -2177,6 +2177,23 @@ def test_litestar_keeps_the_handlers_parameters(litestar_client: Any) -> None:
     assert (r.status_code, r.text) == (200, "<p>hello bob</p>")
 
 
+def test_litestar_refuses_a_route_handler_where_a_function_goes() -> None:
+    # negotiated above @get (docs/web.md: under it) wrapped the route handler,
+    # which Litestar then refused only when the app was made, saying to
+    # decorate it with a routing decorator.
+    pytest.importorskip("litestar")
+    from litestar import get
+
+    from fastaccept.litestar import dispatch, negotiated
+
+    routed = get("/", sync_to_thread=False)(lambda: {"greeting": "hi"})
+    message = r"^a route handler \(Litestar's get\) where a handler function goes: "
+    with pytest.raises(TypeError, match=message):
+        negotiated(GREETING)(routed)
+    with pytest.raises(TypeError, match=message):
+        dispatch({"application/json": routed})
+
+
 def test_litestar_passes_a_response_through_with_vary_merged(
     litestar_client: Any,
 ) -> None:

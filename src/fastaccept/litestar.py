@@ -54,7 +54,6 @@ from ._endpoint import (
     ErrorFacts,
     Handler,
     HTTPExceptionBinding,
-    KeepsParameters,
     Mapped,
     Negotiated,
     RoutedEndpoint,
@@ -79,7 +78,7 @@ try:
     from litestar.config.app import AppConfig
     from litestar.exceptions import HTTPException, ValidationException
     from litestar.exceptions.responses import create_exception_response
-    from litestar.handlers import HTTPRouteHandler
+    from litestar.handlers import BaseRouteHandler, HTTPRouteHandler
     from litestar.openapi.spec import (
         OpenAPIFormat,
         OpenAPIHeader,
@@ -192,7 +191,15 @@ def _serving(endpoint: Endpoint, handlers: tuple[Handler, ...]) -> Handler:
     """The handler of ``handlers`` (``serving``) whose signature Litestar reads:
     the handlers', which they share (one operation for every media type),
     with ``request``, the handlers' own or one added for ``negotiated``;
-    ``Answer`` out of its return annotation."""
+    ``Answer`` out of its return annotation. A route handler (``@get``'s) in
+    their place is a ``TypeError``: Litestar would route it, not this."""
+    for handler in handlers:
+        if isinstance(handler, BaseRouteHandler):
+            raise TypeError(
+                f"a route handler (Litestar's {type(handler).__name__}) where a "
+                "handler function goes: put the route decorator above negotiated "
+                "(or around dispatch)"
+            )
     signature = shared_signature(handlers, "Litestar")
     shared = REQUEST in signature.parameters
     return signed(
@@ -205,7 +212,10 @@ def _serving(endpoint: Endpoint, handlers: tuple[Handler, ...]) -> Handler:
     )
 
 
-negotiated: Negotiated[KeepsParameters]
+#: The function takes the handlers' parameters and, where they have no
+#: ``request``, the one Litestar fills: a call of it is not checked as of the
+#: handler (the route decorator makes it a route handler).
+negotiated: Negotiated[Callable[[Handler], Handler]]
 negotiated, dispatch = integration(
     _serving,
     __name__,
