@@ -1227,6 +1227,22 @@ def test_a_half_made_compiled_negotiator_cannot_be_reached(
         negotiator([offer], cache_size=Size())
     assert found == []
 
+    class Kept(getattr(engine, kind)):  # type: ignore[misc]
+        def __del__(self) -> None:  # CPython finalizes a failed one too
+            found.append(self)
+
+    with pytest.raises(LookupError, match="no size"):
+        Kept([offer], cache_size=Size())
+    unmade: typing.Any = found.pop()
+    assert found == []
+    reads = [unmade.choose, unmade.variant_key, unmade.choose_index, unmade.rank]
+    reads.append(unmade._refusal if kind == "Negotiator" else unmade._ranked)
+    for read in reads:
+        for value in (None, "", offer):
+            with pytest.raises(RuntimeError, match="was not made: its constructor"):
+                read(value)
+    found.clear()
+
     class Linked(getattr(engine, kind)):  # type: ignore[misc]
         pass
 

@@ -1536,6 +1536,7 @@ cdef class _CachedOffers:
     cdef Py_ssize_t _limit
     cdef object _caches                  # a dict, or a _limits.ThreadCache of _Values
     cdef fa_memo _serial                 # finds this thread's cache in the memo
+    cdef bint _whole                     # its class's ``__cinit__`` ended (``_made_whole``)
 
     def __cinit__(self, *args, **kwargs):
         # Runs before the class's own: only a class whose own ``__cinit__``
@@ -1551,7 +1552,14 @@ cdef class _CachedOffers:
 
     cdef void _made_whole(self) noexcept:
         """The end of each class's ``__cinit__``: the collector lists it again."""
+        self._whole = True
         PyObject_GC_Track(self)
+
+    cdef int _unmade(self) except -1:
+        """``RuntimeError`` for a negotiator whose making failed, which only a
+        subclass's ``__del__`` can keep (CPython finalizes it): every method
+        that reads the C state checks ``_whole`` first."""
+        raise RuntimeError(f"this {type(self).__name__} was not made: its constructor raised")
 
     def __init__(self, *args, **kwargs):
         """Nothing: ``__new__`` made the negotiator whole. A subclass's
@@ -1582,6 +1590,8 @@ cdef class _CachedOffers:
         cdef dict cache
         cdef Py_ssize_t index
         cdef PyObject* mine
+        if not self._whole:
+            self._unmade()
         if self._cache_size == 0 or (type(value) is not str and (
                 type(value) is not bytes or not BYTES_CACHED)):
             return self._compute(value)
@@ -1855,6 +1865,8 @@ Offers parsed once; the best of them for each request's Accept value.
         cdef Py_ssize_t i
         cdef long long key, weight
         cdef COffer* offers = self._set.offers
+        if not self._whole:
+            self._unmade()
         scored = []
         if value is None:  # every offer but an explicit one at q=1: its score is its qs
             for i in range(self._n):
@@ -1886,6 +1898,8 @@ Offers parsed once; the best of them for each request's Accept value.
         cdef Py_ssize_t i, n
         cdef long long key
         cdef const unsigned char* s
+        if not self._whole:
+            self._unmade()
         weights = [-1] * self._n
         if value is None:
             return weights, ()
@@ -2445,6 +2459,8 @@ cdef class _ListNegotiator(_CachedOffers):
         cdef Py_ssize_t n, k, index
         cdef long long key, related, weight
         cdef long long* keys
+        if not self._whole:
+            self._unmade()
         scored = []
         if value is None:  # every offer at 1: identity first, then server order
             for k in range(self._n):
