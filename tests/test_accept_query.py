@@ -353,6 +353,9 @@ def test_parse_accept_query_takes_a_header_value_or_none() -> None:
     assert parse_accept_query(None) == AcceptQuery((), "")
     with pytest.raises(TypeError, match="an Accept-Query value must be str, bytes"):
         parse_accept_query(1)  # type: ignore[arg-type]
+    # a response header: the hint reads it from the response
+    with pytest.raises(TypeError, match=r"response\.headers\.get\('Accept-Query'\)"):
+        parse_accept_query(1)  # type: ignore[arg-type]
     members, reason = parse_accept_query("a/b")  # a named tuple
     assert (members, reason) == (ranges("a/b"), "")
 

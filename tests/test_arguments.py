@@ -209,16 +209,17 @@ def test_one_str_of_several_members_for_the_offers_says_where_a_value_goes(
     # would make of that text would be no offers.
     made, offer, noun = ONE_STR_CALLS[call]
     text = f"{offer}, {offer};q=0.5"
-    if noun in ("offers", "codings", "tags"):
-        expected = (
-            rf"^{noun} must be an iterable .*not a str: {text!r} is one text: give the "
-            rf"{noun} as the items of a list \(a request's header value is an "
-            r"argument of its own\)$"
-        )
-    else:  # no header value goes beside these
-        expected = rf"^{noun} must be an iterable .*not a str: use \[{text!r}\]$"
-    with pytest.raises(TypeError, match=expected):
+    expected = (
+        rf"^{noun} must be an iterable .*not a str: {text!r} is one text: give the "
+        rf"{noun} as the items of a list"
+    )
+    if noun in ("offers", "codings", "tags"):  # a header value goes beside these
+        expected += r" \(a request's header value is an argument of its own\)"
+    with pytest.raises(TypeError, match=expected + "$"):
         made(engine, text)
+    quoted = f'{offer};x="1,2"'  # one member: its comma is quoted
+    with pytest.raises(TypeError, match=rf"not a str: use \[{quoted!r}\]$"):
+        made(engine, quoted)
 
 
 #: A set's order changes with the process's string hashing, and the order

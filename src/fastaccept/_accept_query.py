@@ -131,7 +131,7 @@ def parse_accept_query(
     limit = checked_max_length(max_length)
     if value is None:
         return AcceptQuery()
-    coerced = coerce_value(value, "Accept-Query")
+    coerced = coerce_value(value, "Accept-Query", "response")
     length = header_length(coerced)
     if limit is not None and length > limit:
         why = f"the value is {length} characters long; the limit is {limit}"

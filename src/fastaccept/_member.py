@@ -599,16 +599,16 @@ def refuse_a_set(given: object, wanted: str, what: str) -> None:
         )
 
 
-#: The offers a request's header value is negotiated against: one given
-#: as a str of several members may be that value, its arguments swapped.
+#: The offers a request's header value is negotiated against: given as a
+#: str of several members, it may be that value, its arguments swapped.
 _NEGOTIATED = frozenset({"offers", "codings", "tags"})
 
 
 def offers_tuple(offers: Iterable[_T], what: str) -> tuple[_T, ...]:
     """``offers`` as a tuple; ``TypeError`` naming ``what`` for anything not
     iterable; for a bare str or bytes, whose characters would otherwise pass
-    for offers one by one (its message shows the list meant, or, for a list
-    of members, where a header value goes), and for a set, whose order
+    for offers one by one (its message shows the list meant, or, for a text
+    of several members, says to list them), and for a set, whose order
     (server order, which breaks ties) changes from one process to the next.
     A dict gives its keys, in order."""
     if type(offers) is tuple:
@@ -616,11 +616,12 @@ def offers_tuple(offers: Iterable[_T], what: str) -> tuple[_T, ...]:
     wanted = f"{what} must be an iterable of str (such as a list), not"
     if isinstance(offers, (str, bytes)):
         alone = offers if isinstance(offers, str) else offers.decode("latin-1")
-        if "," in alone and what in _NEGOTIATED:
+        if "," in alone.split('"', 1)[0]:  # several members, not a comma quoted
+            apart = " (a request's header value is an argument of its own)"
+            apart *= what in _NEGOTIATED
             raise TypeError(
                 f"{wanted} a {type(offers).__name__}: {shown(alone)} is one text:"
-                f" give the {what} as the items of a list (a request's header"
-                " value is an argument of its own)"
+                f" give the {what} as the items of a list{apart}"
             )
         raise TypeError(f"{wanted} a {type(offers).__name__}: use [{shown(alone)}]")
     refuse_a_set(offers, wanted, what)

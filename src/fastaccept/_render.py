@@ -673,7 +673,7 @@ _OWN_HEADERS = frozenset({"content-type", "content-length", "vary"})
 #: Where a handler's other Vary fields go instead.
 _VARY_HINT = (
     ": name the other fields it varies on with the vary= of negotiated(), "
-    "dispatch() or Renderers.respond()"
+    "dispatch(), Renderers.render() or Renderers.respond()"
 )
 #: The fields ``variants=True`` writes, which a handler's cannot join.
 _VARIANTS_HEADERS = frozenset({"variants", "variant-key"})

@@ -25,12 +25,15 @@ _ASCII_LOWER: Final = str.maketrans(
 )
 
 
-def coerce_value(value: object, field: str = "Accept") -> str | bytes:
+def coerce_value(
+    value: object, field: str = "Accept", sent_in: str = "request"
+) -> str | bytes:
     """Take ``bytearray``/``memoryview`` as ``bytes``; reject other types.
 
-    ``field`` names the header in the ``TypeError``, which says what to pass
-    (a request, its header map or a framework's parsed header is no value;
-    ``str()`` of one makes an absent header a present, empty one).
+    ``field`` names the header in the ``TypeError``, which says what to pass:
+    the value of that field of the message it is ``sent_in`` (a request, its
+    header map or a framework's parsed header is no value; ``str()`` of one
+    makes an absent header a present, empty one).
     """
     if isinstance(value, (str, bytes)):
         return value
@@ -40,7 +43,7 @@ def coerce_value(value: object, field: str = "Accept") -> str | bytes:
     raise TypeError(
         f"{article} {field} value must be str, bytes, bytearray, memoryview or None, "
         f"not {type(value).__name__}: pass the header's value, such as "
-        f"request.headers.get({field!r}) (None where it is absent)"
+        f"{sent_in}.headers.get({field!r}) (None where it is absent)"
     )
 
 
