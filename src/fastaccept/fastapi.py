@@ -48,7 +48,6 @@ from ._endpoint import (
     Endpoint,
     Handler,
     Mapped,
-    Negotiated,
     RoutedEndpoint,
     format_parameter,
     framework_argument,
@@ -269,11 +268,10 @@ def _serving(endpoint: Endpoint, handlers: tuple[Handler, ...]) -> Handler:
     return signed(binding, endpoint, handlers, signature, added=added)
 
 
-#: The endpoint takes the handler's parameters and, where the handler has no
-#: Request (or Response) parameter of its own, the keyword argument FastAPI
-#: fills with it (``fastaccept_request``, ``fastaccept_response``): no static
-#: type tells which, so a call of it is not checked as of the handler.
-negotiated: Negotiated[Callable[[Handler], Handler]]
+# Typed as ``integration`` makes it, not ``KeepsParameters``: the endpoint
+# also takes, where the handler has no Request (or Response) parameter of its
+# own, the keyword argument FastAPI fills with it (``fastaccept_request``,
+# ``fastaccept_response``), which no static type can say.
 negotiated, dispatch = integration(
     _serving,
     __name__,

@@ -55,7 +55,6 @@ from ._endpoint import (
     Handler,
     HTTPExceptionBinding,
     Mapped,
-    Negotiated,
     RoutedEndpoint,
     format_parameter,
     framework_argument,
@@ -212,10 +211,8 @@ def _serving(endpoint: Endpoint, handlers: tuple[Handler, ...]) -> Handler:
     )
 
 
-#: The function takes the handlers' parameters and, where they have no
-#: ``request``, the one Litestar fills: a call of it is not checked as of the
-#: handler (the route decorator makes it a route handler).
-negotiated: Negotiated[Callable[[Handler], Handler]]
+# Typed as ``integration`` makes it, not ``KeepsParameters``: the function
+# also takes, where the handlers have no ``request``, the one Litestar fills.
 negotiated, dispatch = integration(
     _serving,
     __name__,
