@@ -976,7 +976,7 @@ cdef object read_other(object value, const unsigned char** data, Py_ssize_t* len
     ``str`` is made bytes in one pass, each character its byte and one above
     U+00FF (no header byte, RFC 9110 §5.5) NUL, which every rule rejects, as
     ``_text.as_header_text`` reads it: one byte a character, so the length
-    ``check_length`` then compares is ``_text.header_length``'s; over
+    ``read_checked`` then compares is ``_text.header_length``'s; over
     ``limit`` characters it is not made (``data`` NULL)."""
     cdef Py_ssize_t i, n
     cdef int kind
@@ -1010,11 +1010,14 @@ cdef object DEFAULT_MAX_LENGTH = _DEFAULT_MAX_LENGTH
 cdef Py_ssize_t DEFAULT_LIMIT = _DEFAULT_MAX_LENGTH
 
 
-cdef inline int check_length(object value, Py_ssize_t n, Py_ssize_t limit,
-                             str field) except -1:
-    if n > limit:
-        raise _too_long(_coerce_value(value, field), n, limit, field)
-    return 0
+cdef inline object read_checked(object value, const unsigned char** data, Py_ssize_t* length,
+                                Py_ssize_t limit, str field):
+    """``read_input``, refusing a value of over ``limit`` bytes (rule 8): the
+    message names the text read, the str or the bytes a buffer gave."""
+    owner = read_input(value, data, length, limit, field)
+    if length[0] > limit:
+        raise _too_long(value if isinstance(value, str) else owner, length[0], limit, field)
+    return owner
 
 
 #: Where threads run at once (``_limits.THREADS_AT_ONCE``): a negotiator
@@ -1231,8 +1234,7 @@ cdef object parsed(_Kind kind, object value, object strict_flag, object max_leng
     if value is None:
         return _ABSENT if accept else kind.values(present=False)
     value = read_once(value, kind.field)
-    _owner = read_input(value, &s, &n, limit, kind.field)  # keeps the buffer alive
-    check_length(value, n, limit, kind.field)
+    _owner = read_checked(value, &s, &n, limit, kind.field)  # keeps the buffer alive
     scan_init(&sc)
     try:
         if accept:
@@ -1426,12 +1428,10 @@ cdef void score_shared(const unsigned char* s, Py_ssize_t n, Scan* sc, int parts
         h = param_hash(s + p.name_start, p.name_end - p.name_start,
                        s + p.value_start, p.value_end - p.value_start, p.escaped)
         entry = listed.table + (h & listed.mask)
-        while entry.hash != h:
-            if not entry.count:
-                return  # a parameter none of them has: it matches none (rule 9)
+        while entry.count and entry.hash != h:
             entry = listed.table + ((entry - listed.table + 1) & listed.mask)
         if not entry.count:
-            return
+            return  # a parameter none of them has: it matches none (rule 9)
         if entry.count < count:
             late, count = set.posted + entry.start, entry.count
     for i in range(count):
@@ -1904,8 +1904,7 @@ Offers parsed once; the best of them for each request's Accept value.
         if value is None:
             return weights, ()
         value = read_once(value, ACCEPT)
-        _owner = read_input(value, &s, &n, self._limit)  # keeps the buffer alive
-        check_length(value, n, self._limit, ACCEPT)
+        _owner = read_checked(value, &s, &n, self._limit, ACCEPT)  # keeps the buffer alive
         scan_init(&sc)
         try:
             scan(s, n, False, &sc)
@@ -1936,9 +1935,7 @@ cdef inline int score_value(Negotiator self, object value, Scan* sc) except -1:
     cdef Py_ssize_t n, k
     cdef const Offers* set = &self._set
     cdef Py_ssize_t words = (set.n + 63) >> 6
-    _owner = read_input(value, &s, &n, self._limit)  # keeps the buffer alive
-    # a message names the text read: the str, or the bytes a buffer gave
-    check_length(value if isinstance(value, str) else _owner, n, self._limit, ACCEPT)
+    _owner = read_checked(value, &s, &n, self._limit, ACCEPT)  # keeps the buffer alive
     sc.set = set
     if set.n > ON_STACK:  # keys, group_keys and credited in one block
         sc.on_heap = True
@@ -2429,9 +2426,7 @@ cdef class _ListNegotiator(_CachedOffers):
         cdef long long* keys = small
         if value is None:
             return self._absent
-        value = read_once(value, self._kind.field)
-        _owner = read_input(value, &s, &n, self._limit, self._kind.field)  # owns the buffer
-        check_length(value, n, self._limit, self._kind.field)
+        _owner = read_checked(value, &s, &n, self._limit, self._kind.field)  # owns the buffer
         if self._n > SMALL:
             keys = <long long*>PyMem_Malloc(2 * self._n * sizeof(long long))
             if keys == NULL:
@@ -2466,9 +2461,7 @@ cdef class _ListNegotiator(_CachedOffers):
             for k in range(self._n):
                 scored.append((-1000, not self._offers[k].identity, k))
         else:
-            value = read_once(value, self._kind.field)
-            _owner = read_input(value, &s, &n, self._limit, self._kind.field)  # owns the buffer
-            check_length(value, n, self._limit, self._kind.field)
+            _owner = read_checked(value, &s, &n, self._limit, self._kind.field)  # owns the buffer
             held = PyBytes_FromStringAndSize(NULL, 2 * self._n * sizeof(long long))
             keys = <long long*>PyBytes_AS_STRING(held)
             self._scored(s, n, keys)
