@@ -184,9 +184,7 @@ def prefers_problem_json(accept: HeaderValue) -> bool:
     if accept is None:
         return False
     accept = coerce_value(accept)  # a bytearray copied once
-    if header_length(accept) > DEFAULT_MAX_LENGTH:
-        return False  # not read
-    return _refusal(accept)[0]
+    return header_length(accept) <= DEFAULT_MAX_LENGTH and _refusal(accept)[0]
 
 
 #: The header a 415 adds for a request method (compared case-sensitively,
@@ -197,12 +195,6 @@ METHOD_FIELDS = {
     "PATCH": "Accept-Patch",
     "QUERY": "Accept-Query",
 }
-
-
-def _as_problem(accept: HeaderValue) -> bool:
-    """Whether a ``Consumes`` refusal is problem+json for this Accept value
-    (rule 16; None, the header absent: plain text)."""
-    return accept is not None and prefers_problem_json(accept)
 
 
 def json_text(value: object) -> str:
@@ -860,17 +852,23 @@ class Consumes(ByArguments):
         if content_type is not None:  # its type checked before its truth
             content_type = coerce_value(content_type, "Content-Type")
         if not content_type:
-            return self._unsupported["is missing", header, _as_problem(accept)]
+            return self._unsupported["is missing", header, prefers_problem_json(accept)]
         length = header_length(content_type)
         if self._max_length is not None and length > self._max_length:
             return _too_large(
-                "Content-Type", length, self._max_length, _as_problem(accept), _VARY
+                "Content-Type",
+                length,
+                self._max_length,
+                prefers_problem_json(accept),
+                _VARY,
             )
         text = as_header_text(content_type)[0]
         try:
             rng, offer = parse_content_type(text, "Content-Type")
         except ValueError:
-            return self._unsupported["is malformed", header, _as_problem(accept)]
+            return self._unsupported[
+                "is malformed", header, prefers_problem_json(accept)
+            ]
         received = MediaRange._make(rng)
         for index, accepted_range in enumerate(self._ranges):
             if range_matches(accepted_range, offer):
@@ -881,7 +879,7 @@ class Consumes(ByArguments):
                     index=index,
                 )
         # Named by its type and subtype, tokens: nothing else is sent back.
-        key = (received.essence, header, _as_problem(accept))
+        key = (received.essence, header, prefers_problem_json(accept))
         try:  # by subscript, not .get (docs/free-threading.md)
             return self._named[key]
         except KeyError:

@@ -153,9 +153,8 @@ class FastAPIBinding(StarletteBinding):
         self.response = response
         self.response_shared = response_shared
 
-    def is_async(self, handler: Handler) -> bool:
-        """FastAPI's test (``_awaited``)."""
-        return _awaited(handler)
+    #: FastAPI's test.
+    is_async = staticmethod(_awaited)
 
     def request(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Mapped:
         request: Request = framework_argument(kwargs, self.argument, self.shared)
