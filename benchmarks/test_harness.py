@@ -4,6 +4,7 @@ threads' count, the charts; no timing is judged. Run with the benchmarks:
 
 from __future__ import annotations
 
+import ast
 import importlib.util
 import os
 import re
@@ -714,3 +715,37 @@ def test_the_floor_is_called_as_the_engine_is() -> None:
     assert type(floor.choose) is type(engine.negotiate)
     assert type(floor.Floor.choose) is type(engine.Negotiator.choose)
     assert type(floor.Floor.empty) is type(engine.Negotiator.choose)
+
+
+def test_the_floor_is_compiled_as_the_engine_is() -> None:
+    """Each directive of the engine's build that changes a call's code
+    (bounds, indexing, division) is the floor's too: without them the floor's
+    ``%`` and indexing take Python's slower paths and flatter a ratio to it."""
+    root = Path(__file__).resolve().parent.parent
+    setup = ast.parse((root / "setup.py").read_text())
+    directives = next(
+        ast.literal_eval(node.value)
+        for node in ast.walk(setup)
+        if isinstance(node, ast.Assign)
+        and any(getattr(target, "id", "") == "DIRECTIVES" for target in node.targets)
+    )
+    header = (root / "benchmarks" / "floor" / "fastaccept_floor.pyx").read_text()
+    floor: dict[str, object] = {}
+    for line in header.splitlines():
+        if not line.startswith("# cython:"):
+            break
+        for item in line.removeprefix("# cython:").split(","):
+            name, _, value = item.strip().partition("=")
+            floor[name] = (
+                ast.literal_eval(value) if value in ("True", "False") else value
+            )
+    changes_a_call = (
+        "binding",
+        "boundscheck",
+        "wraparound",
+        "cdivision",
+        "initializedcheck",
+    )
+    assert {name: floor.get(name) for name in changes_a_call} == {
+        name: directives[name] for name in changes_a_call
+    }

@@ -1,9 +1,11 @@
-# cython: language_level=3, binding=False
+# cython: language_level=3, binding=False, boundscheck=False, wraparound=False
+# cython: cdivision=True, initializedcheck=False
 """The benchmark floor: the least work a compiled negotiation call can do.
 
-Built as the engine is (setup.py's ``binding=False``): its functions are
-built-in functions and its methods method descriptors, called as the
-engine's are; a Cython function object costs every call some 7-9 ns more.
+Built as the engine is (the directives of setup.py's ``DIRECTIVES`` that
+change a call's code): its functions are built-in functions and its methods
+method descriptors, called as the engine's are (a Cython function object
+costs every call some 7-9 ns more), and its indexing and ``%`` are C's.
 
 ``choose(value, offers)`` reads the value's bytes once and returns one of the
 offers; ``Floor(offers).choose(value)`` is the same as a method; ``.empty(value)``
