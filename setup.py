@@ -3,7 +3,8 @@
 * ``FASTACCEPT_NO_EXTENSIONS=1``, or an interpreter other than CPython: no
   extension; a pure-Python package (a ``py3-none-any`` wheel).
 * Otherwise the extension is built. If the compiler or the platform fails
-  (no compiler, no Python headers), the build starts again without it and the
+  (no compiler, no Python headers), or Cython cannot be imported (a build
+  without isolation), the build starts again without it and the
   result is a pure-Python package, with one warning line on stderr: what
   failed, that the pure-Python engine will be used, and what to install for
   the compiled one (``pip install -v`` shows it; ``python -c "import
@@ -118,7 +119,12 @@ def _docs_include() -> Path:
 
 
 def _extensions() -> list[Extension]:
-    from Cython.Build import cythonize
+    try:
+        from Cython.Build import cythonize
+    except (
+        ImportError
+    ) as exc:  # a build without isolation, in an environment without it
+        raise BuildFailed(exc) from exc
 
     return cythonize(
         [Extension("fastaccept._scan", ["src/fastaccept/_scan.pyx"])],
@@ -172,8 +178,14 @@ def _failed(failure: BuildFailed) -> str:
     return f"the fastaccept Cython extension could not be built ({cause})"
 
 
-def _needed() -> str:
-    """What the extension needs and how to get it here."""
+def _needed(failure: BuildFailed) -> str:
+    """What the extension needs and how to get it here: Cython where it could
+    not be imported, else a compiler and the headers."""
+    if isinstance(failure.__cause__, ImportError):
+        return (
+            "install the Cython that pyproject.toml's [build-system] requires "
+            "(a build without isolation takes it from its environment)"
+        )
     how = HOW_TO_GET.get(sys.platform, "e.g. apt install gcc python3-dev")
     return f"install a C compiler and the Python headers ({how})"
 
@@ -200,12 +212,13 @@ else:
             sys.stdout.flush()
             sys.exit(
                 f"error: {_failed(failure)} and {required_by} is set, which "
-                f"requires it: {_needed()} and build again."
+                f"requires it: {_needed(failure)} and build again."
             )
         print(
             f"WARNING: {_failed(failure)}, so the pure-Python engine will be used "
-            f"(same results, slower); for the compiled one, {_needed()} and "
-            "reinstall.",
+            f"(same results, slower); for the compiled one, {_needed(failure)} "
+            "and reinstall past pip's cache of this build (pip install "
+            "--force-reinstall --no-cache-dir fastaccept).",
             file=sys.stderr,
         )
         _forget_made_folders()

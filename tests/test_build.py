@@ -78,25 +78,29 @@ def build_wheel(
     out: Path,
     cc: str = "/nonexistent",
     hook: str = "build_wheel",
-    **env: str,
+    without_cython: bool = False,
+    env: dict[str, str] | None = None,
 ) -> subprocess.CompletedProcess[str]:
     """Build a wheel of ``tree`` into ``out`` with ``cc`` as the C compiler
     (by default none), by the backend's ``hook`` (``build_editable``: what
-    ``pip install -e`` calls), and ``env`` (the build's variables cleared
-    first); stdout and stderr as one text."""
+    ``pip install -e`` calls), ``without_cython`` as where Cython cannot be
+    imported (a build without isolation), and ``env`` (the build's variables
+    cleared first); stdout and stderr as one text."""
     environ = {
         name: value
         for name, value in os.environ.items()
         if not name.startswith("FASTACCEPT_") and name not in BUILD_VARIABLES
     }
     script = (
-        "import sys; from setuptools import build_meta; "
+        "import sys; "
+        + ("sys.modules['Cython'] = None; " if without_cython else "")
+        + "from setuptools import build_meta; "
         "print(getattr(build_meta, sys.argv[2])(sys.argv[1]))"
     )
     return subprocess.run(
         [sys.executable, "-c", script, str(out), hook],
         cwd=tree,
-        env={**environ, "CC": cc, **env},
+        env={**environ, "CC": cc, **(env or {})},
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
@@ -122,11 +126,16 @@ def warnings_of(output: str) -> list[str]:
 def test_optional_build_falls_back_with_one_warning(
     tree: Path, tmp_path: Path, env: dict[str, str], hook: str
 ) -> None:
-    done = build_wheel(tree, tmp_path, hook=hook, **env)
+    done = build_wheel(tree, tmp_path, hook=hook, env=env)
     assert done.returncode == 0, done.stdout
     assert "Traceback" not in done.stdout
     (warning,) = warnings_of(done.stdout)
     assert warning.startswith(WARNING), warning
+    # pip keeps the pure wheel it built: a plain reinstall would take it again
+    assert warning.endswith(
+        "and reinstall past pip's cache of this build "
+        "(pip install --force-reinstall --no-cache-dir fastaccept)."
+    ), warning
     wheel = done.stdout.splitlines()[-1]
     assert wheel.endswith("-py3-none-any.whl"), wheel
     assert (tmp_path / wheel).is_file()
@@ -146,13 +155,46 @@ def test_optional_build_falls_back_with_one_warning(
 def test_required_build_ends_with_one_line(
     tree: Path, tmp_path: Path, required_by: str, cc: str, cause: str
 ) -> None:
-    done = build_wheel(tree, tmp_path, cc, **{required_by: "1"})
+    done = build_wheel(tree, tmp_path, cc, env={required_by: "1"})
     assert done.returncode == 1, done.stdout
     assert "Traceback" not in done.stdout
     assert not warnings_of(done.stdout)
     last = done.stdout.splitlines()[-1]
     assert last.startswith(error(cause, required_by)), last
     assert not list(tmp_path.iterdir())  # no wheel
+
+
+#: The advice where Cython cannot be imported.
+NO_CYTHON = (
+    "install the Cython that pyproject.toml's [build-system] requires (a build "
+    "without isolation takes it from its environment)"
+)
+
+
+def test_a_build_without_cython_falls_back_or_ends_with_one_line(
+    tree: Path, tmp_path: Path
+) -> None:
+    """Built without isolation where Cython is not installed: the fallback's
+    one warning, or with the extension required its one line, naming Cython
+    (not a compiler); never ``ModuleNotFoundError``'s traceback."""
+    (tmp_path / "pure").mkdir()
+    done = build_wheel(tree, tmp_path / "pure", cc="cc", without_cython=True)
+    assert done.returncode == 0, done.stdout
+    assert "Traceback" not in done.stdout
+    (warning,) = warnings_of(done.stdout)
+    assert f"for the compiled one, {NO_CYTHON} and reinstall" in warning, warning
+    assert done.stdout.splitlines()[-1].endswith("-py3-none-any.whl")
+    required = build_wheel(
+        tree,
+        tmp_path,
+        cc="cc",
+        without_cython=True,
+        env={"FASTACCEPT_REQUIRE_EXTENSIONS": "1"},
+    )
+    assert required.returncode == 1, required.stdout
+    assert "Traceback" not in required.stdout
+    last = required.stdout.splitlines()[-1]
+    assert last.endswith(f"which requires it: {NO_CYTHON} and build again."), last
 
 
 def test_test_extra_holds_the_build_requirements() -> None:
