@@ -75,8 +75,10 @@ def test_peer_hot(
 
 def _peer_quality(name: str, field: bench_lists.Field) -> bench.Negotiate:
     """A peer's weight of one offer, parsing the value as its documentation
-    shows: werkzeug's ``parse_accept_header(...)[offer]``, webob's
-    ``create_accept_*_header(...).quality(offer)``."""
+    shows: werkzeug's ``parse_accept_header(...)[offer]``; webob's RFC-following
+    calls (its ``quality`` warns that it does not follow the RFC),
+    ``acceptable_offers([offer])`` for Accept-Encoding and
+    ``basic_filtering([offer])`` (RFC 4647 §3.3.1) for Accept-Language."""
     if name == "werkzeug":
         http = pytest.importorskip("werkzeug.http")
         structures = pytest.importorskip("werkzeug.datastructures")
@@ -84,7 +86,11 @@ def _peer_quality(name: str, field: bench_lists.Field) -> bench.Negotiate:
         return lambda value, offer: http.parse_accept_header(value, kind)[offer]
     acceptparse = pytest.importorskip("webob.acceptparse")
     create = getattr(acceptparse, f"create_accept_{field}_header")
-    return lambda value, offer: create(value).quality(offer)
+    if field == "encoding":
+        return lambda value, offer: dict(create(value).acceptable_offers([offer])).get(
+            offer
+        )
+    return lambda value, offer: dict(create(value).basic_filtering([offer])).get(offer)
 
 
 def _quality(benchmark: Any, fn: bench.Negotiate, case: bench_lists.ListCase) -> None:
