@@ -30,6 +30,7 @@ import gc
 import importlib
 import importlib.metadata
 import math
+import os
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -858,6 +859,28 @@ def growth_table(
     return title + "\n\n" + _table(header, rows)
 
 
+def _measured_code() -> str:
+    """What a record measured: fastaccept's version, the checkout's commit
+    (``-dirty`` with uncommitted changes) and the day."""
+    import datetime
+    import subprocess
+
+    import fastaccept
+
+    try:
+        commit = subprocess.run(
+            ["git", "describe", "--always", "--dirty"],
+            cwd=os.path.dirname(os.path.abspath(__file__)),
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=30,
+        ).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        commit = "no git checkout"
+    return f"fastaccept {fastaccept.__version__} ({commit}), {datetime.date.today()}"
+
+
 def _cpu() -> str:
     try:
         with open("/proc/cpuinfo", encoding="utf-8") as info:
@@ -888,6 +911,7 @@ def report(
     floor = load_floor()
     notes = [
         f"python {sys.version.split()[0]} on {platform.machine()}, {_cpu()}",
+        _measured_code(),
         f"engines: {', '.join(engines())}",
         "peers: "
         + (", ".join(f"{name} {peer_version(name)}" for name in peers) or "none"),

@@ -749,3 +749,18 @@ def test_the_floor_is_compiled_as_the_engine_is() -> None:
     assert {name: floor.get(name) for name in changes_a_call} == {
         name: directives[name] for name in changes_a_call
     }
+
+
+def test_a_report_names_the_code_it_measured() -> None:
+    """The second line of a report: fastaccept's version, the checkout's
+    commit (or that there is none) and the day, so a record says what ran."""
+    import datetime
+
+    import fastaccept
+
+    second = bench.report(quick=True, peer_names=()).splitlines()[1]
+    version, _, rest = second.partition(" (")
+    assert version == f"fastaccept {fastaccept.__version__}"
+    commit, _, day = rest.partition("), ")
+    assert day == str(datetime.date.today())
+    assert commit == "no git checkout" or re.fullmatch(r"[\w.-]+", commit), commit
