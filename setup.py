@@ -65,7 +65,8 @@ def _debug_wanted() -> bool:
 
 
 class BuildFailed(Exception):
-    """The compiler or the platform could not build the extension."""
+    """The compiler or the platform could not build the extension, or Cython
+    could not be imported."""
 
 
 class OptionalBuildExt(build_ext):
@@ -121,9 +122,8 @@ def _docs_include() -> Path:
 def _extensions() -> list[Extension]:
     try:
         from Cython.Build import cythonize
-    except (
-        ImportError
-    ) as exc:  # a build without isolation, in an environment without it
+    except ImportError as exc:
+        # a build without isolation, in an environment without Cython
         raise BuildFailed(exc) from exc
 
     return cythonize(

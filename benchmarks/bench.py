@@ -30,11 +30,11 @@ import gc
 import importlib
 import importlib.metadata
 import math
-import os
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 from fastaccept import _scan_py
@@ -859,25 +859,40 @@ def growth_table(
     return title + "\n\n" + _table(header, rows)
 
 
-def _measured_code() -> str:
-    """What a record measured: fastaccept's version, the checkout's commit
-    (``-dirty`` with uncommitted changes) and the day."""
-    import datetime
+def _git(root: Path, *args: str) -> str | None:
+    """``git args`` run in ``root``: its output, or None where it fails."""
     import subprocess
 
-    import fastaccept
-
     try:
-        commit = subprocess.run(
-            ["git", "describe", "--always", "--dirty"],
-            cwd=os.path.dirname(os.path.abspath(__file__)),
+        return subprocess.run(
+            ["git", *args],
+            cwd=root,
             capture_output=True,
             text=True,
             check=True,
             timeout=30,
         ).stdout.strip()
     except (OSError, subprocess.SubprocessError):
+        return None
+
+
+def _measured_code() -> str:
+    """What a record measured: fastaccept's version, the commit of this
+    checkout (``-dirty`` with uncommitted changes) where fastaccept is
+    imported from its ``src`` and git's work tree is the checkout itself,
+    and the day."""
+    import datetime
+
+    import fastaccept
+
+    root = Path(__file__).resolve().parent.parent
+    top = _git(root, "rev-parse", "--show-toplevel")
+    if not Path(fastaccept.__file__).resolve().is_relative_to(root / "src"):
+        commit = "installed, not this checkout's src"
+    elif top is None or Path(top).resolve() != root:
         commit = "no git checkout"
+    else:
+        commit = _git(root, "describe", "--always", "--dirty") or "no commit"
     return f"fastaccept {fastaccept.__version__} ({commit}), {datetime.date.today()}"
 
 

@@ -717,6 +717,18 @@ def test_the_floor_is_called_as_the_engine_is() -> None:
     assert type(floor.Floor.empty) is type(engine.Negotiator.choose)
 
 
+def test_the_floor_refuses_empty_offers() -> None:
+    """Built with ``cdivision`` and no bounds checks, the floor would divide by
+    zero or read past its offers: it refuses none instead."""
+    floor = pytest.importorskip(
+        "fastaccept_floor", reason="pip install ./benchmarks/floor"
+    )
+    with pytest.raises(ValueError, match="at least one offer"):
+        floor.choose("a/b", [])
+    with pytest.raises(ValueError, match="at least one offer"):
+        floor.Floor([])
+
+
 def test_the_floor_is_compiled_as_the_engine_is() -> None:
     """Each directive of the engine's build that changes a call's code
     (bounds, indexing, division) is the floor's too: without them the floor's
@@ -763,4 +775,20 @@ def test_a_report_names_the_code_it_measured() -> None:
     assert version == f"fastaccept {fastaccept.__version__}"
     commit, _, day = rest.partition("), ")
     assert day == str(datetime.date.today())
-    assert commit == "no git checkout" or re.fullmatch(r"[\w.-]+", commit), commit
+    described = bench._git(
+        Path(bench.__file__).resolve().parent.parent, "describe", "--always", "--dirty"
+    )
+    assert commit == (described or "no git checkout"), commit
+
+
+def test_a_report_names_no_commit_for_code_not_from_the_checkout(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """fastaccept imported from elsewhere (an installed wheel) is not the
+    checkout's commit, nor is a git repository the checkout lies in."""
+    import fastaccept
+
+    monkeypatch.setattr(
+        fastaccept, "__file__", str(tmp_path / "fastaccept" / "__init__.py")
+    )
+    assert "(installed, not this checkout's src), " in bench._measured_code()

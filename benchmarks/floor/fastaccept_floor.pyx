@@ -33,8 +33,12 @@ cdef inline Py_ssize_t read_once(object value) except -1:
 
 
 def choose(value, offers):
-    """Read ``value`` once; return one of ``offers``."""
-    return offers[read_once(value) % len(offers)]
+    """Read ``value`` once; return one of ``offers`` (at least one: the
+    engine's directives make ``% 0`` and an index past the end unchecked)."""
+    cdef Py_ssize_t n = len(offers)
+    if n == 0:
+        raise ValueError("the floor needs at least one offer")
+    return offers[read_once(value) % n]
 
 
 cdef class Floor:
@@ -44,6 +48,8 @@ cdef class Floor:
 
     def __init__(self, offers):
         self.offers = tuple(offers)
+        if not self.offers:
+            raise ValueError("the floor needs at least one offer")
 
     def choose(self, value, default=None):
         return self.offers[read_once(value) % len(self.offers)]
