@@ -53,7 +53,7 @@ from fastaccept import Renderers
 from fastaccept._defaults import BROWSER_DEFAULTS
 from fastaccept._engine import IMPLEMENTATION
 
-from .bench import _cpu, _table
+from .bench import _cpu, _measured_code, _table
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -524,6 +524,7 @@ def server_report(quick: bool = False) -> str:
     notes = [
         f"python {sys.version.split()[0]} on {platform.machine()}, {_cpu()}, "
         f"{os.cpu_count()} cores; fastaccept engine: {IMPLEMENTATION}",
+        _measured_code(),
         *map(stack_note, stacks),
         f"GET {PATH}, Accept: Chrome's navigation value (HTML chosen); "
         f"{settings.connections} keep-alive connections, one request in flight on "

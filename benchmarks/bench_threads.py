@@ -24,7 +24,7 @@ from typing import Any
 from fastaccept._engine import IMPLEMENTATION
 from fastaccept._responses import Produces
 
-from .bench import API_OFFERS, CASES, COLD_VALUES, _cpu, _table, engines
+from .bench import API_OFFERS, CASES, COLD_VALUES, _cpu, _measured_code, _table, engines
 from .bench_lists import LIST_CASES
 
 #: One thread's work: made in that thread (what it owns is its own), called
@@ -272,6 +272,7 @@ def threads_report(quick: bool = False) -> str:
     notes = [
         f"python {sys.version.split()[0]} on {platform.machine()}, {_cpu()}, "
         f"{os.cpu_count()} cores, {gil_note()}",
+        _measured_code(),
         f"engines: {', '.join(engines())}; Produces uses the active one "
         f"({IMPLEMENTATION})",
     ]

@@ -44,6 +44,7 @@ def test_bench_threads_smoke_run(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--threads", "--quick"]) == 0
     out = capsys.readouterr().out
     assert "GIL" in out and "QUICK MODE" in out
+    assert bench._measured_code() in out.splitlines()  # what it measured
     assert "| 1 thread (k calls/s) | 2 threads (k calls/s) |" in out
     rows = [line for line in out.splitlines() if line.startswith("|")]
     for workload in (

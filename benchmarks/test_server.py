@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from . import bench_server
+from . import bench, bench_server
 from .__main__ import main
 from .bench_server import CHROME, DATA, Answer, ServerError, serving
 
@@ -68,6 +68,7 @@ def test_server_quick_run(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--server", "--quick"]) == 0
     out = capsys.readouterr().out
     assert "QUICK MODE" in out and "client (this process):" in out
+    assert bench._measured_code() in out.splitlines()  # what it measured
     assert "| round 1 (req/s) | median (req/s) | fastaccept/peer |" in out
     table = [line for line in out.splitlines() if line.startswith("|")]
     cells = [[cell.strip() for cell in row.strip("|").split("|")] for row in table[2:]]
