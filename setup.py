@@ -16,6 +16,8 @@
 * The pure engine ``_scan_py`` is the typed reference: the docstrings of its
   public functions and methods are copied into the compiled engine at build
   time (``_docs_include``), so each is written once.
+* The project page's description is README.md with its relative links made
+  absolute (``_long_description``): PyPI shows it away from the repository.
 * The extension carries no debug information (``-g0``: a sixth of the size)
   and, on Linux, no symbol table (``-s``: a tenth of what is left) unless
   ``CFLAGS`` asks for it (``-g``, as the sanitizer and fuzz builds do, and a
@@ -27,6 +29,7 @@ from __future__ import annotations
 import ast
 import os
 import platform
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -133,10 +136,33 @@ def _extensions() -> list[Extension]:
     )
 
 
+#: A Markdown link's target that is a path in the repository: not a URL, an
+#: anchor of the same page or an e-mail address.
+RELATIVE_LINK = re.compile(r"\]\((?![a-z][a-z0-9+.-]*:|#)([^)\s]+)\)")
+
+
+def _long_description() -> str:
+    """README.md, each relative link made absolute on the repository's main
+    branch (pyproject.toml's ``Homepage``): on the project page they would
+    lead nowhere. The docs site includes README.md itself, links as written."""
+    homepage = re.search(
+        r'^Homepage = "([^"]+)"$',
+        Path("pyproject.toml").read_text(encoding="utf-8"),
+        re.MULTILINE,
+    )
+    if homepage is None:
+        raise SystemExit("error: pyproject.toml's [project.urls] has no Homepage")
+    base = homepage[1].rstrip("/") + "/blob/main/"
+    readme = Path("README.md").read_text(encoding="utf-8")
+    return RELATIVE_LINK.sub(lambda link: f"]({base}{link[1]})", readme)
+
+
 def _run_setup(with_extension: bool) -> None:
     setup(
         ext_modules=_extensions() if with_extension else [],
         cmdclass={"build_ext": OptionalBuildExt},
+        long_description=_long_description(),
+        long_description_content_type="text/markdown",
     )
 
 

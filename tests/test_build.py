@@ -9,8 +9,10 @@ compiler."""
 
 from __future__ import annotations
 
+import email.parser
 import os
 import platform
+import re
 import shutil
 import subprocess
 import sys
@@ -195,6 +197,40 @@ def test_a_build_without_cython_falls_back_or_ends_with_one_line(
     assert "Traceback" not in required.stdout
     last = required.stdout.splitlines()[-1]
     assert last.endswith(f"which requires it: {NO_CYTHON} and build again."), last
+
+
+def test_the_project_page_links_to_the_repository(tree: Path, tmp_path: Path) -> None:
+    """The wheel's description is README.md with each relative link made
+    absolute on the Homepage's main branch (PyPI shows it away from the
+    repository), each to a file or folder the checkout has; nothing else
+    changed."""
+    done = build_wheel(
+        tree,
+        tmp_path,
+        hook="prepare_metadata_for_build_wheel",
+        env={"FASTACCEPT_NO_EXTENSIONS": "1"},
+    )
+    assert done.returncode == 0, done.stdout
+    metadata_file = tmp_path / done.stdout.splitlines()[-1] / "METADATA"
+    metadata = email.parser.Parser().parsestr(metadata_file.read_text("utf-8"))
+    assert metadata["Description-Content-Type"] == "text/markdown"
+    description = metadata.get_payload()
+    assert isinstance(description, str)
+    homepage = next(
+        url.partition(", ")[2]
+        for url in metadata.get_all("Project-URL", [])
+        if url.startswith("Homepage, ")
+    )
+    base = f"{homepage}/blob/main/"
+    targets = re.findall(r"\]\(([^)\s]+)\)", description)
+    relative = [t for t in targets if not t.startswith(("https://", "http://", "#"))]
+    assert not relative
+    linked = [t.removeprefix(base) for t in targets if t.startswith(base)]
+    assert len(linked) >= 10, linked  # README links to every docs page
+    for path in linked:
+        assert (ROOT / path.partition("#")[0]).exists(), path
+    readme = (ROOT / "README.md").read_text("utf-8")
+    assert description.replace(f"]({base}", "](").strip() == readme.strip()
 
 
 def test_test_extra_holds_the_build_requirements() -> None:
