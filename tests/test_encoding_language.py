@@ -1129,6 +1129,22 @@ def test_a_long_language_range_is_related_by_its_first_subtags_only() -> None:
     items = [(rng, 500), ("fr-ca-x-z", 900)]
     assert _language.best_language(items, tags) == 2
     assert _language.best_language([(rng, 500)], tags) == 0
+    # Against a tag of 4,001 subtags, each prefix looked up is a copy of up to
+    # the range's length: looking up each of up to 4,000 cost time quadratic
+    # in the length. Halving finds the longest in a dozen.
+    deep = "en-" + "-".join(f"s{i}" for i in range(4_000))
+    tags = _language.TagSet([deep, "en", "en-s0-x"])
+    tags.prefixes = Counting(tags.prefixes)
+    en = tags.related("en")
+    assert en is not None and tags.depth == 4_001
+    for shared in (1, 2, 3, 100, 2_048, 3_999):
+        prefix = "en-" + "-".join(f"s{i}" for i in range(shared))
+        known = tags.related(prefix)
+        assert known is not None
+        Counting.lookups = 0
+        rng = prefix + "-zz" + "-zz" * 4_000
+        assert tags.extended(rng, "en", en[2]) == known[2], shared
+        assert Counting.lookups <= 13, shared  # log2(4,000) + 1
 
 
 @pytest.mark.thread_unsafe(reason="counts the calls of a module's function")

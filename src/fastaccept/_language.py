@@ -212,8 +212,9 @@ class TagSet:
         """What a range with q > 0 that is no prefix of a tag, of three
         subtags or more with the first subtag ``primary`` of a tag, relates
         to: that of its longest prefix that a tag has (``by_primary``, that of
-        ``primary``, where none is longer). Only its first ``depth`` subtags
-        are read, so a range of any length costs the same."""
+        ``primary``, where none is longer). Its prefixes of up to ``depth``
+        subtags are halved to it (a prefix of a tag's prefix is one too), so
+        the work is its length times the log of ``depth``, not times ``depth``."""
         cuts = []
         cut = len(primary)  # its first "-"
         for _ in range(self.depth - 1):
@@ -221,11 +222,15 @@ class TagSet:
             if cut < 0:
                 break
             cuts.append(cut)
-        for cut in reversed(cuts):
-            known = self.related(rng[:cut])
-            if known is not None:
-                return known[2]
-        return by_primary
+        found, low, high = by_primary, 0, len(cuts)
+        while low < high:  # cuts[:low] are prefixes of tags, cuts[high:] not
+            middle = (low + high) // 2
+            known = self.related(rng[: cuts[middle]])
+            if known is None:
+                high = middle
+            else:
+                found, low = known[2], middle + 1
+        return found
 
 
 def relation(
