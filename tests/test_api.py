@@ -51,6 +51,24 @@ def test_every_input_type_gives_the_same_result(
     assert engine.is_cors_safelisted(value) is True
 
 
+def test_a_released_memoryview_raises_pythons_value_error(engine: Engine) -> None:
+    # docs/api.md, "Inputs and objects": as any read of it does, on every
+    # entry point of the engine.
+    view = memoryview(VALUE.encode())
+    view.release()
+    calls: list[Callable[[], object]] = [
+        lambda: engine.parse(view),
+        lambda: engine.negotiate(view, ["a/b"]),
+        lambda: engine.Negotiator(["a/b"]).choose(view),
+        lambda: engine.is_cors_safelisted(view),
+        lambda: engine.parse_language(view),
+        lambda: engine.negotiate_encoding(view, ["gzip"]),
+    ]
+    for call in calls:
+        with pytest.raises(ValueError, match="released memoryview"):
+            call()
+
+
 def test_bytes_are_latin1(engine: Engine) -> None:
     accept = engine.parse(b'a/b;p="\xe9t\xe9"')
     assert accept[0].params == (("p", "\xe9t\xe9"),)
