@@ -16,7 +16,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fastaccept import Answer, Consumes, Renderers, asgi, problem, wsgi
+from fastaccept import Answer, Consumes, Produces, Renderers, asgi, problem, wsgi
+from fastaccept._endpoint import PROBLEM_CONTENT, REFUSAL_SCHEMA
 
 GREETING = Renderers(
     {
@@ -407,3 +408,35 @@ def test_a_websocket_is_closed_before_it_is_accepted() -> None:
     asyncio.run(asgi_greeting(scope, receive, send))
     assert (received, sent) == ([], [{"type": "websocket.close", "code": 1008}])
     assert CALLS == []
+
+
+#: JSON Schema's types of the values json.loads gives.
+JSON_TYPES = {"string": str, "integer": int, "array": list}
+
+
+def test_the_openapi_refusal_schema_holds_every_refusal_body() -> None:
+    """The schema FastAPI's and Litestar's documents give each refusal
+    (406, 415, 431) names every member a refusal's problem+json has, of its
+    type, and requires those every one has."""
+    produces = Produces(["application/json", "text/html"], formats=True)
+    consumes = Consumes(["application/json"])
+    problem_json = "application/problem+json"
+    decisions = {
+        "406, Accept": produces.select(f"{problem_json}, image/png"),
+        "406, a format name": produces.select(problem_json, format="pdf"),
+        "415": consumes.check("text/csv", problem_json),
+        "431": consumes.check("application/json;x=" + "a" * 9_000, problem_json),
+    }
+    properties = REFUSAL_SCHEMA["properties"]
+    for name, decision in decisions.items():
+        assert decision.headers["Content-Type"] == problem_json, name
+        body = json.loads(decision.body)
+        assert set(REFUSAL_SCHEMA["required"]) <= set(body) <= set(properties), name
+        for member, value in body.items():
+            schema = properties[member]
+            assert isinstance(value, JSON_TYPES[schema["type"]]), (name, member)
+            if isinstance(value, list):  # an array of strings
+                assert all(isinstance(item, str) for item in value), (name, member)
+    # an error's problem (problems=True) lists no media types nor formats
+    error_schema: Any = PROBLEM_CONTENT[problem_json]["schema"]
+    assert set(error_schema["properties"]) == {"type", "title", "status", "detail"}

@@ -556,7 +556,8 @@ def whole_answer(
 
 #: A refusal's body as ``application/problem+json`` (RFC 9457 §3; docs/rules.md
 #: rule 16), as JSON Schema: ``acceptable`` lists the media types the resource
-#: has or takes.
+#: has or takes; ``formats``, in a 406 to a format name it does not have, its
+#: format names (docs/web.md).
 REFUSAL_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
@@ -565,6 +566,7 @@ REFUSAL_SCHEMA: dict[str, Any] = {
         "status": {"type": "integer"},
         "detail": {"type": "string"},
         "acceptable": {"type": "array", "items": {"type": "string"}},
+        "formats": {"type": "array", "items": {"type": "string"}},
     },
     "required": ["type", "title", "status", "detail"],
 }
@@ -575,7 +577,8 @@ _REFUSAL_CONTENT = {
     **_PLAIN_CONTENT,
 }
 #: What ``problem`` answers an error with (``problems=True``): a refusal's
-#: content but ``acceptable``, and ``detail`` only where the error has one.
+#: content but ``acceptable`` and ``formats``, and ``detail`` only where the
+#: error has one.
 PROBLEM_CONTENT = {
     "application/problem+json": {
         "schema": {
@@ -584,7 +587,7 @@ PROBLEM_CONTENT = {
             "properties": {
                 name: schema
                 for name, schema in REFUSAL_SCHEMA["properties"].items()
-                if name != "acceptable"
+                if name not in ("acceptable", "formats")
             },
         }
     },
