@@ -293,7 +293,7 @@ def test_a_refusal_renders_with_its_own_headers_and_the_vary_given(
     """``render`` sends a refusal (``Consumes``' too, or one made by hand)
     with its status, body and headers, ``vary`` and ``Accept`` merged into
     its ``Vary`` (rule 17: never overwritten); ``status`` and ``headers``
-    are for a chosen representation and not read."""
+    are for a chosen representation: checked, not sent."""
     by_hand = Decision(
         503,
         "",
@@ -336,6 +336,7 @@ def test_a_refusal_renders_with_its_own_headers_and_the_vary_given(
         ([("Location", 1)], TypeError, "must be str"),
         ([("Link", "</a>"), ("link", "</b>")], ValueError, "combine its values"),
         ({"Set-Cookie": "a=1"}, ValueError, "cookie"),  # the framework's API
+        (42, TypeError, "must be a mapping or"),
     ],
 )
 def test_extra_headers_the_negotiation_sets_are_refused(
@@ -344,6 +345,11 @@ def test_extra_headers_the_negotiation_sets_are_refused(
     decision = RENDERERS.produces.select(None)
     with pytest.raises(error, match=message):
         RENDERERS.render(decision, DATA, headers=headers)
+    # and where the client's Accept is refused: a bad argument is found
+    # whatever the request (a refusal's were not read)
+    refused = RENDERERS.produces.select("image/png")
+    with pytest.raises(error, match=message):
+        RENDERERS.render(refused, None, headers=headers)
     with pytest.raises(error, match=message):  # where the handler makes it
         Answer(DATA, headers=headers)
 

@@ -334,7 +334,7 @@ class Renderers(ByArguments):
         so a handler can refuse before it computes ``data``; a refusal (any
         ``Decision`` not ``ok``, ``Consumes``' too) is sent with its status,
         body and headers, ``vary`` and ``Accept`` merged into its ``Vary``
-        (HEAD: no body), ``status`` and ``headers`` not read.
+        (HEAD: no body), ``status`` and ``headers`` checked but not sent.
         ``headers`` are added to a chosen representation's (docs/web.md, "What
         a handler may send"). ``status`` is a final one, 200-599; a 204, 205 or
         304 is sent without content (the renderer is not called)."""
@@ -370,9 +370,11 @@ class Renderers(ByArguments):
                 finished = store(
                     self._varied, VARY_VALUES_KEPT, vary, Finished(self, vary)
                 )
-        # A chosen answer's headers, any but the default, are checked (None is
-        # refused, not "none"); a refusal's are not read.
-        extra = _fields(headers) if headers is not _NO_EXTRA and decision.ok else ()
+        # Headers, any but the default, are checked (None is refused, not
+        # "none") whatever the client asked for; a refusal sends none of them.
+        extra = () if headers is _NO_EXTRA else _fields(headers)
+        if not decision.ok:
+            extra = ()
         return finished.render(decision, data, method, status, extra, given)
 
 
