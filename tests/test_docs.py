@@ -232,6 +232,25 @@ def test_the_api_reference_reads_without_the_site() -> None:
         assert rest == f"```{{eval-rst}}\n.. automodule:: fastaccept.{name}\n```", name
 
 
+#: The integrations whose handlers return no response object of their
+#: framework's (docs/web.md, "Handlers by media type").
+WITHOUT_OWN_RESPONSE = {"asgi", "wsgi", "falcon"}
+
+
+@pytest.mark.parametrize("name", INTEGRATIONS)
+def test_dispatch_says_what_a_handler_may_return(name: str) -> None:
+    try:
+        module = importlib.import_module(f"fastaccept.{name}")
+    except ModuleNotFoundError as missing:  # free-threaded 3.13: no FastAPI
+        assert missing.name != f"fastaccept.{name}", missing
+        pytest.skip(str(missing))
+    doc = module.dispatch.__doc__
+    assert "encoded in the offer's charset or\nUTF-8" in doc
+    assert "a ``Rendered``" in doc
+    own = "the framework's own response" in doc
+    assert own is (name not in WITHOUT_OWN_RESPONSE), name
+
+
 @pytest.mark.parametrize(
     ("constant", "argument"),
     [("DEFAULT_MAX_LENGTH", "max_length"), ("DEFAULT_CACHE_SIZE", "cache_size")],

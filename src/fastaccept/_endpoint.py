@@ -946,15 +946,22 @@ def integration(
     awaits: Callable[[Handler], bool] = is_awaited,
     negotiated_note: str = "",
     dispatch_note: str = "",
+    own_response: bool = True,
 ) -> tuple[Negotiated[Callable[[Handler], Handler]], Dispatch[Handler, Handler]]:
     """The ``negotiated`` and ``dispatch`` of the integration ``module``: each
     makes a ``kind`` of its arguments, with which ``binding`` serves the
     handlers (``serving``), or ``binding(endpoint, handlers)`` makes the
     endpoint, where ``awaits`` tells the handlers the framework awaits.
     Each one's docstring says that it ``makes`` the framework's endpoint of
-    ``handler`` (``either``: async or not) and ends with its note
-    (``negotiated_note``, ``dispatch_note``)."""
+    ``handler`` (``either``: async or not), whether a handler may return the
+    framework's ``own_response``, and ends with its note (``negotiated_note``,
+    ``dispatch_note``)."""
     either_way, or_either = " (async or not)" * either, ", async or not" * either
+    returned_as_is = (
+        "a ``Rendered`` or the framework's own response"
+        if own_response
+        else "or a ``Rendered``"
+    )
     wrap = partial(serving, binding) if isinstance(binding, Binding) else binding
     is_async = binding.is_async if isinstance(binding, Binding) else awaits
 
@@ -1012,9 +1019,9 @@ offers as ``Produces`` takes them): the request's ``Content-Type`` is
 checked first when ``consumes`` is given, then its ``Accept`` (and the
 format ``format_param`` names, where ``formats`` are given); a refusal is
 answered before any handler runs; otherwise the chosen offer's handler
-alone runs, and what it returns (str, encoded in the offer's charset,
-bytes, an ``Answer`` of them, or the framework's own response) is sent as
-that offer, with ``status``, ``Vary`` and ``problems`` as
+alone runs, and what it returns (str, encoded in the offer's charset or
+UTF-8, bytes, an ``Answer`` of them, {returned_as_is}) is sent as that
+offer, with ``status``, ``Vary`` and ``problems`` as
 ``negotiated``'s.{dispatch_note}"""
     negotiated.__module__ = dispatch.__module__ = module
     return negotiated, dispatch

@@ -457,7 +457,7 @@ class Produces(ByArguments):
     ``formats`` names offers for a request that says its format itself (a
     query parameter, docs/web.md "Format override"): a mapping of names to
     offered media types, or True for the standard names of the offered types
-    (``STANDARD_FORMATS``). ``select(accept, format=name)`` then chooses the
+    (that section's table). ``select(accept, format=name)`` then chooses the
     named offer whatever Accept says, without ``Vary: Accept``; a name it does
     not know (ignoring case) is 406 listing the names. ``Produces.versioned``
     offers the versions of one media type (docs/web.md, "Versions").
