@@ -136,9 +136,11 @@ def _extensions() -> list[Extension]:
     )
 
 
-#: A Markdown link's target that is a path in the repository: not a URL, an
-#: anchor of the same page or an e-mail address.
-RELATIVE_LINK = re.compile(r"\]\((?![a-z][a-z0-9+.-]*:|#)([^)\s]+)\)")
+#: A Markdown inline link's target that is a path in the repository: not a
+#: URL (any scheme), an anchor of the same page or an e-mail address.
+RELATIVE_LINK = re.compile(r"\]\((?![A-Za-z][A-Za-z0-9+.-]*:|#)([^)\s]+)\)")
+#: A fenced code block, whose text is code, not links.
+FENCED_CODE = re.compile(r"^(```|~~~).*?^\1[ \t]*$", re.MULTILINE | re.DOTALL)
 
 
 def _long_description() -> str:
@@ -154,7 +156,15 @@ def _long_description() -> str:
         raise SystemExit("error: pyproject.toml's [project.urls] has no Homepage")
     base = homepage[1].rstrip("/") + "/blob/main/"
     readme = Path("README.md").read_text(encoding="utf-8")
-    return RELATIVE_LINK.sub(lambda link: f"]({base}{link[1]})", readme)
+    parts, start = [], 0
+    for fence in [*FENCED_CODE.finditer(readme), None]:
+        end = len(readme) if fence is None else fence.start()
+        prose = readme[start:end]
+        parts.append(RELATIVE_LINK.sub(lambda link: f"]({base}{link[1]})", prose))
+        if fence is not None:
+            parts.append(fence.group())
+            start = fence.end()
+    return "".join(parts)
 
 
 def _run_setup(with_extension: bool) -> None:

@@ -199,19 +199,16 @@ def test_a_build_without_cython_falls_back_or_ends_with_one_line(
     assert last.endswith(f"which requires it: {NO_CYTHON} and build again."), last
 
 
-def test_the_project_page_links_to_the_repository(tree: Path, tmp_path: Path) -> None:
-    """The wheel's description is README.md with each relative link made
-    absolute on the Homepage's main branch (PyPI shows it away from the
-    repository), each to a file or folder the checkout has; nothing else
-    changed."""
+def project_page(tree: Path, out: Path) -> tuple[str, str]:
+    """The description and the Homepage of ``tree``'s built metadata."""
     done = build_wheel(
         tree,
-        tmp_path,
+        out,
         hook="prepare_metadata_for_build_wheel",
         env={"FASTACCEPT_NO_EXTENSIONS": "1"},
     )
     assert done.returncode == 0, done.stdout
-    metadata_file = tmp_path / done.stdout.splitlines()[-1] / "METADATA"
+    metadata_file = out / done.stdout.splitlines()[-1] / "METADATA"
     metadata = email.parser.Parser().parsestr(metadata_file.read_text("utf-8"))
     assert metadata["Description-Content-Type"] == "text/markdown"
     description = metadata.get_payload()
@@ -221,16 +218,45 @@ def test_the_project_page_links_to_the_repository(tree: Path, tmp_path: Path) ->
         for url in metadata.get_all("Project-URL", [])
         if url.startswith("Homepage, ")
     )
-    base = f"{homepage}/blob/main/"
+    return description, homepage
+
+
+def test_the_project_page_links_to_the_repository(tree: Path, tmp_path: Path) -> None:
+    """The wheel's description is README.md with each relative link made
+    absolute on the Homepage's main branch (PyPI shows it away from the
+    repository), each to a file or folder the checkout has; nothing else
+    changed. README.md holds inline links only: the build rewrites no
+    image, reference-style or titled link."""
+    readme = (ROOT / "README.md").read_text("utf-8")
+    prose = re.sub(r"^```.*?^```$", "", readme, flags=re.MULTILINE | re.DOTALL)
+    assert not re.search(r"!\[|^ {0,3}\[[^\]]+\]:|\]\([^)\s]+\s+[\"'(]", prose, re.M)
+    description, homepage = project_page(tree, tmp_path)
+    base = f"{homepage.rstrip('/')}/blob/main/"
     targets = re.findall(r"\]\(([^)\s]+)\)", description)
-    relative = [t for t in targets if not t.startswith(("https://", "http://", "#"))]
+    relative = [t for t in targets if not re.match(r"[A-Za-z][A-Za-z0-9+.-]*:|#", t)]
     assert not relative
     linked = [t.removeprefix(base) for t in targets if t.startswith(base)]
     assert len(linked) >= 10, linked  # README links to every docs page
     for path in linked:
         assert (ROOT / path.partition("#")[0]).exists(), path
-    readme = (ROOT / "README.md").read_text("utf-8")
     assert description.replace(f"]({base}", "](").strip() == readme.strip()
+
+
+def test_the_project_page_rewrites_relative_links_only(
+    tree: Path, tmp_path: Path
+) -> None:
+    """A link with a scheme (any case), an anchor or an address, and text
+    in fenced code, are left as written."""
+    copy = tmp_path / "tree"
+    shutil.copytree(tree, copy)
+    kept = (
+        "[a](HTTPS://example.org/a) [b](#usage) [c](mailto:x@example.org)\n"
+        "```python\noffers[0](docs/x.md)\n```\n"
+    )
+    (copy / "README.md").write_text(f"[d](docs/rules.md#rule-8)\n{kept}", "utf-8")
+    description, homepage = project_page(copy, tmp_path)
+    absolute = f"{homepage.rstrip('/')}/blob/main/docs/rules.md#rule-8"
+    assert description.strip() == f"[d]({absolute})\n{kept}".strip()
 
 
 def test_test_extra_holds_the_build_requirements() -> None:
