@@ -246,7 +246,7 @@ def test_dispatch_says_what_a_handler_may_return(name: str) -> None:
         pytest.skip(str(missing))
     doc = module.dispatch.__doc__
     assert "encoded in the offer's charset or\nUTF-8" in doc
-    assert "a ``Rendered``" in doc
+    assert "A ``Rendered``" in doc and " it returns is sent as it is." in doc
     own = "the framework's own response" in doc
     assert own is (name not in WITHOUT_OWN_RESPONSE), name
 

@@ -957,10 +957,10 @@ def integration(
     framework's ``own_response``, and ends with its note (``negotiated_note``,
     ``dispatch_note``)."""
     either_way, or_either = " (async or not)" * either, ", async or not" * either
-    returned_as_is = (
-        "a ``Rendered`` or the framework's own response"
+    as_is = (
+        "A ``Rendered`` or the framework's own response"
         if own_response
-        else "or a ``Rendered``"
+        else "A ``Rendered``"
     )
     wrap = partial(serving, binding) if isinstance(binding, Binding) else binding
     is_async = binding.is_async if isinstance(binding, Binding) else awaits
@@ -1020,8 +1020,8 @@ checked first when ``consumes`` is given, then its ``Accept`` (and the
 format ``format_param`` names, where ``formats`` are given); a refusal is
 answered before any handler runs; otherwise the chosen offer's handler
 alone runs, and what it returns (str, encoded in the offer's charset or
-UTF-8, bytes, an ``Answer`` of them, {returned_as_is}) is sent as that
-offer, with ``status``, ``Vary`` and ``problems`` as
-``negotiated``'s.{dispatch_note}"""
+UTF-8, bytes, or an ``Answer`` of them) is sent as that offer, with
+``status``, ``Vary`` and ``problems`` as ``negotiated``'s.
+{as_is} it returns is sent as it is.{dispatch_note}"""
     negotiated.__module__ = dispatch.__module__ = module
     return negotiated, dispatch

@@ -373,9 +373,8 @@ class Renderers(ByArguments):
         # Headers, any but the default, are checked (None is refused, not
         # "none") whatever the client asked for; a refusal sends none of them.
         extra = () if headers is _NO_EXTRA else _fields(headers)
-        if not decision.ok:
-            extra = ()
-        return finished.render(decision, data, method, status, extra, given)
+        sent = extra if decision.ok else ()
+        return finished.render(decision, data, method, status, sent, given)
 
 
 class Finished:

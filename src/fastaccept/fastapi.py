@@ -118,7 +118,8 @@ __all__ = [
 REQUEST_ARGUMENT = "fastaccept_request"
 
 #: A refusal's body as ``application/problem+json`` (RFC 9457 §3; docs/rules.md
-#: rule 16): ``acceptable`` lists the media types the resource has or takes.
+#: rule 16): ``acceptable`` lists the media types the resource has or takes,
+#: ``formats`` the format names a 406 to an unknown one lists.
 PROBLEM_SCHEMA: dict[str, Any] = REFUSAL_SCHEMA
 
 
