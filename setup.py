@@ -136,11 +136,13 @@ def _extensions() -> list[Extension]:
     )
 
 
-#: A Markdown inline link's target that is a path in the repository: not a
-#: URL (any scheme), an anchor of the same page or an e-mail address.
-RELATIVE_LINK = re.compile(r"\]\((?![A-Za-z][A-Za-z0-9+.-]*:|#)([^)\s]+)\)")
-#: A fenced code block, whose text is code, not links.
-FENCED_CODE = re.compile(r"^(```|~~~).*?^\1[ \t]*$", re.MULTILINE | re.DOTALL)
+#: A fenced code block (its text is code, not links), or a Markdown inline
+#: link's target that is a path in the repository (group 2): not a URL (any
+#: scheme), an anchor of the same page or an e-mail address.
+CODE_OR_RELATIVE_LINK = re.compile(
+    r"^(```|~~~).*?^\1[ \t]*$|\]\((?![A-Za-z][A-Za-z0-9+.-]*:|#)([^)\s]+)\)",
+    re.MULTILINE | re.DOTALL,
+)
 
 
 def _long_description() -> str:
@@ -156,15 +158,9 @@ def _long_description() -> str:
         raise SystemExit("error: pyproject.toml's [project.urls] has no Homepage")
     base = homepage[1].rstrip("/") + "/blob/main/"
     readme = Path("README.md").read_text(encoding="utf-8")
-    parts, start = [], 0
-    for fence in [*FENCED_CODE.finditer(readme), None]:
-        end = len(readme) if fence is None else fence.start()
-        prose = readme[start:end]
-        parts.append(RELATIVE_LINK.sub(lambda link: f"]({base}{link[1]})", prose))
-        if fence is not None:
-            parts.append(fence.group())
-            start = fence.end()
-    return "".join(parts)
+    return CODE_OR_RELATIVE_LINK.sub(
+        lambda found: found[0] if found[2] is None else f"]({base}{found[2]})", readme
+    )
 
 
 def _run_setup(with_extension: bool) -> None:

@@ -946,7 +946,6 @@ def integration(
     awaits: Callable[[Handler], bool] = is_awaited,
     negotiated_note: str = "",
     dispatch_note: str = "",
-    own_response: bool = True,
 ) -> tuple[Negotiated[Callable[[Handler], Handler]], Dispatch[Handler, Handler]]:
     """The ``negotiated`` and ``dispatch`` of the integration ``module``: each
     makes a ``kind`` of its arguments, with which ``binding`` serves the
@@ -954,9 +953,11 @@ def integration(
     endpoint, where ``awaits`` tells the handlers the framework awaits.
     Each one's docstring says that it ``makes`` the framework's endpoint of
     ``handler`` (``either``: async or not), whether a handler may return the
-    framework's ``own_response``, and ends with its note (``negotiated_note``,
-    ``dispatch_note``)."""
+    framework's own response (a ``binding`` with ``responses``, or one given
+    as a call: FastAPI's and Litestar's), and ends with its note
+    (``negotiated_note``, ``dispatch_note``)."""
     either_way, or_either = " (async or not)" * either, ", async or not" * either
+    own_response = not isinstance(binding, Binding) or bool(binding.responses)
     as_is = (
         "A ``Rendered`` or the framework's own response"
         if own_response

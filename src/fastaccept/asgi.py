@@ -137,7 +137,6 @@ negotiated, dispatch = integration(
     "async handler(scope, receive)",
     "an ASGI application",
     either=False,
-    own_response=False,
     negotiated_note=_SCOPES,
     dispatch_note=_SCOPES,
 )

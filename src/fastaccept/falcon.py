@@ -176,5 +176,4 @@ negotiated, dispatch = integration(
     __name__,
     "responder(self, req, resp, **fields)",
     "a falcon responder",
-    own_response=False,  # a responder returns none
 )

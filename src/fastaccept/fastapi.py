@@ -118,8 +118,7 @@ __all__ = [
 REQUEST_ARGUMENT = "fastaccept_request"
 
 #: A refusal's body as ``application/problem+json`` (RFC 9457 §3; docs/rules.md
-#: rule 16): ``acceptable`` lists the media types the resource has or takes,
-#: ``formats`` the format names a 406 to an unknown one lists.
+#: rule 16): ``_endpoint.REFUSAL_SCHEMA``, which says its members.
 PROBLEM_SCHEMA: dict[str, Any] = REFUSAL_SCHEMA
 
 

@@ -72,10 +72,5 @@ class WSGIBinding(EnvironBinding[Rendered]):
 negotiated: Negotiated[Callable[[Callable[[WSGIEnvironment], Any]], WSGIApplication]]
 dispatch: Dispatch[Callable[[WSGIEnvironment], Any], WSGIApplication]
 negotiated, dispatch = integration(
-    WSGIBinding(),
-    __name__,
-    "handler(environ)",
-    "a WSGI application",
-    either=False,
-    own_response=False,
+    WSGIBinding(), __name__, "handler(environ)", "a WSGI application", either=False
 )
