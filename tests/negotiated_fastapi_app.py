@@ -14,7 +14,7 @@ from fastapi import Depends, FastAPI, Request
 from fastapi.responses import RedirectResponse
 
 from fastaccept import Consumes, Renderers
-from fastaccept.fastapi import CONSUMED, NegotiatedRoute, negotiated
+from fastaccept.fastapi import CONSUMED, NegotiatedRoute, consumed, negotiated, produced
 
 GREETING = Renderers(
     {
@@ -47,7 +47,9 @@ async def greeting(
 @app.post("/messages")
 @negotiated(CREATED, consumes=Consumes(["application/json"]), status=201)
 def messages(body: dict[str, int], request: Request) -> dict[str, Any]:
-    return {"type": request.scope[CONSUMED].media_type, **body}
+    decision, chosen = consumed(request), produced(request)  # typed
+    assert decision is request.scope[CONSUMED] and chosen is not None
+    return {"type": decision.media_type, "produced": chosen.media_type, **body}
 
 
 @app.get("/pages", responses={404: {"description": "No such page"}})

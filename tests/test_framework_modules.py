@@ -197,7 +197,7 @@ def starlette_client() -> Any:
     from starlette.routing import Route
     from starlette.testclient import TestClient
 
-    from fastaccept.starlette import negotiated
+    from fastaccept.starlette import PRODUCED, consumed, negotiated, produced
 
     assert starlette
 
@@ -209,7 +209,10 @@ def starlette_client() -> Any:
 
     @negotiated(CREATED, consumes=BODY_TYPES, status=201)
     def messages(request: Request) -> Any:  # a sync endpoint: the thread pool
-        return {"type": request.scope[CONSUMED].media_type}
+        decision, chosen = consumed(request), produced(request)  # typed
+        assert decision is request.scope[CONSUMED], decision
+        assert chosen is request.scope[PRODUCED], chosen
+        return {"type": decision.media_type}
 
     async def plain(request: Request) -> Response:
         return Response("x")
@@ -1031,7 +1034,8 @@ def test_fastapi_checks_the_content_type_before_reading_the_body(
     ok = fastapi_client.post(
         "/messages", content=b'{"n": 1}', headers={"Content-Type": "application/json"}
     )
-    assert (ok.status_code, ok.json()) == (201, {"type": "application/json", "n": 1})
+    made = {"type": "application/json", "produced": "application/json", "n": 1}
+    assert (ok.status_code, ok.json()) == (201, made)
     # Not a validation error (422): the body is not read when its type is refused.
     assert_refused_before_the_body(fastapi_client)
     # An accepted type with a body that does not validate is FastAPI's 422.
@@ -1593,7 +1597,7 @@ def flask_client() -> Any:
     pytest.importorskip("flask")
     import flask
 
-    from fastaccept.flask import negotiated
+    from fastaccept.flask import PRODUCED, consumed, negotiated, produced
 
     app = flask.Flask(__name__)
 
@@ -1607,7 +1611,10 @@ def flask_client() -> Any:
     @app.post("/messages")
     @negotiated(CREATED, consumes=BODY_TYPES, status=201)
     async def messages() -> Any:  # Flask runs async views too
-        media_type = flask.request.environ[CONSUMED].media_type
+        decision, chosen = consumed(), produced()  # typed
+        assert decision is flask.request.environ[CONSUMED], decision
+        assert chosen is flask.request.environ[PRODUCED], chosen
+        media_type = decision.media_type
         return Answer({"type": media_type}, headers={"Location": "/messages/1"})
 
     @app.after_request
@@ -1649,7 +1656,7 @@ def django_views() -> Any:
     import django
     from django.http import HttpRequest, HttpResponseRedirect
 
-    from fastaccept.django import negotiated
+    from fastaccept.django import PRODUCED, consumed, negotiated, produced
 
     django.setup()
 
@@ -1661,7 +1668,10 @@ def django_views() -> Any:
 
     @negotiated(CREATED, consumes=BODY_TYPES, status=201)
     async def messages(request: HttpRequest) -> Any:
-        return {"type": request.META[CONSUMED].media_type}
+        decision, chosen = consumed(request), produced(request)  # typed
+        assert decision is request.META[CONSUMED], decision
+        assert chosen is request.META[PRODUCED], chosen
+        return {"type": decision.media_type}
 
     return greeting, messages
 
@@ -3304,6 +3314,19 @@ def test_aiohttp_answers_with_rfc_9110s_reason_phrase() -> None:
     request = make_mocked_request("GET", "/", headers={"Accept": "text/html"})
     response = asyncio.run(invalid(request))
     assert (response.status, response.reason) == (422, "Unprocessable Content")
+
+
+def test_the_typed_accessors_read_the_keys_and_none_without_them() -> None:
+    """``consumed``/``produced`` of asgi and wsgi read the keys (the other
+    modules' handlers use theirs above); a mapping without them, outside a
+    negotiated handler or without ``consumes``, gives None."""
+    from fastaccept import Decision, asgi, wsgi
+
+    decision = Decision(200, "application/json")
+    for module in (asgi, wsgi):
+        assert module.consumed({}) is None and module.produced({}) is None
+        taken = {module.CONSUMED: decision, module.PRODUCED: decision}
+        assert module.consumed(taken) is module.produced(taken) is decision
 
 
 def test_asgi_with_vary_merges_a_vary_line_in_any_case() -> None:

@@ -353,9 +353,14 @@ USERS = Renderers.versioned(BASE, dict.fromkeys(["2", "1"], json.dumps), default
 
 
 def test_a_wsgi_handler_learns_the_version() -> None:
-    from fastaccept.wsgi import PRODUCED, negotiated
+    from fastaccept.wsgi import PRODUCED, negotiated, produced
 
-    app = negotiated(USERS)(lambda environ: _handler_data(environ[PRODUCED]))
+    def handler(environ: dict[str, Any]) -> dict[str, str | None]:
+        decision = produced(environ)  # typed
+        assert decision is environ[PRODUCED], decision
+        return _handler_data(decision)
+
+    app = negotiated(USERS)(handler)
 
     def get(accept: str | None) -> tuple[str, dict[str, str], bytes]:
         environ = {"REQUEST_METHOD": "GET", "QUERY_STRING": ""}
@@ -376,14 +381,16 @@ def test_a_wsgi_handler_learns_the_version() -> None:
 
 
 def test_an_asgi_handler_learns_the_version() -> None:
-    from fastaccept.asgi import PRODUCED, negotiated
+    from fastaccept.asgi import PRODUCED, negotiated, produced
 
     # Typed as the ASGI spec has it, a dict (mypy reads this file).
     @negotiated(USERS)
     async def app(
         scope: dict[str, Any], receive: Callable[[], Awaitable[dict[str, Any]]]
     ) -> dict[str, str | None]:
-        return _handler_data(scope[PRODUCED])
+        decision = produced(scope)  # typed
+        assert decision is scope[PRODUCED], decision
+        return _handler_data(decision)
 
     sent: list[Any] = []
 

@@ -19,7 +19,7 @@ from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_POST, require_safe
 
 from fastaccept import AcceptError, Consumes, LanguageNegotiator, Renderers
-from fastaccept.django import negotiated
+from fastaccept.django import consumed, negotiated
 
 settings.configure(
     ROOT_URLCONF=__name__,
@@ -102,7 +102,8 @@ def greeting(request: HttpRequest) -> dict[str, str]:
 @require_POST
 @negotiated(CREATED, consumes=MESSAGE_TYPES, status=201)
 def post_message(request: HttpRequest) -> dict[str, int]:
-    if request.META["fastaccept.consumed"].media_type == "application/json":
+    decision = consumed(request)  # its media_type: the accepted type it matched
+    if decision is not None and decision.media_type == "application/json":
         try:
             json.loads(request.body)  # ... and store it
         except (ValueError, RecursionError):  # Django's 400, Vary: Accept too

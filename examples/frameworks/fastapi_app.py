@@ -11,7 +11,7 @@ from fastapi.middleware.cors import CORSMiddleware
 from pydantic import BaseModel
 
 from fastaccept import Consumes, Renderers
-from fastaccept.fastapi import NegotiatedRoute, negotiated
+from fastaccept.fastapi import NegotiatedRoute, consumed, negotiated
 
 
 class Greeting(BaseModel):
@@ -52,7 +52,8 @@ def greeting() -> Greeting:
 @app.post("/messages")
 @negotiated(CREATED, consumes=MESSAGE_TYPES, status=201)
 async def post_message(request: Request) -> Created:
-    if request.scope["fastaccept.consumed"].media_type == "application/json":
+    decision = consumed(request)  # its media_type: the accepted type it matched
+    if decision is not None and decision.media_type == "application/json":
         try:
             json.loads(await request.body())  # ... and store it
         except (ValueError, RecursionError):  # FastAPI's 400, Vary: Accept too

@@ -8,7 +8,7 @@ import json
 from flask import Flask, Response, abort, request
 
 from fastaccept import Consumes, Renderers
-from fastaccept.flask import negotiated
+from fastaccept.flask import consumed, negotiated
 
 GREETING = Renderers(
     {
@@ -37,7 +37,8 @@ def greeting() -> dict[str, str]:
 @app.post("/messages")
 @negotiated(CREATED, consumes=MESSAGE_TYPES, status=201)
 def post_message() -> dict[str, int]:
-    if request.environ["fastaccept.consumed"].media_type == "application/json":
+    decision = consumed()  # its media_type: the accepted type it matched
+    if decision is not None and decision.media_type == "application/json":
         try:
             request.get_json()  # ... and store it; not JSON: Flask's 400, Vary too
         except RecursionError:  # nested deeper than json reads: a 400 as well

@@ -13,7 +13,7 @@ from starlette.requests import Request
 from starlette.routing import Route
 
 from fastaccept import Consumes, Renderers
-from fastaccept.starlette import negotiated
+from fastaccept.starlette import consumed, negotiated
 
 GREETING = Renderers(
     {
@@ -38,7 +38,8 @@ async def greeting(request: Request) -> dict[str, str]:
 
 @negotiated(CREATED, consumes=MESSAGE_TYPES, status=201)
 async def post_message(request: Request) -> dict[str, int]:
-    if request.scope["fastaccept.consumed"].media_type == "application/json":
+    decision = consumed(request)  # its media_type: the accepted type it matched
+    if decision is not None and decision.media_type == "application/json":
         try:
             json.loads(await request.body())  # ... and store it
         except (ValueError, RecursionError):  # Starlette's 400, Vary: Accept too

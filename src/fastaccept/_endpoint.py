@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from functools import partial, wraps
 from importlib.util import find_spec
 from types import AsyncGeneratorType, CoroutineType, UnionType
-from typing import Any, Generic, ParamSpec, Protocol, TypeVar, Union, get_origin
+from typing import Any, Generic, ParamSpec, Protocol, TypeVar, Union, cast, get_origin
 
 from ._grammar import TCHARS
 from ._headers import (
@@ -54,6 +54,13 @@ CONSUMED = "fastaccept.consumed"
 #: The key under which a handler finds the ``Produces`` decision (the type its
 #: data is rendered in; ``Decision.params``, a version), as ``CONSUMED``.
 PRODUCED = "fastaccept.produced"
+
+
+def decision_in(where: Mapping[str, object], key: str) -> Decision | None:
+    """The decision ``negotiated`` left under ``key`` (``CONSUMED``,
+    ``PRODUCED``) in a request's mapping, typed: each integration's
+    ``consumed`` and ``produced`` read it; None where there is none."""
+    return cast("Decision | None", where.get(key))
 
 
 def needs(

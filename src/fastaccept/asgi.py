@@ -12,14 +12,15 @@ server answers 403, as the ASGI spec has it). Refusals (415,
 406, 431; docs/rules.md rule 16) are answered before the handler runs.
 Headers are read from the scope's field lines, several lines of one field
 being one list (RFC 9110 §5.3), as ``header_from_scope`` reads them. The
-handler finds the accepted request type as ``scope["fastaccept.consumed"]``
-(a ``Decision``), the chosen type as ``scope["fastaccept.produced"]``.
+handler finds the accepted request type as ``consumed(scope)`` (a
+``Decision``, ``scope["fastaccept.consumed"]``, typed), the chosen type as
+``produced(scope)``.
 HEAD is answered like GET without a body; ``Vary`` has ``Accept`` merged in.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Coroutine, MutableMapping
+from collections.abc import Awaitable, Callable, Coroutine, Mapping, MutableMapping
 from functools import wraps
 from typing import Any
 
@@ -31,11 +32,13 @@ from ._endpoint import (
     Negotiated,
     ScopeBinding,
     check_coroutine,
+    decision_in,
     integration,
     route_vary,
 )
 from ._headers import merge_vary
 from ._render import Finished, Rendered
+from ._responses import Decision
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -43,7 +46,7 @@ Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Coroutine[Any, Any, None]]
 
-__all__ = ["CONSUMED", "PRODUCED", "dispatch", "negotiated"]
+__all__ = ["CONSUMED", "PRODUCED", "consumed", "dispatch", "negotiated", "produced"]
 
 
 class ASGIBinding(ScopeBinding[Rendered]):
@@ -140,3 +143,16 @@ negotiated, dispatch = integration(
     negotiated_note=_SCOPES,
     dispatch_note=_SCOPES,
 )
+
+
+def consumed(scope: Mapping[str, object]) -> Decision | None:
+    """The ``Consumes`` decision on the request's body type, typed
+    (``scope[CONSUMED]``); None when none was taken."""
+    return decision_in(scope, CONSUMED)
+
+
+def produced(scope: Mapping[str, object]) -> Decision | None:
+    """The ``Produces`` decision (the type the data is rendered in,
+    ``Decision.params`` its parameters), typed (``scope[PRODUCED]``); None
+    outside a negotiated handler."""
+    return decision_in(scope, PRODUCED)

@@ -8,8 +8,8 @@
 
 Refusals (415, 406, 431; docs/rules.md rule 16) are answered before the view
 runs. The view keeps its URL arguments and finds the accepted request type
-as ``request.META["fastaccept.consumed"]``, the chosen type as
-``request.META["fastaccept.produced"]``. HEAD is answered like GET without
+as ``consumed(request)`` (``request.META["fastaccept.consumed"]``, typed),
+the chosen type as ``produced(request)``. HEAD is answered like GET without
 a body. ``Vary`` has ``Accept`` merged in; middleware that patches
 ``Vary`` afterwards (sessions, locale, GZip) keeps it. A view may return a
 Django ``HttpResponse`` (a redirect, a 404, a ``StreamingHttpResponse``): it
@@ -38,23 +38,25 @@ from ._endpoint import (
     KeepsParameters,
     Mapped,
     Negotiated,
+    decision_in,
     integration,
     needs,
 )
 from ._render import Rendered, declares_type
+from ._responses import Decision
 
 try:
     from asgiref.sync import iscoroutinefunction, sync_to_async
     from django.core.exceptions import BadRequest, PermissionDenied, SuspiciousOperation
     from django.core.handlers.asgi import ASGIRequest
     from django.core.handlers.exception import response_for_exception
-    from django.http import Http404, HttpResponse, HttpResponseBase
+    from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
     from django.http.multipartparser import MultiPartParserError
     from django.utils.functional import Promise
 except ModuleNotFoundError as error:  # pragma: no cover - depends on the install
     raise needs("Django", __name__, error) from error
 
-__all__ = ["CONSUMED", "PRODUCED", "dispatch", "negotiated"]
+__all__ = ["CONSUMED", "PRODUCED", "consumed", "dispatch", "negotiated", "produced"]
 
 #: How a class-based view's method takes ``negotiated``, which Django calls
 #: with the view first (docs/web.md, "Django").
@@ -155,3 +157,16 @@ negotiated: Negotiated[KeepsParameters]
 negotiated, dispatch = integration(
     DjangoBinding(), __name__, "view(request, ...)", "a Django view"
 )
+
+
+def consumed(request: HttpRequest) -> Decision | None:
+    """The ``Consumes`` decision on ``request``'s body type, typed
+    (``request.META[CONSUMED]``); None when none was taken."""
+    return decision_in(request.META, CONSUMED)
+
+
+def produced(request: HttpRequest) -> Decision | None:
+    """The ``Produces`` decision for ``request`` (the type the data is
+    rendered in, ``Decision.params`` its parameters), typed
+    (``request.META[PRODUCED]``); None outside a negotiated view."""
+    return decision_in(request.META, PRODUCED)

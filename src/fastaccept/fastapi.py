@@ -13,16 +13,15 @@
 The handler keeps its FastAPI parameters (path, query, body, ``Depends``);
 ``negotiated`` adds the request to them where the handler takes none.
 Refusals (415, 406, 431; docs/rules.md rule 16) are answered before the
-handler runs; it finds the accepted request type as
-``request.scope["fastaccept.consumed"]``, the chosen type as
-``request.scope["fastaccept.produced"]``. HEAD is answered like GET without a
-body; ``Vary`` has ``Accept`` merged in. A handler may return a Starlette
-``Response``: it is sent as it is, ``Accept`` merged into its ``Vary``. What a
-handler or a dependency sets on the ``Response`` FastAPI gives it
-(``response: Response``: cookies, headers, a status) is added to the answer
-its data chose (a handler that takes no ``Response`` gains a
-``fastaccept_response`` parameter for it, as it gains
-``fastaccept_request``).
+handler runs; it finds the accepted request type as ``consumed(request)``
+(``request.scope["fastaccept.consumed"]``, typed), the chosen type as
+``produced(request)``. HEAD is answered like GET without a body; ``Vary``
+has ``Accept`` merged in. A handler may return a Starlette ``Response``: it
+is sent as it is, ``Accept`` merged into its ``Vary``. What a handler or a
+dependency sets on the ``Response`` FastAPI gives it (``response:
+Response``: cookies, headers, a status) is added to the answer its data
+chose (a handler that takes no ``Response`` gains a ``fastaccept_response``
+parameter for it, as it gains ``fastaccept_request``).
 
 ``NegotiatedRoute`` (FastAPI's custom route class) lists every offered media
 type under the route's success status in the OpenAPI document, and 406 (and
@@ -80,7 +79,7 @@ except ModuleNotFoundError as error:  # pragma: no cover - depends on the instal
 from ._headers import answer_first
 from ._render import Rendered, checked_status
 from .asgi import varying_errors
-from .starlette import STARLETTE, StarletteBinding
+from .starlette import STARLETTE, StarletteBinding, consumed, produced
 
 #: FastAPI's own flattening of query models (0.115+; none before it).
 _flat_fields: Callable[[Any], Any] = getattr(
@@ -108,9 +107,11 @@ __all__ = [
     "PROBLEM_SCHEMA",
     "PRODUCED",
     "NegotiatedRoute",
+    "consumed",
     "dispatch",
     "negotiated",
     "openapi_responses",
+    "produced",
 ]
 
 #: The keyword argument through which FastAPI hands ``negotiated`` the request

@@ -9,11 +9,11 @@
 
 Refusals (415, 406, 431; docs/rules.md rule 16) are answered before the view
 runs. The view keeps its URL arguments and finds the accepted request type
-as ``request.environ["fastaccept.consumed"]``, the chosen type as
-``request.environ["fastaccept.produced"]``. HEAD (which Flask routes to a
-GET view) is answered like GET without a body. ``Vary`` has ``Accept`` merged
-in; ``after_request`` functions and extensions that add to ``Vary`` keep it.
-A view may return a Flask ``Response`` (a redirect, an ``abort`` page): it
+as ``consumed()`` (``request.environ["fastaccept.consumed"]``, typed), the
+chosen type as ``produced()``. HEAD (which Flask routes to a GET view) is
+answered like GET without a body. ``Vary`` has ``Accept`` merged in;
+``after_request`` functions and extensions that add to ``Vary`` keep it. A
+view may return a Flask ``Response`` (a redirect, an ``abort`` page): it
 is sent as it is, with ``Accept`` merged into its ``Vary``; one that raises
 an ``HTTPException`` (``abort(404)``, the 400 of ``request.get_json()``)
 gets Flask's answer, an error handler's too, with ``Accept`` in its
@@ -32,10 +32,12 @@ from ._endpoint import (
     KeepsParameters,
     Mapped,
     Negotiated,
+    decision_in,
     integration,
     needs,
 )
 from ._render import BODYLESS, Rendered, declares_type
+from ._responses import Decision
 
 try:
     import flask
@@ -44,7 +46,7 @@ try:
 except ModuleNotFoundError as error:  # pragma: no cover - depends on the install
     raise needs("Flask", __name__, error) from error
 
-__all__ = ["CONSUMED", "PRODUCED", "dispatch", "negotiated"]
+__all__ = ["CONSUMED", "PRODUCED", "consumed", "dispatch", "negotiated", "produced"]
 
 
 class FlaskBinding(EnvironBinding[flask.Response]):
@@ -95,3 +97,17 @@ negotiated: Negotiated[KeepsParameters]
 negotiated, dispatch = integration(
     FlaskBinding(), __name__, "view(**url_arguments)", "a Flask view"
 )
+
+
+def consumed() -> Decision | None:
+    """The ``Consumes`` decision on the body type of the request being
+    handled (Flask's ``request``), typed (``request.environ[CONSUMED]``);
+    None when none was taken."""
+    return decision_in(flask.request.environ, CONSUMED)
+
+
+def produced() -> Decision | None:
+    """The ``Produces`` decision for the request being handled (the type the
+    data is rendered in, ``Decision.params`` its parameters), typed
+    (``request.environ[PRODUCED]``); None outside a negotiated view."""
+    return decision_in(flask.request.environ, PRODUCED)

@@ -56,6 +56,7 @@ from ._endpoint import (
     HTTPExceptionBinding,
     Mapped,
     RoutedEndpoint,
+    decision_in,
     format_parameter,
     framework_argument,
     integration,
@@ -232,16 +233,14 @@ negotiated, dispatch = integration(
 def consumed(request: Request[Any, Any, Any]) -> Decision | None:
     """The ``Consumes`` decision on ``request``'s body type, typed (Litestar
     types ``request.scope`` without the key); None when none was taken."""
-    decision: Decision | None = cast("Mapped", request.scope).get(CONSUMED)
-    return decision
+    return decision_in(request.scope, CONSUMED)
 
 
 def produced(request: Request[Any, Any, Any]) -> Decision | None:
     """The ``Produces`` decision for ``request`` (the type the data is
     rendered in, ``Decision.params`` its parameters), typed; None outside a
     negotiated handler."""
-    decision: Decision | None = cast("Mapped", request.scope).get(PRODUCED)
-    return decision
+    return decision_in(request.scope, PRODUCED)
 
 
 def _endpoint_of(handler: object) -> Endpoint | None:

@@ -10,10 +10,10 @@
 
 Refusals (415, 406, 431; docs/rules.md rule 16) are answered before the
 handler runs; several ``Accept`` lines are one list (RFC 9110 §5.3). The
-handler finds the accepted request type as
-``request.scope["fastaccept.consumed"]``, the chosen type as
-``request.scope["fastaccept.produced"]``. HEAD (which Starlette routes to a
-GET endpoint) is answered like GET without a body. ``Vary`` has ``Accept``
+handler finds the accepted request type as ``consumed(request)``
+(``request.scope["fastaccept.consumed"]``, typed), the chosen type as
+``produced(request)``. HEAD (which Starlette routes to a GET endpoint) is
+answered like GET without a body. ``Vary`` has ``Accept``
 merged in; middleware that adds to ``Vary`` afterwards keeps it. A handler
 may return a Starlette ``Response`` (a redirect, a 404): it is sent as it is,
 with ``Accept`` merged into its ``Vary``; one that raises ``HTTPException``
@@ -34,10 +34,12 @@ from ._endpoint import (
     KeepsParameters,
     Mapped,
     Negotiated,
+    decision_in,
     integration,
     needs,
 )
 from ._render import Rendered
+from ._responses import Decision
 
 try:
     from starlette.exceptions import HTTPException
@@ -46,7 +48,7 @@ try:
 except ModuleNotFoundError as error:  # pragma: no cover - depends on the install
     raise needs("Starlette", __name__, error) from error
 
-__all__ = ["CONSUMED", "PRODUCED", "dispatch", "negotiated"]
+__all__ = ["CONSUMED", "PRODUCED", "consumed", "dispatch", "negotiated", "produced"]
 
 
 class StarletteBinding(HTTPExceptionBinding[Response]):
@@ -74,3 +76,16 @@ negotiated: Negotiated[KeepsParameters]
 negotiated, dispatch = integration(
     STARLETTE, __name__, "handler(request)", "a Starlette endpoint"
 )
+
+
+def consumed(request: Request) -> Decision | None:
+    """The ``Consumes`` decision on ``request``'s body type, typed
+    (``request.scope[CONSUMED]``); None when none was taken."""
+    return decision_in(request.scope, CONSUMED)
+
+
+def produced(request: Request) -> Decision | None:
+    """The ``Produces`` decision for ``request`` (the type the data is
+    rendered in, ``Decision.params`` its parameters), typed
+    (``request.scope[PRODUCED]``); None outside a negotiated endpoint."""
+    return decision_in(request.scope, PRODUCED)

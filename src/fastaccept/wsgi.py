@@ -8,14 +8,15 @@
 
 ``greeting`` is then a WSGI application. Refusals (415, 406, 431;
 docs/rules.md rule 16) are answered before the handler runs. The handler
-finds the accepted request type as ``environ["fastaccept.consumed"]`` (a
-``Decision``), the chosen type as ``environ["fastaccept.produced"]``. HEAD
-is answered like GET without a body; ``Vary`` has ``Accept`` merged in.
+finds the accepted request type as ``consumed(environ)`` (a ``Decision``,
+``environ["fastaccept.consumed"]``, typed), the chosen type as
+``produced(environ)``. HEAD is answered like GET without a body; ``Vary``
+has ``Accept`` merged in.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from functools import wraps
 from typing import TYPE_CHECKING, Any
 
@@ -28,14 +29,16 @@ from ._endpoint import (
     Mapped,
     Negotiated,
     check_coroutine,
+    decision_in,
     integration,
 )
 from ._render import Rendered
+from ._responses import Decision
 
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
 
-__all__ = ["CONSUMED", "PRODUCED", "dispatch", "negotiated"]
+__all__ = ["CONSUMED", "PRODUCED", "consumed", "dispatch", "negotiated", "produced"]
 
 
 class WSGIBinding(EnvironBinding[Rendered]):
@@ -74,3 +77,16 @@ dispatch: Dispatch[Callable[[WSGIEnvironment], Any], WSGIApplication]
 negotiated, dispatch = integration(
     WSGIBinding(), __name__, "handler(environ)", "a WSGI application", either=False
 )
+
+
+def consumed(environ: Mapping[str, object]) -> Decision | None:
+    """The ``Consumes`` decision on the request's body type, typed
+    (``environ[CONSUMED]``); None when none was taken."""
+    return decision_in(environ, CONSUMED)
+
+
+def produced(environ: Mapping[str, object]) -> Decision | None:
+    """The ``Produces`` decision (the type the data is rendered in,
+    ``Decision.params`` its parameters), typed (``environ[PRODUCED]``); None
+    outside a negotiated handler."""
+    return decision_in(environ, PRODUCED)
