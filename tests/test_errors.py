@@ -259,6 +259,24 @@ def test_too_long_message(engine: Engine) -> None:
     )
 
 
+def test_a_one_character_value_over_the_limit_is_one_character(
+    engine: Engine,
+) -> None:
+    """Each too-long message names a length of 1 in the singular (the
+    limit of 0 that a one-character value passes)."""
+    with pytest.raises(AcceptError) as info:
+        engine.parse("*", max_length=0)
+    assert info.value.reason.startswith("the value is 1 character long, over ")
+    with pytest.raises(AcceptError) as info:
+        engine.negotiate("*", ["a/b"], max_length=0)
+    assert info.value.reason.startswith("the value is 1 character long, over ")
+    said = "the Content-Type header is 1 character long; the limit is 0."
+    assert said in Consumes(["a/b"], max_length=0).check("a").body
+    assert parse_accept_query("a", max_length=0).reason == (
+        "the value is 1 character long; the limit is 0"
+    )
+
+
 class _Short(str):
     """A str that says it is one character long."""
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ._errors import reason, shown
+from ._errors import characters_long, reason, shown
 from ._grammar import TCHARS
 from ._limits import DEFAULT_MAX_LENGTH, checked_max_length
 from ._member import (
@@ -134,7 +134,7 @@ def parse_accept_query(
     coerced = coerce_value(value, "Accept-Query", "response")
     length = header_length(coerced)
     if limit is not None and length > limit:
-        why = f"the value is {length} characters long; the limit is {limit}"
+        why = f"the value is {characters_long(length)}; the limit is {limit}"
         return AcceptQuery((), why)
     text = as_header_text(coerced)[0]
     try:

@@ -100,6 +100,12 @@ def describe_char(text: str, pos: int) -> str:
 _CUT: Final = "..."  # where a message's quote of a long run is cut
 
 
+def characters_long(length: int) -> str:
+    """A value's length as a too-long error says it ("1 character long",
+    "8193 characters long")."""
+    return f"{length} character{'s' * (length != 1)} long"
+
+
 def shown(given: object) -> str:
     """``given``, an argument a program passed, as an error message quotes
     it: its repr, cut after ``SHOWN_MAX`` characters ("..." marks the cut;
@@ -320,7 +326,7 @@ def too_long(
     (answer 431, RFC 6585 §5 and RFC 9110 §5.4; or read the header as invalid);
     a larger ``max_length`` suits only values the program trusts."""
     return AcceptError(
-        f"the value is {length} characters long, over the limit of {max_length}: "
+        f"the value is {characters_long(length)}, over the limit of {max_length}: "
         "answer 431 Request Header Fields Too Large, or read the header as "
         "invalid (raise max_length only for trusted values)",
         value,

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final
 from ._accept_query import format_accept_query
 from ._arguments import ByArguments, made_once
 from ._engine import Negotiator
-from ._errors import AcceptError, shown
+from ._errors import AcceptError, characters_long, shown
 from ._format import format_accept
 from ._grammar import TCHARS
 from ._limits import (
@@ -252,7 +252,7 @@ def _too_large(
     field: str, length: int, limit: int, problem_json: bool, *extra: tuple[str, str]
 ) -> Decision:
     """431 Request Header Fields Too Large (RFC 6585 §5)."""
-    summary = f"the {field} header is {length} characters long; the limit is {limit}."
+    summary = f"the {field} header is {characters_long(length)}; the limit is {limit}."
     return error_decision(431, summary, problem_json, *extra)
 
 
