@@ -50,7 +50,7 @@ async def greeting(scope: Scope, receive: Receive) -> dict[str, str]:
 
 @negotiated(CREATED, consumes=MESSAGE_TYPES, status=201)
 async def post_message(scope: Scope, receive: Receive) -> dict[str, int]:
-    # ... store the body, from receive(); scope["fastaccept.consumed"] has its type
+    # ... store the body, from receive(); consumed(scope) has its type
     return {"id": 1}
 
 

@@ -43,7 +43,7 @@ def greeting(environ: WSGIEnvironment) -> dict[str, str]:
 
 @negotiated(CREATED, consumes=MESSAGE_TYPES, status=201)
 def post_message(environ: WSGIEnvironment) -> dict[str, int]:
-    # ... store environ["wsgi.input"]; environ["fastaccept.consumed"] has its type
+    # ... store environ["wsgi.input"]; consumed(environ) has its type
     return {"id": 1}
 
 

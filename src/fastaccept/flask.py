@@ -101,13 +101,15 @@ negotiated, dispatch = integration(
 
 def consumed() -> Decision | None:
     """The ``Consumes`` decision on the body type of the request being
-    handled (Flask's ``request``), typed (``request.environ[CONSUMED]``);
-    None when none was taken."""
+    handled (Flask's ``request``: outside a request, Flask's
+    ``RuntimeError``), typed (``request.environ[CONSUMED]``); None when none
+    was taken."""
     return decision_in(flask.request.environ, CONSUMED)
 
 
 def produced() -> Decision | None:
     """The ``Produces`` decision for the request being handled (the type the
     data is rendered in, ``Decision.params`` its parameters), typed
-    (``request.environ[PRODUCED]``); None outside a negotiated view."""
+    (``request.environ[PRODUCED]``); None where no negotiated view handles
+    it. Outside a request, Flask's ``RuntimeError``."""
     return decision_in(flask.request.environ, PRODUCED)
