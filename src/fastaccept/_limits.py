@@ -30,7 +30,8 @@ DEFAULT_MAX_LENGTH: Final = 8192
 #: ``cache_size=0`` remembers none.
 DEFAULT_CACHE_SIZE: Final = 256
 #: Values longer than this are never stored, so a cache's memory is bounded by
-#: ``cache_size * CACHE_KEY_MAX_LENGTH`` characters whatever the clients send.
+#: ``cache_size * CACHE_KEY_MAX_LENGTH`` characters whatever the clients send
+#: (per live thread where each thread has its own: ``ThreadCache``).
 CACHE_KEY_MAX_LENGTH: Final = 1024
 #: Whether a negotiator caches values given as ``bytes`` (it always caches a
 #: ``str``): not where Python warns of comparing bytes with str (``python
@@ -131,7 +132,9 @@ def store(cache: dict[_K, _V], size: int, key: _K, value: _V) -> _V:
     The cache policy, both engines': a full cache is emptied before the new
     entry goes in (O(1) per store, no bookkeeping on the hit path, and a
     working set smaller than ``size`` is back after one miss each); a key
-    longer than ``CACHE_KEY_MAX_LENGTH`` is not stored.
+    longer than ``CACHE_KEY_MAX_LENGTH`` is not stored (``len``: a value's
+    characters; a tuple key's caller bounds its items itself, as
+    ``Consumes`` does its type's).
     """
     if size > 0 and len(key) <= CACHE_KEY_MAX_LENGTH:
         if len(cache) >= size:
