@@ -1646,6 +1646,71 @@ def test_flask_async_views(flask_client: Any) -> None:
     assert r.headers["Location"] == "/messages/1"
 
 
+def test_flask_reads_a_views_tuple_as_flask_does() -> None:
+    """A negotiated view's tuple is Flask's (data, status, headers), (data,
+    status) or (data, headers), a named tuple too: the data rendered in the
+    type chosen, the status and headers sent with it (a refusal, made before
+    the view runs, takes none); another length, or a response or an Answer
+    inside, is a TypeError."""
+    pytest.importorskip("flask")
+    from typing import NamedTuple
+
+    import flask
+    from werkzeug.datastructures import Headers
+
+    class Made(NamedTuple):
+        data: dict[str, int]
+        status: int
+
+    from fastaccept.flask import negotiated
+
+    app = flask.Flask(__name__)
+    app.testing = True  # a view's error raised in the test, not a 500
+    returns: dict[str, Any] = {
+        "created": ({"id": 1}, 201),
+        "located": ({"id": 1}, {"Location": "/items/1"}),
+        "pairs": ({"id": 1}, [("Location", "/items/1")]),
+        "werkzeug": ({"id": 1}, Headers([("Location", "/items/1")])),
+        "all": ({"id": 1}, 201, {"Location": "/items/1"}),
+        "none": ({"id": 1}, None, None),
+        "named": Made({"id": 1}, 201),
+        "answer": (Answer({"id": 1}, 202), 201),
+        "one": ({"id": 1},),
+        "response": (flask.Response("x"), 201),
+        "text-status": ({"id": 1}, "201 CREATED"),
+    }
+
+    @app.get("/<name>")
+    @negotiated(CREATED)
+    def view(name: str) -> Any:
+        return returns[name]
+
+    client = app.test_client()
+    expected = {
+        "created": (201, None),
+        "located": (200, "/items/1"),
+        "pairs": (200, "/items/1"),
+        "werkzeug": (200, "/items/1"),
+        "all": (201, "/items/1"),
+        "none": (200, None),
+        "named": (201, None),
+    }
+    for name, (status, location) in expected.items():
+        r = client.get(f"/{name}", headers={"Accept": "application/json"})
+        assert (r.status_code, r.json) == (status, {"id": 1}), name
+        assert r.headers.get("Location") == location, name
+        assert r.headers["Content-Type"] == "application/json", name
+    refused = client.get("/all", headers={"Accept": "text/html"})
+    assert (refused.status_code, refused.headers.get("Location")) == (406, None)
+    with pytest.raises(TypeError, match="returned a 1-tuple: Flask's are"):
+        client.get("/one")
+    for name, kind in (("response", "Response"), ("answer", "Answer")):
+        with pytest.raises(TypeError, match=f"returned a {kind} in a tuple"):
+            client.get(f"/{name}")
+    with pytest.raises(TypeError, match="status must be an int, not str"):
+        client.get("/text-status")
+
+
 # Django ---------------------------------------------------------------------
 
 

@@ -180,6 +180,8 @@ class Endpoint:
         endpoint's own ``vary`` alone); else ``data`` (or an ``Answer``) in
         the type ``step`` chose, as the framework's response."""
         finished = self.finished
+        if isinstance(data, tuple):  # a named tuple too, as Flask reads one
+            data = binding.returned_tuple(data)
         given = data.data if isinstance(data, Answer) else data
         if type(given) is CoroutineType:  # rendered, it would pass for data
             given.close()  # its "never awaited" warning said here instead
@@ -303,6 +305,11 @@ class Binding(ABC, Generic[Request, Response]):
     @abstractmethod
     def reply(self, request: Request, rendered: Rendered) -> Response:
         """The framework's response for ``rendered``."""
+
+    def returned_tuple(self, returned: tuple[Any, ...]) -> Any:
+        """What a tuple the handler returned is: its data (a JSON array,
+        say), unless the framework reads one otherwise (Flask's views)."""
+        return returned
 
     def status(self, request: Request) -> int | None:
         """A status the handler set through the framework (FastAPI's injected

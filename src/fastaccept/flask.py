@@ -13,11 +13,12 @@ as ``consumed()`` (``request.environ["fastaccept.consumed"]``, typed), the
 chosen type as ``produced()``. HEAD (which Flask routes to a GET view) is
 answered like GET without a body. ``Vary`` has ``Accept`` merged in;
 ``after_request`` functions and extensions that add to ``Vary`` keep it. A
-view may return a Flask ``Response`` (a redirect, an ``abort`` page): it
-is sent as it is, with ``Accept`` merged into its ``Vary``; one that raises
-an ``HTTPException`` (``abort(404)``, the 400 of ``request.get_json()``)
-gets Flask's answer, an error handler's too, with ``Accept`` in its
-``Vary``.
+view's tuple is Flask's ``(data, status, headers)``, ``(data, status)`` or
+``(data, headers)``, its data rendered. A view may return a Flask
+``Response`` (a redirect, an ``abort`` page): it is sent as it is, with
+``Accept`` merged into its ``Vary``; one that raises an ``HTTPException``
+(``abort(404)``, the 400 of ``request.get_json()``) gets Flask's answer, an
+error handler's too, with ``Accept`` in its ``Vary``.
 """
 
 from __future__ import annotations
@@ -36,11 +37,12 @@ from ._endpoint import (
     integration,
     needs,
 )
-from ._render import BODYLESS, Rendered, declares_type
+from ._render import BODYLESS, Answer, Rendered, declares_type
 from ._responses import Decision
 
 try:
     import flask
+    import werkzeug.datastructures
     import werkzeug.exceptions
     import werkzeug.wrappers
 except ModuleNotFoundError as error:  # pragma: no cover - depends on the install
@@ -60,6 +62,35 @@ class FlaskBinding(EnvironBinding[flask.Response]):
     def request(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Mapped:
         environ: Mapped = flask.request.environ
         return environ
+
+    def returned_tuple(self, returned: tuple[Any, ...]) -> Answer:
+        """A view's tuple as Flask reads one: ``(data, status, headers)``,
+        ``(data, status)`` or ``(data, headers)`` (headers: a dict, a list or
+        tuple of pairs, werkzeug's ``Headers``), the data rendered in the
+        type chosen; any other length, or a response or an ``Answer`` in it
+        (return it alone), ``TypeError``."""
+        status: Any = None
+        headers: Any = ()
+        if len(returned) == 3:
+            data, status, headers = returned
+        elif len(returned) == 2 and isinstance(
+            returned[1], werkzeug.datastructures.Headers | dict | tuple | list
+        ):
+            data, headers = returned
+        elif len(returned) == 2:
+            data, status = returned
+        else:
+            raise TypeError(
+                f"a negotiated view returned a {len(returned)}-tuple: Flask's "
+                "are (data, status, headers), (data, status) or (data, "
+                "headers); return a list for data that is a sequence"
+            )
+        if isinstance(data, (*self.responses, Rendered, Answer)):
+            raise TypeError(
+                f"a negotiated view returned a {type(data).__name__} in a tuple: "
+                "return it alone, its status and headers set in it"
+            )
+        return Answer(data, status, () if headers is None else headers)
 
     def reply(self, request: Mapped, rendered: Rendered) -> flask.Response:
         response = flask.Response(rendered.body, rendered.status, rendered.header_items)
