@@ -151,7 +151,8 @@ def test_a_decision_taken_first_then_rendered() -> None:
             for codec in ("idna", "Punycode", "unicode_escape", "raw-unicode-escape")
         ),
         ({("text/plain", 0): as_json}, ValueError, "no offer has a qs above 0"),
-        ({}, ValueError, "at least one"),
+        ({}, ValueError, "^Renderers needs at least one media type and its renderer$"),
+        ([], ValueError, "^Renderers needs at least one"),
     ],
 )
 def test_bad_renderers_are_refused_at_once(

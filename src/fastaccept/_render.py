@@ -232,6 +232,8 @@ class Renderers(ByArguments):
         variants: bool = False,
     ) -> None:
         pairs = offer_pairs(renderers, "renderers", "renderer")
+        if not pairs:  # said here: Produces' own message names Produces
+            raise ValueError("Renderers needs at least one media type and its renderer")
         for offer, render in pairs:
             if not callable(render):
                 raise TypeError(
