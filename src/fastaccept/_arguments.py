@@ -18,7 +18,7 @@ from ._limits import DEFAULT_CACHE_SIZE, DEFAULT_MAX_LENGTH
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, ClassVar, TypeVar
+    from typing import Any, TypeVar
 
     _Made = TypeVar("_Made", bound=type)
 
@@ -35,7 +35,7 @@ class ByArguments:
     __slots__ = ()
     #: The attributes the arguments fix: the slots of fastaccept's classes,
     #: and the class itself.
-    _fixed: ClassVar[frozenset[str]] = frozenset({"__class__"})
+    _fixed = frozenset({"__class__"})  # no annotation: typing is not loaded
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

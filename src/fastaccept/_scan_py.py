@@ -212,12 +212,13 @@ class _CachedOffers(ByArguments, ValueCaches):
         "_parsed",
         "_values",
     )
-    _offers: tuple[Any, ...]
-    _parsed: Any
-    _values: tuple[str, ...]  # what choose returns, by offer index
-    _cache_size: int
-    _max_length: int | None
-    _limit: int  # max_length as an int
+    if TYPE_CHECKING:  # not at run time: typing.get_type_hints reads them
+        _offers: tuple[Any, ...]
+        _parsed: Any
+        _values: tuple[str, ...]  # what choose returns, by offer index
+        _cache_size: int
+        _max_length: int | None
+        _limit: int  # max_length as an int
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         """Nothing: ``__new__`` made the negotiator whole. A subclass's
@@ -265,7 +266,7 @@ class _CachedOffers(ByArguments, ValueCaches):
         @overload
         def choose(self, value: HeaderValue, default: _D) -> str | _D: ...
 
-    def choose(self, value: HeaderValue, default: Any = None) -> Any:
+    def choose(self, value: HeaderValue, default: object = None) -> object:
         """The best acceptable offer for ``value``, else ``default``.
 
         The very object given (a media type given as a pair or an ``Offer``:
@@ -466,9 +467,9 @@ def negotiate(
     value: HeaderValue,
     offers: Iterable[OfferSpec],
     *,
-    default: Any = None,
+    default: object = None,
     max_length: int | None = DEFAULT_MAX_LENGTH,
-) -> Any:
+) -> object:
     """The best acceptable offer for an Accept value, else ``default``.
 
     ``offers`` are concrete media types in server order, each alone, as a
@@ -624,9 +625,9 @@ class _ListNegotiator(_CachedOffers):
     ``_header``, a bounded cache of recent values (``_limits.store``)."""
 
     __slots__ = ()
-    _offers: tuple[str, ...]
-
-    _header: ClassVar[ListHeader]
+    if TYPE_CHECKING:  # as _CachedOffers'
+        _offers: tuple[str, ...]
+        _header: ClassVar[ListHeader]
 
     def _items(self, value: HeaderValue) -> list[Item] | None:
         """The valid members of ``value`` (lenient); None: absent."""
@@ -780,9 +781,9 @@ def negotiate_encoding(
     value: HeaderValue,
     codings: Iterable[str],
     *,
-    default: Any = None,
+    default: object = None,
     max_length: int | None = DEFAULT_MAX_LENGTH,
-) -> Any:
+) -> object:
     """The best acceptable coding for an Accept-Encoding value, else ``default``.
 
     ``codings`` are content codings the server can apply (``gzip``, ``br``,
@@ -833,9 +834,9 @@ def negotiate_language(
     value: HeaderValue,
     tags: Iterable[str],
     *,
-    default: Any = None,
+    default: object = None,
     max_length: int | None = DEFAULT_MAX_LENGTH,
-) -> Any:
+) -> object:
     """The best acceptable language tag for an Accept-Language value, else ``default``.
 
     ``tags`` are the languages the server has (``en``, ``fr-CA``,
