@@ -617,6 +617,33 @@ def test_an_answer_made_is_never_made_again() -> None:
     assert answer.status == 201
 
 
+def test_frozen_answers_refuse_every_attribute_as_frozen() -> None:
+    # Not only their fields: a dataclass's own __setattr__ (frozen, slots)
+    # raised TypeError for any other name, which except AttributeError missed.
+    import dataclasses
+
+    made = [
+        fastaccept.Produces(["text/html"]).select("text/html"),
+        fastaccept.Renderers({"text/html": str}).respond("a/b", 1),
+        fastaccept.Answer({}, status=201),
+    ]
+    for answer in made:
+        for name in ("status", "ok", "extra"):
+            with pytest.raises(dataclasses.FrozenInstanceError, match="cannot be"):
+                setattr(answer, name, 1)
+            with pytest.raises(dataclasses.FrozenInstanceError, match="cannot be"):
+                delattr(answer, name)
+
+    class Noted(fastaccept.Answer):  # a subclass's own attributes are its own
+        note: str
+
+    noted = Noted({})
+    noted.note = "kept"
+    assert noted.note == "kept"
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        noted.status = 201  # type: ignore[misc]
+
+
 def test_objects_made_by_their_arguments_are_fixed_when_made() -> None:
     # Offer, Produces, Consumes and Renderers compare, hash and pickle by
     # their arguments: nothing changes them after they are made.

@@ -90,12 +90,20 @@ def unchangeable(made: object, name: str) -> str:
 
 
 def made_once(cls: _Made) -> _Made:
-    """``cls``, a frozen dataclass, whose ``__init__`` makes an object once: a
-    dataclass's own, called again on an object made (and shared: an answer
-    made ahead), would write its fields past ``frozen``; it raises
-    ``AttributeError`` before it changes anything, as ``ByArguments``' do."""
+    """``cls``, a frozen dataclass with slots, whose ``__init__`` makes an
+    object once: a dataclass's own, called again on an object made (and
+    shared: an answer made ahead), would write its fields past ``frozen``; it
+    raises ``AttributeError`` before it changes anything, as ``ByArguments``'
+    do. Setting or deleting an attribute raises ``FrozenInstanceError``, as
+    ``frozen`` says: the dataclass's own methods raise ``TypeError`` for a
+    name not a field (they call ``super()`` with the class the slots
+    replaced), which ``except AttributeError`` would not catch; a
+    subclass's own attributes are its own to change."""
+    from dataclasses import FrozenInstanceError  # loaded with every dataclass
+
     init = cls.__dict__["__init__"]
-    first = next(iter(cls.__dict__["__dataclass_fields__"]))
+    fields = frozenset(cls.__dict__["__dataclass_fields__"])
+    first = next(iter(fields))
 
     @wraps(init)
     def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
@@ -103,7 +111,19 @@ def made_once(cls: _Made) -> _Made:
             raise AttributeError(unchangeable(self, first))
         init(self, *args, **kwargs)
 
+    def __setattr__(self: Any, name: str, value: object) -> None:
+        if type(self) is cls or name in fields:
+            raise FrozenInstanceError(unchangeable(self, name))
+        object.__setattr__(self, name, value)
+
+    def __delattr__(self: Any, name: str) -> None:
+        if type(self) is cls or name in fields:
+            raise FrozenInstanceError(unchangeable(self, name))
+        object.__delattr__(self, name)
+
     cls.__init__ = __init__  # type: ignore[misc]
+    cls.__setattr__ = __setattr__  # type: ignore[method-assign,assignment]
+    cls.__delattr__ = __delattr__  # type: ignore[method-assign,assignment]
     return cls
 
 
