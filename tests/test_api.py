@@ -710,6 +710,15 @@ def test_a_value_made_by_hand_is_checked_as_parse_would_make_it() -> None:
     with pytest.raises(TypeError, match="cors_safelisted must be True or False"):
         fastaccept.Accept(html, cors_safelisted="maybe")  # type: ignore[arg-type]
 
+    class Weight(int):  # an int subclass (an IntEnum's kind) is refused by name
+        pass
+
+    plain = r"its weight must be a plain int \(thousandths\), not Weight$"
+    with pytest.raises(TypeError, match=plain):
+        fastaccept.AcceptEncoding([fastaccept.Coding("gzip", Weight(500))])
+    with pytest.raises(TypeError, match=plain):
+        fastaccept.Accept([fastaccept.MediaRange("text", "html", (), Weight(500))])
+
 
 @pytest.mark.parametrize(
     "members",

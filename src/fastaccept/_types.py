@@ -156,12 +156,13 @@ class MediaRange(NamedTuple):
 
 
 def checked_weight(member: MediaRange | Coding | LanguageRange, what: str) -> None:
-    """The weight of a ``member`` (a ``what``) a program gave: an int from 0 to
-    1000, thousandths (else ``TypeError``, ``ValueError``)."""
+    """The weight of a ``member`` (a ``what``) a program gave: a plain int
+    (no bool, no subclass) from 0 to 1000, thousandths (else ``TypeError``,
+    ``ValueError``)."""
     weight = member.weight
     if type(weight) is not int:
         raise TypeError(
-            f"invalid {what} {member!r}: its weight must be an int "
+            f"invalid {what} {member!r}: its weight must be a plain int "
             f"(thousandths), not {type(weight).__name__}"
         )
     if not 0 <= weight <= 1000:
