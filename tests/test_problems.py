@@ -8,6 +8,7 @@ import asyncio
 import enum
 import json
 import re
+import sys
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import unquote
@@ -195,6 +196,9 @@ def test_the_phrases_are_rfc_9110s_on_every_python(status: int, phrase: str) -> 
         ({"extensions": {"at": object()}}, ValueError, "value of 'at' is not JSON"),
         ({"extensions": {"x": float("nan")}}, ValueError, "value of 'x' is not JSON"),
         ({"extensions": {"instance": 7}}, TypeError, "'instance' must be a str"),
+        # json.dumps writes both keys as "1" (and True as "true"): one name twice
+        ({"extensions": {"x": {1: "a", "1": "b"}}}, ValueError, "names '1' twice"),
+        ({"extensions": {"x": [{"true": 1, True: 2}]}}, ValueError, "'true' twice"),
     ],
 )
 def test_bad_arguments_are_named(
@@ -204,6 +208,24 @@ def test_bad_arguments_are_named(
     status = given_arguments.pop("status")
     with pytest.raises(error, match=message):
         problem(status, None, **given_arguments)
+
+
+def test_an_extension_nested_to_the_recursion_limit_is_a_value_error() -> None:
+    # Written by json.dumps, then read back by json.loads (names once), each
+    # with its own depth limit: every depth is written or refused by name.
+    limit = sys.getrecursionlimit()
+    written = refused = 0
+    for depth in range(limit - 60, limit + 10):
+        value: dict[str, Any] = {}
+        for _ in range(depth):
+            value = {"a": value}
+        try:
+            problem(400, None, extensions={"x": value})
+            written += 1
+        except ValueError as error:  # a RecursionError would fail the test
+            assert "the value of 'x' is not JSON" in str(error)
+            refused += 1
+    assert written and refused
 
 
 #: RFC 3986's URI reference: its characters and pct-encoded octets, "#"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 
 from ._grammar import (
@@ -109,12 +110,29 @@ def _checked_extensions(extensions: object) -> tuple[tuple[str, str], ...]:
                 )
             value = _uri_reference(value)
         try:
-            members.append((name, json_text(value)))
+            text = json_text(value)
+            if "{" in text:  # an object: json.dumps writes 1 and "1" as "1"
+                json.loads(text, object_pairs_hook=_names_once)
         except (TypeError, ValueError, RecursionError) as error:
             raise ValueError(
                 f"extensions: the value of {name!r} is not JSON ({error})"
             ) from None
+        members.append((name, text))
     return tuple(members)
+
+
+def _names_once(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    """An object of an extension's value, read back from its JSON text: each
+    name once (RFC 8259 §4), else ``ValueError``."""
+    named = set()
+    for name, _ in pairs:
+        if name in named:
+            raise ValueError(
+                f"an object names {name!r} twice, keys such as 1 and '1' "
+                "written alike; RFC 8259 §4: names unique"
+            )
+        named.add(name)
+    return dict(pairs)
 
 
 def _uri_reference(text: str) -> str:
