@@ -39,6 +39,22 @@ def test_help_text() -> None:
     assert "--threads" in bench and "--plot DIR" in bench
 
 
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full here")
+def test_a_failed_write_is_said_without_a_traceback() -> None:
+    # `python -m benchmarks > /dev/full` (and `| head`): as the command line
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(
+            [sys.executable, "-m", "benchmarks", "--quick", "--peer", "werkzeug"],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=ROOT,
+        )
+    assert done.returncode == 1
+    assert done.stderr.startswith("python -m benchmarks: cannot write: [Errno 28]")
+    assert "Traceback" not in done.stderr
+
+
 def test_bench_threads_smoke_run(capsys: pytest.CaptureFixture[str]) -> None:
     # Quick mode: the table's shape, not its figures (CI runs it so it cannot rot).
     assert main(["--threads", "--quick"]) == 0

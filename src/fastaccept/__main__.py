@@ -499,14 +499,20 @@ def _run(argv: Sequence[str] | None) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """The command line: ``explain``; returns the exit code. Output (or an
+    """The command line: ``explain``; returns the exit code (``writing``)."""
+    return writing(lambda: _run(argv), "fastaccept")
+
+
+def writing(run: Callable[[], int], prog: str) -> int:
+    """``run()``'s exit code, for a command that prints. Output (or an
     error) cut short by its reader (``| head``) ends it quietly with status
     1, as the Python documentation's "Note on SIGPIPE" does it; another
-    failed write (a full disk) is said in one line, status 1; a stream the
-    process was started without is written nowhere."""
+    failed write (a full disk) is said in one line after ``prog``, status 1;
+    a stream the process was started without is written nowhere. (The
+    benchmark harness, ``python -m benchmarks``, ends so too.)"""
     try:
         try:
-            return _run(argv)
+            return run()
         finally:
             for stream in (sys.stdout, sys.stderr):
                 if stream is not None:
@@ -516,7 +522,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except OSError as error:
         with contextlib.suppress(OSError):  # stderr may be the full one
-            print(f"fastaccept: cannot write: {error}", file=sys.stderr, flush=True)
+            print(f"{prog}: cannot write: {error}", file=sys.stderr, flush=True)
         _written_nowhere()
         return 1
 
