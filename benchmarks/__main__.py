@@ -62,7 +62,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--growth",
         action="store_true",
-        help="also time hostile values from 1 KiB to 1 MiB (takes minutes)",
+        help="also time hostile values from 1 KiB to 1 MiB (about a minute)",
     )
     alone = parser.add_mutually_exclusive_group()
     alone.add_argument(
