@@ -383,6 +383,30 @@ def test_an_async_generator_returned_is_an_error_not_data(answered: bool) -> Non
         call_asgi("GET", "/", [("accept", b"text/plain")], app)
 
 
+def test_field_lines_given_as_a_generator_are_all_read() -> None:
+    # ASGI's scope["headers"] is any iterable: one a middleware made as a
+    # generator was spent reading Accept, so Content-Type read as missing (415).
+    lines = [(b"content-type", b"application/json"), (b"accept", b"*/*")]
+    scope: dict[str, Any] = {
+        "type": "http",
+        "method": "POST",
+        "path": "/messages",
+        "headers": (line for line in lines),
+    }
+    sent: list[Any] = []
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": b"{}", "more_body": False}
+
+    async def send(message: Any) -> None:
+        sent.append(message)
+
+    CALLS.clear()
+    asyncio.run(asgi_messages(scope, receive, send))
+    assert sent[0]["status"] == 201 and CALLS == ["application/json"]
+    assert scope["headers"] == lines  # kept for the handler and the rest
+
+
 def test_only_http_scopes_are_served() -> None:
     async def run() -> None:
         await asgi_greeting({"type": "lifespan"}, None, None)  # type: ignore[arg-type]

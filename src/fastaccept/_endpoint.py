@@ -396,6 +396,17 @@ class EnvironBinding(MappingBinding[Response]):
         return query_value(request.get("QUERY_STRING", ""), name)
 
 
+def field_lines(scope: Mapped) -> Iterable[tuple[bytes, bytes]]:
+    """``scope["headers"]``, which ASGI types as any iterable: one that reads
+    once (a generator a middleware made) is made a list and kept in the
+    scope, as Starlette keeps it, so that Content-Type and the handler see
+    every line after Accept was read."""
+    fields = scope.get("headers", ())
+    if type(fields) is not list and iter(fields) is fields:
+        fields = scope["headers"] = list(fields)
+    return fields  # type: ignore[no-any-return]
+
+
 class ScopeBinding(MappingBinding[Response]):
     """A framework whose request carries the ASGI scope, its field lines read
     with ``_headers.lines_value`` (RFC 9110 §5.3)."""
@@ -403,10 +414,10 @@ class ScopeBinding(MappingBinding[Response]):
     __slots__ = ()
 
     def headers(self, request: Mapped) -> tuple[HeaderValue, str]:
-        return lines_value(request.get("headers", ()), b"accept"), request["method"]
+        return lines_value(field_lines(request), b"accept"), request["method"]
 
     def content_type(self, request: Mapped) -> HeaderValue:
-        return lines_value(request.get("headers", ()), b"content-type")
+        return lines_value(field_lines(request), b"content-type")
 
     def query(self, request: Mapped, name: str) -> str | None:
         return query_value(request.get("query_string", b"").decode("latin-1"), name)
