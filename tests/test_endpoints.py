@@ -434,6 +434,22 @@ def test_a_websocket_is_closed_before_it_is_accepted() -> None:
     assert CALLS == []
 
 
+def test_a_websocket_gone_before_it_connected_is_sent_nothing() -> None:
+    # Its first event a disconnect: the ASGI spec has send() raise after it
+    # (2.4), so no websocket.close is sent to a client that is gone.
+    sent: list[Any] = []
+
+    async def receive() -> Any:
+        return {"type": "websocket.disconnect", "code": 1006}
+
+    async def send(message: Any) -> None:
+        sent.append(message)
+
+    scope = {"type": "websocket", "path": "/greeting", "headers": []}
+    asyncio.run(asgi_greeting(scope, receive, send))
+    assert sent == []
+
+
 #: JSON Schema's types of the values json.loads gives.
 JSON_TYPES = {"string": str, "integer": int, "array": list}
 

@@ -73,8 +73,9 @@ class ASGIBinding(ScopeBinding[Rendered]):
         @wraps(handler)
         async def app(scope: Scope, receive: Receive, send: Send) -> None:
             if scope["type"] == "websocket":  # a client's, so no error: refused
-                await receive()  # its websocket.connect
-                await send({"type": "websocket.close", "code": 1008})
+                received = await receive()  # its websocket.connect
+                if received.get("type") == "websocket.connect":  # not gone yet
+                    await send({"type": "websocket.close", "code": 1008})
                 return
             await send_rendered(send, await negotiated(scope, receive))
 
