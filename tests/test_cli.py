@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -217,6 +218,25 @@ def test_version_names_the_engine(engine: Engine) -> None:
     name = "python" if engine is ENGINES["python"] else "cython"
     assert done.returncode == 0
     assert done.stdout == f"fastaccept {fastaccept.__version__} ({name} engine)\n"
+
+
+def test_the_version_tells_an_unreleased_build_from_the_release() -> None:
+    # Changes under "Unreleased" on top of the last release: a development
+    # version of the next one (PEP 440), never the released number again.
+    changelog = Path(__file__).resolve().parent.parent / "CHANGELOG.md"
+    if not changelog.exists():
+        pytest.skip("no CHANGELOG.md beside the tests")
+    text = changelog.read_text(encoding="utf-8")
+    released = re.search(r"^## \[(\d+)\.(\d+)\.(\d+)\] - ", text, re.MULTILINE)
+    assert released is not None
+    last = tuple(map(int, released.groups()))
+    unreleased = text.split("## [Unreleased]", 1)[1].split("\n## [", 1)[0].strip()
+    if unreleased:
+        dev = re.fullmatch(r"(\d+)\.(\d+)\.(\d+)\.dev\d+", fastaccept.__version__)
+        assert dev is not None, fastaccept.__version__
+        assert tuple(map(int, dev.groups())) > last
+    else:
+        assert fastaccept.__version__ == ".".join(map(str, last))
 
 
 @pytest.mark.parametrize("strict", [[], ["--strict"]])

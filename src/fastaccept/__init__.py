@@ -66,7 +66,8 @@ _LATER = {
 }
 _LATER_MODULE = {name: module for module, names in _LATER.items() for name in names}
 
-__version__ = "0.1.0"
+#: The next release's, in development (PEP 440): 0.1.0 is CHANGELOG.md's last.
+__version__ = "0.2.0.dev0"
 
 __all__ = [
     "BROWSER_DEFAULTS",
