@@ -102,8 +102,8 @@ def made_once(cls: _Made) -> _Made:
     from dataclasses import FrozenInstanceError  # loaded with every dataclass
 
     init = cls.__dict__["__init__"]
+    first = next(iter(cls.__dict__["__dataclass_fields__"]))  # in field order
     fields = frozenset(cls.__dict__["__dataclass_fields__"])
-    first = next(iter(fields))
 
     @wraps(init)
     def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
