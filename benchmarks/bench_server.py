@@ -389,6 +389,8 @@ def load(
             # a stalled server would otherwise leave none to divide by.
             if now >= marks[len(seen)] and (not seen or done > seen[0][1]):
                 seen.append((now, done, time.process_time()))
+    except OSError as error:  # refused, reset, a broken pipe: said, as the others
+        raise ServerError(f"a connection to the server failed: {error}") from None
     finally:
         selector.close()
         for sock in sockets:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 import socket
+import struct
 import threading
 import time
 
@@ -134,3 +135,26 @@ def test_load_waits_for_an_answer_when_the_window_closes_on_half_of_one() -> Non
         server.join(10)
         listener.close()
     assert 0 < measured.rate <= 1 / 0.4  # one answer, in 0.4 s or more
+
+
+def test_load_says_a_failed_connection_as_a_server_error() -> None:
+    # A connection reset (or refused) while timing is the harness's one-line
+    # error, not an OSError that its output handling would read as a failed
+    # write to stdout ("cannot write").
+    listener = socket.create_server(("127.0.0.1", 0))
+    port = listener.getsockname()[1]
+
+    def reset() -> None:
+        conn, _ = listener.accept()
+        conn.recv(1024)
+        conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        conn.close()  # linger 0: the client's next read is a reset
+
+    server = threading.Thread(target=reset, daemon=True)
+    server.start()
+    try:
+        with pytest.raises(ServerError, match="a connection to the server failed"):
+            bench_server.load(port, b"GET / HTTP/1.1\r\n\r\n", 1, 0.0, 0.1)
+    finally:
+        server.join(10)
+        listener.close()
