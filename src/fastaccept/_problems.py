@@ -111,12 +111,21 @@ def _checked_extensions(extensions: object) -> tuple[tuple[str, str], ...]:
             value = _uri_reference(value)
         try:
             text = json_text(value)
-            if "{" in text:  # an object: json.dumps writes 1 and "1" as "1"
-                json.loads(text, object_pairs_hook=_names_once)
         except (TypeError, ValueError, RecursionError) as error:
             raise ValueError(
                 f"extensions: the value of {name!r} is not JSON ({error})"
             ) from None
+        if "{" in text:  # an object: json.dumps writes 1 and "1" as "1"
+            try:
+                json.loads(text, object_pairs_hook=_names_once)
+            except RecursionError:  # json.loads' own limit, below dumps'
+                raise ValueError(
+                    f"extensions: the value of {name!r} is nested too deep"
+                ) from None
+            except ValueError as error:
+                raise ValueError(
+                    f"extensions: the value of {name!r}, written as JSON, {error}"
+                ) from None
         members.append((name, text))
     return tuple(members)
 
@@ -128,8 +137,8 @@ def _names_once(pairs: list[tuple[str, object]]) -> dict[str, object]:
     for name, _ in pairs:
         if name in named:
             raise ValueError(
-                f"an object names {name!r} twice, keys such as 1 and '1' "
-                "written alike; RFC 8259 §4: names unique"
+                f"names {name!r} twice in one object (keys such as 1 and '1' "
+                "are written alike; RFC 8259 §4: names unique)"
             )
         named.add(name)
     return dict(pairs)
