@@ -304,20 +304,19 @@ def table(
 
 
 def versions() -> str:
+    """The versions run: fastaccept's of the code imported (an editable
+    install's metadata keeps the version it was installed at), the peers'
+    of their installed distributions."""
     from importlib.metadata import PackageNotFoundError, version
 
-    parts = []
-    for dist in ("fastaccept", "werkzeug", "webob", "django", "starlette"):
+    import fastaccept
+
+    parts = [f"fastaccept {fastaccept.__version__} ({fastaccept.IMPLEMENTATION})"]
+    for dist in ("werkzeug", "webob", "django", "starlette"):
         try:
             parts.append(f"{dist} {version(dist)}")
         except PackageNotFoundError:
             parts.append(f"{dist} not installed")
-    try:
-        import fastaccept
-
-        parts[0] += f" ({fastaccept.IMPLEMENTATION})"
-    except Exception:
-        pass
     node = negotiator_version()
     parts.append(f"negotiator {node}" if node else "negotiator not installed")
     return ", ".join(parts)
