@@ -367,8 +367,12 @@ def test_consumes_q_is_a_parameter_of_the_request_only(content_type: str) -> Non
         ("", "missing"),
         (b"", "missing"),
         ("application/xml", "(application/xml) not one this resource accepts"),
-        ("text/plain", "(text/plain) not one this resource accepts"),  # no charset
-        ("Text/Plain;charset=latin-1", "(text/plain) not one this resource accepts"),
+        # text/plain is taken with charset=utf-8 only
+        ("text/plain", "(text/plain) accepted here only with the parameters listed"),
+        (
+            "Text/Plain;charset=latin-1",
+            "(text/plain) accepted here only with the parameters listed",
+        ),
         ("application/json, text/csv", "malformed"),
         ("application/*", "malformed"),
         ("json", "malformed"),
@@ -605,6 +609,29 @@ def test_415_as_problem_json_for_a_json_client() -> None:
         "the request's Content-Type (text/csv) is not one this resource accepts."
     )
     assert problem["acceptable"] == BODY
+
+
+@pytest.mark.parametrize(
+    ("types", "content_type"),
+    [
+        (["application/json; charset=utf-8"], "application/json; charset=latin1"),
+        (["text/plain;format=flowed", "text/csv"], "TEXT/plain;format=fixed"),
+        (["image/*;q0=x"], "image/png;q0=y"),  # a range's parameters
+    ],
+)
+def test_415_says_a_type_taken_is_refused_for_its_parameters(
+    types: list[str], content_type: str
+) -> None:
+    # "(application/json) is not one this resource accepts" read as false
+    # beside a list that has it: the answer says the parameters are refused,
+    # never quoting their text (a client's).
+    decision = Consumes(types).check(content_type)
+    assert decision.status == 415
+    essence = content_type.partition(";")[0].lower()
+    assert decision.body.startswith(
+        f"415 Unsupported Media Type: the request's Content-Type ({essence}) is "
+        "accepted here only with the parameters listed. This resource accepts:\n"
+    )
 
 
 def test_415_without_an_accept_value_is_plain_text_varied_on_accept() -> None:

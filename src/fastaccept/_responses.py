@@ -883,7 +883,14 @@ class Consumes(ByArguments):
         try:  # by subscript, not .get (docs/free-threading.md)
             return self._named[key]
         except KeyError:
-            problem = f"({received.essence}) is not one this resource accepts"
+            bare = offer._replace(params={})  # its type and subtype taken?
+            if any(range_matches((t, s, (), 0), bare) for t, s, _, _ in self._ranges):
+                problem = (
+                    f"({received.essence}) is accepted here only with the "
+                    "parameters listed"
+                )
+            else:
+                problem = f"({received.essence}) is not one this resource accepts"
             made = self._unsupported_type(problem, header, key[2])
             if len(received.essence) > CACHE_KEY_MAX_LENGTH:  # as store's keys
                 return made
