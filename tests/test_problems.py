@@ -197,8 +197,16 @@ def test_the_phrases_are_rfc_9110s_on_every_python(status: int, phrase: str) -> 
         ({"extensions": {"x": float("nan")}}, ValueError, "value of 'x' is not JSON"),
         ({"extensions": {"instance": 7}}, TypeError, "'instance' must be a str"),
         # json.dumps writes both keys as "1" (and True as "true"): one name twice
-        ({"extensions": {"x": {1: "a", "1": "b"}}}, ValueError, "names '1' twice"),
-        ({"extensions": {"x": [{"true": 1, True: 2}]}}, ValueError, "'true' twice"),
+        (
+            {"extensions": {"x": {1: "a", "1": "b"}}},
+            ValueError,
+            "^extensions: the value of 'x', written as JSON, names '1' twice in one",
+        ),
+        (
+            {"extensions": {"x": [{"true": 1, True: 2}]}},
+            ValueError,
+            "^extensions: the value of 'x', written as JSON, names 'true' twice",
+        ),
     ],
 )
 def test_bad_arguments_are_named(

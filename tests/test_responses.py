@@ -368,10 +368,10 @@ def test_consumes_q_is_a_parameter_of_the_request_only(content_type: str) -> Non
         (b"", "missing"),
         ("application/xml", "(application/xml) not one this resource accepts"),
         # text/plain is taken with charset=utf-8 only
-        ("text/plain", "(text/plain) accepted here only with the parameters listed"),
+        ("text/plain", "(text/plain) not accepted here with the parameters it has"),
         (
             "Text/Plain;charset=latin-1",
-            "(text/plain) accepted here only with the parameters listed",
+            "(text/plain) not accepted here with the parameters it has",
         ),
         ("application/json, text/csv", "malformed"),
         ("application/*", "malformed"),
@@ -617,6 +617,8 @@ def test_415_as_problem_json_for_a_json_client() -> None:
         (["application/json; charset=utf-8"], "application/json; charset=latin1"),
         (["text/plain;format=flowed", "text/csv"], "TEXT/plain;format=fixed"),
         (["image/*;q0=x"], "image/png;q0=y"),  # a range's parameters
+        # taken without a charset too (rule 20): the wording must stay true
+        (["application/json; charset=utf-8"], "application/json; charset=x"),
     ],
 )
 def test_415_says_a_type_taken_is_refused_for_its_parameters(
@@ -630,7 +632,7 @@ def test_415_says_a_type_taken_is_refused_for_its_parameters(
     essence = content_type.partition(";")[0].lower()
     assert decision.body.startswith(
         f"415 Unsupported Media Type: the request's Content-Type ({essence}) is "
-        "accepted here only with the parameters listed. This resource accepts:\n"
+        "not accepted here with the parameters it has. This resource accepts:\n"
     )
 
 

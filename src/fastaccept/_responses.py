@@ -886,8 +886,8 @@ class Consumes(ByArguments):
             bare = offer._replace(params={})  # its type and subtype taken?
             if any(range_matches((t, s, (), 0), bare) for t, s, _, _ in self._ranges):
                 problem = (
-                    f"({received.essence}) is accepted here only with the "
-                    "parameters listed"
+                    f"({received.essence}) is not accepted here with the "
+                    "parameters it has"
                 )
             else:
                 problem = f"({received.essence}) is not one this resource accepts"
