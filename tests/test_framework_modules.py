@@ -1711,6 +1711,38 @@ def test_flask_reads_a_views_tuple_as_flask_does() -> None:
         client.get("/text-status")
 
 
+def test_a_refused_flask_tuple_closes_the_coroutine_in_it() -> None:
+    # `return fetch(), "201 CREATED"`, the await forgotten: the TypeError
+    # alone, without Python's "coroutine ... was never awaited" beside it.
+    pytest.importorskip("flask")
+    import gc
+    import warnings
+
+    import flask
+
+    from fastaccept.flask import negotiated
+
+    async def fetch() -> dict[str, int]:
+        return {"id": 1}
+
+    app = flask.Flask(__name__)
+    app.testing = True
+
+    @app.get("/<int:length>")
+    @negotiated(CREATED)
+    def view(length: int) -> Any:
+        return (fetch(), "201 CREATED", {}, None)[:length]
+
+    client = app.test_client()
+    for length in (2, 4):  # a str status; a 4-tuple
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            with pytest.raises(TypeError):
+                client.get(f"/{length}")
+            gc.collect()
+        assert not [w for w in caught if "never awaited" in str(w.message)]
+
+
 # Django ---------------------------------------------------------------------
 
 

@@ -181,7 +181,13 @@ class Endpoint:
         the type ``step`` chose, as the framework's response."""
         finished = self.finished
         if isinstance(data, tuple):  # a named tuple too, as Flask reads one
-            data = binding.returned_tuple(data)
+            try:
+                data = binding.returned_tuple(data)
+            except TypeError:  # a coroutine in it: not warned "never awaited" too
+                for item in data:
+                    if type(item) is CoroutineType:
+                        item.close()
+                raise
         given = data.data if isinstance(data, Answer) else data
         if type(given) is CoroutineType:  # rendered, it would pass for data
             given.close()  # its "never awaited" warning said here instead
