@@ -15,6 +15,9 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
+
+from . import count
 
 STATEMENTS = {
     "python -c pass": "pass",
@@ -40,10 +43,10 @@ def fastest(runs: int) -> dict[str, float]:
     return best
 
 
-def main() -> None:
+def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.import_time")
-    parser.add_argument("--runs", type=int, default=21)
-    args = parser.parse_args()
+    parser.add_argument("--runs", type=count, default=21)
+    args = parser.parse_args(argv)
     import fastaccept
 
     best = fastest(args.runs)

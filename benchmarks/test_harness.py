@@ -209,6 +209,19 @@ def test_bench_says_what_it_cannot_take(
     assert said in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("runs", ["0", "-3", "2.5"])
+def test_a_count_of_runs_or_calls_is_at_least_one(
+    runs: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A count below one ran nothing and printed a table of nothing (or inf)."""
+    from .import_time import main as import_time
+
+    with pytest.raises(SystemExit) as exit:
+        import_time(["--runs", runs])
+    assert exit.value.code == 2
+    assert f"invalid count value: '{runs}'" in capsys.readouterr().err
+
+
 def test_only_the_plotting_imports_matplotlib() -> None:
     code = (
         "import sys, fastaccept, fastaccept.__main__, benchmarks.__main__;"

@@ -711,3 +711,6 @@ def test_the_whole_requests_command(framework: str, endpoint: str) -> None:
     from .whole_requests import main
 
     assert main([framework, endpoint, "3", "--case", "json"]) == 0
+    with pytest.raises(SystemExit) as exit:  # a negative count sent nothing
+        main([framework, endpoint, "--", "-3"])
+    assert exit.value.code == 2

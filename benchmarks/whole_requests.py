@@ -16,6 +16,7 @@ from collections.abc import Sequence
 
 import pytest
 
+from . import count
 from .test_integrations import (
     CASES,
     WHOLE_BUILDERS,
@@ -33,7 +34,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("framework", choices=sorted(WHOLE_BUILDERS))
     parser.add_argument("endpoint", choices=WHOLE_ENDPOINTS)
-    parser.add_argument("count", type=int)
+    parser.add_argument("count", type=count)
     parser.add_argument("--case", choices=sorted(CASES), default="chrome-navigate")
     args = parser.parse_args(argv)
     try:
