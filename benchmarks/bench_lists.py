@@ -118,6 +118,12 @@ LIST_PEERS: dict[str, Callable[[Field], Negotiate]] = {
     "webob": _webob,
 }
 
+#: The calls each peer's negotiation makes, for the tables' titles.
+LIST_PEER_CALLS = {
+    "werkzeug": "werkzeug parse_accept_header(...).best_match",
+    "webob": "webob acceptable_offers (encoding) and lookup (language)",
+}
+
 
 def load_list_peers(
     names: Iterable[str], field: Field
@@ -149,8 +155,10 @@ def list_tables(
     hot_table: dict[str, dict[str, Pass]] = {}
     ours = next(iter(found.values()))
     differ: dict[str, dict[str, str]] = {}
+    timed: dict[str, None] = {}  # the peers in the tables, in order
     for case in LIST_CASES:
         peers, _ = load_list_peers(names, case.field)
+        timed.update(dict.fromkeys(peers))
         offers = list(case.offers)
         label = f"{case.field}: {case.value}"
         cold = [case.value] * settings.values  # made new for each pass (fresh)
@@ -188,11 +196,11 @@ def list_tables(
         hot_header = ["case (hot, ns/call)", *hot_times, *_ratio_names(hot_times)]
         ratios = _ratios(hot_times, differ[label])
         hot_rows.append([label, *[_ns(t) for t in hot_times.values()], *ratios])
+    calls = ", ".join(LIST_PEER_CALLS.get(name, name) for name in timed)
     return (
         "negotiate_encoding / negotiate_language(value, offers), cold: the "
-        "case's value, a new str each call, no cache of a value kept; peers: "
-        "werkzeug parse_accept_header(...).best_match, webob "
-        "acceptable_offers (encoding) and lookup (language)\n\n"
+        "case's value, a new str each call, no cache of a value kept; "
+        f"{'peers: ' + calls if calls else 'no peer'}\n\n"
         + _table(cold_header, cold_rows)
         + "\n\nEncodingNegotiator / LanguageNegotiator .choose(value), hot: one value "
         "repeated (the peers have no cache: the same calls as cold)\n\n"

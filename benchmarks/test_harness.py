@@ -585,6 +585,29 @@ def test_a_peer_that_answers_otherwise_is_marked_in_the_list_tables(
     assert "- webob on" not in out
 
 
+@pytest.mark.parametrize(
+    ("timed", "title"),
+    [
+        (["webob"], "; peers: webob acceptable_offers (encoding) and lookup"),
+        ([], "; no peer\n"),
+    ],
+)
+def test_the_list_tables_title_names_the_peers_timed(
+    timed: list[str], title: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The title named werkzeug's call when werkzeug was left out."""
+    from . import bench_lists
+
+    python = bench.engines()["python"]
+    peers = {name: partial(bench_lists.one_call, python) for name in timed}
+    monkeypatch.setattr(bench_lists, "LIST_PEERS", peers)
+    settings = bench.Settings.quick()
+    settings.values = 4
+    out = bench_lists.list_tables(settings, timed, bench.Measured())
+    first = out.split("\n\n")[0] + "\n"
+    assert title in first and "werkzeug" not in first
+
+
 # --- the cases: every answer checked --------------------------------------------
 
 
