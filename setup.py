@@ -73,9 +73,23 @@ class BuildFailed(Exception):
 
 
 class OptionalBuildExt(build_ext):
-    """Build the extension; a compiler or platform failure is ``BuildFailed``."""
+    """Cythonize and build the extension, only when a command builds it (not
+    for the metadata, an sdist or egg_info); a missing Cython, compiler or
+    platform failure is ``BuildFailed``."""
 
     def run(self) -> None:
+        if self.extensions:
+            try:
+                from Cython.Build import cythonize
+            except ImportError as exc:  # a build without isolation, no Cython
+                raise BuildFailed(exc) from exc
+            made = cythonize(
+                self.extensions,
+                compiler_directives=DIRECTIVES,
+                include_path=[str(_docs_include())],
+            )
+            for ext, cythonized in zip(self.extensions, made, strict=True):
+                ext.sources = cythonized.sources  # the C that Cython wrote
         try:
             super().run()
         except PlatformError as exc:
@@ -122,20 +136,6 @@ def _docs_include() -> Path:
     return DOCS_INCLUDE_DIR
 
 
-def _extensions() -> list[Extension]:
-    try:
-        from Cython.Build import cythonize
-    except ImportError as exc:
-        # a build without isolation, in an environment without Cython
-        raise BuildFailed(exc) from exc
-
-    return cythonize(
-        [Extension("fastaccept._scan", ["src/fastaccept/_scan.pyx"])],
-        compiler_directives=DIRECTIVES,
-        include_path=[str(_docs_include())],
-    )
-
-
 #: A fenced code block (its text is code, not links), or a Markdown inline
 #: link's target that is a path in the repository (group 2): not a URL (any
 #: scheme), an anchor of the same page or an e-mail address.
@@ -165,7 +165,11 @@ def _long_description() -> str:
 
 def _run_setup(with_extension: bool) -> None:
     setup(
-        ext_modules=_extensions() if with_extension else [],
+        ext_modules=(
+            [Extension("fastaccept._scan", ["src/fastaccept/_scan.pyx"])]
+            if with_extension
+            else []
+        ),
         cmdclass={"build_ext": OptionalBuildExt},
         long_description=_long_description(),
         long_description_content_type="text/markdown",

@@ -180,6 +180,17 @@ def test_a_build_without_cython_falls_back_or_ends_with_one_line(
     one warning, or with the extension required its one line, naming Cython
     (not a compiler); never ``ModuleNotFoundError``'s traceback."""
     (tmp_path / "pure").mkdir()
+    # pip asks for the metadata first, in a process of its own: no warning
+    # there (it was printed twice, once per process)
+    metadata = build_wheel(
+        tree,
+        tmp_path / "pure",
+        hook="prepare_metadata_for_build_wheel",
+        without_cython=True,
+    )
+    assert metadata.returncode == 0, metadata.stdout
+    assert not warnings_of(metadata.stdout)
+    assert metadata.stdout.splitlines()[-1].endswith(".dist-info")
     done = build_wheel(tree, tmp_path / "pure", cc="cc", without_cython=True)
     assert done.returncode == 0, done.stdout
     assert "Traceback" not in done.stdout
