@@ -169,12 +169,10 @@ def _engine_api(engine: Engine) -> dict[str, Any]:
 
 
 def _shape(function: Callable[..., object]) -> list[tuple[str, Any, Any]]:
-    """Parameter names, kinds and defaults (annotations aside: C has none), a
-    method's ``self`` aside: a built-in method's is positional-only, as on
-    CPython's own (``dict.get``), and a bound method has none."""
-    parameters = list(inspect.signature(function).parameters.values())
-    if parameters and parameters[0].name == "self":
-        del parameters[0]
+    """Parameter names, kinds and defaults (annotations aside: C has none); a
+    method's ``self`` is positional-only on both engines, as on CPython's
+    own built-ins (``dict.get``)."""
+    parameters = inspect.signature(function).parameters.values()
     return [(p.name, p.kind, p.default) for p in parameters]
 
 

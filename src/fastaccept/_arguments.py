@@ -78,7 +78,7 @@ class ByArguments:
         args, kwargs = self._arguments()
         return hash((args, tuple(kwargs.items())))
 
-    def __reduce__(self) -> tuple[partial[Any], tuple[()]]:
+    def __reduce__(self, /) -> tuple[partial[Any], tuple[()]]:
         """Pickle and copy by the arguments: the copy starts with empty caches."""
         args, kwargs = self._arguments()
         return (partial(type(self), *args, **kwargs), ())

@@ -220,7 +220,7 @@ class _CachedOffers(ByArguments, ValueCaches):
         _max_length: int | None
         _limit: int  # max_length as an int
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
+    def __init__(self, /, *args: object, **kwargs: object) -> None:
         """Nothing: ``__new__`` made the negotiator whole. A subclass's
         ``__init__`` may call it with the arguments it was made with."""
 
@@ -252,7 +252,7 @@ class _CachedOffers(ByArguments, ValueCaches):
 
     if TYPE_CHECKING:
 
-        def choose_index(self, value: HeaderValue) -> int: ...
+        def choose_index(self, /, value: HeaderValue) -> int: ...
 
         #: The class's own ``choose_index``, which ``choose`` and
         #: ``variant_key`` call: a subclass's ``choose_index`` changes
@@ -262,11 +262,11 @@ class _CachedOffers(ByArguments, ValueCaches):
     if TYPE_CHECKING:
 
         @overload
-        def choose(self, value: HeaderValue) -> str | None: ...
+        def choose(self, /, value: HeaderValue) -> str | None: ...
         @overload
-        def choose(self, value: HeaderValue, default: _D) -> str | _D: ...
+        def choose(self, /, value: HeaderValue, default: _D) -> str | _D: ...
 
-    def choose(self, value: HeaderValue, default: object = None) -> object:
+    def choose(self, /, value: HeaderValue, default: object = None) -> object:
         """The best acceptable offer for ``value``, else ``default``.
 
         The very object given (a media type given as a pair or an ``Offer``:
@@ -277,7 +277,7 @@ class _CachedOffers(ByArguments, ValueCaches):
         index = self._index(value)
         return default if index < 0 else self._values[index]
 
-    def variant_key(self, value: HeaderValue) -> str:
+    def variant_key(self, /, value: HeaderValue) -> str:
         """The chosen variant, as a cache key: ``choose(value) or ""``.
 
         The chosen offer's media type (a pair's first), coding or tag; ``""``
@@ -371,7 +371,7 @@ class Negotiator(_CachedOffers):
                     matches.append((essence, found[2], found[3]))
         return matches
 
-    def choose_index(self, value: HeaderValue) -> int:
+    def choose_index(self, /, value: HeaderValue) -> int:
         """The index in ``offers`` of the best offer for ``value``.
 
         -1 when no offer is acceptable.
@@ -386,7 +386,7 @@ class Negotiator(_CachedOffers):
 
     _index = choose_index
 
-    def rank(self, value: HeaderValue) -> list[tuple[str, float]]:
+    def rank(self, /, value: HeaderValue) -> list[tuple[str, float]]:
         """The acceptable offers' media types with their score, best first.
 
         The score is the client's q, times qs for a weighted offer; the order is the
@@ -638,7 +638,7 @@ class _ListNegotiator(_CachedOffers):
         items = common_items(text, header)
         return scan(text, False, header.scan_member)[0] if items is None else items
 
-    def choose_index(self, value: HeaderValue) -> int:
+    def choose_index(self, /, value: HeaderValue) -> int:
         """The index of the best offer for ``value``, -1 when none is acceptable."""
         if type(value) is str or (type(value) is bytes and BYTES_CACHED):
             index = self._cache.get(value)
@@ -661,7 +661,7 @@ class _ListNegotiator(_CachedOffers):
 
     _index = choose_index
 
-    def rank(self, value: HeaderValue) -> list[tuple[str, float]]:
+    def rank(self, /, value: HeaderValue) -> list[tuple[str, float]]:
         """The acceptable offers with their weight, best first.
 
         The order is the one ``choose`` uses; a weight of 0 is left out.
