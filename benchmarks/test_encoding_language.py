@@ -140,3 +140,32 @@ def test_growth(benchmark: Any, engine: Any, shape: str, size: int) -> None:
     )
     benchmark.group = f"growth: {shape}"
     benchmark(negotiator.choose, value)
+
+
+#: 1,000 offers of each field: codings, and tags that all share their first
+#: four subtags, which real tags do not (docs/bad-input.md).
+MANY_CODINGS = tuple(f"c{i}" for i in range(1000))
+MANY_TAGS = tuple(f"en-aaaaaaaa-bbbbbbbb-cccccccc-t{i}" for i in range(1000))
+#: Members a hostile value repeats: a coding not offered; a refused range
+#: that is no tag's prefix; a range of another language; one that relates,
+#: by its first subtag, to every tag.
+MANY_MEMBERS: dict[str, tuple[bench_lists.Field, str | None]] = {
+    "zz;q=0.5": ("encoding", None),
+    "en-aaaaaaaa-bbbbbbbb-cccccccc-zz;q=0": ("language", None),
+    "fr-FR;q=0.5": ("language", None),
+    "en-zz;q=0.5": ("language", "en-aaaaaaaa-bbbbbbbb-cccccccc-t0"),
+}
+
+
+@pytest.mark.parametrize("count", [8, 1000])
+@pytest.mark.parametrize("member", list(MANY_MEMBERS))
+def test_many_offers(benchmark: Any, engine: Any, member: str, count: int) -> None:
+    """A member repeated to 8,190 characters against 8 offers and against
+    1,000: the time should grow only with the offers a range can relate to
+    (the last member's: all of them)."""
+    field, expected = MANY_MEMBERS[member]
+    value = ",".join([member] * (8190 // (len(member) + 1)))
+    offers = MANY_CODINGS if field == "encoding" else MANY_TAGS
+    negotiator = bench_lists.negotiator(engine, field, offers[:count], cache_size=0)
+    benchmark.group = f"many offers, {field}: {member}"
+    assert benchmark(negotiator.choose, value) == expected

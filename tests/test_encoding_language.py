@@ -1091,7 +1091,8 @@ def _long_tags_and_value(draw: st.DrawFn) -> tuple[list[str], str]:
 @given(_long_tags_and_value())
 def test_engines_agree_on_long_tags(tags_and_value: tuple[list[str], str]) -> None:
     # The pure engine reads a prefix past LANGUAGE_PREFIX_KEPT from the tags
-    # (``TagSet._leads``); the compiled one compares each range with each tag.
+    # (``TagSet._leads``); the compiled one finds a range's tags by its first
+    # subtag, or with q=0 by the range as a prefix, and compares each.
     tags, value = tags_and_value
     cython, python = _half("cython"), _half("python")
     assert cython.negotiate_language(value, tags) == python.negotiate_language(
@@ -1101,6 +1102,34 @@ def test_engines_agree_on_long_tags(tags_and_value: tuple[list[str], str]) -> No
         module.LanguageNegotiator(tags).rank(value) for module in (cython, python)
     ]
     assert ranked[0] == ranked[1]
+
+
+@FUZZ
+@given(
+    st.lists(st.sampled_from(TAGS), min_size=1, max_size=len(TAGS), unique=True),
+    st.lists(st.sampled_from(OFFERED_CODINGS), min_size=1, unique=True),
+    LANGUAGE_VALUES,
+    ENCODING_VALUES,
+    st.integers(0, 200),
+)
+def test_engines_agree_on_many_offers(
+    tags: list[str], codings: list[str], language: Any, encoding: Any, more: int
+) -> None:
+    # The compiled engine finds a member's offers in a table by the hash of
+    # a coding's name or alias, of a tag's first subtag or of a prefix of it:
+    # the offers drawn, then ``more`` of each field's that begin alike
+    # (``tagN``, ``codingN`` below the drawn ones' weights), so that the table
+    # holds many texts.
+    cython, python = _half("cython"), _half("python")
+    tags = tags + [f"{tags[0]}-t{i}" for i in range(more)]
+    tags = list(dict.fromkeys(tag.lower() for tag in tags))
+    codings = codings + [f"c{i}" for i in range(more)]
+    for kind, value, offers in (
+        ("LanguageNegotiator", language, tags),
+        ("EncodingNegotiator", encoding, codings),
+    ):
+        ranked = [getattr(m, kind)(offers).rank(value) for m in (cython, python)]
+        assert ranked[0] == ranked[1], (kind, value)
 
 
 def test_a_long_language_range_is_related_by_its_first_subtags_only() -> None:

@@ -290,6 +290,33 @@ cdef struct LateList:
     bint any_charset
 
 
+cdef inline const Posting* posting(const Posting* table, unsigned long long mask,
+                                   unsigned long long h) noexcept nogil:
+    """The entry of ``table`` (open addressing, ``mask`` + 1 entries) for the
+    hash ``h``; its ``count`` 0: none."""
+    cdef const Posting* entry = table + (h & mask)
+    while entry.count and entry.hash != h:
+        entry = table + ((entry - table + 1) & mask)
+    return entry
+
+
+cdef Py_ssize_t enter(Posting* table, unsigned long long mask, dict by_hash,
+                      Py_ssize_t* posted, Py_ssize_t start) except -1:
+    """Enter each hash of ``by_hash`` in the empty ``table`` (at most half
+    full), with the offers it lists written to ``posted`` from ``start``;
+    return where the next list starts."""
+    cdef Posting* entry
+    for hashed, having in by_hash.items():
+        entry = table + (<unsigned long long>hashed & mask)
+        while entry.count:
+            entry = table + ((entry - table + 1) & mask)
+        entry.hash, entry.start, entry.count = hashed, start, len(having)
+        for index in having:
+            posted[start] = index
+            start += 1
+    return start
+
+
 cdef struct Offers:
     # A negotiator's offers, parsed once, and what finds them.
     COffer* offers
@@ -484,9 +511,12 @@ cdef inline unsigned long long fnv_fold(unsigned long long h, const unsigned cha
     return h
 
 
+cdef unsigned long long FNV_BASIS = 14695981039346656037ULL  # FNV-1a's offset basis, 64 bits
+
+
 cdef inline unsigned long long folded_hash(const unsigned char* s, Py_ssize_t a, Py_ssize_t b) noexcept nogil:
     """FNV-1a of ``s[a:b]``, ASCII letters folded to lower case."""
-    cdef unsigned long long h = fnv_fold(14695981039346656037ULL, s, a, b, False)
+    cdef unsigned long long h = fnv_fold(FNV_BASIS, s, a, b, False)
     return h ^ (h >> 32)
 
 
@@ -495,7 +525,7 @@ cdef inline unsigned long long param_hash(const unsigned char* name, Py_ssize_t 
                                           bint escaped) noexcept nogil:
     """A parameter's hash, of its name, "=" and its value (unescaped), ASCII
     letters folded: the same for every parameter rule 9 compares equal."""
-    cdef unsigned long long h = fnv_fold(14695981039346656037ULL, name, 0, name_length, False)
+    cdef unsigned long long h = fnv_fold(FNV_BASIS, name, 0, name_length, False)
     h = fnv_fold((h ^ 61) * 1099511628211ULL, value, 0, value_length, escaped)
     return h ^ (h >> 32)
 
@@ -1427,9 +1457,7 @@ cdef void score_shared(const unsigned char* s, Py_ssize_t n, Scan* sc, int parts
             continue  # any charset matches one of them (rule 20)
         h = param_hash(s + p.name_start, p.name_end - p.name_start,
                        s + p.value_start, p.value_end - p.value_start, p.escaped)
-        entry = listed.table + (h & listed.mask)
-        while entry.count and entry.hash != h:
-            entry = listed.table + ((entry - listed.table + 1) & listed.mask)
+        entry = posting(listed.table, listed.mask, h)
         if not entry.count:
             return  # a parameter none of them has: it matches none (rule 9)
         if entry.count < count:
@@ -1680,7 +1708,6 @@ Offers parsed once; the best of them for each request's Accept value.
         cdef OfferParam* param
         cdef LateList* listed
         cdef Posting* table
-        cdef Posting* entry
         cdef unsigned long long hashed
         cdef Py_ssize_t size, index, start, n_posts = 0
         cdef Offers* set = &self._set
@@ -1784,14 +1811,7 @@ Offers parsed once; the best of them for each request's Accept value.
                                         o.params[k].value.text, o.params[k].value.length, False)
                     by_hash.setdefault(hashed, []).append(index)
                 listed.any_charset |= o.charset_free
-            for hashed, having in by_hash.items():
-                entry = table + (hashed & listed.mask)
-                while entry.count:
-                    entry = table + ((entry - table + 1) & listed.mask)
-                entry.hash, entry.start, entry.count = hashed, start, len(having)
-                for index in having:
-                    set.posted[start] = index
-                    start += 1
+            start = enter(table, listed.mask, by_hash, set.posted, start)
             table += size
         set.n_order = len(layout.order)
         for i in range(set.n_order):
@@ -2212,8 +2232,19 @@ cdef struct CListOffer:
     bint identity                        # the coding ``identity``
 
 
+cdef struct ListTable:
+    # The offers by the ``folded_hash`` of each text that finds them (a
+    # coding's name and x- alias, RFC 9110 §8.4.1.1, §8.4.1.3; each prefix of
+    # a tag that ends a subtag): a member reads only those, however many
+    # offers there are (docs/bad-input.md).
+    Posting* table
+    unsigned long long mask
+    Py_ssize_t* posted
+
+
 cdef Py_ssize_t best_coding(const unsigned char* s, Py_ssize_t n, CListOffer* offers,
-                            Py_ssize_t n_offers, long long* own) noexcept nogil:
+                            Py_ssize_t n_offers, const ListTable* table,
+                            long long* own) noexcept nogil:
     """``_coding.best_coding`` over the bytes of a present value (lenient).
 
     ``own`` is scratch for each offer's highest own weight (-1: none); left
@@ -2223,7 +2254,8 @@ cdef Py_ssize_t best_coding(const unsigned char* s, Py_ssize_t n, CListOffer* of
     cdef Py_ssize_t i = 0, k, pos, name_end, best = -1
     cdef int code, w, star = -1, lowest = 1000, source
     cdef long long best_key = 3  # a weight of 0 at most
-    cdef CListOffer* o
+    cdef const Posting* entry
+    cdef const CListOffer* o
     for k in range(n_offers):
         own[k] = -1
     while True:
@@ -2240,13 +2272,14 @@ cdef Py_ssize_t best_coding(const unsigned char* s, Py_ssize_t n, CListOffer* of
             if w > star:
                 star = w
         else:
-            for k in range(n_offers):
-                o = &offers[k]
-                if own[k] < w and (
+            entry = posting(table.table, table.mask, folded_hash(s, i, name_end))
+            for k in range(entry.start, entry.start + entry.count):
+                o = &offers[table.posted[k]]  # named so, or sharing the hash
+                if own[table.posted[k]] < w and (
                     span_is(s, n, i, name_end, &o.name)
                     or (o.alias.text != NULL and span_is(s, n, i, name_end, &o.alias))
                 ):
-                    own[k] = w
+                    own[table.posted[k]] = w
         i = pos
     for k in range(n_offers):
         if own[k] >= 0:
@@ -2335,15 +2368,19 @@ cdef inline bint tag_before(long long key, Py_ssize_t at, long long other,
 
 
 cdef Py_ssize_t best_language(const unsigned char* s, Py_ssize_t n, CListOffer* tags,
-                              Py_ssize_t n_tags, long long* keys) noexcept nogil:
+                              Py_ssize_t n_tags, const ListTable* table,
+                              long long* keys) noexcept nogil:
     """``_language.best_language`` over the bytes of a present value (lenient).
 
     ``keys`` is left holding two numbers a tag: its deciding key (``tag_key``;
-    -1: none) and the offset of the member that holds it.
+    -1: none) and the offset of the member that holds it. A range reads only
+    the tags it can relate to: with q = 0 those it is a prefix of (exact,
+    filtering), else those of its first subtag (``table``).
     """
-    cdef Py_ssize_t i = 0, k, pos, name_end, best = -1
-    cdef int code, w
+    cdef Py_ssize_t i = 0, j, k, pos, name_end, found_by, best = -1, star_at = 0
+    cdef int code, w, star = -1
     cdef long long key
+    cdef const Posting* entry
     for k in range(n_tags):
         keys[2 * k] = -1
     while True:
@@ -2354,18 +2391,28 @@ cdef Py_ssize_t best_language(const unsigned char* s, Py_ssize_t n, CListOffer* 
         if code:
             i = member_end(s, n, i)
             continue
-        for k in range(n_tags):
-            if s[i] == 42:
-                key = w  # '*': the relation STAR, no subtag shared
-            elif LOWER[s[i]] == tags[k].name.text[0]:  # the same first letter, at least
-                key = tag_key(s, i, name_end, w, tags[k].name.text, tags[k].name.length)
-            else:
-                continue
+        if s[i] == 42:  # '*': the highest, the first listed on a tie
+            if w > star:
+                star, star_at = w, i
+            i = pos
+            continue
+        found_by = name_end
+        if w:  # lookup and the same language reach past a prefix
+            found_by = i
+            while found_by < name_end and s[found_by] != 45:
+                found_by += 1
+        entry = posting(table.table, table.mask, folded_hash(s, i, found_by))
+        for j in range(entry.start, entry.start + entry.count):
+            k = table.posted[j]  # a tag with that prefix, or sharing its hash
+            key = tag_key(s, i, name_end, w, tags[k].name.text, tags[k].name.length)
             if key > keys[2 * k]:  # on a tie the first listed stays
                 keys[2 * k] = key
                 keys[2 * k + 1] = i
         i = pos
     for k in range(n_tags):
+        if keys[2 * k] < 0 and star >= 0:  # '*': the relation STAR, no subtag shared
+            keys[2 * k] = star
+            keys[2 * k + 1] = star_at
         key = keys[2 * k]
         if key < 0 or (key & ((1 << RELATION_SHIFT) - 1)) == 0:
             continue
@@ -2381,14 +2428,17 @@ cdef class _ListNegotiator(_CachedOffers):
 
     cdef _Kind _kind
     cdef CListOffer* _offers
+    cdef ListTable _table
 
     def __dealloc__(self):
         PyMem_Free(self._offers)
+        PyMem_Free(self._table.table)
 
     cdef int _set_up(self, _Kind kind, object offers, object cache_size,
                      object max_length) except -1:
         """What ``__cinit__`` does for every list header, by its description."""
-        cdef Py_ssize_t i, n
+        cdef Py_ssize_t i, j, n, size
+        cdef unsigned long long h
         cdef CListOffer* o
         cdef bint codings = kind.grammar != LANGUAGE_GRAMMAR
         parsed = kind.offers(offers)
@@ -2399,14 +2449,31 @@ cdef class _ListNegotiator(_CachedOffers):
         self._offers = <CListOffer*>PyMem_Calloc(max(n, 1), sizeof(CListOffer))
         if self._offers == NULL:
             raise MemoryError()
+        by_hash = {}  # the ``ListTable``: each text that finds an offer, by its hash
         for i in range(n):
             o = &self._offers[i]
             hold(self._keep, names[i], &o.name)
             if codings:
+                by_hash.setdefault(folded_hash(o.name.text, 0, o.name.length), []).append(i)
                 for alias, target in _ALIASES.items():
                     if target == names[i]:
                         hold(self._keep, alias, &o.alias)
+                        by_hash.setdefault(folded_hash(o.alias.text, 0, o.alias.length), []).append(i)
                 o.identity = names[i] == _IDENTITY
+            else:  # each prefix ending a subtag: ``folded_hash`` as it goes
+                h = FNV_BASIS
+                for j in range(o.name.length + 1):
+                    if j == o.name.length or o.name.text[j] == 45:
+                        by_hash.setdefault(h ^ (h >> 32), []).append(i)
+                    h = fnv_fold(h, o.name.text, j, j + 1, False)
+        size = 1 << (2 * len(by_hash)).bit_length()  # at most half full
+        self._table.table = <Posting*>PyMem_Calloc(
+            1, size * sizeof(Posting) + sum([len(offered) for offered in by_hash.values()]) * sizeof(Py_ssize_t))
+        if self._table.table == NULL:
+            raise MemoryError()
+        self._table.mask = size - 1
+        self._table.posted = <Py_ssize_t*>(self._table.table + size)
+        enter(self._table.table, self._table.mask, by_hash, self._table.posted, 0)
         self._made_whole()
         return 0
 
@@ -2416,8 +2483,8 @@ cdef class _ListNegotiator(_CachedOffers):
         offer's key in ``keys`` (``best_coding``: one number an offer;
         ``best_language``: two, the key and the deciding member's offset)."""
         if self._kind.grammar == LANGUAGE_GRAMMAR:
-            return best_language(s, n, self._offers, self._n, keys)
-        return best_coding(s, n, self._offers, self._n, keys)
+            return best_language(s, n, self._offers, self._n, &self._table, keys)
+        return best_coding(s, n, self._offers, self._n, &self._table, keys)
 
     cdef Py_ssize_t _compute(self, value) except -2:
         cdef const unsigned char* s
