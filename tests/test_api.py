@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import enum
 import gc
 import inspect
 import os
+import pickle
 import re
 import subprocess
 import sys
@@ -33,7 +35,7 @@ from fastaccept import (
 from fastaccept._limits import CACHE_KEY_MAX_LENGTH, store
 from fastaccept._text import HeaderText
 
-from .conftest import CYTHON_MISSING, Engine, cython_engine, value_cache
+from .conftest import CYTHON_MISSING, ENGINES, Engine, cython_engine, value_cache
 
 VALUE = "text/html;level=1;q=0.5, */*;q=0.1"
 
@@ -1260,6 +1262,26 @@ def test_a_subclass_init_calls_the_negotiators(
     ("kind", "offer"),
     [("Negotiator", "a/b"), ("EncodingNegotiator", "br"), ("LanguageNegotiator", "en")],
 )
+def test_a_pure_negotiator_is_not_made_of_refused_limits(kind: str, offer: str) -> None:
+    # A subclass's __del__ kept the half-made object, which answered
+    # ``choose`` and whose repr and copy raised AttributeError.
+    found: list[object] = []
+
+    class Kept(getattr(ENGINES["python"], kind)):  # type: ignore[misc]
+        def __del__(self) -> None:
+            found.append(self)
+
+    with pytest.raises(ValueError, match="cache_size"):
+        Kept([offer], cache_size=-1)
+    with pytest.raises(TypeError, match="max_length"):
+        Kept([offer], max_length="8")
+    assert found == []
+
+
+@pytest.mark.parametrize(
+    ("kind", "offer"),
+    [("Negotiator", "a/b"), ("EncodingNegotiator", "br"), ("LanguageNegotiator", "en")],
+)
 def test_a_half_made_compiled_negotiator_cannot_be_reached(
     kind: str, offer: str
 ) -> None:
@@ -1308,6 +1330,12 @@ def test_a_half_made_compiled_negotiator_cannot_be_reached(
         for value in (None, "", offer):
             with pytest.raises(RuntimeError, match="was not made: its constructor"):
                 read(value)
+    # By its arguments, which were never all kept: a repr or a copy showed a
+    # negotiator of ``cache_size=0, max_length=None`` (a copy, a working one
+    # with no length limit)
+    for by_arguments in (repr, copy.copy, pickle.dumps, hash, unmade.__eq__):
+        with pytest.raises(RuntimeError, match="was not made: its constructor"):
+            by_arguments(unmade)
     found.clear()
 
     class Linked(getattr(engine, kind)):  # type: ignore[misc]

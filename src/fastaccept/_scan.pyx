@@ -1649,6 +1649,8 @@ cdef class _CachedOffers:
 
     # Equality, hashing, repr and pickling by the arguments: ``_arguments``' rule.
     def _arguments(self):
+        if not self._whole:  # its arguments were never all checked and kept
+            self._unmade()
         return (self._items,), {"cache_size": self._cache_size, "max_length": self._max_length}
 
     def __repr__(self):

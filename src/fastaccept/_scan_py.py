@@ -233,13 +233,15 @@ class _CachedOffers(ByArguments, ValueCaches):
         max_length: object,
     ) -> Self:
         """A negotiator of ``offers`` (as given) and ``parsed`` (their parsed
-        set), with the limits checked here (``_limits``' rule)."""
+        set), with the limits checked here (``_limits``' rule), before it is
+        made: none is made of arguments that are refused."""
+        size, limit = checked_cache_size(cache_size), checked_max_length(max_length)
         made = object.__new__(cls)
         made._offers = offers
         made._parsed = parsed
         made._values = parsed.values
-        made._cache_size = checked_cache_size(cache_size)
-        made._max_length = limit = checked_max_length(max_length)
+        made._cache_size = size
+        made._max_length = limit
         made._limit = sys.maxsize if limit is None else limit
         made._new_caches()
         return made
