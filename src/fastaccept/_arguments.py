@@ -63,18 +63,18 @@ class ByArguments:
         """The positional and keyword arguments that build an equal object."""
         raise NotImplementedError
 
-    def __repr__(self) -> str:
+    def __repr__(self, /) -> str:
         args, kwargs = self._arguments()
         shown = [repr(arg) for arg in args]
         shown += [f"{name}={value!r}" for name, value in kwargs.items()]
         return f"{type(self).__name__}({', '.join(shown)})"
 
-    def __eq__(self, other: object) -> bool:
+    def __eq__(self, other: object, /) -> bool:
         if type(other) is not type(self):
             return NotImplemented
         return self._arguments() == other._arguments()
 
-    def __hash__(self) -> int:
+    def __hash__(self, /) -> int:
         args, kwargs = self._arguments()
         return hash((args, tuple(kwargs.items())))
 
