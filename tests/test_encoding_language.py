@@ -1117,9 +1117,9 @@ def test_engines_agree_on_many_offers(
 ) -> None:
     # The compiled engine finds a member's offers in a table by the hash of
     # a coding's name or alias, of a tag's first subtag or of a prefix of it:
-    # the offers drawn, then ``more`` of each field's that begin alike
-    # (``tagN``, ``codingN`` below the drawn ones' weights), so that the table
-    # holds many texts.
+    # the offers drawn, then ``more`` of each field's (the first tag with a
+    # subtag ``tN`` added, codings ``cN``), so that the table holds many
+    # texts and long lists.
     cython, python = _half("cython"), _half("python")
     tags = tags + [f"{tags[0]}-t{i}" for i in range(more)]
     tags = list(dict.fromkeys(tag.lower() for tag in tags))

@@ -282,8 +282,15 @@ FAILING_CALLS = {
     "parse with parameters": "fa.parse('a/b;x=1;y=2, c/d;z=3')",
     "Negotiator.rank": "fa.Negotiator(['a/b', ('c/d', 0.5)]).rank(None)",
     "LanguageNegotiator.rank": "fa.LanguageNegotiator(['en', 'de']).rank('de, en;q=0.5')",
+    # a table entry of 300 tags (a count past CPython's cached ints), which
+    # a list comprehension counted: its 6,300th allocation or so
+    "LanguageNegotiator, 300 tags": "fa.LanguageNegotiator({!r})".format(
+        ("en", *[f"en-t{i}" for i in range(299)])  # a constant of the script
+    ),
 }
 FAILURES = 300
+#: Where the allocations a call makes pass ``FAILURES``: each one fails in turn.
+MORE_FAILURES = {"LanguageNegotiator, 300 tags": 7000}
 FAILING = """
 import _testcapi, fastaccept as fa
 call = lambda: {call}
@@ -299,6 +306,10 @@ for k in range({failures}):
         pass
     finally:
         _testcapi.remove_mem_hooks()
+    # Objects freed twice, or counted after they were freed, corrupt the
+    # allocator's free lists: new ones of their size find it (a crash there
+    # and not by chance later).
+    reused = list(range(10**9, 10**9 + 1000))
 print("survived")
 """
 
@@ -306,7 +317,8 @@ print("survived")
 def _failing(call: str, pure: str) -> tuple[int, str, str]:
     """Run ``call`` with each allocation failing in turn, in a process of its
     own on an engine (``pure``: the pure one): exit status, stdout, stderr."""
-    script = FAILING.format(call=FAILING_CALLS[call], failures=FAILURES)
+    failures = MORE_FAILURES.get(call, FAILURES)
+    script = FAILING.format(call=FAILING_CALLS[call], failures=failures)
     try:
         done = subprocess.run(
             [sys.executable, "-c", script],

@@ -506,17 +506,25 @@ cdef inline unsigned long long fnv_fold(unsigned long long h, const unsigned cha
     while a < b:
         if escaped and s[a] == 92:
             a += 1
-        h = (h ^ LOWER[s[a]]) * 1099511628211ULL
+        h = (h ^ LOWER[s[a]]) * FNV_PRIME
         a += 1
     return h
 
 
 cdef unsigned long long FNV_BASIS = 14695981039346656037ULL  # FNV-1a's offset basis, 64 bits
+cdef unsigned long long FNV_PRIME = 1099511628211ULL  # and its prime
 
 
 cdef inline unsigned long long folded_hash(const unsigned char* s, Py_ssize_t a, Py_ssize_t b) noexcept nogil:
     """FNV-1a of ``s[a:b]``, ASCII letters folded to lower case."""
     cdef unsigned long long h = fnv_fold(FNV_BASIS, s, a, b, False)
+    return h ^ (h >> 32)
+
+
+cdef inline unsigned long long whole_key(unsigned long long h) noexcept nogil:
+    """From the FNV-1a state of a text, the key of the whole text (a tag
+    itself, not as a prefix): one NUL more, which no tag has."""
+    h *= FNV_PRIME
     return h ^ (h >> 32)
 
 
@@ -526,7 +534,7 @@ cdef inline unsigned long long param_hash(const unsigned char* name, Py_ssize_t 
     """A parameter's hash, of its name, "=" and its value (unescaped), ASCII
     letters folded: the same for every parameter rule 9 compares equal."""
     cdef unsigned long long h = fnv_fold(FNV_BASIS, name, 0, name_length, False)
-    h = fnv_fold((h ^ 61) * 1099511628211ULL, value, 0, value_length, escaped)
+    h = fnv_fold((h ^ 61) * FNV_PRIME, value, 0, value_length, escaped)
     return h ^ (h >> 32)
 
 
@@ -2237,8 +2245,8 @@ cdef struct CListOffer:
 cdef struct ListTable:
     # The offers by the ``folded_hash`` of each text that finds them (a
     # coding's name and x- alias, RFC 9110 §8.4.1.1, §8.4.1.3; each prefix of
-    # a tag that ends a subtag): a member reads only those, however many
-    # offers there are (docs/bad-input.md).
+    # a tag that ends a subtag, and by ``whole_key`` the tag itself): a member
+    # reads only those, however many offers there are (docs/bad-input.md).
     Posting* table
     unsigned long long mask
     Py_ssize_t* posted
@@ -2369,6 +2377,23 @@ cdef inline bint tag_before(long long key, Py_ssize_t at, long long other,
     return (key >> SHARED_SHIFT) > (other >> SHARED_SHIFT)
 
 
+cdef inline void relate(const unsigned char* s, Py_ssize_t i, Py_ssize_t name_end, int w,
+                        const CListOffer* tags, const ListTable* table, unsigned long long h,
+                        long long* keys) noexcept nogil:
+    """Relate the range ``s[i:name_end]`` (weight ``w``) to the tags ``table``
+    lists under the key ``h`` (and any sharing it), each keeping its deciding
+    key (``best_language``'s ``keys``)."""
+    cdef const Posting* entry = posting(table.table, table.mask, h)
+    cdef Py_ssize_t j, k
+    cdef long long key
+    for j in range(entry.start, entry.start + entry.count):
+        k = table.posted[j]
+        key = tag_key(s, i, name_end, w, tags[k].name.text, tags[k].name.length)
+        if key > keys[2 * k]:  # on a tie the first listed stays
+            keys[2 * k] = key
+            keys[2 * k + 1] = i
+
+
 cdef Py_ssize_t best_language(const unsigned char* s, Py_ssize_t n, CListOffer* tags,
                               Py_ssize_t n_tags, const ListTable* table,
                               long long* keys) noexcept nogil:
@@ -2376,13 +2401,15 @@ cdef Py_ssize_t best_language(const unsigned char* s, Py_ssize_t n, CListOffer* 
 
     ``keys`` is left holding two numbers a tag: its deciding key (``tag_key``;
     -1: none) and the offset of the member that holds it. A range reads only
-    the tags it can relate to: with q = 0 those it is a prefix of (exact,
-    filtering), else those of its first subtag (``table``).
+    the tags it can relate to (``table``): with q = 0 those it is a prefix
+    of (exact, filtering); else those of its first subtag, or where that is
+    a singleton, which names no language, those it is a prefix of and each
+    tag that is one of its truncations (lookup).
     """
     cdef Py_ssize_t i = 0, j, k, pos, name_end, found_by, best = -1, star_at = 0
     cdef int code, w, star = -1
+    cdef unsigned long long h
     cdef long long key
-    cdef const Posting* entry
     for k in range(n_tags):
         keys[2 * k] = -1
     while True:
@@ -2403,13 +2430,15 @@ cdef Py_ssize_t best_language(const unsigned char* s, Py_ssize_t n, CListOffer* 
             found_by = i
             while found_by < name_end and s[found_by] != 45:
                 found_by += 1
-        entry = posting(table.table, table.mask, folded_hash(s, i, found_by))
-        for j in range(entry.start, entry.start + entry.count):
-            k = table.posted[j]  # a tag with that prefix, or sharing its hash
-            key = tag_key(s, i, name_end, w, tags[k].name.text, tags[k].name.length)
-            if key > keys[2 * k]:  # on a tie the first listed stays
-                keys[2 * k] = key
-                keys[2 * k + 1] = i
+            if found_by == i + 1:  # x-, i-: the range as a prefix, and lookup
+                found_by, h, k = name_end, FNV_BASIS, i
+                for j in range(i, name_end):
+                    if s[j] == 45:
+                        if j - k > 1:  # a truncation never ends with a singleton
+                            relate(s, i, name_end, w, tags, table, whole_key(h), keys)
+                        k = j + 1
+                    h = fnv_fold(h, s, j, j + 1, False)
+        relate(s, i, name_end, w, tags, table, folded_hash(s, i, found_by), keys)
         i = pos
     for k in range(n_tags):
         if keys[2 * k] < 0 and star >= 0:  # '*': the relation STAR, no subtag shared
@@ -2439,7 +2468,7 @@ cdef class _ListNegotiator(_CachedOffers):
     cdef int _set_up(self, _Kind kind, object offers, object cache_size,
                      object max_length) except -1:
         """What ``__cinit__`` does for every list header, by its description."""
-        cdef Py_ssize_t i, j, n, size
+        cdef Py_ssize_t i, j, n, size, posted
         cdef unsigned long long h
         cdef CListOffer* o
         cdef bint codings = kind.grammar != LANGUAGE_GRAMMAR
@@ -2462,15 +2491,19 @@ cdef class _ListNegotiator(_CachedOffers):
                         hold(self._keep, alias, &o.alias)
                         by_hash.setdefault(folded_hash(o.alias.text, 0, o.alias.length), []).append(i)
                 o.identity = names[i] == _IDENTITY
-            else:  # each prefix ending a subtag: ``folded_hash`` as it goes
+            else:  # each prefix ending a subtag (``folded_hash`` as it goes), the tag whole
                 h = FNV_BASIS
                 for j in range(o.name.length + 1):
                     if j == o.name.length or o.name.text[j] == 45:
                         by_hash.setdefault(h ^ (h >> 32), []).append(i)
                     h = fnv_fold(h, o.name.text, j, j + 1, False)
+                by_hash.setdefault(whole_key(fnv_fold(FNV_BASIS, o.name.text, 0, o.name.length, False)),
+                                   []).append(i)
         size = 1 << (2 * len(by_hash)).bit_length()  # at most half full
-        self._table.table = <Posting*>PyMem_Calloc(
-            1, size * sizeof(Posting) + sum([len(offered) for offered in by_hash.values()]) * sizeof(Py_ssize_t))
+        posted = 0  # by a loop: cython/cython#7748, tests/test_stress.py
+        for offered in by_hash.values():
+            posted += len(offered)
+        self._table.table = <Posting*>PyMem_Calloc(1, size * sizeof(Posting) + posted * sizeof(Py_ssize_t))
         if self._table.table == NULL:
             raise MemoryError()
         self._table.mask = size - 1
