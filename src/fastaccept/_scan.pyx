@@ -317,6 +317,18 @@ cdef Py_ssize_t enter(Posting* table, unsigned long long mask, dict by_hash,
     return start
 
 
+cdef int list_under(dict by_hash, unsigned long long hashed, Py_ssize_t index) except -1:
+    """Add ``index`` to the list of ``by_hash[hashed]`` (made if missing), for
+    ``enter``. Not ``setdefault``: CPython 3.13.0's corrupts the dict when an
+    allocation fails (tests/test_stress.py)."""
+    listed = by_hash.get(hashed)
+    if listed is None:
+        by_hash[hashed] = [index]
+    else:
+        listed.append(index)
+    return 0
+
+
 cdef struct Offers:
     # A negotiator's offers, parsed once, and what finds them.
     COffer* offers
@@ -1819,7 +1831,7 @@ Offers parsed once; the best of them for each request's Accept value.
                 for k in range(o.n_params):
                     hashed = param_hash(o.params[k].name.text, o.params[k].name.length,
                                         o.params[k].value.text, o.params[k].value.length, False)
-                    by_hash.setdefault(hashed, []).append(index)
+                    list_under(by_hash, hashed, index)
                 listed.any_charset |= o.charset_free
             start = enter(table, listed.mask, by_hash, set.posted, start)
             table += size
@@ -2485,20 +2497,19 @@ cdef class _ListNegotiator(_CachedOffers):
             o = &self._offers[i]
             hold(self._keep, names[i], &o.name)
             if codings:
-                by_hash.setdefault(folded_hash(o.name.text, 0, o.name.length), []).append(i)
+                list_under(by_hash, folded_hash(o.name.text, 0, o.name.length), i)
                 for alias, target in _ALIASES.items():
                     if target == names[i]:
                         hold(self._keep, alias, &o.alias)
-                        by_hash.setdefault(folded_hash(o.alias.text, 0, o.alias.length), []).append(i)
+                        list_under(by_hash, folded_hash(o.alias.text, 0, o.alias.length), i)
                 o.identity = names[i] == _IDENTITY
             else:  # each prefix ending a subtag (``folded_hash`` as it goes), the tag whole
                 h = FNV_BASIS
                 for j in range(o.name.length + 1):
                     if j == o.name.length or o.name.text[j] == 45:
-                        by_hash.setdefault(h ^ (h >> 32), []).append(i)
+                        list_under(by_hash, h ^ (h >> 32), i)
                     h = fnv_fold(h, o.name.text, j, j + 1, False)
-                by_hash.setdefault(whole_key(fnv_fold(FNV_BASIS, o.name.text, 0, o.name.length, False)),
-                                   []).append(i)
+                list_under(by_hash, whole_key(fnv_fold(FNV_BASIS, o.name.text, 0, o.name.length, False)), i)
         size = 1 << (2 * len(by_hash)).bit_length()  # at most half full
         posted = 0  # by a loop: cython/cython#7748, tests/test_stress.py
         for offered in by_hash.values():
