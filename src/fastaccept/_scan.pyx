@@ -527,17 +527,21 @@ cdef unsigned long long FNV_BASIS = 14695981039346656037ULL  # FNV-1a's offset b
 cdef unsigned long long FNV_PRIME = 1099511628211ULL  # and its prime
 
 
+cdef inline unsigned long long fnv_key(unsigned long long h) noexcept nogil:
+    """An FNV-1a state as a table's key: its high half folded into the low
+    one, which a table's mask keeps."""
+    return h ^ (h >> 32)
+
+
 cdef inline unsigned long long folded_hash(const unsigned char* s, Py_ssize_t a, Py_ssize_t b) noexcept nogil:
     """FNV-1a of ``s[a:b]``, ASCII letters folded to lower case."""
-    cdef unsigned long long h = fnv_fold(FNV_BASIS, s, a, b, False)
-    return h ^ (h >> 32)
+    return fnv_key(fnv_fold(FNV_BASIS, s, a, b, False))
 
 
 cdef inline unsigned long long whole_key(unsigned long long h) noexcept nogil:
     """From the FNV-1a state of a text, the key of the whole text (a tag
     itself, not as a prefix): one NUL more, which no tag has."""
-    h *= FNV_PRIME
-    return h ^ (h >> 32)
+    return fnv_key(h * FNV_PRIME)
 
 
 cdef inline unsigned long long param_hash(const unsigned char* name, Py_ssize_t name_length,
@@ -546,8 +550,7 @@ cdef inline unsigned long long param_hash(const unsigned char* name, Py_ssize_t 
     """A parameter's hash, of its name, "=" and its value (unescaped), ASCII
     letters folded: the same for every parameter rule 9 compares equal."""
     cdef unsigned long long h = fnv_fold(FNV_BASIS, name, 0, name_length, False)
-    h = fnv_fold((h ^ 61) * FNV_PRIME, value, 0, value_length, escaped)
-    return h ^ (h >> 32)
+    return fnv_key(fnv_fold((h ^ 61) * FNV_PRIME, value, 0, value_length, escaped))
 
 
 cdef inline int failed(Py_ssize_t* out, Py_ssize_t pos, int code) noexcept nogil:
@@ -2418,7 +2421,7 @@ cdef Py_ssize_t best_language(const unsigned char* s, Py_ssize_t n, CListOffer* 
     a singleton, which names no language, those it is a prefix of and each
     tag that is one of its truncations (lookup).
     """
-    cdef Py_ssize_t i = 0, j, k, pos, name_end, found_by, best = -1, star_at = 0
+    cdef Py_ssize_t i = 0, j, k, pos, name_end, found_by, subtag, best = -1, star_at = 0
     cdef int code, w, star = -1
     cdef unsigned long long h
     cdef long long key
@@ -2443,12 +2446,12 @@ cdef Py_ssize_t best_language(const unsigned char* s, Py_ssize_t n, CListOffer* 
             while found_by < name_end and s[found_by] != 45:
                 found_by += 1
             if found_by == i + 1:  # x-, i-: the range as a prefix, and lookup
-                found_by, h, k = name_end, FNV_BASIS, i
+                found_by, h, subtag = name_end, FNV_BASIS, i
                 for j in range(i, name_end):
                     if s[j] == 45:
-                        if j - k > 1:  # a truncation never ends with a singleton
+                        if j - subtag > 1:  # a truncation never ends with a singleton
                             relate(s, i, name_end, w, tags, table, whole_key(h), keys)
-                        k = j + 1
+                        subtag = j + 1
                     h = fnv_fold(h, s, j, j + 1, False)
         relate(s, i, name_end, w, tags, table, folded_hash(s, i, found_by), keys)
         i = pos
@@ -2505,11 +2508,12 @@ cdef class _ListNegotiator(_CachedOffers):
                 o.identity = names[i] == _IDENTITY
             else:  # each prefix ending a subtag (``folded_hash`` as it goes), the tag whole
                 h = FNV_BASIS
-                for j in range(o.name.length + 1):
-                    if j == o.name.length or o.name.text[j] == 45:
-                        list_under(by_hash, h ^ (h >> 32), i)
+                for j in range(o.name.length):
+                    if o.name.text[j] == 45:
+                        list_under(by_hash, fnv_key(h), i)
                     h = fnv_fold(h, o.name.text, j, j + 1, False)
-                list_under(by_hash, whole_key(fnv_fold(FNV_BASIS, o.name.text, 0, o.name.length, False)), i)
+                list_under(by_hash, fnv_key(h), i)  # the tag, as a prefix of itself
+                list_under(by_hash, whole_key(h), i)
         size = 1 << (2 * len(by_hash)).bit_length()  # at most half full
         posted = 0  # by a loop: cython/cython#7748, tests/test_stress.py
         for offered in by_hash.values():
