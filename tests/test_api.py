@@ -1330,6 +1330,14 @@ def test_a_half_made_compiled_negotiator_cannot_be_reached(
         for value in (None, "", offer):
             with pytest.raises(RuntimeError, match="was not made: its constructor"):
                 read(value)
+    given = {
+        "Negotiator": ["offers", "media_types"],
+        "EncodingNegotiator": ["codings"],
+        "LanguageNegotiator": ["tags"],
+    }[kind]
+    for name in given:  # what was stored before its limits were refused
+        with pytest.raises(RuntimeError, match="was not made: its constructor"):
+            getattr(unmade, name)
     # By its arguments, which were never all kept: a repr or a copy showed a
     # negotiator of ``cache_size=0, max_length=None`` (a copy, a working one
     # with no length limit)

@@ -1612,6 +1612,13 @@ cdef class _CachedOffers:
         that reads the C state checks ``_whole`` first."""
         raise RuntimeError(f"this {type(self).__name__} was not made: its constructor raised")
 
+    cdef tuple _read(self, tuple held):
+        """``held`` (the offers as given, or what ``choose`` returns), for a
+        class's properties: ``_unmade`` for a negotiator not made."""
+        if not self._whole:
+            self._unmade()
+        return held
+
     def __init__(self, *args, **kwargs):
         """Nothing: ``__new__`` made the negotiator whole. A subclass's
         ``__init__`` may call it with the arguments it was made with."""
@@ -1883,12 +1890,12 @@ Offers parsed once; the best of them for each request's Accept value.
     @property
     def offers(self):
         """The offers, in server order, as given."""
-        return self._items
+        return self._read(self._items)
 
     @property
     def media_types(self):
         """The offers' media types, in server order (a pair gives its first)."""
-        return self._values
+        return self._read(self._values)
 
     cdef Py_ssize_t _compute(self, value) except -2:
         """Index of the best acceptable offer (rules 11 and 15), -1 if none."""
@@ -2621,7 +2628,7 @@ Codings validated once; the best of them for each request's
     @property
     def codings(self):
         """The codings, in server order, as given."""
-        return self._items
+        return self._read(self._items)
 
 
 cdef class LanguageNegotiator(_ListNegotiator):
@@ -2643,7 +2650,7 @@ Language tags validated once; the best of them for each request's
     @property
     def tags(self):
         """The language tags, in server order, as given."""
-        return self._items
+        return self._read(self._items)
 
 
 cdef Kept NEGOTIATE_ENCODING = Kept(EncodingNegotiator, _AcceptEncoding._header.noun, "negotiate_encoding")
