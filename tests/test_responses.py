@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from typing import Any
 
 import pytest
@@ -433,11 +434,30 @@ def test_consumes_431_over_the_limit() -> None:
         ([], "at least one"),
         (["image/png;q=0.5"], "no weight"),
         (["png"], "invalid media type"),
+        # The same media type twice (RFC 9110 §8.3.1), as Produces refuses:
+        # the second could never be the one ``check`` gives, and the 415's
+        # Accept and Accept-Post listed it twice.
+        (["a/b", "A/B"], "media type 'A/B' repeats 'a/b': give each media type once"),
+        (["a/b;x=1;y=2", "a/b;Y=2;x=1"], "'a/b;Y=2;x=1' repeats 'a/b;x=1;y=2'"),
+        (["text/*;charset=UTF-8", "text/*;charset=utf-8"], "repeats"),
+        (["application/*+json", "Application/*+JSON"], "repeats"),
     ],
 )
 def test_consumes_rejects_bad_configuration(types: list[str], message: str) -> None:
-    with pytest.raises(ValueError, match=message):
+    with pytest.raises(ValueError, match=re.escape(message)):
         Consumes(types)
+
+
+@pytest.mark.parametrize(
+    "types",
+    [
+        ["a/b;x=A", "a/b;x=a"],  # a value other than charset's keeps its case
+        ["image/*", "image/png", "*/*"],  # ranges that overlap
+        ["a/b", "a/b;x=1"],
+    ],
+)
+def test_consumes_takes_types_that_differ(types: list[str]) -> None:
+    assert Consumes(types).media_types == tuple(types)
 
 
 def test_decision_is_immutable_and_headers_are_a_copy() -> None:

@@ -412,14 +412,19 @@ def concrete(item: str, rng: RangeTuple, what: str) -> ParsedOffer:
             f"invalid {what} {shown(item)}: {what}s must be concrete media types "
             "(type/subtype), not ranges with '*'"
         )
-    folded = {name: compared_value(name, value) for name, value in params}
-    return ParsedOffer(item, type_, subtype, folded)
+    return ParsedOffer(item, type_, subtype, compared_params(params))
 
 
 def compared_value(name: str, value: str) -> str:
     """A parameter's value as rule 9 compares it: a ``charset``'s ASCII
     letters lower-case, any other value as it is."""
     return ascii_lower(value) if name == "charset" else value
+
+
+def compared_params(params: Iterable[tuple[str, str]]) -> dict[str, str]:
+    """A range's parameters (lower-case names), each value as rule 9
+    compares it (``compared_value``)."""
+    return {name: compared_value(name, value) for name, value in params}
 
 
 def parse_content_type(text: str, what: str) -> tuple[RangeTuple, ParsedOffer]:

@@ -32,6 +32,7 @@ from ._match import range_matches
 from ._member import (
     OfferSpec,
     ParsedOffer,
+    compared_params,
     compared_value,
     offers_tuple,
     parse_content_type,
@@ -343,19 +344,30 @@ def _format_indexes(
 
 
 def _once_each(offers: Sequence[OfferSpec]) -> tuple[ParsedOffer, ...]:
-    """The offers parsed; a ``ValueError`` for a media type given twice (as
-    RFC 9110 §8.3.1 compares them), whatever its qs."""
+    """The offers parsed; a ``ValueError`` for a media type given twice,
+    whatever its qs (``_given_once``)."""
     parsed = tuple(parse_offers(offers))
-    seen: dict[tuple[str, str, frozenset[tuple[str, str]]], OfferSpec] = {}
-    for offer, each in zip(offers, parsed, strict=True):
-        key = (each.type, each.subtype, frozenset(each.params.items()))
+    _given_once("offer", offers, [(o.type, o.subtype, o.params) for o in parsed])
+    return parsed
+
+
+def _given_once(
+    noun: str, given: Sequence[object], named: Iterable[tuple[str, str, dict[str, str]]]
+) -> None:
+    """A ``ValueError`` for an item of ``given`` that names, by ``named``
+    (each one's lower-case type and subtype, and its parameters as
+    ``compared_params`` gives them), the media type of an earlier one: as
+    RFC 9110 §8.3.1 compares them, parameters in any order. The later one
+    could never be chosen."""
+    seen: dict[tuple[str, str, frozenset[tuple[str, str]]], object] = {}
+    for item, (type_, subtype, params) in zip(given, named, strict=True):
+        key = (type_, subtype, frozenset(params.items()))
         if key in seen:
             raise ValueError(
-                f"offer {shown(offer)} repeats {shown(seen[key])}: give each media "
+                f"{noun} {shown(item)} repeats {shown(seen[key])}: give each media "
                 "type once"
             )
-        seen[key] = offer
-    return parsed
+        seen[key] = item
 
 
 def _variants(
@@ -734,7 +746,7 @@ class Consumes(ByArguments):
     """The media types a resource takes in a request body, and the check of each.
 
     ``media_types`` may be ranges (``image/*``, ``application/*+json``: docs/rules.md
-    rule 22) with parameters; a request's
+    rule 22) with parameters, each given once; a request's
     ``Content-Type`` (RFC 9110 §8.3, where ``q`` is no weight) is accepted
     when one of them matches it as in Accept (docs/rules.md rule 9).
     ``check(content_type)`` gives the first matching type (the string given)
@@ -781,6 +793,11 @@ class Consumes(ByArguments):
                     f"invalid media type {shown(item)}: it takes no weight"
                 )
             ranges.append(MediaRange._make(rng))
+        _given_once(
+            "media type",
+            types,
+            [(t, sub, compared_params(params)) for t, sub, params, _ in ranges],
+        )
         #: The media types taken, as given.
         self.media_types: Final = types
         self._ranges = tuple(ranges)
