@@ -216,6 +216,12 @@ def test_negotiator_cache_is_bounded(engine: Engine) -> None:
     long_value = "c/d" + " " * CACHE_KEY_MAX_LENGTH
     assert negotiator.choose(long_value) == "c/d"
     assert long_value not in value_cache(negotiator)
+    # docs/api.md: values of at most 1,024 characters are cached.
+    longest, too_long = "c/d" + " " * 1021, "a/b" + " " * 1022
+    assert negotiator.choose(longest) == "c/d"
+    assert negotiator.choose(too_long) == "a/b"
+    assert longest in value_cache(negotiator)
+    assert too_long not in value_cache(negotiator)
     uncached = engine.Negotiator(["a/b"], cache_size=0)
     uncached.choose("a/b")
     assert len(value_cache(uncached)) == 0

@@ -357,6 +357,16 @@ def test_a_bad_member_ends_at_the_next_comma_outside_quotes(
     assert [str(m) for m in lists.parse_language(" ,\t, en ,,", strict=True)] == ["en"]
 
 
+def test_a_tab_after_a_weight_is_ows_beside_a_bad_member(lists: Engine) -> None:
+    # RFC 9110 §5.6.3: OWS is spaces and tabs, after a weight too; a bad
+    # member elsewhere in the value must not change how a good one is read.
+    assert lists.negotiate_encoding("gzip;q=0.5\t,br;q=2", ["gzip", "br"]) == "gzip"
+    assert [str(m) for m in lists.parse_encoding("gzip;q=0.5\t,br;q=2")] == [
+        "gzip;q=0.5"
+    ]
+    assert [str(m) for m in lists.parse_language("en;q=0.5\t,fr;q=x")] == ["en;q=0.5"]
+
+
 # --- offers are validated when given --------------------------------------------
 
 BAD_CODINGS: list[tuple[Any, type[Exception], str]] = [

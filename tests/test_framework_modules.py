@@ -540,6 +540,44 @@ def test_a_bodyless_answer_made_by_hand_keeps_its_content_type(
         assert [headers.get("Content-Type") for headers in sent] == [expected] * 2
 
 
+def test_a_304_made_by_hand_gets_no_content_length() -> None:
+    """A 304 made by hand without ``Content-Length`` is sent without one
+    (RFC 9110 §8.6: a 304's would be the 200's, not its empty body's 0);
+    Flask's werkzeug drops it itself, so a WSGI app and Starlette tell."""
+    pytest.importorskip("starlette")
+    from starlette.applications import Starlette
+    from starlette.routing import Route
+    from starlette.testclient import TestClient
+
+    from fastaccept import Rendered
+    from fastaccept.starlette import negotiated as starlette_negotiated
+    from fastaccept.wsgi import negotiated as wsgi_negotiated
+
+    chosen = Renderers({"text/plain": str})
+    unchanged = Rendered(304, (("ETag", '"v1"'),), b"")
+
+    @wsgi_negotiated(chosen)
+    def app(environ: Any) -> Rendered:
+        return unchanged
+
+    started: list[Any] = []
+
+    def start_response(status: str, headers: list[tuple[str, str]], *_: Any) -> Any:
+        started.append((status, headers))
+
+    body = b"".join(app({"REQUEST_METHOD": "GET"}, start_response))
+    assert (started[0][0], body) == ("304 Not Modified", b"")
+    assert [name for name, _ in started[0][1]] == ["ETag", "Vary"]
+
+    async def endpoint(request: Any) -> Rendered:
+        return unchanged
+
+    routes = [Route("/", starlette_negotiated(chosen)(endpoint))]
+    answer = TestClient(Starlette(routes=routes)).get("/")
+    assert (answer.status_code, answer.headers["etag"]) == (304, '"v1"')
+    assert "content-length" not in answer.headers
+
+
 def test_head_gets_gets_headers_through_middleware_that_reads_the_body() -> None:
     """Starlette and Flask drop a HEAD answer's body themselves (Starlette
     by its server): made as GET's, compression and ETags see it (RFC 9110

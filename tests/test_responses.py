@@ -25,7 +25,7 @@ from fastaccept import (
     quality,
 )
 from fastaccept._headers import vary_merged_into
-from fastaccept._limits import CACHE_KEY_MAX_LENGTH
+from fastaccept._limits import CACHE_KEY_MAX_LENGTH, DEFAULT_MAX_LENGTH
 from fastaccept._responses import prefers_problem_json
 from fastaccept._text import coerce_value
 
@@ -930,6 +930,17 @@ def test_a_415_reads_the_accept_value_once(
     reads.clear()
     assert consumes.check("application/json", "application/json").ok
     assert reads == []  # accepted: the Accept value is Produces' to read
+
+
+def test_a_406_for_an_accept_of_the_limit_follows_it() -> None:
+    # Rule 8's limit is inclusive: a value of exactly DEFAULT_MAX_LENGTH
+    # characters is read, and chooses the refusal's format (rule 16).
+    accept = "application/problem+json,"
+    accept += " " * (DEFAULT_MAX_LENGTH - len(accept))
+    decision = Produces(OFFERS).select(accept)
+    assert (decision.status, decision.headers["Content-Type"]) == (406, PROBLEM[1])
+    decision = Produces(OFFERS, max_length=None).select(accept + " ")
+    assert (decision.status, decision.headers["Content-Type"]) == (406, TEXT[1])
 
 
 def test_a_406_without_a_limit_lists_skipped_members_in_plain_text() -> None:
