@@ -357,6 +357,19 @@ def test_a_bad_member_ends_at_the_next_comma_outside_quotes(
     assert [str(m) for m in lists.parse_language(" ,\t, en ,,", strict=True)] == ["en"]
 
 
+@pytest.mark.parametrize(
+    "member", ["gzip;;q=0.5", "gzip;", "gzip; ;q=0.5", "gzip;q=0.5;"]
+)
+def test_a_list_member_takes_no_empty_parameter(lists: Engine, member: str) -> None:
+    # docs/rules.md rule 18: RFC 9110 §12.5.3's weight is one ";" and "q=",
+    # no empty ";;" as Accept's parameters allow (rule 2).
+    assert lists.negotiate_encoding(f"{member}, br;q=0.1", ["gzip", "br"]) == "br"
+    language = member.replace("gzip", "en")
+    assert lists.negotiate_language(f"{language}, de;q=0.1", ["en", "de"]) == "de"
+    with pytest.raises(AcceptError):
+        lists.parse_encoding(member, strict=True)
+
+
 def test_a_tab_after_a_weight_is_ows_beside_a_bad_member(lists: Engine) -> None:
     # RFC 9110 §5.6.3: OWS is spaces and tabs, after a weight too; a bad
     # member elsewhere in the value must not change how a good one is read.

@@ -79,6 +79,16 @@ def test_rule2_no_subtype_begins_with_a_star_or_a_plus(
     assert ranges(engine, "text/h*ml")[0][1] == "h*ml"  # a token, not a pattern
 
 
+@pytest.mark.parametrize("type_", ["*x", "+x", "*+json"])
+def test_rule2_only_a_lone_star_type_is_a_wildcard(engine: Engine, type_: str) -> None:
+    # Any other token names a type, in a value and as an offer.
+    assert ranges(engine, f"{type_}/html") == [(type_, "html", (), 1000)]
+    assert engine.negotiate(f"{type_}/html", ["text/html", f"{type_}/html"]) == (
+        f"{type_}/html"
+    )
+    assert engine.negotiate(f"{type_}/html", ["text/html"]) is None
+
+
 # Rule 3: values are tokens or quoted strings (unquoted, unescaped); no space at '='.
 def test_rule3_quoted_values_unescaped(engine: Engine) -> None:
     assert ranges(engine, r'a/b;x="q\"uo\\te";y=tok') == [
@@ -127,6 +137,33 @@ def test_rule3_no_whitespace_around_equals(engine: Engine, value: str) -> None:
         engine.parse(value, strict=True)
 
 
+@pytest.mark.parametrize(
+    "member",
+    [
+        'a/b;x="\r"',  # a control character in a quoted string
+        'a/b;x="\\\x01"',  # or escaped
+        'a/b;x="\x7f"',  # DEL
+        'a/b;x="\u0100"',  # above U+00FF
+        "a/b;x=\x00",  # in a token
+        "a/b;x=\xe9",  # a byte 0x80-0xFF outside quotes
+        "a/\x00b",
+    ],
+)
+def test_rule3_a_character_no_rule_allows_makes_a_member_invalid(
+    engine: Engine, member: str
+) -> None:
+    assert ranges(engine, f"{member}, c/d") == [("c", "d", (), 1000)]
+    with pytest.raises(AcceptError):
+        engine.parse(member, strict=True)
+
+
+def test_rule3_a_quoted_string_takes_tabs_spaces_and_obs_text(engine: Engine) -> None:
+    value = 'a/b;x="\t \xe9\xff~!";y="\\\xe9\\\t"'
+    assert ranges(engine, value) == [
+        ("a", "b", (("x", "\t \xe9\xff~!"), ("y", "\xe9\t")), 1000)
+    ]
+
+
 # Rule 4: 'q' any case, any position; qvalue grammar; thousandths.
 def test_rule4_weight_any_case_any_position(engine: Engine) -> None:
     assert ranges(engine, "a/b;Q=0.25;x=1") == [("a", "b", (("x", "1"),), 250)]
@@ -140,7 +177,8 @@ def test_rule4_weights_are_thousandths(engine: Engine) -> None:
 
 
 @pytest.mark.parametrize(
-    "weight", ["1.5", "2", "-0", "0.1234", "1.01", "1e0", "0x1", "inf", "nan"]
+    "weight",
+    ["1.5", "2", "-0", "0.1234", "1.01", "1e0", "0x1", "inf", "nan", '"0.5"', '"1"'],
 )
 def test_rule4_outside_qvalue_grammar(engine: Engine, weight: str) -> None:
     assert ranges(engine, f"a/b;q={weight}, c/d") == [("c", "d", (), 1000)]
