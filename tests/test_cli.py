@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
@@ -48,6 +49,29 @@ def test_explain_skipped_and_cors(capsys: pytest.CaptureFixture[str]) -> None:
     )
     assert "CORS-unsafe byte 0x22 '\"' at 6" in out
     assert "chosen:  none acceptable -> answer 406" in out
+
+
+@pytest.mark.parametrize(
+    ("given", "value", "chosen"),
+    [
+        (b"text/html;q=0.5, */*;q=0.1\n", "text/html;q=0.5, */*;q=0.1", "text/html"),
+        (b"text/html;q=0.5, */*;q=0.1\r\n", "text/html;q=0.5, */*;q=0.1", "text/html"),
+        (b"text/html\n\n", "text/html\n", None),  # one line end left out, no more
+        (b'a/b;x="\xe9"', 'a/b;x="\xe9"', None),  # bytes as they are: Latin-1
+        (b"", "", None),
+    ],
+)
+def test_explain_reads_the_value_from_standard_input(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    given: bytes,
+    value: str,
+    chosen: str | None,
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(given)))
+    assert main(["explain", "-", "--json", "--offer", "text/html"]) == 0
+    facts = json.loads(capsys.readouterr().out)
+    assert (facts["value"], facts["chosen"]) == (value, chosen)
 
 
 def test_explain_strict_exits_nonzero(capsys: pytest.CaptureFixture[str]) -> None:

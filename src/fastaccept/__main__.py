@@ -323,7 +323,8 @@ def explain(args: argparse.Namespace) -> int:
     ``args`` ask for; return the process exit code: 0, 1 for a refused value,
     2 for a bad offer."""
     out, err = Output(sys.stdout), Output(sys.stderr)
-    value, kind = header_text(args.value), HEADERS[args.header]
+    value = stdin_value() if args.value == "-" else header_text(args.value)
+    kind = HEADERS[args.header]
     offers = [header_text(offer) for offer in args.offer]
     max_length = args.max_length or None
     try:
@@ -375,6 +376,16 @@ def header_text(argument: str) -> str:
     """A command-line argument as header text: its characters, each byte the
     locale could not decode as that byte (``UNDECODED_BYTES``)."""
     return argument.translate(UNDECODED_BYTES)
+
+
+def stdin_value() -> str:
+    """VALUE ``-``: the value from standard input, its bytes as a server
+    reads a field's (Latin-1), one line end at its end left out (a field
+    value holds none, RFC 9110 §5.5); no input, an empty value."""
+    data = b"" if sys.stdin is None else sys.stdin.buffer.read()
+    if data.endswith(b"\n"):
+        data = data[:-2] if data.endswith(b"\r\n") else data[:-1]
+    return data.decode("latin-1")
 
 
 def program_name() -> str:
@@ -436,12 +447,16 @@ def _run(argv: Sequence[str] | None) -> int:
             "value are shown escaped, as in a Python string (\\x1b, \\t).\n"
             "A byte of VALUE the locale cannot decode is read as that byte.\n"
             "A VALUE that begins with '-' follows '--' (explain -- -x/y).\n"
+            "VALUE '-' reads the value from standard input, its bytes as\n"
+            "they are (one line end at its end left out).\n"
             "With --key, one line only: the variant key, the offer a response\n"
             "cache keys by (an empty line when no offer is acceptable)."
         ),
         epilog=EXIT_STATUS,
     )
-    ex.add_argument("value", metavar="VALUE", help="the header value")
+    ex.add_argument(
+        "value", metavar="VALUE", help="the header value ('-': standard input)"
+    )
     ex.add_argument(
         "--header",
         type=str.lower,
