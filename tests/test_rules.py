@@ -220,9 +220,11 @@ def test_rule5_many_distinct_parameters_are_fine(engine: Engine) -> None:
     names = [f"p{i}" for i in range(40)]
     value = "a/b;" + ";".join(f"{n}=1" for n in names)
     assert [n for n, _ in engine.parse(value, strict=True)[0].params] == names
-    assert (
-        ranges(engine, value + ";P39=2") == []
-    )  # repeat found past the pairwise limit
+    # A repeat found past the pairwise limit, of the last name or the first.
+    assert ranges(engine, value + ";P39=2") == []
+    assert ranges(engine, value + ";P0=2") == []
+    with pytest.raises(AcceptError, match="duplicate parameter 'p0'"):
+        engine.parse(value + ";P0=2", strict=True)
 
 
 # Rules 3-5 where a member's parameters are spelled as an offer's: the pure
@@ -599,9 +601,12 @@ def test_media_range_is_the_shared_type(engine: Engine) -> None:
     assert engine.parse("a/b")[0] == MediaRange("a", "b")
 
 
-def test_many_offers(engine: Engine) -> None:
-    # More offers than the engines keep on the stack.
-    offers = [f"x/y{i}" for i in range(40)] + ["text/html", "x/y7;p=1"]
+@pytest.mark.parametrize("count", [42, 63, 64, 65, 66, 129])
+def test_many_offers(engine: Engine, count: int) -> None:
+    # Around the compiled engine's bounds: 63 offers told apart in a mask
+    # (the rest share its last bit), 64 with their per-call arrays on the
+    # stack, and more.
+    offers = [f"x/y{i}" for i in range(count - 2)] + ["text/html", "x/y7;p=1"]
     value = "x/y39;q=0.5, text/*;q=0.9, x/y7;p=1;q=0.95, x/y3;q=0"
     assert engine.negotiate(value, offers) == "x/y7;p=1"
     assert engine.Negotiator(offers).rank(value) == [

@@ -387,7 +387,7 @@ cdef struct Scan:
     Param small_params[SMALL]
     Skip small_skips[SMALL]
     long long small_keys[2 * ON_STACK]
-    unsigned long long small_credited[1]
+    unsigned long long small_credited[(ON_STACK + 63) >> 6]
 
 
 cdef struct Found:
