@@ -1551,6 +1551,8 @@ cdef Py_ssize_t best_offer(Scan* sc) noexcept nogil:
         return best
     for g in range(-1, set.n_groups):  # "*/*", then each type's wildcard
         if g < 0:  # for the offers of the types no "type/*" names
+            # Where each type has its "type/*" (a browser's image value against
+            # images), none is left to "*/*": no pass over the order.
             if sc.any_key < 0 or sc.typed == set.n_groups:
                 continue
             k = first_free(sc, set.order, set.n_order, True)
@@ -2428,7 +2430,7 @@ cdef Py_ssize_t best_language(const unsigned char* s, Py_ssize_t n, CListOffer* 
     a singleton, which names no language, those it is a prefix of and each
     tag that is one of its truncations (lookup).
     """
-    cdef Py_ssize_t i = 0, j, k, pos, name_end, found_by, subtag, best = -1, star_at = 0
+    cdef Py_ssize_t i = 0, j, k, pos, name_end, found_by, best = -1, star_at = 0
     cdef int code, w, star = -1
     cdef unsigned long long h
     cdef long long key
@@ -2453,12 +2455,10 @@ cdef Py_ssize_t best_language(const unsigned char* s, Py_ssize_t n, CListOffer* 
             while found_by < name_end and s[found_by] != 45:
                 found_by += 1
             if found_by == i + 1:  # x-, i-: the range as a prefix, and lookup
-                found_by, h, subtag = name_end, FNV_BASIS, i
+                found_by, h = name_end, FNV_BASIS
                 for j in range(i, name_end):
-                    if s[j] == 45:
-                        if j - subtag > 1:  # a truncation never ends with a singleton
-                            relate(s, i, name_end, w, tags, table, whole_key(h), keys)
-                        subtag = j + 1
+                    if s[j] == 45:  # a truncation (``tag_key`` refuses one ending with a singleton)
+                        relate(s, i, name_end, w, tags, table, whole_key(h), keys)
                     h = fnv_fold(h, s, j, j + 1, False)
         relate(s, i, name_end, w, tags, table, folded_hash(s, i, found_by), keys)
         i = pos
