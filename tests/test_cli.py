@@ -74,6 +74,22 @@ def test_explain_reads_the_value_from_standard_input(
     assert (facts["value"], facts["chosen"]) == (value, chosen)
 
 
+@pytest.mark.parametrize(
+    ("stream", "value"),
+    [(io.StringIO("text/html\r\n"), "text/html"), (None, "")],
+)
+def test_explain_reads_a_text_stream_or_none(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    stream: io.StringIO | None,
+    value: str,
+) -> None:
+    # A stream of text alone (no bytes under it, as IDLE's), or none at all.
+    monkeypatch.setattr(sys, "stdin", stream)
+    assert main(["explain", "-", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["value"] == value
+
+
 def test_explain_strict_exits_nonzero(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["explain", "a/b c", "--strict"]) == 1
     err = capsys.readouterr().err

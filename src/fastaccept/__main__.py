@@ -10,7 +10,7 @@ import json
 import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any, TextIO
+from typing import Any, BinaryIO, TextIO
 
 from . import (
     IMPLEMENTATION,
@@ -380,12 +380,17 @@ def header_text(argument: str) -> str:
 
 def stdin_value() -> str:
     """VALUE ``-``: the value from standard input, its bytes as a server
-    reads a field's (Latin-1), one line end at its end left out (a field
-    value holds none, RFC 9110 §5.5); no input, an empty value."""
-    data = b"" if sys.stdin is None else sys.stdin.buffer.read()
-    if data.endswith(b"\n"):
-        data = data[:-2] if data.endswith(b"\r\n") else data[:-1]
-    return data.decode("latin-1")
+    reads a field's (Latin-1; a stream of text alone, as ``header_text``
+    reads an argument), one line end at its end left out (a field value
+    holds none, RFC 9110 §5.5); no input, an empty value."""
+    stream = sys.stdin
+    buffer: BinaryIO | None = getattr(stream, "buffer", None)
+    text: str
+    if buffer is not None:
+        text = buffer.read().decode("latin-1")
+    else:
+        text = "" if stream is None else header_text(stream.read())
+    return text[:-2] if text.endswith("\r\n") else text.removesuffix("\n")
 
 
 def program_name() -> str:
