@@ -1248,24 +1248,23 @@ ACCEPT_KIND.grammar, ACCEPT_KIND.field, ACCEPT_KIND.values = MEDIA_RANGES, ACCEP
 
 
 cdef object skipped_members(Scan* sc, object value, bint strict, str field):
-    """The members a scan skipped, as ``_types.Unexplained`` records them
-    (native integers, four a member); in strict mode the error of the first
-    (the only one) is raised instead."""
+    """The members a scan of ``value`` (``read_once``'s) skipped, as
+    ``_types.Unexplained`` records them (native integers, four a member); in
+    strict mode the error of the first (the only one) is raised instead."""
     cdef Py_ssize_t i
     cdef Py_ssize_t* out
     cdef Skip* sk
     if not sc.n_skips:
         return ()
-    coerced = _coerce_value(value, field)
     if strict:
         sk = &sc.skips[0]
-        raise _AcceptError(_reason(sk.code, _as_header_text(coerced)[0], sk.pos), coerced, sk.pos, field)
+        raise _AcceptError(_reason(sk.code, _as_header_text(value)[0], sk.pos), value, sk.pos, field)
     records = PyBytes_FromStringAndSize(NULL, 4 * sc.n_skips * sizeof(Py_ssize_t))
     out = <Py_ssize_t*>PyBytes_AS_STRING(records)
     for i in range(sc.n_skips):
         sk = &sc.skips[i]
         out[4 * i], out[4 * i + 1], out[4 * i + 2], out[4 * i + 3] = sk.start, sk.end, sk.pos, sk.code
-    return _Unexplained(coerced, memoryview(records).cast("n"))
+    return _Unexplained(value, memoryview(records).cast("n"))
 
 
 cdef object parsed(_Kind kind, object value, object strict_flag, object max_length):
@@ -1963,19 +1962,17 @@ Offers parsed once; the best of them for each request's Accept value.
         try:
             scan(s, n, False, &sc)
             skipped = skipped_members(&sc, value, False, ACCEPT)
-            valid = sc.n_ranges > 0
         finally:
             scan_free(&sc)
-        if valid:  # the weights as ``rank`` reads them
-            scan_init(&sc)
-            try:
-                score_value(self, value, &sc)
-                for i in range(self._n):
-                    key = rank_decided(&sc, i)
-                    if key >= 0:
-                        weights[i] = key & WEIGHT_MASK
-            finally:
-                scan_free(&sc)
+        scan_init(&sc)  # the weights as ``rank`` reads them
+        try:
+            score_value(self, value, &sc)
+            for i in range(self._n):
+                key = rank_decided(&sc, i)
+                if key >= 0:
+                    weights[i] = key & WEIGHT_MASK
+        finally:
+            scan_free(&sc)
         return weights, skipped.starts() if skipped else ()
 
 
