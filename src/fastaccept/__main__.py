@@ -385,7 +385,6 @@ def stdin_value() -> str:
     holds none, RFC 9110 §5.5); no input, an empty value."""
     stream = sys.stdin
     buffer: BinaryIO | None = getattr(stream, "buffer", None)
-    text: str
     if buffer is not None:
         text = buffer.read().decode("latin-1")
     else:
