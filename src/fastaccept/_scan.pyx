@@ -1614,8 +1614,8 @@ cdef class _CachedOffers:
         raise RuntimeError(f"this {type(self).__name__} was not made: its constructor raised")
 
     cdef tuple _read(self, tuple held):
-        """``held`` (the offers as given, or what ``choose`` returns), for a
-        class's properties: ``_unmade`` for a negotiator not made."""
+        """``held`` (the offers as given, or what ``choose`` returns), for the
+        properties and ``_arguments``: ``_unmade`` for a negotiator not made."""
         if not self._whole:
             self._unmade()
         return held
@@ -1679,10 +1679,8 @@ cdef class _CachedOffers:
         return "" if index < 0 else self._values[index]
 
     # Equality, hashing, repr and pickling by the arguments: ``_arguments``' rule.
-    def _arguments(self):
-        if not self._whole:  # its arguments were never all checked and kept
-            self._unmade()
-        return (self._items,), {"cache_size": self._cache_size, "max_length": self._max_length}
+    def _arguments(self):  # of one not made, never all checked and kept
+        return (self._read(self._items),), {"cache_size": self._cache_size, "max_length": self._max_length}
 
     def __repr__(self):
         return _ByArguments.__repr__(self)
