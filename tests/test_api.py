@@ -961,11 +961,14 @@ def test_the_parsed_values_and_versioned_hints_resolve_at_run_time() -> None:
     for maker in (fastaccept.Produces.versioned, fastaccept.Renderers.versioned):
         assert typing.get_type_hints(maker)["return"] is typing.Self  # type: ignore[attr-defined,unused-ignore]
     # Every public name and its public methods, on this engine: no name that
-    # only a type checker imports (ClassVar, Any) left for them to resolve.
+    # only a type checker imports (ClassVar, Any, Self) left for them to
+    # resolve; a class's signature too (its __new__ or __init__, as FastAPI's
+    # Depends reads a class).
     for name in fastaccept.__all__:
         found = getattr(fastaccept, name)
         if isinstance(found, type):
             typing.get_type_hints(found)
+            inspect.signature(found, eval_str=True)
             for method in dir(found):  # inherited too (the pure engine's choose)
                 if not method.startswith("_") and callable(getattr(found, method)):
                     typing.get_type_hints(getattr(found, method))

@@ -311,7 +311,7 @@ class Negotiator(_CachedOffers):
         *,
         cache_size: int = DEFAULT_CACHE_SIZE,
         max_length: int | None = DEFAULT_MAX_LENGTH,
-    ) -> Self:
+    ) -> Negotiator:
         items = offers_tuple(offers, "offers")
         parsed = OfferSet(parse_offers(items))
         return cls._made(items, parsed, cache_size, max_length)
@@ -692,7 +692,7 @@ class EncodingNegotiator(_ListNegotiator):
         *,
         cache_size: int = DEFAULT_CACHE_SIZE,
         max_length: int | None = DEFAULT_MAX_LENGTH,
-    ) -> Self:
+    ) -> EncodingNegotiator:
         parsed = cls._header.offers(codings)
         return cls._made(parsed.values, parsed, cache_size, max_length)
 
@@ -720,7 +720,7 @@ class LanguageNegotiator(_ListNegotiator):
         *,
         cache_size: int = DEFAULT_CACHE_SIZE,
         max_length: int | None = DEFAULT_MAX_LENGTH,
-    ) -> Self:
+    ) -> LanguageNegotiator:
         parsed = cls._header.offers(tags)
         return cls._made(parsed.values, parsed, cache_size, max_length)
 
