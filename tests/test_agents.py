@@ -207,6 +207,14 @@ def test_a_link_given_joins_the_alternate(headers: Any) -> None:
     assert links == ["</next>; rel=next"]
 
 
+def test_an_empty_link_given_adds_no_element() -> None:
+    # RFC 9110 §5.6.1: no empty list element is sent, and §5.5: no value ends
+    # in a space (h11 refuses the alternate followed by ", ").
+    html = PAGE.render(PAGE.produces.select("*/*"), DATA, headers={"Link": ""})
+    links = [value for name, value in html.header_items if name.lower() == "link"]
+    assert links == [LINK]
+
+
 def test_a_handlers_link_joins_the_alternate_in_an_endpoint() -> None:
     """Through an integration (Starlette keeps one value a name)."""
     pytest.importorskip("starlette")

@@ -959,6 +959,36 @@ def test_fastapi_a_field_the_answer_has_is_sent_once() -> None:
     ]
 
 
+def test_fastapi_an_empty_value_of_a_field_the_answer_has_adds_nothing() -> None:
+    """An empty value, the dependency's or the answer's, is no element of the
+    one line (RFC 9110 §5.6.1); ``"</v1>; rel=alternate, "`` was sent, a
+    value ending in a space (§5.5) that h11 refuses."""
+    pytest.importorskip("fastapi")
+    from fastapi import Depends, FastAPI, Response
+    from fastapi.testclient import TestClient
+
+    from fastaccept.fastapi import NegotiatedRoute, negotiated
+
+    app = FastAPI()
+    app.router.route_class = NegotiatedRoute
+
+    def defaults(response: Response) -> None:
+        response.headers["Link"] = ""
+        response.headers["Cache-Control"] = "private"
+
+    def item() -> Answer:
+        headers = {"Link": "</v1>; rel=alternate", "Cache-Control": ""}
+        return Answer({"greeting": "hi"}, headers=headers)
+
+    defaults.__annotations__["response"] = Response  # a name this module lacks
+    app.get("/item", dependencies=[Depends(defaults)])(negotiated(GREETING)(item))
+    fields = dict(TestClient(app).get("/item").headers.multi_items())
+    assert (fields["link"], fields["cache-control"]) == (
+        "</v1>; rel=alternate",
+        "private",
+    )
+
+
 @pytest.mark.parametrize(
     ("module", "argument"),
     [("fastapi", "fastaccept_request"), ("litestar", "request")],
@@ -2220,6 +2250,30 @@ def test_falcon_a_raised_error_keeps_the_endpoints_vary(
     assert vary_tokens(named.headers["Vary"]) == vary_tokens(missing.headers["Vary"])
     already = client.simulate_get("/item", params={"set": "1"})
     assert vary_tokens(already.headers["Vary"]) == vary_tokens(ok.headers["Vary"])
+
+
+def test_falcon_an_empty_link_the_responder_set_adds_nothing() -> None:
+    """RFC 9110 §5.6.1: the alternate of ``fastaccept.agents`` alone, not
+    followed by ``", "`` (a value ending in a space, §5.5)."""
+    pytest.importorskip("falcon")
+    import falcon
+    from falcon.testing import TestClient
+
+    from fastaccept.agents import markdown_for_agents
+    from fastaccept.falcon import negotiated
+
+    page = markdown_for_agents(html=lambda p: f"<p>{p}</p>", markdown=lambda p: p)
+
+    class Page:
+        @negotiated(page)
+        def on_get(self, req: Any, resp: Any) -> str:
+            resp.set_header("Link", "")
+            return "hi"
+
+    app = falcon.App()
+    app.add_route("/page", Page())
+    html = TestClient(app).simulate_get("/page", headers={"Accept": "text/html"})
+    assert html.headers["Link"] == '<>; rel="alternate"; type="text/markdown"'
 
 
 @pytest.mark.parametrize("asynchronous", [False, True], ids=["wsgi", "asgi"])

@@ -177,7 +177,14 @@ def answer_first(name: str, answer: str, own: str) -> str:
     (``SINGLE_VALUED``: one ``ETag``), else both, the answer's first (RFC
     9110 §5.3: a list's lines combine in order; ``Cache-Control: private``
     kept beside the answer's ``max-age``)."""
-    return answer if name.lower() in SINGLE_VALUED else f"{answer}, {own}"
+    return answer if name.lower() in SINGLE_VALUED else joined_line(answer, own)
+
+
+def joined_line(first: str, second: str) -> str:
+    """Two values of one list field as one line, ``first``'s first (RFC 9110
+    §5.3); an empty one adds no element (§5.6.1: a sender generates no empty
+    list element, and §5.5: no value ends in a space)."""
+    return f"{first}, {second}" if first and second else first or second
 
 
 def vary_apart(

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final, overload
 
 from ._arguments import ByArguments, made_once
 from ._grammar import TCHARS
-from ._headers import merge_vary, vary_apart
+from ._headers import joined_line, merge_vary, vary_apart
 from ._limits import DEFAULT_CACHE_SIZE, DEFAULT_MAX_LENGTH, store
 from ._member import OfferSpec, parse_content_type, refuse_a_set
 from ._responses import (
@@ -724,7 +724,7 @@ def _joined(
             )
         if folded in names:
             at = names.index(folded)
-            joined[at] = (joined[at][0], f"{joined[at][1]}, {value}")
+            joined[at] = (joined[at][0], joined_line(joined[at][1], value))
         else:
             joined.append((name, value))
     return tuple(joined)
