@@ -1267,6 +1267,35 @@ def test_a_subclass_init_calls_the_negotiators(
     assert (named.name, named.choose(value)) == ("api", value)
 
 
+def test_a_subclass_is_made_as_its_own_type() -> None:
+    # mypy reads this file: a subclass's call is typed as the subclass, and
+    # makes one on either engine. pyright too, as __new__ names no return
+    # type (the typing spec: a class named there is the call's type).
+    for kind in (
+        fastaccept.Negotiator,
+        fastaccept.EncodingNegotiator,
+        fastaccept.LanguageNegotiator,
+    ):
+        assert "return" not in typing.get_type_hints(kind.__new__)
+
+    class Mine(fastaccept.Negotiator):
+        def own(self) -> str:
+            return "mine"
+
+    class Coded(fastaccept.EncodingNegotiator):
+        def own(self) -> str:
+            return "coded"
+
+    made: Mine = Mine(["text/html"])
+    coded: Coded = Coded(["gzip"])
+    assert (type(made), made.own(), type(coded), coded.own()) == (
+        Mine,
+        "mine",
+        Coded,
+        "coded",
+    )
+
+
 @pytest.mark.parametrize(
     ("kind", "offer"),
     [("Negotiator", "a/b"), ("EncodingNegotiator", "br"), ("LanguageNegotiator", "en")],

@@ -305,13 +305,18 @@ class Negotiator(_CachedOffers):
     _offers: tuple[OfferSpec, ...]
     _parsed: OfferSet
 
-    def __new__(
+    # No return annotation: each checker infers a subclass's own type from
+    # _made (-> Self), and Self, which only a checker imports, is no name
+    # that typing.get_type_hints or inspect.signature(eval_str=True) would
+    # fail to find at run time; "-> Negotiator" would type a subclass's call
+    # as Negotiator (the typing spec's rule, pyright's).
+    def __new__(  # type: ignore[no-untyped-def]
         cls,
         offers: Iterable[OfferSpec],
         *,
         cache_size: int = DEFAULT_CACHE_SIZE,
         max_length: int | None = DEFAULT_MAX_LENGTH,
-    ) -> Negotiator:
+    ):
         items = offers_tuple(offers, "offers")
         parsed = OfferSet(parse_offers(items))
         return cls._made(items, parsed, cache_size, max_length)
@@ -686,13 +691,13 @@ class EncodingNegotiator(_ListNegotiator):
     __slots__ = ()
     _header = ENCODING
 
-    def __new__(
+    def __new__(  # type: ignore[no-untyped-def]  # as Negotiator's
         cls,
         codings: Iterable[str],
         *,
         cache_size: int = DEFAULT_CACHE_SIZE,
         max_length: int | None = DEFAULT_MAX_LENGTH,
-    ) -> EncodingNegotiator:
+    ):
         parsed = cls._header.offers(codings)
         return cls._made(parsed.values, parsed, cache_size, max_length)
 
@@ -714,13 +719,13 @@ class LanguageNegotiator(_ListNegotiator):
     __slots__ = ()
     _header = LANGUAGE
 
-    def __new__(
+    def __new__(  # type: ignore[no-untyped-def]  # as Negotiator's
         cls,
         tags: Iterable[str],
         *,
         cache_size: int = DEFAULT_CACHE_SIZE,
         max_length: int | None = DEFAULT_MAX_LENGTH,
-    ) -> LanguageNegotiator:
+    ):
         parsed = cls._header.offers(tags)
         return cls._made(parsed.values, parsed, cache_size, max_length)
 
