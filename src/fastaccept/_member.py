@@ -352,7 +352,6 @@ class Offer(ByArguments):
     as an offer would.
     """
 
-    __slots__ = ("explicit", "media_type", "qs")
     if TYPE_CHECKING:  # read-only: set once (ByArguments)
 
         @property
@@ -361,6 +360,9 @@ class Offer(ByArguments):
         def qs(self) -> float: ...
         @property
         def explicit(self) -> bool: ...
+
+    else:  # not for checkers: pyright would read each slot as its property
+        __slots__ = ("explicit", "media_type", "qs")
 
     def __init__(
         self, media_type: str, qs: float = 1.0, *, explicit: bool = False
