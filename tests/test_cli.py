@@ -423,6 +423,72 @@ def test_an_unknown_header_is_a_usage_error(
 
 
 @pytest.mark.parametrize(
+    "args",
+    [
+        ["explain", "text/html", "\x1b]0;pwned\x07\x1b[2J"],  # unrecognized
+        ["explain", "text/html", "--he=\x1b[31mX"],  # ambiguous
+        ["explain", "text/html", "-\x1b"],
+    ],
+)
+def test_an_argument_echoed_in_a_usage_error_is_escaped(
+    args: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    # argparse wrote these raw: an escape sequence in an unquoted header
+    # value set the terminal's title or cleared it.
+    with pytest.raises(SystemExit) as exit:
+        main(args)
+    assert exit.value.code == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and "\\x1b" in captured.err
+    assert not any(char < " " and char != "\n" for char in captured.err)
+
+
+def test_the_help_is_written_without_colours(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # CPython 3.14's argparse colours a help where it may (FORCE_COLOR): its
+    # escape sequences would be shown escaped, as an argument's are.
+    for name in ("NO_COLOR", "PYTHON_COLORS"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("FORCE_COLOR", "1")
+    with pytest.raises(SystemExit) as exit:
+        main(["explain", "--help"])
+    assert exit.value.code == 0
+    out = capsys.readouterr().out
+    # (The help's own text names the escape \x1b: no sequence follows it.)
+    assert out.startswith("usage: ") and "\\x1b[" not in out and "\x1b" not in out
+
+
+def test_a_usage_error_is_not_written_on_stdout_without_stderr(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # argparse wrote the usage on stdout where stderr was closed: a script
+    # reading --key's output got it.
+    monkeypatch.setattr(sys, "stderr", None)
+    with pytest.raises(SystemExit) as exit:
+        main(["explain", "--key", "text/html"])
+    assert exit.value.code == 2
+    assert capsys.readouterr().out == ""
+
+
+def test_a_standard_input_that_cannot_be_read_is_a_usage_error(
+    engine: Engine, tmp_path: Path
+) -> None:
+    # It was "cannot write", exit 1: the status of a refused value.
+    pure = "1" if engine is ENGINES["python"] else ""
+    with (tmp_path / "written").open("wb") as stdin:  # for writing alone
+        done = subprocess.run(
+            [sys.executable, "-m", "fastaccept", "explain", "-"],
+            env={**os.environ, "FASTACCEPT_NO_EXTENSIONS": pure},
+            stdin=stdin,
+            capture_output=True,
+            text=True,
+        )
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith("error: cannot read standard input: ")
+
+
+@pytest.mark.parametrize(
     ("header", "value", "offers", "key"),
     [
         (

@@ -10,7 +10,7 @@ import json
 import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any, BinaryIO, TextIO
+from typing import Any, BinaryIO, NoReturn, TextIO
 
 from . import (
     IMPLEMENTATION,
@@ -45,8 +45,11 @@ EXIT_STATUS = """\
 exit status:
   0  the value was read (lenient mode skips the members it cannot read)
   1  the value was refused: invalid with --strict, or longer than
-     --max-length (in either mode: the limit protects a server)
-  2  a usage error: an invalid option or --offer"""
+     --max-length (in either mode: the limit protects a server); or
+     the output could not be written (cut short by its reader, quietly;
+     another failure, a full disk, in one line on stderr)
+  2  a usage error: an invalid option or --offer, or a standard input
+     that cannot be read"""
 
 
 class Header(NamedTuple):
@@ -321,9 +324,13 @@ def _print_text(facts: dict[str, Any], header: Header, out: Output) -> None:
 def explain(args: argparse.Namespace) -> int:
     """Print the explanation (a table, JSON, or the variant key alone) that
     ``args`` ask for; return the process exit code: 0, 1 for a refused value,
-    2 for a bad offer."""
+    2 for a bad offer or a standard input that cannot be read."""
     out, err = Output(sys.stdout), Output(sys.stderr)
-    value = stdin_value() if args.value == "-" else header_text(args.value)
+    try:
+        value = stdin_value() if args.value == "-" else header_text(args.value)
+    except OSError as exc:  # opened for writing alone, say: not the output's
+        err.line(f"error: cannot read standard input: {exc}")
+        return 2
     kind = HEADERS[args.header]
     offers = [header_text(offer) for offer in args.offer]
     max_length = args.max_length or None
@@ -413,15 +420,32 @@ def max_length_option(text: str) -> int:
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse's parser, but a failed write of its help, its version or a
+    """argparse's parser, but its messages show each control character or
+    non-printable escaped (``visible``: an argument echoed in an error, such
+    as an unrecognized one, cannot drive the terminal), without 3.14's
+    colours (escape sequences too); a usage error is written on standard
+    error alone (nowhere where that is closed: argparse's usage went to
+    standard output then); and a failed write of its help, its version or a
     usage error is the ``OSError`` that ``main`` reports (argparse drops it,
     and exits 0 for a help no one could read)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.color = False  # read by 3.14's argparse, and by no earlier one
 
     def _print_message(self, message: str, file: Any = None) -> None:
         stream = sys.stderr if file is None else file
         if message and stream is not None:
-            stream.write(message)
+            encoding = getattr(stream, "encoding", None)
+            lines = message.split("\n")
+            stream.write(
+                "\n".join(escaped(line, encoding, quoting=False) for line in lines)
+            )
             stream.flush()
+
+    def error(self, message: str) -> NoReturn:
+        self._print_message(self.format_usage(), sys.stderr)
+        self.exit(2, f"{self.prog}: error: {message}\n")
 
 
 def _run(argv: Sequence[str] | None) -> int:
