@@ -9,7 +9,7 @@ line is a documented use.
 from __future__ import annotations
 
 import enum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 import fastaccept
 from fastaccept import (
@@ -20,6 +20,7 @@ from fastaccept import (
     Offer,
     Produces,
 )
+from fastaccept.mcp import ReplyKind, select_get, select_post
 
 if TYPE_CHECKING:
     from typing_extensions import assert_type
@@ -70,3 +71,10 @@ def web_answers(accept: str) -> None:
     assert_type(decision.status, int)
     assert_type(decision.media_type, str)
     assert_type(fastaccept.problem(404, accept).body, bytes)
+
+
+def mcp_checks(accept: str, json_only: bool) -> None:
+    """A JSON-only server never streams."""
+    assert_type(select_post(accept, json_only=True), Literal["json"] | Decision)
+    assert_type(select_post(accept, json_only=json_only), ReplyKind | Decision)
+    assert_type(select_get(accept), Literal["sse"] | Decision)

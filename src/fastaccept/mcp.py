@@ -7,7 +7,7 @@ python-sdk sends them.
 from __future__ import annotations
 
 import json
-from typing import Literal, NamedTuple
+from typing import Literal, NamedTuple, overload
 
 from ._engine import Negotiator
 from ._errors import AcceptError
@@ -78,6 +78,14 @@ def _select(
     return check.answers[index] if index >= 0 else check.not_acceptable
 
 
+@overload
+def select_post(
+    accept: HeaderValue, *, json_only: Literal[True], require_header: bool = True
+) -> Literal["json"] | Decision: ...
+@overload
+def select_post(
+    accept: HeaderValue, *, json_only: bool, require_header: bool = True
+) -> ReplyKind | Decision: ...
 def select_post(
     accept: HeaderValue, *, json_only: bool, require_header: bool = True
 ) -> ReplyKind | Decision:
