@@ -9,6 +9,7 @@ the name raises. The integrations read it from a query parameter
 from __future__ import annotations
 
 import asyncio
+import enum
 import json
 import pickle
 from typing import Any
@@ -139,6 +140,24 @@ def test_a_format_of_another_type_is_a_type_error() -> None:
     produces = Produces(OFFERS, formats=True)
     with pytest.raises(TypeError, match="format must be a str or None, not bytes"):
         produces.select(None, format=b"json")  # type: ignore[arg-type]
+
+
+def test_a_str_subclass_format_is_read_as_its_text() -> None:
+    # docs/bad-input.md: its own lower (or len, hash) does not decide.
+    class Lying(str):
+        def lower(self) -> str:
+            return "json"
+
+        def __len__(self) -> int:
+            return 1
+
+    class Name(str, enum.Enum):
+        JSON = "json"
+
+    produces = Produces(OFFERS, formats=True)
+    assert produces.select("text/html", format=Lying("pdf")).status == 406
+    assert produces.select("text/html", format=Lying("x" * 40)).status == 406
+    assert produces.select("image/png", format=Name.JSON).media_type == OFFERS[0]
 
 
 @given(st.text(max_size=40) | st.from_regex(r"(?i)json|html|csv", fullmatch=True))

@@ -690,6 +690,8 @@ class Produces(ByArguments):
                 raise TypeError(
                     f"format must be a str or None, not {type(format).__name__}"
                 )
+            if type(format) is not str:  # a subclass's text, not its methods'
+                format = str.__str__(format)
             if accept is not None and type(accept) not in (str, bytes):
                 accept = coerce_value(accept)  # its TypeError, read or not; copied once
             if format and self._format_index:  # the offer it names, else 406
