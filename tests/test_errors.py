@@ -277,25 +277,22 @@ def test_a_one_character_value_over_the_limit_is_one_character(
     )
 
 
-class _Short(str):
-    """A str that says it is one character long."""
+def _saying(length: int) -> list[Callable[[str], Any]]:
+    """Makers of a str and of bytes (the text's Latin-1) whose ``__len__``
+    says ``length``."""
 
-    def __len__(self) -> int:
-        return 1
+    class Said(str):
+        def __len__(self) -> int:
+            return length
 
+    class SaidBytes(bytes):
+        def __len__(self) -> int:
+            return length
 
-class _ShortBytes(bytes):
-    """Bytes that say they are one byte long."""
-
-    def __len__(self) -> int:
-        return 1
-
-
-def _short_bytes(text: str) -> _ShortBytes:
-    return _ShortBytes(text.encode("latin-1"))
+    return [Said, lambda text: SaidBytes(text.encode("latin-1"))]
 
 
-SAYS_SHORT = [_Short, _short_bytes]
+SAYS_SHORT = _saying(1)
 
 
 @pytest.mark.parametrize("short", SAYS_SHORT, ids=["str", "bytes"])
@@ -334,6 +331,18 @@ def test_the_shared_readers_measure_a_value_by_its_text_not_its_len(
     # An Accept over DEFAULT_MAX_LENGTH is not read for a refusal's format.
     over = short("application/problem+json," + " " * 9000)
     assert problem(400, over).headers["Content-Type"].startswith("text/plain")
+
+
+@pytest.mark.parametrize("empty", _saying(0), ids=["str", "bytes"])
+def test_a_content_type_that_says_it_is_empty_is_read(
+    empty: Callable[[str], Any],
+) -> None:
+    # rule 8: a subclass's own __len__ does not make its text missing (it
+    # answered "Content-Type is missing", and an over-long one unmeasured).
+    consumes = Consumes(["application/json"])
+    assert consumes.check(empty("application/json")).status == 200
+    assert consumes.check(empty("a/b," * 3000)).status == 431
+    assert "is missing" in consumes.check(empty("")).body
 
 
 @pytest.mark.parametrize("bad", [1, 1.5, ["a/b"], object()])

@@ -868,11 +868,11 @@ class Consumes(ByArguments):
             )
         if accept is not None and type(accept) not in (str, bytes):
             accept = coerce_value(accept)  # its TypeError, read or not; copied once
-        if content_type is not None:  # its type checked before its truth
+        if content_type is not None:  # its type checked before its length
             content_type = coerce_value(content_type, "Content-Type")
-        if not content_type:
+        # Absent or empty: by its text, not a subclass's __len__ (rule 8).
+        if content_type is None or not (length := header_length(content_type)):
             return self._unsupported["is missing", header, prefers_problem_json(accept)]
-        length = header_length(content_type)
         if self._max_length is not None and length > self._max_length:
             return _too_large(
                 "Content-Type",
