@@ -343,6 +343,9 @@ def test_a_content_type_that_says_it_is_empty_is_read(
     assert consumes.check(empty("application/json")).status == 200
     assert consumes.check(empty("a/b," * 3000)).status == 431
     assert "is missing" in consumes.check(empty("")).body
+    # A field value holds no outer whitespace (RFC 9110 §5.5): OWS alone is
+    # an empty value, missing (it was "malformed").
+    assert "is missing" in consumes.check(" \t ").body
 
 
 @pytest.mark.parametrize("bad", [1, 1.5, ["a/b"], object()])

@@ -868,20 +868,21 @@ class Consumes(ByArguments):
             )
         if accept is not None and type(accept) not in (str, bytes):
             accept = coerce_value(accept)  # its TypeError, read or not; copied once
+        text = ""  # absent
         if content_type is not None:  # its type checked before its length
             content_type = coerce_value(content_type, "Content-Type")
-        # Absent or empty: by its text, not a subclass's __len__ (rule 8).
-        if content_type is None or not (length := header_length(content_type)):
+            length = header_length(content_type)  # its text's (rule 8)
+            if self._max_length is not None and length > self._max_length:
+                return _too_large(
+                    "Content-Type",
+                    length,
+                    self._max_length,
+                    prefers_problem_json(accept),
+                    _VARY,
+                )
+            text = as_header_text(content_type)[0]
+        if not text.strip(" \t"):  # absent, empty or OWS alone (RFC 9110 §5.5)
             return self._unsupported["is missing", header, prefers_problem_json(accept)]
-        if self._max_length is not None and length > self._max_length:
-            return _too_large(
-                "Content-Type",
-                length,
-                self._max_length,
-                prefers_problem_json(accept),
-                _VARY,
-            )
-        text = as_header_text(content_type)[0]
         try:
             rng, offer = parse_content_type(text, "Content-Type")
         except ValueError:
