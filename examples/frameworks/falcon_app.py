@@ -48,7 +48,11 @@ class Messages:
 
 class VaryOnOrigin:  # as a CORS middleware does
     def process_response(
-        self, req: falcon.Request, resp: falcon.Response, *args: object
+        self,
+        req: falcon.Request,
+        resp: falcon.Response,
+        resource: object,
+        req_succeeded: bool,
     ) -> None:
         resp.append_header("Vary", "Origin")  # kept beside the Accept already there
 
