@@ -9,10 +9,11 @@ version its own handler, an unknown one a 406."""
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 import json
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
 import pytest
@@ -426,3 +427,9 @@ def test_fastaccept_asgi_refuses_a_plain_function() -> None:
         dispatch({"text/plain": greeting})  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="the handler must be callable, not NoneType"):
         negotiated(Renderers({"text/plain": str}))(None)  # type: ignore[arg-type]
+
+    def awaitable(scope: Any, receive: Any) -> Awaitable[str]:
+        return asyncio.sleep(0, "hello")  # an awaitable, from no coroutine function
+
+    with pytest.raises(TypeError, match="awaitable must be a coroutine function"):
+        negotiated(Renderers({"text/plain": str}))(awaitable)  # type: ignore[arg-type]

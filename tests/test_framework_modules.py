@@ -20,7 +20,7 @@ import subprocess
 import sys
 import types
 import warnings
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from functools import partial
 from typing import Annotated, Any
@@ -3461,6 +3461,12 @@ def test_aiohttp_refuses_a_plain_function() -> None:
         negotiated(Renderers({"text/plain": str}))(greeting)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="must be a coroutine function"):
         dispatch({"text/plain": greeting})  # type: ignore[arg-type]
+
+    def awaitable(request: Any) -> Awaitable[str]:
+        return asyncio.sleep(0, "hello")  # an awaitable, from no coroutine function
+
+    with pytest.raises(TypeError, match="awaitable must be a coroutine function"):
+        negotiated(Renderers({"text/plain": str}))(awaitable)  # type: ignore[arg-type]
 
 
 # Each binding's own steps, one by one ------------------------------------------

@@ -30,7 +30,7 @@ aiohttp's answer, that exception sent as its response, with ``Accept`` in its
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 from ._endpoint import (
@@ -141,8 +141,9 @@ class AiohttpBinding(Binding[web.Request, web.StreamResponse]):
         return negotiated
 
 
-#: A handler or ``web.View`` method, as ``negotiated`` and ``dispatch`` take it.
-AiohttpHandler = Callable[..., Awaitable[Any]]
+#: A handler or ``web.View`` method, as ``negotiated`` and ``dispatch`` take it:
+#: a coroutine function's (a plain function returning an awaitable is refused).
+AiohttpHandler = Callable[..., Coroutine[Any, Any, Any]]
 
 negotiated: Negotiated[Callable[[AiohttpHandler], Handler]]
 dispatch: Dispatch[AiohttpHandler, Handler]

@@ -123,8 +123,10 @@ def varying_errors(send: Send, scope: Scope, finished: Finished) -> Send:
 
 
 #: A handler, as ``negotiated`` and ``dispatch`` take it: its scope and
-#: receive typed as it likes (a dict, asgiref's ``HTTPScope``, Starlette's).
-ASGIHandler = Callable[[Any, Any], Awaitable[Any]]
+#: receive typed as it likes (a dict, asgiref's ``HTTPScope``, Starlette's);
+#: a coroutine function's (``check_coroutine``: a plain function returning
+#: another awaitable is refused).
+ASGIHandler = Callable[[Any, Any], Coroutine[Any, Any, Any]]
 
 #: The scopes an endpoint serves, for both decorators' docstrings.
 _SCOPES = (
