@@ -45,6 +45,9 @@ SIZES: list[tuple[str, Any, type[Exception] | None]] = [
     ("-1", -1, ValueError),
     ("sys.maxsize + 1", sys.maxsize + 1, ValueError),
     ("10**30", 10**30, ValueError),
+    # past the digit limit of int's str (3.11+): named all the same
+    ("10**5000", 10**5000, ValueError),
+    ("-10**5000", -(10**5000), ValueError),
     ("True", True, TypeError),
     ("False", False, TypeError),
     ("8192.0", 8192.0, TypeError),

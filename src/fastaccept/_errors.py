@@ -6,13 +6,20 @@ is built here, once, so both engines give the same message for the same input.
 
 from __future__ import annotations
 
-from . import _limits
 from ._grammar import LANGUAGE_RANGE_CHARS, TCHARS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Container
     from typing import Any, Final
+
+#: The most characters of a run of the value (a token, a range, a weight) that
+#: an error message quotes: a longer run is cut, "..." marking the cut, so a
+#: message stays short and building it reads at most this much of the run.
+EXCERPT_MAX: Final = 40
+#: The most characters of the repr of an argument a program gave (an offer,
+#: a media type, a qs, a limit) that an error message about it quotes.
+SHOWN_MAX: Final = 160
 
 # Error codes reported by the scanners (the Cython engine mirrors these numbers).
 EXPECTED_TYPE: Final = 1
@@ -116,29 +123,27 @@ def shown(given: object) -> str:
     named by its type."""
     if isinstance(given, str):
         text = str.__str__(given)
-        return repr(
-            text[: _limits.SHOWN_MAX] + _CUT if len(text) > _limits.SHOWN_MAX else text
-        )
+        return repr(text[:SHOWN_MAX] + _CUT if len(text) > SHOWN_MAX else text)
     try:
         text = repr(given)
     except RecursionError:
         return f"<a {type(given).__name__} nested too deep to show>"
     except ValueError:  # sys.set_int_max_str_digits
         return f"<{type(given).__name__} too long to show>"
-    if len(text) > _limits.SHOWN_MAX:
-        return text[: _limits.SHOWN_MAX] + _CUT
+    if len(text) > SHOWN_MAX:
+        return text[:SHOWN_MAX] + _CUT
     return text
 
 
 def _run_before(text: str, end: int, chars: Container[str]) -> str:
     """The run of ``chars`` that ends at ``end``: its last EXCERPT_MAX
-    characters (``_limits``), after "..." when it is longer."""
+    characters (``EXCERPT_MAX``), after "..." when it is longer."""
     start = end
-    stop = max(0, end - _limits.EXCERPT_MAX - 1)
+    stop = max(0, end - EXCERPT_MAX - 1)
     while start > stop and text[start - 1] in chars:
         start -= 1
-    if end - start > _limits.EXCERPT_MAX:
-        return _CUT + text[end - _limits.EXCERPT_MAX : end]
+    if end - start > EXCERPT_MAX:
+        return _CUT + text[end - EXCERPT_MAX : end]
     return text[start:end]
 
 
@@ -146,20 +151,20 @@ def _token_at(text: str, pos: int) -> str:
     """The token that starts at ``pos``: its first EXCERPT_MAX characters,
     then "..." when it is longer."""
     end = pos
-    stop = min(len(text), pos + _limits.EXCERPT_MAX + 1)
+    stop = min(len(text), pos + EXCERPT_MAX + 1)
     while end < stop and text[end] in TCHARS:
         end += 1
-    if end - pos > _limits.EXCERPT_MAX:
-        return text[pos : pos + _limits.EXCERPT_MAX] + _CUT
+    if end - pos > EXCERPT_MAX:
+        return text[pos : pos + EXCERPT_MAX] + _CUT
     return text[pos:end]
 
 
 def _weight_at(text: str, pos: int) -> str:
     """The weight text starting at ``pos``: a token, or a quoted string."""
     if pos < len(text) and text[pos] == '"':
-        end = text.find('"', pos + 1, pos + _limits.EXCERPT_MAX)
-        if end < 0 and len(text) - pos > _limits.EXCERPT_MAX:
-            return text[pos : pos + _limits.EXCERPT_MAX] + _CUT
+        end = text.find('"', pos + 1, pos + EXCERPT_MAX)
+        if end < 0 and len(text) - pos > EXCERPT_MAX:
+            return text[pos : pos + EXCERPT_MAX] + _CUT
         return text[pos : (len(text) if end < 0 else end + 1)]
     return _token_at(text, pos)
 

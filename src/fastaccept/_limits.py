@@ -14,6 +14,8 @@ from _thread import _local
 from collections.abc import Callable, Hashable
 from operator import attrgetter, index, is_
 
+from ._errors import shown
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Final, Protocol, TypeVar
@@ -43,13 +45,6 @@ BYTES_CACHED: Final = not sys.flags.bytes_warning
 #: a longer one is found by reading the tags, each time, so a tag's set-up
 #: is linear in its length (every prefix of a 40 KB tag kept took 90 MB).
 LANGUAGE_PREFIX_KEPT: Final = 256
-#: The most characters of a run of the value (a token, a range, a weight) that
-#: an error message quotes: a longer run is cut, "..." marking the cut, so a
-#: message stays short and building it reads at most this much of the run.
-EXCERPT_MAX: Final = 40
-#: The most characters of the repr of an argument a program gave (an offer,
-#: a media type, a qs) that an error message about it quotes.
-SHOWN_MAX: Final = 160
 #: The one-call forms (``negotiate``, ``quality``, ``negotiate_encoding``,
 #: ``negotiate_language``) and a parsed value's kept offers: how many
 #: distinct offer lists keep a negotiator.
@@ -118,7 +113,7 @@ def _checked_size(number: object, name: str, kind: str) -> int:
     size = index(number)  # type: ignore[arg-type]
     if not 0 <= size <= sys.maxsize:
         raise ValueError(
-            f"{name} must be from 0 to {sys.maxsize} (sys.maxsize), not {size}"
+            f"{name} must be from 0 to {sys.maxsize} (sys.maxsize), not {shown(size)}"
         )
     return size
 
