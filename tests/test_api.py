@@ -764,6 +764,7 @@ def test_an_offer_with_outer_whitespace_is_refused(engine: Engine, offer: str) -
         lambda: fastaccept.Offer(offer),
         lambda: fastaccept.Produces([offer]),
         lambda: fastaccept.Renderers({offer: str}),
+        lambda: fastaccept.Consumes([offer]),  # its decision's media_type too
     ):
         with pytest.raises(ValueError, match=said):
             make()

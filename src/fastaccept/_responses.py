@@ -40,6 +40,7 @@ from ._member import (
     parse_offers,
     parse_single,
     refuse_a_set,
+    unpadded,
 )
 from ._structured import bare_item
 from ._text import (
@@ -794,6 +795,7 @@ class Consumes(ByArguments):
                 raise ValueError(
                     f"invalid media type {shown(item)}: it takes no weight"
                 )
+            unpadded(item, "media type")  # as an offer (the decision's media_type)
             ranges.append(MediaRange._make(rng))
         _given_once(
             "media type",
