@@ -1,6 +1,6 @@
 """The Accept check in front of an MCP Streamable HTTP endpoint (docs/mcp.md):
-``uvicorn mcp_asgi:app --lifespan off``, then POST JSON-RPC messages to
-``/mcp``.
+``uvicorn --app-dir examples mcp_asgi:app --lifespan off``, then POST
+JSON-RPC messages to ``/mcp``.
 
 The JSON-RPC handling is a stand-in (every request gets an empty result; a
 notification or a response, 202 Accepted with no body, as the transport
@@ -23,6 +23,10 @@ Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
 
 
 async def app(scope: Scope, receive: Receive, send: Send) -> None:
+    if scope["type"] == "websocket":  # no websocket here: refused, the server's 403
+        if (await receive())["type"] == "websocket.connect":
+            await send({"type": "websocket.close", "code": 1008})
+        return
     assert scope["type"] == "http"  # serve it under uvicorn with lifespan off
     accept = header_from_scope(scope, "accept")
     if scope["method"] == "POST":

@@ -81,3 +81,8 @@ async def app(scope: Scope, receive: Receive, send: Send) -> None:
             await refused(scope, send, 405, [(b"allow", allow)])
         else:
             await methods[scope["method"]](scope, receive, send)
+    elif (
+        scope["type"] == "websocket"
+        and (await receive())["type"] == "websocket.connect"
+    ):
+        await send({"type": "websocket.close", "code": 1008})  # the server's 403
