@@ -18,8 +18,8 @@ from typing import Any
 
 import pytest
 
-from fastaccept import BROWSER_DEFAULTS, Produces
-from fastaccept._limits import THREADS_AT_ONCE, shared_key
+from fastaccept import BROWSER_DEFAULTS, Consumes, Produces
+from fastaccept._limits import THREADS_AT_ONCE, VALUES_KEPT, shared_key
 
 from .conftest import (
     CYTHON_MISSING,
@@ -332,6 +332,31 @@ def test_threads_share_a_negotiator_a_produces_and_the_functions(
     # Without the GIL a Negotiator keeps a cache per thread. Racing stores may each find a cache not yet full: at most one
     # over per thread, until its next clear.
     assert all(0 < len(cache) <= cache_size + THREADS for cache in caches), caches
+
+
+def test_threads_share_a_consumes() -> None:
+    # Its answers to the types it takes are kept by the value's text in one
+    # bounded cache that threads share (read by subscript): every thread's
+    # answer is the one the value gets alone, with the cache cleared again
+    # and again (more types than it keeps).
+    taken = ["application/json", "image/*", "text/plain;charset=utf-8"]
+    types = [f"image/x{n}" for n in range(2 * VALUES_KEPT)]
+    types += ["application/json; charset=utf-8", "text/plain; charset=UTF-8"]
+    types += ["text/csv", "text/plain; charset=latin-1", "a b", ""]  # refused
+    alone = {value: Consumes(taken).check(value) for value in types}
+    shared = Consumes(taken)
+    wrong: list[str] = []
+
+    def work(thread: int) -> None:
+        for round_ in range(20):
+            for k in range(len(types)):
+                value = types[(k * 7 + thread + round_) % len(types)]
+                if (got := shared.check(value)) != alone[value]:
+                    wrong.append(f"thread {thread}, {value!r}: {got} != {alone[value]}")
+
+    _in_threads(work)
+    assert not wrong, wrong[:3]
+    assert len(shared._taken) <= VALUES_KEPT + THREADS  # one over a racing thread
 
 
 def test_threads_leave_reference_counts_and_memory_as_they_were(

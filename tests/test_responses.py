@@ -25,7 +25,7 @@ from fastaccept import (
     quality,
 )
 from fastaccept._headers import vary_merged_into
-from fastaccept._limits import CACHE_KEY_MAX_LENGTH, DEFAULT_MAX_LENGTH
+from fastaccept._limits import CACHE_KEY_MAX_LENGTH, DEFAULT_MAX_LENGTH, VALUES_KEPT
 from fastaccept._responses import prefers_problem_json
 from fastaccept._text import coerce_value
 
@@ -736,6 +736,27 @@ def test_accept_patch_lists_the_media_types_that_are_no_ranges() -> None:
 def test_the_method_is_a_str_or_none() -> None:
     with pytest.raises(TypeError, match="method must be a str or None, not bytes"):
         Consumes(BODY).check("text/csv", method=b"POST")  # type: ignore[arg-type]
+
+
+def test_an_accepted_content_type_is_answered_once_and_kept_bounded() -> None:
+    # Taken types are kept by their text (a server's clients send a few), in
+    # a bounded cache, as the refusals by type are: the same answer, made
+    # once; a long value is answered, not kept; many values never more than
+    # VALUES_KEPT; a bytes value, Latin-1, is the str it reads as.
+    consumes = Consumes(BODY)
+    decision = consumes.check("application/json; charset=utf-8")
+    assert consumes.check(b"application/json; charset=utf-8") is decision
+    assert decision == Consumes(BODY).check("application/json; charset=utf-8")
+    assert decision.content_type == "application/json;charset=utf-8"
+    assert list(consumes._taken) == ["application/json; charset=utf-8"]
+    long = "application/json;p=" + "v" * CACHE_KEY_MAX_LENGTH
+    assert consumes.check(long).ok and long not in consumes._taken
+    for n in range(3 * VALUES_KEPT):
+        assert consumes.check(f"image/x{n}").index == 2  # image/*
+        assert len(consumes._taken) <= VALUES_KEPT
+    # A refused type is not kept there (its 415 depends on Accept, method).
+    consumes.check("text/csv")
+    assert "text/csv" not in consumes._taken
 
 
 @pytest.mark.parametrize("method", ["POST", "PATCH", "QUERY", "PUT"])

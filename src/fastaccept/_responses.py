@@ -775,6 +775,7 @@ class Consumes(ByArguments):
         "_named",
         "_ranges",
         "_refusals",
+        "_taken",
         "_unsupported",
         "accept",
         "accept_patch",
@@ -832,6 +833,9 @@ class Consumes(ByArguments):
         }
         self._refusals = tuple(self._unsupported.values())
         self._named: dict[tuple[str, str, bool], Decision] = {}
+        #: The answers to the Content-Type values taken, by the value's text
+        #: (a bounded cache, as the 415s': a server's clients send a few).
+        self._taken: dict[str, Decision] = {}
 
     @property
     def accept_post(self) -> str:
@@ -883,6 +887,10 @@ class Consumes(ByArguments):
                     _VARY,
                 )
             text = as_header_text(content_type)[0]
+        try:  # by subscript, not .get (docs/free-threading.md)
+            return self._taken[text]
+        except KeyError:
+            pass
         if not text.strip(" \t"):  # absent, empty or OWS alone (RFC 9110 §5.5)
             return self._unsupported["is missing", header, prefers_problem_json(accept)]
         try:
@@ -894,12 +902,15 @@ class Consumes(ByArguments):
         received = MediaRange._make(rng)
         for index, accepted_range in enumerate(self._ranges):
             if range_matches(accepted_range, offer):
-                return Decision(
+                taken = Decision(
                     200,
                     self.media_types[index],
                     content_type=str(received),
                     index=index,
                 )
+                if len(text) > CACHE_KEY_MAX_LENGTH:  # as store's keys
+                    return taken
+                return store(self._taken, VALUES_KEPT, text, taken)
         # Named by its type and subtype, tokens: nothing else is sent back.
         key = (received.essence, header, prefers_problem_json(accept))
         try:  # by subscript, not .get (docs/free-threading.md)
