@@ -8,6 +8,7 @@ fails to import is an error, never a skip.
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import importlib
 import importlib.util
@@ -140,6 +141,25 @@ def load_example(relative: str) -> ModuleType:
             del sys.modules[name]
             raise
         return module
+
+
+def websocket_sent(app: Any, first: dict[str, Any]) -> list[Any]:
+    """What the ASGI ``app`` sends for a websocket scope whose first event is
+    ``first`` (a client's ``websocket.connect``, or a ``websocket.disconnect``
+    from one gone before it connected), the app having read that event."""
+    events = [first]
+    sent: list[Any] = []
+
+    async def receive() -> Any:
+        return events.pop()
+
+    async def send(message: Any) -> None:
+        sent.append(message)
+
+    scope = {"type": "websocket", "path": "/greeting", "headers": []}
+    asyncio.run(app(scope, receive, send))
+    assert not events, "the app did not read the client's first event"
+    return sent
 
 
 def skip_or_fail(reason: str, required_by: str) -> NoReturn:

@@ -19,6 +19,8 @@ from hypothesis import strategies as st
 from fastaccept import Answer, Consumes, Produces, Renderers, asgi, problem, wsgi
 from fastaccept._endpoint import PROBLEM_CONTENT, REFUSAL_SCHEMA
 
+from .conftest import websocket_sent
+
 GREETING = Renderers(
     {
         "application/json": lambda data: json.dumps(data),
@@ -418,36 +420,17 @@ def test_only_http_scopes_are_served() -> None:
 def test_a_websocket_is_closed_before_it_is_accepted() -> None:
     # A client's upgrade request: websocket.close before websocket.accept is
     # a 403 (the ASGI spec), not the 500 of the ValueError it was.
-    received = [{"type": "websocket.connect"}]
-    sent: list[Any] = []
-
-    async def receive() -> Any:
-        return received.pop()
-
-    async def send(message: Any) -> None:
-        sent.append(message)
-
-    scope = {"type": "websocket", "path": "/greeting", "headers": []}
     CALLS.clear()
-    asyncio.run(asgi_greeting(scope, receive, send))
-    assert (received, sent) == ([], [{"type": "websocket.close", "code": 1008}])
+    sent = websocket_sent(asgi_greeting, {"type": "websocket.connect"})
+    assert sent == [{"type": "websocket.close", "code": 1008}]
     assert CALLS == []
 
 
 def test_a_websocket_gone_before_it_connected_is_sent_nothing() -> None:
     # Its first event a disconnect: the ASGI spec has send() raise after it
     # (2.4), so no websocket.close is sent to a client that is gone.
-    sent: list[Any] = []
-
-    async def receive() -> Any:
-        return {"type": "websocket.disconnect", "code": 1006}
-
-    async def send(message: Any) -> None:
-        sent.append(message)
-
-    scope = {"type": "websocket", "path": "/greeting", "headers": []}
-    asyncio.run(asgi_greeting(scope, receive, send))
-    assert sent == []
+    gone = {"type": "websocket.disconnect", "code": 1006}
+    assert websocket_sent(asgi_greeting, gone) == []
 
 
 #: JSON Schema's types of the values json.loads gives.

@@ -916,12 +916,12 @@ def test_fastapi_the_routes_405_is_a_problem_with_problems() -> None:
     assert (plain.status_code, plain.json()) == (405, {"detail": "Method Not Allowed"})
 
 
-def test_fastapi_a_field_the_answer_has_is_sent_once() -> None:
-    """A field a dependency sets on FastAPI's ``Response`` that the answer
-    also has is one line: the answer's alone for a field of one value (RFC
-    9110 §5.3: one ``ETag``), a list's values joined, the answer's first
-    (``Link``, ``Cache-Control``), as falcon's. Two ``ETag`` lines were
-    sent, which httpx read as ``"v1", "dep"``."""
+def _fastapi_fields(
+    dependency: dict[str, str], answer: dict[str, str]
+) -> list[tuple[str, str]]:
+    """The header lines FastAPI sends for a negotiated route whose dependency
+    sets ``dependency`` on FastAPI's ``Response`` and whose handler returns an
+    ``Answer`` with the headers ``answer``."""
     pytest.importorskip("fastapi")
     from fastapi import Depends, FastAPI, Response
     from fastapi.testclient import TestClient
@@ -932,23 +932,35 @@ def test_fastapi_a_field_the_answer_has_is_sent_once() -> None:
     app.router.route_class = NegotiatedRoute
 
     def defaults(response: Response) -> None:
-        response.headers["ETag"] = '"dep"'
-        response.headers["Link"] = "</dep>; rel=help"
-        response.headers["Cache-Control"] = "private"
-        response.headers["X-Trace"] = "t1"
+        response.headers.update(dependency)
 
     def item() -> Answer:
-        headers = {
-            "ETag": '"v1"',
-            "Link": "</v1>; rel=alternate",
-            "Cache-Control": "max-age=600",
-        }
-        return Answer({"greeting": "hi"}, headers=headers)
+        return Answer({"greeting": "hi"}, headers=answer)
 
     defaults.__annotations__["response"] = Response  # a name this module lacks
     app.get("/item", dependencies=[Depends(defaults)])(negotiated(GREETING)(item))
-    fields = TestClient(app).get("/item").headers.multi_items()
-    assert sorted(fields) == [
+    fields: list[tuple[str, str]] = TestClient(app).get("/item").headers.multi_items()
+    return fields
+
+
+def test_fastapi_a_field_the_answer_has_is_sent_once() -> None:
+    """A field a dependency sets on FastAPI's ``Response`` that the answer
+    also has is one line: the answer's alone for a field of one value (RFC
+    9110 §5.3: one ``ETag``), a list's values joined, the answer's first
+    (``Link``, ``Cache-Control``), as falcon's. Two ``ETag`` lines were
+    sent, which httpx read as ``"v1", "dep"``."""
+    dependency = {
+        "ETag": '"dep"',
+        "Link": "</dep>; rel=help",
+        "Cache-Control": "private",
+        "X-Trace": "t1",
+    }
+    answer = {
+        "ETag": '"v1"',
+        "Link": "</v1>; rel=alternate",
+        "Cache-Control": "max-age=600",
+    }
+    assert sorted(_fastapi_fields(dependency, answer)) == [
         ("cache-control", "max-age=600, private"),
         ("content-length", "18"),
         ("content-type", "application/json"),
@@ -963,26 +975,12 @@ def test_fastapi_an_empty_value_of_a_field_the_answer_has_adds_nothing() -> None
     """An empty value, the dependency's or the answer's, is no element of the
     one line (RFC 9110 §5.6.1); ``"</v1>; rel=alternate, "`` was sent, a
     value ending in a space (§5.5) that h11 refuses."""
-    pytest.importorskip("fastapi")
-    from fastapi import Depends, FastAPI, Response
-    from fastapi.testclient import TestClient
-
-    from fastaccept.fastapi import NegotiatedRoute, negotiated
-
-    app = FastAPI()
-    app.router.route_class = NegotiatedRoute
-
-    def defaults(response: Response) -> None:
-        response.headers["Link"] = ""
-        response.headers["Cache-Control"] = "private"
-
-    def item() -> Answer:
-        headers = {"Link": "</v1>; rel=alternate", "Cache-Control": ""}
-        return Answer({"greeting": "hi"}, headers=headers)
-
-    defaults.__annotations__["response"] = Response  # a name this module lacks
-    app.get("/item", dependencies=[Depends(defaults)])(negotiated(GREETING)(item))
-    fields = dict(TestClient(app).get("/item").headers.multi_items())
+    fields = dict(
+        _fastapi_fields(
+            {"Link": "", "Cache-Control": "private"},
+            {"Link": "</v1>; rel=alternate", "Cache-Control": ""},
+        )
+    )
     assert (fields["link"], fields["cache-control"]) == (
         "</v1>; rel=alternate",
         "private",

@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 
 from fastaccept import BROWSER_DEFAULTS
 
-from .conftest import load_example
+from .conftest import load_example, websocket_sent
 from .recipes import (
     BODY_TYPES,
     CREATED_OFFERS,
@@ -491,21 +491,10 @@ def test_a_body_the_recipe_cannot_read_is_a_400_not_a_500(
 def test_the_asgi_examples_refuse_a_websocket(app: Callable[[], Any]) -> None:
     # A websocket.close before accepting: the server's 403 (ASGI spec); a
     # router that returned unanswered, or an assert, gave uvicorn's 500.
-    events = [{"type": "websocket.disconnect"}, {"type": "websocket.connect"}]
-    sent: list[Any] = []
-
-    async def receive() -> Any:
-        return events.pop()
-
-    async def send(message: Any) -> None:
-        sent.append(message)
-
-    scope = {"type": "websocket", "path": "/greeting", "headers": []}
-    asyncio.run(app()(scope, receive, send))
+    sent = websocket_sent(app(), {"type": "websocket.connect"})
     assert sent == [{"type": "websocket.close", "code": 1008}]
-    sent.clear()  # gone before it connected: nothing sent (ASGI 2.4)
-    asyncio.run(app()(scope, receive, send))
-    assert sent == []
+    # Gone before it connected: nothing sent (ASGI 2.4).
+    assert websocket_sent(app(), {"type": "websocket.disconnect"}) == []
 
 
 @pytest.mark.parametrize("recipe", ["asgi_app", "wsgi_app"])
