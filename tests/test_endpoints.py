@@ -463,3 +463,27 @@ def test_the_openapi_refusal_schema_holds_every_refusal_body() -> None:
     # an error's problem (problems=True) lists no media types nor formats
     error_schema: Any = PROBLEM_CONTENT[problem_json]["schema"]
     assert set(error_schema["properties"]) == {"type", "title", "status", "detail"}
+
+
+@pytest.mark.parametrize(
+    ("status", "varied"),
+    [(200, False), (399, False), (400, True), (599, True), (600, False)],
+)
+def test_asgi_varying_errors_varies_an_error_status_alone(
+    status: int, varied: bool
+) -> None:
+    # An error's answer, 400-599 (_problems.is_error_status), gets the route's Vary.
+    from fastaccept._render import Finished
+
+    finished = Finished(Renderers({"application/json": json.dumps}), None)
+    sent: list[Any] = []
+
+    async def send(message: Any) -> None:
+        sent.append(message)
+
+    async def sending() -> None:
+        start = {"type": "http.response.start", "status": status, "headers": []}
+        await asgi.varying_errors(send, {}, finished)(start)
+
+    asyncio.run(sending())
+    assert sent[0]["headers"] == ([(b"vary", b"Accept")] if varied else [])

@@ -37,6 +37,7 @@ from ._endpoint import (
     route_vary,
 )
 from ._headers import merge_vary
+from ._problems import is_error_status
 from ._render import Finished, Rendered
 from ._responses import Decision
 
@@ -113,7 +114,8 @@ def varying_errors(send: Send, scope: Scope, finished: Finished) -> Send:
     before the handler ran among them."""
 
     async def varied(message: Message) -> None:
-        if message["type"] == "http.response.start" and message["status"] >= 400:
+        start = message["type"] == "http.response.start"
+        if start and is_error_status(message["status"]):
             vary = route_vary(finished, scope)
             if vary:
                 message = with_vary(message, vary)

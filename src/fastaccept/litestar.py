@@ -71,7 +71,16 @@ from ._headers import lines_value, merge_vary, vary_merged_into
 from ._problems import is_error_status
 from ._render import Rendered, untyped_content_type
 from ._responses import Decision, reason_phrase
-from .asgi import ASGIApp, Message, Receive, Scope, Send, send_rendered, with_vary
+from .asgi import (
+    ASGIApp,
+    Message,
+    Receive,
+    Scope,
+    Send,
+    send_rendered,
+    varying_errors,
+    with_vary,
+)
 
 try:
     from litestar import Request, Response
@@ -273,18 +282,16 @@ def _checking(
 
     def middleware(app: ASGIApp) -> ASGIApp:
         async def checked(scope: Scope, receive: Receive, send: Send) -> None:
-            async def sent(message: Message) -> None:
+            async def declared_sent(message: Message) -> None:
                 if message["type"] == "http.response.start":
-                    if message["status"] >= 400:
-                        vary = route_vary(finished, scope)
-                        if vary:
-                            message = with_vary(message, vary)
                     if own := declared_vary():
                         message = with_vary(message, own)
                     fields = message.get("headers", ())
                     given = [v for name, v in fields if name.lower() == b"vary"]
                     scope[VARIED] = b", ".join(given).decode("latin-1")
                 await send(message)
+
+            sent = varying_errors(declared_sent, scope, finished)
 
             step = Endpoint.check(endpoint, LITESTAR, scope)
             if isinstance(step, Rendered):
