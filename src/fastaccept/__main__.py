@@ -31,6 +31,7 @@ from . import (
     parse_language,
 )
 from ._errors import ACCEPT, ACCEPT_ENCODING, ACCEPT_LANGUAGE
+from ._grammar import CORS_MAX_LENGTH
 from ._limits import DEFAULT_MAX_LENGTH
 from ._tuples import NamedTuple
 from ._types import format_param_value, format_weight
@@ -300,10 +301,10 @@ def _print_text(facts: dict[str, Any], header: Header, out: Output) -> None:
         length = cors["length"]
         out.line(
             f"\nCORS-safelisted (Fetch): {verdict}, {length} "
-            f"character{'s' * (length != 1)} (limit 128)"
+            f"character{'s' * (length != 1)} (limit {CORS_MAX_LENGTH})"
         )
         if cors["too_long"]:
-            out.line("  too long: over 128 characters")
+            out.line(f"  too long: over {CORS_MAX_LENGTH} characters")
         for item in cors["unsafe"][:UNSAFE_LISTED]:
             out.line(f"  CORS-unsafe {_unsafe(item['code_point'])} at {item['index']}")
         if len(cors["unsafe"]) > UNSAFE_LISTED:

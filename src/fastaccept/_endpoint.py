@@ -15,7 +15,7 @@ from importlib.util import find_spec
 from types import AsyncGeneratorType, CoroutineType, UnionType
 from typing import Any, Generic, ParamSpec, Protocol, TypeVar, Union, cast, get_origin
 
-from ._grammar import TCHARS
+from ._grammar import is_token
 from ._headers import (
     lines_value,
     merge_vary,
@@ -104,7 +104,7 @@ def checked_format_param(param: str | None) -> None:
     if param is not None and not isinstance(param, str):
         kind = type(param).__name__
         raise TypeError(f"format_param must be a str or None, not {kind}")
-    if param is not None and not (param and TCHARS.issuperset(param)):
+    if param is not None and not is_token(param):
         raise ValueError(f"invalid format_param {param!r}: a parameter name, a token")
 
 
@@ -706,10 +706,7 @@ def openapi_responses(
     if consumes is not None:
         fields = {"Accept": consumes.accept}
         for method in sorted(methods):
-            name = METHOD_FIELDS.get(method)
-            value = None if name is None else consumes._field_value(name)
-            if name is not None and value is not None:
-                fields[name] = value
+            fields.update(consumes._method_field(METHOD_FIELDS.get(method, "")))
         responses[415]["headers"] = {
             name: {
                 "description": "The media types this resource takes.",

@@ -102,6 +102,12 @@ DIGIT: Final = _set(_DIGIT)
 _TCHAR: Final = ("!#$%&'*+-.^_`|~", *_DIGIT, *_ALPHA)
 TCHARS: Final = _set(_TCHAR)
 
+
+def is_token(text: str) -> bool:
+    """Whether ``text`` is a token, ``1*tchar`` (RFC 9110 §5.6.2)."""
+    return bool(text) and TCHARS.issuperset(text)
+
+
 #: The characters of a quoted string, and those a backslash may escape there
 #: (RFC 9110 §5.6.4)::
 #:

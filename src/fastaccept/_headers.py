@@ -1,6 +1,6 @@
 """Read a request header's raw value from an ASGI scope, a WSGI environ or the
-field lines as received, a query parameter from a URL's query, and merge a
-response's ``Vary`` values.
+field lines as received, a query parameter from a URL's query; merge a
+response's ``Vary`` values, and join a header's own value with an answer's.
 
 The readers return the value as the server delivered it, with no decoding
 beyond what the interface defines, so it can go straight to ``Negotiator``,
@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from ._grammar import TCHARS
+from ._grammar import is_token
 
 
 def header_from_scope(scope: Mapping[str, Any], name: str = "accept") -> bytes | None:
@@ -107,7 +107,7 @@ def _checked_name(name: object) -> str:
     (``ValueError`` otherwise, RFC 9110 §5.1)."""
     if not isinstance(name, str):
         raise TypeError(f"name must be a str, not {type(name).__name__}")
-    if not name or not TCHARS.issuperset(name):
+    if not is_token(name):
         raise ValueError(
             f"name must be a field name, a token (RFC 9110 §5.1), not {name!r}"
         )

@@ -12,7 +12,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar, Final, overload
 
 from ._arguments import ByArguments, made_once
-from ._grammar import TCHARS
+from ._grammar import is_token
 from ._headers import joined_line, merge_vary, vary_apart
 from ._limits import DEFAULT_CACHE_SIZE, DEFAULT_MAX_LENGTH, store
 from ._member import OfferSpec, parse_content_type, refuse_a_set
@@ -189,8 +189,9 @@ class Renderers(ByArguments):
     ``Produces`` takes them (docs/rules.md rule 15), in order of preference.
     ``respond(accept, data)`` gives the chosen representation of ``data``, or
     the refusal (406 or 431; rule 16) without calling any renderer.
-    ``default``, ``max_length``, ``cache_size`` and ``formats`` are ``Produces``';
-    ``Renderers.versioned`` renders the versions of one media type.
+    ``default``, ``max_length``, ``cache_size``, ``formats`` and ``variants``
+    are ``Produces``'; ``Renderers.versioned`` renders the versions of one
+    media type.
     """
 
     __slots__ = ("_by_index", "_plain", "_renderers", "_varied", "produces")
@@ -618,7 +619,7 @@ def checked_vary(vary: object) -> str | None:
         raise TypeError(f"vary must be a str of field names, not {type(vary).__name__}")
     for item in vary.split(","):
         name = item.strip(" \t")
-        if name and name != "*" and not TCHARS.issuperset(name):
+        if name and name != "*" and not is_token(name):
             raise ValueError(f"vary: {name!r} is not a field name (RFC 9110 §5.1)")
     return vary
 
@@ -767,7 +768,7 @@ def _fields(
         # server may write its str() (Loc.HOME), or refuse it (PEP 3333).
         name, value = str.__str__(name), str.__str__(value)
         checked.append((name, value))
-        if not name or not TCHARS.issuperset(name):
+        if not is_token(name):
             raise ValueError(f"header {name!r}: a name is a token (RFC 9110 §5.1)")
         if not _CONTROLS.isdisjoint(value) or max(value, default="") > "\xff":
             raise ValueError(

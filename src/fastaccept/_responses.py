@@ -16,7 +16,7 @@ from ._arguments import ByArguments, made_once
 from ._engine import Negotiator
 from ._errors import AcceptError, characters_long, shown
 from ._format import format_accept
-from ._grammar import TCHARS
+from ._grammar import is_token
 from ._limits import (
     CACHE_KEY_MAX_LENGTH,
     DEFAULT_CACHE_SIZE,
@@ -250,12 +250,10 @@ def error_decision(
     return Decision(status, "", (_TEXT, *extra), f"{said}{tail}\n")
 
 
-def _too_large(
-    field: str, length: int, limit: int, problem_json: bool, *extra: tuple[str, str]
-) -> Decision:
-    """431 Request Header Fields Too Large (RFC 6585 §5)."""
+def _too_large(field: str, length: int, limit: int, problem_json: bool) -> Decision:
+    """431 Request Header Fields Too Large (RFC 6585 §5), ``Vary: Accept``."""
     summary = f"the {field} header is {characters_long(length)}; the limit is {limit}."
-    return error_decision(431, summary, problem_json, *extra)
+    return error_decision(431, summary, problem_json, _VARY)
 
 
 #: The names ``formats=True`` gives the offered media types (docs/web.md,
@@ -327,7 +325,7 @@ def _format_indexes(
                 f"format {name!r}: the name and the media type must be str, not "
                 f"{type(name).__name__} and {type(media_type).__name__}"
             )
-        if not 0 < len(name) <= FORMAT_MAX_LENGTH or not TCHARS.issuperset(name):
+        if len(name) > FORMAT_MAX_LENGTH or not is_token(name):
             raise ValueError(
                 f"invalid format name {name!r}: a token of 1 to "
                 f"{FORMAT_MAX_LENGTH} characters (RFC 9110 §5.6.2)"
@@ -422,7 +420,7 @@ def versioned_offers(
     base, param = str.__str__(base), str.__str__(param)
     given = offers_tuple(versions, "versions")
     name = ascii_lower(param)
-    if not param or not TCHARS.issuperset(param) or name == "q":
+    if not is_token(param) or name == "q":
         raise ValueError(
             f"invalid param {param!r}: a parameter name is a token, and 'q' is "
             "the weight (RFC 9110 §5.6.6, §12.4.2)"
@@ -441,7 +439,7 @@ def versioned_offers(
             raise TypeError(
                 f"each of versions must be a str, not {type(version).__name__}"
             )
-        if not version or not TCHARS.issuperset(version):
+        if not is_token(version):
             raise ValueError(f"invalid version {version!r}: a token (RFC 9110 §5.6.2)")
         if compared_value(name, version) in spelled:
             raise ValueError(f"version {version!r} is given twice")
@@ -707,7 +705,7 @@ class Produces(ByArguments):
             assert self._max_length is not None
             # The refused value is not read further: plain text.
             return _too_large(
-                "Accept", header_length(error.value), self._max_length, False, _VARY
+                "Accept", header_length(error.value), self._max_length, False
             )
         if index >= 0:
             return self._chosen[index]
@@ -843,12 +841,15 @@ class Consumes(ByArguments):
         ``accept``, the types in an Accept value's form."""
         return self.accept
 
-    def _field_value(self, name: str) -> str | None:
-        """The value of ``name``, a header of ``METHOD_FIELDS``: None where
-        it cannot list the types taken."""
+    def _method_field(self, name: str) -> tuple[tuple[str, str], ...]:
+        """The header ``name`` of ``METHOD_FIELDS`` (``""``: none) as a 415
+        adds it, a (name, value) pair; none where it cannot list the types
+        taken."""
         if name == "Accept-Query":
-            return self.accept_query
-        return self.accept_patch if name == "Accept-Patch" else self.accept
+            value = self.accept_query
+        else:
+            value = self.accept_patch if name == "Accept-Patch" else self.accept
+        return () if not name or value is None else ((name, value),)
 
     def _arguments(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
         return (self.media_types,), {"max_length": self._max_length}
@@ -884,7 +885,6 @@ class Consumes(ByArguments):
                     length,
                     self._max_length,
                     prefers_problem_json(accept),
-                    _VARY,
                 )
             text = as_header_text(content_type)[0]
         try:  # by subscript, not .get (docs/free-threading.md)
@@ -936,14 +936,12 @@ class Consumes(ByArguments):
         §15.5.16), and as ``header`` too, the request method's own header
         (``METHOD_FIELDS``) or none (``""``); ``Vary: Accept``, as Accept
         chooses its format (rule 14)."""
-        value = self._field_value(header) if header else None
-        own = () if value is None else ((header, value),)
         return error_decision(
             415,
             f"the request's Content-Type {problem}.",
             problem_json,
             ("Accept", self.accept),
-            *own,
+            *self._method_field(header),
             _VARY,
             listed=self.media_types,
             listed_as="This resource accepts:",

@@ -14,7 +14,7 @@ from . import _coding, _language
 from ._arguments import unchangeable
 from ._cors import cors_unsafe_bytes
 from ._errors import ACCEPT_ENCODING, ACCEPT_LANGUAGE, reason, shown
-from ._grammar import FAST_CODING, FAST_LANGUAGE, TCHARS
+from ._grammar import FAST_CODING, FAST_LANGUAGE, is_token
 from ._limits import KeptNegotiators, checked_flag, last_negotiator
 from ._lists import CODING_GRAMMAR, LANGUAGE_GRAMMAR, ListHeader
 from ._match import OfferSet, best_match, range_matches, rank, scores
@@ -98,7 +98,7 @@ def _weighted(text: str, weight: int) -> str:
 
 def format_param_value(value: str) -> str:
     """A parameter value as a token, or as a quoted string when it must be."""
-    if value and all(c in TCHARS for c in value):
+    if is_token(value):
         return value
     escaped = value.replace("\\", "\\\\").replace('"', '\\"')
     return f'"{escaped}"'

@@ -397,7 +397,7 @@ class NegotiatedRoute(APIRoute):
 
         async def negotiated_route(request: Request) -> Response:
             scope = request.scope
-            step = endpoint.check(STARLETTE, scope)
+            step = Endpoint.check(endpoint, STARLETTE, scope)  # not unrouted's
             if isinstance(step, Rendered):
                 return STARLETTE.reply(scope, step)
             scope[CHECKED] = step  # for the handler: the checks run once

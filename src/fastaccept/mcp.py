@@ -12,7 +12,7 @@ from typing import Literal, NamedTuple, overload
 from ._engine import Negotiator
 from ._errors import AcceptError
 from ._limits import DEFAULT_MAX_LENGTH, checked_flag
-from ._responses import Decision, reason_phrase
+from ._responses import _VARY, Decision, reason_phrase
 from ._text import HeaderValue
 
 __all__ = ["select_get", "select_post"]
@@ -44,7 +44,7 @@ def _jsonrpc(status: int, message: str) -> Decision:
     """A refusal whose body is a JSON-RPC error response (``id`` null)."""
     error = {"code": INVALID_REQUEST, "message": f"{reason_phrase(status)}: {message}"}
     body = json.dumps({"jsonrpc": "2.0", "id": None, "error": error})
-    headers = (("Content-Type", JSON), ("Vary", "Accept"))
+    headers = (("Content-Type", JSON), _VARY)
     return Decision(status, header_items=headers, body=body)
 
 
