@@ -253,8 +253,8 @@ else:
         print(
             f"WARNING: {_failed(failure)}, so the pure-Python engine will be used "
             f"(same results, slower); for the compiled one, {_needed(failure)} "
-            "and reinstall past pip's cache of this build (pip install "
-            "--force-reinstall --no-cache-dir fastaccept).",
+            "and install again past pip's cache of this build (the same pip "
+            "install, with --force-reinstall --no-cache-dir).",
             file=sys.stderr,
         )
         _forget_made_folders()

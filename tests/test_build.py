@@ -133,10 +133,12 @@ def test_optional_build_falls_back_with_one_warning(
     assert "Traceback" not in done.stdout
     (warning,) = warnings_of(done.stdout)
     assert warning.startswith(WARNING), warning
-    # pip keeps the pure wheel it built: a plain reinstall would take it again
+    # pip keeps the pure wheel it built: a plain reinstall would take it again.
+    # From a checkout or an sdist as from an index: not a name alone, which
+    # an index would answer with its own release.
     assert warning.endswith(
-        "and reinstall past pip's cache of this build "
-        "(pip install --force-reinstall --no-cache-dir fastaccept)."
+        "and install again past pip's cache of this build "
+        "(the same pip install, with --force-reinstall --no-cache-dir)."
     ), warning
     wheel = done.stdout.splitlines()[-1]
     assert wheel.endswith("-py3-none-any.whl"), wheel
@@ -195,7 +197,7 @@ def test_a_build_without_cython_falls_back_or_ends_with_one_line(
     assert done.returncode == 0, done.stdout
     assert "Traceback" not in done.stdout
     (warning,) = warnings_of(done.stdout)
-    assert f"for the compiled one, {NO_CYTHON} and reinstall" in warning, warning
+    assert f"for the compiled one, {NO_CYTHON} and install again" in warning, warning
     assert done.stdout.splitlines()[-1].endswith("-py3-none-any.whl")
     required = build_wheel(
         tree,
