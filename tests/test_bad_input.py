@@ -1,8 +1,9 @@
-"""Every row of the "Bad input" table (docs/bad-input.md) holds, on both engines, in both modes."""
+"""Every row of the "Bad input" tables (docs/bad-input.md) holds, on both engines, in both modes."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -15,17 +16,20 @@ from .conftest import Engine
 BAD_INPUT = Path(__file__).resolve().parents[1] / "docs" / "bad-input.md"
 
 
-def table_rows() -> list[tuple[str, str, str, str]]:
+def table_rows(columns: int) -> list[tuple[str, ...]]:
+    """The rows of the tables of ``columns`` columns: Accept's 4, the list
+    headers' 5 (their header first)."""
     section = BAD_INPUT.read_text(encoding="utf-8")
     rows = []
     for line in section.splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) == 4 and cells[0] not in ("bad input", "---"):
-            rows.append((cells[0], cells[1], cells[2], cells[3]))
+        if len(cells) == columns and cells[0] not in ("bad input", "header", "---"):
+            rows.append(tuple(cells))
     return rows
 
 
-ROWS = table_rows()
+ROWS = table_rows(4)
+LIST_ROWS = table_rows(5)
 
 
 def example_value(cell: str) -> Any:
@@ -38,31 +42,39 @@ def example_value(cell: str) -> Any:
     return literal[1].encode("latin-1", "backslashreplace").decode("unicode_escape")
 
 
-def check(engine: Engine, value: Any, expected: str, strict: bool) -> None:
+def check(
+    parse: Callable[..., Any],
+    value: Any,
+    expected: str,
+    strict: bool,
+    last: str = "c/d",
+) -> None:
+    """``parse`` reads ``value``, whose valid member ``last`` ends it, as
+    ``expected`` says."""
     if expected.startswith("`TypeError` naming the type and what to pass"):
         with pytest.raises(TypeError, match="not int: pass the header's value, "):
-            engine.parse(value, strict=strict)
+            parse(value, strict=strict)
         return
     at = re.fullmatch(r"error at (\d+)", expected)
     if at:
         with pytest.raises(AcceptError) as info:
-            engine.parse(value, strict=strict)
+            parse(value, strict=strict)
         assert info.value.position == int(at[1])
         return
-    accept = engine.parse(value, strict=strict)
+    parsed = parse(value, strict=strict)
     kept = re.fullmatch(r"kept as `(.*)`", expected)
     if kept:
-        assert str(accept) == f"{kept[1]}, c/d"
-        assert not accept.skipped
-    elif expected.startswith("skipped, with `c/d`"):
-        assert str(accept) == "" and len(accept.skipped) == 1
-        assert accept.skipped[0].text.endswith("c/d")
+        assert str(parsed) == f"{kept[1]}, {last}"
+        assert not parsed.skipped
+    elif expected.startswith(f"skipped, with `{last}`"):
+        assert str(parsed) == "" and len(parsed.skipped) == 1
+        assert parsed.skipped[0].text.endswith(last)
     elif expected == "skipped":
-        assert str(accept) == "c/d"
+        assert str(parsed) == last
         text = value.decode("latin-1") if isinstance(value, bytes) else value
-        assert [m.text for m in accept.skipped] == [text.rsplit(", c/d", 1)[0]]
+        assert [m.text for m in parsed.skipped] == [text.rsplit(f", {last}", 1)[0]]
     elif expected == "ignored: not an error":
-        assert str(accept) == "c/d" and not accept.skipped
+        assert str(parsed) == last and not parsed.skipped
     else:
         raise AssertionError(f"unknown outcome {expected!r}")
 
@@ -92,8 +104,25 @@ def test_the_table_covers_the_classes() -> None:
 def test_row(engine: Engine, row: tuple[str, str, str, str]) -> None:
     _, example, lenient, strict = row
     value = example_value(example)
-    check(engine, value, lenient, strict=False)
-    check(engine, value, strict, strict=True)
+    check(engine.parse, value, lenient, strict=False)
+    check(engine.parse, value, strict, strict=True)
+
+
+def test_the_list_headers_table_covers_both() -> None:
+    assert {row[0] for row in LIST_ROWS} == {"Accept-Encoding", "Accept-Language"}
+    assert len(LIST_ROWS) >= 10
+
+
+@pytest.mark.parametrize("row", LIST_ROWS, ids=[f"{r[0]}: {r[1]}" for r in LIST_ROWS])
+def test_list_header_row(engine: Engine, row: tuple[str, str, str, str, str]) -> None:
+    header, _, example, lenient, strict = row
+    parse = (
+        engine.parse_encoding if header == "Accept-Encoding" else engine.parse_language
+    )
+    last = "br" if header == "Accept-Encoding" else "fr"
+    value = example_value(example)
+    check(parse, value, lenient, strict=False, last=last)
+    check(parse, value, strict, strict=True, last=last)
 
 
 @pytest.mark.skipif(

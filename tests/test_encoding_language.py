@@ -165,6 +165,58 @@ def test_the_issue_cases(lists: Engine) -> None:
     assert language("", ["en"], default="406") == "406"
 
 
+RULES = Path(__file__).resolve().parents[1] / "docs" / "rules.md"
+
+
+def _rule_19_table() -> list[tuple[str, list[str], str]]:
+    """docs/rules.md rule 19's table: (value, offers, chosen), the chosen
+    tag, or ``default`` where nothing is acceptable."""
+    lines = RULES.read_text(encoding="utf-8").splitlines()
+    start = lines.index("    | Accept-Language | offers | chosen |") + 2
+    rows = []
+    for line in lines[start:]:
+        if not line.strip().startswith("|"):
+            break
+        value, offers, chosen = (
+            re.findall(r"`([^`]*)`", cell)[0] for cell in line.split("|")[1:4]
+        )
+        rows.append((value, offers.strip("[]").split(", "), chosen))
+    return rows
+
+
+RULE_19_TABLE = _rule_19_table()
+
+
+def test_rule_19_table_is_read_whole() -> None:
+    assert len(RULE_19_TABLE) == 16
+    assert ("en-GB, en-US", ["en-US", "en-AU"], "en-AU") in RULE_19_TABLE
+
+
+@pytest.mark.parametrize(("value", "offers", "chosen"), RULE_19_TABLE)
+def test_rule_19_table(
+    lists: Engine, value: str, offers: list[str], chosen: str
+) -> None:
+    answer = lists.negotiate_language(value, offers, default="default")
+    assert answer == chosen
+
+
+def test_rule_18_as_written(lists: Engine) -> None:
+    encode = lists.negotiate_encoding
+    # An own entry listed twice, or as gzip and x-gzip: its higher q.
+    assert encode("gzip;q=0, gzip", ["gzip"]) == "gzip"
+    assert encode("gzip, x-gzip;q=0", ["gzip"]) == "gzip"
+    # identity's implicit weight: the lowest non-zero of every valid member,
+    # offered or not, a skipped member's left out.
+    rank = lists.EncodingNegotiator(["gzip", "identity"]).rank
+    assert rank("br;q=0.1, gzip") == [("gzip", 1.0), ("identity", 0.1)]
+    assert rank("gzip;q=0.2, gzip;q=0.8") == [("gzip", 0.8), ("identity", 0.2)]
+    assert lists.EncodingNegotiator(["identity"]).rank("gzip;q=.5, br;q=0.7") == [
+        ("identity", 0.7)
+    ]
+    # A coding offered twice is kept in each place: the first wins the tie.
+    assert encode("gzip", ["x-gzip", "gzip", "GZIP"]) == "x-gzip"
+
+
 # --- inputs -------------------------------------------------------------------
 
 ENCODING_VALUE = "gzip;q=0.5, BR, x-gzip;q=0.1"
