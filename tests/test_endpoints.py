@@ -487,3 +487,24 @@ def test_asgi_varying_errors_varies_an_error_status_alone(
 
     asyncio.run(sending())
     assert sent[0]["headers"] == ([(b"vary", b"Accept")] if varied else [])
+
+
+def test_a_tuple_a_handler_returns_is_its_data(call: Call) -> None:
+    # Binding.returned_tuple: a JSON array outside Flask, whose views read a
+    # tuple as (body, status, headers) (tests/test_framework_modules.py).
+    def handler(*request: Any) -> Any:
+        return (1, "a")
+
+    async def async_handler(*request: Any) -> Any:
+        return (1, "a")
+
+    renderers = Renderers({"application/json": json.dumps})
+    lines = [("accept", b"application/json")]
+    if call is call_wsgi:
+        status, _, body = call_wsgi(
+            "GET", "/", lines, wsgi.negotiated(renderers)(handler)
+        )
+    else:
+        app = asgi.negotiated(renderers)(async_handler)
+        status, _, body = call_asgi("GET", "/", lines, app)
+    assert (status, json.loads(body)) == (200, [1, "a"])
