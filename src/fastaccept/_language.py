@@ -111,7 +111,7 @@ class TagSet:
     match a tag), ``absent_best`` the choice when the header is absent.
 
     ``related`` gives, worked out by ``relation`` when first asked and kept
-    in ``prefixes``, what a range relates to (``Hits``) for ``*`` and for
+    in ``prefixes``, what a range relates to (``Hits``) for
     each prefix of a tag (``en`` and ``en-gb`` for ``en-GB``; in ``known``
     where short): for the prefix as a range with q > 0, with q = 0, and for any
     longer range with q > 0 whose longest prefix among them it is (``en-us``
@@ -161,15 +161,14 @@ class TagSet:
             for end in range(1, min(len(text), LANGUAGE_PREFIX_KEPT) + 1)
             if end == len(text) or text[end] == "-"
         }
-        every = tuple([(i, STAR << RELATION_SHIFT) for i in range(len(self.values))])
-        self.prefixes: dict[str, tuple[Hits, Hits, Hits]] = {"*": (every, every, ())}
+        self.prefixes: dict[str, tuple[Hits, Hits, Hits]] = {}
         #: Header absent: the first tag (RFC 9110 §12.5.4: any language).
         self.absent_best = 0 if self.values else -1
 
     def related(self, prefix: str) -> tuple[Hits, Hits, Hits] | None:
         """``prefixes``' entry for ``prefix``, worked out the first time it is
         asked for (kept where it is short: ``LANGUAGE_PREFIX_KEPT``); None
-        where it is no prefix of a tag (nor ``*``)."""
+        where it is no prefix of a tag."""
         found = self.prefixes.get(prefix)
         if found is not None:
             return found
@@ -270,13 +269,20 @@ def decisions(items: Sequence[Item], tags: TagSet) -> tuple[list[int], list[int]
 
     Among the ranges related to the tag, the one sharing the most leading
     subtags with it, then the closer relation, then the higher q, then the
-    first listed; ``*`` relates to every tag, sharing none. Its q is the
-    tag's weight; q=0 refuses the tag (RFC 9110 §12.5.4).
+    first listed; ``*`` relates to every tag, sharing none, so it decides
+    only a tag no other range relates to: its highest q (the first listed of
+    it) is given to those at the end, once. Its q is the tag's weight; q=0
+    refuses the tag (RFC 9110 §12.5.4).
     """
     keys = [*tags.zeros]
     positions = [*tags.zeros]
     related = tags.related
+    star = star_at = 0  # a "*" of q > 0 shares no subtag: its key is its q
     for position, (rng, weight) in enumerate(items):
+        if rng == "*":
+            if weight > star:
+                star, star_at = weight, position
+            continue
         known = related(rng)
         if known is not None:
             hits = known[0] if weight else known[1]
@@ -293,6 +299,10 @@ def decisions(items: Sequence[Item], tags: TagSet) -> tuple[list[int], list[int]
             if key > keys[index]:  # on a tie the range listed first stays
                 keys[index] = key
                 positions[index] = position
+    if star:
+        for index, key in enumerate(keys):
+            if not key:  # no other range relates to it
+                keys[index], positions[index] = star, star_at
     return keys, positions
 
 
