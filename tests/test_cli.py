@@ -74,20 +74,19 @@ def test_explain_reads_the_value_from_standard_input(
     assert (facts["value"], facts["chosen"]) == (value, chosen)
 
 
-@pytest.mark.parametrize(
-    ("stream", "value"),
-    [(io.StringIO("text/html\r\n"), "text/html"), (None, "")],
-)
-def test_explain_reads_a_text_stream_or_none(
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
-    stream: io.StringIO | None,
-    value: str,
+def test_explain_reads_a_text_stream_or_says_there_is_none(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # A stream of text alone (no bytes under it, as IDLE's), or none at all.
-    monkeypatch.setattr(sys, "stdin", stream)
+    # A stream of text alone (no bytes under it, as IDLE's).
+    monkeypatch.setattr(sys, "stdin", io.StringIO("text/html\r\n"))
     assert main(["explain", "-", "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["value"] == value
+    assert json.loads(capsys.readouterr().out)["value"] == "text/html"
+    # None at all (a closed stdin): nothing to read, not an empty value.
+    monkeypatch.setattr(sys, "stdin", None)
+    assert main(["explain", "-", "--json"]) == 2
+    done = capsys.readouterr()
+    assert done.out == ""
+    assert done.err == "error: cannot read standard input: it is closed\n"
 
 
 def test_explain_strict_exits_nonzero(capsys: pytest.CaptureFixture[str]) -> None:
@@ -486,6 +485,16 @@ def test_a_standard_input_that_cannot_be_read_is_a_usage_error(
         )
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.startswith("error: cannot read standard input: ")
+    # Closed (`0<&-`), it was read as an empty value, explained, exit 0.
+    closed = subprocess.run(
+        [sys.executable, "-m", "fastaccept", "explain", "-"],
+        env={**os.environ, "FASTACCEPT_NO_EXTENSIONS": pure},
+        preexec_fn=lambda: os.close(0),
+        capture_output=True,
+        text=True,
+    )
+    assert (closed.returncode, closed.stdout) == (2, "")
+    assert closed.stderr == "error: cannot read standard input: it is closed\n"
 
 
 @pytest.mark.parametrize(

@@ -390,13 +390,16 @@ def stdin_value() -> str:
     """VALUE ``-``: the value from standard input, its bytes as a server
     reads a field's (Latin-1; a stream of text alone, as ``header_text``
     reads an argument), one line end at its end left out (a field value
-    holds none, RFC 9110 §5.5); no input, an empty value."""
+    holds none, RFC 9110 §5.5); no input, an empty value; a closed one
+    (``0<&-``: Python's ``sys.stdin`` None), an ``OSError``."""
     stream = sys.stdin
+    if stream is None:
+        raise OSError("it is closed")
     buffer: BinaryIO | None = getattr(stream, "buffer", None)
     if buffer is not None:
         text = buffer.read().decode("latin-1")
     else:
-        text = "" if stream is None else header_text(stream.read())
+        text = header_text(stream.read())
     return text[:-2] if text.endswith("\r\n") else text.removesuffix("\n")
 
 
