@@ -13,12 +13,12 @@ whichever output would be smaller).
 
 Every compressible response (a text-like ``Content-Type``) gets ``Accept-Encoding``
 merged into its ``Vary``, identity or not; a strong ``ETag`` of one it
-compresses is made weak (RFC 9110 §8.8.3.3: the encoded bytes are another
-representation's; Django's ``GZipMiddleware`` does the same). Left as they
-are: bodies under ``minimum_size`` sent in one message, responses with a
-``Content-Encoding`` or a ``Content-Range`` (a 206, whose range counts the
-identity bytes), other types (``image/png``...), and HEAD (no body to
-compress; its headers are the identity ones). Streamed bodies
+compresses is made weak (RFC 9110 §8.8.1: one validator shared by the gzip
+and the identity representation is weak; Django's ``GZipMiddleware`` does
+the same). Left as they are: bodies under ``minimum_size`` sent in one
+message, responses with a ``Content-Encoding`` or a ``Content-Range`` (a
+206, whose range counts the identity bytes), other types (``image/png``...),
+and HEAD (no body to compress; its headers are the identity ones). Streamed bodies
 (``more_body``) are compressed chunk by chunk, each flushed, without
 ``Content-Length``. When the client refuses
 every coding (``identity;q=0, *;q=0``) identity is sent anyway, as §12.5.3
@@ -164,7 +164,7 @@ class Compress:
             (k, b"W/" + v if k == b"etag" and v.startswith(b'"') else v)
             for k, v in headers
             if k != b"content-length"
-        ]  # a strong ETag is the identity bytes' (RFC 9110 §8.8.3.3): weakened
+        ]  # a strong ETag is the identity bytes' (RFC 9110 §8.8.1): weakened
         headers.append((b"content-encoding", coding.encode()))
         return headers, ENCODERS[coding]()
 

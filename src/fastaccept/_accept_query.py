@@ -93,8 +93,8 @@ def format_accept_query(media_types: Iterable[str | MediaRange]) -> str:
 def _member(rng: MediaRange) -> str:
     """``rng`` as a List member: its ``type/subtype``, then its Parameters;
     ``ValueError`` for what a Structured Field cannot carry, and for a suffix
-    range (rule 22), which Accept-Query does not (RFC 10008 §3: a wildcard
-    but ``*/*`` or ``type/*`` matches no media type)."""
+    range (rule 22), which Accept-Query does not (RFC 10008 §3: the only
+    wildcards it supports are ``*/*`` and ``type/*``)."""
     if is_suffix_range(rng.subtype):
         raise ValueError(SUFFIX_RANGE)
     parameters = []

@@ -556,9 +556,9 @@ def whole_answer(
     (but where the framework drops it: ``head_as_get``), its
     ``Content-Length`` kept, named so whatever its case (as each binding
     reads it); one made by hand without it gets its body's (HEAD's is
-    GET's, RFC 9110 §9.3.2; a 205's 0, §15.3.6), and one that promises a
-    body it has not is a ``ValueError`` but for HEAD and a 304 (the 200's,
-    §8.6)."""
+    GET's, RFC 9110 §9.3.2; a 205's 0, §15.3.6 and RFC 9112 §6.3), and one
+    that promises a body it has not is a ``ValueError`` but for HEAD and a
+    304 (the 200's, RFC 9110 §8.6)."""
     own, given = vary_apart(rendered.header_items)
     others = [
         ("Content-Length", value) if name.lower() == "content-length" else (name, value)

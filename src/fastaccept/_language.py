@@ -162,7 +162,7 @@ class TagSet:
             if end == len(text) or text[end] == "-"
         }
         self.prefixes: dict[str, tuple[Hits, Hits, Hits]] = {}
-        #: Header absent: the first tag (RFC 9110 §12.5.4: any language).
+        #: Header absent: the first tag (RFC 9110 §12.4.1: no preference).
         self.absent_best = 0 if self.values else -1
 
     def related(self, prefix: str) -> tuple[Hits, Hits, Hits] | None:

@@ -125,7 +125,7 @@ class Rendered(StatusAndHeaders):
 
 def _checked_length(said: str, value: str, status: int, body: bytes) -> None:
     """A hand-made ``Rendered``'s ``Content-Length`` (RFC 9110 §8.6): digits;
-    none on a 204, 0 on a 205 (§15.3.6); with a body, its length (without
+    none on a 204, 0 on a 205 (§15.3.6, RFC 9112 §6.3); with a body, its length (without
     one, any: a HEAD response's is the GET body's, a 304's the 200's)."""
     if not value.isascii() or not value.isdigit():
         raise ValueError(f"{said}: a length is decimal digits (RFC 9110 §8.6)")

@@ -458,7 +458,7 @@ class Produces(ByArguments):
     preference, each alone or as a ``(media type, qs)`` pair (docs/rules.md
     rule 15). ``select(accept)`` gives the chosen media type, as
     ``Content-Type``; when none is acceptable, 406 listing the media types of
-    qs above 0, or ``default`` (one of the offers) instead (RFC 9110 §12.5.1
+    qs above 0, or ``default`` (one of the offers) instead (RFC 9110 §12.4.1
     allows either): without a ``default``, offers all at qs 0 are a
     ``ValueError``. 431 when the value is longer than ``max_length``. A
     missing header (None) accepts every offer but an explicit one (rule 21):

@@ -69,7 +69,8 @@ _BASE64: Final = ALPHA | DIGIT | {"+", "/"}
 _LC_HEXDIG: Final = DIGIT | frozenset("abcdef")
 
 #: ``OWS = *( SP / HTAB )`` around a List's commas (RFC 9110 §5.6.3); the
-#: value's own ends and a parameter's ``;`` take SP only (§4.2, §4.2.3.2).
+#: value's own ends and a parameter's ``;`` take SP only (RFC 9651 §4.2,
+#: §4.2.3.2).
 _OWS: Final = " \t"
 _SP: Final = " "
 

@@ -495,7 +495,7 @@ class _Members(Sequence[_M]):
     @property
     def present(self) -> bool:
         """False when the header was absent (``None`` was parsed): then every
-        offer is acceptable (RFC 9110 §12.5.1, §12.5.3, §12.5.4). True for any
+        offer is acceptable (RFC 9110 §12.4.1, §12.5.3). True for any
         value given, even an empty one."""
         return self._present
 
@@ -611,7 +611,7 @@ class Accept(_Members[MediaRange]):
     """A parsed Accept value: an immutable sequence of ``MediaRange`` in header order.
 
     ``present`` is False when the header was absent (``None``): then every type
-    is acceptable at q=1 (RFC 9110 §12.5.1). ``skipped`` lists the members that
+    is acceptable at q=1 (RFC 9110 §12.4.1). ``skipped`` lists the members that
     lenient mode ignored. ``cors_safelisted`` is the Fetch verdict on the value.
     """
 
@@ -771,7 +771,7 @@ class AcceptLanguage(_Members[LanguageRange]):
     """A parsed Accept-Language value: an immutable sequence of ``LanguageRange``.
 
     ``present`` is False when the header was absent (``None``): then any
-    language is acceptable (RFC 9110 §12.5.4). ``skipped`` lists the members
+    language is acceptable (RFC 9110 §12.4.1). ``skipped`` lists the members
     lenient mode ignored. A tag's weight is the q of its deciding range;
     ``best`` prefers the highest weight, then a language range over ``*``,
     then the deciding range listed first, then the closer relation, then

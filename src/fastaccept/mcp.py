@@ -96,7 +96,7 @@ def select_post(
     more specific range names, then JSON (docs/rules.md rule 11). Else the
     refusal, a ``Decision`` to send as it is: 406, or 431 over 8,192
     characters. An absent header is a 406 unless ``require_header`` is
-    False, then it accepts anything (RFC 9110 §12.5.1). Nothing a client
+    False, then it accepts anything (RFC 9110 §12.4.1). Nothing a client
     sends raises (docs/bad-input.md); an ``accept`` that is not a str,
     bytes, bytearray, memoryview or None, or a flag that is not a bool, is
     a ``TypeError``.
