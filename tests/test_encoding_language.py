@@ -1302,11 +1302,12 @@ def _lines_run(run: Callable[[], object]) -> int:
             return trace
         return None
 
+    previous = sys.gettrace()  # a coverage tracer's or a debugger's
     sys.settrace(trace)
     try:
         run()
     finally:
-        sys.settrace(None)
+        sys.settrace(previous)
     return count
 
 
