@@ -3262,6 +3262,20 @@ def test_an_async_generator_function_is_refused_when_decorated(name: str) -> Non
         module.dispatch({"text/csv": rows})
 
 
+@pytest.mark.parametrize("name", ["asgi", "wsgi", *FRAMEWORKS])
+def test_a_generator_function_as_a_dispatch_handler_is_refused(name: str) -> None:
+    """A dispatch handler returns the body: a generator is none, and each
+    request answered 500 ("the renderer ... returned generator") where the
+    framework would not stream it (FastAPI refused it already)."""
+    module = pytest.importorskip(f"fastaccept.{name}")
+
+    def rows(*args: Any, **kwargs: Any) -> Any:
+        yield "a,b\n"
+
+    with pytest.raises(TypeError, match=r"for 'text/csv' must not be a generator f"):
+        module.dispatch({"text/csv": rows})
+
+
 def test_fastapi_refuses_a_generator_function() -> None:
     """FastAPI finds the handler under the wrapper (``__wrapped__``) and
     would stream the response the wrapper returns as items: a 200 of

@@ -829,8 +829,9 @@ NEGOTIATED_ATTRIBUTE = "__fastaccept_negotiated__"
 def checked_handler(handler: object, offer: object = None) -> Handler:
     """A handler: callable, not negotiated already (the outer decision
     would override the inner), and no async generator function, whose items
-    no renderer can iterate (a ``TypeError`` when it is decorated, not a 500
-    on every request)."""
+    no renderer can iterate; ``dispatch``'s (the ``offer`` it answers
+    given) no generator function either, as it returns the body itself (a
+    ``TypeError`` when it is decorated, not a 500 on every request)."""
     whose = "" if offer is None else f" for {offer!r}"
     if not callable(handler):
         raise TypeError(
@@ -845,6 +846,11 @@ def checked_handler(handler: object, offer: object = None) -> Handler:
         raise TypeError(
             f"the handler{whose} must not be an async generator function: it "
             "returns the data its renderers render (its items as a list, say)"
+        )
+    if offer is not None and any(map(inspect.isgeneratorfunction, called(handler))):
+        raise TypeError(
+            f"the handler{whose} must not be a generator function: a dispatch "
+            "handler returns the body (str or bytes) or an Answer of it"
         )
     return handler
 
