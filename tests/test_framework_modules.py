@@ -3256,10 +3256,17 @@ def test_an_async_generator_function_is_refused_when_decorated(name: str) -> Non
     async def rows(*args: Any, **kwargs: Any) -> Any:
         yield {"greeting": "hi"}
 
-    with pytest.raises(TypeError, match="must not be an async generator function"):
-        module.negotiated(GREETING)(rows)
-    with pytest.raises(TypeError, match=r"for 'text/csv' must not be an async gen"):
-        module.dispatch({"text/csv": rows})
+    class Rows:
+        """A handler object whose ``__call__`` is an async generator."""
+
+        async def __call__(self, *args: Any, **kwargs: Any) -> Any:
+            yield {"greeting": "hi"}
+
+    for handler in rows, functools.partial(rows, None), Rows():
+        with pytest.raises(TypeError, match="must not be an async generator f"):
+            module.negotiated(GREETING)(handler)
+        with pytest.raises(TypeError, match=r"for 'text/csv' must not be an async"):
+            module.dispatch({"text/csv": handler})
 
 
 @pytest.mark.parametrize("name", ["asgi", "wsgi", *FRAMEWORKS])

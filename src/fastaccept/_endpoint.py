@@ -831,7 +831,9 @@ def checked_handler(handler: object, offer: object = None) -> Handler:
     would override the inner), and no async generator function, whose items
     no renderer can iterate; ``dispatch``'s (the ``offer`` it answers
     given) no generator function either, as it returns the body itself (a
-    ``TypeError`` when it is decorated, not a 500 on every request)."""
+    ``TypeError`` when it is decorated, not a 500 on every request). Each
+    check reads what runs when it is called (``called``): under
+    ``functools.partial``, an object's ``__call__``."""
     whose = "" if offer is None else f" for {offer!r}"
     if not callable(handler):
         raise TypeError(
@@ -842,12 +844,13 @@ def checked_handler(handler: object, offer: object = None) -> Handler:
             f"the handler{whose} is negotiated already: give one negotiated "
             "(or dispatch) all its renderers"
         )
-    if inspect.isasyncgenfunction(handler):
+    runs = called(handler)
+    if any(map(inspect.isasyncgenfunction, runs)):
         raise TypeError(
             f"the handler{whose} must not be an async generator function: it "
             "returns the data its renderers render (its items as a list, say)"
         )
-    if offer is not None and any(map(inspect.isgeneratorfunction, called(handler))):
+    if offer is not None and any(map(inspect.isgeneratorfunction, runs)):
         raise TypeError(
             f"the handler{whose} must not be a generator function: a dispatch "
             "handler returns the body (str or bytes) or an Answer of it"
