@@ -152,6 +152,24 @@ def test_compiled_negotiator_classes_are_immutable_types() -> None:
             kind.extra = 1
 
 
+def test_two_negotiator_classes_as_bases(engine: Engine) -> None:
+    # docs/api.md: each compiled negotiator class has its own instance
+    # layout; a plain mixin beside one works on both engines.
+    bases = (engine.Negotiator, engine.LanguageNegotiator)
+    if engine.__name__ == "fastaccept._scan":
+        with pytest.raises(TypeError, match="lay-out conflict"):
+            type("Both", bases, {})
+    else:
+        assert type("Both", bases, {})(["a/b"]).choose("a/b") == "a/b"
+
+    class Mixin:
+        def offered(self) -> str:
+            return "mixin"
+
+    mixed = type("Mixed", (Mixin, engine.Negotiator), {})(["a/b"])
+    assert (mixed.choose("a/*"), mixed.offered()) == ("a/b", "mixin")
+
+
 def test_accept_is_an_immutable_sequence(engine: Engine) -> None:
     accept = engine.parse("a/b, c/d;q=0")
     assert isinstance(accept, Sequence) and isinstance(accept, Accept)
