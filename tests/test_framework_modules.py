@@ -3270,6 +3270,18 @@ def test_an_async_generator_function_is_refused_when_decorated(name: str) -> Non
 
 
 @pytest.mark.parametrize("name", ["asgi", "wsgi", *FRAMEWORKS])
+def test_a_misspelt_keyword_names_the_function(name: str) -> None:
+    """``negotiated`` and ``dispatch`` are named as the module exports them
+    (a ``TypeError`` named ``integration.<locals>.negotiated()`` before)."""
+    module = pytest.importorskip(f"fastaccept.{name}")
+    for function in module.negotiated, module.dispatch:
+        assert function.__module__ == module.__name__
+        match = rf"^{function.__name__}\(\) got an unexpected keyword argument"
+        with pytest.raises(TypeError, match=match):
+            function(GREETING, format_params="fmt")
+
+
+@pytest.mark.parametrize("name", ["asgi", "wsgi", *FRAMEWORKS])
 def test_a_generator_function_as_a_dispatch_handler_is_refused(name: str) -> None:
     """A dispatch handler returns the body: a generator is none, and each
     request answered 500 ("the renderer ... returned generator") where the

@@ -1062,4 +1062,5 @@ UTF-8, bytes, or an ``Answer`` of them) is sent as that offer, with
 ``status``, ``Vary`` and ``problems`` as ``negotiated``'s.
 {as_is} it returns is sent as it is.{dispatch_note}"""
     negotiated.__module__ = dispatch.__module__ = module
+    negotiated.__qualname__, dispatch.__qualname__ = "negotiated", "dispatch"
     return negotiated, dispatch
