@@ -748,6 +748,15 @@ def test_a_value_made_by_hand_is_checked_as_parse_would_make_it() -> None:
         fastaccept.Accept([fastaccept.MediaRange("text", "html", (), Weight(500))])
 
 
+def test_a_member_alone_is_read_as_given() -> None:
+    # docs/api.md: a plain named tuple, checked when a value takes it.
+    upper = fastaccept.MediaRange("TEXT", "HTML")
+    assert not upper.matches("text/html")
+    accept = fastaccept.Accept([upper])
+    assert list(accept) == [fastaccept.MediaRange("text", "html")]
+    assert accept.accepts("text/html")
+
+
 @pytest.mark.parametrize(
     "members",
     [

@@ -253,6 +253,30 @@ def test_produces_refuses_a_set_for_its_offers(kind: str) -> None:
         Produces(SETS[kind](["text/html", "application/json"]))
 
 
+@pytest.mark.parametrize("kind", sorted(SETS))
+def test_a_value_made_of_a_set_of_members_is_a_type_error(
+    engine: Engine, kind: str
+) -> None:
+    # Members in header order decide a tie, ==, hash and str(): a set's
+    # order changes from one process to the next.
+    made = {
+        engine.parse(
+            "a/b;q=0.5, c/d;q=0.5"
+        ): "Accept members must be an iterable of MediaRange",
+        engine.parse_encoding(
+            "gzip, br"
+        ): "AcceptEncoding members must be an iterable of Coding",
+        engine.parse_language(
+            "en, de"
+        ): "AcceptLanguage members must be an iterable of LanguageRange",
+    }
+    for value, wanted in made.items():
+        members = list(value)
+        with pytest.raises(TypeError, match=rf"^{wanted}, not a {kind}: members are"):
+            type(value)(SETS[kind](members))
+        assert type(value)(members) == value
+
+
 def test_a_dict_for_the_offers_gives_its_keys_in_order(engine: Engine) -> None:
     # A dict of handlers by media type, as examples/httpx_client.py keeps.
     handlers = {"text/csv": 1, "application/json": 2, "text/html": 3}

@@ -27,6 +27,7 @@ from ._member import (
     offers_tuple,
     parse_offers,
     parse_single,
+    refuse_a_set,
     unpadded,
 )
 from ._text import as_header_text, ascii_lower
@@ -454,11 +455,12 @@ class _Members(Sequence[_M]):
         answers as the parsed one; ``TypeError`` or ``ValueError`` for one
         that is no such member. A parser's own are not read again (``_made``)."""
         kind = cls._member_type()
+        wanted = f"{cls.__name__} members must be an iterable of {kind.__name__}"
         if isinstance(members, str | bytes) or not isinstance(members, Iterable):
             raise TypeError(
-                f"{cls.__name__} members must be an iterable of {kind.__name__} "
-                f"(a header value is parsed), not {type(members).__name__}"
+                f"{wanted} (a header value is parsed), not {type(members).__name__}"
             )
+        refuse_a_set(members, f"{wanted}, not", "members")
         read = []
         for member in members:
             if not isinstance(member, kind):
