@@ -50,6 +50,71 @@ def test_rule1_skipped_text_leaves_out_the_whitespace_before_its_comma(
     assert (skipped.text, skipped.start, skipped.end) == ("a/b c", 0, 8)
 
 
+#: Where rules 1, 2, 18 and 19 allow OWS (RFC 9110 §5.6.3: ``*( SP / HTAB )``):
+#: ``{}`` marks the place, and each value's best offer is ``text/html``
+#: (``gzip``, ``de``) only if the member around it is read as written.
+OWS_PLACES = {
+    "accept": (
+        ["a/b", "text/html", "text/html;a=b"],
+        [
+            "{}text/html;q=0.5, a/b;q=0.4",
+            "text/html{};q=0.5, a/b;q=0.4",
+            "text/html;{}q=0.5, a/b;q=0.4",
+            "text/html;q=0.5{}, a/b;q=0.4",
+            "text/html;a=b{};q=0.5, a/b;q=0.4",
+            "a/b;q=0.4,{}text/html;q=0.5",
+            "a/b;q=0.4, text/html;q=0.5{}",
+        ],
+    ),
+    "encoding": (
+        ["br", "gzip"],
+        [
+            "{}gzip;q=0.5, br;q=0.4",
+            "gzip{};q=0.5, br;q=0.4",
+            "gzip;{}q=0.5, br;q=0.4",
+            "gzip;q=0.5{}, br;q=0.4",
+            "br;q=0.4,{}gzip;q=0.5",
+        ],
+    ),
+    "language": (
+        ["en", "de"],
+        [
+            "{}de;q=0.5, en;q=0.4",
+            "de{};q=0.5, en;q=0.4",
+            "de;{}q=0.5, en;q=0.4",
+            "de;q=0.5{}, en;q=0.4",
+            "en;q=0.4,{}de;q=0.5",
+        ],
+    ),
+}
+
+
+@pytest.mark.parametrize("header", sorted(OWS_PLACES))
+def test_ows_is_spaces_and_tabs_alone(engine: Engine, header: str) -> None:
+    # Every character at every place OWS may stand: a space or a tab is
+    # read as nothing, by the parser and by a negotiation (whose fast paths
+    # read OWS too); a control character, DEL, a byte 0x80-0xFF (NBSP
+    # included) or a wider space is no whitespace there.
+    offers, places = OWS_PLACES[header]
+    parse, negotiate = {
+        "accept": (engine.parse, engine.negotiate),
+        "encoding": (engine.parse_encoding, engine.negotiate_encoding),
+        "language": (engine.parse_language, engine.negotiate_language),
+    }[header]
+    characters = [chr(c) for c in range(256)] + ["\u2003", "\u3000"]
+    for place in places:
+        plain = place.format("")
+        read = (list(parse(plain)), negotiate(plain, offers))
+        assert read[1] != offers[0], plain  # the member at the place decides
+        for character in characters:
+            value = place.format(character)
+            answer = (list(parse(value)), negotiate(value, offers))
+            if character in " \t":
+                assert answer == read, (value, answer)
+            elif not " " < character < "\x7f":  # the member is skipped
+                assert answer[0] != read[0] and answer[1] != read[1], (value, answer)
+
+
 # Rule 2: media-range forms; tokens lower-cased; '*/subtype' invalid.
 def test_rule2_case_folded_and_forms(engine: Engine) -> None:
     assert ranges(engine, "TEXT/HTML;LEVEL=One, Image/*, */*") == [

@@ -6,7 +6,7 @@ is built here, once, so both engines give the same message for the same input.
 
 from __future__ import annotations
 
-from ._grammar import LANGUAGE_RANGE_CHARS, TCHARS
+from ._grammar import LANGUAGE_RANGE_CHARS, OWS_CHARS, TCHARS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -170,7 +170,7 @@ def _weight_at(text: str, pos: int) -> str:
 
 
 def _whitespace_hint(text: str, pos: int) -> str:
-    if pos < len(text) and text[pos] in " \t":
+    if pos < len(text) and text[pos] in OWS_CHARS:
         return " (no whitespace is allowed around '=', RFC 9110 §5.6.6)"
     return ""
 
@@ -181,7 +181,7 @@ def _before_ows(text: str, end: int) -> int:
     size = 8
     while True:
         start = end - size if end > size else 0
-        kept = text[start:end].rstrip(" \t")
+        kept = text[start:end].rstrip(OWS_CHARS)
         if kept or start == 0:
             return start + len(kept)
         size *= 2
@@ -195,7 +195,7 @@ def _range_end_hint(text: str, pos: int) -> str:
     """What a wrong character right after a language range usually means."""
     found = text[pos] if pos < len(text) else ""
     rng = _range_before(text, pos)
-    if pos > 0 and text[pos - 1] in " \t":
+    if pos > 0 and text[pos - 1] in OWS_CHARS:
         return ""
     if found == "_":
         return " (subtags are joined by '-', as in 'en-US')"

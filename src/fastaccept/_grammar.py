@@ -122,11 +122,16 @@ ESCAPABLE_CHARS: Final = _set(_ESCAPABLE)
 #: that name the range before a violation: alphanum, ``-`` and ``*``.
 LANGUAGE_RANGE_CHARS: Final = _set(("-*", *_ALPHANUM))
 
+#: The characters of ``OWS = *( SP / HTAB )`` (RFC 9110 §5.6.3), the one
+#: whitespace of a field value: what the engines' readers (and the checks of
+#: a value's ends) pass over, and strip where they read OWS as a whole.
+OWS_CHARS: Final = " \t"
+
 #: What stands between two list members: OWS and the commas, empty members
 #: among them (RFC 9110 §5.6.1.2)::
 #:
 #:     #element => [ element ] *( OWS "," OWS [ element ] )
-_LIST_SEPARATOR: Final = (" \t,",)
+_LIST_SEPARATOR: Final = (OWS_CHARS + ",",)
 LIST_SEPARATOR_CHARS: Final = _set(_LIST_SEPARATOR)
 
 #: CORS-unsafe request-header bytes (Fetch): controls other than HT, the listed
@@ -158,7 +163,7 @@ _DIGIT_CLASS: Final = _class(_DIGIT)
 _ALPHANUM_CLASS: Final = _class(_ALPHANUM)
 
 #: ``OWS = *( SP / HTAB )`` (RFC 9110 §5.6.3).
-OWS: Final = "[ \t]*"
+OWS: Final = _class((OWS_CHARS,)) + "*"
 
 #: ``token = 1*tchar`` (RFC 9110 §5.6.2): a type, subtype, parameter name or
 #: value (§8.3.1, §5.6.6), a content-coding (§8.4.1).

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from ._grammar import is_token
+from ._grammar import OWS_CHARS, is_token
 
 
 def header_from_scope(scope: Mapping[str, Any], name: str = "accept") -> bytes | None:
@@ -142,7 +142,7 @@ def merge_vary(*values: str | None) -> str:
                 f"{type(value).__name__}"
             ) from None
         for item in items:
-            name = item.strip(" \t")
+            name = item.strip(OWS_CHARS)
             if name == "*":
                 return "*"
             if name:

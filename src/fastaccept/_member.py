@@ -26,6 +26,7 @@ from ._grammar import (
     COMMA_OR_QUOTE,
     MEDIA_RANGE,
     OWS,
+    OWS_CHARS,
     PARAMETER,
     QUOTE_OR_BACKSLASH,
     QUOTED_BODY,
@@ -126,14 +127,14 @@ def scan_weight(text: str, p: int, end_code: int) -> WeightResult:
     violation ends the member.
     """
     n = len(text)
-    if p < n and text[p] in " \t":
+    if p < n and text[p] in OWS_CHARS:
         p = _OWS.match(text, p).end()  # type: ignore[union-attr]
     if p >= n or text[p] == ",":
         return 0, p, 1000
     if text[p] != ";":
         return end_code, p, 0
     p += 1
-    if p < n and text[p] in " \t":
+    if p < n and text[p] in OWS_CHARS:
         p = _OWS.match(text, p).end()  # type: ignore[union-attr]
     if p >= n or text[p] not in "qQ" or (p + 1 < n and text[p + 1] in TCHARS):
         return E.EXPECTED_WEIGHT, p, 0
@@ -149,7 +150,7 @@ def scan_weight(text: str, p: int, end_code: int) -> WeightResult:
     found = exact_weight(text[v:p])
     if found < 0:
         return -found, v, 0
-    if p < n and text[p] in " \t":
+    if p < n and text[p] in OWS_CHARS:
         p = _OWS.match(text, p).end()  # type: ignore[union-attr]
     if p < n and text[p] != ",":
         return E.EXPECTED_COMMA, p, 0
@@ -583,7 +584,7 @@ def unpadded(text: str, what: str) -> str:
     """``text``, a media type a program gives; ``ValueError`` naming ``what``
     where it begins or ends with a space or a tab: it is sent as Content-Type,
     a field value (RFC 9110 §5.5)."""
-    if text != text.strip(" \t"):
+    if text != text.strip(OWS_CHARS):
         raise ValueError(
             f"invalid {what} {shown(text)}: a media type neither begins nor ends "
             "with a space or a tab (it is sent as Content-Type, a field value)"

@@ -12,7 +12,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar, Final, overload
 
 from ._arguments import ByArguments, made_once
-from ._grammar import is_token
+from ._grammar import OWS_CHARS, is_token
 from ._headers import joined_line, merge_vary, vary_apart
 from ._limits import DEFAULT_CACHE_SIZE, DEFAULT_MAX_LENGTH, store
 from ._member import OfferSpec, parse_content_type, refuse_a_set
@@ -618,7 +618,7 @@ def checked_vary(vary: object) -> str | None:
     if not isinstance(vary, str):
         raise TypeError(f"vary must be a str of field names, not {type(vary).__name__}")
     for item in vary.split(","):
-        name = item.strip(" \t")
+        name = item.strip(OWS_CHARS)
         if name and name != "*" and not is_token(name):
             raise ValueError(f"vary: {name!r} is not a field name (RFC 9110 §5.1)")
     return vary
@@ -775,7 +775,7 @@ def _fields(
                 f"header {name!r}: a value is Latin-1 text without control "
                 "characters such as CR, LF or NUL (RFC 9110 §5.5)"
             )
-        if value != value.strip(" \t"):
+        if value != value.strip(OWS_CHARS):
             raise ValueError(
                 f"header {name!r}: a value neither begins nor ends with a space "
                 "or a tab (RFC 9110 §5.5)"

@@ -16,7 +16,7 @@ from ._arguments import ByArguments, made_once
 from ._engine import Negotiator
 from ._errors import AcceptError, characters_long, shown
 from ._format import format_accept
-from ._grammar import is_token
+from ._grammar import OWS_CHARS, is_token
 from ._limits import (
     CACHE_KEY_MAX_LENGTH,
     DEFAULT_CACHE_SIZE,
@@ -891,7 +891,7 @@ class Consumes(ByArguments):
             return self._taken[text]
         except KeyError:
             pass
-        if not text.strip(" \t"):  # absent, empty or OWS alone (RFC 9110 §5.5)
+        if not text.strip(OWS_CHARS):  # absent, empty or OWS alone (RFC 9110 §5.5)
             return self._unsupported["is missing", header, prefers_problem_json(accept)]
         try:
             rng, offer = parse_content_type(text, "Content-Type")

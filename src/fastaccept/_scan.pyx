@@ -201,6 +201,8 @@ cdef enum:
 
 if (CODING_GRAMMAR, LANGUAGE_GRAMMAR) != (_lists.CODING_GRAMMAR, _lists.LANGUAGE_GRAMMAR):
     raise ImportError("_scan.pyx and _lists number the list grammars differently")
+if _grammar.OWS_CHARS != " \t":
+    raise ImportError("_scan.pyx's skip_ows reads SP and HTAB, not _grammar.OWS_CHARS")
 
 cdef unsigned char CLASS[256]
 cdef unsigned char LOWER[256]
@@ -499,6 +501,7 @@ cdef inline Py_ssize_t skip_token(const unsigned char* s, Py_ssize_t i) noexcept
 
 
 cdef inline Py_ssize_t skip_ows(const unsigned char* s, Py_ssize_t i) noexcept nogil:
+    """Past OWS from ``i``: SP and HTAB, ``_grammar.OWS_CHARS`` (checked at import)."""
     while s[i] == 32 or s[i] == 9:
         i += 1
     return i

@@ -18,7 +18,13 @@ from functools import partial
 
 from ._arguments import ByArguments
 from ._errors import ACCEPT, AcceptError, reason, too_long
-from ._grammar import CORS_MAX_LENGTH, CORS_UNSAFE, LIST_SEPARATORS, POSSESSIVE
+from ._grammar import (
+    CORS_MAX_LENGTH,
+    CORS_UNSAFE,
+    LIST_SEPARATORS,
+    OWS_CHARS,
+    POSSESSIVE,
+)
 from ._limits import (
     BYTES_CACHED,
     DEFAULT_CACHE_SIZE,
@@ -352,12 +358,12 @@ class Negotiator(_CachedOffers):
         matches: list[Match] = []
         for member in text.split(","):
             head, semicolon, params = member.partition(";")
-            essence = essences.get(head.strip(" \t").lower())
+            essence = essences.get(head.strip(OWS_CHARS).lower())
             if essence is None:
-                if "/" in head or not head.strip(" \t"):
+                if "/" in head or not head.strip(OWS_CHARS):
                     continue  # empty, or a type/subtype (valid or not) no offer has
                 # a bare "*" (or no valid type): the exact reader
-                found = scan_member(member.lstrip(" \t"), 0, False)[2]
+                found = scan_member(member.lstrip(OWS_CHARS), 0, False)[2]
                 if found is not None:
                     matches += parsed.matches([found])
             elif not semicolon:

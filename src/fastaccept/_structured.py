@@ -26,7 +26,7 @@ members either way, only the reason differs. Each character is read once.
 from __future__ import annotations
 
 from ._errors import describe_char
-from ._grammar import ALPHA, DIGIT, TCHARS
+from ._grammar import ALPHA, DIGIT, OWS_CHARS, TCHARS
 from ._tuples import NamedTuple
 
 TYPE_CHECKING = False
@@ -68,10 +68,9 @@ _BASE64: Final = ALPHA | DIGIT | {"+", "/"}
 #: (§3.3.8).
 _LC_HEXDIG: Final = DIGIT | frozenset("abcdef")
 
-#: ``OWS = *( SP / HTAB )`` around a List's commas (RFC 9110 §5.6.3); the
-#: value's own ends and a parameter's ``;`` take SP only (RFC 9651 §4.2,
-#: §4.2.3.2).
-_OWS: Final = " \t"
+#: ``OWS`` (``OWS_CHARS``) around a List's commas (RFC 9651 §4.2, RFC 9110
+#: §5.6.3); the value's own ends and a parameter's ``;`` take SP only (RFC
+#: 9651 §4.2, §4.2.3.2).
 _SP: Final = " "
 
 
@@ -124,13 +123,13 @@ def parse_list(text: str) -> list[Item]:
             raise StructureError(p, "an Inner List, not a Token or a String")
         item, p = _item(text, p)
         members.append(item)
-        p = _skip(text, p, _OWS)
+        p = _skip(text, p, OWS_CHARS)
         if p == n:
             break  # and steps 6-7 of §4.2 find nothing left
         if text[p] != ",":
             found = describe_char(text, p)
             raise StructureError(p, f"expected ',' or the end, found {found}")
-        p = _skip(text, p + 1, _OWS)
+        p = _skip(text, p + 1, OWS_CHARS)
         if p == n:
             raise StructureError(p, "a comma ends the value: no member follows it")
     return members

@@ -14,7 +14,7 @@ from . import _coding, _language
 from ._arguments import unchangeable
 from ._cors import cors_unsafe_bytes
 from ._errors import ACCEPT_ENCODING, ACCEPT_LANGUAGE, reason, shown
-from ._grammar import FAST_CODING, FAST_LANGUAGE, is_token
+from ._grammar import FAST_CODING, FAST_LANGUAGE, OWS_CHARS, is_token
 from ._limits import KeptNegotiators, checked_flag, last_negotiator
 from ._lists import CODING_GRAMMAR, LANGUAGE_GRAMMAR, ListHeader
 from ._match import OfferSet, best_match, range_matches, rank, scores
@@ -279,7 +279,7 @@ class Unexplained:
             SkippedMember(
                 found[i],
                 found[i + 1],
-                original[found[i] : found[i + 1]].rstrip(" \t"),
+                original[found[i] : found[i + 1]].rstrip(OWS_CHARS),
                 found[i + 2],
                 reason(found[i + 3], original, found[i + 2]),
             )
