@@ -3096,6 +3096,30 @@ def test_litestar_dispatch_handlers_share_one_signature() -> None:
         dispatch({"application/json": as_json, "text/csv": as_csv})
 
 
+def test_litestar_dispatch_handlers_may_differ_in_their_return_annotations() -> None:
+    # Each returns its body: its return annotation is no schema of the
+    # offers, as under FastAPI; Litestar reads Any.
+    pytest.importorskip("litestar")
+    from litestar import Litestar, get
+    from litestar.testing import TestClient
+
+    from fastaccept.litestar import NegotiationPlugin, dispatch
+
+    def as_json() -> str:
+        return '{"limit": 3}'
+
+    def as_csv() -> bytes:
+        return b"limit\r\n3\r\n"
+
+    report = dispatch({"application/json": as_json, "text/csv": as_csv})
+    assert inspect.signature(report).return_annotation is Any
+    route = get("/report", sync_to_thread=False)(report)
+    with TestClient(Litestar([route], plugins=[NegotiationPlugin()])) as client:
+        for accept, body in [("text/csv", "limit\r\n3\r\n"), ("*/*", '{"limit": 3}')]:
+            r = client.get("/report", headers={"Accept": accept})
+            assert (r.status_code, r.text) == (200, body)
+
+
 # aiohttp --------------------------------------------------------------------
 
 

@@ -64,6 +64,7 @@ from ._endpoint import (
     openapi_responses,
     problem_answer,
     route_vary,
+    sends_bodies,
     shared_signature,
     signed,
 )
@@ -200,7 +201,8 @@ def _serving(endpoint: Endpoint, handlers: tuple[Handler, ...]) -> Handler:
     """The handler of ``handlers`` (``serving``) whose signature Litestar reads:
     the handlers', which they share (one operation for every media type),
     with ``request``, the handlers' own or one added for ``negotiated``;
-    ``Answer`` out of its return annotation. A route handler (``@get``'s) in
+    ``Answer`` out of its return annotation (``Any`` for dispatch's, which
+    return bodies). A route handler (``@get``'s) in
     their place is a ``TypeError``: Litestar would route it, not this."""
     for handler in handlers:
         if isinstance(handler, BaseRouteHandler):
@@ -209,7 +211,10 @@ def _serving(endpoint: Endpoint, handlers: tuple[Handler, ...]) -> Handler:
                 "handler function goes: put the route decorator above negotiated "
                 "(or around dispatch)"
             )
-    signature = shared_signature(handlers, "Litestar")
+    bodies = sends_bodies(endpoint)  # dispatch's: -> str is no schema of the offers
+    signature = shared_signature(handlers, "Litestar", returns=not bodies)
+    if bodies:
+        signature = signature.replace(return_annotation=Any)
     shared = REQUEST in signature.parameters
     return signed(
         LitestarBinding(shared),
