@@ -328,6 +328,21 @@ def test_media_type_errors_name_the_argument(
     assert "offer" not in str(info.value)
 
 
+def test_a_pair_written_as_a_list_is_named(engine: Engine) -> None:
+    # A list [media type, weight] is no str: the message says what a pair is.
+    hint = r"not list \(a weighted one is a tuple: \(media type, weight\)\)$"
+    calls: list[Callable[[], object]] = [
+        lambda: engine.negotiate("a/b", [["text/html", 0.5]]),
+        lambda: engine.Negotiator([["text/html", 1]]),
+        lambda: format_accept([["text/html", 0.5]]),  # type: ignore[list-item]
+    ]
+    for call in calls:
+        with pytest.raises(TypeError, match=rf"^each (offer|media type) .*{hint}"):
+            call()
+    with pytest.raises(TypeError, match=r"^each media type must be a str, not list$"):
+        Consumes([["text/html", "text/csv"]])  # type: ignore[list-item]
+
+
 def _nested(depth: int) -> list[Any]:
     nested: list[Any] = []
     for _ in range(depth):

@@ -489,6 +489,16 @@ def test_bad_tags_are_refused_when_given(
             make()
 
 
+@pytest.mark.parametrize("given", [b"gzip", None, 1, ("gzip", 1)], ids=repr)
+def test_one_offer_that_is_no_str_is_named_offer(lists: Engine, given: Any) -> None:
+    # A parsed value's quality and accepts take one offer, not a list.
+    for value in lists.parse_encoding("gzip"), lists.parse_language("en"):
+        for method in value.quality, value.accepts:
+            message = rf"^offer must be a str, not {type(given).__name__}$"
+            with pytest.raises(TypeError, match=message):
+                method(given)
+
+
 def test_one_str_is_no_list_of_offers(lists: Engine) -> None:
     # Its characters would pass for codings ('g', 'z', ...) one by one.
     with pytest.raises(TypeError, match="codings must be an iterable of str"):

@@ -323,7 +323,12 @@ def parse_single(
     ``Consumes`` takes) and a request's Content-Type (``weighted=False``).
     """
     if not isinstance(item, str):
-        raise TypeError(f"each {what} must be a str, not {type(item).__name__}")
+        pair = type(item) is list and len(item) == 2
+        pair = pair and isinstance(item[1], int | float)  # type: ignore[index]
+        raise TypeError(
+            f"each {what} must be a str, not {type(item).__name__}"
+            + " (a weighted one is a tuple: (media type, weight))" * pair
+        )
     text = as_header_text(item)[1]
     start = _OWS.match(text).end()  # type: ignore[union-attr]
     code, pos, rng, has_weight = scan_member(text, start, True, weighted)

@@ -565,6 +565,8 @@ class _Members(Sequence[_M]):
 
     def quality(self, offer: str) -> float:
         """The weight this value gives one offer, 0.0 to 1.0; 1.0 when absent."""
+        if not isinstance(offer, str):
+            raise TypeError(f"offer must be a str, not {type(offer).__name__}")
         if self._engine is not None:
             found = self._ranked_text((offer,))
             return found[0][1] / 1000 if found else 0.0
