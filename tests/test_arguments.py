@@ -277,9 +277,29 @@ def test_a_value_made_of_a_set_of_members_is_a_type_error(
         assert type(value)(members) == value
 
 
+def test_a_dict_of_numbers_for_the_offers_is_a_type_error(engine: Engine) -> None:
+    # Weights by media type: only the keys would be read, the weights lost.
+    unread = r"not a dict of numbers, whose values would go unread"
+    pairs = rf"^offers .*{unread}; give weights in pairs, as its items\(\) are$"
+    weights = {"text/html": 0.1, "application/json": 1}
+    with pytest.raises(TypeError, match=pairs):
+        engine.negotiate("text/html, application/json", weights)
+    with pytest.raises(TypeError, match=pairs):
+        engine.Negotiator(weights)
+    with pytest.raises(TypeError, match=pairs):
+        Produces(weights)
+    with pytest.raises(TypeError, match=rf"^items .*{unread}; give weights"):
+        format_accept(weights)
+    with pytest.raises(TypeError, match=rf"^codings .*{unread}$"):
+        engine.negotiate_encoding("gzip", {"gzip": 1.0})
+    with pytest.raises(TypeError, match=rf"^media_types .*{unread}$"):
+        Consumes({"application/json": 1})
+    assert engine.negotiate("*/*", list(weights.items())) == "application/json"
+
+
 def test_a_dict_for_the_offers_gives_its_keys_in_order(engine: Engine) -> None:
     # A dict of handlers by media type, as examples/httpx_client.py keeps.
-    handlers = {"text/csv": 1, "application/json": 2, "text/html": 3}
+    handlers = {"text/csv": str, "application/json": repr, "text/html": ascii}
     assert engine.negotiate("*/*", handlers) == "text/csv"
     assert (
         engine.negotiate("application/*, text/*;q=0.5", handlers) == "application/json"

@@ -623,7 +623,9 @@ def offers_tuple(offers: Iterable[_T], what: str) -> tuple[_T, ...]:
     for offers one by one (its message shows the list meant, or, for a text
     of several members, says to list them), and for a set, whose order
     (server order, which breaks ties) changes from one process to the next.
-    A dict gives its keys, in order."""
+    A dict gives its keys, in order (a dict of handlers by media type); but
+    a dict of numbers (weights by media type, say), whose values would go
+    unread, is a ``TypeError`` too."""
     if type(offers) is tuple:
         return offers
     wanted = f"{what} must be an iterable of str (such as a list), not"
@@ -638,6 +640,14 @@ def offers_tuple(offers: Iterable[_T], what: str) -> tuple[_T, ...]:
             )
         raise TypeError(f"{wanted} a {type(offers).__name__}: use [{shown(alone)}]")
     refuse_a_set(offers, wanted, what)
+    if type(offers) is dict and any(
+        isinstance(value, int | float) for value in offers.values()
+    ):
+        pairs = "; give weights in pairs, as its items() are"
+        raise TypeError(
+            f"{wanted} a dict of numbers, whose values would go unread"
+            + pairs * (what in ("offers", "items"))
+        )
     try:
         items = iter(offers)
     except TypeError:
