@@ -733,6 +733,8 @@ def test_a_value_made_by_hand_is_checked_as_parse_would_make_it() -> None:
             kind(members, present=False)
         with pytest.raises(TypeError, match="skipped must be SkippedMember, not int"):
             kind(members, skipped=[1])
+        with pytest.raises(TypeError, match="skipped must be an iterable of Sk"):
+            kind(members, skipped=None)
         assert not kind([], present=False).present
         assert kind(members, skipped=skipped).skipped == skipped
     with pytest.raises(TypeError, match="cors_safelisted must be True or False"):

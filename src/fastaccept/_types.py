@@ -417,6 +417,11 @@ class _Members(Sequence[_M]):
                 f"{type(self).__name__} of an absent header (present=False) has "
                 "no members"
             )
+        if not isinstance(skipped, Iterable):
+            raise TypeError(
+                f"{type(self).__name__} skipped must be an iterable of "
+                f"SkippedMember, not {type(skipped).__name__}"
+            )
         given = tuple(skipped)
         for item in given:
             if not isinstance(item, SkippedMember):
