@@ -465,6 +465,86 @@ def test_a_head_response_made_by_hand_answers_head_where_frameworks_drop_bodies(
     assert [*gets, call("GET", "/", [], b"").status] == [500] * 3
 
 
+def test_another_exception_is_the_frameworks_own_500(django_views: Any) -> None:
+    """docs/web.md: only the framework's own HTTP errors get ``vary`` and
+    ``Accept``; any other exception a handler raises goes on to the
+    framework's 500, sent without them but by Litestar (whose plugin merges
+    them) and falcon (whose own error handler sends ``Accept``)."""
+    for package in ("starlette", "fastapi", "flask", "falcon", "litestar", "aiohttp"):
+        pytest.importorskip(package)
+    import falcon
+    import falcon.testing
+    import flask
+    from aiohttp import web
+    from fastapi import FastAPI
+    from litestar import Litestar, get
+    from litestar.testing import TestClient as LitestarClient
+    from starlette.applications import Starlette
+    from starlette.routing import Route
+    from starlette.testclient import TestClient
+
+    from fastaccept import aiohttp as aiohttp_module
+    from fastaccept import django, fastapi, litestar, starlette
+    from fastaccept import falcon as falcon_module
+    from fastaccept import flask as flask_module
+
+    def raises(*args: Any) -> Any:
+        raise ValueError("not the framework's")
+
+    async def raises_async(*args: Any) -> Any:
+        raise ValueError("not the framework's")
+
+    async def raises_alone() -> Any:  # FastAPI and Litestar read parameters
+        raise ValueError("not the framework's")
+
+    answers: dict[str, tuple[int, str | None]] = {}
+    routes = [Route("/", starlette.negotiated(PAGES, vary="Cookie")(raises_async))]
+    r = TestClient(Starlette(routes=routes), raise_server_exceptions=False).get("/")
+    answers["starlette"] = (r.status_code, r.headers.get("vary"))
+    app = FastAPI()
+    app.router.route_class = fastapi.NegotiatedRoute
+    app.get("/")(fastapi.negotiated(PAGES, vary="Cookie")(raises_alone))
+    r = TestClient(app, raise_server_exceptions=False).get("/")
+    answers["fastapi"] = (r.status_code, r.headers.get("vary"))
+    flask_app = flask.Flask(__name__)
+    flask_app.get("/")(flask_module.negotiated(PAGES, vary="Cookie")(raises))
+    flask_got = flask_app.test_client().get("/")
+    answers["flask"] = (flask_got.status_code, flask_got.headers.get("vary"))
+
+    class Resource:
+        on_get = falcon_module.negotiated(PAGES, vary="Cookie")(raises)
+
+    falcon_app = falcon.App()
+    falcon_app.add_route("/", Resource())
+    falcon_got = falcon.testing.TestClient(falcon_app).simulate_get("/")
+    answers["falcon"] = (falcon_got.status_code, falcon_got.headers.get("vary"))
+    route = get("/")(litestar.negotiated(PAGES, vary="Cookie")(raises_alone))
+    with LitestarClient(Litestar([route], plugins=[litestar.NegotiationPlugin()])) as c:
+        litestar_got = c.get("/")
+    answers["litestar"] = (litestar_got.status_code, litestar_got.headers.get("vary"))
+    aiohttp_app = web.Application()
+    route_handler = aiohttp_module.negotiated(PAGES, vary="Cookie")(raises_async)
+    aiohttp_app.router.add_get("/", route_handler)
+    from .test_integrations import aiohttp_call
+
+    got = aiohttp_call(aiohttp_app)("GET", "/", [], b"")
+    answers["aiohttp"] = (got.status, got.headers.get("vary"))
+    assert answers == {
+        "starlette": (500, None),
+        "fastapi": (500, None),
+        "flask": (500, None),
+        "falcon": (500, "Accept"),
+        "litestar": (500, "Cookie, Accept"),
+        "aiohttp": (500, None),
+    }
+    # Django's 500 is its handler's, of the exception the view lets through.
+    from django.test import RequestFactory
+
+    view = django.negotiated(PAGES, vary="Cookie")(raises)
+    with pytest.raises(ValueError, match="not the framework's"):
+        view(RequestFactory().get("/"))
+
+
 def test_a_hand_made_length_is_read_whatever_the_case_of_its_name() -> None:
     """Field names are case-insensitive (RFC 9110 §5.1): Flask's HEAD answer
     keeps a hand-made ``content-length`` (a KeyError, a 500, before); and a
