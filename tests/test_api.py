@@ -718,6 +718,16 @@ def test_objects_made_by_their_arguments_are_fixed_when_made() -> None:
     assert renderers.respond("*/*", 1).headers["Content-Type"] == "application/json"
 
 
+class Indexed:
+    """A sequence by ``__getitem__`` alone, as ``iter`` reads one."""
+
+    def __init__(self, items: Sequence[typing.Any]) -> None:
+        self.items = items
+
+    def __getitem__(self, index: int) -> typing.Any:
+        return self.items[index]
+
+
 def test_a_value_made_by_hand_is_checked_as_parse_would_make_it() -> None:
     html = [fastaccept.MediaRange("text", "html")]
     skipped = fastaccept.parse("text/html, a b").skipped
@@ -735,6 +745,7 @@ def test_a_value_made_by_hand_is_checked_as_parse_would_make_it() -> None:
             kind(members, skipped=[1])
         with pytest.raises(TypeError, match="skipped must be an iterable of Sk"):
             kind(members, skipped=None)
+        assert kind(members, skipped=Indexed(skipped)).skipped == skipped
         assert not kind([], present=False).present
         assert kind(members, skipped=skipped).skipped == skipped
     with pytest.raises(TypeError, match="cors_safelisted must be True or False"):

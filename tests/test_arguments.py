@@ -3,6 +3,7 @@ given, by one rule, with the same error on both engines."""
 
 from __future__ import annotations
 
+import collections
 import enum
 import re
 import subprocess
@@ -279,7 +280,8 @@ def test_a_value_made_of_a_set_of_members_is_a_type_error(
 
 def test_a_dict_of_numbers_for_the_offers_is_a_type_error(engine: Engine) -> None:
     # Weights by media type: only the keys would be read, the weights lost.
-    unread = r"not a dict of numbers, whose values would go unread"
+    # (A dict of ints may hold handlers' numbers: it gives its keys.)
+    unread = r"not a dict of weights \(floats\), whose values would go unread"
     pairs = rf"^offers .*{unread}; give weights in pairs, as its items\(\) are$"
     weights = {"text/html": 0.1, "application/json": 1}
     with pytest.raises(TypeError, match=pairs):
@@ -293,13 +295,15 @@ def test_a_dict_of_numbers_for_the_offers_is_a_type_error(engine: Engine) -> Non
     with pytest.raises(TypeError, match=rf"^codings .*{unread}$"):
         engine.negotiate_encoding("gzip", {"gzip": 1.0})
     with pytest.raises(TypeError, match=rf"^media_types .*{unread}$"):
-        Consumes({"application/json": 1})
+        Consumes({"application/json": 1.0})
+    with pytest.raises(TypeError, match=pairs):
+        engine.negotiate("*/*", collections.OrderedDict(weights))
     assert engine.negotiate("*/*", list(weights.items())) == "application/json"
 
 
 def test_a_dict_for_the_offers_gives_its_keys_in_order(engine: Engine) -> None:
     # A dict of handlers by media type, as examples/httpx_client.py keeps.
-    handlers = {"text/csv": str, "application/json": repr, "text/html": ascii}
+    handlers = {"text/csv": 1, "application/json": 2, "text/html": 3}
     assert engine.negotiate("*/*", handlers) == "text/csv"
     assert (
         engine.negotiate("application/*, text/*;q=0.5", handlers) == "application/json"
@@ -359,8 +363,11 @@ def test_a_pair_written_as_a_list_is_named(engine: Engine) -> None:
     for call in calls:
         with pytest.raises(TypeError, match=rf"^each (offer|media type) .*{hint}"):
             call()
-    with pytest.raises(TypeError, match=r"^each media type must be a str, not list$"):
-        Consumes([["text/html", "text/csv"]])  # type: ignore[list-item]
+    plain = r"^each (offer|media type) must be a str, not list$"
+    with pytest.raises(TypeError, match=plain):  # no pairs there
+        Consumes([["text/html", 0.5]])  # type: ignore[list-item]
+    with pytest.raises(TypeError, match=plain):  # no weight
+        engine.negotiate("a/b", [["text/html", True]])
 
 
 def _nested(depth: int) -> list[Any]:

@@ -368,8 +368,10 @@ def test_a_json_usage_error_is_a_document_too(
 ) -> None:
     code, refused = json_of(["a/b", "--offer", "*/*"], capsys)
     assert code == 2
-    assert refused["ranges"] is None and refused["offers"] is None
-    assert refused["error"]["position"] is None
+    unknown = ("ranges", "skipped", "cors", "offers", "chosen")  # README's list
+    assert [refused[key] for key in unknown] == [None] * 5
+    assert (refused["value"], refused["header"]) == ("a/b", "Accept")
+    assert (refused["error"]["position"], refused["error"]["reason"]) == (None, None)
     assert "offers must be concrete" in refused["error"]["message"]
     code, over = json_of(["a/b," * 3000], capsys)
     assert code == 1

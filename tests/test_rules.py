@@ -62,6 +62,7 @@ OWS_PLACES = {
             "text/html;{}q=0.5, a/b;q=0.4",
             "text/html;q=0.5{}, a/b;q=0.4",
             "text/html;a=b{};q=0.5, a/b;q=0.4",
+            "text/html;{};q=0.5, a/b;q=0.4",
             "a/b;q=0.4,{}text/html;q=0.5",
             "a/b;q=0.4, text/html;q=0.5{}",
         ],

@@ -31,6 +31,6 @@ def format_accept(items: Iterable[str | tuple[str, float] | MediaRange]) -> str:
             weight = pair_weight(item, "weight", "format_accept pair")
             rng = rng._replace(weight=weight)
         else:
-            rng = MediaRange._make(parse_single(item, "media type")[0])
+            rng = MediaRange._make(parse_single(item, "media type", pairs=True)[0])
         parts.append(str(rng))
     return ", ".join(parts)

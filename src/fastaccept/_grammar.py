@@ -230,8 +230,9 @@ MEDIA_RANGE: Final = rf"({_TOKEN_RUN})(?:/({_TOKEN_RUN}))?{_OWS_RUN}"
 #: Where nothing valid follows the run, giving back ends it at an earlier
 #: ``;`` with its OWS, as giving back a repetition would, never inside an
 #: OWS (a run of spaces then costs one step each, not a retry each).
+_SEMICOLON_OR_OWS: Final = _class((";" + OWS_CHARS,))
 PARAMETER: Final = (
-    rf';(?:[; \t]*;)?{_OWS_RUN}(?:({_TOKEN_RUN})=(?:({_TOKEN_RUN})|"({QUOTED_BODY})")'
+    rf';(?:{_SEMICOLON_OR_OWS}*;)?{_OWS_RUN}(?:({_TOKEN_RUN})=(?:({_TOKEN_RUN})|"({QUOTED_BODY})")'
     rf"|(?=[,;]|\Z)){_OWS_RUN}(?:;{_OWS_RUN}[qQ]=({_TOKEN_RUN}){_OWS_RUN})?"
 )
 

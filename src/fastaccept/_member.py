@@ -315,16 +315,19 @@ WITHOUT_LENIENT_MODE: Final = {
 
 
 def parse_single(
-    item: object, what: str, *, weighted: bool = True
+    item: object, what: str, *, weighted: bool = True, pairs: bool = False
 ) -> tuple[RangeTuple, bool]:
     """One media range and whether it carried a weight; ``ValueError`` otherwise.
 
     For the values a program gives (offers, ``format_accept`` items, the types
-    ``Consumes`` takes) and a request's Content-Type (``weighted=False``).
+    ``Consumes`` takes) and a request's Content-Type (``weighted=False``);
+    where the program may give (media type, weight) pairs instead (``pairs``),
+    a list of a str and a number is named as one meant for such a pair.
     """
     if not isinstance(item, str):
-        pair = type(item) is list and len(item) == 2
-        pair = pair and isinstance(item[1], int | float)  # type: ignore[index]
+        pair = pairs and type(item) is list and len(item) == 2
+        weight = item[1] if pair else None  # type: ignore[index]
+        pair = pair and isinstance(weight, int | float) and not isinstance(weight, bool)
         raise TypeError(
             f"each {what} must be a str, not {type(item).__name__}"
             + " (a weighted one is a tuple: (media type, weight))" * pair
@@ -574,7 +577,7 @@ def parse_offer(offer: object) -> ParsedOffer:
 
 
 def _media_type_offer(offer: object) -> ParsedOffer:
-    rng, has_weight = parse_single(offer, "offer")
+    rng, has_weight = parse_single(offer, "offer", pairs=True)
     if has_weight:
         raise ValueError(
             f"invalid offer {shown(offer)}: an offer takes no weight ('q' parameter); "
@@ -624,8 +627,8 @@ def offers_tuple(offers: Iterable[_T], what: str) -> tuple[_T, ...]:
     of several members, says to list them), and for a set, whose order
     (server order, which breaks ties) changes from one process to the next.
     A dict gives its keys, in order (a dict of handlers by media type); but
-    a dict of numbers (weights by media type, say), whose values would go
-    unread, is a ``TypeError`` too."""
+    one with a float among its values (weights by media type), which would
+    go unread, is a ``TypeError`` too."""
     if type(offers) is tuple:
         return offers
     wanted = f"{what} must be an iterable of str (such as a list), not"
@@ -640,12 +643,12 @@ def offers_tuple(offers: Iterable[_T], what: str) -> tuple[_T, ...]:
             )
         raise TypeError(f"{wanted} a {type(offers).__name__}: use [{shown(alone)}]")
     refuse_a_set(offers, wanted, what)
-    if type(offers) is dict and any(
-        isinstance(value, int | float) for value in offers.values()
+    if isinstance(offers, dict) and any(
+        isinstance(value, float) for value in offers.values()
     ):
         pairs = "; give weights in pairs, as its items() are"
         raise TypeError(
-            f"{wanted} a dict of numbers, whose values would go unread"
+            f"{wanted} a dict of weights (floats), whose values would go unread"
             + pairs * (what in ("offers", "items"))
         )
     try:

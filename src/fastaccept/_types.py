@@ -417,12 +417,14 @@ class _Members(Sequence[_M]):
                 f"{type(self).__name__} of an absent header (present=False) has "
                 "no members"
             )
-        if not isinstance(skipped, Iterable):
+        try:
+            items = iter(skipped)
+        except TypeError:
             raise TypeError(
                 f"{type(self).__name__} skipped must be an iterable of "
                 f"SkippedMember, not {type(skipped).__name__}"
-            )
-        given = tuple(skipped)
+            ) from None
+        given = tuple(items)
         for item in given:
             if not isinstance(item, SkippedMember):
                 raise TypeError(
