@@ -292,14 +292,23 @@ def peer_version(name: str) -> str:
         return "?"
 
 
+def left_out(name: str, exc: Exception) -> str:
+    """The note for a peer that cannot be loaded: not installed, or broken
+    (its import, or the function timed, raised ``exc``): left out, never the
+    end of the run."""
+    if isinstance(exc, ModuleNotFoundError) and exc.name:
+        return f"{name} (not installed: {exc.name})"
+    return f"{name} (cannot be loaded: {type(exc).__name__}: {exc})"
+
+
 def load_peers(names: Iterable[str] = PEERS) -> tuple[dict[str, Negotiate], list[str]]:
     """The installed peers, and a note for each one that is not."""
     found, missing = {}, []
     for name in names:
         try:
             found[name] = PEERS[name]()
-        except ImportError as exc:
-            missing.append(f"{name} (not installed: {exc.name})")
+        except Exception as exc:  # a broken peer is left out, not the run
+            missing.append(left_out(name, exc))
     return found, missing
 
 
@@ -927,7 +936,8 @@ def report(
     notes = [
         f"python {sys.version.split()[0]} on {platform.machine()}, {_cpu()}",
         _measured_code(),
-        f"engines: {', '.join(engines())}",
+        f"engines: {', '.join(engines())} (each timed as its module; the web"
+        f" columns through fastaccept's, {IMPLEMENTATION})",
         "peers: "
         + (", ".join(f"{name} {peer_version(name)}" for name in peers) or "none"),
     ]

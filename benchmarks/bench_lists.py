@@ -31,6 +31,7 @@ from .bench import (
     engines,
     growth_cells,
     growth_times,
+    left_out,
     otherwise,
     otherwise_note,
     time_table,
@@ -136,8 +137,8 @@ def load_list_peers(
             continue
         try:
             found[name] = LIST_PEERS[name](field)
-        except ImportError as exc:
-            missing.append(f"{name} (not installed: {exc.name})")
+        except Exception as exc:  # a broken peer is left out, not the run
+            missing.append(left_out(name, exc))
     return found, missing
 
 

@@ -845,3 +845,25 @@ def test_a_report_names_no_commit_for_code_not_from_the_checkout(
         fastaccept, "__file__", str(tmp_path / "fastaccept" / "__init__.py")
     )
     assert "(installed, not this checkout's src), " in bench._measured_code()
+
+
+def test_a_peer_that_cannot_be_loaded_is_left_out_with_its_reason(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A peer not installed, or broken (its import raising anything), is a
+    note, never the end of the run."""
+
+    def missing() -> Any:
+        raise ModuleNotFoundError("No module named 'webob'", name="webob")
+
+    def broken() -> Any:
+        raise RuntimeError("its import failed")
+
+    monkeypatch.setitem(bench.PEERS, "webob", missing)
+    monkeypatch.setitem(bench.PEERS, "mimeparse", broken)
+    found, notes = bench.load_peers(["webob", "mimeparse"])
+    assert found == {}
+    assert notes == [
+        "webob (not installed: webob)",
+        "mimeparse (cannot be loaded: RuntimeError: its import failed)",
+    ]
