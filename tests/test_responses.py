@@ -50,6 +50,16 @@ def test_scope_reader_refuses_a_mapping_that_is_no_scope() -> None:
             header_from_scope(mapping)
 
 
+def test_scope_reader_refuses_lines_that_are_no_pairs() -> None:
+    # A hand-made scope's headers as a dict (its names) or as lines of text.
+    message = r"^scope\['headers'\] must be an iterable of \(name, value\) pairs"
+    for headers in ({b"accept": b"a/b"}, [b"accept: a/b"], [(b"accept",)]):
+        with pytest.raises(
+            TypeError, match=rf"{message}.* this {type(headers).__name__}"
+        ):
+            header_from_scope({"headers": headers})
+
+
 def test_scope_reader_one_line_is_returned_as_is() -> None:
     value = b"text/html;q=0.9"
     scope = {"headers": [(b"host", b"x"), (b"accept", value)]}

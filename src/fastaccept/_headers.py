@@ -25,7 +25,8 @@ def header_from_scope(scope: Mapping[str, Any], name: str = "accept") -> bytes |
     often keep only the first line (Starlette's ``request.headers["accept"]``):
     read the scope to see them all. A ``scope`` that is no mapping, or has no
     ``"headers"`` (ASGI's HTTP and WebSocket scopes have them: a framework's
-    request object is no scope), or a line of the field sought whose name or
+    request object is no scope), ``headers`` whose lines are no (name,
+    value) pairs (a dict's names, say), or a line of the field sought whose name or
     value is not bytes, raises ``TypeError``; a ``name`` that is no field
     name, ``ValueError``.
     """
@@ -39,7 +40,14 @@ def header_from_scope(scope: Mapping[str, Any], name: str = "accept") -> bytes |
                 f"request.scope), not a {type(scope).__name__}"
             ) from None
         raise _not_a_mapping("scope", scope) from None
-    return lines_value(fields, wanted)
+    try:
+        return lines_value(fields, wanted)
+    except ValueError:  # a line unpacked into too many or too few items
+        pass
+    raise TypeError(
+        "scope['headers'] must be an iterable of (name, value) pairs of bytes "
+        f"(ASGI): a line of this {type(fields).__name__} is no pair"
+    )
 
 
 def lines_value(fields: Iterable[tuple[bytes, bytes]], wanted: bytes) -> bytes | None:
