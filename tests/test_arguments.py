@@ -9,6 +9,8 @@ import re
 import subprocess
 import sys
 from collections.abc import Callable
+from decimal import Decimal
+from fractions import Fraction
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -278,10 +280,14 @@ def test_a_value_made_of_a_set_of_members_is_a_type_error(
         assert type(value)(members) == value
 
 
+class Weighted(enum.IntEnum):
+    LOW = 0
+    HIGH = 1
+
+
 def test_a_dict_of_numbers_for_the_offers_is_a_type_error(engine: Engine) -> None:
     # Weights by media type: only the keys would be read, the weights lost.
-    # (A dict of ints may hold handlers' numbers: it gives its keys.)
-    unread = r"not a dict of weights \(floats\), whose values would go unread"
+    unread = r"of weights \(numbers from 0 to 1\), whose values would go unread"
     pairs = rf"^offers .*{unread}; give weights in pairs, as its items\(\) are$"
     weights = {"text/html": 0.1, "application/json": 1}
     with pytest.raises(TypeError, match=pairs):
@@ -296,9 +302,23 @@ def test_a_dict_of_numbers_for_the_offers_is_a_type_error(engine: Engine) -> Non
         engine.negotiate_encoding("gzip", {"gzip": 1.0})
     with pytest.raises(TypeError, match=rf"^media_types .*{unread}$"):
         Consumes({"application/json": 1.0})
-    with pytest.raises(TypeError, match=pairs):
-        engine.negotiate("*/*", collections.OrderedDict(weights))
+    for mapping in (
+        collections.OrderedDict(weights),
+        collections.UserDict(weights),
+        {"image/webp": 0, "image/png": 1},  # qs 0: never chosen, as a pair
+        {"text/html": Decimal("0.1"), "application/json": Fraction(1)},
+    ):
+        with pytest.raises(TypeError, match=pairs):
+            engine.negotiate("*/*", mapping)
     assert engine.negotiate("*/*", list(weights.items())) == "application/json"
+    # Any other mapping gives its keys: handlers, a status, an enum member.
+    others: list[dict[str, Any]] = [
+        {"text/html": None, "application/json": 0.5},
+        {"text/html": 200, "application/json": 201},
+        {"text/html": Weighted.LOW, "application/json": Weighted.HIGH},
+    ]
+    for mapping in others:
+        assert engine.negotiate("*/*", mapping) == "text/html"
 
 
 def test_a_dict_for_the_offers_gives_its_keys_in_order(engine: Engine) -> None:

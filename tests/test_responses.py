@@ -53,11 +53,18 @@ def test_scope_reader_refuses_a_mapping_that_is_no_scope() -> None:
 def test_scope_reader_refuses_lines_that_are_no_pairs() -> None:
     # A hand-made scope's headers as a dict (its names) or as lines of text.
     message = r"^scope\['headers'\] must be an iterable of \(name, value\) pairs"
-    for headers in ({b"accept": b"a/b"}, [b"accept: a/b"], [(b"accept",)]):
+    for headers in ({b"accept": b"a/b"}, [b"accept: a/b"], [(b"accept",)], b"accept"):
         with pytest.raises(
             TypeError, match=rf"{message}.* this {type(headers).__name__}"
         ):
             header_from_scope({"headers": headers})
+
+    def failing() -> Any:  # an error of its own goes through as raised
+        yield (b"accept", b"a/b")
+        raise ValueError("I/O operation on closed file")
+
+    with pytest.raises(ValueError, match="I/O operation on closed file"):
+        header_from_scope({"headers": failing()})
 
 
 def test_scope_reader_one_line_is_returned_as_is() -> None:

@@ -42,12 +42,13 @@ def header_from_scope(scope: Mapping[str, Any], name: str = "accept") -> bytes |
         raise _not_a_mapping("scope", scope) from None
     try:
         return lines_value(fields, wanted)
-    except ValueError:  # a line unpacked into too many or too few items
-        pass
-    raise TypeError(
-        "scope['headers'] must be an iterable of (name, value) pairs of bytes "
-        f"(ASGI): a line of this {type(fields).__name__} is no pair"
-    )
+    except (TypeError, ValueError) as exc:
+        if "unpack" not in str(exc):  # not a line that is no pair: as raised
+            raise
+        raise TypeError(
+            "scope['headers'] must be an iterable of (name, value) pairs of "
+            f"bytes (ASGI): a line of this {type(fields).__name__} is no pair"
+        ) from exc
 
 
 def lines_value(fields: Iterable[tuple[bytes, bytes]], wanted: bytes) -> bytes | None:

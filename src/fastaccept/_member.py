@@ -17,7 +17,8 @@ loop is linear: tokens and quoted strings are matched by single-class patterns
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import sys
+from collections.abc import Iterable, Mapping
 
 from . import _errors as E
 from ._arguments import ByArguments
@@ -620,15 +621,29 @@ def refuse_a_set(given: object, wanted: str, what: str) -> None:
 _NEGOTIATED = frozenset({"offers", "codings", "tags"})
 
 
+def weight_like(value: object) -> bool:
+    """Whether ``value`` reads as a weight: a number from 0 to 1 (``0``,
+    ``0.5``, ``Decimal("1")``), not a bool, a str or an enum member."""
+    if isinstance(value, str | bytes | bool):
+        return False
+    enum = sys.modules.get("enum")  # no member exists before enum is loaded
+    if enum is not None and isinstance(value, enum.Enum):
+        return False
+    try:
+        return 0 <= float(value) <= 1  # type: ignore[arg-type]
+    except (TypeError, ValueError, OverflowError):
+        return False
+
+
 def offers_tuple(offers: Iterable[_T], what: str) -> tuple[_T, ...]:
     """``offers`` as a tuple; ``TypeError`` naming ``what`` for anything not
     iterable; for a bare str or bytes, whose characters would otherwise pass
     for offers one by one (its message shows the list meant, or, for a text
     of several members, says to list them), and for a set, whose order
     (server order, which breaks ties) changes from one process to the next.
-    A dict gives its keys, in order (a dict of handlers by media type); but
-    one with a float among its values (weights by media type), which would
-    go unread, is a ``TypeError`` too."""
+    A mapping gives its keys, in order (a dict of handlers by media type);
+    but one whose values are all weights (``weight_like``: weights by media
+    type), which would go unread, is a ``TypeError`` too."""
     if type(offers) is tuple:
         return offers
     wanted = f"{what} must be an iterable of str (such as a list), not"
@@ -643,13 +658,15 @@ def offers_tuple(offers: Iterable[_T], what: str) -> tuple[_T, ...]:
             )
         raise TypeError(f"{wanted} a {type(offers).__name__}: use [{shown(alone)}]")
     refuse_a_set(offers, wanted, what)
-    if isinstance(offers, dict) and any(
-        isinstance(value, float) for value in offers.values()
+    if (
+        isinstance(offers, Mapping)
+        and offers
+        and all(map(weight_like, offers.values()))
     ):
         pairs = "; give weights in pairs, as its items() are"
         raise TypeError(
-            f"{wanted} a dict of weights (floats), whose values would go unread"
-            + pairs * (what in ("offers", "items"))
+            f"{wanted} a {type(offers).__name__} of weights (numbers from 0 to 1),"
+            " whose values would go unread" + pairs * (what in ("offers", "items"))
         )
     try:
         items = iter(offers)
