@@ -646,6 +646,8 @@ def offers_tuple(offers: Iterable[_T], what: str) -> tuple[_T, ...]:
     type), which would go unread, is a ``TypeError`` too."""
     if type(offers) is tuple:
         return offers
+    if type(offers) is list:  # none of the kinds below: no checks
+        return tuple(offers)
     wanted = f"{what} must be an iterable of str (such as a list), not"
     if isinstance(offers, (str, bytes)):
         alone = offers if isinstance(offers, str) else offers.decode("latin-1")
