@@ -188,6 +188,31 @@ def test_accept_is_an_immutable_sequence(engine: Engine) -> None:
         accept[0] = accept[1]  # type: ignore[index]
 
 
+@pytest.mark.parametrize(
+    ("header", "kind", "text"),
+    [
+        ("parse", "MediaRange", "a/b"),
+        ("parse_encoding", "Coding", "gzip"),
+        ("parse_language", "LanguageRange", "en"),
+    ],
+)
+def test_text_in_a_value_is_refused(
+    engine: Engine, header: str, kind: str, text: str
+) -> None:
+    """``text in value`` would be False whatever the header says (werkzeug's
+    ``t in accept_mimetypes`` reads as ``accepts``): a TypeError naming
+    ``accepts``; a member is looked for as in any sequence."""
+    value = getattr(engine, header)(f"{text}, *")
+    assert value[0] in value and value[1] in value
+    assert value.count(value[0]) == 1 and value.index(value[1]) == 1
+    assert value.accepts(text)
+    for given in (text, text.encode(), bytearray(text.encode())):
+        with pytest.raises(TypeError, match=rf"requires a {kind}, not ") as raised:
+            given in value  # noqa: B015
+        shown = repr(text) if isinstance(given, str) else "a str"
+        assert f"accepts({shown}) says whether" in str(raised.value)
+
+
 def test_accept_methods(engine: Engine) -> None:
     accept = engine.parse("text/*;q=0.5, text/html, image/png;q=0")
     offers = ["image/png", "text/plain", "text/html"]

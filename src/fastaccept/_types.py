@@ -542,6 +542,20 @@ class _Members(Sequence[_M]):
     def __iter__(self) -> Iterator[_M]:
         return iter(self._members)
 
+    def __contains__(self, member: object) -> bool:
+        """Whether ``member`` is one of the members. Text is a ``TypeError``,
+        as ``"a" in b"a"`` is: no text is a member, so ``"text/html" in
+        value`` would be False whatever the header says (werkzeug's reads as
+        ``accepts``, which asks whether an offer is acceptable)."""
+        if isinstance(member, str | bytes | bytearray):
+            asked = repr(member) if isinstance(member, str) else "a str"
+            raise TypeError(
+                f"'in <{type(self).__name__}>' requires a "
+                f"{self._member_type().__name__}, not {type(member).__name__}: "
+                f"accepts({asked}) says whether an offer is acceptable"
+            )
+        return member in self._members
+
     def __eq__(self, other: object) -> bool:
         if type(other) is type(self):
             return (self._members, self._present) == (other._members, other._present)
