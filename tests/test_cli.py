@@ -14,7 +14,15 @@ from typing import Any
 import pytest
 
 import fastaccept
-from fastaccept.__main__ import CONTEXT, HEADERS, UNSAFE_LISTED, main, shorten
+from fastaccept.__main__ import (
+    CONTEXT,
+    HEADERS,
+    STDIN_CHUNK,
+    UNSAFE_LISTED,
+    main,
+    shorten,
+    stdin_value,
+)
 
 from .conftest import ENGINES, EXAMPLES, Engine
 
@@ -87,6 +95,40 @@ def test_explain_reads_a_text_stream_or_says_there_is_none(
     done = capsys.readouterr()
     assert done.out == ""
     assert done.err == "error: cannot read standard input: it is closed\n"
+
+
+@pytest.mark.parametrize("binary", [True, False])
+def test_explain_keeps_no_more_of_standard_input_than_the_limit_needs(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], binary: bool
+) -> None:
+    """Past --max-length, standard input is counted, not kept (a stream of
+    gigabytes read whole ended in MemoryError); the refusal names its whole
+    length, as for an argument; at the limit, one line end is still left
+    out."""
+    size = 5 * STDIN_CHUNK + 7  # several reads, the last one short
+    data = "a/b," * (size // 4)
+    stream = (
+        io.TextIOWrapper(io.BytesIO(data.encode())) if binary else io.StringIO(data)
+    )
+    monkeypatch.setattr(sys, "stdin", stream)
+    assert stdin_value(10) == ("a/b,a/b,a/b,a", len(data))  # 10 + 3 kept
+    stream.seek(0)
+    assert main(["explain", "-", "--max-length", "10"]) == 1
+    done = capsys.readouterr()
+    assert f"the value is {len(data)} characters long, over the limit of 10" in done.err
+    assert "--max-length 0 lifts it" in done.err
+    assert f"({len(data)} characters)" in done.out
+    stream.seek(0)
+    assert main(["explain", "-", "--max-length", "10", "--json"]) == 1
+    facts = json.loads(capsys.readouterr().out)
+    assert facts["error"]["position"] == 10 and facts["value"] == "a/b,a/b,a/b,a"
+    for end in ("\n", "\r\n"):  # at the limit with its line end: read
+        monkeypatch.setattr(
+            sys, "stdin", io.TextIOWrapper(io.BytesIO(b"a/b,c/d" + end.encode()))
+        )
+        assert stdin_value(7) == ("a/b,c/d", 7)
+    monkeypatch.setattr(sys, "stdin", io.StringIO("a/b,c/d\r\n\n"))
+    assert stdin_value(None) == ("a/b,c/d\r\n", 9)
 
 
 def test_explain_strict_exits_nonzero(capsys: pytest.CaptureFixture[str]) -> None:

@@ -30,7 +30,7 @@ from . import (
     parse_encoding,
     parse_language,
 )
-from ._errors import ACCEPT, ACCEPT_ENCODING, ACCEPT_LANGUAGE
+from ._errors import ACCEPT, ACCEPT_ENCODING, ACCEPT_LANGUAGE, too_long
 from ._grammar import CORS_MAX_LENGTH
 from ._limits import DEFAULT_MAX_LENGTH
 from ._tuples import NamedTuple
@@ -155,14 +155,16 @@ def shorten(
     return head + "".join(shown) + tail, caret
 
 
-def quoted(text: str, encoding: str | None = None) -> str:
+def quoted(text: str, encoding: str | None = None, length: int | None = None) -> str:
     """``text`` quoted as ``repr`` quotes, its characters ``visible``; past
-    ``2 * CONTEXT`` characters, its start and its length."""
+    ``2 * CONTEXT`` characters, its start and its length (``length`` where
+    the text is the start of a longer value)."""
     quote = '"' if "'" in text and '"' not in text else "'"
-    if len(text) <= 2 * CONTEXT:
+    length = len(text) if length is None else length
+    if length <= 2 * CONTEXT:
         body, more = escaped(text, encoding), ""
     else:
-        body, more = shorten(text, 0, encoding)[0], f" ({len(text)} characters)"
+        body, more = shorten(text, 0, encoding)[0], f" ({length} characters)"
     return quote + body.replace(quote, "\\" + quote) + quote + more
 
 
@@ -327,15 +329,21 @@ def explain(args: argparse.Namespace) -> int:
     ``args`` ask for; return the process exit code: 0, 1 for a refused value,
     2 for a bad offer or a standard input that cannot be read."""
     out, err = Output(sys.stdout), Output(sys.stderr)
+    max_length = args.max_length or None
     try:
-        value = stdin_value() if args.value == "-" else header_text(args.value)
+        if args.value == "-":
+            value, length = stdin_value(max_length)
+        else:
+            value = header_text(args.value)
+            length = len(value)
     except OSError as exc:  # opened for writing alone, say: not the output's
         err.line(f"error: cannot read standard input: {exc}")
         return 2
     kind = HEADERS[args.header]
     offers = [header_text(offer) for offer in args.offer]
-    max_length = args.max_length or None
     try:
+        if length > len(value):  # standard input's, kept in part: refused
+            raise too_long(value, length, args.max_length, kind.name)
         if args.key:  # the value is read first, and refused, as describe reads it
             kind.parse(value, strict=args.strict, max_length=max_length)
             key = kind.negotiator(offers, max_length=max_length).variant_key(value)
@@ -353,7 +361,7 @@ def explain(args: argparse.Namespace) -> int:
             out.line(json.dumps(facts, indent=2))
         elif refused is not None:
             if not args.key:  # with --key, the output is the key or nothing
-                out.line(f"value:   {quoted(value, out.encoding)}")
+                out.line(f"value:   {quoted(value, out.encoding, length)}")
                 out.line(f"engine:  {IMPLEMENTATION}")
                 err.line()
             shown, caret = shorten(value, refused.position, err.encoding)
@@ -386,21 +394,39 @@ def header_text(argument: str) -> str:
     return argument.translate(UNDECODED_BYTES)
 
 
-def stdin_value() -> str:
+#: How much of standard input ``stdin_value`` reads at a time.
+STDIN_CHUNK = 1 << 16
+
+
+def stdin_value(limit: int | None) -> tuple[str, int]:
     """VALUE ``-``: the value from standard input, its bytes as a server
     reads a field's (Latin-1; a stream of text alone, as ``header_text``
     reads an argument), one line end at its end left out (a field value
-    holds none, RFC 9110 §5.5); no input, an empty value; a closed one
-    (``0<&-``: Python's ``sys.stdin`` None), an ``OSError``."""
+    holds none, RFC 9110 §5.5), and its length; no input, an empty value; a
+    closed one (``0<&-``: Python's ``sys.stdin`` None), an ``OSError``.
+    Of a value over ``limit`` characters (rule 8) only the first few past
+    it are kept, the rest counted as read: memory stays bounded, however
+    much the input holds."""
     stream = sys.stdin
     if stream is None:
         raise OSError("it is closed")
     buffer: BinaryIO | None = getattr(stream, "buffer", None)
-    if buffer is not None:
-        text = buffer.read().decode("latin-1")
-    else:
-        text = header_text(stream.read())
-    return text[:-2] if text.endswith("\r\n") else text.removesuffix("\n")
+
+    def read() -> str:
+        if buffer is not None:
+            return buffer.read(STDIN_CHUNK).decode("latin-1")
+        return header_text(stream.read(STDIN_CHUNK))
+
+    keep = sys.maxsize if limit is None else limit + 3  # past a line end
+    kept: list[str] = []
+    length, tail = 0, ""
+    while text := read():
+        if length < keep:
+            kept.append(text[: keep - length])
+        length += len(text)
+        tail = (tail + text)[-2:]
+    length -= 2 if tail == "\r\n" else 1 if tail.endswith("\n") else 0
+    return "".join(kept)[:length], length
 
 
 def program_name() -> str:
@@ -480,7 +506,8 @@ def _run(argv: Sequence[str] | None) -> int:
             "A byte of VALUE the locale cannot decode is read as that byte.\n"
             "A VALUE that begins with '-' follows '--' (explain -- -x/y).\n"
             "VALUE '-' reads the value from standard input, its bytes as\n"
-            "they are (one line end at its end left out).\n"
+            "they are (one line end at its end left out; past --max-length,\n"
+            "counted, not kept).\n"
             "With --key, one line only: the variant key, the offer a response\n"
             "cache keys by (an empty line when no offer is acceptable)."
         ),
