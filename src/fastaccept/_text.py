@@ -50,8 +50,9 @@ def coerce_value(
 def header_length(value: str | bytes) -> int:
     """The length ``max_length`` limits (docs/rules.md rule 8): a ``str``'s
     characters, each read as one header byte (``as_header_text``), or the
-    bytes. Taken before a value is read, so that an over-long one is refused
-    unread, not converted first. A subclass of ``str`` or ``bytes`` is
+    bytes (``coerce_value``'s copy of a buffer's). Taken before a value is
+    read, so that an over-long one is refused unread, a ``str`` not
+    converted first. A subclass of ``str`` or ``bytes`` is
     measured as its text, whatever ``__len__`` it has of its own (as the
     compiled engine reads its buffer)."""
     return str.__len__(value) if isinstance(value, str) else bytes.__len__(value)
