@@ -206,7 +206,7 @@ def test_text_in_a_value_is_refused(
     assert value[0] in value and value[1] in value
     assert value.count(value[0]) == 1 and value.index(value[1]) == 1
     assert value.accepts(text)
-    for given in (text, text.encode(), bytearray(text.encode())):
+    for given in (text, text.encode(), bytearray(text.encode()), memoryview(b"a")):
         with pytest.raises(TypeError, match=rf"requires a {kind}, not ") as raised:
             given in value  # noqa: B015
         shown = repr(text) if isinstance(given, str) else "a str"

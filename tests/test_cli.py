@@ -102,26 +102,38 @@ def test_explain_keeps_no_more_of_standard_input_than_the_limit_needs(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], binary: bool
 ) -> None:
     """Past --max-length, standard input is counted, not kept (a stream of
-    gigabytes read whole ended in MemoryError); the refusal names its whole
-    length, as for an argument; at the limit, one line end is still left
-    out."""
+    gigabytes read whole ended in MemoryError): what a refusal shows is
+    kept, and it shows as the same value given as an argument does; at
+    the limit, one line end is still left out."""
     size = 5 * STDIN_CHUNK + 7  # several reads, the last one short
-    data = "a/b," * (size // 4)
-    stream = (
-        io.TextIOWrapper(io.BytesIO(data.encode())) if binary else io.StringIO(data)
-    )
-    monkeypatch.setattr(sys, "stdin", stream)
-    assert stdin_value(10) == ("a/b,a/b,a/b,a", len(data))  # 10 + 3 kept
-    stream.seek(0)
-    assert main(["explain", "-", "--max-length", "10"]) == 1
-    done = capsys.readouterr()
-    assert f"the value is {len(data)} characters long, over the limit of 10" in done.err
-    assert "--max-length 0 lifts it" in done.err
-    assert f"({len(data)} characters)" in done.out
-    stream.seek(0)
-    assert main(["explain", "-", "--max-length", "10", "--json"]) == 1
-    facts = json.loads(capsys.readouterr().out)
-    assert facts["error"]["position"] == 10 and facts["value"] == "a/b,a/b,a/b,a"
+    cases = [("a/b," * (size // 4), 10), ("a/b,c/d,e/f,g/h,i/j", 10)]
+    cases += [("a/b," * 44, 100), ("a/b," * 44, 40)]  # past 2 * CONTEXT
+    for data, limit in cases:
+        for options in ([], ["--json"], ["--key", "--offer", "a/b"]):
+            arguments = ["--max-length", str(limit), *options]
+            assert main(["explain", *arguments, "--", data]) == 1
+            given = capsys.readouterr()
+            read = (
+                io.TextIOWrapper(io.BytesIO(data.encode() + b"\n"))
+                if binary
+                else io.StringIO(data + "\n")
+            )
+            monkeypatch.setattr(sys, "stdin", read)
+            assert main(["explain", "-", *arguments]) == 1
+            done = capsys.readouterr()
+            assert done.err == given.err
+            assert bool(given.err) != (options == ["--json"])  # its error's stream
+            if options == ["--json"]:  # the value's start, kept
+                facts, whole = json.loads(done.out), json.loads(given.out)
+                assert whole["value"].startswith(facts["value"])
+                facts["value"] = whole["value"]
+                assert facts == whole
+            else:
+                assert done.out == given.out
+            read.seek(0)
+            text, length = stdin_value(limit)
+            assert length == len(data) and data.startswith(text)
+            assert len(text) == min(len(data), max(limit, CONTEXT) + CONTEXT + 3)
     for end in ("\n", "\r\n"):  # at the limit with its line end: read
         monkeypatch.setattr(
             sys, "stdin", io.TextIOWrapper(io.BytesIO(b"a/b,c/d" + end.encode()))

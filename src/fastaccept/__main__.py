@@ -404,9 +404,10 @@ def stdin_value(limit: int | None) -> tuple[str, int]:
     reads an argument), one line end at its end left out (a field value
     holds none, RFC 9110 §5.5), and its length; no input, an empty value; a
     closed one (``0<&-``: Python's ``sys.stdin`` None), an ``OSError``.
-    Of a value over ``limit`` characters (rule 8) only the first few past
-    it are kept, the rest counted as read: memory stays bounded, however
-    much the input holds."""
+    Of a value over ``limit`` characters (rule 8) only what its refusal
+    shows is kept (``CONTEXT`` past the limit, ``2 * CONTEXT`` at least,
+    then a line end), the rest counted as read: memory stays bounded,
+    however much the input holds."""
     stream = sys.stdin
     if stream is None:
         raise OSError("it is closed")
@@ -417,7 +418,7 @@ def stdin_value(limit: int | None) -> tuple[str, int]:
             return buffer.read(STDIN_CHUNK).decode("latin-1")
         return header_text(stream.read(STDIN_CHUNK))
 
-    keep = sys.maxsize if limit is None else limit + 3  # past a line end
+    keep = sys.maxsize if limit is None else max(limit, CONTEXT) + CONTEXT + 3
     kept: list[str] = []
     length, tail = 0, ""
     while text := read():
@@ -507,7 +508,7 @@ def _run(argv: Sequence[str] | None) -> int:
             "A VALUE that begins with '-' follows '--' (explain -- -x/y).\n"
             "VALUE '-' reads the value from standard input, its bytes as\n"
             "they are (one line end at its end left out; past --max-length,\n"
-            "counted, not kept).\n"
+            "counted, not kept: --json's value is its start).\n"
             "With --key, one line only: the variant key, the offer a response\n"
             "cache keys by (an empty line when no offer is acceptable)."
         ),

@@ -547,7 +547,7 @@ class _Members(Sequence[_M]):
         as ``"a" in b"a"`` is: no text is a member, so ``"text/html" in
         value`` would be False whatever the header says (werkzeug's reads as
         ``accepts``, which asks whether an offer is acceptable)."""
-        if isinstance(member, str | bytes | bytearray):
+        if isinstance(member, str | bytes | bytearray | memoryview):
             asked = repr(member) if isinstance(member, str) else "a str"
             raise TypeError(
                 f"'in <{type(self).__name__}>' requires a "
