@@ -2,7 +2,22 @@
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 from hypothesis import strategies as st
+
+_T = TypeVar("_T")
+
+
+def mostly(
+    good: st.SearchStrategy[_T], bad: st.SearchStrategy[_T]
+) -> st.SearchStrategy[_T]:
+    """``good`` three examples in four, else ``bad``: a property "refused,
+    or well formed" checks its answers only when enough arguments are
+    taken (``st.one_of`` draws a branch among all of them, nested ones too,
+    so a few good branches among many bad ones are seldom drawn)."""
+    return st.integers(0, 3).flatmap(lambda draw: good if draw else bad)
+
 
 TOKENS = st.sampled_from(
     [

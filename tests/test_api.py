@@ -275,15 +275,25 @@ def test_negotiator_cache_follows_the_policy_of_limits_store(engine: Engine) -> 
     negotiator = engine.Negotiator(["a/b", "c/d"], cache_size=5)
     model: dict[str | bytes, int] = {}
     values: list[str | bytes] = [f"c/d;q=0.{i}" for i in range(12)]
-    values += ["c/d;q=0.1", b"c/d;q=0.1", "a/b" + " " * CACHE_KEY_MAX_LENGTH]
+    values += [
+        "c/d;q=0.11",
+        "c/d;q=0.1",
+        b"c/d;q=0.1",
+        "a/b" + " " * CACHE_KEY_MAX_LENGTH,
+    ]
     values += ["a/b" + " " * (CACHE_KEY_MAX_LENGTH - 3), b"x" * CACHE_KEY_MAX_LENGTH]
+    values += [b"x" * CACHE_KEY_MAX_LENGTH]
+    hits = 0
     for value in values:
         index = negotiator.choose_index(value)
-        if value not in model:
+        if value in model:  # a hit changes nothing
+            hits += 1
+            assert index == model[value]
+        else:
             store(model, 5, value, index)
         assert value_cache(negotiator) == model
     # Cleared when full (twice over), the over-long key left out, the newest kept.
-    assert model == {b"x" * CACHE_KEY_MAX_LENGTH: -1}
+    assert model == {b"x" * CACHE_KEY_MAX_LENGTH: -1} and hits == 2
 
 
 def test_negotiator_cache_answers_like_a_fresh_computation(engine: Engine) -> None:

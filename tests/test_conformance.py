@@ -18,8 +18,13 @@ HERE = Path(__file__).parent / "conformance"
 
 
 def load(name: str) -> list[dict[str, Any]]:
+    """The vectors of ``name``, one JSON object a line; a file of none is an
+    error, where an empty parametrization would only skip its tests."""
     with (HERE / name).open(encoding="utf-8") as f:
-        return [json.loads(line) for line in f if line.strip()]
+        cases = [json.loads(line) for line in f if line.strip()]
+    if not cases:
+        raise ValueError(f"tests/conformance/{name} holds no vectors")
+    return cases
 
 
 def ids(cases: list[dict[str, Any]], key: str) -> list[str]:

@@ -99,12 +99,33 @@ def test_excerpts_are_in_the_tested_files(where: str, code: str) -> None:
     assert "\n" + excerpt in "\n" + source, f"{where}: not line for line in {path}"
 
 
+class Repr:
+    """A result a comment states as its ``repr`` (``# Accept('a/b')``): equal
+    to the object whose ``repr`` it is."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __eq__(self, other: object) -> bool:
+        return repr(other) == self.text
+
+    def __repr__(self) -> str:
+        return self.text
+
+
+#: A call's text, as a repr of a named tuple or a parsed value writes one.
+REPR = re.compile(r"[A-Z]\w*\(.*\)")
+
+
 def expected_value(comment: str) -> tuple[bool, object]:
-    """The literal a ``# ...`` comment states (``# False: why`` states False)."""
+    """The literal a ``# ...`` comment states (``# False: why`` states False),
+    or the ``repr`` (``Repr``)."""
     text = comment.lstrip("#").strip()
     for candidate in (text, text.split(": ", 1)[0]):
         with contextlib.suppress(ValueError, SyntaxError):
             return True, ast.literal_eval(candidate)
+    if REPR.fullmatch(text):
+        return True, Repr(text)
     return False, None
 
 

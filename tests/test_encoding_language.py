@@ -599,14 +599,20 @@ def test_the_cache_follows_the_engine_policy(lists: Engine) -> None:
     for negotiator, make in cases:
         model: dict[str | bytes, int] = {}
         values: list[str | bytes] = [make.format(i) for i in range(12)]
-        values += [make.format(1), make.format(1).encode()]
+        values += [make.format(11), make.format(1), make.format(1).encode()]
         values += ["x" + " " * CACHE_KEY_MAX_LENGTH, b"x" * CACHE_KEY_MAX_LENGTH]
+        values += [make.format(1).encode()]
+        hits = 0
         for value in values:
             index = negotiator.choose_index(value)
-            if value not in model:
+            if value in model:  # a hit changes nothing
+                hits += 1
+                assert index == model[value]
+            else:
                 store(model, 5, value, index)
             assert value_cache(negotiator) == model
             assert len(value_cache(negotiator)) <= 5
+        assert hits == 2
         # Cleared when full (twice over), the over-long str left out.
         assert set(value_cache(negotiator)) == {
             make.format(10),

@@ -22,6 +22,7 @@ from fastaccept._responses import reason_phrase
 
 from .recipes import Call, Reply, load_recipe
 from .servers import aiohttp_serving, uvicorn_serving, waitress_serving
+from .strategies import mostly
 from .test_integrations import (
     aiohttp_call,
     falcon_call,
@@ -339,9 +340,16 @@ JSON_VALUES = st.recursive(
 
 
 @given(
-    status=st.integers(-10, 1000) | st.sampled_from([True, "404", None]),
-    accept=st.none() | st.text(max_size=60) | st.binary(max_size=60),
-    title=st.none() | st.text() | st.integers(),
+    status=mostly(
+        st.integers(400, 599),
+        st.integers(-10, 1000) | st.sampled_from([True, "404", None]),
+    ),
+    # Most values prefer problem+json, so that its body's checks run.
+    accept=mostly(
+        st.sampled_from([PREFERS_PROBLEM, "application/problem+json"]),
+        st.none() | st.text(max_size=60) | st.binary(max_size=60),
+    ),
+    title=mostly(st.none() | st.text(), st.integers()),
     detail=st.none() | st.text(),
     type_=st.none() | st.text(),
     extensions=st.none()
