@@ -53,7 +53,15 @@ def test_scope_reader_refuses_a_mapping_that_is_no_scope() -> None:
 def test_scope_reader_refuses_lines_that_are_no_pairs() -> None:
     # A hand-made scope's headers as a dict (its names) or as lines of text.
     message = r"^scope\['headers'\] must be an iterable of \(name, value\) pairs"
-    for headers in ({b"accept": b"a/b"}, [b"accept: a/b"], [(b"accept",)], b"accept"):
+    for headers in (
+        {b"accept": b"a/b"},
+        [b"accept: a/b"],
+        [(b"accept",)],
+        b"accept",
+        {b"te": b"x"},  # names of two bytes unpack, as ints
+        [b"ab"],
+        [5],
+    ):
         with pytest.raises(
             TypeError, match=rf"{message}.* this {type(headers).__name__}"
         ):

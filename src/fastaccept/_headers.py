@@ -43,12 +43,26 @@ def header_from_scope(scope: Mapping[str, Any], name: str = "accept") -> bytes |
     try:
         return lines_value(fields, wanted)
     except (TypeError, ValueError) as exc:
-        if "unpack" not in str(exc):  # not a line that is no pair: as raised
+        if not _a_line_is_no_pair(fields):  # the error of another cause: as raised
             raise
         raise TypeError(
             "scope['headers'] must be an iterable of (name, value) pairs of "
             f"bytes (ASGI): a line of this {type(fields).__name__} is no pair"
         ) from exc
+
+
+def _a_line_is_no_pair(fields: Any) -> bool:
+    """Whether a line of ``fields`` is no (name, value) pair (a dict's name,
+    a line of text, a byte of bytes): read again once reading them failed,
+    for whatever cause and in whatever words the interpreter said it (an
+    iterator gives the lines it has left)."""
+    try:
+        return any(
+            isinstance(line, str | bytes | bytearray) or len(tuple(line)) != 2
+            for line in fields
+        )
+    except TypeError:  # no iterable, or a line that is none
+        return True
 
 
 def lines_value(fields: Iterable[tuple[bytes, bytes]], wanted: bytes) -> bytes | None:
