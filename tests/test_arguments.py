@@ -379,6 +379,9 @@ def test_a_pair_written_as_a_list_is_named(engine: Engine) -> None:
         lambda: engine.negotiate("a/b", [["text/html", 0.5]]),
         lambda: engine.Negotiator([["text/html", 1]]),
         lambda: format_accept([["text/html", 0.5]]),  # type: ignore[list-item]
+        # Any number a pair's weight may be (_member.as_number), not float alone.
+        lambda: engine.negotiate("a/b", [["text/html", Decimal("0.5")]]),
+        lambda: engine.Negotiator([["text/html", Fraction(1, 2)]]),
     ]
     for call in calls:
         with pytest.raises(TypeError, match=rf"^each (offer|media type) .*{hint}"):
@@ -386,8 +389,9 @@ def test_a_pair_written_as_a_list_is_named(engine: Engine) -> None:
     plain = r"^each (offer|media type) must be a str, not list$"
     with pytest.raises(TypeError, match=plain):  # no pairs there
         Consumes([["text/html", 0.5]])  # type: ignore[list-item]
-    with pytest.raises(TypeError, match=plain):  # no weight
-        engine.negotiate("a/b", [["text/html", True]])
+    for flag in (True, "0.5", b"0.5", None):  # no weight
+        with pytest.raises(TypeError, match=plain):
+            engine.negotiate("a/b", [["text/html", flag]])
 
 
 def _nested(depth: int) -> list[Any]:

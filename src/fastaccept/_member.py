@@ -327,8 +327,7 @@ def parse_single(
     """
     if not isinstance(item, str):
         pair = pairs and type(item) is list and len(item) == 2
-        weight = item[1] if pair else None  # type: ignore[index]
-        pair = pair and isinstance(weight, int | float) and not isinstance(weight, bool)
+        pair = pair and as_number(item[1]) is not None  # type: ignore[index]
         raise TypeError(
             f"each {what} must be a str, not {type(item).__name__}"
             + " (a weighted one is a tuple: (media type, weight))" * pair
@@ -502,30 +501,39 @@ def charset_free(offer: ParsedOffer) -> bool:
     )
 
 
+def as_number(given: object) -> float | None:
+    """``given`` as a weight a program gives is read, a number by its value
+    (1, 1.0, ``Decimal("1")`` and ``Fraction(1)`` alike), NaN where no float
+    holds it (an int too large, a signalling NaN: a number, but no weight);
+    None for what is no number: a bool (a flag, as for ``status=``), text, or
+    any other object ``float`` refuses."""
+    if isinstance(given, str | bytes | bytearray | bool):
+        return None
+    try:
+        return float(given)  # type: ignore[arg-type]
+    except (OverflowError, ValueError):
+        return float("nan")
+    except TypeError:
+        return None
+
+
 def pair_weight(pair: tuple[object, ...], weight: str, kind: str) -> int:
     """The weight a pair ``(media type, weight)`` gives as a number, in
     thousandths: from 0 to 1 with at most three decimals (RFC 9110 §12.4.2;
     for server weights, docs/rules.md rule 15).
 
-    Any real number is read by its value (1, 1.0, ``Decimal("1")`` and
-    ``Fraction(1)`` are the same weight), as lists that compare equal must
-    give equal answers; a bool (a flag, not a weight, as for ``status=``), a
-    str or other object that is no number raises ``TypeError``, any other
-    value ``ValueError``. Messages name the weight, ``weight`` ("qs"), and
-    the pair, ``kind`` ("offer").
+    A number is read by its value (``as_number``), as lists that compare
+    equal must give equal answers; what is no number raises ``TypeError``,
+    any other value ``ValueError``. Messages name the weight, ``weight``
+    ("qs"), and the pair, ``kind`` ("offer").
     """
     number = pair[1]
-    try:
-        if isinstance(number, str | bytes | bytearray | bool):
-            raise TypeError
-        value = float(number)  # type: ignore[arg-type]
-    except (OverflowError, ValueError):  # an int too large, a signalling NaN
-        value = float("nan")  # a number, but no weight
-    except TypeError:
+    value = as_number(number)
+    if value is None:
         raise TypeError(
             f"invalid {weight} {shown(number)} of the {kind} for {shown(pair[0])}: a "
             f"weight must be a number from 0 to 1, not {type(number).__name__}"
-        ) from None
+        )
     # Within a float's rounding, 1e-9, at 0 and 1 too (docs/rules.md rule 15);
     # but a weight above 0 is never read as 0, a refusal.
     thousandths = round(value * 1000) if -1 <= value <= 2 else -1
@@ -622,17 +630,14 @@ _NEGOTIATED = frozenset({"offers", "codings", "tags"})
 
 
 def weight_like(value: object) -> bool:
-    """Whether ``value`` reads as a weight: a number from 0 to 1 (``0``,
-    ``0.5``, ``Decimal("1")``), not a bool, a str or an enum member."""
-    if isinstance(value, str | bytes | bool):
-        return False
+    """Whether ``value`` reads as a weight: a number (``as_number``) from 0
+    to 1 (``0``, ``0.5``, ``Decimal("1")``), not an enum member (an
+    ``IntEnum``'s are statuses, not weights)."""
     enum = sys.modules.get("enum")  # no member exists before enum is loaded
     if enum is not None and isinstance(value, enum.Enum):
         return False
-    try:
-        return 0 <= float(value) <= 1  # type: ignore[arg-type]
-    except (TypeError, ValueError, OverflowError):
-        return False
+    number = as_number(value)
+    return number is not None and 0 <= number <= 1
 
 
 def offers_tuple(offers: Iterable[_T], what: str) -> tuple[_T, ...]:
