@@ -389,7 +389,12 @@ def test_a_pair_written_as_a_list_is_named(engine: Engine) -> None:
     plain = r"^each (offer|media type) must be a str, not list$"
     with pytest.raises(TypeError, match=plain):  # no pairs there
         Consumes([["text/html", 0.5]])  # type: ignore[list-item]
-    for flag in (True, "0.5", b"0.5", None):  # no weight
+
+    class Broken:  # its own error while read: no hint, the TypeError stands
+        def __float__(self) -> float:
+            raise RuntimeError("broken")
+
+    for flag in (True, "0.5", b"0.5", memoryview(b"0.5"), None, Broken()):  # no weight
         with pytest.raises(TypeError, match=plain):
             engine.negotiate("a/b", [["text/html", flag]])
 

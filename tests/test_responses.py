@@ -60,12 +60,29 @@ def test_scope_reader_refuses_lines_that_are_no_pairs() -> None:
         b"accept",
         {b"te": b"x"},  # names of two bytes unpack, as ints
         [b"ab"],
+        [memoryview(b"ab")],
         [5],
+        (line for line in [(b"host", b"x"), b"accept: a/b"]),  # read once
+        (line for line in [b"te"]),
     ):
         with pytest.raises(
-            TypeError, match=rf"{message}.* this {type(headers).__name__}"
+            TypeError, match=rf"{message}.*: a line of this {type(headers).__name__} "
         ):
             header_from_scope({"headers": headers})
+    for nothing in (None, 5):  # no lines at all
+        with pytest.raises(
+            TypeError, match=rf"{message}.*: not {type(nothing).__name__}$"
+        ):
+            header_from_scope({"headers": nothing})
+
+    class Closed:  # iterable, but its iteration fails: its own error
+        def __iter__(self) -> Any:
+            raise TypeError("source closed")
+
+    with pytest.raises(TypeError, match=r"^source closed$"):
+        header_from_scope({"headers": Closed()})
+    with pytest.raises(TypeError, match=r"^a field line's value must be bytes"):
+        header_from_scope({"headers": [(b"accept", "a/b"), b"x"]})  # the first's
 
     def failing() -> Any:  # an error of its own goes through as raised
         yield (b"accept", b"a/b")

@@ -93,6 +93,8 @@ NUMBERS: list[tuple[Any, int | type[Exception]]] = [
     (-0.001, ValueError),
     ("0.5", TypeError),
     (b"1", TypeError),
+    (bytearray(b"0.5"), TypeError),  # text, as bytes are (float reads buffers)
+    (memoryview(b"0.5"), TypeError),
     (None, TypeError),
     (1j, TypeError),
     (Decimal("1.5"), ValueError),
@@ -133,6 +135,10 @@ def test_a_server_weight_and_a_format_accept_weight_are_read_alike(
     assert str(pair_error.value).startswith(f"invalid weight {shown} format_accept")
     for error in (offer_error.value, pair_error.value):
         assert f"for 'a/b': {rule}" in str(error)
+    if expected is TypeError:  # alone, whatever the caller was handling
+        with pytest.raises(TypeError) as one_call:
+            engine.negotiate("a/b", [("a/b", number)])
+        assert one_call.value.__suppress_context__
 
 
 @pytest.mark.parametrize(

@@ -12,7 +12,7 @@ from http import HTTPStatus
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fastaccept import Answer, Consumes, Produces, Rendered, Renderers, problem
@@ -381,9 +381,15 @@ NAMES = st.sampled_from(["Link", "X-Request-Id", "Cache-Control", "ETag"])
 GOOD_HEADER = st.tuples(
     NAMES, st.text(st.characters(min_codepoint=0x21, max_codepoint=0x7E), max_size=8)
 )
-HEADER = st.tuples(mostly(NAMES, st.text(max_size=8)), st.text(max_size=8))
+HEADER = st.tuples(
+    mostly(NAMES, st.text(max_size=8)),
+    st.text(st.sampled_from("a\t \x00\x01\x1f\x7f\r\n\x85\xff"), min_size=1, max_size=6)
+    | st.text(st.characters(max_codepoint=0xFF), max_size=8)
+    | st.text(max_size=8),
+)
 
 
+@settings(max_examples=300)  # a control among a handler's headers: a few in 100
 @given(
     status=STATUS,
     headers=st.lists(GOOD_HEADER | HEADER, max_size=3),

@@ -10,7 +10,7 @@ beyond what the interface defines, so it can go straight to ``Negotiator``,
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, Final
 
 from ._grammar import OWS_CHARS, is_token
 
@@ -40,32 +40,41 @@ def header_from_scope(scope: Mapping[str, Any], name: str = "accept") -> bytes |
                 f"request.scope), not a {type(scope).__name__}"
             ) from None
         raise _not_a_mapping("scope", scope) from None
+    return lines_value(fields, wanted, "scope['headers']")
+
+
+#: Where no line was read yet: the lines' reading failed before the first.
+_NO_LINE: Final = object()
+
+
+def _no_pair(fields: Any, line: object) -> str | None:
+    """Why ``fields`` are no field lines, ``line`` the one being read when
+    reading them failed: no iterable, or a line that is no (name, value)
+    pair (a dict's name, a line of text, a byte of bytes: Python's own error
+    said it in its words); None: the lines are pairs, or the error is an
+    iterable's own."""
+    if line is _NO_LINE:
+        return None if _iterable(fields) else f"not {type(fields).__name__}"
+    no_pair = f"a line of this {type(fields).__name__} is no pair"
+    if isinstance(line, str | bytes | bytearray | memoryview) or not _iterable(line):
+        return no_pair
     try:
-        return lines_value(fields, wanted)
-    except (TypeError, ValueError) as exc:
-        if not _a_line_is_no_pair(fields):  # the error of another cause: as raised
-            raise
-        raise TypeError(
-            "scope['headers'] must be an iterable of (name, value) pairs of "
-            f"bytes (ASGI): a line of this {type(fields).__name__} is no pair"
-        ) from exc
+        items = len(tuple(line))  # type: ignore[arg-type]
+    except Exception:  # the line's own error, which stands
+        return None
+    return None if items == 2 else no_pair
 
 
-def _a_line_is_no_pair(fields: Any) -> bool:
-    """Whether a line of ``fields`` is no (name, value) pair (a dict's name,
-    a line of text, a byte of bytes): read again once reading them failed,
-    for whatever cause and in whatever words the interpreter said it (an
-    iterator gives the lines it has left)."""
-    try:
-        return any(
-            isinstance(line, str | bytes | bytearray) or len(tuple(line)) != 2
-            for line in fields
-        )
-    except TypeError:  # no iterable, or a line that is none
-        return True
+def _iterable(given: object) -> bool:
+    """Whether ``given``'s type can be iterated (``__iter__``, or the old
+    protocol's ``__getitem__``), whatever an iteration of it then raises."""
+    kind = type(given)
+    return hasattr(kind, "__iter__") or hasattr(kind, "__getitem__")
 
 
-def lines_value(fields: Iterable[tuple[bytes, bytes]], wanted: bytes) -> bytes | None:
+def lines_value(
+    fields: Iterable[tuple[bytes, bytes]], wanted: bytes, argument: str = "field lines"
+) -> bytes | None:
     """The value of the field named ``wanted`` (lower-case bytes) among a
     request's field lines (pairs of bytes, as received: an ASGI scope's,
     aiohttp's ``raw_headers``), or None if absent: several lines combined in
@@ -73,21 +82,35 @@ def lines_value(fields: Iterable[tuple[bytes, bytes]], wanted: bytes) -> bytes |
     case-insensitively (RFC 9110 §5.1). The name sought given as a str
     (``"accept"``: ASGI's are bytes) raises ``TypeError`` rather than being
     passed over, and so does its value given as anything but bytes; other
-    names are not read."""
+    names are not read. Lines that are no iterable of pairs (``_no_pair``)
+    raise ``TypeError`` naming ``argument``, chained to Python's error."""
     size = len(wanted)
     lines = []
-    for key, value in fields:
-        if len(key) == size:
-            if isinstance(key, str):  # never compared with bytes (python -b warns)
-                if key.lower() == wanted.decode("latin-1"):
-                    raise TypeError("a field line's name must be bytes (ASGI), not str")
-            elif key.lower() == wanted:
-                if not isinstance(value, bytes):
-                    raise TypeError(
-                        "a field line's value must be bytes (ASGI), "
-                        f"not {type(value).__name__}"
-                    )
-                lines.append(value)
+    line: object = _NO_LINE
+    try:
+        for line in fields:
+            key, value = line
+            if len(key) == size:
+                if isinstance(key, str):  # never compared with bytes (python -b warns)
+                    if key.lower() == wanted.decode("latin-1"):
+                        raise TypeError(
+                            "a field line's name must be bytes (ASGI), not str"
+                        )
+                elif key.lower() == wanted:
+                    if not isinstance(value, bytes):
+                        raise TypeError(
+                            "a field line's value must be bytes (ASGI), "
+                            f"not {type(value).__name__}"
+                        )
+                    lines.append(value)
+    except (TypeError, ValueError) as exc:
+        why = _no_pair(fields, line)
+        if why is None:
+            raise
+        raise TypeError(
+            f"{argument} must be an iterable of (name, value) pairs of bytes "
+            f"(ASGI): {why}"
+        ) from exc
     if not lines:
         return None
     return lines[0] if len(lines) == 1 else b", ".join(lines)

@@ -327,7 +327,10 @@ def parse_single(
     """
     if not isinstance(item, str):
         pair = pairs and type(item) is list and len(item) == 2
-        pair = pair and as_number(item[1]) is not None  # type: ignore[index]
+        try:
+            pair = pair and as_number(item[1]) is not None  # type: ignore[index]
+        except Exception:  # the weight's own error: no hint, the TypeError stands
+            pair = False
         raise TypeError(
             f"each {what} must be a str, not {type(item).__name__}"
             + " (a weighted one is a tuple: (media type, weight))" * pair
@@ -505,9 +508,9 @@ def as_number(given: object) -> float | None:
     """``given`` as a weight a program gives is read, a number by its value
     (1, 1.0, ``Decimal("1")`` and ``Fraction(1)`` alike), NaN where no float
     holds it (an int too large, a signalling NaN: a number, but no weight);
-    None for what is no number: a bool (a flag, as for ``status=``), text, or
-    any other object ``float`` refuses."""
-    if isinstance(given, str | bytes | bytearray | bool):
+    None for what is no number: a bool (a flag, as for ``status=``), text (a str
+    or bytes of any kind), or any other object ``float`` refuses."""
+    if isinstance(given, str | bytes | bytearray | memoryview | bool):
         return None
     try:
         return float(given)  # type: ignore[arg-type]
@@ -533,7 +536,7 @@ def pair_weight(pair: tuple[object, ...], weight: str, kind: str) -> int:
         raise TypeError(
             f"invalid {weight} {shown(number)} of the {kind} for {shown(pair[0])}: a "
             f"weight must be a number from 0 to 1, not {type(number).__name__}"
-        )
+        ) from None
     # Within a float's rounding, 1e-9, at 0 and 1 too (docs/rules.md rule 15);
     # but a weight above 0 is never read as 0, a refusal.
     thousandths = round(value * 1000) if -1 <= value <= 2 else -1
