@@ -384,8 +384,13 @@ def test_a_pair_written_as_a_list_is_named(engine: Engine) -> None:
         lambda: engine.Negotiator([["text/html", Fraction(1, 2)]]),
     ]
     for call in calls:
-        with pytest.raises(TypeError, match=rf"^each (offer|media type) .*{hint}"):
+        with pytest.raises(
+            TypeError, match=rf"^each (offer|media type) .*{hint}"
+        ) as info:
             call()
+        # Alone: not as the context of the kept offers' look-up, which a
+        # list's hash failed.
+        assert info.value.__context__ is None or info.value.__suppress_context__
     plain = r"^each (offer|media type) must be a str, not list$"
     with pytest.raises(TypeError, match=plain):  # no pairs there
         Consumes([["text/html", 0.5]])  # type: ignore[list-item]

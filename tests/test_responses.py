@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import json
 import re
 from typing import Any
@@ -24,7 +25,7 @@ from fastaccept import (
     parse,
     quality,
 )
-from fastaccept._headers import vary_merged_into
+from fastaccept._headers import lines_value, vary_merged_into
 from fastaccept._limits import CACHE_KEY_MAX_LENGTH, DEFAULT_MAX_LENGTH, VALUES_KEPT
 from fastaccept._responses import prefers_problem_json
 from fastaccept._text import coerce_value
@@ -83,6 +84,14 @@ def test_scope_reader_refuses_lines_that_are_no_pairs() -> None:
         header_from_scope({"headers": Closed()})
     with pytest.raises(TypeError, match=r"^a field line's value must be bytes"):
         header_from_scope({"headers": [(b"accept", "a/b"), b"x"]})  # the first's
+    # A line that is an iterator, spent by the unpacking: its own error stands;
+    # an endless one is not read to its end. Other callers name "field lines".
+    with pytest.raises(TypeError, match=r"^a field line's value must be bytes"):
+        lines_value([iter((b"accept", "a/b"))], b"accept")  # type: ignore[list-item]
+    with pytest.raises(ValueError, match="too many values to unpack"):
+        lines_value([itertools.repeat(b"x")], b"accept")  # type: ignore[list-item]
+    with pytest.raises(TypeError, match=r"^field lines must be an iterable of \(name"):
+        lines_value([(b"host", b"x"), [b"a", b"b", b"c"]], b"accept")  # type: ignore[list-item]
 
     def failing() -> Any:  # an error of its own goes through as raised
         yield (b"accept", b"a/b")

@@ -10,6 +10,7 @@ beyond what the interface defines, so it can go straight to ``Negotiator``,
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from itertools import islice
 from typing import Any, Final
 
 from ._grammar import OWS_CHARS, is_token
@@ -59,7 +60,9 @@ def _no_pair(fields: Any, line: object) -> str | None:
     if isinstance(line, str | bytes | bytearray | memoryview) or not _iterable(line):
         return no_pair
     try:
-        items = len(tuple(line))  # type: ignore[arg-type]
+        if iter(line) is line:  # type: ignore[call-overload]
+            return None  # an iterator, spent by the unpacking: the error stands
+        items = len(tuple(islice(line, 3)))  # type: ignore[call-overload]
     except Exception:  # the line's own error, which stands
         return None
     return None if items == 2 else no_pair

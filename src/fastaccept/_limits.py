@@ -164,8 +164,10 @@ def kept_negotiator(
     key = (offers, max_length)
     try:
         found = kept.get(key)
+        unkept = False
     except (TypeError, BytesWarning):  # an unhashable offer, or bytes under -bb
-        # compared with a kept str: let the Negotiator say what is wrong
+        unkept = True  # compared with a kept str
+    if unkept:  # the Negotiator says what is wrong, its error alone (no context)
         return make(offers, cache_size=0, max_length=max_length)
     if found is not None and not found[0]:  # no pairs: equal offers are these
         return found[1]
