@@ -11,7 +11,6 @@ differential-tested against each other.
 from __future__ import annotations
 
 import copy
-import json
 import os
 import pickle
 import re
@@ -44,17 +43,10 @@ from fastaccept._limits import CACHE_KEY_MAX_LENGTH, LANGUAGE_PREFIX_KEPT, store
 
 from .conftest import CYTHON_MISSING, ENGINES, Engine, value_cache
 from .strategies import JUNK, WEIGHTS
+from .test_conformance import load
 
-HERE = Path(__file__).parent / "conformance"
-
-
-def _load(name: str) -> list[dict[str, Any]]:
-    with (HERE / name).open(encoding="utf-8") as f:
-        return [json.loads(line) for line in f if line.strip()]
-
-
-ENCODING = _load("accept_encoding.jsonl")
-LANGUAGE = _load("accept_language.jsonl")
+ENCODING = load("accept_encoding.jsonl")
+LANGUAGE = load("accept_language.jsonl")
 
 
 def _half(name: str) -> Engine:
