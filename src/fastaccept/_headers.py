@@ -14,6 +14,7 @@ from itertools import islice
 from typing import Any, Final
 
 from ._grammar import OWS_CHARS, is_token
+from ._text import HeaderText
 
 
 def header_from_scope(scope: Mapping[str, Any], name: str = "accept") -> bytes | None:
@@ -57,7 +58,7 @@ def _no_pair(fields: Any, line: object) -> str | None:
     if line is _NO_LINE:
         return None if _iterable(fields) else f"not {type(fields).__name__}"
     no_pair = f"a line of this {type(fields).__name__} is no pair"
-    if isinstance(line, str | bytes | bytearray | memoryview) or not _iterable(line):
+    if isinstance(line, HeaderText) or not _iterable(line):
         return no_pair
     try:
         if iter(line) is line:  # type: ignore[call-overload]

@@ -37,7 +37,7 @@ from ._grammar import (
     pattern,
 )
 from ._limits import checked_flag, shared_key
-from ._text import as_header_text, ascii_lower
+from ._text import HeaderText, as_header_text, ascii_lower
 from ._tuples import NamedTuple
 
 TYPE_CHECKING = False
@@ -510,7 +510,7 @@ def as_number(given: object) -> float | None:
     holds it (an int too large, a signalling NaN: a number, but no weight);
     None for what is no number: a bool (a flag, as for ``status=``), text (a str
     or bytes of any kind), or any other object ``float`` refuses."""
-    if isinstance(given, str | bytes | bytearray | memoryview | bool):
+    if isinstance(given, (HeaderText, bool)):
         return None
     try:
         return float(given)  # type: ignore[arg-type]

@@ -30,7 +30,7 @@ from ._member import (
     refuse_a_set,
     unpadded,
 )
-from ._text import as_header_text, ascii_lower
+from ._text import HeaderText, as_header_text, ascii_lower
 from ._tuples import NamedTuple
 
 TYPE_CHECKING = False
@@ -547,7 +547,7 @@ class _Members(Sequence[_M]):
         as ``"a" in b"a"`` is: no text is a member, so ``"text/html" in
         value`` would be False whatever the header says (werkzeug's reads as
         ``accepts``, which asks whether an offer is acceptable)."""
-        if isinstance(member, str | bytes | bytearray | memoryview):
+        if isinstance(member, HeaderText):
             asked = repr(member) if isinstance(member, str) else "a str"
             raise TypeError(
                 f"'in <{type(self).__name__}>' requires a "
