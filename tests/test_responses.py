@@ -82,16 +82,18 @@ def test_scope_reader_refuses_lines_that_are_no_pairs() -> None:
 
     with pytest.raises(TypeError, match=r"^source closed$"):
         header_from_scope({"headers": Closed()})
-    with pytest.raises(TypeError, match=r"^a field line's value must be bytes"):
+    value_message = r"^a field line's value in scope\['headers'\] must be bytes"
+    with pytest.raises(TypeError, match=value_message):
         header_from_scope({"headers": [(b"accept", "a/b"), b"x"]})  # the first's
     # A line that is an iterator, spent by the unpacking: its own error stands;
-    # an endless one is not read to its end. Other callers name "field lines".
-    with pytest.raises(TypeError, match=r"^a field line's value must be bytes"):
+    # an endless one is not read to its end. Other callers name their lines.
+    with pytest.raises(TypeError, match=value_message):
         lines_value([iter((b"accept", "a/b"))], b"accept")  # type: ignore[list-item]
     with pytest.raises(ValueError, match="too many values to unpack"):
         lines_value([itertools.repeat(b"x")], b"accept")  # type: ignore[list-item]
-    with pytest.raises(TypeError, match=r"^field lines must be an iterable of \(name"):
-        lines_value([(b"host", b"x"), [b"a", b"b", b"c"]], b"accept")  # type: ignore[list-item]
+    with pytest.raises(TypeError, match=r"^raw_headers must be an iterable of \(name"):
+        lines = [(b"host", b"x"), [b"a", b"b", b"c"]]
+        lines_value(lines, b"accept", "raw_headers")  # type: ignore[arg-type]
 
     def failing() -> Any:  # an error of its own goes through as raised
         yield (b"accept", b"a/b")
@@ -121,15 +123,21 @@ def test_scope_reader_combines_lines_in_order() -> None:
 
 
 def test_scope_reader_refuses_names_that_are_no_bytes() -> None:
-    # A str name where the one sought could be (ASGI's are bytes) is no
-    # absent header; names of another length are not read.
-    message = "^a field line's name must be bytes \\(ASGI\\), not str$"
-    for headers in ([("accept", b"a/b")], [(b"host", b"x"), ("ACCEPT", "a/b")]):
-        with pytest.raises(TypeError, match=message):
+    # A str or buffer name where the one sought could be (ASGI's are bytes)
+    # is no absent header; names of another length are not read.
+    message = "^a field line's name in scope\\['headers'\\] must be bytes, not {}$"
+    for headers in (
+        [("accept", b"a/b")],
+        [(b"host", b"x"), ("ACCEPT", "a/b")],
+        [(memoryview(b"Accept"), b"a/b")],
+        [(b"accept", b"a/b"), (bytearray(b"accept"), b"c/d")],
+    ):
+        kind = type(headers[-1][0]).__name__
+        with pytest.raises(TypeError, match=message.format(kind)):
             header_from_scope({"headers": headers})
-    for other in ("host", "origin", "accepts"):  # not the name sought: not read
+    for other in ("host", "origin", "accepts", memoryview(b"origin")):
         scope = {"headers": [(other, b"x"), (b"accept", b"a")]}
-        assert header_from_scope(scope) == b"a"
+        assert header_from_scope(scope) == b"a"  # not the name sought: not read
 
 
 def test_scope_reader_refuses_values_that_are_no_bytes() -> None:
@@ -140,7 +148,9 @@ def test_scope_reader_refuses_values_that_are_no_bytes() -> None:
         ([(b"accept", 5)], "int"),
         ([(b"accept", b"a/b"), (b"Accept", bytearray(b"c/d"))], "bytearray"),
     ):
-        message = f"^a field line's value must be bytes \\(ASGI\\), not {kind}$"
+        message = (
+            f"^a field line's value in scope\\['headers'\\] must be bytes, not {kind}$"
+        )
         with pytest.raises(TypeError, match=message):
             header_from_scope({"headers": headers})
     scope = {"headers": [(b"host", "x"), (b"accept", b"a")]}  # another field's

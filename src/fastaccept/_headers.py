@@ -42,7 +42,7 @@ def header_from_scope(scope: Mapping[str, Any], name: str = "accept") -> bytes |
                 f"request.scope), not a {type(scope).__name__}"
             ) from None
         raise _not_a_mapping("scope", scope) from None
-    return lines_value(fields, wanted, "scope['headers']")
+    return lines_value(fields, wanted)
 
 
 #: Where no line was read yet: the lines' reading failed before the first.
@@ -77,16 +77,18 @@ def _iterable(given: object) -> bool:
 
 
 def lines_value(
-    fields: Iterable[tuple[bytes, bytes]], wanted: bytes, argument: str = "field lines"
+    fields: Iterable[tuple[bytes, bytes]],
+    wanted: bytes,
+    argument: str = "scope['headers']",
 ) -> bytes | None:
     """The value of the field named ``wanted`` (lower-case bytes) among a
     request's field lines (pairs of bytes, as received: an ASGI scope's,
     aiohttp's ``raw_headers``), or None if absent: several lines combined in
     order, joined by ``", "`` (RFC 9110 §5.3); names compared
-    case-insensitively (RFC 9110 §5.1). The name sought given as a str
-    (``"accept"``: ASGI's are bytes) raises ``TypeError`` rather than being
-    passed over, and so does its value given as anything but bytes; other
-    names are not read. Lines that are no iterable of pairs (``_no_pair``)
+    case-insensitively (RFC 9110 §5.1). The name sought given as a str or a
+    buffer (``"accept"``: ASGI's are bytes) raises ``TypeError`` rather than
+    being passed over, and so does its value given as anything but bytes;
+    other names are not read. Lines that are no iterable of pairs (``_no_pair``)
     raise ``TypeError`` naming ``argument``, chained to Python's error."""
     size = len(wanted)
     lines = []
@@ -95,29 +97,39 @@ def lines_value(
         for line in fields:
             key, value = line
             if len(key) == size:
-                if isinstance(key, str):  # never compared with bytes (python -b warns)
-                    if key.lower() == wanted.decode("latin-1"):
-                        raise TypeError(
-                            "a field line's name must be bytes (ASGI), not str"
-                        )
-                elif key.lower() == wanted:
-                    if not isinstance(value, bytes):
-                        raise TypeError(
-                            "a field line's value must be bytes (ASGI), "
-                            f"not {type(value).__name__}"
-                        )
-                    lines.append(value)
+                if isinstance(key, bytes):
+                    if key.lower() == wanted:
+                        if not isinstance(value, bytes):
+                            raise TypeError(
+                                f"a field line's value in {argument} must be "
+                                f"bytes, not {type(value).__name__}"
+                            )
+                        lines.append(value)
+                elif _names(key, wanted):
+                    raise TypeError(
+                        f"a field line's name in {argument} must be bytes, "
+                        f"not {type(key).__name__}"
+                    )
     except (TypeError, ValueError) as exc:
         why = _no_pair(fields, line)
         if why is None:
             raise
         raise TypeError(
-            f"{argument} must be an iterable of (name, value) pairs of bytes "
-            f"(ASGI): {why}"
+            f"{argument} must be an iterable of (name, value) pairs of bytes: {why}"
         ) from exc
     if not lines:
         return None
     return lines[0] if len(lines) == 1 else b", ".join(lines)
+
+
+def _names(key: object, wanted: bytes) -> bool:
+    """Whether ``key``, a line's name that is no bytes, names the field
+    ``wanted`` all the same: a str (never compared with bytes: ``python -b``
+    warns) or a buffer, case-insensitively; such a name is a mistake, not an
+    absent field."""
+    if isinstance(key, str):
+        return key.lower() == wanted.decode("latin-1")
+    return isinstance(key, (bytearray, memoryview)) and bytes(key).lower() == wanted
 
 
 def header_from_environ(environ: Mapping[str, Any], name: str = "accept") -> str | None:

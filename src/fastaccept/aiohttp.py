@@ -84,10 +84,12 @@ class AiohttpBinding(Binding[web.Request, web.StreamResponse]):
         return request
 
     def headers(self, request: web.Request) -> tuple[HeaderValue, str]:
-        return lines_value(request.raw_headers, b"accept"), request.method
+        return lines_value(
+            request.raw_headers, b"accept", "raw_headers"
+        ), request.method
 
     def content_type(self, request: web.Request) -> HeaderValue:
-        return lines_value(request.raw_headers, b"content-type")
+        return lines_value(request.raw_headers, b"content-type", "raw_headers")
 
     def query(self, request: web.Request, name: str) -> str | None:
         return query_value(request.rel_url.raw_query_string, name)
