@@ -668,6 +668,19 @@ def test_an_undecoded_byte_is_that_byte(
     assert (facts["chosen"], facts["offers"]) == (value, [{"offer": value, "q": 1.0}])
 
 
+def test_a_usage_error_echoes_an_undecoded_byte_as_that_byte(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # argparse's own message showed the locale's escape ('accept\udcff'),
+    # where the value and the offers show the byte read.
+    for option, argument in (("--header", "accept\udcff"), ("--max-length", "1\udcff")):
+        with pytest.raises(SystemExit) as exit:
+            main(["explain", "a/b", option, argument])
+        assert exit.value.code == 2
+        err = capsys.readouterr().err
+        assert f"'{argument[:-1]}\xff'" in err and "udc" not in err
+
+
 def test_output_goes_nowhere_without_its_stream(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

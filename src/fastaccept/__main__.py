@@ -334,13 +334,13 @@ def explain(args: argparse.Namespace) -> int:
         if args.value == "-":
             value, length = stdin_value(max_length)
         else:
-            value = header_text(args.value)
+            value = args.value
             length = len(value)
     except OSError as exc:  # opened for writing alone, say: not the output's
         err.line(f"error: cannot read standard input: {exc}")
         return 2
     kind = HEADERS[args.header]
-    offers = [header_text(offer) for offer in args.offer]
+    offers = args.offer
     try:
         if length > len(value):  # standard input's, kept in part: refused
             raise too_long(value, length, args.max_length, kind.name)
@@ -389,8 +389,10 @@ UNDECODED_BYTES = {0xDC00 + byte: byte for byte in range(0x80, 0x100)}
 
 
 def header_text(argument: str) -> str:
-    """A command-line argument as header text: its characters, each byte the
-    locale could not decode as that byte (``UNDECODED_BYTES``)."""
+    """A command-line argument as header text (every argument is read so,
+    argparse's messages echoing it as the value's are shown): its
+    characters, each byte the locale could not decode as that byte
+    (``UNDECODED_BYTES``)."""
     return argument.translate(UNDECODED_BYTES)
 
 
@@ -567,7 +569,8 @@ def _run(argv: Sequence[str] | None) -> int:
             f"(default {DEFAULT_MAX_LENGTH}; 0 for no limit)"
         ),
     )
-    args = parser.parse_args(argv)
+    given = sys.argv[1:] if argv is None else argv
+    args = parser.parse_args([header_text(argument) for argument in given])
     if args.key and not args.offer:
         ex.error("--key needs at least one --offer")
     return explain(args)
