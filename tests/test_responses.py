@@ -82,6 +82,8 @@ def test_scope_reader_refuses_lines_that_are_no_pairs() -> None:
 
     with pytest.raises(TypeError, match=r"^source closed$"):
         header_from_scope({"headers": Closed()})
+    with pytest.raises(TypeError, match=r"^source closed$"):  # a line's own
+        header_from_scope({"headers": [(b"host", b"x"), Closed()]})
     value_message = r"^a field line's value in scope\['headers'\] must be bytes"
     with pytest.raises(TypeError, match=value_message):
         header_from_scope({"headers": [(b"accept", "a/b"), b"x"]})  # the first's
