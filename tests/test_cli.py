@@ -347,7 +347,22 @@ def test_an_over_long_value_is_refused_in_both_modes(
 
 
 @pytest.mark.parametrize(
-    "given", ["1" + "0" * 30, str(sys.maxsize + 1), "-1", "ten", "1.5", ""]
+    "given",
+    # int() reads a sign, "_" and spaces too (U+00A0 and U+0085 among them:
+    # bytes the locale could not decode, read as those bytes)
+    [
+        "1" + "0" * 30,
+        str(sys.maxsize + 1),
+        "-1",
+        "ten",
+        "1.5",
+        "",
+        "+5",
+        "1_000",
+        " 5",
+        "5\xa0",
+        "\x855",
+    ],
 )
 def test_max_length_out_of_range_is_a_usage_error(
     given: str, capsys: pytest.CaptureFixture[str]
@@ -673,12 +688,17 @@ def test_a_usage_error_echoes_an_undecoded_byte_as_that_byte(
 ) -> None:
     # argparse's own message showed the locale's escape ('accept\udcff'),
     # where the value and the offers show the byte read.
-    for option, argument in (("--header", "accept\udcff"), ("--max-length", "1\udcff")):
+    for option, argument, shown in (
+        ("--header", "accept\udcff", "'accept\xff'"),
+        ("--max-length", "1\udcff", "'1\xff'"),
+        ("--max-length", "5\udca0", "'5\\xa0'"),  # no space to int(): refused
+    ):
         with pytest.raises(SystemExit) as exit:
             main(["explain", "a/b", option, argument])
         assert exit.value.code == 2
         err = capsys.readouterr().err
-        assert f"'{argument[:-1]}\xff'" in err and "udc" not in err
+        assert f"got {shown}" in err or f"choice: {shown}" in err, err
+        assert "udc" not in err
 
 
 def test_output_goes_nowhere_without_its_stream(

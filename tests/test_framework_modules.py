@@ -23,6 +23,7 @@ import warnings
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from functools import partial
+from types import SimpleNamespace
 from typing import Annotated, Any
 
 import pytest
@@ -3205,6 +3206,21 @@ def test_litestar_dispatch_handlers_may_differ_in_their_return_annotations() -> 
 
 
 # aiohttp --------------------------------------------------------------------
+
+
+def test_aiohttp_errors_of_its_field_lines_name_raw_headers() -> None:
+    # aiohttp's lines are no ASGI scope's: its errors say where they were read.
+    pytest.importorskip("aiohttp")
+    from fastaccept.aiohttp import AiohttpBinding
+
+    binding = AiohttpBinding()
+    request: Any = SimpleNamespace(raw_headers=((b"accept", "a/b"),), method="GET")
+    message = r"^a field line's value in raw_headers must be bytes, not str$"
+    with pytest.raises(TypeError, match=message):
+        binding.headers(request)
+    request.raw_headers = (b"content-type",)
+    with pytest.raises(TypeError, match=r"^raw_headers must be an iterable of \("):
+        binding.content_type(request)
 
 
 def _aiohttp_app() -> Any:

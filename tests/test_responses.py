@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import array
 import dataclasses
 import itertools
 import json
@@ -133,6 +134,7 @@ def test_scope_reader_refuses_names_that_are_no_bytes() -> None:
         [(b"host", b"x"), ("ACCEPT", "a/b")],
         [(memoryview(b"Accept"), b"a/b")],
         [(b"accept", b"a/b"), (bytearray(b"accept"), b"c/d")],
+        [(array.array("B", b"ACCEPT"), b"a/b")],
     ):
         kind = type(headers[-1][0]).__name__
         with pytest.raises(TypeError, match=message.format(kind)):

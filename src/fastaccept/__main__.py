@@ -439,11 +439,10 @@ def program_name() -> str:
 
 
 def max_length_option(text: str) -> int:
-    """``--max-length``: a whole number from 0 (no limit) to ``sys.maxsize``."""
-    try:
-        number = int(text)
-    except ValueError:
-        number = -1
+    """``--max-length``: a whole number from 0 (no limit) to ``sys.maxsize``,
+    in ASCII digits alone (none of the other forms ``int`` reads: a sign,
+    ``_``, spaces, other scripts' digits)."""
+    number = int(text) if text.isascii() and text.isdigit() else -1
     if not 0 <= number <= sys.maxsize:
         raise argparse.ArgumentTypeError(
             f"expected a whole number from 0 (no limit) to {sys.maxsize:,}, "

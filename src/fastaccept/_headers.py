@@ -125,11 +125,14 @@ def lines_value(
 def _names(key: object, wanted: bytes) -> bool:
     """Whether ``key``, a line's name that is no bytes, names the field
     ``wanted`` all the same: a str (never compared with bytes: ``python -b``
-    warns) or a buffer, case-insensitively; such a name is a mistake, not an
-    absent field."""
+    warns) or a buffer (``bytearray``, ``memoryview``, ``array``: its bytes),
+    case-insensitively; such a name is a mistake, not an absent field."""
     if isinstance(key, str):
         return key.lower() == wanted.decode("latin-1")
-    return isinstance(key, (bytearray, memoryview)) and bytes(key).lower() == wanted
+    try:
+        return bytes(memoryview(key)).lower() == wanted  # type: ignore[arg-type]
+    except TypeError:  # no buffer
+        return False
 
 
 def header_from_environ(environ: Mapping[str, Any], name: str = "accept") -> str | None:
