@@ -380,6 +380,20 @@ def test_the_largest_max_length_is_taken(capsys: pytest.CaptureFixture[str]) -> 
     assert "1  a     b" in capsys.readouterr().out
 
 
+def test_max_length_is_ascii_digits_with_any_leading_zeros(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # int() reads other scripts' digits, and refuses 4,301 digits with a
+    # message of argparse's own ("invalid max_length_option value")
+    assert main(["explain", "a/b", "--max-length", "0" * 5000 + "2"]) == 1
+    assert "over the limit of 2" in capsys.readouterr().err
+    for digits in ("\u0665", "\uff15", "1" * 5000):
+        with pytest.raises(SystemExit) as exit:
+            main(["explain", "a/b", "--max-length", digits])
+        assert exit.value.code == 2
+        assert "--max-length: expected a whole number" in capsys.readouterr().err
+
+
 def test_a_huge_max_length_no_longer_crashes_the_cli(engine: Engine) -> None:
     # The Cython engine raised OverflowError past sys.maxsize (the CLI
     # passed the number on); the CLI now refuses it, on both engines.

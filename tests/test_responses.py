@@ -139,9 +139,17 @@ def test_scope_reader_refuses_names_that_are_no_bytes() -> None:
         kind = type(headers[-1][0]).__name__
         with pytest.raises(TypeError, match=message.format(kind)):
             header_from_scope({"headers": headers})
-    for other in ("host", "origin", "accepts", memoryview(b"origin")):
+    words = memoryview(b"\0" * 48).cast("q")  # 6 items, but no bytes
+    for other in ("host", "origin", "accepts", memoryview(b"origin"), words):
         scope = {"headers": [(other, b"x"), (b"accept", b"a")]}
         assert header_from_scope(scope) == b"a"  # not the name sought: not read
+
+
+def test_scope_reader_passes_over_a_name_no_buffer_of_bytes_can_hold() -> None:
+    # numpy's datetime64 array: memoryview() raises ValueError, not TypeError.
+    numpy = pytest.importorskip("numpy")
+    dates = numpy.zeros(6, dtype="datetime64[s]")
+    assert header_from_scope({"headers": [(dates, b"x"), (b"accept", b"a")]}) == b"a"
 
 
 def test_scope_reader_refuses_values_that_are_no_bytes() -> None:

@@ -441,8 +441,12 @@ def program_name() -> str:
 def max_length_option(text: str) -> int:
     """``--max-length``: a whole number from 0 (no limit) to ``sys.maxsize``,
     in ASCII digits alone (none of the other forms ``int`` reads: a sign,
-    ``_``, spaces, other scripts' digits)."""
-    number = int(text) if text.isascii() and text.isdigit() else -1
+    ``_``, spaces, other scripts' digits), leading zeros of any number."""
+    number = -1
+    if text.isascii() and text.isdigit():
+        digits = text.lstrip("0") or "0"
+        if len(digits) <= len(str(sys.maxsize)):  # int() refuses 4,301 digits
+            number = int(digits)
     if not 0 <= number <= sys.maxsize:
         raise argparse.ArgumentTypeError(
             f"expected a whole number from 0 (no limit) to {sys.maxsize:,}, "

@@ -123,15 +123,16 @@ def lines_value(
 
 
 def _names(key: object, wanted: bytes) -> bool:
-    """Whether ``key``, a line's name that is no bytes, names the field
-    ``wanted`` all the same: a str (never compared with bytes: ``python -b``
-    warns) or a buffer (``bytearray``, ``memoryview``, ``array``: its bytes),
-    case-insensitively; such a name is a mistake, not an absent field."""
+    """Whether ``key``, a line's name that is no bytes but as long as
+    ``wanted``, names that field all the same: a str (never compared with
+    bytes: ``python -b`` warns) or a buffer of bytes (``bytearray``,
+    ``memoryview``, an ``array`` of them), case-insensitively; such a name
+    is a mistake, not an absent field."""
     if isinstance(key, str):
         return key.lower() == wanted.decode("latin-1")
     try:
         return bytes(memoryview(key)).lower() == wanted  # type: ignore[arg-type]
-    except TypeError:  # no buffer
+    except (TypeError, ValueError):  # no buffer, or none of bytes
         return False
 
 
