@@ -71,6 +71,12 @@ def test_scope_reader_refuses_lines_that_are_no_pairs() -> None:
             TypeError, match=rf"{message}.*: a line of this {type(headers).__name__} "
         ):
             header_from_scope({"headers": headers})
+    for name in (None, 5):  # a pair, but its name has no length
+        with pytest.raises(
+            TypeError,
+            match=rf"{message}.*: a line's name is of type {type(name).__name__}$",
+        ):
+            header_from_scope({"headers": [(b"host", b"x"), (name, b"a/b")]})
     for nothing in (None, 5):  # no lines at all
         with pytest.raises(
             TypeError, match=rf"{message}.*: not {type(nothing).__name__}$"

@@ -53,8 +53,9 @@ def _no_pair(fields: Any, line: object) -> str | None:
     """Why ``fields`` are no field lines, ``line`` the one being read when
     reading them failed: no iterable, or a line that is no (name, value)
     pair (a dict's name, a line of text, a byte of bytes: Python's own error
-    said it in its words); None: the lines are pairs, or the error is an
-    iterable's own."""
+    said it in its words), or a pair whose name has no length (an int, None:
+    Python's said "has no len()"); None: the lines are pairs, or the error
+    is an iterable's own."""
     if line is _NO_LINE:
         return None if _iterable(fields) else f"not {type(fields).__name__}"
     no_pair = f"a line of this {type(fields).__name__} is no pair"
@@ -63,10 +64,17 @@ def _no_pair(fields: Any, line: object) -> str | None:
     try:
         if iter(line) is line:  # type: ignore[call-overload]
             return None  # an iterator, spent by the unpacking: the error stands
-        items = len(tuple(islice(line, 3)))  # type: ignore[call-overload]
+        items = tuple(islice(line, 3))  # type: ignore[call-overload]
     except Exception:  # the line's own error, which stands
         return None
-    return None if items == 2 else no_pair
+    if len(items) != 2:
+        return no_pair
+    name = type(items[0])
+    return (
+        None
+        if hasattr(name, "__len__")
+        else f"a line's name is of type {name.__name__}"
+    )
 
 
 def _iterable(given: object) -> bool:
