@@ -7,6 +7,7 @@ import dataclasses
 import itertools
 import json
 import re
+from http import HTTPStatus
 from typing import Any
 
 import pytest
@@ -71,7 +72,7 @@ def test_scope_reader_refuses_lines_that_are_no_pairs() -> None:
             TypeError, match=rf"{message}.*: a line of this {type(headers).__name__} "
         ):
             header_from_scope({"headers": headers})
-    for name in (None, 5):  # a pair, but its name has no length
+    for name in (None, 5, HTTPStatus.OK):  # a pair, but its name has no length
         with pytest.raises(
             TypeError,
             match=rf"{message}.*: a line's name is of type {type(name).__name__}$",

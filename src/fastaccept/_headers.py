@@ -9,7 +9,7 @@ beyond what the interface defines, so it can go straight to ``Negotiator``,
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sized
 from itertools import islice
 from typing import Any, Final
 
@@ -69,12 +69,9 @@ def _no_pair(fields: Any, line: object) -> str | None:
         return None
     if len(items) != 2:
         return no_pair
-    name = type(items[0])
-    return (
-        None
-        if hasattr(name, "__len__")
-        else f"a line's name is of type {name.__name__}"
-    )
+    if isinstance(items[0], Sized):  # by its class's methods (an Enum's has none)
+        return None
+    return f"a line's name is of type {type(items[0]).__name__}"
 
 
 def _iterable(given: object) -> bool:
