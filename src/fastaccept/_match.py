@@ -8,7 +8,7 @@ differential-tested against this.
 
 from __future__ import annotations
 
-from collections.abc import Container, Sequence
+from collections.abc import Sequence
 
 from ._limits import shared_key
 from ._member import (
@@ -204,16 +204,18 @@ def _credit(
     for (rtype, rsub, found, hits), params, weight in matches:
         if rsub == "*" and not params:
             if rtype == "*":
-                any_weight = max(any_weight, weight)
+                if weight > any_weight:
+                    any_weight = weight
             elif weight > typed.get(rtype, -1):
                 typed[rtype] = weight
             continue
-        found |= len(params) << WEIGHT_BITS | weight
         if not params:
+            found |= weight
             for index in hits:
                 if found > credited.get(index, -1):
                     credited[index] = found
             continue
+        found |= len(params) << WEIGHT_BITS | weight
         matching = -1  # the offers with each of its parameters, as bits
         for name, value in params:
             if name == "charset":  # folded (rule 9), uncompared by some (rule 20)
@@ -293,21 +295,23 @@ def best_match(matches: Sequence[Match] | None, offers: OfferSet) -> int:
     if not typed and any_weight < 0:
         return best
     # The wildcards kept aside: each type's, then "*/*" for the other types.
-    aside: list[tuple[int, int, tuple[int, ...], Container[str]]] = []
     for rtype, weight in typed.items():
-        aside.append((weight, _TYPE_ONLY, offers.by_type.get(rtype, ()), ()))
-    if any_weight >= 0:
-        aside.append((any_weight, 0, offers.order, typed))
-    for weight, spec, order, decided_types in aside:
-        if not order or weight * qs[order[0]] < best_key[0]:
-            continue  # it cannot win
+        order = offers.by_type.get(rtype, ())
+        if order and weight * qs[order[0]] >= best_key[0]:
+            for index in order:
+                if index not in credited:
+                    key = (weight * qs[index], _TYPE_ONLY, -index)
+                    if key > best_key:
+                        best, best_key = index, key
+                    break
+    order = offers.order
+    if any_weight >= 0 and order and any_weight * qs[order[0]] >= best_key[0]:
         for index in order:
-            if index in credited or offers.offers[index].type in decided_types:
-                continue
-            key = (weight * qs[index], spec, -index)
-            if key > best_key:
-                best, best_key = index, key
-            break
+            if index not in credited and offers.offers[index].type not in typed:
+                key = (any_weight * qs[index], 0, -index)
+                if key > best_key:
+                    best = index
+                break
     return best
 
 
