@@ -339,10 +339,22 @@ def test_rules3_5_the_spellings_taken_as_read_are_the_offers_plain_ones() -> Non
         ";format=a b;q=0.3",
         ";charset=utf-8;q=0.5",
         ";charset=UTF-8;q=0.5",
+        # A first parameter spelled plainly that no offer has: the pure
+        # engine passes the member over unread; one that an offer has once
+        # its OWS is read, or its name lower-cased, or that is the weight or
+        # a charset (rule 20) is read.
+        ";version=3;q=0.8",
+        ";version=3;version=2",
+        ";qs=2",
+        "; version=2",
+        ";\tversion=2;q=0.8",
+        ";Version=2",
+        ";charset=latin1",
     ],
 )
 @pytest.mark.parametrize(
-    "media_range", ["application/vnd.acme+json", "text/plain", "text/html", "*/*"]
+    "media_range",
+    ["application/vnd.acme+json", "text/plain", "text/html", "application/json", "*/*"],
 )
 def test_rules3_5_parameters_spelled_as_an_offer_are_read_as_any_other(
     engine: Engine, media_range: str, params: str

@@ -376,6 +376,12 @@ class Negotiator(_CachedOffers):
                 weight := WEIGHT_ONLY.get(cut[2])
             ) is not None:
                 matches.append((essence, pairs, weight))
+            elif (
+                (first := params.partition(";")[0].strip(OWS_CHARS)).islower()
+                and first not in parsed.by_param
+                and not first.startswith(("q=", "charset="))
+            ):
+                continue  # its first parameter, read as written, is no offer's
             else:
                 found = scan_parameters(
                     member, len(head), False, True, essence[0], essence[1]
