@@ -730,7 +730,9 @@ def _repeat_to(unit: str, size: int) -> str:
 #: Hostile shapes, each a function of the size in characters. Their members
 #: are of ``text/html``, which ``API_OFFERS`` has, so that every contender
 #: reads them through: a type no offer has may be passed over unread
-#: (fastaccept's engines do). Two shapes hold no media type at all.
+#: (fastaccept's engines do; they also stop at a member's first parameter
+#: that no offer has, which "many parameters" and "repeated parameter"
+#: begin with). Two shapes hold no media type at all.
 SHAPES: dict[str, Callable[[int], str]] = {
     "many members": lambda n: _repeat_to("text/html,", n),
     "many parameters": lambda n: (

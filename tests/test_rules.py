@@ -295,7 +295,9 @@ def test_rule5_many_distinct_parameters_are_fine(engine: Engine) -> None:
 
 # Rules 3-5 where a member's parameters are spelled as an offer's: the pure
 # engine's negotiation takes them from a table (``OfferSet.spelled``), which
-# must read them as the member reader does.
+# must read them as the member reader does; and where its first parameter is
+# written as no offer's: the member is passed over unread, which must be
+# what reading it gives.
 SPELLED_OFFERS = [
     "application/vnd.acme+json;version=2",
     'text/plain;format="a b"',
@@ -362,6 +364,36 @@ def test_rules3_5_parameters_spelled_as_an_offer_are_read_as_any_other(
     value = f"{media_range}{params}, application/json;q=0.1"
     expected = engine.parse(value).rank(SPELLED_OFFERS)  # every member read
     assert engine.Negotiator(SPELLED_OFFERS).rank(value) == expected
+
+
+@pytest.mark.parametrize(
+    "params,read",
+    [
+        (";version=3;q=0.8", False),
+        (";x=1" + ";p=1" * 500, False),
+        (";Version=3", True),
+        (";charset=latin1", True),
+        (";q=0.8;version=3", True),
+    ],
+)
+def test_rules3_5_a_first_parameter_no_offer_has_is_not_read_further(
+    monkeypatch: pytest.MonkeyPatch, params: str, read: bool
+) -> None:
+    # The pure engine's negotiation reads the parameters of such a member
+    # no further (the Cython engine's ``narrow`` alike); of the others, once.
+    from fastaccept import _scan_py
+
+    calls: list[str] = []
+
+    def counted(text: str, *args: object) -> _member.MemberResult:
+        calls.append(text)
+        return _member.scan_parameters(text, *args)  # type: ignore[arg-type]
+
+    value = f"application/vnd.acme+json{params}, application/json;q=0.1"
+    expected = _scan_py.parse(value).best(SPELLED_OFFERS)  # every member read
+    monkeypatch.setattr(_scan_py, "scan_parameters", counted)
+    assert _scan_py.Negotiator(SPELLED_OFFERS).choose(value) == expected
+    assert len(calls) == read
 
 
 # Rule 6: lenient skips bad members; exactly two recoveries.
