@@ -289,6 +289,7 @@ BAD_ENCODINGS = [
     ("gzip;q=0.1234, br", 7, "invalid weight '0.1234'"),
     ("gzip;q=.5, br", 7, "invalid weight '.5'"),
     ('gzip;q="1", br', 7, "invalid weight '\"1\"'"),
+    ('gzip;q="x\\", y", br', 7, "invalid weight " + repr('"x\\", y"')),  # \" escapes
     ("gzip;q=, br", 7, "expected a weight after 'q=' (a number from 0 to 1"),
     ("gzip;q= 1, br", 7, "found a space (no whitespace is allowed around '='"),
     ("gzip;q =1, br", 6, "expected '=' after the parameter name 'q', found a space"),

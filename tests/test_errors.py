@@ -11,6 +11,10 @@ from fastaccept import AcceptError, Consumes, Produces, parse_accept_query, prob
 
 from .conftest import Engine
 
+_WEIGHT_RULE = (
+    "a weight is a number from 0 to 1 with at most three decimals, such as 0.8 "
+    "(RFC 9110 §12.4.2)"
+)
 CASES = [
     ("/xml", 0, "expected a media type (a token such as 'text'), found '/'"),
     ("", None, None),
@@ -140,6 +144,16 @@ CASES = [
         'a/b;q="' + "0" * 39 + '"',
         6,
         f"invalid weight '\"{'0' * 39}...': a weight is a number from 0 to 1 with at most three decimals, such as 0.8 (RFC 9110 §12.4.2)",
+    ),
+    # In a quoted weight a backslash escapes the next character, '"' too
+    # (RFC 9110 §5.6.4): the string quoted runs to its closing quote.
+    *(
+        (value, 6, f"invalid weight {weight!r}: {_WEIGHT_RULE}")
+        for value, weight in (
+            ('a/b;q="x\\", c/d", e/f', '"x\\", c/d"'),
+            ('a/b;q="' + 'x\\"' * 20 + '"', '"' + 'x\\"' * 13 + "..."),
+            ('a/b;q="' + "0" * 38 + '\\"0"', '"' + "0" * 38 + "\\..."),
+        )
     ),
     # Structured-syntax suffix ranges (docs/rules.md rule 22).
     (

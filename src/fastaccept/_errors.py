@@ -160,12 +160,18 @@ def _token_at(text: str, pos: int) -> str:
 
 
 def _weight_at(text: str, pos: int) -> str:
-    """The weight text starting at ``pos``: a token, or a quoted string."""
+    """The weight text starting at ``pos``: a token, or a quoted string, in
+    which a backslash escapes the next character (RFC 9110 §5.6.4)."""
     if pos < len(text) and text[pos] == '"':
-        end = text.find('"', pos + 1, pos + EXCERPT_MAX)
-        if end < 0 and len(text) - pos > EXCERPT_MAX:
+        stop = min(len(text), pos + EXCERPT_MAX)
+        end = pos + 1
+        while end < stop and text[end] != '"':
+            end += 2 if text[end] == "\\" else 1
+        if end < stop:  # its closing quote
+            return text[pos : end + 1]
+        if len(text) - pos > EXCERPT_MAX:
             return text[pos : pos + EXCERPT_MAX] + _CUT
-        return text[pos : (len(text) if end < 0 else end + 1)]
+        return text[pos:]
     return _token_at(text, pos)
 
 
