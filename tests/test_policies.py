@@ -143,6 +143,28 @@ def test_a_406_lists_explicit_offers_too() -> None:
     assert Produces([Offer("a/b", explicit=True)]).select("*/*").status == 406
 
 
+def test_a_406_to_an_absent_header_says_the_offers_must_be_named() -> None:
+    # Explicit offers alone answer an absent header 406 (docs/web.md): its
+    # body does not blame an Accept header the request did not send.
+    produces = Produces([Offer("text/markdown", explicit=True), Offer("a/b", qs=0)])
+    assert produces.select(None).body == (
+        "406 Not Acceptable: the request has no Accept header, and the media types "
+        "available are sent only to a request that names them. Available:\n"
+        "text/markdown\n"
+    )
+    assert produces.select("*/*").body.startswith(
+        "406 Not Acceptable: the Accept header allows none"
+    )
+    # Through Renderers, the whole response decided ahead, to GET and HEAD.
+    renderers = Renderers({Offer("text/markdown", explicit=True): str})
+    for method in ("GET", "HEAD"):
+        sent = renderers.respond(None, "hi", method=method)
+        assert sent.status == 406
+        assert sent.body == (
+            b"" if method == "HEAD" else produces.select(None).body.encode()
+        )
+
+
 def test_renderers_take_offers() -> None:
     renderers = Renderers(
         {

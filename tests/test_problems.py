@@ -146,6 +146,18 @@ def test_a_lone_surrogate_in_detail_is_written_escaped_in_either_form() -> None:
     assert json.loads(sent.body)["detail"] == detail
 
 
+def test_the_plain_text_form_is_one_line_whatever_the_title_and_detail_hold() -> None:
+    # docs/web.md: a line break is written as a space (a framework error's
+    # message, the detail with problems=True, may hold request data).
+    detail = "no user a\r\n200 OK: fine\nx\u2028y"
+    sent = problem(404, None, title="Not\nFound", detail=detail)
+    assert sent.body == b"404 Not Found: no user a 200 OK: fine x y\n"
+    # The JSON form writes them as given, escaped (RFC 8259 §7).
+    sent = problem(404, "application/json", title="Not\nFound", detail=detail)
+    assert json.loads(sent.body)["detail"] == detail
+    assert json.loads(sent.body)["title"] == "Not\nFound"
+
+
 class _Text(str, enum.Enum):
     GONE = "Gone for good"
     WHY = "moved away"
@@ -163,6 +175,9 @@ def test_a_str_subclass_is_written_as_its_text_in_either_form() -> None:
 
 def test_a_status_without_a_phrase_takes_its_class() -> None:
     assert problem(499, None).body == b"499 Client Error\n"
+    # 418 is "(Unused)" in RFC 9110 §15.5.19 and IANA's registry (Python's
+    # HTTPStatus names it "I'm a Teapot").
+    assert problem(418, None).body == b"418 Client Error\n"
 
 
 @pytest.mark.parametrize(

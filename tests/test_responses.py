@@ -551,7 +551,12 @@ def test_decision_is_immutable_and_headers_are_a_copy() -> None:
 
 @pytest.mark.parametrize(
     ("status", "reason"),
-    [(100, "Continue"), (299, "Successful"), (599, "Server Error")],
+    [
+        (100, "Continue"),
+        (299, "Successful"),
+        (418, "Client Error"),
+        (599, "Server Error"),
+    ],
 )
 def test_a_decisions_reason_is_its_status_phrase_or_class(
     status: int, reason: str

@@ -74,12 +74,13 @@ def test_a_final_status_is_taken_and_sent_as_an_int(status: int) -> None:
     assert rendered.status == status and rendered.ok
 
 
-@pytest.mark.parametrize("status", [299, 599, 218])
+@pytest.mark.parametrize("status", [299, 599, 218, 418])
 def test_wsgi_sends_a_code_without_a_registered_phrase(status: int) -> None:
-    # RFC 9110 §15: a client reads the code; its class names it.
+    # RFC 9110 §15: a client reads the code; its class names it (418 too,
+    # "(Unused)" in §15.5.19, whatever Python's HTTPStatus calls it).
     app = wsgi_negotiated(JSON, status=status)(lambda environ: {})
     line, _, body = wsgi_call(app)
-    classes = {2: "Successful", 5: "Server Error"}
+    classes = {2: "Successful", 4: "Client Error", 5: "Server Error"}
     assert line == f"{status} {classes[status // 100]}"
     assert body == b"{}"
 

@@ -66,8 +66,9 @@ _VARY = ("Vary", "Accept")
 #: them as an error's default message: ``is_phrase_of``).
 _PYTHON_PHRASES = {status.value: status.phrase for status in HTTPStatus}
 #: Reason phrases by status code: RFC 9110 §15's, on every Python (CPython
-#: before 3.13 has the older names of these four), and the registered others.
-_PHRASES = _PYTHON_PHRASES | {
+#: before 3.13 has the older names of these four), and the registered others;
+#: not 418's, "(Unused)" there (§15.5.19) and in IANA's registry.
+_PHRASES = {code: phrase for code, phrase in _PYTHON_PHRASES.items() if code != 418} | {
     413: "Content Too Large",
     414: "URI Too Long",
     416: "Range Not Satisfiable",
@@ -224,8 +225,9 @@ def error_decision(
     asks for ``about:blank``, ``status``, ``detail`` where given, then the
     extension ``members``, pairs of a name and its value already in JSON, and
     where there is ``listed_as``, ``listed`` as ``listed_key``) or
-    ``text/plain`` (``<status> <title>: <detail>``, then ``listed_as`` and
-    ``listed`` one a line), with the ``extra`` headers."""
+    ``text/plain`` (``<status> <title>: <detail>``, each line break in them a
+    space, then ``listed_as`` and ``listed`` one a line), with the ``extra``
+    headers."""
     title = reason_phrase(status) if title is None else title
     if listed_as:
         members = (*members, (listed_key, json_text(list(listed))))
@@ -244,8 +246,10 @@ def error_decision(
             body = f"{body[:-1]}{written}}}"
         return Decision(status, "", (_PROBLEM, *extra), body)
     # Joined by + (the tail too): a str subclass (a str enum) gives its text,
-    # as in the JSON form, not its format().
+    # as in the JSON form, not its format(). One line, whatever the title or
+    # detail holds (a framework error's message may hold request data).
     said = f"{status} " + title + ("" if detail is None else ": " + detail)
+    said = " ".join(said.splitlines())
     tail = f" {listed_as}" + "".join("\n" + t for t in listed) if listed_as else ""
     return Decision(status, "", (_TEXT, *extra), f"{said}{tail}\n")
 
@@ -572,11 +576,15 @@ class Produces(ByArguments):
         #: The offer chosen when none is acceptable; -1: answer 406.
         self._default_index = -1 if default is None else media_types.index(default)
         #: The 406s decided ahead, as text/plain and as problem+json (rule 16),
-        #: which ``Renderers`` makes into whole responses once.
-        self._refusals = tuple(
-            _not_acceptable(self._available, problem_json)
-            for problem_json in ((False, True) if default is None else ())
-        )
+        #: then, where an absent header reaches no offer (each is explicit,
+        #: rule 21), the one to it (plain text), which says so; ``Renderers``
+        #: makes them into whole responses once.
+        refusals = []
+        if default is None:
+            refusals = [_not_acceptable(self._available, j) for j in (False, True)]
+            if self._negotiator.choose_index(None) < 0:
+                refusals.append(_not_acceptable(self._available, False, absent=True))
+        self._refusals = tuple(refusals)
         #: The format names' offer indexes, and the formats as given again.
         self._format_index, self._formats = _format_indexes(
             formats, media_types, self._parsed
@@ -711,6 +719,8 @@ class Produces(ByArguments):
             return self._chosen[index]
         if self._default_index >= 0:
             return self._chosen[self._default_index]
+        if accept is None:  # no offer reaches an absent header (rule 21)
+            return self._refusals[2]
         # 406: its format (rule 16) and where skipped members start (none's
         # reason written), from one reading
         problem_json, starts = _refusal(accept)
@@ -724,11 +734,22 @@ _OFFSETS_SHOWN = 10
 
 
 def _not_acceptable(
-    available: Sequence[str], problem_json: bool, skipped: Sequence[int] = ()
+    available: Sequence[str],
+    problem_json: bool,
+    skipped: Sequence[int] = (),
+    *,
+    absent: bool = False,
 ) -> Decision:
     """406 listing the ``available`` types (RFC 9110 §15.5.7), and where the
-    members that lenient reading skipped start (``skipped``; none of their text)."""
-    summary = "the Accept header allows none of the media types this resource has."
+    members that lenient reading skipped start (``skipped``; none of their
+    text); to a request without Accept (``absent``), that each is sent only
+    to a request naming it (docs/rules.md rule 21)."""
+    summary = (
+        "the request has no Accept header, and the media types available are "
+        "sent only to a request that names them."
+        if absent
+        else "the Accept header allows none of the media types this resource has."
+    )
     if skipped:
         offsets = ", ".join(str(start) for start in skipped[:_OFFSETS_SHOWN])
         if len(skipped) > _OFFSETS_SHOWN:  # the body stays short
