@@ -153,6 +153,8 @@ CASES = [
             ('a/b;q="x\\", c/d", e/f', '"x\\", c/d"'),
             ('a/b;q="' + 'x\\"' * 20 + '"', '"' + 'x\\"' * 13 + "..."),
             ('a/b;q="' + "0" * 38 + '\\"0"', '"' + "0" * 38 + "\\..."),
+            # a quote escaped as the 40th character: cut, not closed there
+            ('a/b;q="' + "0" * 37 + '\\""', '"' + "0" * 37 + '\\"...'),
         )
     ),
     # Structured-syntax suffix ranges (docs/rules.md rule 22).

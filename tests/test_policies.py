@@ -155,10 +155,12 @@ def test_a_406_to_an_absent_header_says_the_offers_must_be_named() -> None:
     assert produces.select("*/*").body.startswith(
         "406 Not Acceptable: the Accept header allows none"
     )
-    # Through Renderers, the whole response decided ahead, to GET and HEAD.
+    # Through Renderers, the whole response decided ahead (the same object
+    # each time, whatever the data), to GET and HEAD.
     renderers = Renderers({Offer("text/markdown", explicit=True): str})
     for method in ("GET", "HEAD"):
         sent = renderers.respond(None, "hi", method=method)
+        assert sent is renderers.respond(None, "other data", method=method)
         assert sent.status == 406
         assert sent.body == (
             b"" if method == "HEAD" else produces.select(None).body.encode()
