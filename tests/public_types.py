@@ -46,6 +46,18 @@ class Spoken(LanguageNegotiator):
         return "spoken"
 
 
+class Regional(LanguageNegotiator):
+    """docs/api.md: a subclass taking other arguments overrides ``__new__``
+    too, passing the negotiator's on (each class's ``__new__`` reads as
+    returning the class it is called for)."""
+
+    def __new__(cls, tags: list[str], region: str) -> Regional:
+        return super().__new__(cls, [f"{tag}-{region}" for tag in tags])
+
+    def __init__(self, tags: list[str], region: str) -> None:
+        self.region = region
+
+
 def offers_and_negotiators(accept: str) -> None:
     """An ``Offer``'s attributes; a subclass's call is the subclass; the
     one-call forms give back the offers' own type."""
@@ -56,6 +68,9 @@ def offers_and_negotiators(accept: str) -> None:
     assert_type(Mine(["text/html"]), Mine)
     assert_type(Coded(["gzip"]), Coded)
     assert_type(Spoken(["en"]), Spoken)
+    assert_type(Regional(["en"], "GB"), Regional)
+    assert_type(Negotiator.__new__(Mine, ["text/html"]), Mine)
+    assert_type(EncodingNegotiator.__new__(Coded, ["gzip"]), Coded)
     assert_type(Negotiator(["text/html"]).choose(accept), "str | None")
     assert_type(fastaccept.negotiate(accept, ["text/html"]), "str | None")
     assert_type(fastaccept.negotiate(accept, ["text/html"], default="text/html"), str)

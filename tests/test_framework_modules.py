@@ -1395,6 +1395,45 @@ def test_fastapi_openapi_lists_the_media_types_and_refusals(fastapi_app: Any) ->
     assert pages["404"]["description"] == "No such page"
 
 
+def test_fastapi_openapi_responses_are_each_a_copy_of_their_own() -> None:
+    # A program that edits one route's document (an example, a required
+    # member) changes neither another route's nor PROBLEM_SCHEMA.
+    pytest.importorskip("fastapi")
+    from fastapi import FastAPI
+
+    from fastaccept.fastapi import (
+        PROBLEM_SCHEMA,
+        NegotiatedRoute,
+        negotiated,
+        openapi_responses,
+    )
+
+    kept = json.dumps(PROBLEM_SCHEMA)
+    edited = openapi_responses(GREETING, BODY_TYPES)
+    for code in (406, 415, 431):
+        schema = edited[code]["content"]["application/problem+json"]["schema"]
+        schema["required"].append("instance")
+        schema["properties"]["title"]["type"] = "integer"
+    assert json.dumps(PROBLEM_SCHEMA) == kept
+    again = openapi_responses(GREETING, BODY_TYPES)
+    for code in (406, 415, 431):
+        assert again[code]["content"]["application/problem+json"]["schema"] == (
+            PROBLEM_SCHEMA
+        )
+    app = FastAPI()
+    app.router.route_class = NegotiatedRoute
+
+    @app.get("/hello")
+    @negotiated(GREETING)
+    def hello() -> dict[str, str]:
+        return {}
+
+    documented = app.openapi()["paths"]["/hello"]["get"]["responses"]["406"]
+    assert documented["content"]["application/problem+json"]["schema"] == (
+        PROBLEM_SCHEMA
+    )
+
+
 def test_fastapi_openapi_responses_follow_the_options() -> None:
     pytest.importorskip("fastapi")
     from fastaccept.fastapi import openapi_responses

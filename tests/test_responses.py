@@ -499,6 +499,10 @@ def test_consumes_accept_value() -> None:
 
 def test_consumes_431_over_the_limit() -> None:
     consumes = Consumes(BODY, max_length=30)
+    # As Produces', the limit given, checked (an int, or None: no limit).
+    assert consumes.max_length == 30
+    assert Consumes(BODY).max_length == 8192
+    assert Consumes(BODY, max_length=None).max_length is None
     assert consumes.check("application/json;a=b;c=d;e=ff").ok  # 30 characters
     decision = consumes.check("application/json;a=b;c=d;e=f;g=h")
     assert decision.status == 431

@@ -9,6 +9,7 @@ import warnings
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, MutableMapping
 from contextlib import suppress
+from copy import deepcopy
 from dataclasses import dataclass, field
 from functools import partial, wraps
 from importlib.util import find_spec
@@ -702,7 +703,9 @@ def openapi_responses(
             plain = code == 431 and not content_limited
             content = _PLAIN_CONTENT if plain else _REFUSAL_CONTENT
             described = description.format(too_long)
-            responses[code] = {"description": described, "content": content}
+            # A copy of its own: a program that edits one route's document
+            # changes neither another's nor REFUSAL_SCHEMA (PROBLEM_SCHEMA).
+            responses[code] = {"description": described, "content": deepcopy(content)}
     if consumes is not None:
         fields = {"Accept": consumes.accept}
         for method in sorted(methods):

@@ -29,6 +29,8 @@ if sys.version_info >= (3, 11):  # at run time too: typing.get_type_hints
     from typing import Self
 elif TYPE_CHECKING:
     from typing_extensions import Self
+else:  # 3.10 at run time: a name that typing.get_type_hints finds
+    from typing import Any as Self
 
 #: How many ``Vary`` values given to ``render`` a ``Renderers`` keeps finished.
 VARY_VALUES_KEPT = 64

@@ -56,6 +56,8 @@ if sys.version_info >= (3, 11):  # at run time too: typing.get_type_hints
     from typing import Self
 elif TYPE_CHECKING:
     from typing_extensions import Self
+else:  # 3.10 at run time: a name that typing.get_type_hints finds
+    from typing import Any as Self
 
 _TEXT = ("Content-Type", "text/plain; charset=utf-8")
 _PROBLEM = ("Content-Type", "application/problem+json")
@@ -855,6 +857,12 @@ class Consumes(ByArguments):
         #: The answers to the Content-Type values taken, by the value's text
         #: (a bounded cache, as the 415s': a server's clients send a few).
         self._taken: dict[str, Decision] = {}
+
+    @property
+    def max_length(self) -> int | None:
+        """The longest Content-Type value read; longer ones get 431. None: no
+        limit."""
+        return self._max_length
 
     @property
     def accept_post(self) -> str:

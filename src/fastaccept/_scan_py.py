@@ -311,18 +311,16 @@ class Negotiator(_CachedOffers):
     _offers: tuple[OfferSpec, ...]
     _parsed: OfferSet
 
-    # No return annotation: each checker infers a subclass's own type from
-    # _made (-> Self), and Self, which only a checker imports, is no name
-    # that typing.get_type_hints or inspect.signature(eval_str=True) would
-    # fail to find at run time; "-> Negotiator" would type a subclass's call
-    # as Negotiator (the typing spec's rule, pyright's).
-    def __new__(  # type: ignore[no-untyped-def]
+    # -> Self: a subclass's own __new__ calling this one gets its own type
+    # ("-> Negotiator" would type a subclass's call as Negotiator: the typing
+    # spec's rule, pyright's); its annotation is dropped at run time below.
+    def __new__(
         cls,
         offers: Iterable[OfferSpec],
         *,
         cache_size: int = DEFAULT_CACHE_SIZE,
         max_length: int | None = DEFAULT_MAX_LENGTH,
-    ):
+    ) -> Self:
         items = offers_tuple(offers, "offers")
         parsed = OfferSet(parse_offers(items))
         return cls._made(items, parsed, cache_size, max_length)
@@ -703,13 +701,13 @@ class EncodingNegotiator(_ListNegotiator):
     __slots__ = ()
     _header = ENCODING
 
-    def __new__(  # type: ignore[no-untyped-def]  # as Negotiator's
+    def __new__(  # as Negotiator's
         cls,
         codings: Iterable[str],
         *,
         cache_size: int = DEFAULT_CACHE_SIZE,
         max_length: int | None = DEFAULT_MAX_LENGTH,
-    ):
+    ) -> Self:
         parsed = cls._header.offers(codings)
         return cls._made(parsed.values, parsed, cache_size, max_length)
 
@@ -731,13 +729,13 @@ class LanguageNegotiator(_ListNegotiator):
     __slots__ = ()
     _header = LANGUAGE
 
-    def __new__(  # type: ignore[no-untyped-def]  # as Negotiator's
+    def __new__(  # as Negotiator's
         cls,
         tags: Iterable[str],
         *,
         cache_size: int = DEFAULT_CACHE_SIZE,
         max_length: int | None = DEFAULT_MAX_LENGTH,
-    ):
+    ) -> Self:
         parsed = cls._header.offers(tags)
         return cls._made(parsed.values, parsed, cache_size, max_length)
 
@@ -746,6 +744,12 @@ class LanguageNegotiator(_ListNegotiator):
         """The language tags, in server order, as given."""
         return self._offers
 
+
+# Self, which only a checker imports (3.10's typing has none), is no name
+# that typing.get_type_hints or inspect.signature(eval_str=True) could find
+# at run time: there the negotiators' __new__ has no return annotation.
+for _kind in (Negotiator, EncodingNegotiator, LanguageNegotiator):
+    del _kind.__new__.__annotations__["return"]
 
 #: ``negotiate_encoding``/``negotiate_language``: the negotiator of each recent
 #: (offers, max_length), by negotiator class, shared by threads as ``_kept`` is.
