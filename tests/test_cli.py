@@ -495,6 +495,28 @@ def test_explain_accept_language(capsys: pytest.CaptureFixture[str]) -> None:
     assert "chosen:  none acceptable -> answer 406 Not Acceptable" in out
 
 
+@pytest.mark.parametrize(
+    ("value", "advice"),
+    [
+        ("gzip", "answer 406 Not Acceptable, or send identity anyway"),
+        ("", "answer 406 Not Acceptable, or send identity anyway"),  # identity only
+        (
+            "gzip, identity;q=0",
+            "answer 406 Not Acceptable (the value refuses identity too)",
+        ),
+        ("gzip, *;q=0", "answer 406 Not Acceptable (the value refuses identity too)"),
+        ("*;q=0, identity;q=0.5", "answer 406 Not Acceptable, or send identity anyway"),
+    ],
+)
+def test_explain_advises_identity_only_where_the_value_accepts_it(
+    value: str, advice: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # RFC 9110 §12.5.3 (rule 18): identity is acceptable unless the value
+    # refuses it, by its own entry at q=0 or by "*;q=0" without one.
+    assert main(["explain", value, "--header", "accept-encoding", "--offer", "br"]) == 0
+    assert capsys.readouterr().out.endswith(f"chosen:  none acceptable -> {advice}\n")
+
+
 def test_an_unknown_header_is_a_usage_error(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -525,6 +547,22 @@ def test_an_argument_echoed_in_a_usage_error_is_escaped(
     captured = capsys.readouterr()
     assert captured.out == "" and "\\x1b" in captured.err
     assert not any(char < " " and char != "\n" for char in captured.err)
+
+
+@pytest.mark.parametrize("line_end", ["\n", "\r\n", "\u2028"])
+def test_a_line_end_in_an_echoed_argument_adds_no_line(
+    line_end: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The usage, then one line of error: an argument's own line end is shown
+    # escaped, so it cannot fake a line of the program's (or a shell's).
+    with pytest.raises(SystemExit) as exit:
+        main(["explain", "a/b", f"x{line_end}fastaccept: ok"])
+    assert exit.value.code == 2
+    err = capsys.readouterr().err
+    usage, error, end = err.split("\n")
+    assert usage.startswith("usage: ") and end == ""
+    escaped = line_end.encode("unicode_escape").decode()
+    assert error.endswith(f"error: unrecognized arguments: x{escaped}fastaccept: ok")
 
 
 def test_the_help_is_written_without_colours(

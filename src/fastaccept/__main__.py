@@ -26,10 +26,12 @@ from . import (
     Negotiator,
     __version__,
     cors_unsafe_bytes,
+    negotiate_encoding,
     parse,
     parse_encoding,
     parse_language,
 )
+from ._coding import IDENTITY
 from ._errors import ACCEPT, ACCEPT_ENCODING, ACCEPT_LANGUAGE, too_long
 from ._grammar import CORS_MAX_LENGTH
 from ._limits import DEFAULT_MAX_LENGTH
@@ -274,6 +276,17 @@ def _table(rows: list[list[str]]) -> list[str]:
     ]
 
 
+def _refused(header: Header, value: str) -> str:
+    """What a server does when no offer is acceptable: ``header.refused``,
+    but a 406 alone where an Accept-Encoding value refuses identity too
+    (``identity;q=0``, or ``*;q=0`` without an identity entry: rule 18)."""
+    if header.name == ACCEPT_ENCODING and not negotiate_encoding(
+        value, [IDENTITY], max_length=None
+    ):
+        return "answer 406 Not Acceptable (the value refuses identity too)"
+    return header.refused
+
+
 def _print_text(facts: dict[str, Any], header: Header, out: Output) -> None:
     out.line(f"value:   {quoted(facts['value'], out.encoding)}")
     out.line(f"engine:  {facts['engine']}")
@@ -318,7 +331,7 @@ def _print_text(facts: dict[str, Any], header: Header, out: Output) -> None:
             out.line(f"  {syntax(item['offer'], out.encoding)}: q={item['q']:g}")
         chosen = facts["chosen"]
         if chosen is None:
-            out.line(f"chosen:  none acceptable -> {header.refused}")
+            out.line(f"chosen:  none acceptable -> {_refused(header, facts['value'])}")
         else:
             q = next(i["q"] for i in facts["offers"] if i["offer"] == chosen)
             out.line(f"chosen:  {syntax(chosen, out.encoding)} (q={q:g})")
@@ -481,7 +494,9 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self._print_message(self.format_usage(), sys.stderr)
-        self.exit(2, f"{self.prog}: error: {message}\n")
+        # One line: an argument it echoes may hold a line end of its own.
+        shown = escaped(message, quoting=False)
+        self.exit(2, f"{self.prog}: error: {shown}\n")
 
 
 def _run(argv: Sequence[str] | None) -> int:
@@ -507,13 +522,14 @@ def _run(argv: Sequence[str] | None) -> int:
             "Print the members of an Accept, Accept-Encoding or Accept-Language\n"
             "value as a table, the members lenient mode skipped (with reasons),\n"
             "for Accept the CORS-safelist verdict, and with --offer the offer a\n"
-            "server would choose. Control characters and non-printables in the\n"
-            "value are shown escaped, as in a Python string (\\x1b, \\t).\n"
+            "server would choose. Control characters, non-printables and\n"
+            "characters above U+00FF (no header byte) in the value are shown\n"
+            "escaped, as in a Python string (\\x1b, \\t, \\u20ac).\n"
             "A byte of VALUE the locale cannot decode is read as that byte.\n"
             "A VALUE that begins with '-' follows '--' (explain -- -x/y).\n"
-            "VALUE '-' reads the value from standard input, its bytes as\n"
-            "they are (one line end at its end left out; past --max-length,\n"
-            "counted, not kept: --json's value is its start).\n"
+            "VALUE '-' (after '--' too) reads the value from standard input,\n"
+            "its bytes as they are (one line end at its end left out; past\n"
+            "--max-length, counted, not kept: --json's value is its start).\n"
             "With --key, one line only: the variant key, the offer a response\n"
             "cache keys by (an empty line when no offer is acceptable)."
         ),
