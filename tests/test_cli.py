@@ -593,6 +593,19 @@ def test_a_usage_error_is_not_written_on_stdout_without_stderr(
     assert capsys.readouterr().out == ""
 
 
+@pytest.mark.parametrize("args", [["--version"], ["--help"], ["explain", "--help"]])
+def test_a_help_or_version_is_not_written_on_stderr_without_stdout(
+    args: list[str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The mirror of the test above: argparse gave its own print None for
+    # the closed standard output, which its _print_message read as stderr.
+    monkeypatch.setattr(sys, "stdout", None)
+    with pytest.raises(SystemExit) as exit:
+        main(args)
+    assert exit.value.code == 0
+    assert capsys.readouterr().err == ""
+
+
 def test_a_standard_input_that_cannot_be_read_is_a_usage_error(
     engine: Engine, tmp_path: Path
 ) -> None:

@@ -1408,18 +1408,16 @@ def test_fastapi_openapi_responses_are_each_a_copy_of_their_own() -> None:
         openapi_responses,
     )
 
-    kept = json.dumps(PROBLEM_SCHEMA)
+    kept = json.loads(json.dumps(PROBLEM_SCHEMA))  # as it was, apart
     edited = openapi_responses(GREETING, BODY_TYPES)
     for code in (406, 415, 431):
         schema = edited[code]["content"]["application/problem+json"]["schema"]
         schema["required"].append("instance")
         schema["properties"]["title"]["type"] = "integer"
-    assert json.dumps(PROBLEM_SCHEMA) == kept
+    assert kept == PROBLEM_SCHEMA
     again = openapi_responses(GREETING, BODY_TYPES)
     for code in (406, 415, 431):
-        assert again[code]["content"]["application/problem+json"]["schema"] == (
-            PROBLEM_SCHEMA
-        )
+        assert again[code]["content"]["application/problem+json"]["schema"] == kept
     app = FastAPI()
     app.router.route_class = NegotiatedRoute
 
@@ -1429,9 +1427,7 @@ def test_fastapi_openapi_responses_are_each_a_copy_of_their_own() -> None:
         return {}
 
     documented = app.openapi()["paths"]["/hello"]["get"]["responses"]["406"]
-    assert documented["content"]["application/problem+json"]["schema"] == (
-        PROBLEM_SCHEMA
-    )
+    assert documented["content"]["application/problem+json"]["schema"] == kept
 
 
 def test_fastapi_openapi_responses_follow_the_options() -> None:
@@ -3039,6 +3035,47 @@ def test_litestar_openapi_documents_its_400_as_a_problem_with_problems() -> None
         400,
         "application/problem+json",
     )
+
+
+def test_litestar_openapi_routes_share_no_list_of_their_documents() -> None:
+    # Each route's problem schemas are its own: editing one route's required
+    # members (or one method's) changes no other's, nor PROBLEM_CONTENT.
+    pytest.importorskip("litestar")
+    from litestar import Litestar, get, route
+    from litestar.exceptions import NotFoundException
+
+    from fastaccept._endpoint import PROBLEM_CONTENT
+    from fastaccept.litestar import NegotiationPlugin, negotiated
+
+    @get("/p", raises=[NotFoundException])
+    @negotiated(GREETING, problems=True)
+    async def p() -> dict[str, str]:
+        return {}
+
+    @get("/q", raises=[NotFoundException])
+    @negotiated(GREETING, problems=True)
+    async def q() -> dict[str, str]:
+        return {}
+
+    @route("/m", http_method=["GET", "PUT"])
+    @negotiated(GREETING, problems=True)
+    async def m() -> dict[str, str]:
+        return {}
+
+    kept = json.loads(json.dumps(PROBLEM_CONTENT))
+    paths = Litestar([p, q, m], plugins=[NegotiationPlugin()]).openapi_schema.paths
+    assert paths is not None
+
+    def required(path: str, method: str, status: str) -> Any:
+        operation = getattr(paths[path], method)
+        schema = operation.responses[status].content["application/problem+json"]
+        return schema.schema.required
+
+    required("/p", "get", "404").append("instance")
+    required("/m", "get", "406").append("instance")
+    assert required("/q", "get", "404") == ["type", "title", "status"]
+    assert "instance" not in required("/m", "put", "406")
+    assert kept == PROBLEM_CONTENT
 
 
 def test_litestar_openapi_is_made_of_litestars_own_objects() -> None:

@@ -469,28 +469,31 @@ def max_length_option(text: str) -> int:
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse's parser, but its messages show each control character or
-    non-printable escaped (``visible``: an argument echoed in an error, such
-    as an unrecognized one, cannot drive the terminal), without 3.14's
+    """argparse's parser, but its messages show each control character,
+    non-printable or character above U+00FF escaped (``visible``: an
+    argument echoed in an error, such as an unrecognized one, cannot drive
+    the terminal, nor add a line), without 3.14's
     colours (escape sequences too); a usage error is written on standard
-    error alone (nowhere where that is closed: argparse's usage went to
-    standard output then); and a failed write of its help, its version or a
-    usage error is the ``OSError`` that ``main`` reports (argparse drops it,
-    and exits 0 for a help no one could read)."""
+    error alone, a help or a version on standard output alone (nowhere
+    where that is closed, never on the other); and a failed write of its
+    help, its version or a usage error is the ``OSError`` that ``main``
+    reports (argparse drops it, and exits 0 for a help no one could
+    read)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.color = False  # read by 3.14's argparse, and by no earlier one
 
     def _print_message(self, message: str, file: Any = None) -> None:
-        stream = sys.stderr if file is None else file
-        if message and stream is not None:
-            encoding = getattr(stream, "encoding", None)
+        # argparse names the stream (sys.stdout for a help or a version,
+        # sys.stderr for an error): None where that one is closed.
+        if message and file is not None:
+            encoding = getattr(file, "encoding", None)
             lines = message.split("\n")
-            stream.write(
+            file.write(
                 "\n".join(escaped(line, encoding, quoting=False) for line in lines)
             )
-            stream.flush()
+            file.flush()
 
     def error(self, message: str) -> NoReturn:
         self._print_message(self.format_usage(), sys.stderr)

@@ -750,6 +750,7 @@ class LanguageNegotiator(_ListNegotiator):
 # at run time: there the negotiators' __new__ has no return annotation.
 for _kind in (Negotiator, EncodingNegotiator, LanguageNegotiator):
     del _kind.__new__.__annotations__["return"]
+del _kind
 
 #: ``negotiate_encoding``/``negotiate_language``: the negotiator of each recent
 #: (offers, max_length), by negotiator class, shared by threads as ``_kept`` is.

@@ -495,7 +495,8 @@ def _schema(given: dict[str, Any]) -> Schema:
     Litestar's ``Schema``, which its tools read (its TypeScript export): the
     keywords those use, ``type``, ``properties``, ``items``, ``required``,
     ``enum``, ``format`` and ``example`` (another is a ``ValueError``, not
-    left out of Litestar's document alone)."""
+    left out of Litestar's document alone); its lists are copies, so that
+    editing one route's document changes no other's."""
     unread = set(given) - _SCHEMA_KEYWORDS
     if unread:
         raise ValueError(f"no Litestar Schema field is written for {sorted(unread)}")
@@ -505,8 +506,8 @@ def _schema(given: dict[str, Any]) -> Schema:
         if "properties" in given
         else None,
         items=_schema(given["items"]) if "items" in given else None,
-        required=given.get("required"),
-        enum=given.get("enum"),
+        required=[*given["required"]] if "required" in given else None,
+        enum=[*given["enum"]] if "enum" in given else None,
         format=OpenAPIFormat(given["format"]) if "format" in given else None,
         example=given.get("example"),
     )
