@@ -3058,7 +3058,7 @@ def test_litestar_openapi_routes_share_no_list_of_their_documents() -> None:
         return {}
 
     @route("/m", http_method=["GET", "PUT"])
-    @negotiated(GREETING, problems=True)
+    @negotiated(Renderers({"application/json": str}, formats=True), problems=True)
     async def m() -> dict[str, str]:
         return {}
 
@@ -3071,10 +3071,16 @@ def test_litestar_openapi_routes_share_no_list_of_their_documents() -> None:
         schema = operation.responses[status].content["application/problem+json"]
         return schema.schema.required
 
+    def format_names(method: str) -> Any:
+        (parameter,) = getattr(paths["/m"], method).parameters
+        return parameter.schema.enum
+
     required("/p", "get", "404").append("instance")
     required("/m", "get", "406").append("instance")
+    format_names("get").append("xml")
     assert required("/q", "get", "404") == ["type", "title", "status"]
     assert "instance" not in required("/m", "put", "406")
+    assert format_names("put") == ["json"]
     assert kept == PROBLEM_CONTENT
 
 
