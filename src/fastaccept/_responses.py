@@ -227,9 +227,9 @@ def error_decision(
     asks for ``about:blank``, ``status``, ``detail`` where given, then the
     extension ``members``, pairs of a name and its value already in JSON, and
     where there is ``listed_as``, ``listed`` as ``listed_key``) or
-    ``text/plain`` (``<status> <title>: <detail>``, each line break in them a
-    space, then ``listed_as`` and ``listed`` one a line), with the ``extra``
-    headers."""
+    ``text/plain`` (``<status> <title>: <detail>`` in one line, each of
+    ``str.splitlines``' boundaries a space, then ``listed_as`` and ``listed``
+    one a line), with the ``extra`` headers."""
     title = reason_phrase(status) if title is None else title
     if listed_as:
         members = (*members, (listed_key, json_text(list(listed))))
@@ -578,9 +578,9 @@ class Produces(ByArguments):
         #: The offer chosen when none is acceptable; -1: answer 406.
         self._default_index = -1 if default is None else media_types.index(default)
         #: The 406s decided ahead, as text/plain and as problem+json (rule 16),
-        #: then, where an absent header reaches no offer (each is explicit,
-        #: rule 21), the one to it (plain text), which says so; ``Renderers``
-        #: makes them into whole responses once.
+        #: then, where an absent header reaches no offer (each of a qs above
+        #: 0 explicit, rule 21), the one to it (plain text), which says so;
+        #: ``Renderers`` makes them into whole responses once.
         refusals = []
         if default is None:
             refusals = [_not_acceptable(self._available, j) for j in (False, True)]
