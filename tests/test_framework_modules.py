@@ -1528,6 +1528,36 @@ def test_openapi_responses_document_what_the_route_can_send() -> None:
         openapi_responses(unread, format_param="a b")
 
 
+def test_openapi_406_description_names_each_cause_the_route_has() -> None:
+    from fastaccept import Offer
+    from fastaccept._endpoint import openapi_responses
+
+    accept = "the Accept header allows none of the media types"
+    absent = (
+        "the request has no Accept header (each is sent only to a request that "
+        "names it)"
+    )
+    unknown = "the format the request names is none of the formats"
+    explicit = Offer("text/csv", explicit=True)
+    for renderers, causes in [
+        (Renderers({"text/csv": str}), [accept]),
+        # Each offer explicit: an absent Accept is refused too (rule 21).
+        (Renderers({explicit: str}), [accept, absent]),
+        (Renderers({explicit: str, "text/plain": str}), [accept]),
+        (Renderers({"text/csv": str}, formats=True), [accept, unknown]),
+        (Renderers({explicit: str}, default="text/csv", formats=True), [unknown]),
+    ]:
+        described = openapi_responses(renderers)[406]["description"]
+        assert described == f"Not Acceptable: {', or '.join(causes)}."
+        # Each cause is one the route answers in a body.
+        produces = renderers.produces
+        bodies = [
+            decision.body
+            for decision in (*produces._refusals, *produces._format_refusals)
+        ]
+        assert (absent.split(" (")[0] in " ".join(bodies)) == (absent in causes)
+
+
 @pytest.mark.parametrize("framework", ["fastapi", "litestar"])
 @pytest.mark.filterwarnings("ignore:.*declared using deprecated inferred style")
 def test_openapi_lists_the_format_parameter_where_the_route_has_names(

@@ -38,7 +38,14 @@ from ._render import (
     made_rendered,
     offer_pairs,
 )
-from ._responses import METHOD_FIELDS, Consumes, Decision, FormatSpec, is_phrase_of
+from ._responses import (
+    METHOD_FIELDS,
+    Consumes,
+    Decision,
+    FormatSpec,
+    Produces,
+    is_phrase_of,
+)
 from ._text import HeaderValue
 
 Request = TypeVar("Request")
@@ -626,7 +633,7 @@ PROBLEM_CONTENT = {
     **_PLAIN_CONTENT,
 }
 _REFUSALS = {
-    406: "Not Acceptable: the Accept header allows none of the media types.",
+    406: "Not Acceptable: {}.",  # why: ``_not_acceptable_causes``
     415: "Unsupported Media Type: the request's Content-Type is not taken.",
     431: "Request Header Fields Too Large: {} too long.",  # the fields limited
 }
@@ -642,6 +649,24 @@ def checked_negotiation(renderers: object, consumes: object) -> None:
     if consumes is not None and not isinstance(consumes, Consumes):
         kind = type(consumes).__name__
         raise TypeError(f"consumes must be a Consumes or None, not {kind}")
+
+
+def _not_acceptable_causes(produces: Produces, named: bool) -> str:
+    """What a route's 406 answers, as its bodies say: without a default, an
+    Accept that allows none of the media types, and, where each of a qs above
+    0 is explicit (docs/rules.md rule 21), a request without one; with format
+    names read (``named``), a name that is none of them."""
+    causes = []
+    if produces.default is None:
+        causes.append("the Accept header allows none of the media types")
+        if len(produces._refusals) > 2:  # the refusal to an absent Accept
+            causes.append(
+                "the request has no Accept header (each is sent only to a "
+                "request that names it)"
+            )
+    if named:
+        causes.append("the format the request names is none of the formats")
+    return ", or ".join(causes)
 
 
 def openapi_responses(
@@ -698,11 +723,12 @@ def openapi_responses(
         415: consumes is not None,
         431: bool(too_long),
     }
+    causes = {406: _not_acceptable_causes(produces, bool(named)), 431: too_long}
     for code, description in _REFUSALS.items():
         if refused[code]:
             plain = code == 431 and not content_limited
             content = _PLAIN_CONTENT if plain else _REFUSAL_CONTENT
-            described = description.format(too_long)
+            described = description.format(causes.get(code))
             # A copy of its own: a program that edits one route's document
             # changes neither another's nor REFUSAL_SCHEMA (PROBLEM_SCHEMA).
             responses[code] = {"description": described, "content": deepcopy(content)}
