@@ -158,6 +158,25 @@ def test_the_plain_text_form_is_one_line_whatever_the_title_and_detail_hold() ->
     assert json.loads(sent.body)["title"] == "Not\nFound"
 
 
+def test_the_plain_text_form_shows_no_control_or_bidirectional_character() -> None:
+    # docs/web.md: what would move a terminal's cursor or reorder what a
+    # reader sees (a framework's message may quote the request's path or
+    # Content-Type) is written as U+FFFD; a tab and other text stay.
+    unshown = [*range(0x09), *range(0x0E, 0x1C), 0x1F, *range(0x7F, 0x85)]
+    unshown += [*range(0x86, 0xA0), *range(0x202A, 0x202F), *range(0x2066, 0x206A)]
+    for code in unshown:
+        sent = problem(400, None, title=f"Bad{chr(code)}", detail=f"a{chr(code)}b")
+        assert sent.body == "400 Bad\ufffd: a\ufffdb\n".encode()
+    kept = "\t\xa0\xe9\u20ac\u2029x\u200f\U0001f600 <b>"
+    sent = problem(400, None, detail=kept)
+    assert sent.body == f"400 Bad Request: {kept.replace(chr(0x2029), ' ')}\n".encode()
+    # The JSON form writes them as given, escaped (RFC 8259 §7).
+    escaped = "\x1b[2J\x00\u202e"
+    sent = problem(400, "application/json", detail=escaped)
+    assert json.loads(sent.body)["detail"] == escaped
+    assert b"\\u001b[2J\\u0000\\u202e" in sent.body
+
+
 class _Text(str, enum.Enum):
     GONE = "Gone for good"
     WHY = "moved away"

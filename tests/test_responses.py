@@ -488,6 +488,15 @@ def test_a_415_for_a_long_type_is_not_kept() -> None:
         assert consumes.check(long).status == 415
         assert consumes.check(f"a/{n}").status == 415
     assert sorted(key[0] for key in consumes._named) == ["a/0", "a/1", "a/2"]
+    # Its body quotes the type and subtype's first 40 characters (as an
+    # AcceptError quotes a run of a value), "..." marking the cut.
+    for received, quoted in [("a/" + "b" * 38, "a/" + "b" * 38), (long, long[:40])]:
+        refused = consumes.check(received)
+        assert f"Content-Type ({quoted}" in refused.body
+        assert (f"({quoted}...) is" in refused.body) == (received != quoted)
+        assert len(refused.body) < 300
+    sent = consumes.check("text/" + "x" * 60 + ";charset=utf-8")
+    assert f"({'text/' + 'x' * 35}...) is not one" in sent.body
 
 
 def test_consumes_accept_value() -> None:

@@ -107,6 +107,12 @@ def describe_char(text: str, pos: int) -> str:
 _CUT: Final = "..."  # where a message's quote of a long run is cut
 
 
+def excerpt(text: str) -> str:
+    """``text``, a run of a client's value quoted in a message: its first
+    ``EXCERPT_MAX`` characters, then "..." where it is longer."""
+    return text[:EXCERPT_MAX] + _CUT if len(text) > EXCERPT_MAX else text
+
+
 def characters_long(length: int) -> str:
     """A value's length as a too-long error says it ("1 character long",
     "8193 characters long")."""
@@ -154,9 +160,7 @@ def _token_at(text: str, pos: int) -> str:
     stop = min(len(text), pos + EXCERPT_MAX + 1)
     while end < stop and text[end] in TCHARS:
         end += 1
-    if end - pos > EXCERPT_MAX:
-        return text[pos : pos + EXCERPT_MAX] + _CUT
-    return text[pos:end]
+    return excerpt(text[pos:end])
 
 
 def _weight_at(text: str, pos: int) -> str:
@@ -169,9 +173,7 @@ def _weight_at(text: str, pos: int) -> str:
             end += 2 if text[end] == "\\" else 1
         if end < stop:  # its closing quote
             return text[pos : end + 1]
-        if len(text) - pos > EXCERPT_MAX:
-            return text[pos : pos + EXCERPT_MAX] + _CUT
-        return text[pos:]
+        return excerpt(text[pos : pos + EXCERPT_MAX + 1])
     return _token_at(text, pos)
 
 

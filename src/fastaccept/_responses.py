@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final
 from ._accept_query import format_accept_query
 from ._arguments import ByArguments, made_once
 from ._engine import Negotiator
-from ._errors import AcceptError, characters_long, shown
+from ._errors import AcceptError, characters_long, excerpt, shown
 from ._format import format_accept
 from ._grammar import OWS_CHARS, is_token
 from ._limits import (
@@ -210,6 +210,23 @@ def json_text(value: object) -> str:
     return json.dumps(value, allow_nan=False)
 
 
+#: What the plain-text form of an error writes as U+FFFD: the control
+#: characters but HTAB (C0, DEL, C1) and the bidirectional formatting
+#: characters (Unicode UAX #9: U+202A-U+202E, U+2066-U+2069), which a
+#: message holding request data could use to move a terminal's cursor or to
+#: reorder what a reader sees; its line boundaries are spaces before.
+_UNSHOWN = dict.fromkeys(
+    (
+        *range(0x09),
+        *range(0x0A, 0x20),
+        *range(0x7F, 0xA0),
+        *range(0x202A, 0x202F),
+        *range(0x2066, 0x206A),
+    ),
+    "\ufffd",
+)
+
+
 def error_decision(
     status: int,
     detail: str | None,
@@ -228,8 +245,9 @@ def error_decision(
     extension ``members``, pairs of a name and its value already in JSON, and
     where there is ``listed_as``, ``listed`` as ``listed_key``) or
     ``text/plain`` (``<status> <title>: <detail>`` in one line, each of
-    ``str.splitlines``' boundaries a space, then ``listed_as`` and ``listed``
-    one a line), with the ``extra`` headers."""
+    ``str.splitlines``' boundaries a space, each other character of
+    ``_UNSHOWN`` U+FFFD, then ``listed_as`` and ``listed`` one a line), with
+    the ``extra`` headers."""
     title = reason_phrase(status) if title is None else title
     if listed_as:
         members = (*members, (listed_key, json_text(list(listed))))
@@ -248,10 +266,11 @@ def error_decision(
             body = f"{body[:-1]}{written}}}"
         return Decision(status, "", (_PROBLEM, *extra), body)
     # Joined by + (the tail too): a str subclass (a str enum) gives its text,
-    # as in the JSON form, not its format(). One line, whatever the title or
-    # detail holds (a framework error's message may hold request data).
+    # as in the JSON form, not its format(). One line of characters that
+    # show as they are, whatever the title or detail holds (a framework
+    # error's message may hold request data).
     said = f"{status} " + title + ("" if detail is None else ": " + detail)
-    said = " ".join(said.splitlines())
+    said = " ".join(said.splitlines()).translate(_UNSHOWN)
     tail = f" {listed_as}" + "".join("\n" + t for t in listed) if listed_as else ""
     return Decision(status, "", (_TEXT, *extra), f"{said}{tail}\n")
 
@@ -948,11 +967,13 @@ class Consumes(ByArguments):
             bare = offer._replace(params={})  # its type and subtype taken?
             if any(range_matches((t, s, (), 0), bare) for t, s, _, _ in self._ranges):
                 problem = (
-                    f"({received.essence}) is not accepted here with the "
-                    "parameters it has"
+                    f"({excerpt(received.essence)}) is not accepted here with "
+                    "the parameters it has"
                 )
             else:
-                problem = f"({received.essence}) is not one this resource accepts"
+                problem = (
+                    f"({excerpt(received.essence)}) is not one this resource accepts"
+                )
             made = self._unsupported_type(problem, header, key[2])
             if len(received.essence) > CACHE_KEY_MAX_LENGTH:  # as store's keys
                 return made
