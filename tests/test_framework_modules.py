@@ -1534,8 +1534,8 @@ def test_openapi_406_description_names_each_cause_the_route_has() -> None:
 
     accept = "the Accept header allows none of the media types"
     absent = (
-        "the request has no Accept header (each is sent only to a request that "
-        "names it)"
+        "the request has no Accept header (the media types available are sent "
+        "only to a request that names them)"
     )
     unknown = "the format the request names is none of the formats"
     explicit = Offer("text/csv", explicit=True)

@@ -490,7 +490,8 @@ def test_a_415_for_a_long_type_is_not_kept() -> None:
     assert sorted(key[0] for key in consumes._named) == ["a/0", "a/1", "a/2"]
     # Its body quotes the type and subtype's first 40 characters (as an
     # AcceptError quotes a run of a value), "..." marking the cut.
-    for received, quoted in [("a/" + "b" * 38, "a/" + "b" * 38), (long, long[:40])]:
+    cut_at_41 = ("a/" + "b" * 39, "a/" + "b" * 38)
+    for received, quoted in [("a/" + "b" * 38,) * 2, cut_at_41, (long, long[:40])]:
         refused = consumes.check(received)
         assert f"Content-Type ({quoted}" in refused.body
         assert (f"({quoted}...) is" in refused.body) == (received != quoted)

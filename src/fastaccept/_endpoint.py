@@ -661,8 +661,8 @@ def _not_acceptable_causes(produces: Produces, named: bool) -> str:
         causes.append("the Accept header allows none of the media types")
         if len(produces._refusals) > 2:  # the refusal to an absent Accept
             causes.append(
-                "the request has no Accept header (each is sent only to a "
-                "request that names it)"
+                "the request has no Accept header (the media types available "
+                "are sent only to a request that names them)"
             )
     if named:
         causes.append("the format the request names is none of the formats")
