@@ -374,6 +374,30 @@ def test_browser_defaults_round_trip_as_themselves() -> None:
     assert repr(defaults) == repr(dict(defaults))  # shown as the dict it reads as
 
 
+def test_browser_defaults_read_as_a_mapping_proxy_does() -> None:
+    # 0.1.0's BROWSER_DEFAULTS was a MappingProxyType: what that has beside
+    # Mapping (copy, |, reversed) gives the same, a dict to change (typed
+    # as a Mapping, in 0.1.0 as now: a checker knows only that).
+    defaults: Any = fastaccept.BROWSER_DEFAULTS
+    proxy = types.MappingProxyType(dict(defaults))
+    mine = {"mine": "a/b", "json": "c/d"}
+    for made, expected in [
+        (defaults.copy(), proxy.copy()),
+        (defaults | mine, proxy | mine),
+        (mine | defaults, mine | proxy),
+        (defaults | defaults, proxy | proxy),
+    ]:
+        assert type(made) is dict and made == expected
+        assert list(made) == list(expected)
+    assert defaults.copy() is not defaults.copy()
+    assert list(reversed(defaults)) == list(reversed(proxy))
+    for bad in (1, [("a", "b")]):
+        with pytest.raises(TypeError):
+            defaults | bad
+        with pytest.raises(TypeError):
+            bad | defaults
+
+
 @pytest.mark.parametrize(
     ("name", "cites"),
     [

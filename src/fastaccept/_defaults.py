@@ -33,6 +33,20 @@ class _BrowserDefaults(Mapping[str, str]):
     def __repr__(self) -> str:
         return repr(dict(self._values))
 
+    # What a ``MappingProxyType`` has beside ``Mapping``'s (0.1.0's was one).
+    def copy(self) -> dict[str, str]:
+        """A ``dict`` of the contexts and their values, to change."""
+        return self._values.copy()
+
+    def __or__(self, other: Mapping[str, str]) -> dict[str, str]:
+        return self._values | other
+
+    def __ror__(self, other: Mapping[str, str]) -> dict[str, str]:
+        return other | self._values
+
+    def __reversed__(self) -> Iterator[str]:
+        return reversed(self._values)
+
     def __reduce__(self) -> str:
         """The module attribute's name: pickle and copy give the object itself."""
         return "BROWSER_DEFAULTS"
