@@ -12,7 +12,7 @@ import inspect
 import pickle
 import re
 import types
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -391,11 +391,42 @@ def test_browser_defaults_read_as_a_mapping_proxy_does() -> None:
         assert list(made) == list(expected)
     assert defaults.copy() is not defaults.copy()
     assert list(reversed(defaults)) == list(reversed(proxy))
+    for view in ("keys", "values", "items"):
+        made, expected = getattr(defaults, view)(), getattr(proxy, view)()
+        assert list(made) == list(expected)
+        assert list(reversed(made)) == list(reversed(expected))
     for bad in (1, [("a", "b")]):
         with pytest.raises(TypeError):
             defaults | bad
         with pytest.raises(TypeError):
             bad | defaults
+    # Read-only: |= is a TypeError (it would rebind the name to a dict), and
+    # the other operand of | is given a copy, which it may change.
+    kept: Any = fastaccept.BROWSER_DEFAULTS
+    with pytest.raises(TypeError, match=r"'\|=' is not supported"):
+        kept |= mine
+    assert fastaccept.BROWSER_DEFAULTS is kept == proxy
+
+    class Grabbing(Mapping[str, str]):
+        def __getitem__(self, key: str) -> str:
+            raise KeyError(key)
+
+        def __iter__(self) -> Iterator[str]:
+            return iter(())
+
+        def __len__(self) -> int:
+            return 0
+
+        def __or__(self, given: object) -> dict[str, str]:
+            if type(given) is not dict:  # the values of a mapping it cannot change
+                return NotImplemented
+            given["script"] = "evil/x"
+            return given
+
+        __ror__ = __or__
+
+    assert (defaults | Grabbing())["script"] == (Grabbing() | defaults)["script"]
+    assert defaults == proxy
 
 
 @pytest.mark.parametrize(

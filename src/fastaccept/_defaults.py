@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import ItemsView, Iterator, KeysView, Mapping, ValuesView
 from types import MappingProxyType
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Final
+    from typing import Final, NoReturn
 
 _NAVIGATE = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
 
@@ -33,19 +33,32 @@ class _BrowserDefaults(Mapping[str, str]):
     def __repr__(self) -> str:
         return repr(dict(self._values))
 
-    # What a ``MappingProxyType`` has beside ``Mapping``'s (0.1.0's was one).
+    # What a ``MappingProxyType`` has beside ``Mapping``'s (0.1.0's was one);
+    # the other operand of ``|`` gets a copy, never the values themselves.
     def copy(self) -> dict[str, str]:
         """A ``dict`` of the contexts and their values, to change."""
         return self._values.copy()
 
     def __or__(self, other: Mapping[str, str]) -> dict[str, str]:
-        return self._values | other
+        return self._values.copy() | other  # type: ignore[operator,no-any-return]
 
     def __ror__(self, other: Mapping[str, str]) -> dict[str, str]:
-        return other | self._values
+        return other | self._values.copy()  # type: ignore[operator,no-any-return]
+
+    def __ior__(self, other: object) -> NoReturn:
+        raise TypeError("'|=' is not supported by BROWSER_DEFAULTS; use '|' instead")
 
     def __reversed__(self) -> Iterator[str]:
         return reversed(self._values)
+
+    def keys(self) -> KeysView[str]:
+        return self._values.keys()
+
+    def values(self) -> ValuesView[str]:
+        return self._values.values()
+
+    def items(self) -> ItemsView[str, str]:
+        return self._values.items()
 
     def __reduce__(self) -> str:
         """The module attribute's name: pickle and copy give the object itself."""
