@@ -427,6 +427,11 @@ def test_browser_defaults_read_as_a_mapping_proxy_does() -> None:
 
     assert (defaults | Grabbing())["script"] == (Grabbing() | defaults)["script"]
     assert defaults == proxy
+    # Nor through a view's mapping, a proxy whose | hands over its dict.
+    for view in (defaults.keys(), defaults.values(), defaults.items()):
+        assert (view.mapping | Grabbing())["script"] == "evil/x"
+        assert (Grabbing() | view.mapping)["script"] == "evil/x"
+    assert defaults == proxy
 
 
 @pytest.mark.parametrize(

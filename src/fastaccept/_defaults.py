@@ -51,14 +51,16 @@ class _BrowserDefaults(Mapping[str, str]):
     def __reversed__(self) -> Iterator[str]:
         return reversed(self._values)
 
+    # A copy's views: a view's ``mapping`` is a proxy of its dict, whose
+    # ``|`` would hand that dict to the other operand.
     def keys(self) -> KeysView[str]:
-        return self._values.keys()
+        return self._values.copy().keys()
 
     def values(self) -> ValuesView[str]:
-        return self._values.values()
+        return self._values.copy().values()
 
     def items(self) -> ItemsView[str, str]:
-        return self._values.items()
+        return self._values.copy().items()
 
     def __reduce__(self) -> str:
         """The module attribute's name: pickle and copy give the object itself."""
