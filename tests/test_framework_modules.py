@@ -1532,30 +1532,30 @@ def test_openapi_406_description_names_each_cause_the_route_has() -> None:
     from fastaccept import Offer
     from fastaccept._endpoint import openapi_responses
 
-    accept = "the Accept header allows none of the media types"
+    accept = "the Accept header allows none of the media types this resource has"
     absent = (
-        "the request has no Accept header (the media types available are sent "
-        "only to a request that names them)"
+        "the request has no Accept header, and the media types available are "
+        "sent only to a request that names them"
     )
-    unknown = "the format the request names is none of the formats"
+    unknown = "the format the request names is none of this resource's formats"
     explicit = Offer("text/csv", explicit=True)
     for renderers, causes in [
         (Renderers({"text/csv": str}), [accept]),
         # Each offer explicit: an absent Accept is refused too (rule 21).
         (Renderers({explicit: str}), [accept, absent]),
         (Renderers({explicit: str, "text/plain": str}), [accept]),
+        (Renderers({explicit: str, ("text/plain", 0): str}), [accept, absent]),
         (Renderers({"text/csv": str}, formats=True), [accept, unknown]),
         (Renderers({explicit: str}, default="text/csv", formats=True), [unknown]),
     ]:
         described = openapi_responses(renderers)[406]["description"]
-        assert described == f"Not Acceptable: {', or '.join(causes)}."
-        # Each cause is one the route answers in a body.
+        assert described == f"Not Acceptable: {'; or '.join(causes)}."
+        # In the words of the route's refusals: each cause is one's body.
         produces = renderers.produces
-        bodies = [
-            decision.body
-            for decision in (*produces._refusals, *produces._format_refusals)
-        ]
-        assert (absent.split(" (")[0] in " ".join(bodies)) == (absent in causes)
+        refusals = (*produces._refusals, *produces._format_refusals)
+        texts = [r.body.split(": ", 1)[1] for r in refusals if r.body[0] != "{"]
+        texts += [json.loads(r.body)["detail"] for r in refusals if r.body[0] == "{"]
+        assert {text.split(".")[0] for text in texts} == set(causes)
 
 
 @pytest.mark.parametrize("framework", ["fastapi", "litestar"])

@@ -40,6 +40,9 @@ from ._render import (
 )
 from ._responses import (
     METHOD_FIELDS,
+    NO_ACCEPT,
+    NONE_ACCEPTABLE,
+    UNKNOWN_FORMAT,
     Consumes,
     Decision,
     FormatSpec,
@@ -652,21 +655,18 @@ def checked_negotiation(renderers: object, consumes: object) -> None:
 
 
 def _not_acceptable_causes(produces: Produces, named: bool) -> str:
-    """What a route's 406 answers, as its bodies say: without a default, an
-    Accept that allows none of the media types, and, where each of a qs above
-    0 is explicit (docs/rules.md rule 21), a request without one; with format
-    names read (``named``), a name that is none of them."""
+    """What a route's 406 answers, in its bodies' words: without a default,
+    an Accept that allows none of the media types, and, where an absent
+    Accept reaches no offer (docs/rules.md rule 21), a request without one;
+    with format names read (``named``), a name that is none of them."""
     causes = []
     if produces.default is None:
-        causes.append("the Accept header allows none of the media types")
-        if len(produces._refusals) > 2:  # the refusal to an absent Accept
-            causes.append(
-                "the request has no Accept header (the media types available "
-                "are sent only to a request that names them)"
-            )
+        causes.append(NONE_ACCEPTABLE)
+        if produces._negotiator.choose_index(None) < 0:
+            causes.append(NO_ACCEPT)
     if named:
-        causes.append("the format the request names is none of the formats")
-    return ", or ".join(causes)
+        causes.append(UNKNOWN_FORMAT)
+    return "; or ".join(cause.rstrip(".") for cause in causes)
 
 
 def openapi_responses(

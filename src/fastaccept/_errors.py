@@ -13,9 +13,10 @@ if TYPE_CHECKING:
     from collections.abc import Container
     from typing import Any, Final
 
-#: The most characters of a run of the value (a token, a range, a weight) that
-#: an error message quotes: a longer run is cut, "..." marking the cut, so a
-#: message stays short and building it reads at most this much of the run.
+#: The most characters of a run of a client's value (a token, a range, a
+#: weight; a 415's type and subtype) that a message quotes: a longer run is
+#: cut, "..." marking the cut, so a message stays short (and an error's is
+#: built reading at most this much of the run).
 EXCERPT_MAX: Final = 40
 #: The most characters of the repr of an argument a program gave (an offer,
 #: a media type, a qs, a limit) that an error message about it quotes.
@@ -107,10 +108,10 @@ def describe_char(text: str, pos: int) -> str:
 _CUT: Final = "..."  # where a message's quote of a long run is cut
 
 
-def excerpt(text: str) -> str:
-    """``text``, a run of a client's value quoted in a message: its first
-    ``EXCERPT_MAX`` characters, then "..." where it is longer."""
-    return text[:EXCERPT_MAX] + _CUT if len(text) > EXCERPT_MAX else text
+def excerpt(text: str, limit: int = EXCERPT_MAX) -> str:
+    """``text`` as a message quotes it: its first ``limit`` characters, then
+    "..." where it is longer."""
+    return text[:limit] + _CUT if len(text) > limit else text
 
 
 def characters_long(length: int) -> str:
@@ -129,16 +130,14 @@ def shown(given: object) -> str:
     named by its type."""
     if isinstance(given, str):
         text = str.__str__(given)
-        return repr(text[:SHOWN_MAX] + _CUT if len(text) > SHOWN_MAX else text)
+        return repr(excerpt(text, SHOWN_MAX))
     try:
         text = repr(given)
     except RecursionError:
         return f"<a {type(given).__name__} nested too deep to show>"
     except ValueError:  # sys.set_int_max_str_digits
         return f"<{type(given).__name__} too long to show>"
-    if len(text) > SHOWN_MAX:
-        return text[:SHOWN_MAX] + _CUT
-    return text
+    return excerpt(text, SHOWN_MAX)
 
 
 def _run_before(text: str, end: int, chars: Container[str]) -> str:

@@ -134,9 +134,14 @@ OWS_CHARS: Final = " \t"
 _LIST_SEPARATOR: Final = (OWS_CHARS + ",",)
 LIST_SEPARATOR_CHARS: Final = _set(_LIST_SEPARATOR)
 
+#: The controls a field value may not hold, ``CTL`` but HTAB (RFC 5234 B.1
+#: ``CTL = %x00-1F / %x7F``; RFC 9110 §5.5).
+_CTL_BUT_HTAB: Final = ((0x00, 0x08), (0x0A, 0x1F), "\x7f")
+CTL_BUT_HTAB_CHARS: Final = _set(_CTL_BUT_HTAB)
+
 #: CORS-unsafe request-header bytes (Fetch): controls other than HT, the listed
 #: delimiters, and DEL. The comma is not among them; the controls end at 0x1F.
-_CORS_UNSAFE: Final = ((0x00, 0x08), (0x0A, 0x1F), '"():<>?@[\\]{}\x7f')
+_CORS_UNSAFE: Final = (*_CTL_BUT_HTAB, '"():<>?@[\\]{}')
 CORS_UNSAFE_BYTES: Final = frozenset(map(ord, _set(_CORS_UNSAFE)))
 
 #: Fetch: a safelisted ``accept`` value is at most this many bytes long.

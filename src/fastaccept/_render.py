@@ -12,7 +12,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar, Final, overload
 
 from ._arguments import ByArguments, made_once
-from ._grammar import OWS_CHARS, is_token
+from ._grammar import CTL_BUT_HTAB_CHARS, OWS_CHARS, is_token
 from ._headers import joined_line, merge_vary, vary_apart
 from ._limits import DEFAULT_CACHE_SIZE, DEFAULT_MAX_LENGTH, store
 from ._member import OfferSpec, parse_content_type, refuse_a_set
@@ -699,8 +699,6 @@ _SERVERS_HEADERS = frozenset(
         "upgrade",
     }
 )
-#: The characters a field value may not hold: controls but HTAB (RFC 9110 §5.5).
-_CONTROLS = frozenset(map(chr, (*range(0x09), *range(0x0A, 0x20), 0x7F)))
 
 
 def _joined(
@@ -772,7 +770,7 @@ def _fields(
         checked.append((name, value))
         if not is_token(name):
             raise ValueError(f"header {name!r}: a name is a token (RFC 9110 §5.1)")
-        if not _CONTROLS.isdisjoint(value) or max(value, default="") > "\xff":
+        if not CTL_BUT_HTAB_CHARS.isdisjoint(value) or max(value, default="") > "\xff":
             raise ValueError(
                 f"header {name!r}: a value is Latin-1 text without control "
                 "characters such as CR, LF or NUL (RFC 9110 §5.5)"

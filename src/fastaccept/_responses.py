@@ -16,7 +16,7 @@ from ._arguments import ByArguments, made_once
 from ._engine import Negotiator
 from ._errors import AcceptError, characters_long, excerpt, shown
 from ._format import format_accept
-from ._grammar import OWS_CHARS, is_token
+from ._grammar import CTL_BUT_HTAB_CHARS, OWS_CHARS, is_token
 from ._limits import (
     CACHE_KEY_MAX_LENGTH,
     DEFAULT_CACHE_SIZE,
@@ -210,16 +210,16 @@ def json_text(value: object) -> str:
     return json.dumps(value, allow_nan=False)
 
 
-#: What the plain-text form of an error writes as U+FFFD: the control
-#: characters but HTAB (C0, DEL, C1) and the bidirectional formatting
-#: characters (Unicode UAX #9: U+202A-U+202E, U+2066-U+2069), which a
-#: message holding request data could use to move a terminal's cursor or to
-#: reorder what a reader sees; its line boundaries are spaces before.
+#: What the plain-text form of an error writes as U+FFFD: the controls but
+#: HTAB (``CTL_BUT_HTAB_CHARS``, and C1) and the explicit bidirectional
+#: formatting characters (Unicode UAX #9 §2.1-2.4: U+202A-U+202E,
+#: U+2066-U+2069), which a message holding request data could use to move a
+#: terminal's cursor or to reorder what a reader sees; its line boundaries
+#: (``str.splitlines``'), controls among them, are spaces before.
 _UNSHOWN = dict.fromkeys(
     (
-        *range(0x09),
-        *range(0x0A, 0x20),
-        *range(0x7F, 0xA0),
+        *map(ord, CTL_BUT_HTAB_CHARS),
+        *range(0x80, 0xA0),
         *range(0x202A, 0x202F),
         *range(0x2066, 0x206A),
     ),
@@ -621,7 +621,7 @@ class Produces(ByArguments):
         self._format_refusals = tuple(
             error_decision(
                 406,
-                "the format the request names is none of this resource's formats.",
+                UNKNOWN_FORMAT,
                 problem_json,
                 _VARY,
                 listed=names,
@@ -754,6 +754,17 @@ class Produces(ByArguments):
 _OFFSETS_SHOWN = 10
 
 
+#: What a 406 says (in its body, and in a route's OpenAPI description): an
+#: Accept that allows none of the offers; no Accept, where each offer of a
+#: qs above 0 is explicit (docs/rules.md rule 21); a format name not known.
+NONE_ACCEPTABLE = "the Accept header allows none of the media types this resource has."
+NO_ACCEPT = (
+    "the request has no Accept header, and the media types available are "
+    "sent only to a request that names them."
+)
+UNKNOWN_FORMAT = "the format the request names is none of this resource's formats."
+
+
 def _not_acceptable(
     available: Sequence[str],
     problem_json: bool,
@@ -765,12 +776,7 @@ def _not_acceptable(
     members that lenient reading skipped start (``skipped``; none of their
     text); to a request without Accept (``absent``), that each is sent only
     to a request naming it (docs/rules.md rule 21)."""
-    summary = (
-        "the request has no Accept header, and the media types available are "
-        "sent only to a request that names them."
-        if absent
-        else "the Accept header allows none of the media types this resource has."
-    )
+    summary = NO_ACCEPT if absent else NONE_ACCEPTABLE
     if skipped:
         offsets = ", ".join(str(start) for start in skipped[:_OFFSETS_SHOWN])
         if len(skipped) > _OFFSETS_SHOWN:  # the body stays short
@@ -965,15 +971,11 @@ class Consumes(ByArguments):
             return self._named[key]
         except KeyError:
             bare = offer._replace(params={})  # its type and subtype taken?
+            named = excerpt(received.essence)
             if any(range_matches((t, s, (), 0), bare) for t, s, _, _ in self._ranges):
-                problem = (
-                    f"({excerpt(received.essence)}) is not accepted here with "
-                    "the parameters it has"
-                )
+                problem = f"({named}) is not accepted here with the parameters it has"
             else:
-                problem = (
-                    f"({excerpt(received.essence)}) is not one this resource accepts"
-                )
+                problem = f"({named}) is not one this resource accepts"
             made = self._unsupported_type(problem, header, key[2])
             if len(received.essence) > CACHE_KEY_MAX_LENGTH:  # as store's keys
                 return made
