@@ -212,7 +212,7 @@ def json_text(value: object) -> str:
 
 #: What the plain-text form of an error writes as U+FFFD: the controls but
 #: HTAB (``CTL_BUT_HTAB_CHARS``, and C1) and the explicit bidirectional
-#: formatting characters (Unicode UAX #9 §2.1-2.4: U+202A-U+202E,
+#: formatting characters (Unicode UAX #9 §2.1-2.5: U+202A-U+202E,
 #: U+2066-U+2069), which a message holding request data could use to move a
 #: terminal's cursor or to reorder what a reader sees; its line boundaries
 #: (``str.splitlines``'), controls among them, are spaces before.
