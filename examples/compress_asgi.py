@@ -11,22 +11,29 @@ zstd (``compression.zstd`` on 3.14, else the ``zstandard`` package), br (the
 equal weights the first of them wins (``gzip, deflate, br, zstd`` gets zstd,
 whichever output would be smaller).
 
-Every compressible response (a text-like ``Content-Type``) gets ``Accept-Encoding``
-merged into its ``Vary``, identity or not; a strong ``ETag`` of one it
-compresses is made weak (RFC 9110 §8.8.1: one validator shared by the gzip
-and the identity representation is weak; Django's ``GZipMiddleware`` does
-the same). Left as they are: bodies under ``minimum_size`` sent in one
-message, responses with a ``Content-Encoding`` or a ``Content-Range`` (a
-206, whose range counts the identity bytes), other types (``image/png``...),
-and HEAD (no body to compress; its headers are the identity ones). Streamed bodies
+Every compressible response (a text-like ``Content-Type``) gets
+``Accept-Encoding`` merged into its ``Vary``, identity or not; a strong
+``ETag`` of one it compresses is made weak (RFC 9110 §8.8.1: one validator
+shared by the gzip and the identity representation is weak; Django's
+``GZipMiddleware`` does the same). HEAD gets the headers GET would (RFC 9110
+§9.3.2): the body the application sends is compressed, which the server does
+not send, or, with none sent, its declared ``Content-Length`` judged as the
+body's size and left out where GET's body would be compressed. A 304 has no
+``Content-Type`` to judge by: it gets ``Accept-Encoding`` in its ``Vary`` (one
+of a type left alone too, a token its 200 has not), and its ``ETag`` weak
+where the request's ``If-None-Match`` names the weak one, the compressed copy
+its client holds (RFC 9110 §15.4.5: the ``ETag`` and ``Vary`` a 200 would
+have). Left as they are: bodies under ``minimum_size`` sent in one message,
+responses with a ``Content-Encoding`` or a ``Content-Range`` (a 206, whose
+range counts the identity bytes), other types (``image/png``...), and a file
+the server sends itself (``http.response.pathsend``). Streamed bodies
 (``more_body``) are compressed chunk by chunk, each flushed, without
-``Content-Length``. When the client refuses
-every coding (``identity;q=0, *;q=0``) identity is sent anyway, as §12.5.3
-allows, rather than a 415 or 406. An unusable header gets identity too: a
-value with no valid member (docs/rules.md rule 18), and one over the
-negotiator's ``max_length`` (8,192 characters, several field lines joined),
-which the negotiator refuses before reading it (rule 8) and ``Compress`` reads
-as having no valid member.
+``Content-Length``. When the client refuses every coding (``identity;q=0,
+*;q=0``) identity is sent anyway, the header disregarded as §12.4.1 allows,
+rather than a 406. An unusable header gets identity too: a value with no valid
+member (docs/rules.md rule 18), and one over the negotiator's ``max_length``
+(8,192 characters, several field lines joined), which the negotiator refuses
+before reading it (rule 8) and ``Compress`` reads as having no valid member.
 """
 
 from __future__ import annotations
@@ -115,11 +122,17 @@ class Compress:
                 start = message  # held until the first body shows the size
                 return
             if message["type"] != "http.response.body":
+                if start:  # a file the server sends itself (pathsend)
+                    await send(start)
+                    start = {}
                 return await send(message)
             body, more = message.get("body", b""), message.get("more_body", False)
             if start:
-                headers, encode = self.prepare(start, scope, coding, len(body), more)
-                if encode is not None:
+                # HEAD without a body: the size is the one GET's would have.
+                bodiless = scope["method"] == "HEAD" and not body and not more
+                size = declared_length(start) if bodiless else len(body)
+                headers, encode = self.prepare(start, scope, coding, size, more)
+                if encode is not None and not bodiless:
                     body = encode(body, not more)
                     if not more:
                         headers.append((b"content-length", b"%d" % len(body)))
@@ -145,20 +158,16 @@ class Compress:
         """The headers to send, and the encoder if the body is compressed."""
         headers = [(bytes(k).lower(), bytes(v)) for k, v in start.get("headers", ())]
         kept = dict(headers)
+        if start.get("status") == 304:
+            return not_modified(headers, scope), None
         if (
             b"content-encoding" in kept
             or b"content-range" in kept  # a 206's range counts identity bytes
             or not compressible(kept.get(b"content-type", b"").decode("latin-1"))
         ):
             return headers, None  # not ours to touch, Vary included
-        vary = [v.decode("latin-1") for k, v in headers if k == b"vary"]
-        headers = [(k, v) for k, v in headers if k != b"vary"]
-        headers.append((b"vary", merge_vary(*vary, "Accept-Encoding").encode()))
-        if (
-            coding == "identity"
-            or scope["method"] == "HEAD"
-            or (not more and size < self.minimum_size)
-        ):
+        headers = varied(headers)
+        if coding == "identity" or (not more and size < self.minimum_size):
             return headers, None
         headers = [
             (k, b"W/" + v if k == b"etag" and v.startswith(b'"') else v)
@@ -167,6 +176,33 @@ class Compress:
         ]  # a strong ETag is the identity bytes' (RFC 9110 §8.8.1): weakened
         headers.append((b"content-encoding", coding.encode()))
         return headers, ENCODERS[coding]()
+
+
+def varied(headers: list[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
+    """``headers`` with ``Accept-Encoding`` merged into one ``Vary``."""
+    vary = [v.decode("latin-1") for k, v in headers if k == b"vary"]
+    headers = [(k, v) for k, v in headers if k != b"vary"]
+    return [*headers, (b"vary", merge_vary(*vary, "Accept-Encoding").encode())]
+
+
+def not_modified(
+    headers: list[tuple[bytes, bytes]], scope: Scope
+) -> list[tuple[bytes, bytes]]:
+    """A 304's headers: ``Vary`` with ``Accept-Encoding``, and a strong
+    ``ETag`` weak where ``If-None-Match`` names it weak (the compressed copy)."""
+    held = header_from_scope(scope, "if-none-match") or b""
+    return [
+        (k, b"W/" + v if k == b"etag" and b"W/" + v in held else v)
+        for k, v in varied(headers)
+    ]
+
+
+def declared_length(start: Message) -> int:
+    """The ``Content-Length`` a response start declares (0: none)."""
+    for name, value in start.get("headers", ()):
+        if bytes(name).lower() == b"content-length" and bytes(value).isdigit():
+            return int(value)
+    return 0
 
 
 TEXT = "A line of text, repeated so that it is worth compressing.\n" * 100

@@ -8,6 +8,7 @@ what is checked is what is on the wire: the coding chosen by the negotiator
 
 from __future__ import annotations
 
+import asyncio
 import gzip
 import http.client
 import zlib
@@ -33,9 +34,21 @@ PRECOMPRESSED = gzip.compress(b"already gzip " * 200)
 
 async def app(scope: Any, receive: Any, send: Any) -> None:
     """The demo, plus ``/encoded``: a body the application compressed itself;
-    ``/tagged``: the text with a strong ETag, and its first 1,000 bytes as a
-    206 when the request has a ``Range``."""
+    ``/tagged``: the text with a strong ETag, its first 1,000 bytes as a
+    206 when the request has a ``Range``, a 304 when it has an
+    ``If-None-Match``; ``/bodiless``: 9,000 bytes, none of them sent to HEAD."""
     path = scope["path"] if scope["type"] == "http" else ""
+    if path == "/bodiless":  # a HEAD answered without its body
+        headers = [(b"content-type", b"text/plain"), (b"content-length", b"9000")]
+        await send({"type": "http.response.start", "status": 200, "headers": headers})
+        body = b"" if scope["method"] == "HEAD" else b"x" * 9000
+        await send({"type": "http.response.body", "body": body})
+        return
+    if path == "/tagged" and any(n == b"if-none-match" for n, _ in scope["headers"]):
+        headers = [(b"etag", b'"text-1"')]  # a 304 has no Content-Type
+        await send({"type": "http.response.start", "status": 304, "headers": headers})
+        await send({"type": "http.response.body", "body": b""})
+        return
     if path in ("/encoded", "/tagged"):
         body, status = PRECOMPRESSED, 200
         headers = [(b"content-type", b"text/plain")]
@@ -223,13 +236,71 @@ def test_a_strong_etag_is_weakened_and_a_range_left_alone(port: int) -> None:
     assert headers["etag"] == '"text-1"'
 
 
-def test_head_is_not_compressed(port: int) -> None:
-    status, headers, body = request(port, accept="gzip", method="HEAD")
-    assert status == 200
-    assert body == b""
+def test_head_has_the_headers_of_get(port: int) -> None:
+    """RFC 9110 §9.3.2: the body the application sends to HEAD (Starlette's
+    do, the server drops it) is compressed to give GET's Content-Length; one
+    without a body gives the coding's headers, without a Content-Length."""
+    for path in ("/", "/tagged", "/bodiless", "/small"):
+        _, got, _ = request(port, path, accept="gzip")
+        status, headers, body = request(port, path, accept="gzip", method="HEAD")
+        assert (status, body) == (200, b"")
+        for name in ("content-encoding", "etag", "content-type"):
+            assert headers.get(name) == got.get(name), (path, name)
+        assert vary(headers) == vary(got)
+        expected = None if path == "/bodiless" else got["content-length"]
+        assert headers.get("content-length") == expected
+    _, headers, _ = request(port, "/bodiless", accept="gzip", method="HEAD")
+    assert headers["content-encoding"] == "gzip"
+    _, headers, _ = request(port, accept="identity", method="HEAD")
     assert "content-encoding" not in headers
     assert headers["content-length"] == str(len(TEXT))
-    assert vary(headers) == ["Cookie", "Accept-Encoding"]
+
+
+def test_a_304_has_the_vary_and_etag_of_the_200(port: int) -> None:
+    """RFC 9110 §15.4.5: a 304 carries the ETag and Vary its 200 would: the
+    weak ETag where the request names the compressed copy it holds."""
+    _, got, _ = request(port, "/tagged", accept="gzip")
+    for held, accept, expected in [
+        ('W/"text-1"', "gzip", 'W/"text-1"'),
+        ('"text-1"', "identity", '"text-1"'),
+        ('"other", W/"text-1"', "gzip", 'W/"text-1"'),
+    ]:
+        fields = (("If-None-Match", held),)
+        status, headers, body = request(port, "/tagged", accept, fields=fields)
+        assert (status, body) == (304, b"")
+        assert headers["etag"] == expected
+        assert vary(headers) == ["Accept-Encoding"] == vary(got)
+
+
+def test_a_file_the_server_sends_is_left_alone() -> None:
+    """``http.response.pathsend`` (a server's file): the start goes first."""
+    start = {
+        "type": "http.response.start",
+        "status": 200,
+        "headers": [(b"content-type", b"text/plain"), (b"content-length", b"9000")],
+    }
+    path = {"type": "http.response.pathsend", "path": "/srv/big.txt"}
+
+    async def sending_a_file(scope: Any, receive: Any, send: Any) -> None:
+        await send(start)
+        await send(path)
+
+    sent: list[dict[str, Any]] = []
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request"}
+
+    scope = {
+        "type": "http",
+        "method": "GET",
+        "headers": [(b"accept-encoding", b"gzip")],
+        "extensions": {"http.response.pathsend": {}},
+    }
+    asyncio.run(recipe.Compress(sending_a_file)(scope, receive, send))
+    assert sent == [start, path]
 
 
 def test_several_accept_encoding_lines_are_one_value(port: int) -> None:
