@@ -16,24 +16,29 @@ Every compressible response (a text-like ``Content-Type``) gets
 ``ETag`` of one it compresses is made weak (RFC 9110 §8.8.1: one validator
 shared by the gzip and the identity representation is weak; Django's
 ``GZipMiddleware`` does the same). HEAD gets the headers GET would (RFC 9110
-§9.3.2): the body the application sends is compressed, which the server does
-not send, or, with none sent, its declared ``Content-Length`` judged as the
-body's size and left out where GET's body would be compressed. A 304 has no
-``Content-Type`` to judge by: it gets ``Accept-Encoding`` in its ``Vary`` (one
-of a type left alone too, a token its 200 has not), and its ``ETag`` weak
-where the request's ``If-None-Match`` names the weak one, the compressed copy
-its client holds (RFC 9110 §15.4.5: the ``ETag`` and ``Vary`` a 200 would
-have). Left as they are: bodies under ``minimum_size`` sent in one message,
-responses with a ``Content-Encoding`` or a ``Content-Range`` (a 206, whose
-range counts the identity bytes), other types (``image/png``...), and a file
-the server sends itself (``http.response.pathsend``). Streamed bodies
-(``more_body``) are compressed chunk by chunk, each flushed, without
-``Content-Length``. When the client refuses every coding (``identity;q=0,
-*;q=0``) identity is sent anyway, the header disregarded as §12.4.1 allows,
-rather than a 406. An unusable header gets identity too: a value with no valid
-member (docs/rules.md rule 18), and one over the negotiator's ``max_length``
-(8,192 characters, several field lines joined), which the negotiator refuses
-before reading it (rule 8) and ``Compress`` reads as having no valid member.
+§9.3.2): the body the application sends is compressed (the server does not
+send it) for its ``Content-Length``; where it sends less than the
+``Content-Length`` it declares (none, say), that length is judged as the
+body's size, and left out where GET's body is compressed; a HEAD with neither
+gets identity's headers. A 304 has no ``Content-Type`` to judge by: it gets
+``Accept-Encoding`` in its ``Vary`` (one of a type left alone too, a token its
+200 has not), and, where a coding is chosen and the request's
+``If-None-Match`` names the weak ``ETag``, the compressed copy its client
+holds, that ``ETag`` weak (RFC 9110 §15.4.5: the ``ETag`` and ``Vary`` a 200
+would have; a 304 to ``If-None-Match: *`` or to ``If-Modified-Since`` alone
+keeps its ``ETag`` as it is). Left as they are: bodies under ``minimum_size``
+sent in one message, responses with a ``Content-Encoding`` or a
+``Content-Range`` (a 206, whose range counts the identity bytes), other types
+(``image/png``...), and a file the server sends itself
+(``http.response.pathsend``, ``zerocopysend``: its HEAD, without the file, is
+judged as any other). Streamed bodies (``more_body``) are compressed chunk by
+chunk, each flushed, without ``Content-Length``. When the client refuses every
+coding (``identity;q=0, *;q=0``) identity is sent anyway, the header
+disregarded as §12.4.1 allows, rather than a 406. An unusable header gets
+identity too: a value with no valid member (docs/rules.md rule 18), and one
+over the negotiator's ``max_length`` (8,192 characters, several field lines
+joined), which the negotiator refuses before reading it (rule 8) and
+``Compress`` reads as having no valid member.
 """
 
 from __future__ import annotations
@@ -94,6 +99,10 @@ if (brotli := _optional("brotli")) is not None:
     ENCODERS["br"] = _br
 ENCODERS["gzip"] = _gzip
 
+#: What sends a body the server reads itself (ASGI's ``pathsend`` and
+#: ``zerocopysend`` extensions): the start goes as it is, uncompressed.
+SENT_BY_SERVER = ("http.response.pathsend", "http.response.zerocopysend")
+
 TEXT_LIKE = ("text/", "application/json", "application/javascript", "image/svg+xml")
 
 
@@ -122,15 +131,22 @@ class Compress:
                 start = message  # held until the first body shows the size
                 return
             if message["type"] != "http.response.body":
-                if start:  # a file the server sends itself (pathsend)
+                if start and message["type"] in SENT_BY_SERVER:
                     await send(start)
                     start = {}
                 return await send(message)
             body, more = message.get("body", b""), message.get("more_body", False)
             if start:
-                # HEAD without a body: the size is the one GET's would have.
-                bodiless = scope["method"] == "HEAD" and not body and not more
-                size = declared_length(start) if bodiless else len(body)
+                # HEAD with less than the body it declares (none, say): the
+                # size is the declared one, GET's.
+                declared = declared_length(start)
+                bodiless = (
+                    scope["method"] == "HEAD"
+                    and not more
+                    and declared is not None
+                    and declared != len(body)
+                )
+                size = declared if bodiless and declared is not None else len(body)
                 headers, encode = self.prepare(start, scope, coding, size, more)
                 if encode is not None and not bodiless:
                     body = encode(body, not more)
@@ -159,7 +175,7 @@ class Compress:
         headers = [(bytes(k).lower(), bytes(v)) for k, v in start.get("headers", ())]
         kept = dict(headers)
         if start.get("status") == 304:
-            return not_modified(headers, scope), None
+            return not_modified(headers, scope, coding), None
         if (
             b"content-encoding" in kept
             or b"content-range" in kept  # a 206's range counts identity bytes
@@ -186,23 +202,29 @@ def varied(headers: list[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
 
 
 def not_modified(
-    headers: list[tuple[bytes, bytes]], scope: Scope
+    headers: list[tuple[bytes, bytes]], scope: Scope, coding: str
 ) -> list[tuple[bytes, bytes]]:
-    """A 304's headers: ``Vary`` with ``Accept-Encoding``, and a strong
-    ``ETag`` weak where ``If-None-Match`` names it weak (the compressed copy)."""
+    """A 304's headers: ``Vary`` with ``Accept-Encoding``, and, where a coding
+    is chosen and ``If-None-Match`` names the strong ``ETag`` weak (the
+    compressed copy its client holds), that ``ETag`` weak."""
     held = header_from_scope(scope, "if-none-match") or b""
     return [
-        (k, b"W/" + v if k == b"etag" and b"W/" + v in held else v)
+        (
+            k,
+            b"W/" + v
+            if k == b"etag" and coding != "identity" and b"W/" + v in held
+            else v,
+        )
         for k, v in varied(headers)
     ]
 
 
-def declared_length(start: Message) -> int:
-    """The ``Content-Length`` a response start declares (0: none)."""
+def declared_length(start: Message) -> int | None:
+    """The ``Content-Length`` a response start declares (None: none)."""
     for name, value in start.get("headers", ()):
-        if bytes(name).lower() == b"content-length" and bytes(value).isdigit():
+        if bytes(name).lower() == b"content-length" and bytes(value).strip().isdigit():
             return int(value)
-    return 0
+    return None
 
 
 TEXT = "A line of text, repeated so that it is worth compressing.\n" * 100

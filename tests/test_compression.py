@@ -264,6 +264,9 @@ def test_a_304_has_the_vary_and_etag_of_the_200(port: int) -> None:
         ('W/"text-1"', "gzip", 'W/"text-1"'),
         ('"text-1"', "identity", '"text-1"'),
         ('"other", W/"text-1"', "gzip", 'W/"text-1"'),
+        # Identity chosen: its 200's ETag is the strong one, whatever is held.
+        ('W/"text-1", "text-1"', "identity", '"text-1"'),
+        ('W/"text-1"', None, '"text-1"'),
     ]:
         fields = (("If-None-Match", held),)
         status, headers, body = request(port, "/tagged", accept, fields=fields)
@@ -272,18 +275,13 @@ def test_a_304_has_the_vary_and_etag_of_the_200(port: int) -> None:
         assert vary(headers) == ["Accept-Encoding"] == vary(got)
 
 
-def test_a_file_the_server_sends_is_left_alone() -> None:
-    """``http.response.pathsend`` (a server's file): the start goes first."""
-    start = {
-        "type": "http.response.start",
-        "status": 200,
-        "headers": [(b"content-type", b"text/plain"), (b"content-length", b"9000")],
-    }
-    path = {"type": "http.response.pathsend", "path": "/srv/big.txt"}
+def _sent(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """What ``Compress`` sends on for an app that sends ``messages`` to a
+    GET with ``Accept-Encoding: gzip``."""
 
-    async def sending_a_file(scope: Any, receive: Any, send: Any) -> None:
-        await send(start)
-        await send(path)
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        for message in messages:
+            await send(message)
 
     sent: list[dict[str, Any]] = []
 
@@ -299,8 +297,36 @@ def test_a_file_the_server_sends_is_left_alone() -> None:
         "headers": [(b"accept-encoding", b"gzip")],
         "extensions": {"http.response.pathsend": {}},
     }
-    asyncio.run(recipe.Compress(sending_a_file)(scope, receive, send))
-    assert sent == [start, path]
+    asyncio.run(recipe.Compress(app)(scope, receive, send))
+    return sent
+
+
+START = {
+    "type": "http.response.start",
+    "status": 200,
+    "headers": [(b"content-type", b"text/plain"), (b"content-length", b"9000")],
+}
+
+
+@pytest.mark.parametrize(
+    "sent_by_server",
+    [
+        {"type": "http.response.pathsend", "path": "/srv/big.txt"},
+        {"type": "http.response.zerocopysend", "file": 3},
+    ],
+)
+def test_a_file_the_server_sends_is_left_alone(sent_by_server: dict[str, Any]) -> None:
+    """``pathsend``, ``zerocopysend`` (a server's file): the start goes first."""
+    assert _sent([START, sent_by_server]) == [START, sent_by_server]
+
+
+def test_another_message_before_the_body_keeps_the_start_held() -> None:
+    push = {"type": "http.response.push", "path": "/style.css", "headers": []}
+    body = {"type": "http.response.body", "body": b"x" * 9000}
+    sent = _sent([START, push, body])
+    assert [m["type"] for m in sent] == [push["type"], START["type"], body["type"]]
+    assert (b"content-encoding", b"gzip") in sent[1]["headers"]
+    assert gzip.decompress(sent[2]["body"]) == body["body"]
 
 
 def test_several_accept_encoding_lines_are_one_value(port: int) -> None:
