@@ -30,20 +30,21 @@ keeps its ``ETag`` as it is). Left as they are: bodies under ``minimum_size``
 sent in one message, responses with a ``Content-Encoding`` or a
 ``Content-Range`` (a 206, whose range counts the identity bytes), other types
 (``image/png``...), and a file the server sends itself
-(``http.response.pathsend``, ``zerocopysend``: its HEAD, without the file, is
-judged as any other). Streamed bodies (``more_body``) are compressed chunk by
-chunk, each flushed, without ``Content-Length``. When the client refuses every
-coding (``identity;q=0, *;q=0``) identity is sent anyway, the header
-disregarded as §12.4.1 allows, rather than a 406. An unusable header gets
-identity too: a value with no valid member (docs/rules.md rule 18), and one
-over the negotiator's ``max_length`` (8,192 characters, several field lines
-joined), which the negotiator refuses before reading it (rule 8) and
-``Compress`` reads as having no valid member.
+(``http.response.pathsend``, ``zerocopysend``: its HEAD and its 304, without
+the file, are judged as any other). Streamed bodies (``more_body``) are
+compressed chunk by chunk, each flushed, without ``Content-Length``. When the
+client refuses every coding (``identity;q=0, *;q=0``) identity is sent anyway,
+the header disregarded as §12.4.1 allows, rather than a 406. An unusable
+header gets identity too: a value with no valid member (docs/rules.md rule
+18), and one over the negotiator's ``max_length`` (8,192 characters, several
+field lines joined), which the negotiator refuses before reading it (rule 8)
+and ``Compress`` reads as having no valid member.
 """
 
 from __future__ import annotations
 
 import importlib
+import re
 import zlib
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
@@ -144,7 +145,7 @@ class Compress:
                     scope["method"] == "HEAD"
                     and not more
                     and declared is not None
-                    and declared != len(body)
+                    and len(body) < declared
                 )
                 size = declared if bodiless and declared is not None else len(body)
                 headers, encode = self.prepare(start, scope, coding, size, more)
@@ -212,11 +213,18 @@ def not_modified(
         (
             k,
             b"W/" + v
-            if k == b"etag" and coding != "identity" and b"W/" + v in held
+            if k == b"etag" and coding != "identity" and names(held, v)
             else v,
         )
         for k, v in varied(headers)
     ]
+
+
+def names(held: bytes, etag: bytes) -> bool:
+    """Whether the ``If-None-Match`` value ``held`` names ``etag`` weak, as
+    one member of its list (RFC 9110 §13.1.2: ``1#entity-tag``)."""
+    weak = re.escape(b"W/" + etag)
+    return re.search(rb"(?:^|[ \t,])" + weak + rb"(?:$|[ \t,])", held) is not None
 
 
 def declared_length(start: Message) -> int | None:
