@@ -140,14 +140,10 @@ class Compress:
             if start:
                 # HEAD with less than the body it declares (none, say): the
                 # size is the declared one, GET's.
-                declared = declared_length(start)
-                bodiless = (
-                    scope["method"] == "HEAD"
-                    and not more
-                    and declared is not None
-                    and len(body) < declared
-                )
-                size = declared if bodiless and declared is not None else len(body)
+                head = scope["method"] == "HEAD" and not more
+                declared = declared_length(start) if head else None
+                bodiless = declared is not None and len(body) < declared
+                size = declared if declared is not None and bodiless else len(body)
                 headers, encode = self.prepare(start, scope, coding, size, more)
                 if encode is not None and not bodiless:
                     body = encode(body, not more)
