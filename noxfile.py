@@ -74,6 +74,7 @@ def lint(session: nox.Session) -> None:
     session.run("ruff", "format", "--check", ".")
     session.run("mypy")
     session.run("pyright", env={"PYRIGHT_PYTHON_IGNORE_WARNINGS": "1"})
+    session.run("python", "tools/verify_types.py")
     session.run(
         "cython-lint",
         "src/fastaccept/_scan.pyx",

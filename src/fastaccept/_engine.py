@@ -38,14 +38,34 @@ else:
     else:
         IMPLEMENTATION = "cython"
 
-parse = engine.parse
-negotiate = engine.negotiate
-quality = engine.quality
-is_cors_safelisted = engine.is_cors_safelisted
-Negotiator = engine.Negotiator
-parse_encoding = engine.parse_encoding
-parse_language = engine.parse_language
-negotiate_encoding = engine.negotiate_encoding
-negotiate_language = engine.negotiate_language
-EncodingNegotiator = engine.EncodingNegotiator
-LanguageNegotiator = engine.LanguageNegotiator
+#: What either engine provides, by the same names.
+__all__ = [
+    "EncodingNegotiator",
+    "LanguageNegotiator",
+    "Negotiator",
+    "is_cors_safelisted",
+    "negotiate",
+    "negotiate_encoding",
+    "negotiate_language",
+    "parse",
+    "parse_encoding",
+    "parse_language",
+    "quality",
+]
+
+if TYPE_CHECKING:  # the typed reference's own declarations, not names inferred
+    from ._scan_py import (
+        EncodingNegotiator,
+        LanguageNegotiator,
+        Negotiator,
+        is_cors_safelisted,
+        negotiate,
+        negotiate_encoding,
+        negotiate_language,
+        parse,
+        parse_encoding,
+        parse_language,
+        quality,
+    )
+else:
+    globals().update({name: getattr(engine, name) for name in __all__})

@@ -410,8 +410,8 @@ class Finished:
         self, renderers: Renderers, vary: str | None, refusals: Iterable[Decision] = ()
     ) -> None:
         own_vary = merge_vary(checked_vary(vary))
-        self.vary = merge_vary(own_vary, "Accept")
-        self.format_vary = own_vary
+        self.vary: str = merge_vary(own_vary, "Accept")
+        self.format_vary: str = own_vary
         self._vary = ("Vary", self.vary)
         # Not the Renderers, which keeps this: no cycle for the collector.
         produces = renderers.produces

@@ -50,8 +50,8 @@ from ._text import HeaderValue
 
 try:
     from aiohttp import web
-except ModuleNotFoundError as error:  # pragma: no cover - depends on the install
-    raise needs("aiohttp", __name__, error) from error
+except ModuleNotFoundError as _missing:  # pragma: no cover - depends on the install
+    raise needs("aiohttp", __name__, _missing) from _missing
 
 if not hasattr(web, "RequestKey"):  # pragma: no cover - depends on the install
     raise ImportError(
@@ -75,8 +75,8 @@ class AiohttpBinding(Binding[web.Request, web.StreamResponse]):
 
     __slots__ = ()
     head_as_get = True  # the body dropped by aiohttp, as for its own
-    responses = (web.StreamResponse,)
-    errors = (web.HTTPException,)
+    responses: tuple[type, ...] = (web.StreamResponse,)
+    errors: tuple[type[BaseException], ...] = (web.HTTPException,)
 
     def request(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> web.Request:
         last = args[-1]  # the request, after an object's own (a method routed bound)

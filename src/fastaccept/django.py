@@ -32,6 +32,7 @@ from typing import Any
 from ._endpoint import (
     CONSUMED,
     PRODUCED,
+    Dispatch,
     EnvironBinding,
     ErrorFacts,
     Handler,
@@ -53,8 +54,8 @@ try:
     from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
     from django.http.multipartparser import MultiPartParserError
     from django.utils.functional import Promise
-except ModuleNotFoundError as error:  # pragma: no cover - depends on the install
-    raise needs("Django", __name__, error) from error
+except ModuleNotFoundError as _missing:  # pragma: no cover - depends on the install
+    raise needs("Django", __name__, _missing) from _missing
 
 __all__ = ["CONSUMED", "PRODUCED", "consumed", "dispatch", "negotiated", "produced"]
 
@@ -71,8 +72,8 @@ class DjangoBinding(EnvironBinding[HttpResponse]):
     is the WSGI environ (or the ASGI equivalent Django builds)."""
 
     __slots__ = ()
-    responses = (HttpResponseBase,)
-    errors = (
+    responses: tuple[type, ...] = (HttpResponseBase,)
+    errors: tuple[type[BaseException], ...] = (
         Http404,
         PermissionDenied,
         BadRequest,
@@ -154,6 +155,7 @@ class DjangoBinding(EnvironBinding[HttpResponse]):
 
 
 negotiated: Negotiated[KeepsParameters]
+dispatch: Dispatch[Handler, Handler]
 negotiated, dispatch = integration(
     DjangoBinding(), __name__, "view(request, ...)", "a Django view"
 )

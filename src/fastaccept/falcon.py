@@ -36,7 +36,9 @@ from ._endpoint import (
     CONSUMED,
     PRODUCED,
     Binding,
+    Dispatch,
     ErrorFacts,
+    Handler,
     KeepsParameters,
     Negotiated,
     integration,
@@ -50,8 +52,8 @@ from ._text import HeaderValue
 try:
     import falcon
     import falcon.asgi
-except ModuleNotFoundError as error:  # pragma: no cover - depends on the install
-    raise needs("falcon", __name__, error) from error
+except ModuleNotFoundError as _missing:  # pragma: no cover - depends on the install
+    raise needs("falcon", __name__, _missing) from _missing
 
 __all__ = ["CONSUMED", "PRODUCED", "consumed", "dispatch", "negotiated", "produced"]
 
@@ -66,7 +68,7 @@ class FalconBinding(Binding[Exchange, None]):
     __slots__ = ()
     # Answered by falcon (an HTTPError, or as problems; an HTTPStatus: a
     # redirect, a 304) with Accept in its Vary.
-    errors = (falcon.HTTPError, falcon.HTTPStatus)
+    errors: tuple[type[BaseException], ...] = (falcon.HTTPError, falcon.HTTPStatus)
 
     def request(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Exchange:
         return args[1], args[2]
@@ -171,6 +173,7 @@ def produced(req: falcon.Request | falcon.asgi.Request) -> Decision | None:
 
 
 negotiated: Negotiated[KeepsParameters]
+dispatch: Dispatch[Handler, Handler]
 negotiated, dispatch = integration(
     FalconBinding(),
     __name__,

@@ -44,9 +44,11 @@ from ._endpoint import (
     ENDPOINT_ATTRIBUTE,
     PRODUCED,
     REFUSAL_SCHEMA,
+    Dispatch,
     Endpoint,
     Handler,
     Mapped,
+    Negotiated,
     RoutedEndpoint,
     format_parameter,
     framework_argument,
@@ -72,8 +74,8 @@ try:  # before .starlette: without FastAPI, say so (not that Starlette is missin
     from starlette.responses import JSONResponse, Response
     from starlette.routing import Match, Route
     from starlette.types import Receive, Scope, Send
-except ModuleNotFoundError as error:  # pragma: no cover - depends on the install
-    raise needs("FastAPI", __name__, error) from error
+except ModuleNotFoundError as _missing:  # pragma: no cover - depends on the install
+    raise needs("FastAPI", __name__, _missing) from _missing
 
 
 from ._headers import answer_first
@@ -149,13 +151,14 @@ class FastAPIBinding(StarletteBinding):
     def __init__(
         self, argument: str, shared: bool, response: str, response_shared: bool
     ) -> None:
-        self.argument = argument
-        self.shared = shared
-        self.response = response
-        self.response_shared = response_shared
+        self.argument: str = argument
+        self.shared: bool = shared
+        self.response: str = response
+        self.response_shared: bool = response_shared
 
-    #: FastAPI's test.
-    is_async = staticmethod(_awaited)
+    def is_async(self, handler: Handler) -> bool:
+        """FastAPI's test (``_awaited``)."""
+        return _awaited(handler)
 
     def request(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Mapped:
         request: Request = framework_argument(kwargs, self.argument, self.shared)
@@ -272,6 +275,8 @@ def _serving(endpoint: Endpoint, handlers: tuple[Handler, ...]) -> Handler:
 # also takes, where the handler has no Request (or Response) parameter of its
 # own, the keyword argument FastAPI fills with it (``fastaccept_request``,
 # ``fastaccept_response``), which no static type can say.
+negotiated: Negotiated[Callable[[Handler], Handler]]
+dispatch: Dispatch[Handler, Handler]
 negotiated, dispatch = integration(
     _serving,
     __name__,
@@ -385,7 +390,10 @@ class NegotiatedRoute(APIRoute):
         taken = _query_names(self.dependant)  # the handler's, its dependencies'
         taken.update(p.get("name") for p in listed if p.get("in") == "query")
         if named is not None and named["name"] not in taken:
-            self.openapi_extra = {**extra, "parameters": [*listed, named]}
+            self.openapi_extra: dict[str, Any] | None = {
+                **extra,
+                "parameters": [*listed, named],
+            }
 
     def get_route_handler(self) -> Callable[[Request], Any]:
         """FastAPI's handler, after the checks of a negotiated route: a refusal

@@ -28,8 +28,10 @@ from typing import Any
 from ._endpoint import (
     CONSUMED,
     PRODUCED,
+    Dispatch,
     EnvironBinding,
     ErrorFacts,
+    Handler,
     KeepsParameters,
     Mapped,
     Negotiated,
@@ -45,8 +47,8 @@ try:
     import werkzeug.datastructures
     import werkzeug.exceptions
     import werkzeug.wrappers
-except ModuleNotFoundError as error:  # pragma: no cover - depends on the install
-    raise needs("Flask", __name__, error) from error
+except ModuleNotFoundError as _missing:  # pragma: no cover - depends on the install
+    raise needs("Flask", __name__, _missing) from _missing
 
 __all__ = ["CONSUMED", "PRODUCED", "consumed", "dispatch", "negotiated", "produced"]
 
@@ -55,8 +57,8 @@ class FlaskBinding(EnvironBinding[flask.Response]):
     """A Flask view: the request is Flask's context-local ``request``."""
 
     __slots__ = ()
-    responses = (werkzeug.wrappers.Response,)
-    errors = (werkzeug.exceptions.HTTPException,)
+    responses: tuple[type, ...] = (werkzeug.wrappers.Response,)
+    errors: tuple[type[BaseException], ...] = (werkzeug.exceptions.HTTPException,)
     head_as_get = True  # the body dropped as for its own views
 
     def request(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Mapped:
@@ -125,6 +127,7 @@ class FlaskBinding(EnvironBinding[flask.Response]):
 
 
 negotiated: Negotiated[KeepsParameters]
+dispatch: Dispatch[Handler, Handler]
 negotiated, dispatch = integration(
     FlaskBinding(), __name__, "view(**url_arguments)", "a Flask view"
 )

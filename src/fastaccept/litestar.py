@@ -50,11 +50,13 @@ from ._endpoint import (
     ENDPOINT_ATTRIBUTE,
     PROBLEM_CONTENT,
     PRODUCED,
+    Dispatch,
     Endpoint,
     ErrorFacts,
     Handler,
     HTTPExceptionBinding,
     Mapped,
+    Negotiated,
     RoutedEndpoint,
     decision_in,
     format_parameter,
@@ -103,8 +105,8 @@ try:
     from litestar.plugins.base import ReceiveRoutePlugin
     from litestar.routes import BaseRoute, HTTPRoute
     from litestar.types import BeforeMessageSendHookHandler, CacheKeyBuilder, Middleware
-except ModuleNotFoundError as error:  # pragma: no cover - depends on the install
-    raise needs("Litestar", __name__, error) from error
+except ModuleNotFoundError as _missing:  # pragma: no cover - depends on the install
+    raise needs("Litestar", __name__, _missing) from _missing
 
 __all__ = [
     "CONSUMED",
@@ -143,12 +145,12 @@ class LitestarBinding(HTTPExceptionBinding[Response[bytes]]):
     it is read through its ASGI scope."""
 
     __slots__ = ("shared",)
-    responses = (Response,)
-    errors = (HTTPException,)
+    responses: tuple[type, ...] = (Response,)
+    errors: tuple[type[BaseException], ...] = (HTTPException,)
     head_as_get = True  # the body dropped by its server, as for its own
 
     def __init__(self, shared: bool) -> None:
-        self.shared = shared
+        self.shared: bool = shared
 
     def request(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Mapped:
         request: Request[Any, Any, Any]
@@ -228,6 +230,8 @@ def _serving(endpoint: Endpoint, handlers: tuple[Handler, ...]) -> Handler:
 
 # Typed as ``integration`` makes it, not ``KeepsParameters``: the function
 # also takes, where the handlers have no ``request``, the one Litestar fills.
+negotiated: Negotiated[Callable[[Handler], Handler]]
+dispatch: Dispatch[Handler, Handler]
 negotiated, dispatch = integration(
     _serving,
     __name__,

@@ -30,6 +30,8 @@ from typing import Any
 from ._endpoint import (
     CONSUMED,
     PRODUCED,
+    Dispatch,
+    Handler,
     HTTPExceptionBinding,
     KeepsParameters,
     Mapped,
@@ -45,8 +47,8 @@ try:
     from starlette.exceptions import HTTPException
     from starlette.requests import Request
     from starlette.responses import Response
-except ModuleNotFoundError as error:  # pragma: no cover - depends on the install
-    raise needs("Starlette", __name__, error) from error
+except ModuleNotFoundError as _missing:  # pragma: no cover - depends on the install
+    raise needs("Starlette", __name__, _missing) from _missing
 
 __all__ = ["CONSUMED", "PRODUCED", "consumed", "dispatch", "negotiated", "produced"]
 
@@ -56,8 +58,8 @@ class StarletteBinding(HTTPExceptionBinding[Response]):
     the request is read through its ASGI scope."""
 
     __slots__ = ()
-    responses = (Response,)
-    errors = (HTTPException,)
+    responses: tuple[type, ...] = (Response,)
+    errors: tuple[type[BaseException], ...] = (HTTPException,)
     head_as_get = True  # the body dropped as for its own views
 
     def request(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Mapped:
@@ -73,6 +75,7 @@ class StarletteBinding(HTTPExceptionBinding[Response]):
 
 STARLETTE = StarletteBinding()
 negotiated: Negotiated[KeepsParameters]
+dispatch: Dispatch[Handler, Handler]
 negotiated, dispatch = integration(
     STARLETTE, __name__, "handler(request)", "a Starlette endpoint"
 )
