@@ -406,6 +406,9 @@ def test_browser_defaults_read_as_a_mapping_proxy_does() -> None:
     with pytest.raises(TypeError, match=r"'\|=' is not supported"):
         kept |= mine
     assert fastaccept.BROWSER_DEFAULTS is kept == proxy
+    with pytest.raises(AttributeError, match="cannot be changed"):
+        kept.__init__({"script": "evil/x"})  # type: ignore[misc]  # nor made again
+    assert kept == proxy
 
     class Grabbing(Mapping[str, str]):
         def __getitem__(self, key: str) -> str:

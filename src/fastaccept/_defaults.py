@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import ItemsView, Iterator, KeysView, Mapping, ValuesView
 from types import MappingProxyType
 
+from ._arguments import unchangeable
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Final, NoReturn
@@ -19,6 +21,8 @@ class _BrowserDefaults(Mapping[str, str]):
     __slots__ = ("_values",)
 
     def __init__(self, values: dict[str, str]) -> None:
+        if hasattr(self, "_values"):  # made once: the module's values stay
+            raise AttributeError(unchangeable(self, "_values"))
         self._values = MappingProxyType(values)
 
     def __getitem__(self, context: str) -> str:
