@@ -3,8 +3,9 @@
 * ``FASTACCEPT_NO_EXTENSIONS=1``, or an interpreter other than CPython: no
   extension; a pure-Python package (a ``py3-none-any`` wheel).
 * Otherwise the extension is built. If the compiler or the platform fails
-  (no compiler, no Python headers), or Cython cannot be imported (a build
-  without isolation), the build starts again without it and the
+  (no compiler, no Python headers), or Cython cannot be imported or is
+  older than ``[build-system].requires`` allows (a build without isolation
+  uses the environment's own), the build starts again without it and the
   result is a pure-Python package, with one warning line on stderr: what
   failed, that the pure-Python engine will be used, and what to install for
   the compiled one (``pip install -v`` shows it; ``python -c "import
@@ -69,20 +70,48 @@ def _debug_wanted() -> bool:
 
 class BuildFailed(Exception):
     """The compiler or the platform could not build the extension, or Cython
-    could not be imported."""
+    could not be used."""
+
+
+class CythonUnusable(BuildFailed):
+    """Cython could not be imported, or is older than the build allows (a
+    build without isolation takes the environment's own)."""
+
+
+def _lowest_cython() -> str:
+    """The lowest Cython ``[build-system].requires`` admits (its ``>=`` bound)."""
+    text = Path("pyproject.toml").read_text(encoding="utf-8")
+    found = re.search(r'^requires = \[.*"Cython>=([0-9.]+)', text, re.MULTILINE)
+    if found is None:
+        raise SystemExit("error: pyproject.toml's [build-system] names no Cython>=")
+    return found[1]
+
+
+def _release(version: str) -> tuple[int, ...]:
+    """A version's release numbers: ``"3.0.11"`` -> (3, 0, 11); a pre-release
+    or local part is left out."""
+    numbers = re.match(r"\d+(?:\.\d+)*", version)
+    return tuple(map(int, numbers[0].split("."))) if numbers else ()
 
 
 class OptionalBuildExt(build_ext):
     """Cythonize and build the extension, only when a command builds it (not
-    for the metadata, an sdist or egg_info); a missing Cython, compiler or
-    platform failure is ``BuildFailed``."""
+    for the metadata, an sdist or egg_info); a missing or too old Cython is
+    ``CythonUnusable``, a compiler or platform failure ``BuildFailed``."""
 
     def run(self) -> None:
         if self.extensions:
             try:
-                from Cython.Build import cythonize
+                import Cython
             except ImportError as exc:  # a build without isolation, no Cython
-                raise BuildFailed(exc) from exc
+                raise CythonUnusable(exc) from exc
+            lowest = _lowest_cython()
+            if _release(Cython.__version__) < _release(lowest):
+                raise CythonUnusable(
+                    f"Cython {Cython.__version__} found, {lowest} or later needed"
+                )
+            from Cython.Build import cythonize
+
             made = cythonize(
                 self.extensions,
                 compiler_directives=DIRECTIVES,
@@ -216,8 +245,8 @@ def _failed(failure: BuildFailed) -> str:
 
 def _needed(failure: BuildFailed) -> str:
     """What the extension needs and how to get it here: Cython where it could
-    not be imported, else a compiler and the headers."""
-    if isinstance(failure.__cause__, ImportError):
+    not be used, else a compiler and the headers."""
+    if isinstance(failure, CythonUnusable):
         return (
             "install the Cython that pyproject.toml's [build-system] requires "
             "(a build without isolation takes it from its environment)"

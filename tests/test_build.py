@@ -61,6 +61,10 @@ def error(cause: str, required_by: str) -> str:
     )
 
 
+#: ``build_wheel``'s Cython: the one the test extra installs.
+INSTALLED = "installed"
+
+
 @pytest.fixture(scope="module")
 def tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A copy of what the build reads: no extension, no generated C."""
@@ -80,14 +84,15 @@ def build_wheel(
     out: Path,
     cc: str = "/nonexistent",
     hook: str = "build_wheel",
-    without_cython: bool = False,
     env: dict[str, str] | None = None,
+    cython: str | None = INSTALLED,
 ) -> subprocess.CompletedProcess[str]:
     """Build a wheel of ``tree`` into ``out`` with ``cc`` as the C compiler
     (by default none), by the backend's ``hook`` (``build_editable``: what
-    ``pip install -e`` calls), ``without_cython`` as where Cython cannot be
-    imported (a build without isolation), and ``env`` (the build's variables
-    cleared first); stdout and stderr as one text."""
+    ``pip install -e`` calls), ``env`` (the build's variables cleared
+    first), and ``cython``: the one installed, None where it cannot be
+    imported, or a version whose stand-in it finds (a build without
+    isolation takes its environment's); stdout and stderr as one text."""
     environ = {
         name: value
         for name, value in os.environ.items()
@@ -95,7 +100,13 @@ def build_wheel(
     }
     script = (
         "import sys; "
-        + ("sys.modules['Cython'] = None; " if without_cython else "")
+        + ("sys.modules['Cython'] = None; " if cython is None else "")
+        + (
+            "import types; sys.modules['Cython'] = types.SimpleNamespace("
+            f"__version__={cython!r}); "
+            if cython not in (None, INSTALLED)
+            else ""
+        )
         + "from setuptools import build_meta; "
         "print(getattr(build_meta, sys.argv[2])(sys.argv[1]))"
     )
@@ -175,12 +186,24 @@ NO_CYTHON = (
 )
 
 
-def test_a_build_without_cython_falls_back_or_ends_with_one_line(
-    tree: Path, tmp_path: Path
+@pytest.mark.parametrize(
+    ("cython", "cause"),
+    [
+        (None, ""),  # (the cause is its stand-in's own words)
+        # Debian 12 and Ubuntu 24.04 ship 0.29 and 3.0, which know none of
+        # the engine's directives: Cython's ValueError, not a fallback
+        ("3.0.11", "Cython 3.0.11 found, 3.1 or later needed"),
+        ("0.29.37", "Cython 0.29.37 found, 3.1 or later needed"),
+    ],
+    ids=["absent", "3.0", "0.29"],
+)
+def test_a_build_without_a_usable_cython_falls_back_or_ends_with_one_line(
+    tree: Path, tmp_path: Path, cython: str | None, cause: str
 ) -> None:
-    """Built without isolation where Cython is not installed: the fallback's
-    one warning, or with the extension required its one line, naming Cython
-    (not a compiler); never ``ModuleNotFoundError``'s traceback."""
+    """Built without isolation where Cython is not installed, or is older
+    than the build allows: the fallback's one warning, or with the extension
+    required its one line, naming Cython (not a compiler) and what is wrong
+    with it; never a traceback."""
     (tmp_path / "pure").mkdir()
     # pip asks for the metadata first, in a process of its own: no warning
     # there (it was printed twice, once per process)
@@ -188,27 +211,29 @@ def test_a_build_without_cython_falls_back_or_ends_with_one_line(
         tree,
         tmp_path / "pure",
         hook="prepare_metadata_for_build_wheel",
-        without_cython=True,
+        cython=cython,
     )
     assert metadata.returncode == 0, metadata.stdout
     assert not warnings_of(metadata.stdout)
     assert metadata.stdout.splitlines()[-1].endswith(".dist-info")
-    done = build_wheel(tree, tmp_path / "pure", cc="cc", without_cython=True)
+    done = build_wheel(tree, tmp_path / "pure", cc="cc", cython=cython)
     assert done.returncode == 0, done.stdout
     assert "Traceback" not in done.stdout
     (warning,) = warnings_of(done.stdout)
+    assert f"built ({cause}" in warning, warning
     assert f"for the compiled one, {NO_CYTHON} and install again" in warning, warning
     assert done.stdout.splitlines()[-1].endswith("-py3-none-any.whl")
     required = build_wheel(
         tree,
         tmp_path,
         cc="cc",
-        without_cython=True,
+        cython=cython,
         env={"FASTACCEPT_REQUIRE_EXTENSIONS": "1"},
     )
     assert required.returncode == 1, required.stdout
     assert "Traceback" not in required.stdout
     last = required.stdout.splitlines()[-1]
+    assert f"built ({cause}" in last, last
     assert last.endswith(f"which requires it: {NO_CYTHON} and build again."), last
 
 
@@ -296,6 +321,9 @@ def test_sdist_holds_what_the_tests_read(tmp_path: Path) -> None:
     for name in listed:
         (source / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(ROOT / name, source / name)
+    built = source / "docs" / "_build" / "_static"  # the docs site, built here
+    built.mkdir(parents=True)
+    (built / "site.css").write_text("a {}", encoding="utf-8")
     done = build_wheel(source, tmp_path, hook="build_sdist")
     assert done.returncode == 0, done.stdout
     with tarfile.open(tmp_path / done.stdout.splitlines()[-1]) as sdist:
@@ -303,3 +331,4 @@ def test_sdist_holds_what_the_tests_read(tmp_path: Path) -> None:
     read = ("tests/", "docs/", "tools/", "benchmarks/", "examples/", "fuzz/")
     missing = [name for name in listed if name.startswith(read) and name not in held]
     assert not missing
+    assert not [name for name in held if name.startswith("docs/_build")]
