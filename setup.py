@@ -81,7 +81,11 @@ class CythonUnusable(BuildFailed):
 def _lowest_cython() -> str:
     """The lowest Cython ``[build-system].requires`` admits (its ``>=`` bound)."""
     text = Path("pyproject.toml").read_text(encoding="utf-8")
-    found = re.search(r'^requires = \[.*"Cython>=([0-9.]+)', text, re.MULTILINE)
+    found = re.search(
+        r"""^requires\s*=\s*\[[^\]]*?["']cython\s*>=\s*([0-9.]+)""",
+        text,
+        re.MULTILINE | re.IGNORECASE,
+    )
     if found is None:
         raise SystemExit("error: pyproject.toml's [build-system] names no Cython>=")
     return found[1]
@@ -101,17 +105,17 @@ class OptionalBuildExt(build_ext):
 
     def run(self) -> None:
         if self.extensions:
-            try:
-                import Cython
-            except ImportError as exc:  # a build without isolation, no Cython
-                raise CythonUnusable(exc) from exc
             lowest = _lowest_cython()
-            if _release(Cython.__version__) < _release(lowest):
-                raise CythonUnusable(
-                    f"Cython {Cython.__version__} found, {lowest} or later needed"
-                )
-            from Cython.Build import cythonize
+            try:  # a build without isolation uses the environment's own
+                import Cython
 
+                if _release(Cython.__version__) < _release(lowest):
+                    raise CythonUnusable(
+                        f"Cython {Cython.__version__} found, {lowest} or later needed"
+                    )
+                from Cython.Build import cythonize
+            except (ImportError, AttributeError) as exc:  # none, or a broken one
+                raise CythonUnusable(exc) from exc
             made = cythonize(
                 self.extensions,
                 compiler_directives=DIRECTIVES,

@@ -63,6 +63,18 @@ def error(cause: str, required_by: str) -> str:
 
 #: ``build_wheel``'s Cython: the one the test extra installs.
 INSTALLED = "installed"
+#: A Cython of ``version`` (a prefix ``broken-``: one whose ``Cython.Build``
+#: cannot be imported) whose ``cythonize`` fails as Cython 3.0 does on the
+#: engine's directives.
+STAND_IN = """
+import types
+version = {version!r}
+sys.modules["Cython"] = types.SimpleNamespace(__version__=version.removeprefix("broken-"))
+def cythonize(*args, **kwargs):
+    raise ValueError("got unknown compiler directive: freethreading_compatible")
+if not version.startswith("broken-"):
+    sys.modules["Cython.Build"] = types.SimpleNamespace(cythonize=cythonize)
+"""
 
 
 @pytest.fixture(scope="module")
@@ -91,24 +103,22 @@ def build_wheel(
     (by default none), by the backend's ``hook`` (``build_editable``: what
     ``pip install -e`` calls), ``env`` (the build's variables cleared
     first), and ``cython``: the one installed, None where it cannot be
-    imported, or a version whose stand-in it finds (a build without
-    isolation takes its environment's); stdout and stderr as one text."""
+    imported, or the version of a stand-in found instead (a build without
+    isolation takes its environment's: ``STAND_IN``); stdout and stderr as
+    one text."""
     environ = {
         name: value
         for name, value in os.environ.items()
         if not name.startswith("FASTACCEPT_") and name not in BUILD_VARIABLES
     }
-    script = (
-        "import sys; "
-        + ("sys.modules['Cython'] = None; " if cython is None else "")
-        + (
-            "import types; sys.modules['Cython'] = types.SimpleNamespace("
-            f"__version__={cython!r}); "
-            if cython not in (None, INSTALLED)
-            else ""
-        )
-        + "from setuptools import build_meta; "
-        "print(getattr(build_meta, sys.argv[2])(sys.argv[1]))"
+    script = "import sys\n"
+    if cython is None:
+        script += "sys.modules['Cython'] = None\n"
+    elif cython != INSTALLED:
+        script += STAND_IN.format(version=cython)
+    script += (
+        "from setuptools import build_meta\n"
+        "print(getattr(build_meta, sys.argv[2])(sys.argv[1]))\n"
     )
     return subprocess.run(
         [sys.executable, "-c", script, str(out), hook],
@@ -189,13 +199,15 @@ NO_CYTHON = (
 @pytest.mark.parametrize(
     ("cython", "cause"),
     [
-        (None, ""),  # (the cause is its stand-in's own words)
+        (None, ""),  # (the cause in its stand-in's own words)
         # Debian 12 and Ubuntu 24.04 ship 0.29 and 3.0, which know none of
         # the engine's directives: Cython's ValueError, not a fallback
         ("3.0.11", "Cython 3.0.11 found, 3.1 or later needed"),
         ("0.29.37", "Cython 0.29.37 found, 3.1 or later needed"),
+        # new enough, and broken (a half-removed install; its stand-in's words)
+        ("broken-3.3.0", ""),
     ],
-    ids=["absent", "3.0", "0.29"],
+    ids=["absent", "3.0", "0.29", "broken"],
 )
 def test_a_build_without_a_usable_cython_falls_back_or_ends_with_one_line(
     tree: Path, tmp_path: Path, cython: str | None, cause: str

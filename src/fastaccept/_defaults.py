@@ -5,8 +5,6 @@ from __future__ import annotations
 from collections.abc import ItemsView, Iterator, KeysView, Mapping, ValuesView
 from types import MappingProxyType
 
-from ._arguments import unchangeable
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Final, NoReturn
@@ -22,7 +20,7 @@ class _BrowserDefaults(Mapping[str, str]):
 
     def __init__(self, values: dict[str, str]) -> None:
         if hasattr(self, "_values"):  # made once: the module's values stay
-            raise AttributeError(unchangeable(self, "_values"))
+            raise AttributeError("BROWSER_DEFAULTS is read-only: it is not made again")
         self._values = MappingProxyType(values)
 
     def __getitem__(self, context: str) -> str:
