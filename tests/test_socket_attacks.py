@@ -377,7 +377,7 @@ def assert_too_large(response: Response, field: str, length: int) -> None:
     assert_sent_by_the_library(response)
 
 
-#: The servers that refuse a field line over 8190 bytes before the
+#: The servers that refuse a field value over 8190 bytes before the
 #: application (aiohttp's ``max_field_size``: "Got more than 8190 bytes when
 #: reading"): their status.
 REFUSE_LONG_LINES = {"aiohttp": 400}
