@@ -105,17 +105,17 @@ class OptionalBuildExt(build_ext):
 
     def run(self) -> None:
         if self.extensions:
-            lowest = _lowest_cython()
             try:  # a build without isolation uses the environment's own
                 import Cython
 
-                if _release(Cython.__version__) < _release(lowest):
-                    raise CythonUnusable(
-                        f"Cython {Cython.__version__} found, {lowest} or later needed"
-                    )
+                version = Cython.__version__
                 from Cython.Build import cythonize
             except (ImportError, AttributeError) as exc:  # none, or a broken one
                 raise CythonUnusable(exc) from exc
+            lowest = _lowest_cython()
+            if _release(version) < _release(lowest):
+                found = f"Cython {version} found, {lowest} or later needed"
+                raise CythonUnusable(found)
             made = cythonize(
                 self.extensions,
                 compiler_directives=DIRECTIVES,

@@ -64,12 +64,15 @@ def error(cause: str, required_by: str) -> str:
 #: ``build_wheel``'s Cython: the one the test extra installs.
 INSTALLED = "installed"
 #: A Cython of ``version`` (a prefix ``broken-``: one whose ``Cython.Build``
-#: cannot be imported) whose ``cythonize`` fails as Cython 3.0 does on the
-#: engine's directives.
+#: cannot be imported; ``unversioned``: an empty ``Cython`` folder left
+#: behind) whose ``cythonize`` fails as Cython 3.0 does on the engine's
+#: directives.
 STAND_IN = """
 import types
 version = {version!r}
-sys.modules["Cython"] = types.SimpleNamespace(__version__=version.removeprefix("broken-"))
+sys.modules["Cython"] = types.SimpleNamespace()
+if version != "unversioned":
+    sys.modules["Cython"].__version__ = version.removeprefix("broken-")
 def cythonize(*args, **kwargs):
     raise ValueError("got unknown compiler directive: freethreading_compatible")
 if not version.startswith("broken-"):
@@ -204,10 +207,15 @@ NO_CYTHON = (
         # the engine's directives: Cython's ValueError, not a fallback
         ("3.0.11", "Cython 3.0.11 found, 3.1 or later needed"),
         ("0.29.37", "Cython 0.29.37 found, 3.1 or later needed"),
-        # new enough, and broken (a half-removed install; its stand-in's words)
-        ("broken-3.3.0", ""),
+        # new enough, and broken: not a package (a half-removed install), or
+        # an empty folder (a namespace package, no version)
+        ("broken-3.3.0", "'types.SimpleNamespace' object has no attribute '__path__'"),
+        (
+            "unversioned",
+            "'types.SimpleNamespace' object has no attribute '__version__'",
+        ),
     ],
-    ids=["absent", "3.0", "0.29", "broken"],
+    ids=["absent", "3.0", "0.29", "broken", "unversioned"],
 )
 def test_a_build_without_a_usable_cython_falls_back_or_ends_with_one_line(
     tree: Path, tmp_path: Path, cython: str | None, cause: str
