@@ -105,6 +105,7 @@ class OptionalBuildExt(build_ext):
 
     def run(self) -> None:
         if self.extensions:
+            lowest = _lowest_cython()
             try:  # a build without isolation uses the environment's own
                 import Cython
 
@@ -112,7 +113,6 @@ class OptionalBuildExt(build_ext):
                 from Cython.Build import cythonize
             except (ImportError, AttributeError) as exc:  # none, or a broken one
                 raise CythonUnusable(exc) from exc
-            lowest = _lowest_cython()
             if _release(version) < _release(lowest):
                 found = f"Cython {version} found, {lowest} or later needed"
                 raise CythonUnusable(found)
@@ -231,11 +231,19 @@ HOW_TO_GET = {
 }
 
 
+def _cause(error: BaseException) -> BaseException | None:
+    """The exception ``error`` was raised from, or during, as a traceback
+    shows it (not a context ``from None`` hid: importlib's own)."""
+    if error.__cause__ is not None or error.__suppress_context__:
+        return error.__cause__
+    return error.__context__
+
+
 def _failed(failure: BuildFailed) -> str:
     """What happened, with the first cause in a few words (the compiler's own
     messages, if it ran, are above)."""
     root: BaseException = failure
-    while (inner := root.__cause__ or root.__context__) is not None:
+    while (inner := _cause(root)) is not None:
         root = inner
     if isinstance(root, OSError) and root.filename:
         cause = f"cannot run {root.filename}: {root.strerror}"

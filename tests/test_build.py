@@ -202,14 +202,14 @@ NO_CYTHON = (
 @pytest.mark.parametrize(
     ("cython", "cause"),
     [
-        (None, ""),  # (the cause in its stand-in's own words)
+        (None, "import of Cython halted; None in sys.modules"),  # (the stand-in's)
         # Debian 12 and Ubuntu 24.04 ship 0.29 and 3.0, which know none of
         # the engine's directives: Cython's ValueError, not a fallback
         ("3.0.11", "Cython 3.0.11 found, 3.1 or later needed"),
         ("0.29.37", "Cython 0.29.37 found, 3.1 or later needed"),
         # new enough, and broken: not a package (a half-removed install), or
         # an empty folder (a namespace package, no version)
-        ("broken-3.3.0", "'types.SimpleNamespace' object has no attribute '__path__'"),
+        ("broken-3.3.0", "No module named 'Cython.Build'; 'Cython' is not a package"),
         (
             "unversioned",
             "'types.SimpleNamespace' object has no attribute '__version__'",
