@@ -377,7 +377,7 @@ def assert_too_large(response: Response, field: str, length: int) -> None:
     assert_sent_by_the_library(response)
 
 
-#: The servers that refuse a field over 8190 bytes before the
+#: The servers that refuse a value over about 8190 bytes before the
 #: application (aiohttp's ``max_field_size``: "Got more than 8190 bytes when
 #: reading"): their status.
 REFUSE_LONG_LINES = {"aiohttp": 400}
@@ -427,7 +427,7 @@ def test_a_long_content_type_is_431(served: Served) -> None:
 #: The servers that refuse an 8.4 MB header line before the application:
 #: their status (h11: a request head over 16 KiB, "Invalid HTTP request
 #: received."; waitress: over 256 KiB; wsgiref: a line over 64 KiB; aiohttp:
-#: a field over 8190 bytes). uvicorn with httptools passes it on: the library
+#: a value over about 8190 bytes). uvicorn with httptools passes it on: the library
 #: answers 431 without reading it.
 REFUSE_HUGE_HEADERS = {
     "uvicorn-h11": 400,

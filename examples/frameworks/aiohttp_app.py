@@ -55,7 +55,7 @@ async def vary_on_origin(request: web.Request, response: web.StreamResponse) -> 
 
 def make_app(argv: list[str] | None = None) -> web.Application:
     """The application (a new one each call: aiohttp binds it to its loop)."""
-    # aiohttp answers a field over 8190 bytes with its own 400: with
+    # aiohttp answers a value over about 8190 bytes with its own 400: with
     # room for 16 KiB, an Accept over 8192 characters gets fastaccept's 431.
     app = web.Application(handler_args={"max_field_size": 16384})
     app.add_routes(routes)
