@@ -158,3 +158,82 @@ def test_a_preset_loads_only_when_imported() -> None:
     added = added_by("import fastaccept.mcp", "python")
     assert {"fastaccept.mcp", "fastaccept._responses"} <= added
     assert not {"fastaccept._render", "fastaccept._endpoint", "starlette"} & added
+
+
+#: A process that negotiates in its main interpreter and in two
+#: subinterpreters, in the order its arguments give: ``main``, ``legacy``
+#: (sharing the GIL, as mod_wsgi's are) and ``isolated`` (its own GIL from
+#: 3.12 on, PEP 684, as ``concurrent.interpreters`` makes them); each prints
+#: the engine it imported and its answer.
+IN_INTERPRETERS = """
+import sys
+
+WORK = '''
+import os, fastaccept
+answer = fastaccept.negotiate("application/json;q=0.5, text/*", ["application/json", "text/html"])
+os.write(1, f"{fastaccept.IMPLEMENTATION} {answer}\\\\n".encode())
+'''
+
+def in_subinterpreter(config):
+    if sys.version_info >= (3, 13):
+        import _interpreters
+
+        interpreter = _interpreters.create(config)
+        try:
+            failed = _interpreters.exec(interpreter, WORK)
+        finally:
+            _interpreters.destroy(interpreter)
+        if failed is not None:
+            raise SystemExit(failed.formatted)
+    else:
+        import _xxsubinterpreters
+
+        interpreter = _xxsubinterpreters.create(isolated=config == "isolated")
+        try:
+            _xxsubinterpreters.run_string(interpreter, WORK)
+        finally:
+            _xxsubinterpreters.destroy(interpreter)
+
+for where in sys.argv[1:]:
+    if where == "main":
+        exec(WORK)
+    else:
+        in_subinterpreter(where)
+"""
+
+
+@pytest.mark.parametrize("engine", ["cython", "python"])
+@pytest.mark.parametrize(
+    ("order", "compiled_in"),
+    [
+        (("main", "legacy", "isolated"), "main"),
+        (("legacy", "main", "isolated"), "legacy"),
+    ],
+)
+def test_every_interpreter_of_a_process_imports_an_engine(
+    engine: str, order: tuple[str, ...], compiled_in: str
+) -> None:
+    # The compiled engine serves the first interpreter that imports it; any
+    # other, which may not load it (Cython keeps a module's state in the
+    # process; CPython refuses such a module where the GIL is not shared),
+    # has the pure engine and the same answers.
+    if engine == "cython" and CYTHON_MISSING:
+        pytest.skip(CYTHON_MISSING)
+    env = {
+        **os.environ,
+        "FASTACCEPT_NO_EXTENSIONS": "1" if engine == "python" else "",
+        "PYTHONPATH": PACKAGE_ROOT,
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", IN_INTERPRETERS, *order],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    expected = [
+        f"{'cython' if engine == 'cython' and where == compiled_in else 'python'} text/html"
+        for where in order
+    ]
+    assert done.stdout.splitlines() == expected

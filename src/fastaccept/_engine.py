@@ -1,9 +1,10 @@
 """Which engine does the work: chosen once, at import (the propcache/yarl way).
 
 The Cython engine ``_scan`` when it is built, unless ``FASTACCEPT_NO_EXTENSIONS``
-is set to a true value; the pure-Python twin ``_scan_py`` otherwise. Both give
-the same results. This is the only module that imports an engine, and it
-imports one: the pure engine is not loaded while the compiled one serves.
+is set to a true value or this interpreter may not load it (a subinterpreter);
+the pure-Python twin ``_scan_py`` otherwise. Both give the same results. This
+is the only module that imports an engine, and it imports one: the pure
+engine is not loaded while the compiled one serves.
 Type checkers read the pure engine, the typed reference; the compiled one is
 held to its signatures and docstrings by tests/test_protocols.py.
 """
@@ -20,6 +21,14 @@ if TYPE_CHECKING:
 IMPLEMENTATION: Literal["cython", "python"]
 
 _SETTING = os.environ.get("FASTACCEPT_NO_EXTENSIONS", "").strip().lower()
+#: How an interpreter refuses the built extension, which keeps its state in
+#: the process (docs/api.md, ``IMPLEMENTATION``): Cython's words in any
+#: interpreter but the first to load it, CPython's in a subinterpreter with
+#: its own GIL (PEP 684, 3.12 and later: ``concurrent.interpreters``).
+_NOT_THIS_INTERPRETER = (
+    "can only be loaded into one interpreter per process",
+    "does not support loading in subinterpreters",
+)
 if TYPE_CHECKING or _SETTING not in ("", "0", "false", "no"):
     from . import _scan_py as engine
 
@@ -33,6 +42,12 @@ else:
         if missing.name != "fastaccept._scan":
             raise  # the extension is there but broken: say so, never hide it
         from . import _scan_py as engine  # not built: the same results
+
+        IMPLEMENTATION = "python"
+    except ImportError as refused:
+        if not any(reason in str(refused) for reason in _NOT_THIS_INTERPRETER):
+            raise
+        from . import _scan_py as engine  # this interpreter may not load it
 
         IMPLEMENTATION = "python"
     else:
