@@ -13,6 +13,7 @@ import gc
 import importlib
 import importlib.util
 import os
+import subprocess
 import sys
 import threading
 from pathlib import Path
@@ -119,6 +120,28 @@ EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
 
 _LOADING = threading.RLock()
+
+
+def run_in_engine(
+    engine: str, code: str, *options: str, arguments: tuple[str, ...] = ()
+) -> list[str]:
+    """The lines ``code`` prints, run by a new interpreter (with ``options``,
+    then ``arguments`` in its ``sys.argv``) on ``engine``; it must exit 0
+    with nothing on stderr. Skipped where the compiled engine is not built."""
+    if engine == "cython" and CYTHON_MISSING:
+        pytest.skip(CYTHON_MISSING)
+    done = subprocess.run(
+        [sys.executable, *options, "-c", code, *arguments],
+        env={
+            **os.environ,
+            "FASTACCEPT_NO_EXTENSIONS": "1" if engine == "python" else "",
+        },
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert (done.returncode, done.stderr) == (0, "")
+    return done.stdout.splitlines()
 
 
 def load_example(relative: str) -> ModuleType:

@@ -35,7 +35,13 @@ from fastaccept import (
 from fastaccept._limits import CACHE_KEY_MAX_LENGTH, store
 from fastaccept._text import HeaderText
 
-from .conftest import CYTHON_MISSING, ENGINES, Engine, cython_engine, value_cache
+from .conftest import (
+    ENGINES,
+    Engine,
+    cython_engine,
+    run_in_engine,
+    value_cache,
+)
 
 VALUE = "text/html;level=1;q=0.5, */*;q=0.1"
 
@@ -330,7 +336,7 @@ def test_str_and_bytes_of_one_text_are_not_compared_under_python_b(engine: str) 
     # A cache held both and compared them: under -bb each negotiator given
     # the other type of a text it had cached raised BytesWarning (a server
     # reading bytes from ASGI scopes and str elsewhere answered 500).
-    assert _run_in_engine(engine, STR_THEN_BYTES, "-bb") == [
+    assert run_in_engine(engine, STR_THEN_BYTES, "-bb") == [
         "False",
         *["text/html text/html"] * 4,
         *["text/html br fr br fr"] * 4,
@@ -369,7 +375,7 @@ for call in (
 def test_bytes_offers_are_a_type_error_under_python_b(engine: str) -> None:
     # Under -bb the kept negotiators' and Vary values' look-ups compared the
     # bytes with the str kept before and raised BytesWarning instead.
-    assert _run_in_engine(engine, BYTES_OFFERS, "-bb") == ["TypeError"] * 7
+    assert run_in_engine(engine, BYTES_OFFERS, "-bb") == ["TypeError"] * 7
 
 
 def test_negotiate_returns_the_very_offer_object(engine: Engine) -> None:
@@ -437,25 +443,6 @@ def test_a_buffer_is_read_once_a_call(engine: Engine) -> None:
     assert shifting.copies == 1
 
 
-def _run_in_engine(engine: str, code: str, *options: str) -> list[str]:
-    """The lines ``code`` prints, run by a new interpreter (with
-    ``options``) on ``engine``; it must exit 0 with nothing on stderr."""
-    if engine == "cython" and CYTHON_MISSING:
-        pytest.skip(CYTHON_MISSING)
-    done = subprocess.run(
-        [sys.executable, *options, "-c", code],
-        env={
-            **os.environ,
-            "FASTACCEPT_NO_EXTENSIONS": "1" if engine == "python" else "",
-        },
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert (done.returncode, done.stderr) == (0, "")
-    return done.stdout.splitlines()
-
-
 #: A process's first call of each one-call form, with no offers (an empty
 #: tuple, the one CPython shares, or list) and ``max_length=None``.
 FIRST_CALLS_WITHOUT_OFFERS = """
@@ -474,7 +461,7 @@ except TypeError as error:
 def test_a_first_call_without_offers_answers_as_any_other(engine: str) -> None:
     # Such a call passed for the compiled engine's last one, whose
     # negotiator there was none yet: the process died (SIGSEGV).
-    assert _run_in_engine(engine, FIRST_CALLS_WITHOUT_OFFERS) == [
+    assert run_in_engine(engine, FIRST_CALLS_WITHOUT_OFFERS) == [
         "0",
         "0",
         "0",

@@ -13,7 +13,7 @@ import pytest
 
 import fastaccept
 
-from .conftest import CYTHON_MISSING
+from .conftest import CYTHON_MISSING, run_in_engine
 
 #: The package modules a negotiation needs, besides the engine.
 NEEDED = {
@@ -174,13 +174,13 @@ answer = fastaccept.negotiate("application/json;q=0.5, text/*", ["application/js
 os.write(1, f"{fastaccept.IMPLEMENTATION} {answer}\\\\n".encode())
 '''
 
-def in_subinterpreter(config):
+def in_subinterpreter(config, work=WORK):
     if sys.version_info >= (3, 13):
         import _interpreters
 
         interpreter = _interpreters.create(config)
         try:
-            failed = _interpreters.exec(interpreter, WORK)
+            failed = _interpreters.exec(interpreter, work)
         finally:
             _interpreters.destroy(interpreter)
         if failed is not None:
@@ -190,15 +190,37 @@ def in_subinterpreter(config):
 
         interpreter = _xxsubinterpreters.create(isolated=config == "isolated")
         try:
-            _xxsubinterpreters.run_string(interpreter, WORK)
+            _xxsubinterpreters.run_string(interpreter, work)
         finally:
             _xxsubinterpreters.destroy(interpreter)
 
-for where in sys.argv[1:]:
-    if where == "main":
-        exec(WORK)
-    else:
-        in_subinterpreter(where)
+if sys.argv[1] == "pickles":  # made here, chosen by each subinterpreter
+    import pickle
+    import fastaccept
+
+    made = (
+        fastaccept.Negotiator(["application/json", "text/html"]),
+        fastaccept.EncodingNegotiator(["gzip", "br"]),
+        fastaccept.LanguageNegotiator(["en", "fr"]),
+    )
+    CHOOSE = f'''
+import os, pickle
+made = pickle.loads({pickle.dumps(made)!r})
+chosen = [type(n).__module__ for n in made] + [
+    made[0].choose("application/json;q=0.5, text/*"),
+    made[1].choose("br, gzip;q=0.5"),
+    made[2].choose("fr-CH, en;q=0.5"),
+]
+os.write(1, (" ".join(chosen) + "\\\\n").encode())
+'''
+    for config in ("legacy", "isolated"):
+        in_subinterpreter(config, CHOOSE)
+else:
+    for where in sys.argv[1:]:
+        if where == "main":
+            exec(WORK)
+        else:
+            in_subinterpreter(where)
 """
 
 
@@ -217,23 +239,22 @@ def test_every_interpreter_of_a_process_imports_an_engine(
     # other, which may not load it (Cython keeps a module's state in the
     # process; CPython refuses such a module where the GIL is not shared),
     # has the pure engine and the same answers.
-    if engine == "cython" and CYTHON_MISSING:
-        pytest.skip(CYTHON_MISSING)
-    env = {
-        **os.environ,
-        "FASTACCEPT_NO_EXTENSIONS": "1" if engine == "python" else "",
-        "PYTHONPATH": PACKAGE_ROOT,
-    }
-    done = subprocess.run(
-        [sys.executable, "-c", IN_INTERPRETERS, *order],
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
+    lines = run_in_engine(engine, IN_INTERPRETERS, arguments=order)
     expected = [
         f"{'cython' if engine == 'cython' and where == compiled_in else 'python'} text/html"
         for where in order
     ]
-    assert done.stdout.splitlines() == expected
+    assert lines == expected
+
+
+@pytest.mark.parametrize("engine", ["cython", "python"])
+def test_a_negotiator_pickled_is_made_by_the_engine_an_interpreter_has(
+    engine: str,
+) -> None:
+    # Where the engine that made it cannot be loaded (here: subinterpreters
+    # of a process whose main interpreter loaded the compiled one), the
+    # receiving interpreter's engine makes it: an InterpreterPoolExecutor
+    # sends its tasks' arguments pickled.
+    lines = run_in_engine(engine, IN_INTERPRETERS, arguments=("pickles",))
+    engines = " ".join(["fastaccept._scan_py"] * 3)
+    assert lines == [f"{engines} text/html br fr"] * 2

@@ -18,6 +18,7 @@ from ._limits import DEFAULT_CACHE_SIZE, DEFAULT_MAX_LENGTH
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any, TypeVar
 
     _Made = TypeVar("_Made", bound=type)
@@ -78,10 +79,31 @@ class ByArguments:
         args, kwargs = self._arguments()
         return hash((args, tuple(kwargs.items())))
 
-    def __reduce__(self, /) -> tuple[partial[Any], tuple[()]]:
+    def __reduce__(self, /) -> tuple[Callable[..., Any], tuple[Any, ...]]:
         """Pickle and copy by the arguments: the copy starts with empty caches."""
+        # A class of fastaccept's own by its module and name, for ``remade``.
         args, kwargs = self._arguments()
-        return (partial(type(self), *args, **kwargs), ())
+        cls = type(self)
+        if cls.__module__.startswith(_PACKAGE) and "." not in cls.__qualname__:
+            return (remade, (cls.__module__, cls.__qualname__, args, kwargs))
+        return (partial(cls, *args, **kwargs), ())
+
+
+def remade(
+    module: str, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> Any:
+    """An object that ``ByArguments.__reduce__`` pickled, made by the class
+    ``name`` of ``module``; where this interpreter cannot load that module
+    (the compiled engine: not built here, or loaded by another interpreter
+    of the process, docs/api.md, ``IMPLEMENTATION``), by the class of that
+    name that ``fastaccept`` has, the engine it uses: the same answers."""
+    from importlib import import_module
+
+    try:
+        found = import_module(module)
+    except ImportError:
+        found = import_module(_PACKAGE[:-1])
+    return getattr(found, name)(*args, **kwargs)
 
 
 def unchangeable(made: object, name: str) -> str:
