@@ -2793,6 +2793,45 @@ def test_litestar_cache_and_response_headers_on_a_negotiated_route() -> None:
             ]
 
 
+def test_litestar_cache_keeps_a_compressed_answer_from_a_client_without_the_coding() -> (
+    None
+):
+    """Litestar caches the answer its compression made, under a key without
+    Accept-Encoding: the plugin's key has that field's value where the app
+    compresses, so a client that sent none never gets the gzip body."""
+    pytest.importorskip("litestar")
+    from litestar import Litestar, get
+    from litestar.config.compression import CompressionConfig
+    from litestar.testing import TestClient
+
+    from fastaccept.litestar import NegotiationPlugin, negotiated
+
+    renderers = Renderers({"application/json": json.dumps})
+    calls: list[str] = []
+
+    @get("/big", cache=True)
+    @negotiated(renderers)
+    async def big() -> dict[str, str]:
+        calls.append("big")
+        return {"text": "x" * 2000}  # past the compression's minimum size
+
+    app = Litestar(
+        [big],
+        plugins=[NegotiationPlugin()],
+        compression_config=CompressionConfig(backend="gzip"),
+    )
+    with TestClient(app) as client:
+        for coding, expected in [
+            ("gzip", "gzip"),
+            ("gzip", "gzip"),
+            ("identity", None),
+        ]:
+            r = client.get("/big", headers={"Accept-Encoding": coding})
+            assert r.headers.get("content-encoding") == expected, coding
+            assert r.json() == {"text": "x" * 2000}
+    assert len(calls) == 2  # one answer cached for each Accept-Encoding
+
+
 @pytest.mark.thread_unsafe(reason="counts Endpoint.check's calls")
 def test_litestar_handlers_sharing_a_path_are_each_set_up_once(
     monkeypatch: pytest.MonkeyPatch,

@@ -337,7 +337,9 @@ def _keyed_by_decision(
     """``handler``'s cache key (its ``cache_key_builder``, else the app's),
     with the media type the route chose for the request (``produced``) and
     the request's values of the other fields its answers vary on (the
-    endpoint's ``vary``, its ``response_headers``' ``Vary``): Litestar's
+    endpoint's ``vary``, its ``response_headers``' ``Vary``, and
+    Accept-Encoding where the app compresses: Litestar caches the answer it
+    compressed, RFC 9110 §12.5.3): Litestar's
     default key is the method, path and query only, under which one answer
     would be served for every Accept (RFC 9111 §4.1). The checks ran first,
     in the route's middleware, which Litestar runs before its cache. An
@@ -349,7 +351,13 @@ def _keyed_by_decision(
 
     def key(request: Request[Any, Any, Any]) -> str:
         if not fields:
-            vary = merge_vary("Accept", endpoint.vary, _declared_vary(handler))
+            compressed = request.app.compression_config is not None
+            vary = merge_vary(
+                "Accept",
+                endpoint.vary,
+                _declared_vary(handler),
+                "Accept-Encoding" if compressed else None,
+            )
             _no_cache_of_every_answer(vary, handler)
             fields.extend(name.lower().encode("latin-1") for name in vary.split(", "))
         builder = own or request.app.response_cache_config.key_builder
