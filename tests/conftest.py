@@ -135,6 +135,7 @@ def run_in_engine(
         env={
             **os.environ,
             "FASTACCEPT_NO_EXTENSIONS": "1" if engine == "python" else "",
+            "PYTHONPATH": str(Path(_scan_py.__file__).resolve().parent.parent),
         },
         capture_output=True,
         text=True,

@@ -203,6 +203,7 @@ if sys.argv[1] == "pickles":  # made here, chosen by each subinterpreter
         fastaccept.EncodingNegotiator(["gzip", "br"]),
         fastaccept.LanguageNegotiator(["en", "fr"]),
     )
+    print(" ".join(type(n).__module__ for n in made), flush=True)
     CHOOSE = f'''
 import os, pickle
 made = pickle.loads({pickle.dumps(made)!r})
@@ -256,5 +257,45 @@ def test_a_negotiator_pickled_is_made_by_the_engine_an_interpreter_has(
     # receiving interpreter's engine makes it: an InterpreterPoolExecutor
     # sends its tasks' arguments pickled.
     lines = run_in_engine(engine, IN_INTERPRETERS, arguments=("pickles",))
-    engines = " ".join(["fastaccept._scan_py"] * 3)
-    assert lines == [f"{engines} text/html br fr"] * 2
+    made_by = " ".join([f"fastaccept.{ENGINE_MODULE[engine]}"] * 3)
+    remade_by = " ".join(["fastaccept._scan_py"] * 3)
+    assert lines == [made_by] + [f"{remade_by} text/html br fr"] * 2
+
+
+#: Pickles the three negotiators, as hex.
+PICKLED = """
+import pickle, fastaccept
+made = (
+    fastaccept.Negotiator(["application/json", "text/html"]),
+    fastaccept.EncodingNegotiator(["gzip", "br"]),
+    fastaccept.LanguageNegotiator(["en", "fr"]),
+)
+print(pickle.dumps(made).hex())
+"""
+#: Loads them (the hex in argv) and prints their engines, their answers and
+#: whether the other engine was loaded.
+UNPICKLED = """
+import pickle, sys, fastaccept
+made = pickle.loads(bytes.fromhex(sys.argv[1]))
+print(" ".join(type(n).__module__ for n in made))
+print(made[0].choose("text/*"), made[1].choose("br"), made[2].choose("fr-CH"))
+print(sorted({"fastaccept._scan", "fastaccept._scan_py"} & set(sys.modules)))
+"""
+ENGINE_MODULE = {"cython": "_scan", "python": "_scan_py"}
+
+
+@pytest.mark.parametrize(
+    ("sender", "receiver"), [("cython", "python"), ("python", "cython")]
+)
+def test_a_negotiator_is_made_again_by_the_engine_of_the_process_it_is_sent_to(
+    sender: str, receiver: str
+) -> None:
+    # The engine that made it is not loaded in the receiving process (which
+    # FASTACCEPT_NO_EXTENSIONS or the extension's absence decide): that
+    # process's own engine makes it, and the other is never loaded.
+    pickled = run_in_engine(sender, PICKLED)[0]
+    modules, chosen, loaded = run_in_engine(receiver, UNPICKLED, arguments=(pickled,))
+    own = f"fastaccept.{ENGINE_MODULE[receiver]}"
+    assert modules == " ".join([own] * 3)
+    assert chosen == "text/html br fr"
+    assert loaded == repr([own])

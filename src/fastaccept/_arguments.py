@@ -12,6 +12,7 @@ engine's ``__new__``.
 
 from __future__ import annotations
 
+import sys
 from functools import partial, wraps
 
 from ._limits import DEFAULT_CACHE_SIZE, DEFAULT_MAX_LENGTH
@@ -24,6 +25,9 @@ if TYPE_CHECKING:
     _Made = TypeVar("_Made", bound=type)
 
 _PACKAGE = f"{__name__.rpartition('.')[0]}."
+#: The engines' modules, the compiled one's and the pure one's (``_engine``
+#: imports one of them).
+ENGINE_MODULES = (f"{_PACKAGE}_scan", f"{_PACKAGE}_scan_py")
 
 
 class ByArguments:
@@ -81,7 +85,7 @@ class ByArguments:
 
     def __reduce__(self, /) -> tuple[Callable[..., Any], tuple[Any, ...]]:
         """Pickle and copy by the arguments: the copy starts with empty caches."""
-        # A class of fastaccept's own by its module and name, for ``remade``.
+        # A class of fastaccept's own by its module and name (``remade``).
         args, kwargs = self._arguments()
         cls = type(self)
         if cls.__module__.startswith(_PACKAGE) and "." not in cls.__qualname__:
@@ -93,16 +97,15 @@ def remade(
     module: str, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]
 ) -> Any:
     """An object that ``ByArguments.__reduce__`` pickled, made by the class
-    ``name`` of ``module``; where this interpreter cannot load that module
-    (the compiled engine: not built here, or loaded by another interpreter
-    of the process, docs/api.md, ``IMPLEMENTATION``), by the class of that
-    name that ``fastaccept`` has, the engine it uses: the same answers."""
-    from importlib import import_module
+    ``name`` of ``module``; a negotiator whose engine this interpreter has
+    not loaded, by the engine it uses, with the same answers (docs/api.md,
+    ``IMPLEMENTATION``: the other engine chosen, the compiled one not built
+    or loaded by another interpreter). So a copy keeps its engine."""
+    found = sys.modules.get(module)
+    if found is None:
+        from importlib import import_module
 
-    try:
-        found = import_module(module)
-    except ImportError:
-        found = import_module(_PACKAGE[:-1])
+        found = import_module(_PACKAGE[:-1] if module in ENGINE_MODULES else module)
     return getattr(found, name)(*args, **kwargs)
 
 
