@@ -2832,6 +2832,56 @@ def test_litestar_cache_keeps_a_compressed_answer_from_a_client_without_the_codi
     assert len(calls) == 2  # one answer cached for each Accept-Encoding
 
 
+def test_litestar_a_stream_a_handler_returns_keeps_its_own_media_type() -> None:
+    """Litestar sends a ``Stream`` in its route's media type over its own,
+    and a dispatch route's is JSON (its handlers' return annotation ``Any``):
+    the stream goes out as the same handler's does on a plain route."""
+    pytest.importorskip("litestar")
+    from collections.abc import Iterator
+
+    from litestar import Litestar, get
+    from litestar.response import ServerSentEvent, Stream
+    from litestar.testing import TestClient
+
+    from fastaccept.litestar import NegotiationPlugin, dispatch
+
+    def lines() -> Iterator[str]:
+        yield from ("a\n", "b\n")
+
+    async def events() -> ServerSentEvent:
+        return ServerSentEvent(lines())
+
+    async def csv() -> Stream:
+        return Stream(lines(), media_type="text/csv")
+
+    async def ndjson() -> Stream:
+        return Stream(lines(), media_type="application/x-ndjson")
+
+    routes = [
+        get("/plain/events", name="events")(events),
+        get("/plain/csv", name="csv")(csv),
+        get("/plain/ndjson", name="ndjson")(ndjson),
+        get("/events")(dispatch({"text/event-stream": events})),
+        get("/rows")(dispatch({"text/csv": csv, "application/x-ndjson": ndjson})),
+    ]
+    app = Litestar(
+        routes,
+        plugins=[NegotiationPlugin()],
+        signature_namespace={"ServerSentEvent": ServerSentEvent, "Stream": Stream},
+    )
+    with TestClient(app) as client:
+        for path, accept, plain in [
+            ("/events", "text/event-stream", "/plain/events"),
+            ("/rows", "text/csv", "/plain/csv"),
+            ("/rows", "application/x-ndjson", "/plain/ndjson"),
+        ]:
+            own = client.get(plain)
+            r = client.get(path, headers={"Accept": accept})
+            assert r.headers["content-type"] == own.headers["content-type"], path
+            assert r.headers["content-type"].startswith(accept)
+            assert (r.text, r.headers["vary"]) == (own.text, "Accept")
+
+
 @pytest.mark.thread_unsafe(reason="counts Endpoint.check's calls")
 def test_litestar_handlers_sharing_a_path_are_each_set_up_once(
     monkeypatch: pytest.MonkeyPatch,

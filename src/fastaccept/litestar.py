@@ -103,6 +103,7 @@ try:
         Schema,
     )
     from litestar.plugins.base import ReceiveRoutePlugin
+    from litestar.response import Stream
     from litestar.routes import BaseRoute, HTTPRoute
     from litestar.types import BeforeMessageSendHookHandler, CacheKeyBuilder, Middleware
 except ModuleNotFoundError as _missing:  # pragma: no cover - depends on the install
@@ -176,6 +177,22 @@ class LitestarBinding(HTTPExceptionBinding[Response[bytes]]):
         """Merge ``vary`` into the ``Vary`` of the handler's own response,
         its name in any case."""
         response.headers = vary_merged_into(response.headers, vary)
+
+    def own(self, response: Response[Any]) -> Response[Any]:
+        """A ``Stream`` (a ``ServerSentEvent`` too) with a media type of its
+        own, that type as its ``Content-Type``, as Litestar writes it (a text
+        type with its charset): Litestar sends a stream in its route's media
+        type where the route has one, over the stream's own, and the route of
+        a handler function that returns data has JSON (``_serving``)."""
+        media_type = response.media_type if isinstance(response, Stream) else None
+        if media_type and not any(
+            k.lower() == "content-type" for k in response.headers
+        ):
+            value = str(getattr(media_type, "value", media_type))  # an enum's too
+            if value.startswith("text/"):
+                value = f"{value}; charset={response.encoding}"
+            response.headers["Content-Type"] = value
+        return response
 
 
 #: What the plugin's middleware and exception handler read a request with.
