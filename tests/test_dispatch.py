@@ -365,8 +365,12 @@ def test_a_handler_that_returns_data_is_a_type_error() -> None:
     from fastaccept.wsgi import dispatch
 
     app = dispatch({"application/json": lambda environ: {"total": 3}})
-    with pytest.raises(TypeError, match="returned dict, not str or bytes"):
+    with pytest.raises(TypeError, match="the handler returned dict, not a body"):
         app({"REQUEST_METHOD": "GET"}, lambda *started: lambda body: None)
+    # a generator (Flask's stream_with_context gives one): no renderer's
+    rows = dispatch({"text/csv": lambda environ: (row for row in ["a\r\n"])})
+    with pytest.raises(TypeError, match=r"returned generator, not a body .* streaming"):
+        rows({"REQUEST_METHOD": "GET"}, lambda *started: lambda body: None)
 
 
 def test_fastapi_handlers_share_one_signature_and_one_operation() -> None:

@@ -944,9 +944,16 @@ def shared_signature(
     return signature
 
 
-def sent_as_is(data: str | bytes) -> str | bytes:
+def sent_as_is(data: object) -> str | bytes:
     """A ``dispatch`` handler's result, sent as it is: bytes, or a str that
-    ``Renderers`` encodes in the offer's charset (UTF-8 without one)."""
+    ``Renderers`` encodes in the offer's charset (UTF-8 without one); else
+    ``TypeError``, naming what the handler (no renderer) returned."""
+    if not isinstance(data, (str, bytes)):
+        raise TypeError(
+            f"the handler returned {type(data).__name__}, not a body (str or "
+            "bytes) or an Answer of one; a generator's items go out in the "
+            "framework's own streaming response, where it has one"
+        )
     return data
 
 
