@@ -2857,10 +2857,15 @@ def test_litestar_a_stream_a_handler_returns_keeps_its_own_media_type() -> None:
     async def ndjson() -> Stream:
         return Stream(lines(), media_type="application/x-ndjson")
 
+    async def unchanged() -> Stream:  # no content: no Content-Type either
+        return Stream(iter(()), media_type="text/csv", status_code=304)
+
     routes = [
         get("/plain/events", name="events")(events),
         get("/plain/csv", name="csv")(csv),
         get("/plain/ndjson", name="ndjson")(ndjson),
+        get("/plain/unchanged", name="unchanged")(unchanged),
+        get("/unchanged")(dispatch({"text/csv": unchanged})),
         get("/events")(dispatch({"text/event-stream": events})),
         get("/rows")(dispatch({"text/csv": csv, "application/x-ndjson": ndjson})),
     ]
@@ -2880,6 +2885,10 @@ def test_litestar_a_stream_a_handler_returns_keeps_its_own_media_type() -> None:
             assert r.headers["content-type"] == own.headers["content-type"], path
             assert r.headers["content-type"].startswith(accept)
             assert (r.text, r.headers["vary"]) == (own.text, "Accept")
+        own = client.get("/plain/unchanged")
+        r = client.get("/unchanged", headers={"Accept": "text/csv"})
+        assert (r.status_code, own.status_code) == (304, 304)
+        assert "content-type" not in r.headers and "content-type" not in own.headers
 
 
 @pytest.mark.thread_unsafe(reason="counts Endpoint.check's calls")

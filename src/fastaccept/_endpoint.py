@@ -13,7 +13,7 @@ from copy import deepcopy
 from dataclasses import dataclass, field
 from functools import partial, wraps
 from importlib.util import find_spec
-from types import AsyncGeneratorType, CoroutineType, UnionType
+from types import AsyncGeneratorType, CoroutineType, GeneratorType, UnionType
 from typing import Any, Generic, ParamSpec, Protocol, TypeVar, Union, cast, get_origin
 
 from ._grammar import is_token
@@ -949,10 +949,12 @@ def sent_as_is(data: object) -> str | bytes:
     ``Renderers`` encodes in the offer's charset (UTF-8 without one); else
     ``TypeError``, naming what the handler (no renderer) returned."""
     if not isinstance(data, (str, bytes)):
+        streamed = type(data) is GeneratorType
         raise TypeError(
             f"the handler returned {type(data).__name__}, not a body (str or "
-            "bytes) or an Answer of one; a generator's items go out in the "
-            "framework's own streaming response, where it has one"
+            "bytes) or an Answer of one"
+            + "; a generator's items go out in the framework's own streaming "
+            "response, where it has one" * streamed
         )
     return data
 
