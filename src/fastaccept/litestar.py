@@ -183,8 +183,8 @@ class LitestarBinding(HTTPExceptionBinding[Response[bytes]]):
         own, that type as its ``Content-Type``, as Litestar writes it (a text
         type with its charset): Litestar sends a stream in its route's media
         type where the route has one, over the stream's own, and the route of
-        a handler function that returns data has JSON (``_serving``). None for
-        a status without content."""
+        a handler function that returns data has JSON (``_serving``). A
+        stream with a status without content is left as it is."""
         media_type = response.media_type if isinstance(response, Stream) else None
         status = response.status_code
         if status is not None and (status < 200 or status in (204, 304)):
