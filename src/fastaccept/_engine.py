@@ -38,16 +38,14 @@ else:
         # (not ``from . import _scan``, which reports a missing module as any
         # other ImportError)
         import fastaccept._scan as engine
-    except ModuleNotFoundError as missing:
-        if missing.name != "fastaccept._scan":
+    except ImportError as error:
+        if isinstance(error, ModuleNotFoundError):
+            unloadable = error.name == "fastaccept._scan"  # not built
+        else:  # built, and refused by this interpreter
+            unloadable = any(reason in str(error) for reason in _NOT_THIS_INTERPRETER)
+        if not unloadable:
             raise  # the extension is there but broken: say so, never hide it
-        from . import _scan_py as engine  # not built: the same results
-
-        IMPLEMENTATION = "python"
-    except ImportError as refused:
-        if not any(reason in str(refused) for reason in _NOT_THIS_INTERPRETER):
-            raise
-        from . import _scan_py as engine  # this interpreter may not load it
+        from . import _scan_py as engine  # the same results
 
         IMPLEMENTATION = "python"
     else:
