@@ -187,15 +187,16 @@ class LitestarBinding(HTTPExceptionBinding[Response[bytes]]):
         stream with a status without content is left as it is."""
         media_type = response.media_type if isinstance(response, Stream) else None
         status = response.status_code
-        if status is not None and (status < 200 or status in (204, 304)):
-            return response  # no content, no Content-Type (as Litestar sends it)
-        if media_type and not any(
-            k.lower() == "content-type" for k in response.headers
+        if (
+            not media_type
+            or (status is not None and (status < 200 or status in (204, 304)))
+            or any(k.lower() == "content-type" for k in response.headers)
         ):
-            value = str(getattr(media_type, "value", media_type))  # an enum's too
-            if value.startswith("text/"):
-                value = f"{value}; charset={response.encoding}"
-            response.headers["Content-Type"] = value
+            return response  # no content (none as Litestar sends it), or typed
+        value = str(getattr(media_type, "value", media_type))  # an enum's too
+        if value.startswith("text/"):
+            value = f"{value}; charset={response.encoding}"
+        response.headers["Content-Type"] = value
         return response
 
 
