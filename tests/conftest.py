@@ -122,6 +122,10 @@ EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 _LOADING = threading.RLock()
 
 
+#: Where a new interpreter finds the fastaccept under test, its only path.
+PACKAGE_ROOT = str(Path(_scan_py.__file__).resolve().parent.parent)
+
+
 def run_in_engine(
     engine: str, code: str, *options: str, arguments: tuple[str, ...] = ()
 ) -> list[str]:
@@ -135,7 +139,7 @@ def run_in_engine(
         env={
             **os.environ,
             "FASTACCEPT_NO_EXTENSIONS": "1" if engine == "python" else "",
-            "PYTHONPATH": str(Path(_scan_py.__file__).resolve().parent.parent),
+            "PYTHONPATH": PACKAGE_ROOT,
         },
         capture_output=True,
         text=True,

@@ -7,13 +7,12 @@ import os
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 import fastaccept
 
-from .conftest import CYTHON_MISSING, run_in_engine
+from .conftest import CYTHON_MISSING, PACKAGE_ROOT, run_in_engine
 
 #: The package modules a negotiation needs, besides the engine.
 NEEDED = {
@@ -56,10 +55,6 @@ NEVER = {
     "tokenize",
     "typing",
 }
-
-
-#: Where the child interpreters of ``added_by`` find fastaccept, their only path.
-PACKAGE_ROOT = str(Path(fastaccept.__file__).resolve().parent.parent)
 
 
 def added_by(statement: str, engine: str) -> set[str]:
