@@ -23,6 +23,7 @@ import warnings
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from functools import partial
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Annotated, Any
 
@@ -2832,18 +2833,34 @@ def test_litestar_cache_keeps_a_compressed_answer_from_a_client_without_the_codi
     assert len(calls) == 2  # one answer cached for each Accept-Encoding
 
 
-def test_litestar_a_stream_a_handler_returns_keeps_its_own_media_type() -> None:
-    """Litestar sends a ``Stream`` in its route's media type over its own,
-    and a dispatch route's is JSON (its handlers' return annotation ``Any``):
-    the stream goes out as the same handler's does on a plain route."""
+def test_litestar_a_response_a_dispatch_handler_returns_keeps_its_own_type(
+    tmp_path: Path,
+) -> None:
+    """A ``Stream``, ``ServerSentEvent``, ``Redirect``, ``File`` or
+    ``Template`` with no media type given takes its route's, and Litestar
+    sends a stream in its route's over its own: a dispatch route has none
+    (its wrapper answers a ``Response`` either way), so each goes out as the
+    same handler's does on a plain route: a stream in its own type (a 304
+    with none), the redirect as text/plain, the file and the template by
+    their names."""
     pytest.importorskip("litestar")
+    pytest.importorskip("jinja2")
     from collections.abc import Iterator
 
     from litestar import Litestar, get
-    from litestar.response import ServerSentEvent, Stream
+    from litestar.response import File, Redirect, ServerSentEvent, Stream, Template
+    from litestar.template.config import TemplateConfig
     from litestar.testing import TestClient
 
     from fastaccept.litestar import NegotiationPlugin, dispatch
+
+    try:
+        from litestar.plugins.jinja import JinjaTemplateEngine
+    except ImportError:  # its home in older Litestar (deprecated in 2.22)
+        from litestar.contrib.jinja import JinjaTemplateEngine
+
+    (tmp_path / "rows.csv").write_text("a,b\n")
+    (tmp_path / "page.html").write_text("<p>{{ n }}</p>")
 
     def lines() -> Iterator[str]:
         yield from ("a\n", "b\n")
@@ -2860,35 +2877,54 @@ def test_litestar_a_stream_a_handler_returns_keeps_its_own_media_type() -> None:
     async def unchanged() -> Stream:  # no content: no Content-Type either
         return Stream(iter(()), media_type="text/csv", status_code=304)
 
-    routes = [
-        get("/plain/events", name="events")(events),
-        get("/plain/csv", name="csv")(csv),
-        get("/plain/ndjson", name="ndjson")(ndjson),
-        get("/plain/unchanged", name="unchanged")(unchanged),
-        get("/unchanged")(dispatch({"text/csv": unchanged})),
+    async def moved() -> Redirect:
+        return Redirect("/elsewhere")
+
+    async def file() -> File:
+        return File(tmp_path / "rows.csv", filename="rows.csv")
+
+    async def page() -> Template:
+        return Template("page.html", context={"n": 1})
+
+    async def json_body() -> str:
+        return "{}"
+
+    plain = [events, csv, ndjson, unchanged, moved, file, page]
+    routes = [get(f"/plain/{h.__name__}", name=h.__name__)(h) for h in plain] + [
         get("/events")(dispatch({"text/event-stream": events})),
         get("/rows")(dispatch({"text/csv": csv, "application/x-ndjson": ndjson})),
+        get("/unchanged")(dispatch({"text/csv": unchanged})),
+        get("/moved")(dispatch({"text/html": moved, "application/json": json_body})),
+        get("/file")(dispatch({"text/csv": file, "application/json": json_body})),
+        get("/page")(dispatch({"text/html": page, "application/json": json_body})),
     ]
     app = Litestar(
         routes,
         plugins=[NegotiationPlugin()],
-        signature_namespace={"ServerSentEvent": ServerSentEvent, "Stream": Stream},
+        template_config=TemplateConfig(directory=tmp_path, engine=JinjaTemplateEngine),
+        signature_namespace={
+            t.__name__: t for t in (ServerSentEvent, Stream, Redirect, File, Template)
+        },
     )
     with TestClient(app) as client:
-        for path, accept, plain in [
-            ("/events", "text/event-stream", "/plain/events"),
-            ("/rows", "text/csv", "/plain/csv"),
-            ("/rows", "application/x-ndjson", "/plain/ndjson"),
+        for path, accept, same_as, content_type in [
+            ("/events", "text/event-stream", "events", "text/event-stream"),
+            ("/rows", "text/csv", "csv", "text/csv"),
+            ("/rows", "application/x-ndjson", "ndjson", "application/x-ndjson"),
+            ("/unchanged", "text/csv", "unchanged", None),
+            ("/moved", "text/html", "moved", "text/plain; charset=utf-8"),
+            ("/file", "text/csv", "file", "text/csv; charset=utf-8"),
+            ("/page", "text/html", "page", "text/html; charset=utf-8"),
         ]:
-            own = client.get(plain)
-            r = client.get(path, headers={"Accept": accept})
-            assert r.headers["content-type"] == own.headers["content-type"], path
-            assert r.headers["content-type"].startswith(accept)
-            assert (r.text, r.headers["vary"]) == (own.text, "Accept")
-        own = client.get("/plain/unchanged")
-        r = client.get("/unchanged", headers={"Accept": "text/csv"})
-        assert (r.status_code, own.status_code) == (304, 304)
-        assert "content-type" not in r.headers and "content-type" not in own.headers
+            own = client.get(f"/plain/{same_as}", follow_redirects=False)
+            r = client.get(path, headers={"Accept": accept}, follow_redirects=False)
+            assert (r.status_code, r.text) == (own.status_code, own.text), path
+            assert r.headers.get("content-type") == own.headers.get("content-type")
+            assert r.headers.get("content-type", "").startswith(content_type or "")
+            assert ("content-type" in r.headers) is (content_type is not None)
+            assert r.headers["vary"] == "Accept"
+        r = client.get("/file", headers={"Accept": "application/json"})
+        assert (r.text, r.headers["content-type"]) == ("{}", "application/json")
 
 
 @pytest.mark.thread_unsafe(reason="counts Endpoint.check's calls")
@@ -3393,9 +3429,10 @@ def test_litestar_dispatch_handlers_share_one_signature() -> None:
 
 def test_litestar_dispatch_handlers_may_differ_in_their_return_annotations() -> None:
     # Each returns its body: its return annotation is no schema of the
-    # offers, as under FastAPI; Litestar reads Any.
+    # offers, as under FastAPI; Litestar reads Response, what the wrapper
+    # answers.
     pytest.importorskip("litestar")
-    from litestar import Litestar, get
+    from litestar import Litestar, Response, get
     from litestar.testing import TestClient
 
     from fastaccept.litestar import NegotiationPlugin, dispatch
@@ -3407,7 +3444,7 @@ def test_litestar_dispatch_handlers_may_differ_in_their_return_annotations() -> 
         return b"limit\r\n3\r\n"
 
     report = dispatch({"application/json": as_json, "text/csv": as_csv})
-    assert inspect.signature(report).return_annotation is Any
+    assert inspect.signature(report).return_annotation is Response
     route = get("/report", sync_to_thread=False)(report)
     with TestClient(Litestar([route], plugins=[NegotiationPlugin()])) as client:
         for accept, body in [("text/csv", "limit\r\n3\r\n"), ("*/*", '{"limit": 3}')]:
