@@ -497,6 +497,34 @@ def test_the_asgi_examples_refuse_a_websocket(app: Callable[[], Any]) -> None:
     assert websocket_sent(app(), {"type": "websocket.disconnect"}) == []
 
 
+@pytest.mark.parametrize(
+    "app",
+    [
+        lambda: load_recipe("asgi_app").app,
+        lambda: load_example("users_api.py").UsersAPI("token"),
+    ],
+)
+def test_the_asgi_examples_answer_the_servers_lifespan(app: Callable[[], Any]) -> None:
+    # The server's start and stop (ASGI lifespan): each answered. An app
+    # that returned at once left hypercorn's trio worker failing as it
+    # started (trio.ClosedResourceError), every request refused.
+    events = [{"type": "lifespan.shutdown"}, {"type": "lifespan.startup"}]
+    sent: list[Any] = []
+
+    async def receive() -> Any:
+        return events.pop()
+
+    async def send(message: Any) -> None:
+        sent.append(message)
+
+    asyncio.run(app()({"type": "lifespan", "asgi": {"version": "3.0"}}, receive, send))
+    assert not events
+    assert sent == [
+        {"type": "lifespan.startup.complete"},
+        {"type": "lifespan.shutdown.complete"},
+    ]
+
+
 @pytest.mark.parametrize("recipe", ["asgi_app", "wsgi_app"])
 def test_the_plain_apps_answer_head_without_a_body(recipe: str) -> None:
     call = CLIENTS[recipe](load_recipe(recipe))

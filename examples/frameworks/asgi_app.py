@@ -72,7 +72,7 @@ async def refused(
 
 
 async def app(scope: Scope, receive: Receive, send: Send) -> None:
-    if scope["type"] == "http":  # uvicorn also sends "lifespan"
+    if scope["type"] == "http":
         methods = ROUTES.get(scope["path"])
         if methods is None:
             await refused(scope, send, 404, [])
@@ -86,3 +86,7 @@ async def app(scope: Scope, receive: Receive, send: Send) -> None:
         and (await receive())["type"] == "websocket.connect"
     ):
         await send({"type": "websocket.close", "code": 1008})  # the server's 403
+    elif scope["type"] == "lifespan":  # the server's start and stop: nothing to do
+        while (await receive())["type"] == "lifespan.startup":
+            await send({"type": "lifespan.startup.complete"})
+        await send({"type": "lifespan.shutdown.complete"})
