@@ -2833,26 +2833,28 @@ def test_litestar_cache_keeps_a_compressed_answer_from_a_client_without_the_codi
     assert len(calls) == 2  # one answer cached for each Accept-Encoding
 
 
-def test_litestar_a_response_a_dispatch_handler_returns_keeps_its_own_type(
+def test_litestar_a_response_a_handler_returns_keeps_its_own_type(
     tmp_path: Path,
 ) -> None:
     """A ``Stream``, ``ServerSentEvent``, ``Redirect``, ``File`` or
     ``Template`` with no media type given takes its route's, and Litestar
     sends a stream in its route's over its own: a dispatch route has none
-    (its wrapper answers a ``Response`` either way), so each goes out as the
-    same handler's does on a plain route: a stream in its own type (a 304
-    with none), the redirect as text/plain, the file and the template by
-    their names."""
+    (its wrapper answers a ``Response[Any]`` either way; its OpenAPI schema
+    stays any JSON, ``{}``, with a signature namespace too), so each goes out
+    as the same handler's does on a plain route: a stream in its own type (a
+    304 with none), the redirect as text/plain, the file and the template by
+    their names. A negotiated handler's stream keeps its own type too, though
+    its route's is JSON (``-> Answer`` is handed to Litestar as ``Any``)."""
     pytest.importorskip("litestar")
     pytest.importorskip("jinja2")
     from collections.abc import Iterator
 
-    from litestar import Litestar, get
+    from litestar import Litestar, Request, get
     from litestar.response import File, Redirect, ServerSentEvent, Stream, Template
     from litestar.template.config import TemplateConfig
     from litestar.testing import TestClient
 
-    from fastaccept.litestar import NegotiationPlugin, dispatch
+    from fastaccept.litestar import NegotiationPlugin, dispatch, negotiated, produced
 
     try:
         from litestar.plugins.jinja import JinjaTemplateEngine
@@ -2889,6 +2891,14 @@ def test_litestar_a_response_a_dispatch_handler_returns_keeps_its_own_type(
     async def json_body() -> str:
         return "{}"
 
+    @get("/live")
+    @negotiated(Renderers({"application/json": json.dumps, "text/event-stream": str}))
+    async def live(request: Request[Any, Any, Any]) -> Answer:
+        chosen = produced(request)
+        if chosen is not None and chosen.media_type == "text/event-stream":
+            return await events()  # type: ignore[return-value]
+        return Answer({"n": 1})
+
     plain = [events, csv, ndjson, unchanged, moved, file, page]
     routes = [get(f"/plain/{h.__name__}", name=h.__name__)(h) for h in plain] + [
         get("/events")(dispatch({"text/event-stream": events})),
@@ -2897,6 +2907,7 @@ def test_litestar_a_response_a_dispatch_handler_returns_keeps_its_own_type(
         get("/moved")(dispatch({"text/html": moved, "application/json": json_body})),
         get("/file")(dispatch({"text/csv": file, "application/json": json_body})),
         get("/page")(dispatch({"text/html": page, "application/json": json_body})),
+        live,
     ]
     app = Litestar(
         routes,
@@ -2915,6 +2926,7 @@ def test_litestar_a_response_a_dispatch_handler_returns_keeps_its_own_type(
             ("/moved", "text/html", "moved", "text/plain; charset=utf-8"),
             ("/file", "text/csv", "file", "text/csv; charset=utf-8"),
             ("/page", "text/html", "page", "text/html; charset=utf-8"),
+            ("/live", "text/event-stream", "events", "text/event-stream"),
         ]:
             own = client.get(f"/plain/{same_as}", follow_redirects=False)
             r = client.get(path, headers={"Accept": accept}, follow_redirects=False)
@@ -2925,6 +2937,11 @@ def test_litestar_a_response_a_dispatch_handler_returns_keeps_its_own_type(
             assert r.headers["vary"] == "Accept"
         r = client.get("/file", headers={"Accept": "application/json"})
         assert (r.text, r.headers["content-type"]) == ("{}", "application/json")
+        r = client.get("/live", headers={"Accept": "application/json"})
+        assert (r.text, r.headers["content-type"]) == ('{"n": 1}', "application/json")
+    paths = app.openapi_schema.to_schema()["paths"]
+    content = paths["/file"]["get"]["responses"]["200"]["content"]
+    assert content["application/json"] == {"schema": {}}  # any JSON
 
 
 @pytest.mark.thread_unsafe(reason="counts Endpoint.check's calls")
@@ -3444,7 +3461,7 @@ def test_litestar_dispatch_handlers_may_differ_in_their_return_annotations() -> 
         return b"limit\r\n3\r\n"
 
     report = dispatch({"application/json": as_json, "text/csv": as_csv})
-    assert inspect.signature(report).return_annotation is Response
+    assert inspect.signature(report).return_annotation == Response[Any]
     route = get("/report", sync_to_thread=False)(report)
     with TestClient(Litestar([route], plugins=[NegotiationPlugin()])) as client:
         for accept, body in [("text/csv", "limit\r\n3\r\n"), ("*/*", '{"limit": 3}')]:

@@ -220,7 +220,7 @@ class Endpoint:
             varies = finished.varies(step.formatted)
             if varies:  # a format name chose, and nothing else decides: no Vary
                 binding.vary(data, varies)
-            return data
+            return binding.own(data)
         if isinstance(data, Answer):
             status = data.status or binding.status(request) or self.status
             rendered = finished.chosen(
@@ -344,6 +344,11 @@ class Binding(ABC, Generic[Request, Response]):
         else:
             given = [headers.get("Vary")]
         headers["Vary"] = merge_vary(*given, vary)
+
+    def own(self, response: Any) -> Any:
+        """One of ``responses`` that a handler returned, as it is to be sent:
+        itself, unless the framework would send it otherwise."""
+        return response
 
     def error_facts(self, error: BaseException) -> ErrorFacts | None:
         """One of ``errors`` as a problem's facts: its status, its detail and

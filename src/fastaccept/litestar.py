@@ -103,6 +103,7 @@ try:
         Schema,
     )
     from litestar.plugins.base import ReceiveRoutePlugin
+    from litestar.response import Stream
     from litestar.routes import BaseRoute, HTTPRoute
     from litestar.types import BeforeMessageSendHookHandler, CacheKeyBuilder, Middleware
 except ModuleNotFoundError as _missing:  # pragma: no cover - depends on the install
@@ -177,6 +178,28 @@ class LitestarBinding(HTTPExceptionBinding[Response[bytes]]):
         its name in any case."""
         response.headers = vary_merged_into(response.headers, vary)
 
+    def own(self, response: Response[Any]) -> Response[Any]:
+        """A ``Stream`` (a ``ServerSentEvent`` too) with a media type of its
+        own, that type as its ``Content-Type``, as Litestar writes it (a text
+        type with its charset): Litestar sends a stream in its route's media
+        type where the route has one, over the stream's own, and a negotiated
+        route whose handler returns data has JSON (an ``Answer`` is handed
+        to Litestar as ``Any``, ``_serving``). A stream with a status
+        without content is left as it is."""
+        media_type = response.media_type if isinstance(response, Stream) else None
+        status = response.status_code
+        if (
+            not media_type
+            or (status is not None and (status < 200 or status in (204, 304)))
+            or any(k.lower() == "content-type" for k in response.headers)
+        ):
+            return response  # no content (none as Litestar sends it), or typed
+        value = str(getattr(media_type, "value", media_type))  # an enum's too
+        if value.startswith("text/"):
+            value = f"{value}; charset={response.encoding}"
+        response.headers["Content-Type"] = value
+        return response
+
 
 #: What the plugin's middleware and exception handler read a request with.
 LITESTAR = LitestarBinding(shared=True)
@@ -205,11 +228,12 @@ def _serving(endpoint: Endpoint, handlers: tuple[Handler, ...]) -> Handler:
     with ``request``, the handlers' own or one added for ``negotiated``;
     ``Answer`` out of its return annotation. Dispatch's handlers return
     bodies, and their wrapper answers a ``Response`` either way: annotated
-    so, its route has no media type, and a ``Redirect``, ``File``,
-    ``Template`` or ``Stream`` a handler returns keeps its own (Litestar
-    sends it in its route's where the route has one: JSON, for a route
-    returning data). A route handler (``@get``'s) in their place is a
-    ``TypeError``: Litestar would route it, not this."""
+    so (``Response[Any]``: a bare ``Response`` is documented as an object
+    where the app has a signature namespace), its route has no media type,
+    and a ``Redirect``, ``File``, ``Template`` or ``Stream`` a handler
+    returns keeps its own (Litestar sends it in its route's where the route
+    has one: JSON, for a route returning data). A route handler (``@get``'s)
+    in their place is a ``TypeError``: Litestar would route it, not this."""
     for handler in handlers:
         if isinstance(handler, BaseRouteHandler):
             raise TypeError(
@@ -220,7 +244,7 @@ def _serving(endpoint: Endpoint, handlers: tuple[Handler, ...]) -> Handler:
     bodies = sends_bodies(endpoint)  # dispatch's: -> str is no schema of the offers
     signature = shared_signature(handlers, "Litestar", returns=not bodies)
     if bodies:
-        signature = signature.replace(return_annotation=Response)
+        signature = signature.replace(return_annotation=Response[Any])
     shared = REQUEST in signature.parameters
     return signed(
         LitestarBinding(shared),
