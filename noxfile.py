@@ -8,6 +8,8 @@ packages and prints its path: put its folder on PATH (``.ci/run`` does).
 ``nox -s tests_cython`` runs the suite on the Cython engine alone.
 ``nox -s build_cython_min`` builds it on CPython 3.12 with the lowest Cython
 the build requirements allow, so both ends of the range are tested. ``nox -s
+lowest`` runs the pure engine's suite on CPython 3.10 with every package of
+the [test] extra at the lowest version the extra admits. ``nox -s
 free_threaded`` runs on a free-threaded CPython 3.13 (``python3.13t`` on PATH:
 ``tools/free-threaded-python.sh`` builds one).
 """
@@ -137,6 +139,27 @@ def _free_threaded_test_requirements() -> list[str]:
         if instead is not None:
             chosen.append(instead)
     return chosen
+
+
+@nox.session(python="3.10")
+def lowest(session: nox.Session) -> None:
+    """The suite on the oldest CPython, the pure engine, every package the
+    [test] extra names at the lowest version it admits, the packages they
+    need at their newest (uv's lowest-direct resolution): the bounds the
+    extra declares are the ones tested."""
+    session.install("uv>=0.5")
+    session.run(
+        "uv",
+        "pip",
+        "install",
+        f"--python={session.virtualenv.location}",
+        "--resolution=lowest-direct",
+        "--reinstall",  # the setuptools the environment came with too
+        "-e",
+        ".[test]",
+        env={"FASTACCEPT_NO_EXTENSIONS": "1"},
+    )
+    _pure_suite(session)
 
 
 @nox.session(python="3.13t")

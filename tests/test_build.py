@@ -17,6 +17,7 @@ import shutil
 import subprocess
 import sys
 import tarfile
+from importlib.metadata import version
 from pathlib import Path
 
 import pytest
@@ -51,6 +52,12 @@ WARNING = (
     "be used (same results, slower); for the compiled one, install a C "
     "compiler and the Python headers ("
 )
+
+
+#: The installed setuptools' release, which the builds here use.
+SETUPTOOLS = tuple(int(part) for part in version("setuptools").split(".")[:2])
+#: A command that fails (``false``), by its path.
+FALSE = shutil.which("false") or "/bin/false"
 
 
 def error(cause: str, required_by: str) -> str:
@@ -154,7 +161,10 @@ def test_optional_build_falls_back_with_one_warning(
 ) -> None:
     done = build_wheel(tree, tmp_path, hook=hook, env=env)
     assert done.returncode == 0, done.stdout
-    assert "Traceback" not in done.stdout
+    # setuptools before 80.4 prints the traceback of a failed editable build
+    # itself, before the fallback builds it again.
+    if hook != "build_editable" or SETUPTOOLS >= (80, 4):
+        assert "Traceback" not in done.stdout
     (warning,) = warnings_of(done.stdout)
     assert warning.startswith(WARNING), warning
     # pip keeps the pure wheel it built: a plain reinstall would take it again.
@@ -177,7 +187,9 @@ def test_optional_build_falls_back_with_one_warning(
             "/nonexistent",
             "cannot run /nonexistent: No such file or directory",
         ),
-        ("CIBUILDWHEEL", "false", "false exited with status 1"),  # a failing compiler
+        # A failing compiler, by its path: setuptools before 80.4 (or so)
+        # names the command found on PATH, later ones the command as given.
+        ("CIBUILDWHEEL", FALSE, f"{FALSE} exited with status 1"),
     ],
 )
 def test_required_build_ends_with_one_line(

@@ -411,3 +411,30 @@ def test_the_width_check_finds_what_overflows(tmp_path: Path) -> None:
     assert "past the article's column: code in #prose" in report
     assert "#fits" not in report
     assert report.endswith("1 pages checked at 1280 px; overflows found: 5\n")
+
+
+#: How docs/web.md names each package whose oldest release it states.
+OLDEST_STATED = {
+    "starlette": "Starlette",
+    "fastapi": "FastAPI",
+    "pydantic": "pydantic",
+    "flask": "Flask",
+    "django": "Django",
+    "falcon": "falcon",
+    "litestar": "Litestar",
+    "aiohttp": "aiohttp",
+    "uvicorn": "uvicorn",
+}
+
+
+def test_web_md_states_the_oldest_releases_the_test_extra_admits() -> None:
+    """docs/web.md says which framework releases are tested at the oldest
+    (``nox -s lowest`` installs the [test] extra's lower bounds): the ones
+    pyproject.toml declares."""
+    pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    extra = pyproject.split("\ntest = [", 1)[1].split("\n]", 1)[0]
+    stated = " ".join((DOCS / "web.md").read_text(encoding="utf-8").split())
+    for name, shown in OLDEST_STATED.items():
+        bound = re.search(rf'^\s*"{name}(?:\[[a-z,]+\])?>=([0-9.]+)', extra, re.M)
+        assert bound, f"{name} has no lower bound in the [test] extra"
+        assert f"{shown} {bound[1]}" in stated, (name, bound[1])

@@ -18,6 +18,7 @@ import warnings
 import weakref
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
+from importlib.metadata import version
 from types import ModuleType
 from typing import Any
 
@@ -442,6 +443,15 @@ HOSTILE = st.binary(max_size=60).filter(
 METHODS = st.sampled_from(["GET", "HEAD", "POST"])
 
 
+def sends_no_allow(recipe: str) -> bool:
+    """Whether the recipe's framework sends its 405 without ``Allow`` (RFC
+    9110 §15.5.6): Litestar before 2.20 does, before any handler runs."""
+    if recipe != "litestar_app":
+        return False
+    major, minor = version("litestar").split(".")[:2]
+    return (int(major), int(minor)) < (2, 20)
+
+
 @settings(max_examples=100)
 @given(accept=HOSTILE, content_type=HOSTILE, method=METHODS)
 def test_no_accept_or_content_type_is_a_500(
@@ -456,7 +466,8 @@ def test_no_accept_or_content_type_is_a_500(
             assert reply.status == 400, reply.body
             continue
         if method not in allowed:  # the framework's own (the plain apps' own)
-            assert reply.status == 405 and reply.headers["allow"], reply.body
+            assert reply.status == 405, reply.body
+            assert reply.headers.get("allow") or sends_no_allow(recipe), reply.body
             continue
         assert reply.status in (200, 201, 406, 415, 431), reply.body
         assert_vary(reply, recipe, path)

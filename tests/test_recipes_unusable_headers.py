@@ -257,8 +257,10 @@ def test_django_itself_fails_on_a_content_type_charset_it_does_not_know() -> Non
     from django.test import RequestFactory
 
     content_type = "application/json; charset*=bogus''x"
-    # Django 5.2 names the charset; 6 raises BadRequest without naming it
-    refused = "bogus|Invalid Content-Type"
-    with pytest.raises((ValueError, BadRequest), match=refused):
+    if django.VERSION[:3] < (5, 2, 18):  # before, Django read it as charset x
         RequestFactory().post("/messages", b"{}", content_type=content_type)
+    else:  # Django 5.2 names the charset; 6 raises BadRequest without naming it
+        refused = "bogus|Invalid Content-Type"
+        with pytest.raises((ValueError, BadRequest), match=refused):
+            RequestFactory().post("/messages", b"{}", content_type=content_type)
     assert module.MESSAGE_TYPES.check(content_type).media_type == "application/json"
