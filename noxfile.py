@@ -107,10 +107,11 @@ def build_cython_min(session: nox.Session) -> None:
     session.run(*PYTEST, *session.posargs)
 
 
-#: How free-threaded 3.13 installs the [test] extra: FastAPI's pydantic-core
-#: and Hypothesis after 6.155.2 build from source there (no cp313t wheel) with
-#: Rust crates this machine cannot fetch; brotli (1.2) would turn the GIL back
-#: on when the compression recipe imports it (zstandard, from 0.25, declares
+#: How free-threaded 3.13 installs the [test] extra: pydantic's core (for
+#: FastAPI and its recipe) and Hypothesis after 6.155.2 build from source
+#: there (no cp313t wheel) with Rust crates this machine cannot fetch;
+#: brotli (1.2) would turn the GIL back on when the compression recipe
+#: imports it (zstandard, from 0.25, declares
 #: that it runs without the GIL, and stays: tests/test_free_threading.py checks
 #: that the recipe keeps the GIL off with it); Cython, for
 #: tests/test_build.py, which tests the build and not threads (every other
@@ -120,6 +121,7 @@ def build_cython_min(session: nox.Session) -> None:
 #: None: left out (its tests skip).
 FREE_THREADED_INSTEAD = {
     "fastapi": None,
+    "pydantic": None,
     "litestar": None,
     "brotli": None,
     "Cython": None,

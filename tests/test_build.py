@@ -187,8 +187,8 @@ def test_optional_build_falls_back_with_one_warning(
             "/nonexistent",
             "cannot run /nonexistent: No such file or directory",
         ),
-        # A failing compiler, by its path: setuptools before 80.4 (or so)
-        # names the command found on PATH, later ones the command as given.
+        # A failing compiler, by its path: older setuptools (80.4 too) name
+        # the command found on PATH, newer ones the command as given.
         ("CIBUILDWHEEL", FALSE, f"{FALSE} exited with status 1"),
     ],
 )
