@@ -365,11 +365,13 @@ def test_a_handler_that_returns_data_is_a_type_error() -> None:
     from fastaccept.wsgi import dispatch
 
     app = dispatch({"application/json": lambda environ: {"total": 3}})
-    with pytest.raises(TypeError, match="the handler returned dict, not a body"):
+    message = "the handler for 'application/json' returned dict, not a body"
+    with pytest.raises(TypeError, match=message):
         app({"REQUEST_METHOD": "GET"}, lambda *started: lambda body: None)
     # a generator (Flask's stream_with_context gives one): no renderer's
     rows = dispatch({"text/csv": lambda environ: (row for row in ["a\r\n"])})
-    with pytest.raises(TypeError, match=r"returned generator, not a body .* streaming"):
+    message = r"for 'text/csv' returned generator, not a body .* streaming"
+    with pytest.raises(TypeError, match=message):
         rows({"REQUEST_METHOD": "GET"}, lambda *started: lambda body: None)
 
 

@@ -13,7 +13,7 @@ from copy import deepcopy
 from dataclasses import dataclass, field
 from functools import partial, wraps
 from importlib.util import find_spec
-from types import AsyncGeneratorType, CoroutineType, GeneratorType, UnionType
+from types import AsyncGeneratorType, CoroutineType, UnionType
 from typing import Any, Generic, ParamSpec, Protocol, TypeVar, Union, cast, get_origin
 
 from ._grammar import is_token
@@ -37,6 +37,7 @@ from ._render import (
     checked_status,
     made_rendered,
     offer_pairs,
+    sent_as_is,
 )
 from ._responses import (
     METHOD_FIELDS,
@@ -942,21 +943,6 @@ def shared_signature(
                 f"{read(other)}, not {signature}"
             )
     return signature
-
-
-def sent_as_is(data: object) -> str | bytes:
-    """A ``dispatch`` handler's result, sent as it is: bytes, or a str that
-    ``Renderers`` encodes in the offer's charset (UTF-8 without one); else
-    ``TypeError``, naming what the handler (no renderer) returned."""
-    if not isinstance(data, (str, bytes)):
-        streamed = type(data) is GeneratorType
-        raise TypeError(
-            f"the handler returned {type(data).__name__}, not a body (str or "
-            "bytes) or an Answer of one"
-            + "; a generator's items go out in the framework's own streaming "
-            "response, where it has one" * streamed
-        )
-    return data
 
 
 def sends_bodies(endpoint: Endpoint) -> bool:

@@ -9,6 +9,7 @@ import sys
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from functools import partial
+from types import GeneratorType
 from typing import TYPE_CHECKING, Any, ClassVar, Final, overload
 
 from ._arguments import ByArguments, made_once
@@ -626,6 +627,13 @@ def checked_vary(vary: object) -> str | None:
     return vary
 
 
+def sent_as_is(data: Any) -> Any:
+    """``dispatch``'s renderer: the handler's result is the body, bytes or a
+    str encoded in the offer's charset (UTF-8 without one); ``_body``
+    refuses anything else, naming the handler (no renderer of the user's)."""
+    return data
+
+
 def _body(
     render: Renderer, charset: str, data: Any, media_type: str, status: int
 ) -> bytes:
@@ -639,12 +647,19 @@ def _body(
     except UnicodeEncodeError as error:  # the same error, naming the offer
         error.reason = f"{error.reason} (the renderer for {media_type!r})"
         raise
-    if not isinstance(body, bytes):
+    if isinstance(body, bytes):
+        return body
+    returned = type(produced).__name__
+    if render is not sent_as_is:
         raise TypeError(
-            f"the renderer for {media_type!r} returned "
-            f"{type(produced).__name__}, not str or bytes"
+            f"the renderer for {media_type!r} returned {returned}, not str or bytes"
         )
-    return body
+    raise TypeError(
+        f"the handler for {media_type!r} returned {returned}, not a body (str or "
+        "bytes) or an Answer of one"
+        + "; a generator's items go out in the framework's own streaming "
+        "response, where it has one" * (type(produced) is GeneratorType)
+    )
 
 
 #: The statuses whose responses have no content (RFC 9110 §15.3.5-6,
