@@ -86,7 +86,8 @@ def asgi_call(app: Any) -> Call:
 
 def starlette_call(app: Any) -> Call:
     with warnings.catch_warnings():
-        # Starlette asks for httpx2, which needs Python 3.11; httpx serves on 3.10.
+        # Recent Starlette asks for httpx2, whose recent releases need Python
+        # 3.11; httpx serves on 3.10.
         warnings.filterwarnings("ignore", "Using `httpx` with `starlette.testclient`")
         from starlette.testclient import TestClient
 
