@@ -16,6 +16,7 @@ import os
 import subprocess
 import sys
 import threading
+from importlib.metadata import version
 from pathlib import Path
 from types import ModuleType
 from typing import Any, NoReturn, TypeAlias
@@ -147,6 +148,12 @@ def run_in_engine(
     )
     assert (done.returncode, done.stderr) == (0, "")
     return done.stdout.splitlines()
+
+
+def release(package: str) -> tuple[int, int]:
+    """The installed ``package``'s major and minor release numbers."""
+    major, minor = version(package).split(".")[:2]
+    return int(major), int(minor)
 
 
 def load_example(relative: str) -> ModuleType:

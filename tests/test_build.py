@@ -17,12 +17,11 @@ import shutil
 import subprocess
 import sys
 import tarfile
-from importlib.metadata import version
 from pathlib import Path
 
 import pytest
 
-from .conftest import PURE_RUN
+from .conftest import PURE_RUN, release
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -55,7 +54,7 @@ WARNING = (
 
 
 #: The installed setuptools' release, which the builds here use.
-SETUPTOOLS = tuple(int(part) for part in version("setuptools").split(".")[:2])
+SETUPTOOLS = release("setuptools")
 #: A command that fails (``false``), by its path.
 FALSE = shutil.which("false") or "/bin/false"
 

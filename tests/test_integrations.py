@@ -18,7 +18,6 @@ import warnings
 import weakref
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
-from importlib.metadata import version
 from types import ModuleType
 from typing import Any
 
@@ -28,7 +27,7 @@ from hypothesis import strategies as st
 
 from fastaccept import BROWSER_DEFAULTS
 
-from .conftest import load_example, websocket_sent
+from .conftest import load_example, release, websocket_sent
 from .recipes import (
     BODY_TYPES,
     CREATED_OFFERS,
@@ -449,8 +448,7 @@ def sends_no_allow(recipe: str) -> bool:
     9110 §15.5.6): Litestar before 2.20 does, before any handler runs."""
     if recipe != "litestar_app":
         return False
-    major, minor = version("litestar").split(".")[:2]
-    return (int(major), int(minor)) < (2, 20)
+    return release("litestar") < (2, 20)
 
 
 @settings(max_examples=100)

@@ -72,7 +72,7 @@ from ._endpoint import (
 )
 from ._headers import lines_value, merge_vary, vary_merged_into
 from ._problems import is_error_status
-from ._render import Rendered, untyped_content_type
+from ._render import Rendered, declares_type, untyped_content_type
 from ._responses import Decision, reason_phrase
 from .asgi import (
     ASGIApp,
@@ -191,7 +191,7 @@ class LitestarBinding(HTTPExceptionBinding[Response[bytes]]):
         if (
             not media_type
             or (status is not None and (status < 200 or status in (204, 304)))
-            or any(k.lower() == "content-type" for k in response.headers)
+            or declares_type(response.headers.items())
         ):
             return response  # no content (none as Litestar sends it), or typed
         value = str(getattr(media_type, "value", media_type))  # an enum's too
