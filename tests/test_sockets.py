@@ -196,17 +196,37 @@ def test_head_then_get_on_one_connection(served: tuple[str, int]) -> None:
     assert answers == [("HEAD", 200, b""), ("GET", 200, html)] * 2
 
 
-def test_head_sends_no_body_on_the_wire(served: tuple[str, int]) -> None:
-    # http.client reads no body after HEAD whatever follows: read the socket.
+def head_on_the_wire(port: int, path: bytes) -> tuple[bytes, bytes]:
+    """A HEAD's status line and fields, and the bytes after them: http.client
+    reads no body after HEAD whatever follows, so the socket is read."""
     request = (
-        b"HEAD /greeting HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/html\r\n"
-        b"Connection: close\r\n\r\n"
+        b"HEAD " + path + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        b"Accept: text/html\r\nConnection: close\r\n\r\n"
     )
-    received = exchange(served[1], request)
-    head, _, body = received.partition(b"\r\n\r\n")
+    head, _, body = exchange(port, request).partition(b"\r\n\r\n")
+    return head, body
+
+
+def test_head_sends_no_body_on_the_wire(served: tuple[str, int]) -> None:
+    head, body = head_on_the_wire(served[1], b"/greeting")
     assert head.startswith(b"HTTP/1.1 200 ")
     assert b"\r\ncontent-length: 12" in head.lower()
     assert body == b""
+
+
+@pytest.mark.parametrize("recipe_name", ["asgi_app", "wsgi_app"])
+def test_the_plain_apps_own_refusals_send_no_body_on_the_wire(
+    recipe_name: str,
+) -> None:
+    # Their router's 404 and 405: without a Content-Length, waitress chunked
+    # the empty HEAD body and sent its last chunk, b"0\r\n\r\n", after the head.
+    module = load_recipe(recipe_name)
+    serving = uvicorn_serving if recipe_name in ASGI_RECIPES else waitress_serving
+    with serving(module.app) as port:
+        for path, status in ((b"/nowhere", b"404"), (b"/messages", b"405")):
+            head, body = head_on_the_wire(port, path)
+            assert head.startswith(b"HTTP/1.1 " + status + b" "), head
+            assert body == b"", (path, body)
 
 
 @pytest.mark.parametrize(

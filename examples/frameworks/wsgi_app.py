@@ -57,12 +57,14 @@ def app(environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[byt
     methods = ROUTES.get(environ.get("PATH_INFO", ""))
     head = environ["REQUEST_METHOD"] == "HEAD"  # no body (RFC 9110 §9.3.2)
     if methods is None:
-        start_response("404 Not Found", [("Content-Type", "text/plain")])
-        return [] if head else [b"404\n"]
-    if environ["REQUEST_METHOD"] not in methods:  # RFC 9110 §15.5.6
-        allow = ("Allow", ", ".join(methods))
-        start_response(
-            "405 Method Not Allowed", [allow, ("Content-Type", "text/plain")]
-        )
-        return [] if head else [b"405\n"]
-    return methods[environ["REQUEST_METHOD"]](environ, start_response)
+        status, headers, body = "404 Not Found", [], b"404\n"
+    elif environ["REQUEST_METHOD"] not in methods:  # RFC 9110 §15.5.6
+        status, body = "405 Method Not Allowed", b"405\n"
+        headers = [("Allow", ", ".join(methods))]
+    else:
+        return methods[environ["REQUEST_METHOD"]](environ, start_response)
+    # GET's Content-Length on HEAD too: without one, waitress chunks the empty
+    # HEAD body and sends its last chunk after the head.
+    length = ("Content-Length", str(len(body)))
+    start_response(status, [*headers, ("Content-Type", "text/plain"), length])
+    return [] if head else [body]
