@@ -1628,6 +1628,9 @@ def test_openapi_lists_the_format_parameter_where_the_route_has_names(
         False,
     )
     assert listed["schema"] == {"type": "string", "enum": ["json", "csv"]}
+    # What the enum cannot say: ?format=CSV and ?format= are no 400.
+    assert "case is ignored" in listed["description"]
+    assert "empty value names none" in listed["description"]
     (kept,) = parameters("/own")  # the handler's own, once
     assert kept["name"] == "format" and "enum" not in kept["schema"]
     assert parameters("/plain") == []
@@ -1635,6 +1638,111 @@ def test_openapi_lists_the_format_parameter_where_the_route_has_names(
     responses = document["paths"]["/unread"]["get"]["responses"]
     assert list(responses["200"]["content"]) == ["application/json"]
     assert "406" not in responses
+
+
+@dataclass
+class ItemPatch:
+    """A merge patch's body (RFC 7396), as a handler takes it: at module
+    level, where string annotations find it."""
+
+    name: str | None = None
+
+
+@pytest.mark.parametrize("framework", ["fastapi", "litestar"])
+# The newest Litestar warns of a bare ``data`` (as tests/negotiated_litestar_app.py has).
+@pytest.mark.filterwarnings("ignore:.*Reserved kwarg 'data' declared without")
+def test_openapi_request_body_lists_the_types_consumes_takes_with_the_schema(
+    framework: str,
+) -> None:
+    """The body's schema under the type the route takes that the framework
+    reads as JSON (RFC 7396's merge patch), never the framework's own
+    ``application/json``, which the route refuses; a handler that reads the
+    body itself gets every type consumes takes, the body required (415)."""
+    pytest.importorskip(framework)
+    pytest.importorskip("httpx")
+    merge_patch = Consumes(["application/merge-patch+json"])
+    both = Consumes(["application/json", "application/x-www-form-urlencoded"])
+
+    if framework == "fastapi":
+        from fastapi import FastAPI
+        from fastapi.testclient import TestClient
+
+        from fastaccept.fastapi import NegotiatedRoute, negotiated
+
+        app = FastAPI()
+        app.router.route_class = NegotiatedRoute
+
+        @app.patch("/items")
+        @negotiated(CREATED, consumes=merge_patch)
+        def patch_item(data: ItemPatch) -> Any:
+            return {"id": 1, "name": data.name}
+
+        @app.post("/messages")
+        @negotiated(CREATED, consumes=both)
+        def post_message() -> Any:
+            return {"id": 1}
+
+        client: Any = TestClient(app)
+        document = client.get("/openapi.json").json()
+    else:
+        from litestar import Litestar, patch, post
+        from litestar.testing import TestClient as LitestarClient
+
+        from fastaccept.litestar import NegotiationPlugin
+        from fastaccept.litestar import negotiated as litestar_negotiated
+
+        @patch("/items")
+        @litestar_negotiated(CREATED, consumes=merge_patch)
+        async def litestar_patch(data: ItemPatch) -> Any:
+            return {"id": 1, "name": data.name}
+
+        @post("/messages")
+        @litestar_negotiated(CREATED, consumes=both)
+        async def litestar_post() -> Any:
+            return {"id": 1}
+
+        lite = Litestar([litestar_patch, litestar_post], plugins=[NegotiationPlugin()])
+        client = LitestarClient(lite).__enter__()
+        document = client.get("/schema/openapi.json").json()
+    try:
+        paths = document["paths"]
+        body = paths["/items"]["patch"]["requestBody"]
+        assert body["required"] is True
+        (listed,) = body["content"].items()
+        assert listed[0] == "application/merge-patch+json"
+        assert listed[1]["schema"]["$ref"].endswith("/ItemPatch")
+        sent = b'{"name": "pen"}'
+        for content_type, status in (
+            ("application/merge-patch+json", 200),
+            ("application/json", 415),
+        ):
+            reply = client.patch(
+                "/items", content=sent, headers={"Content-Type": content_type}
+            )
+            assert reply.status_code == status, content_type
+        taken = paths["/messages"]["post"]["requestBody"]
+        assert taken == {
+            "required": True,
+            "content": {t: {} for t in both.media_types},
+        }
+    finally:
+        if framework == "litestar":
+            client.__exit__(None, None, None)
+
+
+def test_openapi_415_says_which_method_each_of_its_fields_is_sent_to() -> None:
+    """One route of two methods documents one 415 for both operations: its
+    Accept-Post and Accept-Patch each say the method that gets it."""
+    pytest.importorskip("fastapi")
+    from fastaccept.fastapi import openapi_responses
+
+    fields = openapi_responses(CREATED, BODY_TYPES, 201, ["PATCH", "POST"])[415]
+    described = {name: h["description"] for name, h in fields["headers"].items()}
+    assert described == {
+        "Accept": "The media types this resource takes.",
+        "Accept-Patch": "The media types this resource takes, sent in a 415 to PATCH.",
+        "Accept-Post": "The media types this resource takes, sent in a 415 to POST.",
+    }
 
 
 def test_fastapi_openapi_lists_the_format_parameter_once() -> None:

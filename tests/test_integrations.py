@@ -607,6 +607,9 @@ def test_openapi_documents_every_media_type_and_refusal(name: str) -> None:
         assert {"type", "title", "status", "detail"} <= set(problem["required"])
     accept = messages["415"]["headers"]["Accept"]["schema"]
     assert accept["example"] == ", ".join(BODY_TYPES)
+    # The handler reads the body itself: the types it takes, required (415).
+    body = paths["/messages"]["post"]["requestBody"]
+    assert (body["required"], list(body["content"])) == (True, list(BODY_TYPES))
     # FastAPI answers HEAD, not an operation; a Litestar route lists it.
     assert ("head" in paths["/greeting"]) == (name == "litestar_app")
 

@@ -739,23 +739,54 @@ def openapi_responses(
             # changes neither another's nor REFUSAL_SCHEMA (PROBLEM_SCHEMA).
             responses[code] = {"description": described, "content": deepcopy(content)}
     if consumes is not None:
-        fields = {"Accept": consumes.accept}
+        # One operation per method shares these: each method's own field is
+        # said to be sent to that method alone.
+        takes = "The media types this resource takes"
+        fields = {"Accept": (f"{takes}.", consumes.accept)}
         for method in sorted(methods):
-            fields.update(consumes._method_field(METHOD_FIELDS.get(method, "")))
+            for name, value in consumes._method_field(METHOD_FIELDS.get(method, "")):
+                fields[name] = (f"{takes}, sent in a 415 to {method}.", value)
         responses[415]["headers"] = {
             name: {
-                "description": "The media types this resource takes.",
+                "description": description,
                 "schema": {"type": "string", "example": value},
             }
-            for name, value in fields.items()
+            for name, (description, value) in fields.items()
         }
     return responses
+
+
+def body_media_type(consumes: Consumes, documented: str) -> str | None:
+    """Which media type of ``consumes`` an OpenAPI ``requestBody`` lists with
+    the schema a framework documents under ``documented``, its body's own
+    (FastAPI's ``Body(media_type=...)``, Litestar's ``data``): ``documented``
+    where ``consumes`` takes it; else the first type (no range) it takes that
+    the framework reads as that body: a JSON body from ``application/json``
+    and any ``application/*+json`` (RFC 6839 §3.1), another from its own
+    type; else None, where no type the route takes reads as that body."""
+    # Consumes' own reading, not a subclass's ``check``: that is a request's.
+    if Consumes.check(consumes, documented).status == 200:
+        return documented
+    essence = documented.partition(";")[0].strip().lower()
+    for given, (type_, subtype, _, _) in zip(
+        consumes.media_types, consumes._ranges, strict=True
+    ):
+        if essence == "application/json":
+            alike = type_ == "application" and (
+                subtype == "json" or subtype.endswith("+json")
+            )
+        else:
+            alike = f"{type_}/{subtype}" == essence
+        if alike and "*" not in (type_, subtype[:1]):
+            return given
+    return None
 
 
 def format_parameter(endpoint: Endpoint) -> dict[str, Any] | None:
     """The OpenAPI query parameter that names a format (docs/web.md, "Format
     override"), where the endpoint reads one and has names; its ``enum`` the
-    names, lower-case (they ignore case)."""
+    names, lower-case (its description says that case is ignored and that an
+    empty value names none, which the enum cannot)."""
     names = list(endpoint.renderers.produces.formats)
     if endpoint.format_param is None or not names:
         return None
@@ -763,7 +794,10 @@ def format_parameter(endpoint: Endpoint) -> dict[str, Any] | None:
         "name": endpoint.format_param,
         "in": "query",
         "required": False,
-        "description": "A representation by name, chosen over the Accept header.",
+        "description": (
+            "A representation by name, chosen over the Accept header; the "
+            "name's case is ignored, and an empty value names none."
+        ),
         "schema": {"type": "string", "enum": names},
     }
 

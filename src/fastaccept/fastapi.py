@@ -50,6 +50,7 @@ from ._endpoint import (
     Mapped,
     Negotiated,
     RoutedEndpoint,
+    body_media_type,
     format_parameter,
     framework_argument,
     integration,
@@ -384,6 +385,20 @@ class NegotiatedRoute(APIRoute):
                 given if getattr(given, "media_type", None) in offered else Response
             )
         super().__init__(path, endpoint, **kwargs)
+        if found is not None and found.consumes is not None and self.body_field:
+            # FastAPI documents the body's schema under the body's media type
+            # (application/json but for Body(media_type=...) and forms): under
+            # the type consumes takes that FastAPI reads so, never a refused
+            # one. The field is this route's own (made from the handler's
+            # signature for it); its media type is read for the document
+            # alone (FastAPI reads the body by the request's Content-Type).
+            info = self.body_field.field_info
+            own_type: str = getattr(info, "media_type", "application/json")
+            kept = body_media_type(found.consumes, own_type)
+            if kept is not None and kept != own_type:
+                info = copy.copy(info)  # a Body() default may serve others
+                info.media_type = kept  # type: ignore[attr-defined]
+                self.body_field.field_info = info
         named = None if found is None else format_parameter(found)
         extra = self.openapi_extra or {}
         listed = extra.get("parameters", [])

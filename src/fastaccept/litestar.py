@@ -58,6 +58,7 @@ from ._endpoint import (
     Mapped,
     Negotiated,
     RoutedEndpoint,
+    body_media_type,
     decision_in,
     format_parameter,
     framework_argument,
@@ -100,6 +101,7 @@ try:
         Operation,
         Parameter,
         Reference,
+        RequestBody,
         Schema,
     )
     from litestar.plugins.base import ReceiveRoutePlugin
@@ -459,7 +461,8 @@ def _documenting(
     own), and with ``problems`` Litestar's 400 as the problem it is sent as
     (but where the route answers it its own way: ``_answers_400``), and each
     status of ``raises=`` as one too, which the handler's exceptions are (but
-    where the route documents it: ``responses=``)."""
+    where the route documents it: ``responses=``); with ``consumes``, the
+    ``requestBody`` (``body_media_type``)."""
     documented = openapi_responses(
         endpoint.renderers,
         endpoint.consumes,
@@ -511,6 +514,21 @@ def _documenting(
                     description=described, content=_content(PROBLEM_CONTENT)
                 )
         self.responses = responses
+        consumes = endpoint.consumes
+        if consumes is not None:  # the body types: every one consumes takes
+            body = self.request_body
+            content = {t: OpenAPIMediaType() for t in consumes.media_types}
+            # Litestar's schema of ``data`` (under its media type) kept under
+            # the type consumes takes that Litestar reads so, never a refused one.
+            for own_type, media in (getattr(body, "content", None) or {}).items():
+                kept = body_media_type(consumes, own_type)
+                if kept is not None:
+                    content[kept] = media
+            self.request_body = RequestBody(
+                content=content,
+                description=getattr(body, "description", None),
+                required=True,
+            )
         # Litestar's own Parameter objects (or References), then the format's.
         given: list[Any] = list(self.parameters or ())
         queried = {p.name for p in given if getattr(p, "param_in", None) == "query"}
