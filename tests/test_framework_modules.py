@@ -1730,6 +1730,58 @@ def test_openapi_request_body_lists_the_types_consumes_takes_with_the_schema(
             client.__exit__(None, None, None)
 
 
+def test_fastapi_request_body_schema_goes_where_consumes_takes_it() -> None:
+    """Under FastAPI's own type where consumes takes it; else under the first
+    JSON type it takes, a suffix range included; on a route of an included
+    router too (FastAPI 0.137+ documents each inclusion by a body field of
+    its own); and a Body() default another route shares is not changed."""
+    pytest.importorskip("httpx")
+    pytest.importorskip("fastapi")
+    from fastapi import APIRouter, Body, FastAPI
+
+    from fastaccept.fastapi import NegotiatedRoute, negotiated
+
+    shared: Any = Body()  # one FieldInfo, the default of two handlers
+    app = FastAPI()
+    app.router.route_class = NegotiatedRoute
+    router = APIRouter(route_class=NegotiatedRoute)
+    takes = {
+        "/own": ["application/json", "application/merge-patch+json"],
+        "/suffix": ["application/*+json"],
+    }
+    for path, taken_types in takes.items():
+        negotiation = negotiated(CREATED, consumes=Consumes(taken_types))
+
+        @app.post(path)
+        @negotiation
+        def taken(data: ItemPatch) -> Any:
+            return {}
+
+    @router.patch("/items")
+    @negotiated(CREATED, consumes=Consumes(["application/merge-patch+json"]))
+    def included(data: ItemPatch = shared) -> Any:
+        return {}
+
+    @app.patch("/plain")
+    def plain(data: ItemPatch = shared) -> Any:
+        return {}
+
+    app.include_router(router, prefix="/v1")
+    paths = app.openapi()["paths"]
+
+    def body(path: str, method: str) -> dict[str, Any]:
+        content: dict[str, Any] = paths[path][method]["requestBody"]["content"]
+        return {t: "schema" in media for t, media in content.items()}
+
+    assert body("/own", "post") == {
+        "application/json": True,
+        "application/merge-patch+json": False,
+    }
+    assert body("/suffix", "post") == {"application/*+json": True}
+    assert body("/v1/items", "patch") == {"application/merge-patch+json": True}
+    assert body("/plain", "patch") == {"application/json": True}
+
+
 def test_openapi_415_says_which_method_each_of_its_fields_is_sent_to() -> None:
     """One route of two methods documents one 415 for both operations: its
     Accept-Post and Accept-Patch each say the method that gets it."""

@@ -756,30 +756,33 @@ def openapi_responses(
     return responses
 
 
-def body_media_type(consumes: Consumes, documented: str) -> str | None:
+def body_media_type(consumes: Consumes, documented: str) -> str:
     """Which media type of ``consumes`` an OpenAPI ``requestBody`` lists with
     the schema a framework documents under ``documented``, its body's own
-    (FastAPI's ``Body(media_type=...)``, Litestar's ``data``): ``documented``
-    where ``consumes`` takes it; else the first type (no range) it takes that
-    the framework reads as that body: a JSON body from ``application/json``
-    and any ``application/*+json`` (RFC 6839 §3.1), another from its own
-    type; else None, where no type the route takes reads as that body."""
+    (FastAPI's ``Body(media_type=...)``, a form's; Litestar's ``data``):
+    ``documented`` where ``consumes`` takes it; else the first type it takes
+    that the framework reads as that kind of body (JSON: ``application/json``
+    and ``application/*+json``, RFC 6839 §3.1, a suffix range too); else its
+    first: never a type it refuses."""
     # Consumes' own reading, not a subclass's ``check``: that is a request's.
     if Consumes.check(consumes, documented).status == 200:
         return documented
-    essence = documented.partition(";")[0].strip().lower()
-    for given, (type_, subtype, _, _) in zip(
+    type_, _, subtype = documented.partition(";")[0].strip().lower().partition("/")
+    kind = _body_kind(type_, subtype)
+    for given, (taken_type, taken_subtype, _, _) in zip(
         consumes.media_types, consumes._ranges, strict=True
     ):
-        if essence == "application/json":
-            alike = type_ == "application" and (
-                subtype == "json" or subtype.endswith("+json")
-            )
-        else:
-            alike = f"{type_}/{subtype}" == essence
-        if alike and "*" not in (type_, subtype[:1]):
+        if _body_kind(taken_type, taken_subtype) == kind:
             return given
-    return None
+    return consumes.media_types[0]
+
+
+def _body_kind(type_: str, subtype: str) -> str:
+    """The kind of body a framework reads from a type (``body_media_type``):
+    "json" (FastAPI and Litestar read any JSON type so), else the type."""
+    if type_ == "application" and (subtype == "json" or subtype.endswith("+json")):
+        return "json"
+    return f"{type_}/{subtype}"
 
 
 def format_parameter(endpoint: Endpoint) -> dict[str, Any] | None:

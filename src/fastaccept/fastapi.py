@@ -385,20 +385,7 @@ class NegotiatedRoute(APIRoute):
                 given if getattr(given, "media_type", None) in offered else Response
             )
         super().__init__(path, endpoint, **kwargs)
-        if found is not None and found.consumes is not None and self.body_field:
-            # FastAPI documents the body's schema under the body's media type
-            # (application/json but for Body(media_type=...) and forms): under
-            # the type consumes takes that FastAPI reads so, never a refused
-            # one. The field is this route's own (made from the handler's
-            # signature for it); its media type is read for the document
-            # alone (FastAPI reads the body by the request's Content-Type).
-            info = self.body_field.field_info
-            own_type: str = getattr(info, "media_type", "application/json")
-            kept = body_media_type(found.consumes, own_type)
-            if kept is not None and kept != own_type:
-                info = copy.copy(info)  # a Body() default may serve others
-                info.media_type = kept  # type: ignore[attr-defined]
-                self.body_field.field_info = info
+        self._document_body(self.body_field)
         named = None if found is None else format_parameter(found)
         extra = self.openapi_extra or {}
         listed = extra.get("parameters", [])
@@ -410,6 +397,24 @@ class NegotiatedRoute(APIRoute):
                 "parameters": [*listed, named],
             }
 
+    def _document_body(self, field: Any) -> None:
+        """FastAPI documents the body's schema under its media type
+        (``application/json`` but for ``Body(media_type=...)`` and forms):
+        under the one ``consumes`` takes (``body_media_type``) instead. The
+        field (``ModelField``) is made for this route from the handler's
+        signature; FastAPI reads its media type for the document alone (a
+        body is read by the request's Content-Type)."""
+        consumes = None if self.negotiation is None else self.negotiation.consumes
+        if consumes is None or not field:
+            return
+        info = field.field_info
+        own_type: str = getattr(info, "media_type", "application/json")
+        kept = body_media_type(consumes, own_type)
+        if kept != own_type:
+            info = copy.copy(info)  # a Body() default may serve other routes
+            info.media_type = kept
+            field.field_info = info
+
     def get_route_handler(self) -> Callable[[Request], Any]:
         """FastAPI's handler, after the checks of a negotiated route: a refusal
         is answered before FastAPI reads the body (415, not 422)."""
@@ -417,6 +422,12 @@ class NegotiatedRoute(APIRoute):
         endpoint = self.negotiation
         if endpoint is None:
             return handle
+        # FastAPI 0.137+ documents an included route by a body field made for
+        # each inclusion, then asks the route for its handler in that context.
+        made_in = getattr(fastapi_routing, "_effective_route_context_var", None)
+        context = None if made_in is None else made_in.get()
+        if getattr(context, "original_route", None) is self:
+            self._document_body(getattr(context, "body_field", None))
 
         async def negotiated_route(request: Request) -> Response:
             scope = request.scope

@@ -521,9 +521,7 @@ def _documenting(
             # Litestar's schema of ``data`` (under its media type) kept under
             # the type consumes takes that Litestar reads so, never a refused one.
             for own_type, media in (getattr(body, "content", None) or {}).items():
-                kept = body_media_type(consumes, own_type)
-                if kept is not None:
-                    content[kept] = media
+                content[body_media_type(consumes, own_type)] = media
             self.request_body = RequestBody(
                 content=content,
                 description=getattr(body, "description", None),
