@@ -1782,6 +1782,33 @@ def test_fastapi_request_body_schema_goes_where_consumes_takes_it() -> None:
     assert body("/plain", "patch") == {"application/json": True}
 
 
+def test_openapi_documents_a_text_types_body_as_a_string() -> None:
+    """What a generated client reads a body by: a string under each text
+    type offered (whatever renders it), no schema under another, which
+    the renderer alone knows; the route's own schemas over them."""
+    pytest.importorskip("fastapi")
+    from fastaccept.fastapi import openapi_responses
+
+    renderers = Renderers(
+        {
+            "application/json": json.dumps,
+            "text/html; charset=utf-8": str,
+            "text/csv": str,
+            "application/vnd.acme+json;version=2": json.dumps,
+        }
+    )
+    content = openapi_responses(renderers)[200]["content"]
+    text = {"schema": {"type": "string"}}
+    assert content == {
+        "application/json": {},
+        "text/html; charset=utf-8": text,
+        "text/csv": text,
+        "application/vnd.acme+json;version=2": {},
+    }
+    content["text/csv"]["schema"]["format"] = "csv"  # a copy of its own
+    assert openapi_responses(renderers)[200]["content"]["text/csv"] == text
+
+
 def test_openapi_415_says_which_method_each_of_its_fields_is_sent_to() -> None:
     """One route of two methods documents one 415 for both operations: its
     Accept-Post and Accept-Patch each say the method that gets it."""

@@ -619,7 +619,8 @@ REFUSAL_SCHEMA: dict[str, Any] = {
     "required": ["type", "title", "status", "detail"],
 }
 
-_PLAIN_CONTENT = {"text/plain": {"schema": {"type": "string"}}}
+_TEXT_MEDIA = {"schema": {"type": "string"}}
+_PLAIN_CONTENT = {"text/plain": _TEXT_MEDIA}
 _REFUSAL_CONTENT = {
     "application/problem+json": {"schema": REFUSAL_SCHEMA},
     **_PLAIN_CONTENT,
@@ -712,9 +713,13 @@ def openapi_responses(
         if status in BODYLESS
         else {
             "content": {
-                media_type: {}
-                for i, media_type in enumerate(produces.media_types)
-                if produces._parsed[i].qs > 0 or i in sent
+                # A text type's body is a string whatever renders it (the
+                # schema a generated client reads it by); another's unknown.
+                media_type: deepcopy(_TEXT_MEDIA) if parsed.type == "text" else {}
+                for i, (media_type, parsed) in enumerate(
+                    zip(produces.media_types, produces._parsed, strict=True)
+                )
+                if parsed.qs > 0 or i in sent
             }
         }
     }
