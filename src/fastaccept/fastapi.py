@@ -26,9 +26,10 @@ parameter for it, as it gains ``fastaccept_request``).
 ``NegotiatedRoute`` (FastAPI's custom route class) lists every offered media
 type under the route's success status in the OpenAPI document, and 406 (and
 415 with ``consumes``, 431 with a length limit) with the
-``application/problem+json`` schema of RFC 9457, so ``/docs`` shows them;
-``openapi_responses`` gives the same as a ``responses=`` mapping, for routes
-of another route class.
+``application/problem+json`` schema of RFC 9457, so ``/docs`` shows them,
+and with ``consumes`` the body types it takes under ``requestBody``;
+``openapi_responses`` gives the responses as a ``responses=`` mapping, for
+routes of another route class.
 """
 
 from __future__ import annotations

@@ -35,8 +35,8 @@ fields the answers vary on to the route's cache key (Litestar's default key
 is the method, path and query). In Litestar's OpenAPI
 document, it lists every offered media type under the route's status, and
 406 (415 with ``consumes``, 431 with a length limit) with the
-``application/problem+json`` schema of RFC 9457, as ``fastaccept.fastapi``
-does.
+``application/problem+json`` schema of RFC 9457, and with ``consumes`` the
+body types it takes under ``requestBody``, as ``fastaccept.fastapi`` does.
 """
 
 from __future__ import annotations
