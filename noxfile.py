@@ -5,13 +5,12 @@ failed build is an error) and runs the suite twice, once per engine; it finds
 each ``python3.X`` on PATH. Where the machine has no CPython 3.14 or 3.15,
 ``tools/debian-python.sh 3.14`` (and ``3.15``) provides one from Debian's
 packages and prints its path: put its folder on PATH (``.ci/run`` does).
-``nox -s tests_cython`` runs the suite on the Cython engine alone.
-``nox -s build_cython_min`` builds it on CPython 3.12 with the lowest Cython
-the build requirements allow, so both ends of the range are tested. ``nox -s
-lowest`` runs the pure engine's suite on CPython 3.10 with every package of
-the [test] extra at the lowest version the extra admits. ``nox -s
-free_threaded`` runs on a free-threaded CPython 3.13 (``python3.13t`` on PATH:
-``tools/free-threaded-python.sh`` builds one).
+``nox -s tests_cython`` runs the suite on the Cython engine alone (and the
+engine-level tests on both). ``nox -s lowest`` runs it on CPython 3.10 with
+every package of the [test] extra at the lowest version the extra admits, the
+Cython engine built with the lowest Cython and setuptools the build allows.
+``nox -s free_threaded`` runs on a free-threaded CPython 3.13
+(``python3.13t`` on PATH: ``tools/free-threaded-python.sh`` builds one).
 """
 
 from __future__ import annotations
@@ -20,10 +19,9 @@ import re
 import sys
 
 import nox
-import tomllib
 
 sys.path.insert(0, "tools")
-from build_requires import build_requires
+from requirements import build_requires, extra_requires
 
 PYTHONS = ["3.10", "3.11", "3.12", "3.13", "3.14", "3.15"]
 nox.options.sessions = ["tests", "lint"]
@@ -92,21 +90,6 @@ def _cython_floor() -> str:
     return found.group(1)
 
 
-@nox.session(python="3.12")
-def build_cython_min(session: nox.Session) -> None:
-    session.env["FASTACCEPT_REQUIRE_EXTENSIONS"] = "1"
-    session.install(f"Cython=={_cython_floor()}", "setuptools>=77")
-    # Not editable: the build must not replace the extension in src/.
-    session.install("--no-build-isolation", ".[test]")
-    session.run(
-        "python",
-        "-c",
-        "import Cython, fastaccept; assert fastaccept.IMPLEMENTATION == 'cython'; "
-        "print('built with Cython', Cython.__version__)",
-    )
-    session.run(*PYTEST, *session.posargs)
-
-
 #: How free-threaded 3.13 installs the [test] extra: pydantic's core (for
 #: FastAPI and its recipe) and Hypothesis after 6.155.2 build from source
 #: there (no cp313t wheel) with Rust crates this machine cannot fetch;
@@ -131,10 +114,8 @@ FREE_THREADED_INSTEAD = {
 
 def _free_threaded_test_requirements() -> list[str]:
     """The [test] extra of pyproject.toml, as free-threaded 3.13 can take it."""
-    with open("pyproject.toml", "rb") as file:
-        extra = tomllib.load(file)["project"]["optional-dependencies"]["test"]
     chosen = ["pytest-run-parallel>=0.10"]
-    for requirement in extra:
+    for requirement in extra_requires("test"):
         name = re.match(r"[A-Za-z0-9_.-]+", requirement)
         assert name, requirement
         instead = FREE_THREADED_INSTEAD.get(name.group(), requirement)
@@ -145,23 +126,33 @@ def _free_threaded_test_requirements() -> list[str]:
 
 @nox.session(python="3.10")
 def lowest(session: nox.Session) -> None:
-    """The suite on the oldest CPython, the pure engine, every package the
-    [test] extra names at the lowest version it admits, the packages they
-    need at their newest (uv's lowest-direct resolution): the bounds the
-    extra declares are the ones tested."""
+    """The suite on the oldest CPython, every package the [test] extra names
+    at the lowest version it admits, the packages they need at their newest
+    (uv's lowest-direct resolution): the bounds the extra declares are the
+    ones tested. The extra holds the build's own requirements
+    (tests/test_build.py checks), so the Cython engine is built here with the
+    lowest Cython and setuptools the build admits, where the other sessions
+    build with the newest: both ends of the range."""
+    session.env["FASTACCEPT_REQUIRE_EXTENSIONS"] = "1"
     session.install("uv>=0.5")
+    uv = ["uv", "pip", "install", f"--python={session.virtualenv.location}"]
     session.run(
-        "uv",
-        "pip",
-        "install",
-        f"--python={session.virtualenv.location}",
+        *uv,
         "--resolution=lowest-direct",
         "--reinstall",  # the setuptools the environment came with too
-        "-e",
-        ".[test]",
-        env={"FASTACCEPT_NO_EXTENSIONS": "1"},
+        *extra_requires("test"),
     )
-    _pure_suite(session)
+    # Without build isolation, which would build with the newest.
+    session.run(*uv, "--no-build-isolation", "--no-deps", "-e", ".")
+    floor = _cython_floor()
+    session.run(
+        "python",
+        "-c",
+        "import Cython, fastaccept; assert fastaccept.IMPLEMENTATION == 'cython'; "
+        f"assert Cython.__version__.startswith('{floor}.'), Cython.__version__; "
+        "print('built with Cython', Cython.__version__)",
+    )
+    session.run(*PYTEST, *session.posargs)
 
 
 @nox.session(python="3.13t")
@@ -181,10 +172,6 @@ def free_threaded(session: nox.Session) -> None:
     )
     # Every test in two threads at once (those marked thread_unsafe alone),
     # as many as CI's two cores run at once, with the Cython engine chosen:
-    # the engine-level tests run there on both engines. Then the rest once
-    # more on the pure engine (tests/conftest.py's PURE_RUN), one thread a
-    # test: its engine was threaded in the first run, and what runs above it
-    # is the same code (the 8-thread tests of tests/test_free_threading.py
-    # run in both).
+    # the engine-level tests run there on both engines, so the pure engine is
+    # threaded too; what runs above it is the same code on either engine.
     session.run(*PYTEST, "--parallel-threads=2", *session.posargs)
-    _pure_suite(session)

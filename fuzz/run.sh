@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 venv="${FUZZ_VENV:-.venv-fuzz}"
 python3 -m venv "$venv"
 . "$venv/bin/activate"
-python tools/build_requires.py | xargs pip install --quiet atheris
+python tools/requirements.py | xargs pip install --quiet atheris
 rm -rf build src/fastaccept/_scan.c src/fastaccept/_scan.*.so
 CC=clang LDSHARED="clang -shared" CFLAGS="-fsanitize=address,fuzzer-no-link -g -O1" \
   LDFLAGS="-fsanitize=address" FASTACCEPT_REQUIRE_EXTENSIONS=1 pip install --quiet --no-build-isolation -e .

@@ -341,7 +341,7 @@ def test_test_extra_holds_the_build_requirements() -> None:
 
 def test_sdist_holds_what_the_tests_read(tmp_path: Path) -> None:
     """MANIFEST.in: the sdist holds every file of the checkout the tests, nox
-    and the tools read (the docs the tests check, ``tools/build_requires.py``),
+    and the tools read (the docs the tests check, ``tools/requirements.py``),
     so its tests run from it."""
     if not (ROOT / ".git").exists() or shutil.which("git") is None:
         pytest.skip("lists the checkout's files with git")

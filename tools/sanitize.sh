@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 venv="${SANITIZE_VENV:-.venv-sanitize}"
 python3 -m venv "$venv"
 . "$venv/bin/activate"
-python tools/build_requires.py | xargs pip install --quiet "pytest>=8" "hypothesis>=6.100"
+python tools/requirements.py | xargs pip install --quiet "pytest>=8" "hypothesis>=6.100"
 rm -rf build src/fastaccept/_scan.c src/fastaccept/_scan.*.so
 export CC=gcc
 export CFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer -O1 -g"
