@@ -16,10 +16,11 @@ import os
 import subprocess
 import sys
 import threading
+from collections.abc import Callable
 from importlib.metadata import version
 from pathlib import Path
 from types import ModuleType
-from typing import Any, NoReturn, TypeAlias
+from typing import Any, NoReturn, TypeAlias, TypeVar
 
 import pytest
 from hypothesis import settings
@@ -45,6 +46,7 @@ __all__ = [
     "Engine",
     "cython_engine",
     "load_example",
+    "traced",
     "value_cache",
 ]
 
@@ -100,6 +102,33 @@ def value_cache(negotiator: Any) -> dict[str | bytes, int]:
         raise AssertionError(f"no value cache in {negotiator!r}")
     cache: dict[str | bytes, int] = negotiator._cache
     return cache
+
+
+_T = TypeVar("_T")
+
+
+def traced(call: Callable[[], _T]) -> tuple[_T, int, int]:
+    """``call()``'s answer, and the bytes of memory it held (tracemalloc) at
+    its end and at most. tracemalloc is the process's: a test that calls this
+    is marked ``thread_unsafe``. A whole collection first empties CPython's
+    free lists, so that every object the call makes is an allocation
+    tracemalloc sees; the objects there were before are frozen meanwhile
+    (``gc.freeze``), as a collection of the heap a suite has filled took a
+    tenth of a second or more each."""
+    import tracemalloc
+
+    gc.freeze()
+    try:
+        gc.collect()
+        tracemalloc.start()
+        try:
+            answer = call()
+            current, peak = tracemalloc.get_traced_memory()
+        finally:
+            tracemalloc.stop()
+    finally:
+        gc.unfreeze()
+    return answer, current, peak
 
 
 def cython_engine() -> ModuleType:

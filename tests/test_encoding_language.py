@@ -15,7 +15,6 @@ import os
 import pickle
 import re
 import sys
-import tracemalloc
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
@@ -41,7 +40,7 @@ from fastaccept import (
 )
 from fastaccept._limits import CACHE_KEY_MAX_LENGTH, LANGUAGE_PREFIX_KEPT, store
 
-from .conftest import CYTHON_MISSING, ENGINES, Engine, value_cache
+from .conftest import CYTHON_MISSING, ENGINES, Engine, traced, value_cache
 from .strategies import JUNK, WEIGHTS
 from .test_conformance import load
 
@@ -1076,12 +1075,8 @@ def test_a_tag_longer_than_the_kept_prefixes_relates_as_a_short_one(
 @pytest.mark.thread_unsafe(reason="tracemalloc is process-wide")
 def test_a_huge_tag_keeps_no_prefix_past_the_limit(lists: Engine) -> None:
     huge = "en-" + "-".join(["abcdefgh"] * 4_500)  # 40 KB
-    tracemalloc.start()
-    try:
-        assert lists.parse_language("en").quality(huge) == 1.0
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
+    weight, _, peak = traced(lambda: lists.parse_language("en").quality(huge))
+    assert weight == 1.0
     assert peak < 4_000_000  # 90 MB when every prefix was kept
 
 

@@ -8,6 +8,7 @@ round calls every entry point about 30 times); the default keeps the suite fast,
 from __future__ import annotations
 
 import contextlib
+import functools
 import gc
 import os
 import subprocess
@@ -28,7 +29,7 @@ from fastaccept import (
 )
 from fastaccept._grammar import POSSESSIVE
 
-from .conftest import CYTHON_MISSING, ENGINES, Engine
+from .conftest import CYTHON_MISSING, ENGINES, Engine, traced
 
 #: Reference counts, resident memory and tracemalloc are process-wide: under
 #: pytest-run-parallel these tests run alone (threads: test_free_threading).
@@ -153,15 +154,9 @@ def test_parse_results_hold_no_stray_references(engine: Engine) -> None:
 def test_accept_size_is_linear_in_the_value(
     engine: Engine, unit: str, members: int
 ) -> None:
-    import tracemalloc
-
     def retained(size: int) -> int:
         value = unit * (size // len(unit))
-        gc.collect()
-        tracemalloc.start()
-        accept = engine.parse(value, max_length=None)
-        current = tracemalloc.get_traced_memory()[0]
-        tracemalloc.stop()
+        accept, current, _ = traced(lambda: engine.parse(value, max_length=None))
         assert len(accept) == members * (size // len(unit))
         return current
 
@@ -203,8 +198,6 @@ def test_a_run_in_one_member_is_read_without_a_state_per_character(
     # super-linear time. Memory, not time, is measured: the peak stays within
     # a few bytes a character (the pure engine's negotiation copies the
     # member once, a parameter's value is unescaped).
-    import tracemalloc
-
     most = 4 * len(value)
     consumes = Consumes(["text/html"], max_length=None)
     engine.parse(value, max_length=None)  # what is made once, made first
@@ -214,11 +207,7 @@ def test_a_run_in_one_member_is_read_without_a_state_per_character(
         (lambda: consumes.check(value).status, 200),  # as a Content-Type
     ]
     for call, expected in calls:
-        gc.collect()
-        tracemalloc.start()
-        answer = call()
-        peak = tracemalloc.get_traced_memory()[1]
-        tracemalloc.stop()
+        answer, _, peak = traced(call)
         assert answer == expected
         assert peak <= most, expected
 
@@ -240,8 +229,6 @@ def test_an_over_long_value_is_refused_before_it_is_converted(
     # character and 100 ms a mebibyte on either engine, and the compiled
     # engine's bytes of it (one a character) were made before its length
     # was compared.
-    import tracemalloc
-
     def refused(call: Callable[[], object]) -> object:
         try:
             return call()
@@ -263,11 +250,7 @@ def test_an_over_long_value_is_refused_before_it_is_converted(
     ]
     for call, expected in calls:
         refused(call)  # what is made once, made first
-        gc.collect()
-        tracemalloc.start()
-        answer = refused(call)
-        peak = tracemalloc.get_traced_memory()[1]
-        tracemalloc.stop()
+        answer, _, peak = traced(functools.partial(refused, call))
         assert answer == expected
         assert peak <= most, expected
 
