@@ -180,7 +180,7 @@ RULE_19_TABLE = _rule_19_table()
 
 
 def test_rule_19_table_is_read_whole() -> None:
-    assert len(RULE_19_TABLE) == 16
+    assert len(RULE_19_TABLE) == 18
     assert ("en-GB, en-US", ["en-US", "en-AU"], "en-AU") in RULE_19_TABLE
 
 
@@ -190,6 +190,62 @@ def test_rule_19_table(
 ) -> None:
     answer = lists.negotiate_language(value, offers, default="default")
     assert answer == chosen
+
+
+def _chinese_offers() -> list[str]:
+    """The Chinese offers docs/rules.md rule 19 advises, as it gives them."""
+    text = " ".join(RULES.read_text(encoding="utf-8").split())
+    advice = re.search(r"and map the answer to its script: `\[([^]]*)\]`", text)
+    assert advice is not None
+    return re.findall(r"[\w-]+", advice.group(1))
+
+
+CHINESE_OFFERS = _chinese_offers()
+#: Values browsers send for Chinese (Safari on iOS and macOS: a region, then
+#: its script; Chrome and Firefox: a region, then ``zh``), by the script
+#: their readers read.
+CHINESE_BY_SCRIPT = {
+    "Hans": [
+        "zh-CN,zh-Hans;q=0.9",
+        "zh-Hans-CN,zh-Hans;q=0.9",
+        "zh-CN,zh;q=0.9",
+        "zh-CN,zh;q=0.9,en;q=0.8",
+        "zh-SG,zh;q=0.9",
+        "zh-Hans",
+        "zh",
+    ],
+    "Hant": [
+        "zh-TW,zh-Hant;q=0.9",
+        "zh-HK,zh-Hant;q=0.9",
+        "zh-Hant-TW,zh-Hant;q=0.9",
+        "zh-TW,zh;q=0.9,en-US;q=0.8,en;q=0.7",
+        "zh-TW,zh;q=0.8,en-US;q=0.5,en;q=0.3",
+        "zh-HK,zh;q=0.9",
+        "zh-MO",
+        "zh-Hant",
+    ],
+}
+#: How rule 19's advice maps an answer to a script.
+TRADITIONAL = {"zh-hant", "zh-tw", "zh-hk", "zh-mo"}
+
+
+@pytest.mark.parametrize(
+    ("value", "script"),
+    [
+        (value, script)
+        for script, values in CHINESE_BY_SCRIPT.items()
+        for value in values
+    ],
+)
+def test_rule_19s_chinese_offers_give_each_browser_its_script(
+    lists: Engine, value: str, script: str
+) -> None:
+    assert len(CHINESE_OFFERS) == 12
+    answer = lists.negotiate_language(value, CHINESE_OFFERS)
+    assert answer is not None
+    parts = answer.lower().split("-")
+    read = "Hant" if {"-".join(parts[:2]), f"zh-{parts[-1]}"} & TRADITIONAL else "Hans"
+    assert read == script, answer
 
 
 def test_rule_18_as_written(lists: Engine) -> None:
