@@ -207,6 +207,7 @@ CHINESE_OFFERS = _chinese_offers()
 CHINESE_BY_SCRIPT = {
     "Hans": [
         "zh-CN,zh-Hans;q=0.9",
+        "zh-CN,zh-Hans;q=0.9,zh;q=0.8",
         "zh-Hans-CN,zh-Hans;q=0.9",
         "zh-CN,zh;q=0.9",
         "zh-CN,zh;q=0.9,en;q=0.8",
@@ -216,6 +217,7 @@ CHINESE_BY_SCRIPT = {
     ],
     "Hant": [
         "zh-TW,zh-Hant;q=0.9",
+        "zh-TW,zh-Hant;q=0.9,zh;q=0.8",
         "zh-HK,zh-Hant;q=0.9",
         "zh-Hant-TW,zh-Hant;q=0.9",
         "zh-TW,zh;q=0.9,en-US;q=0.8,en;q=0.7",

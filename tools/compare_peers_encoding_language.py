@@ -59,6 +59,11 @@ LANGUAGE_CASES: list[Case] = [
     ("`en-US, fr` [fr, en-GB]", "en-US, fr", ["fr", "en-GB"]),
     ("`x-klingon` [x-other]", "x-klingon", ["x-other"]),
     ("`en-US;q=0.1, *` [en, fr]", "en-US;q=0.1, *", ["en", "fr"]),
+    # Safari's Chinese values (rule 19's same language)
+    ("`zh-CN,zh-Hans;q=0.9` [zh-Hans, zh-Hant]", "zh-CN,zh-Hans;q=0.9",
+     ["zh-Hans", "zh-Hant"]),
+    ("`zh-Hant-TW,zh-Hant;q=0.9` [zh-Hans, zh-Hant]", "zh-Hant-TW,zh-Hant;q=0.9",
+     ["zh-Hans", "zh-Hant"]),
 ]  # fmt: skip
 
 NONE = "(none)"
