@@ -351,6 +351,12 @@ def test_the_site_builds_with_warnings_as_errors(site: Path) -> None:
         assert f'id="fastaccept.{module}.negotiated"' in api, module
         assert f'<section id="fastaccept-{module}">' in api, module
     assert "_static/fastaccept.css" in api
+    # The benchmarks page: each chart, and the report it includes.
+    benchmarks = (site / "benchmarks.html").read_text(encoding="utf-8")
+    for chart in sorted((DOCS / "_static" / "bench").glob("*.svg")):
+        assert f"_images/{chart.name}" in benchmarks, chart.name
+        assert (site / "_images" / chart.name).is_file(), chart.name
+    assert "engines: cython, python" in benchmarks
 
 
 def check_width(site: Path, out: Path) -> subprocess.CompletedProcess[str]:
