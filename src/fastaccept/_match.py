@@ -8,7 +8,7 @@ differential-tested against this.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from ._limits import shared_key
 from ._member import (
@@ -333,3 +333,116 @@ def rank(
     ]
     ordered = sorted((-score, -spec, index) for score, spec, index in scored if score)
     return [(values[index], -score / 1_000_000) for score, _, index in ordered]
+
+
+class OfferTables:
+    """How the Cython engine lays an ``OfferSet`` out in its C arrays
+    (``_scan.pyx``'s ``Offers``, whose comments say what each array is for),
+    worked out here, where the Python objects it reads cost no compiled
+    code; ``Negotiator.__cinit__`` copies it. Offers from the
+    ``mask_bits - 1``-th on share a mask's last bit and are found by lists
+    (late: all, then each type's, then each slot's); a chain of types (by
+    first byte) or of a type's slots (by the low five bits of the subtype's
+    first byte) longer than ``long_chain`` is split."""
+
+    __slots__ = (
+        "all",
+        "group_counts",
+        "group_masks",
+        "group_order",
+        "late",
+        "n_posts",
+        "param_counts",
+        "params",
+        "slot_groups",
+        "slot_masks",
+        "slot_parts_suffix",
+        "spans",
+        "splits",
+        "subtypes",
+        "table_sizes",
+        "type_heads",
+        "types",
+        "with_params",
+    )
+
+    def __init__(self, layout: OfferSet, mask_bits: int, long_chain: int) -> None:
+        offers, shared = layout.offers, mask_bits - 1
+        bits = [1 << min(index, shared) for index in range(len(offers))]
+        #: Each offer's parameters: name, value, name, value... and how many.
+        self.params: list[str] = []
+        self.param_counts = [len(offer.params) for offer in offers]
+        for offer in offers:
+            for pair in offer.params.items():
+                self.params.extend(pair)
+        takes = [bool(offer.params) or charset_free(offer) for offer in offers]
+        #: The offers a wildcard reaches; those a range's parameters may.
+        self.all = _mask(bits, [i for i, o in enumerate(offers) if not o.explicit])
+        own = range(min(len(offers), shared))  # the offers with a bit of their own
+        self.with_params = _mask(bits, [i for i in own if takes[i]])
+        #: Each type ("type/"), its offers in wildcard order and their mask.
+        self.types = [type_ + "/" for type_ in layout.by_type]
+        self.group_counts = [len(members) for members in layout.by_type.values()]
+        self.group_order = [i for members in layout.by_type.values() for i in members]
+        self.group_masks = [_mask(bits, members) for members in layout.by_type.values()]
+        groups = {type_: k for k, type_ in enumerate(layout.by_type)}
+        #: The heads of the types' chains, each type's first byte in both
+        #: cases and its number, in the order to link them (the first type last).
+        self.type_heads: list[int] = []
+        for k in reversed(range(len(self.types))):
+            initial = self.types[k][0]
+            for byte in sorted({ord(initial), ord(initial.upper())}):
+                self.type_heads += (byte, k)
+        #: A slot for each subtype (or "*+suffix") of a type.
+        essences = [e for e in layout.by_essence.values() if "*" not in (e[0], e[1])]
+        self.subtypes = [e[1] for e in essences]
+        self.slot_parts_suffix = [is_suffix_range(e[1]) for e in essences]
+        self.slot_groups = [groups[e[0]] for e in essences]
+        self.slot_masks = [_mask(bits, e[3]) for e in essences]
+        #: Each chain longer than ``long_chain``: the group (-1 for the types'
+        #: chains), the byte (its low five bits for slots; both cases of a
+        #: type's first byte) and the size of its split, a power of two.
+        chains: dict[tuple[int, int], int] = {}
+        for type_ in layout.by_type:
+            chain = (-1, ord(type_[0]))
+            chains[chain] = chains.get(chain, 0) + 1
+        for e in essences:
+            chain = (groups[e[0]], ord(e[1][0]) & 31)
+            chains[chain] = chains.get(chain, 0) + 1
+        self.splits: list[int] = []
+        for (group, byte), count in chains.items():
+            if count > long_chain:
+                upper = ord(chr(byte).upper()) if group < 0 else byte
+                self.splits += (group, byte, upper, 1 << (count - 1).bit_length())
+        #: The late offers of all, of each type, of each slot, each list's with
+        #: parameters (or comparing no charset) first; per list its start, its
+        #: length, how many have parameters (``spans``, three numbers a list)
+        #: and its table's size, at most half full.
+        self.late: list[int] = []
+        self.spans: list[int] = []
+        self.table_sizes: list[int] = []
+        self.n_posts = 0
+        lists: list[Iterable[int]] = [range(len(offers)), *layout.by_type.values()]
+        lists += [e[3] for e in essences]
+        if len(offers) <= shared:  # none late: each list empty, its table one entry
+            self.spans, self.table_sizes = [0] * (3 * len(lists)), [1] * len(lists)
+            return
+        for indices in lists:
+            first, posts = len(self.late), 0
+            for index in indices:
+                if index >= shared and takes[index]:
+                    self.late.append(index)
+                    posts += len(offers[index].params)
+            counted = len(self.late) - first
+            self.n_posts += posts
+            self.table_sizes.append(1 << (2 * posts).bit_length())
+            self.late += [i for i in indices if i >= shared and not takes[i]]
+            self.spans += (first, len(self.late) - first, counted)
+
+
+def _mask(bits: Sequence[int], indices: Iterable[int]) -> int:
+    """The mask of the offers ``indices``: each one's bit (``bits``) or'ed."""
+    mask = 0
+    for index in indices:
+        mask |= bits[index]
+    return mask

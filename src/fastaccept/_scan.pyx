@@ -59,8 +59,8 @@ from ._limits import DEFAULT_MAX_LENGTH as _DEFAULT_MAX_LENGTH, THREADS_AT_ONCE 
 from ._limits import checked_cache_size as _checked_cache_size, checked_flag as _checked_flag
 from ._limits import checked_max_length as _checked_max_length
 from ._limits import kept_negotiator as _kept_negotiator, store as _store, ThreadCache as _ThreadCache
-from ._match import OfferSet as _OfferSet
-from ._member import charset_free as _charset_free, is_suffix_range as _is_suffix_range
+from ._match import OfferSet as _OfferSet, OfferTables as _OfferTables
+from ._member import charset_free as _charset_free
 from ._member import offer_value as _offer_value, offers_tuple as _offers_tuple, parse_offers as _parse_offers
 from ._text import as_header_text as _as_header_text, coerce_value as _coerce_value
 from ._types import Accept as _Accept, AcceptEncoding as _AcceptEncoding, AcceptLanguage as _AcceptLanguage
@@ -1734,8 +1734,7 @@ Offers parsed once; the best of them for each request's Accept value.
     cdef Offers _set
 
     def __cinit__(self, *args, **kwargs):
-        cdef Py_ssize_t i, k, n, n_params
-        cdef unsigned char c
+        cdef Py_ssize_t i, k, j, n, size, start, n_posts
         cdef COffer* o
         cdef Slot* slot
         cdef Group* group
@@ -1743,79 +1742,45 @@ Offers parsed once; the best of them for each request's Accept value.
         cdef LateList* listed
         cdef Posting* table
         cdef unsigned long long hashed
-        cdef Py_ssize_t size, index, start, n_posts = 0
         cdef Offers* set = &self._set
+        cdef list params, late, spans, sizes, heads, splits
         offers, cache_size, max_length = _negotiator_arguments(None, *args, **kwargs)
         items = _offers_tuple(offers, "offers")
         layout = _OfferSet(_parse_offers(items))  # the offers, by essence and by type
         parsed = layout.offers
         self._set_offers(items, layout.values, layout.absent_best, cache_size, max_length)
+        plan = _OfferTables(layout, MASK_BITS, LONG_CHAIN)  # what goes where
+        params, late, spans, sizes = plan.params, plan.late, plan.spans, plan.table_sizes
         set.n = n = len(parsed)
-        set.n_groups = len(layout.by_type)
-        n_params, takes_params = 0, []  # and whether each has one or compares no charset
-        for offer in parsed:
-            n_params += len(offer.params)
-            takes_params.append(bool(offer.params) or _charset_free(offer))
-        # A slot for each subtype (or "*+suffix") of a type.
-        essences = [e for e in layout.by_essence.values() if e[0] != "*" and e[1] != "*"]
-        groups = {type_: k for k, type_ in enumerate(layout.by_type)}
-        # The chains ``find_offers`` walks: the types that begin with one byte
-        # (-1, the byte), the slots of a type whose first bytes share their low
-        # five bits (the type, those bits); the size of the split of each
-        # chain longer than LONG_CHAIN.
-        # (Lists and dicts of new objects built by loops: cython/cython#7748, tests/test_stress.py.)
-        chains, splits = {}, {}
-        for type_ in layout.by_type:
-            chain = (-1, ord(type_[0]))
-            chains[chain] = chains.get(chain, 0) + 1
-        for e in essences:
-            chain = (groups[e[0]], ord(e[1][0]) & 31)
-            chains[chain] = chains.get(chain, 0) + 1
-        for chain, count in chains.items():
-            if count > LONG_CHAIN:
-                splits[chain] = 1 << (count - 1).bit_length()
-        # The offers from the 64th on: all, then each type's and each slot's
-        # (``LateList``: those with parameters first; start, count, how many).
-        late, spans, sizes, reaches = [], [], [], [range(n)]
-        reaches.extend(layout.by_type.values())
-        for e in essences:
-            reaches.append(e[3])
-        for indices in reaches:
-            first, posts = len(late), 0
-            for index in indices:
-                if index >= MASK_BITS - 1 and takes_params[index]:
-                    late.append(index)
-                    posts += len(parsed[index].params)
-            counted = len(late) - first
-            n_posts += posts
-            sizes.append(1 << (2 * posts).bit_length())  # at most half full
-            for index in indices:
-                if index >= MASK_BITS - 1 and not takes_params[index]:
-                    late.append(index)
-            spans.append((first, len(late) - first, counted))
+        set.n_groups = len(plan.types)
+        set.all, set.with_params = plan.all, plan.with_params
+        size, n_posts = sum(sizes), plan.n_posts
         # One block, zeroed: the offers, their parameters, the groups, the two
         # orders, the late offers and their lists, the slots, the lists'
         # tables and the offers their entries list, the splits.
-        set.offers = <COffer*>PyMem_Calloc(1, n * sizeof(COffer) + n_params * sizeof(OfferParam) + (
+        set.offers = <COffer*>PyMem_Calloc(1, n * sizeof(COffer) + len(params) // 2 * sizeof(OfferParam) + (
             set.n_groups * sizeof(Group) + (2 * n + len(late)) * sizeof(Py_ssize_t)
-            + len(spans) * sizeof(LateList) + len(essences) * sizeof(Slot)
-            + sum(sizes) * sizeof(Posting) + n_posts * sizeof(Py_ssize_t)
-            + (len(splits) + sum(splits.values())) * sizeof(int) + 1))
+            + len(sizes) * sizeof(LateList) + len(plan.subtypes) * sizeof(Slot)
+            + size * sizeof(Posting) + n_posts * sizeof(Py_ssize_t)
+            + (len(plan.splits) // 4 + sum(plan.splits[3::4])) * sizeof(int) + 1))
         if set.offers == NULL:
             raise MemoryError()
         param = <OfferParam*>(set.offers + n)
-        set.groups = <Group*>(param + n_params)
+        set.groups = <Group*>(param + len(params) // 2)
         set.order = <Py_ssize_t*>(set.groups + set.n_groups)
         set.group_order = set.order + n
-        set.late, set.n_late = set.group_order + n, spans[0][1]
+        set.late, set.n_late = set.group_order + n, spans[1]
         for i in range(len(late)):
             set.late[i] = late[i]
         set.late_lists = <LateList*>(set.late + len(late))
-        set.slots = <Slot*>(set.late_lists + len(spans))
-        table = <Posting*>(set.slots + len(essences))  # every ``LateList``'s
-        size = sum(sizes)
+        set.slots = <Slot*>(set.late_lists + len(sizes))
+        table = <Posting*>(set.slots + len(plan.subtypes))  # every ``LateList``'s
         set.posted = <Py_ssize_t*>(table + size)
         set.split = <int*>(set.posted + n_posts)
+        for k in range(0, len(params), 2):  # every offer's, in server order
+            hold(self._keep, params[k], &param[k >> 1].name)
+            hold(self._keep, params[k + 1], &param[k >> 1].value)
+            param[k >> 1].fold = params[k] == "charset"
         for i in range(n):
             offer = parsed[i]
             o = &set.offers[i]
@@ -1823,27 +1788,19 @@ Offers parsed once; the best of them for each request's Accept value.
             o.charset_free = _charset_free(offer)
             o.explicit = offer.explicit
             o.bit = <unsigned long long>1 << min(i, MASK_BITS - 1)
-            if not o.explicit:  # the offers a wildcard reaches (rule 21)
-                set.all |= o.bit
-            if takes_params[i] and i < MASK_BITS - 1:
-                set.with_params |= o.bit
-            o.params, o.n_params = param, len(offer.params)
-            for name, val in offer.params.items():
-                hold(self._keep, name, &param.name)
-                hold(self._keep, val, &param.value)
-                param.fold = name == "charset"
-                param += 1
+            o.params, o.n_params = param, plan.param_counts[i]
+            param += o.n_params
         start = 0
-        for i, (first, _, counted) in enumerate(spans):
+        for i in range(len(sizes)):
             listed, size = &set.late_lists[i], sizes[i]
-            listed.with_params, listed.table, listed.mask = counted, table, size - 1
+            listed.with_params, listed.table, listed.mask = spans[3 * i + 2], table, size - 1
             by_hash = {}
-            for index in late[first:first + counted]:
-                o = &set.offers[index]
+            for j in range(spans[3 * i], spans[3 * i] + spans[3 * i + 2]):
+                o = &set.offers[set.late[j]]
                 for k in range(o.n_params):
                     hashed = param_hash(o.params[k].name.text, o.params[k].name.length,
                                         o.params[k].value.text, o.params[k].value.length, False)
-                    list_under(by_hash, hashed, index)
+                    list_under(by_hash, hashed, set.late[j])
                 listed.any_charset |= o.charset_free
             start = enter(table, listed.mask, by_hash, set.posted, start)
             table += size
@@ -1851,39 +1808,40 @@ Offers parsed once; the best of them for each request's Accept value.
         for i in range(set.n_order):
             set.order[i] = layout.order[i]
         memset(set.first_group, -1, sizeof(set.first_group))
-        i = 0
-        for k, (type_, members) in enumerate(layout.by_type.items()):
-            hold(self._keep, type_ + "/", &set.groups[k].type)
-            set.groups[k].start, set.groups[k].count = i, len(members)
-            set.groups[k].late, set.groups[k].n_late, _ = spans[1 + k]
-            memset(set.groups[k].subtypes, -1, sizeof(set.groups[k].subtypes))
-            for index in members:
-                set.offers[index].group = k
-                set.groups[k].mask |= set.offers[index].bit
-                set.group_order[i] = index
-                i += 1
-        for k, type_ in reversed(list(enumerate(layout.by_type))):  # each chain in wildcard order
-            for c in {ord(type_[0]), ord(type_[0].upper())}:
-                set.groups[k].next = set.first_group[c]
-                set.first_group[c] = k
-        for i, (type_, subtype, _, found) in enumerate(essences):
+        j = 0
+        for k in range(set.n_groups):
+            group = &set.groups[k]
+            hold(self._keep, plan.types[k], &group.type)
+            group.start, group.count, group.mask = j, plan.group_counts[k], plan.group_masks[k]
+            group.late, group.n_late = spans[3 * (1 + k)], spans[3 * (1 + k) + 1]
+            memset(group.subtypes, -1, sizeof(group.subtypes))
+            for i in range(j, j + group.count):
+                set.group_order[i] = plan.group_order[i]
+                set.offers[set.group_order[i]].group = k
+            j += group.count
+        heads = plan.type_heads  # each chain in wildcard order
+        for i in range(0, len(heads), 2):
+            set.groups[heads[i + 1]].next = set.first_group[heads[i]]
+            set.first_group[heads[i]] = heads[i + 1]
+        for i in range(len(plan.subtypes)):
             slot = &set.slots[i]
-            hold(self._keep, subtype, &slot.subtype)
-            slot.parts = PARTS_SUFFIX if _is_suffix_range(subtype) else PARTS_FULL
-            slot.late, slot.n_late, _ = spans[1 + set.n_groups + i]
-            for index in found:
-                slot.mask |= set.offers[index].bit
-            group = &set.groups[groups[type_]]
-            c = slot.subtype.text[0] & 31
-            slot.next, group.subtypes[c] = group.subtypes[c], i
-        i = 0
-        for (k, c), size in splits.items():  # each long chain, split (``find_offers``)
+            hold(self._keep, plan.subtypes[i], &slot.subtype)
+            slot.parts = PARTS_SUFFIX if plan.slot_parts_suffix[i] else PARTS_FULL
+            k = 3 * (1 + set.n_groups + i)
+            slot.late, slot.n_late, slot.mask = spans[k], spans[k + 1], plan.slot_masks[i]
+            group = &set.groups[<Py_ssize_t>plan.slot_groups[i]]
+            j = slot.subtype.text[0] & 31
+            slot.next, group.subtypes[j] = group.subtypes[j], i
+        splits = plan.splits  # each long chain, split (``find_offers``)
+        start = 0
+        for i in range(0, len(splits), 4):
+            k, j, size = splits[i], splits[i + 1], splits[i + 3]
             if k < 0:
-                set.first_group[c] = set.first_group[ord(chr(c).upper())] = split_chain(
-                    set, False, set.first_group[c], size, i)
+                set.first_group[j] = set.first_group[<Py_ssize_t>splits[i + 2]] = split_chain(
+                    set, False, set.first_group[j], size, start)
             else:
-                set.groups[k].subtypes[c] = split_chain(set, True, set.groups[k].subtypes[c], size, i)
-            i += size + 1
+                set.groups[k].subtypes[j] = split_chain(set, True, set.groups[k].subtypes[j], size, start)
+            start += size + 1
         self._made_whole()
 
     def __dealloc__(self):
