@@ -203,6 +203,30 @@ def test_required_build_ends_with_one_line(
     assert not list(tmp_path.iterdir())  # no wheel
 
 
+#: The compiled wheel's size target (docs/development.md, "Packaging"), set
+#: for CPython 3.12 on x86-64 Linux.
+WHEEL_TARGET = 300_000
+
+
+@pytest.mark.skipif(
+    (sys.version_info[:2], sys.platform, platform.machine())
+    != ((3, 12), "linux", "x86_64"),
+    reason="the wheel's size target is set for CPython 3.12 on x86-64 Linux",
+)
+@pytest.mark.skipif(
+    "CFLAGS" in os.environ, reason="CFLAGS replaces the flags wheels are built with"
+)
+def test_the_compiled_wheel_is_within_its_size_target(
+    tree: Path, tmp_path: Path
+) -> None:
+    done = build_wheel(tree, tmp_path, "cc", env={"FASTACCEPT_REQUIRE_EXTENSIONS": "1"})
+    assert done.returncode == 0, done.stdout
+    wheel = tmp_path / done.stdout.splitlines()[-1]
+    assert wheel.name.endswith("-cp312-cp312-linux_x86_64.whl"), wheel.name
+    size = wheel.stat().st_size
+    assert size <= WHEEL_TARGET, f"{size:,} bytes, over {WHEEL_TARGET:,}"
+
+
 #: The advice where Cython cannot be imported.
 NO_CYTHON = (
     "install the Cython that pyproject.toml's [build-system] requires (a build "
