@@ -203,8 +203,8 @@ def test_required_build_ends_with_one_line(
     assert not list(tmp_path.iterdir())  # no wheel
 
 
-#: The compiled wheel's size target (docs/development.md, "Packaging"), set
-#: for CPython 3.12 on x86-64 Linux.
+#: The compiled wheel's size target (docs/development.md, its row of the
+#: sdist and wheel), set for CPython 3.12 on x86-64 Linux.
 WHEEL_TARGET = 300_000
 
 
