@@ -1,9 +1,9 @@
 """Matching and choosing on parsed values (RFC 9110 §12.5.1; docs/rules.md rules 9-12).
 
 Used by ``Accept``'s methods, ``Consumes`` and the pure-Python engine; the
-Cython engine builds its C structs from ``OfferSet`` (and checks this
-module's key packing at import), runs the same rules on them, and is
-differential-tested against this.
+Cython engine builds its C structs from ``OfferSet``, as ``OfferTables``
+lays them out (and checks this module's key packing at import), runs the
+same rules on them, and is differential-tested against this.
 """
 
 from __future__ import annotations
@@ -424,9 +424,6 @@ class OfferTables:
         self.n_posts = 0
         lists: list[Iterable[int]] = [range(len(offers)), *layout.by_type.values()]
         lists += [e[3] for e in essences]
-        if len(offers) <= shared:  # none late: each list empty, its table one entry
-            self.spans, self.table_sizes = [0] * (3 * len(lists)), [1] * len(lists)
-            return
         for indices in lists:
             first, posts = len(self.late), 0
             for index in indices:
