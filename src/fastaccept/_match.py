@@ -347,6 +347,7 @@ class OfferTables:
 
     __slots__ = (
         "all",
+        "charset_free",
         "group_counts",
         "group_masks",
         "group_order",
@@ -369,13 +370,15 @@ class OfferTables:
     def __init__(self, layout: OfferSet, mask_bits: int, long_chain: int) -> None:
         offers, shared = layout.offers, mask_bits - 1
         bits = [1 << min(index, shared) for index in range(len(offers))]
-        #: Each offer's parameters: name, value, name, value... and how many.
+        #: Each offer's parameters: name, value, name, value... and how many;
+        #: whether a range's charset goes uncompared against it (rule 20).
         self.params: list[str] = []
         self.param_counts = [len(offer.params) for offer in offers]
         for offer in offers:
             for pair in offer.params.items():
                 self.params.extend(pair)
-        takes = [bool(offer.params) or charset_free(offer) for offer in offers]
+        self.charset_free = [layout.charset_free >> i & 1 for i in range(len(offers))]
+        takes = [bool(o.params) or self.charset_free[i] for i, o in enumerate(offers)]
         #: The offers a wildcard reaches; those a range's parameters may.
         self.all = _mask(bits, [i for i, o in enumerate(offers) if not o.explicit])
         own = range(min(len(offers), shared))  # the offers with a bit of their own

@@ -60,7 +60,6 @@ from ._limits import checked_cache_size as _checked_cache_size, checked_flag as 
 from ._limits import checked_max_length as _checked_max_length
 from ._limits import kept_negotiator as _kept_negotiator, store as _store, ThreadCache as _ThreadCache
 from ._match import OfferSet as _OfferSet, OfferTables as _OfferTables
-from ._member import charset_free as _charset_free
 from ._member import offer_value as _offer_value, offers_tuple as _offers_tuple, parse_offers as _parse_offers
 from ._text import as_header_text as _as_header_text, coerce_value as _coerce_value
 from ._types import Accept as _Accept, AcceptEncoding as _AcceptEncoding, AcceptLanguage as _AcceptLanguage
@@ -1785,7 +1784,7 @@ Offers parsed once; the best of them for each request's Accept value.
             offer = parsed[i]
             o = &set.offers[i]
             o.qs = offer.qs
-            o.charset_free = _charset_free(offer)
+            o.charset_free = plan.charset_free[i]
             o.explicit = offer.explicit
             o.bit = <unsigned long long>1 << min(i, MASK_BITS - 1)
             o.params, o.n_params = param, plan.param_counts[i]
