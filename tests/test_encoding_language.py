@@ -391,6 +391,8 @@ BAD_LANGUAGES = [
     ("en-US-, de", 6, "expected a subtag"),
     ("*-US, de", 1, "('*' stands alone: only basic ranges are taken"),
     ("**, de", 1, "after the language range '*', found '*'"),
+    ("*1, de", 1, "found '1' ('*' stands alone: only basic ranges are taken"),
+    ("*_, de", 1, "found '_' ('*' stands alone: only basic ranges are taken"),
     ("en;q=1.5, de", 5, "invalid weight '1.5'"),
     ("en;charset=x, de", 3, "expected a weight 'q=' after ';', found 'charset'"),
     ("en US, de", 3, "expected ';' or ',' after the language range 'en', found 'U'"),

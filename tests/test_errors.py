@@ -7,7 +7,14 @@ from typing import Any
 
 import pytest
 
-from fastaccept import AcceptError, Consumes, Produces, parse_accept_query, problem
+from fastaccept import (
+    AcceptError,
+    Consumes,
+    Produces,
+    Rendered,
+    parse_accept_query,
+    problem,
+)
 
 from .conftest import Engine
 
@@ -24,7 +31,12 @@ CASES = [
     (
         "*/html",
         2,
-        "expected '*' after '*/' (a wildcard type takes only a wildcard subtype), found 'h'",
+        "expected '*' after '*/' (a wildcard type takes only a wildcard subtype), found 'html'",
+    ),
+    (
+        "*/*x",
+        2,
+        "expected '*' after '*/' (a wildcard type takes only a wildcard subtype), found '*x'",
     ),
     (
         "*;q=0.2",
@@ -58,6 +70,16 @@ CASES = [
         "a/b;charset=\xe9",
         12,
         "expected a value (a token or a quoted string) after 'charset=', found byte 0xE9",
+    ),
+    (  # a weight, never quoted (rule 4): not "a token or a quoted string"
+        "a/b;q=",
+        6,
+        "expected a weight after 'q=' (a number from 0 to 1 with at most three decimals, RFC 9110 §12.4.2), found the end of the value",
+    ),
+    (
+        "a/b;x=1;Q=\t0.5",
+        10,
+        "expected a weight after 'q=' (a number from 0 to 1 with at most three decimals, RFC 9110 §12.4.2), found a tab (no whitespace is allowed around '=', RFC 9110 §5.6.6)",
     ),
     ('a/b;c="open', 6, "the quoted string that starts here is never closed"),
     ('a/b;c="open\\', 6, "the quoted string that starts here is never closed"),
@@ -201,7 +223,7 @@ CASES = [
     (
         "*/+json",
         2,
-        "expected '*' after '*/' (a wildcard type takes only a wildcard subtype), found '+'",
+        "expected '*' after '*/' (a wildcard type takes only a wildcard subtype), found '+json'",
     ),
     (
         "a/b\x00",
@@ -347,6 +369,14 @@ def test_the_shared_readers_measure_a_value_by_its_text_not_its_len(
     # An Accept over DEFAULT_MAX_LENGTH is not read for a refusal's format.
     over = short("application/problem+json," + " " * 9000)
     assert problem(400, over).headers["Content-Type"].startswith("text/plain")
+
+
+def test_a_content_type_reads_q_as_a_parameter_like_any_other() -> None:
+    # No weight in a Content-Type (RFC 9110 §8.3): its 'q=' needs a value,
+    # as any parameter's does, where an Accept's needs a weight (CASES).
+    said = r"expected a value \(a token or a quoted string\) after 'q=', found the end"
+    with pytest.raises(ValueError, match=said):
+        Rendered(200, (("Content-Type", "a/b;q="),), b"x")
 
 
 @pytest.mark.parametrize("empty", _saying(0), ids=["str", "bytes"])

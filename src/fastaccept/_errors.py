@@ -204,10 +204,10 @@ def _range_end_hint(text: str, pos: int) -> str:
     rng = _range_before(text, pos)
     if pos > 0 and text[pos - 1] in OWS_CHARS:
         return ""
+    if rng == "*":  # no subtag follows it: '*-US', '*1', '*_'
+        return " ('*' stands alone: only basic ranges are taken, RFC 4647 §2.1)"
     if found == "_":
         return " (subtags are joined by '-', as in 'en-US')"
-    if found == "-" and rng == "*":
-        return " ('*' stands alone: only basic ranges are taken, RFC 4647 §2.1)"
     if found.isdigit() and found.isascii() and "-" not in rng:
         return " (the first subtag is letters only, RFC 4647 §2.1)"
     return ""
@@ -217,10 +217,6 @@ def _range_end_hint(text: str, pos: int) -> str:
 _FOUND: Final = {
     EXPECTED_TYPE: "expected a media type (a token such as 'text'), found {found}",
     EXPECTED_SUBTYPE: "expected a subtype token after '/', found {found}",
-    WILDCARD_TYPE: (
-        "expected '*' after '*/' (a wildcard type takes only a wildcard "
-        "subtype), found {found}"
-    ),
     BARE_WILDCARD: (
         "expected '/' after '*', found {found} (a bare '*' is a legacy "
         "form of '*/*', accepted only in lenient mode)"
@@ -265,6 +261,11 @@ def reason(code: int, text: str, pos: int) -> str:
         return (
             "a suffix range needs a concrete type, as in 'application/*+json' "
             f"(RFC 6838 §4.2.8): '*/*' takes no suffix, found {_token_at(text, pos)!r}"
+        )
+    if code == WILDCARD_TYPE:  # the subtype whole: '*/*x' found '*x', not '*'
+        return (
+            "expected '*' after '*/' (a wildcard type takes only a wildcard "
+            f"subtype), found {_token_at(text, pos)!r}"
         )
     if code == SUBTYPE_START:
         return (

@@ -221,7 +221,7 @@ def scan_parameters(
     while p < n and text[p] == ";":
         m = _PARAMETER.match(text, p)
         if m is None:
-            return (*parameter_violation(text, p), None, False)
+            return (*parameter_violation(text, p, weighted), None, False)
         p = m.end()
         name, value, quoted, after = m.groups()
         if name is not None:
@@ -259,9 +259,11 @@ def scan_parameters(
     return 0, p, rng, found_weight >= 0
 
 
-def parameter_violation(text: str, p: int) -> tuple[int, int]:
+def parameter_violation(text: str, p: int, weighted: bool) -> tuple[int, int]:
     """(error code, position) of the parameter at ``p`` (a ``;``) that
-    ``PARAMETER`` does not match: the first character that breaks it."""
+    ``PARAMETER`` does not match: the first character that breaks it. A
+    ``q=`` without a token after it is a missing weight where ``weighted``
+    (rule 4: a weight is never a quoted string), else a missing value."""
     n = len(text)
     p = _OWS.match(text, p + 1).end()  # type: ignore[union-attr]
     m = _TOKEN.match(text, p)
@@ -272,7 +274,8 @@ def parameter_violation(text: str, p: int) -> tuple[int, int]:
         return E.EXPECTED_EQUALS, t
     v = t + 1
     if v >= n or text[v] != '"':
-        return E.EXPECTED_VALUE, v
+        weight = weighted and t == p + 1 and text[p] in "qQ"
+        return E.EXPECTED_QVALUE if weight else E.EXPECTED_VALUE, v
     e = _QUOTED_BODY.match(text, v + 1).end()  # type: ignore[union-attr]
     if e >= n or (text[e] == "\\" and e + 1 >= n):
         return E.UNTERMINATED_QUOTE, v

@@ -759,8 +759,9 @@ cdef int scan_member(const unsigned char* s, Py_ssize_t n, Py_ssize_t start, bin
             u += 1
         else:
             u = skip_token(s, v)
-            if u == v:
-                code, out[0] = EXPECTED_VALUE, v
+            if u == v:  # after 'q=', the weight (rule 4: never quoted)
+                code = EXPECTED_QVALUE if t == p + 1 and LOWER[s[p]] == 113 else EXPECTED_VALUE
+                out[0] = v
                 break
         if t == p + 1 and LOWER[s[p]] == 113:  # 'q': the weight
             if weight >= 0:
