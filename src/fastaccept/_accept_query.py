@@ -151,17 +151,17 @@ def _media_range(start: int, bare: str, params: dict[str, str]) -> MediaRange:
     if not TCHARS.issuperset(bare.replace("/", "", 1)):
         why = "expected a media range 'type/subtype' without parameters (RFC 10008 §3)"
         raise StructureError(start, why)
+    if "q" in params:  # before its value is read as a weight would be
+        why = "a 'q' parameter, a weight, which Accept-Query does not take"
+        raise StructureError(start, why)
     member = bare + "".join(
         f";{name}={format_param_value(value)}" for name, value in params.items()
     )
-    code, end, rng, weighted = scan_member(member, 0, True)
+    code, end, rng, _ = scan_member(member, 0, True)
     code = WITHOUT_LENIENT_MODE.get(code, code)
     if code:
         why = reason(code, member, end)
         raise StructureError(start, f"the member is not a media range: {why}")
-    if weighted:
-        why = "a 'q' parameter, a weight, which Accept-Query does not take"
-        raise StructureError(start, why)
     assert rng is not None
     media_range = MediaRange._make(rng)
     if is_suffix_range(media_range.subtype):
