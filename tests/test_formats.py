@@ -79,8 +79,16 @@ def test_without_formats_the_format_is_not_read() -> None:
         ("json", TypeError, "formats must be a mapping"),
         (3, TypeError, "formats must be a mapping"),
         ([("json",)], TypeError, "a \\(name, media type\\) pair"),
-        ({"json": 1}, TypeError, "must be str, not str and int"),
-        ({b"json": "text/csv"}, TypeError, "must be str, not bytes and str"),
+        (
+            {"json": 1},
+            TypeError,
+            "^format 'json': the media type must be a str, not int$",
+        ),
+        (
+            {b"json": "text/csv"},
+            TypeError,
+            "^a format's name must be a str, not bytes$",
+        ),
         ({"": "text/csv"}, ValueError, "a token of 1 to 32"),
         ({"j son": "text/csv"}, ValueError, "a token of 1 to 32"),
         ({"x" * 33: "text/csv"}, ValueError, "a token of 1 to 32"),

@@ -47,8 +47,17 @@ def test_scope_reader_absent_header() -> None:
 def test_scope_reader_refuses_a_mapping_that_is_no_scope() -> None:
     # A framework's request (aiohttp's is a mapping too) or its headers: not
     # an absent header, which would choose the first offer.
-    message = r"^scope has no 'headers': pass the ASGI scope \(Starlette's request"
-    for mapping in ({}, {"accept": "a/b"}, {"HTTP_ACCEPT": "a/b"}):
+    # A lifespan scope has none either. The message does not guess which.
+    message = (
+        r"^scope has no 'headers': pass the ASGI scope of an HTTP or WebSocket "
+        r"connection \(Starlette's request\.scope\)$"
+    )
+    for mapping in (
+        {},
+        {"accept": "a/b"},
+        {"HTTP_ACCEPT": "a/b"},
+        {"type": "lifespan"},
+    ):
         with pytest.raises(TypeError, match=message):
             header_from_scope(mapping)
 
@@ -328,6 +337,18 @@ def test_produces_default_instead_of_406() -> None:
     produces = Produces(OFFERS, default=OFFERS[1])
     assert produces.select("image/png").media_type == OFFERS[1]
     assert produces.select("application/json").media_type == OFFERS[0]
+
+
+def test_produces_default_not_an_offer() -> None:
+    # Not a str: a TypeError, as Produces.versioned's default; a str that is
+    # no offer: a ValueError, quoting at most 160 characters of it.
+    with pytest.raises(TypeError, match=r"^default must be a str, .* not int$"):
+        Produces(OFFERS, default=5)  # type: ignore[arg-type]
+    with pytest.raises(
+        ValueError, match=r"^default 'xxx.*\.\.\.' is not one of"
+    ) as raised:
+        Produces(OFFERS, default="x" * 100_000)
+    assert len(str(raised.value)) < 300
 
 
 def test_produces_431_over_the_limit() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ._errors import shown
 from ._member import offers_tuple, pair_weight, parse_single
 from ._types import MediaRange, given_range
 
@@ -26,7 +27,7 @@ def format_accept(items: Iterable[str | tuple[str, float] | MediaRange]) -> str:
             rng = given_range(item)[0]
         elif isinstance(item, tuple):
             if len(item) != 2:
-                raise ValueError(f"expected a (media type, q) pair, got {item!r}")
+                raise ValueError(f"expected a (media type, q) pair, got {shown(item)}")
             rng = MediaRange._make(parse_single(item[0], "media type")[0])
             weight = pair_weight(item, "weight", "format_accept pair")
             rng = rng._replace(weight=weight)

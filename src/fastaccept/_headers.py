@@ -38,8 +38,8 @@ def header_from_scope(scope: Mapping[str, Any], name: str = "accept") -> bytes |
     except (KeyError, TypeError):
         if isinstance(scope, Mapping):
             raise TypeError(
-                "scope has no 'headers': pass the ASGI scope (Starlette's "
-                f"request.scope), not a {type(scope).__name__}"
+                "scope has no 'headers': pass the ASGI scope of an HTTP or "
+                "WebSocket connection (Starlette's request.scope)"
             ) from None
         raise _not_a_mapping("scope", scope) from None
     return lines_value(fields, wanted)

@@ -91,7 +91,7 @@ def reason_phrase(status: int) -> str:
     class's (RFC 9110 §15: ``"Successful"``). Another value is a ``ValueError``
     (§15: "Values outside the range 100..599 are invalid")."""
     if type(status) is bool or not isinstance(status, int) or not 100 <= status <= 599:
-        raise ValueError(f"{status!r} is not an HTTP status (an int, 100-599)")
+        raise ValueError(f"{shown(status)} is not an HTTP status (an int, 100-599)")
     return _PHRASES.get(status) or _CLASSES[status // 100]
 
 
@@ -342,25 +342,29 @@ def _format_indexes(
     for pair in pairs:
         if not isinstance(pair, tuple) or len(pair) != 2:
             raise TypeError(
-                f"each format must be a (name, media type) pair, not {pair!r}"
+                f"each format must be a (name, media type) pair, not {shown(pair)}"
             )
         name, media_type = pair
-        if not isinstance(name, str) or not isinstance(media_type, str):
+        if not isinstance(name, str):
+            raise TypeError(f"a format's name must be a str, not {type(name).__name__}")
+        if not isinstance(media_type, str):
             raise TypeError(
-                f"format {name!r}: the name and the media type must be str, not "
-                f"{type(name).__name__} and {type(media_type).__name__}"
+                f"format {shown(name)}: the media type must be a str, not "
+                f"{type(media_type).__name__}"
             )
         if len(name) > FORMAT_MAX_LENGTH or not is_token(name):
             raise ValueError(
-                f"invalid format name {name!r}: a token of 1 to "
+                f"invalid format name {shown(name)}: a token of 1 to "
                 f"{FORMAT_MAX_LENGTH} characters (RFC 9110 §5.6.2)"
             )
         key = ascii_lower(name)
         if key in named:
-            raise ValueError(f"format name {name!r} is given twice (names ignore case)")
+            raise ValueError(
+                f"format name {shown(name)} is given twice (names ignore case)"
+            )
         if media_type not in first:
             raise ValueError(
-                f"format {name!r}: {media_type!r} is not one of the offers "
+                f"format {shown(name)}: {shown(media_type)} is not one of the offers "
                 f"{media_types}"
             )
         named[shared_key(key)] = first[media_type]
@@ -425,7 +429,7 @@ def _variants(
         keys[essence] = offer.value
     if default is not None and default != parsed[0].value:
         raise ValueError(
-            f"variants: default {default!r} must be the first offer, the one "
+            f"variants: default {shown(default)} must be the first offer, the one "
             "a cache choosing by Variants falls back to"
         )
     listed = ("Variants", f"accept=({' '.join(map(bare_item, keys))})")
@@ -447,7 +451,7 @@ def versioned_offers(
     name = ascii_lower(param)
     if not is_token(param) or name == "q":
         raise ValueError(
-            f"invalid param {param!r}: a parameter name is a token, and 'q' is "
+            f"invalid param {shown(param)}: a parameter name is a token, and 'q' is "
             "the weight (RFC 9110 §5.6.6, §12.4.2)"
         )
     try:
@@ -455,7 +459,7 @@ def versioned_offers(
     except ValueError as error:
         raise ValueError(f"base: {error}") from None
     if name in parsed.params:
-        raise ValueError(f"base {base!r} has a {param!r} parameter already")
+        raise ValueError(f"base {shown(base)} has a {shown(param)} parameter already")
     if not given:
         raise ValueError("versions: give at least one version")
     spelled: dict[str, str] = {}  # each version by its value as compared (rule 9)
@@ -465,13 +469,15 @@ def versioned_offers(
                 f"each of versions must be a str, not {type(version).__name__}"
             )
         if not is_token(version):
-            raise ValueError(f"invalid version {version!r}: a token (RFC 9110 §5.6.2)")
+            raise ValueError(
+                f"invalid version {shown(version)}: a token (RFC 9110 §5.6.2)"
+            )
         if compared_value(name, version) in spelled:
-            raise ValueError(f"version {version!r} is given twice")
+            raise ValueError(f"version {shown(version)} is given twice")
         spelled[compared_value(name, version)] = version
     chosen = spelled.get(compared_value(name, default))  # as the versions spell it
     if chosen is None:
-        raise ValueError(f"default {default!r} is not one of the versions {given}")
+        raise ValueError(f"default {shown(default)} is not one of the versions {given}")
     ordered = (chosen, *(version for version in given if version != chosen))
     return {version: f"{base};{param}={str.__str__(version)}" for version in ordered}
 
@@ -556,9 +562,14 @@ class Produces(ByArguments):
                 f"{type(self).__name__} adds headers to the answers of "
                 f"{strangers}, which are not among the offers {media_types}"
             )
+        if default is not None and not isinstance(default, str):
+            raise TypeError(
+                "default must be a str, one of the offers' media types, or None, "
+                f"not {type(default).__name__}"
+            )
         if default is not None and default not in media_types:
             raise ValueError(
-                f"default {default!r} is not one of the offers {media_types}"
+                f"default {shown(default)} is not one of the offers {media_types}"
             )
         own = [self._offer_headers.get(media_type, ()) for media_type in media_types]
         described = (
