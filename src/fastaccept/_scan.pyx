@@ -700,7 +700,7 @@ cdef int scan_member(const unsigned char* s, Py_ssize_t n, Py_ssize_t start, bin
     """
     cdef Py_ssize_t j, k, p, t, v, u, first_param = sc.n_params
     cdef int weight = -1, w, code = 0, parts
-    cdef bint escaped
+    cdef bint escaped, is_weight
     cdef Param* param
     cdef Range* rng
 
@@ -730,6 +730,7 @@ cdef int scan_member(const unsigned char* s, Py_ssize_t n, Py_ssize_t start, bin
             break
         v = t + 1
         escaped = False
+        is_weight = t == p + 1 and LOWER[s[p]] == 113  # 'q': the weight
         if s[v] == 34:
             u = v + 1
             while True:
@@ -759,11 +760,10 @@ cdef int scan_member(const unsigned char* s, Py_ssize_t n, Py_ssize_t start, bin
             u += 1
         else:
             u = skip_token(s, v)
-            if u == v:  # after 'q=', the weight (rule 4: never quoted)
-                code = EXPECTED_QVALUE if t == p + 1 and LOWER[s[p]] == 113 else EXPECTED_VALUE
-                out[0] = v
+            if u == v:  # after 'q=', a weight (rule 4: never quoted)
+                code, out[0] = EXPECTED_QVALUE if is_weight else EXPECTED_VALUE, v
                 break
-        if t == p + 1 and LOWER[s[p]] == 113:  # 'q': the weight
+        if is_weight:
             if weight >= 0:
                 code, out[0] = DUPLICATE_PARAM, p
                 break
