@@ -462,6 +462,17 @@ def test_a_json_usage_error_is_a_document_too(
     assert over["value"] == "a/b," * 3000
 
 
+def test_a_weighted_offer_is_refused_without_advice_the_command_cannot_take(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # The command line has no server weight (qs): the message says where one
+    # is given, in a program.
+    assert main(["explain", "text/html", "--offer", "text/html;q=0.5"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: invalid offer 'text/html;q=0.5': an offer takes no")
+    assert "given in a program as a pair (media type, qs)" in err
+
+
 def test_explain_accept_encoding(capsys: pytest.CaptureFixture[str]) -> None:
     value = "gzip;q=0.5, br, x y, *;q=0"
     offers = ["gzip", "identity", "br"]

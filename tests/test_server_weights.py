@@ -182,8 +182,8 @@ def test_bad_weighted_offers_raise(
 def test_a_weight_in_an_offer_says_where_a_server_weight_goes(engine: Engine) -> None:
     said = (
         "invalid offer 'a/b;q=0.5': an offer takes no weight ('q' parameter); "
-        "give a server weight as qs: a pair (media type, qs) or "
-        "Offer(media_type, qs)"
+        "a server weight is an offer's qs, given in a program as a pair "
+        "(media type, qs) or Offer(media_type, qs)"
     )
     for offer in ("a/b;q=0.5", ("a/b;q=0.5", 1)):
         with pytest.raises(ValueError) as raised:

@@ -596,8 +596,8 @@ def _media_type_offer(offer: object) -> ParsedOffer:
     if has_weight:
         raise ValueError(
             f"invalid offer {shown(offer)}: an offer takes no weight ('q' parameter); "
-            "give a server weight as qs: a pair (media type, qs) or "
-            "Offer(media_type, qs)"
+            "a server weight is an offer's qs, given in a program as a pair "
+            "(media type, qs) or Offer(media_type, qs)"
         )
     text: str = offer  # type: ignore[assignment]  # parse_single took a str
     return concrete(unpadded(text, "offer"), rng, "offer")
